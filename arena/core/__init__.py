@@ -1,0 +1,1 @@
+"""What every game shares: decisions, events and audiences, errors, seating, seeds."""

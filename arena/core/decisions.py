@@ -1,0 +1,75 @@
+"""Decisions a game is waiting for, and the one place their answers are checked.
+
+A decision lists its legal choices in full, so a player never has to recompute legality and
+every engine rejects bad answers with the same codes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Hashable
+
+from .errors import ErrorCode, IllegalAction
+
+
+class Decision:
+    """Seat ``seat`` must pick ``count`` distinct items of ``options`` for ``kind``.
+
+    With ``count == 1`` the answer is one item; otherwise a collection of ``count`` items,
+    normalised to a sorted tuple. ``targets`` marks options that are seats, which decides
+    the error code of a bad answer.
+    """
+
+    __slots__ = ("seat", "kind", "options", "count", "targets")
+
+    def __init__(
+        self,
+        seat: int,
+        kind: str,
+        options: tuple[Hashable, ...],
+        count: int = 1,
+        targets: bool = False,
+    ) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.options = options
+        self.count = count
+        self.targets = targets
+
+    def check(self, value: Any) -> Any:
+        """The normalised answer, or IllegalAction naming what is wrong with it."""
+        if self.count == 1:
+            if value in self.options:
+                return value
+            if self.targets:
+                if value == self.seat:
+                    raise IllegalAction(ErrorCode.CANNOT_SELF_TARGET, f"{self.kind}: you cannot choose yourself")
+                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {value!r} is not one of {list(self.options)}")
+            raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"{self.kind}: {value!r} is not allowed; legal: {list(self.options)}")
+        try:
+            picked = tuple(sorted(value))
+        except TypeError:
+            raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices") from None
+        if len(picked) != self.count:
+            raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices, got {len(picked)}")
+        if len(set(picked)) != self.count:
+            raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: a choice is repeated")
+        for item in picked:
+            if item not in self.options:
+                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(self.options)}")
+        return picked
+
+    def random_choice(self, rng: random.Random) -> Any:
+        """A uniformly random legal answer."""
+        if self.count == 1:
+            return self.options[int(rng.random() * len(self.options))]
+        return tuple(sorted(rng.sample(self.options, self.count)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decision) and (
+            (self.seat, self.kind, self.options, self.count, self.targets)
+            == (other.seat, other.kind, other.options, other.count, other.targets)
+        )
+
+    def __repr__(self) -> str:
+        return f"Decision(seat={self.seat}, kind={self.kind!r}, options={self.options!r}, count={self.count})"

@@ -1,0 +1,115 @@
+"""The contract every game engine fulfils, and the bookkeeping they all share.
+
+An engine is a deterministic state machine: it is built from a player count, options and a
+seed; it says which decisions are pending with their legal choices; ``apply`` takes one
+answer and returns the events it caused. It never touches a socket, a clock or a terminal.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Iterable, Mapping
+
+from .decisions import Decision
+from .errors import ErrorCode, IllegalAction
+from .events import EVERYONE, Event, view
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winning side, the seats that won, and why."""
+
+    winner: str
+    winners: frozenset[int]
+    reason: str
+
+
+class Game:
+    """Base class of the engines: pending decisions, validation, the event log.
+
+    Subclasses register one handler per decision kind in ``handlers`` (the kind's name to a
+    method taking the seat and the checked answer) and open rounds of decisions with
+    ``_open``. Validation happens here, before any handler runs, so a refused action can
+    never change state.
+    """
+
+    name: ClassVar[str]
+    handlers: ClassVar[Mapping[str, Callable[[Any, int, Any], None]]]
+
+    def __init__(self, players: int, seed: int) -> None:
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.events: list[Event] = []
+        self.history: list[tuple[int, str, Any]] = []
+        self.result: Result | None = None
+        self._round: dict[int, Decision] = {}
+        self._pending: dict[int, Decision] = {}
+
+    @classmethod
+    def check_setup(cls, players: int, options: Any) -> None:
+        """Raise SetupError if a game cannot start with these players and options."""
+        raise NotImplementedError
+
+    # -- what a driver asks ---------------------------------------------------------
+
+    def pending(self) -> tuple[Decision, ...]:
+        """The decisions the game waits for now (several at once when they are simultaneous)."""
+        return tuple(self._pending.values())
+
+    def decision_for(self, seat: int) -> Decision | None:
+        return self._pending.get(seat)
+
+    def view(self, seat: int | None) -> list[Event]:
+        """Everything ``seat`` has been told so far; ``None`` is a spectator."""
+        return list(view(self.events, seat))
+
+    def apply(self, seat: int, kind: str, value: Any) -> list[Event]:
+        """Apply one answer; returns the new events, or raises IllegalAction and changes nothing."""
+        decision = self._pending.get(seat)
+        if decision is None or decision.kind != kind:
+            self._refuse(seat, kind, decision)
+        if decision.count != 1 or value not in decision.options:  # the common case skips a call
+            value = decision.check(value)
+        events = self.events
+        start = len(events)
+        self.history.append((seat, kind, value))
+        del self._pending[seat]
+        self.handlers[kind](self, seat, value)
+        return events[start:]
+
+    def replay(self, actions: Iterable[tuple[int, str, Any]]) -> None:
+        """Re-apply a recorded history (the engine is deterministic given its seed)."""
+        for seat, kind, value in actions:
+            self.apply(seat, kind, value)
+
+    # -- what engines use -----------------------------------------------------------
+
+    def _emit(self, kind: str, data: dict[str, Any], audience: Iterable[int] | None = EVERYONE) -> None:
+        self.events.append(Event(kind, data, None if audience is None else frozenset(audience)))
+
+    def _open(self, decisions: Iterable[Decision]) -> None:
+        """Start a new round of decisions, replacing whatever was pending."""
+        self._round = {d.seat: d for d in decisions}
+        self._pending = self._round.copy()
+
+    def _finish(self, result: Result) -> None:
+        self.result = result
+        self._round = {}
+        self._pending = {}
+
+    def _refuse(self, seat: int, kind: str, decision: Decision | None) -> None:
+        if self.result is not None:
+            raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise IllegalAction(ErrorCode.NOT_A_PLAYER, f"seat {seat!r} is not in this game")
+        kinds = {d.kind for d in self._round.values()}
+        if kind not in kinds:
+            now = ", ".join(sorted(kinds)) or "nothing"
+            raise IllegalAction(ErrorCode.INVALID_PHASE, f"{kind!r} is not asked for now (the game waits for {now})")
+        if decision is not None:
+            raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"you are asked for {decision.kind!r}, not {kind!r}")
+        if seat in self._round:
+            raise IllegalAction(ErrorCode.ALREADY_ACTED, f"you already answered {kind!r} this round")
+        raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"{kind!r} is not yours to answer now")

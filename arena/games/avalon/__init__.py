@@ -1,0 +1,1 @@
+"""The Resistance: Avalon, with every optional role and the three Lancelot variants."""

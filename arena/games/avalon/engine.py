@@ -1,0 +1,227 @@
+"""The Avalon rules engine: a pure, seeded state machine.
+
+Decisions, in order: the leader proposes a ``team``; everyone casts a ``vote`` (approve or
+reject, simultaneous, revealed together); the team plays ``quest`` cards (secret, only the
+counts are told); after three successes with Merlin in play the assassin may ``assassinate``.
+
+Events (audience in brackets): ``setup`` [all], ``role`` [the player: role, side, the seats
+they see], ``loyalty_deck`` [all, Lancelot variant 2], ``loyalty`` [all, a Lancelot card
+applied at the start of a quest], ``leader`` [all], ``team`` [all], ``votes`` [all],
+``quest`` [all], ``assassination`` [all], ``end`` [all, with every role].
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...core.decisions import Decision
+from ...core.game import Game, Result
+from .options import AvalonOptions
+from .roles import LANCELOTS, Role, Side, seen_roles, starting_side
+from .tables import MAX_REJECTIONS, QUEST_SIZES, QUESTS_TO_WIN, fails_needed
+
+APPROVE, REJECT = "approve", "reject"
+SUCCESS, FAIL = "success", "fail"
+BLANK, SWITCH = "blank", "switch"
+
+VOTE_OPTIONS = (APPROVE, REJECT)
+ONLY_SUCCESS = (SUCCESS,)
+ONLY_FAIL = (FAIL,)
+FREE_CARD = (SUCCESS, FAIL)
+
+# End reasons.
+THREE_SUCCESSES = "three_successes"
+THREE_FAILS = "three_fails"
+FIVE_REJECTIONS = "five_rejections"
+ASSASSINATED_MERLIN = "assassinated_merlin"
+MERLIN_SURVIVED = "merlin_survived"
+END_REASONS = (THREE_SUCCESSES, MERLIN_SURVIVED, THREE_FAILS, FIVE_REJECTIONS, ASSASSINATED_MERLIN)
+
+SIDES = (Side.GOOD.value, Side.EVIL.value)
+
+
+class AvalonGame(Game):
+    name: ClassVar[str] = "avalon"
+    Options = AvalonOptions
+    sides = SIDES
+    end_reasons = END_REASONS
+
+    @classmethod
+    def check_setup(cls, players: int, options: AvalonOptions) -> None:
+        options.roles(players)
+
+    def __init__(self, players: int, options: AvalonOptions | None = None, seed: int = 0) -> None:
+        options = options or AvalonOptions()
+        roles = options.roles(players)
+        super().__init__(players, seed)
+        self.options = options
+        self.rng.shuffle(roles)
+        self.roles: list[Role] = roles
+        self.sides_now: list[Side] = [starting_side(r) for r in roles]
+        self.sizes = QUEST_SIZES[players]
+        self.quest = 0
+        self.attempt = 0
+        self.rejections = 0
+        self.results: list[bool] = []
+        self.leader = self.rng.randrange(players)
+        self.team: tuple[int, ...] = ()
+        self._votes: dict[int, str] = {}
+        self._fails = 0
+        self._deck = self._loyalty_deck()
+        # Decisions are immutable, so the ones every round repeats are built once.
+        self._votes_round = tuple(Decision(s, "vote", VOTE_OPTIONS) for s in range(players))
+        self._team_choices = tuple(range(players))
+
+        self._emit(
+            "setup",
+            {
+                "players": players,
+                "options": options.to_dict(),
+                "good": players - options.evil_count(players),
+                "evil": options.evil_count(players),
+                "quest_sizes": list(self.sizes),
+                "fails_needed": [fails_needed(players, q) for q in range(5)],
+            },
+        )
+        by_role: dict[Role, list[int]] = {}
+        for seat, role in enumerate(roles):
+            by_role.setdefault(role, []).append(seat)
+        for seat, role in enumerate(roles):
+            seen = sorted(s for r in seen_roles(role, options.lancelot) for s in by_role.get(r, ()) if s != seat)
+            self._emit("role", {"seat": seat, "role": role.value, "side": self.sides_now[seat].value, "sees": seen}, (seat,))
+        if options.lancelot == 2:
+            self._emit("loyalty_deck", {"cards": list(self._deck)})
+        self._start_quest()
+
+    # -- Lancelot -------------------------------------------------------------------
+
+    def _loyalty_deck(self) -> list[str]:
+        if self.options.lancelot == 1:
+            deck = [BLANK] * 3 + [SWITCH] * 2
+        elif self.options.lancelot == 2:
+            deck = [BLANK] * 5 + [SWITCH] * 2
+        else:
+            return []
+        self.rng.shuffle(deck)
+        return deck[:5]
+
+    def _apply_loyalty(self) -> None:
+        """Variant 1 turns a card from the third quest on; variant 2 applies card i at quest i."""
+        variant = self.options.lancelot
+        if variant == 1 and self.quest >= 2:
+            card = self._deck[self.quest - 2]
+        elif variant == 2:
+            card = self._deck[self.quest]
+        else:
+            return
+        if card == SWITCH:
+            for seat, role in enumerate(self.roles):
+                if role in LANCELOTS:
+                    self.sides_now[seat] = Side.EVIL if self.sides_now[seat] is Side.GOOD else Side.GOOD
+        self._emit("loyalty", {"quest": self.quest + 1, "card": card})
+
+    # -- flow -----------------------------------------------------------------------
+
+    def _start_quest(self) -> None:
+        self.attempt = 0
+        self._apply_loyalty()
+        self._ask_for_team()
+
+    def _ask_for_team(self) -> None:
+        size = self.sizes[self.quest]
+        self._emit("leader", {"quest": self.quest + 1, "attempt": self.attempt + 1, "leader": self.leader, "size": size, "rejections": self.rejections})
+        self._open((Decision(self.leader, "team", self._team_choices, size, targets=True),))
+
+    def _on_team(self, seat: int, team: tuple[int, ...]) -> None:
+        self.team = team
+        self._votes = {}
+        self._emit("team", {"quest": self.quest + 1, "leader": seat, "team": list(team)})
+        self._open(self._votes_round)
+
+    def _on_vote(self, seat: int, vote: str) -> None:
+        self._votes[seat] = vote
+        if self._pending:
+            return
+        approve = [s for s in range(self.players) if self._votes[s] == APPROVE]
+        passed = 2 * len(approve) > self.players
+        self.rejections = 0 if passed else self.rejections + 1
+        reject = [s for s in range(self.players) if self._votes[s] == REJECT]
+        self._emit("votes", {"approve": approve, "reject": reject, "passed": passed, "rejections": self.rejections})
+        self.leader = (self.leader + 1) % self.players
+        if passed:
+            self._fails = 0
+            self._open(Decision(s, "quest", self._cards_for(s)) for s in self.team)
+        elif self.rejections >= MAX_REJECTIONS:
+            self._end(Side.EVIL, FIVE_REJECTIONS)
+        else:
+            self.attempt += 1
+            self._ask_for_team()
+
+    def _cards_for(self, seat: int) -> tuple[str, ...]:
+        if self.sides_now[seat] is Side.GOOD:
+            return ONLY_SUCCESS
+        if self.options.lancelot == 2 and self.roles[seat] in LANCELOTS:
+            return ONLY_FAIL
+        return FREE_CARD
+
+    def _on_quest(self, seat: int, card: str) -> None:
+        if card == FAIL:
+            self._fails += 1
+        if self._pending:
+            return
+        success = self._fails < fails_needed(self.players, self.quest)
+        self.results.append(success)
+        wins = sum(self.results)
+        losses = len(self.results) - wins
+        self._emit(
+            "quest",
+            {
+                "quest": self.quest + 1,
+                "team": list(self.team),
+                "fails": self._fails,
+                "result": SUCCESS if success else FAIL,
+                "successes": wins,
+                "failures": losses,
+            },
+        )
+        if losses == QUESTS_TO_WIN:
+            self._end(Side.EVIL, THREE_FAILS)
+        elif wins == QUESTS_TO_WIN:
+            if self.options.merlin:
+                assassin = self.roles.index(Role.ASSASSIN)
+                targets = tuple(s for s in range(self.players) if s != assassin)
+                self._emit("assassination_phase", {"assassin": assassin})
+                self._open((Decision(assassin, "assassinate", targets, 1, targets=True),))
+            else:
+                self._end(Side.GOOD, THREE_SUCCESSES)
+        else:
+            self.quest += 1
+            self._start_quest()
+
+    def _on_assassinate(self, seat: int, target: int) -> None:
+        hit = self.roles[target] is Role.MERLIN
+        self._emit("assassination", {"assassin": seat, "target": target, "hit": hit})
+        if hit:
+            self._end(Side.EVIL, ASSASSINATED_MERLIN)
+        else:
+            self._end(Side.GOOD, MERLIN_SURVIVED)
+
+    def _end(self, winner: Side, reason: str) -> None:
+        winners = frozenset(s for s in range(self.players) if self.sides_now[s] is winner)
+        self._emit(
+            "end",
+            {
+                "winner": winner.value,
+                "reason": reason,
+                "roles": [r.value for r in self.roles],
+                "sides": [s.value for s in self.sides_now],
+            },
+        )
+        self._finish(Result(winner.value, winners, reason))
+
+    handlers: ClassVar[dict[str, Any]] = {
+        "team": _on_team,
+        "vote": _on_vote,
+        "quest": _on_quest,
+        "assassinate": _on_assassinate,
+    }

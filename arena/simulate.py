@@ -1,0 +1,76 @@
+"""In-process simulation: many games between built-in random legal players.
+
+This is the engine's fast path (no protocol, no transport); it is what ``arena simulate``
+and the engine benchmark run.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .core.game import Game, Result
+from .core.options import Options
+from .core.seeds import derive_seed
+from .games import GAMES
+
+
+def play_random(game: Game, rng: random.Random) -> Result:
+    """Play ``game`` to the end with uniformly random legal answers."""
+    while game.result is None:
+        for decision in game.pending():
+            if game.decision_for(decision.seat) is decision:
+                game.apply(decision.seat, decision.kind, decision.random_choice(rng))
+    return game.result
+
+
+@dataclass
+class Summary:
+    game: str
+    players: int
+    games: int
+    seed: int
+    options: dict[str, Any]
+    wins: Counter = field(default_factory=Counter)
+    end_reasons: Counter = field(default_factory=Counter)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON summary: identical for identical arguments except ``seconds``."""
+        game_cls = GAMES[self.game]
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "options": self.options,
+            "wins": {side: self.wins[side] for side in game_cls.sides},
+            "end_reasons": {r: self.end_reasons[r] for r in game_cls.end_reasons if self.end_reasons[r]},
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def simulate(
+    game: str,
+    players: int,
+    games: int,
+    seed: int,
+    options: Options,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Play ``games`` random games; game ``i`` uses seeds derived from ``(seed, i)`` alone."""
+    game_cls = GAMES[game]
+    summary = Summary(game, players, games, seed, options.to_dict())
+    start = time.perf_counter()
+    for i in range(games):
+        g = game_cls(players, options, derive_seed(seed, "game", i))
+        result = play_random(g, random.Random(derive_seed(seed, "players", i)))
+        summary.wins[result.winner] += 1
+        summary.end_reasons[result.reason] += 1
+        if progress is not None:
+            progress(1)
+    summary.seconds = time.perf_counter() - start
+    return summary

@@ -1,0 +1,38 @@
+"""Engine throughput: random legal Avalon games per second on one core.
+
+Usage: python bench/engine.py [--games N] [--seed S]
+Prints games/s for 5- and 10-player games (default rules, and all optional roles on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+
+from arena.games.avalon.options import AvalonOptions
+from arena.simulate import simulate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}, one core")
+    setups = {
+        "default (merlin, assassin)": AvalonOptions(),
+        "percival, morgana, mordred, lancelot=2": AvalonOptions(percival=True, morgana=True, mordred=True, lancelot=2),
+    }
+    for label, options in setups.items():
+        for players in (5, 10):
+            if players == 5 and options.lancelot:
+                continue  # five players have too few evil seats for every role
+            s = simulate("avalon", players, args.games, args.seed, options)
+            print(f"avalon {players:2d} players, {label:40s}: {args.games / s.seconds:8.0f} games/s")
+
+
+if __name__ == "__main__":
+    main()
