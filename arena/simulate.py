@@ -15,15 +15,21 @@ from typing import Any, Callable
 from .core.game import Game, Result
 from .core.options import Options
 from .core.seeds import derive_seed
+from .config import TimeoutConfig
 from .games import GAMES
+from .referee.local import LocalHub
+from .referee.match import Timeouts
+from .sdk.bot import Bot
 
 
 def play_random(game: Game, rng: random.Random) -> Result:
     """Play ``game`` to the end with uniformly random legal answers."""
     while game.result is None:
+        round_ = game.round
         for decision in game.pending():
-            if game.decision_for(decision.seat) is decision:
-                game.apply(decision.seat, decision.kind, decision.random_choice(rng))
+            if game.round != round_:
+                break  # a new round replaced what was pending
+            game.apply(decision.seat, decision.kind, decision.random_choice(rng))
     return game.result
 
 
@@ -60,14 +66,29 @@ def simulate(
     seed: int,
     options: Options,
     progress: Callable[[int], None] | None = None,
+    transport: str = "engine",
+    timeouts: Timeouts | None = None,
 ) -> Summary:
-    """Play ``games`` random games; game ``i`` uses seeds derived from ``(seed, i)`` alone."""
+    """Play ``games`` random games; game ``i`` uses seeds derived from ``(seed, i)`` alone.
+
+    ``transport="engine"`` calls the engine directly; ``"protocol"`` plays the same games
+    through protocol lines between the referee and SDK bots in memory (``timeouts`` apply).
+    """
     game_cls = GAMES[game]
     summary = Summary(game, players, games, seed, options.to_dict())
+    if transport == "protocol":
+        hub = LocalHub(timeouts or TimeoutConfig())
+        nicks = [f"random{i + 1}" for i in range(players)]
+        for i, nick in enumerate(nicks):
+            hub.connect(nick, Bot(seed=derive_seed(seed, "bot", i)))
     start = time.perf_counter()
     for i in range(games):
-        g = game_cls(players, options, derive_seed(seed, "game", i))
-        result = play_random(g, random.Random(derive_seed(seed, "players", i)))
+        if transport == "protocol":
+            result = hub.play(game, nicks, options, derive_seed(seed, "game", i)).game.result
+            assert result is not None
+        else:
+            g = game_cls(players, options, derive_seed(seed, "game", i))
+            result = play_random(g, random.Random(derive_seed(seed, "players", i)))
         summary.wins[result.winner] += 1
         summary.end_reasons[result.reason] += 1
         if progress is not None:

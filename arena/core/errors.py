@@ -26,6 +26,14 @@ class ErrorCode(str, Enum):
     ALREADY_ACTED = "ALREADY_ACTED"
     WRONG_COUNT = "WRONG_COUNT"
     NOT_A_PLAYER = "NOT_A_PLAYER"
+    # Protocol-level codes: the line never reached a game.
+    MALFORMED = "MALFORMED"
+    UNKNOWN_COMMAND = "UNKNOWN_COMMAND"
+    UNSUPPORTED_VERSION = "UNSUPPORTED_VERSION"
+    NOT_REGISTERED = "NOT_REGISTERED"
+    NAME_INVALID = "NAME_INVALID"
+    UNKNOWN_GAME = "UNKNOWN_GAME"
+    STALE_REQUEST = "STALE_REQUEST"
 
 
 class IllegalAction(Exception):

@@ -14,15 +14,24 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping
 from .decisions import Decision
 from .errors import ErrorCode, IllegalAction
 from .events import EVERYONE, Event, view
+from .options import Options
+
+
+FORFEIT = "forfeit"
 
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended: the winning side, the seats that won, and why."""
+    """How a game ended: the winning side, the seats that won, and why.
 
-    winner: str
+    A forfeit has no winning side: the offender loses and everyone else draws (the
+    abnormal-end rule), so ``winner`` is None and ``forfeited`` names the offender.
+    """
+
+    winner: str | None
     winners: frozenset[int]
     reason: str
+    forfeited: int | None = None
 
 
 class Game:
@@ -35,7 +44,12 @@ class Game:
     """
 
     name: ClassVar[str]
+    Options: ClassVar[type[Options]]
+    sides: ClassVar[tuple[str, ...]]
+    end_reasons: ClassVar[tuple[str, ...]]
     handlers: ClassVar[Mapping[str, Callable[[Any, int, Any], None]]]
+    public_kinds: ClassVar[frozenset[str]] = frozenset()
+    """Decision kinds whose request (options included) may be announced to everyone."""
 
     def __init__(self, players: int, seed: int) -> None:
         self.players = players
@@ -44,6 +58,8 @@ class Game:
         self.events: list[Event] = []
         self.history: list[tuple[int, str, Any]] = []
         self.result: Result | None = None
+        self.round = 0
+        """Counts rounds of decisions, so a driver can tell a new round from the old one."""
         self._round: dict[int, Decision] = {}
         self._pending: dict[int, Decision] = {}
 
@@ -79,6 +95,23 @@ class Game:
         self.handlers[kind](self, seat, value)
         return events[start:]
 
+    def default_answer(self, decision: Decision) -> Any:
+        """The answer applied for a player who let the deadline pass (documented per game)."""
+        raise NotImplementedError
+
+    def forfeit(self, seat: int, why: str) -> list[Event]:
+        """End the game because ``seat`` broke the rules of play (timeouts, leaving)."""
+        if self.result is not None:
+            raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
+        start = len(self.events)
+        self._emit("end", {"winner": None, "reason": FORFEIT, "forfeit": seat, "why": why, **self._reveal()})
+        self._finish(Result(None, frozenset(), FORFEIT, forfeited=seat))
+        return self.events[start:]
+
+    def _reveal(self) -> dict[str, Any]:
+        """What the end of a game discloses to everyone (roles and the like)."""
+        raise NotImplementedError
+
     def replay(self, actions: Iterable[tuple[int, str, Any]]) -> None:
         """Re-apply a recorded history (the engine is deterministic given its seed)."""
         for seat, kind, value in actions:
@@ -91,6 +124,7 @@ class Game:
 
     def _open(self, decisions: Iterable[Decision]) -> None:
         """Start a new round of decisions, replacing whatever was pending."""
+        self.round += 1
         self._round = {d.seat: d for d in decisions}
         self._pending = self._round.copy()
 

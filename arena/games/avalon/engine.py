@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...core.decisions import Decision
-from ...core.game import Game, Result
+from ...core.game import FORFEIT, Game, Result
 from .options import AvalonOptions
 from .roles import LANCELOTS, Role, Side, seen_roles, starting_side
 from .tables import MAX_REJECTIONS, QUEST_SIZES, QUESTS_TO_WIN, fails_needed
@@ -35,13 +35,14 @@ THREE_FAILS = "three_fails"
 FIVE_REJECTIONS = "five_rejections"
 ASSASSINATED_MERLIN = "assassinated_merlin"
 MERLIN_SURVIVED = "merlin_survived"
-END_REASONS = (THREE_SUCCESSES, MERLIN_SURVIVED, THREE_FAILS, FIVE_REJECTIONS, ASSASSINATED_MERLIN)
+END_REASONS = (THREE_SUCCESSES, MERLIN_SURVIVED, THREE_FAILS, FIVE_REJECTIONS, ASSASSINATED_MERLIN, FORFEIT)
 
 SIDES = (Side.GOOD.value, Side.EVIL.value)
 
 
 class AvalonGame(Game):
     name: ClassVar[str] = "avalon"
+    public_kinds: ClassVar[frozenset[str]] = frozenset({"team", "vote", "assassinate"})
     Options = AvalonOptions
     sides = SIDES
     end_reasons = END_REASONS
@@ -208,16 +209,18 @@ class AvalonGame(Game):
 
     def _end(self, winner: Side, reason: str) -> None:
         winners = frozenset(s for s in range(self.players) if self.sides_now[s] is winner)
-        self._emit(
-            "end",
-            {
-                "winner": winner.value,
-                "reason": reason,
-                "roles": [r.value for r in self.roles],
-                "sides": [s.value for s in self.sides_now],
-            },
-        )
+        self._emit("end", {"winner": winner.value, "reason": reason, **self._reveal()})
         self._finish(Result(winner.value, winners, reason))
+
+    def _reveal(self) -> dict[str, Any]:
+        return {"roles": [r.value for r in self.roles], "sides": [s.value for s in self.sides_now]}
+
+    def default_answer(self, decision: Decision) -> Any:
+        """A silent leader sends themself and the next seats; a silent voter approves; a silent
+        quester plays success; a silent assassin names the first seat they may choose."""
+        if decision.kind == "team":
+            return tuple(sorted((decision.seat + i) % self.players for i in range(decision.count)))
+        return decision.options[0]
 
     handlers: ClassVar[dict[str, Any]] = {
         "team": _on_team,

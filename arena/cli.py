@@ -1,0 +1,125 @@
+"""The ``arena`` command line: the operator's and the bot author's entry point."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from .config import Config, ConfigError, load_config
+from .core.errors import SetupError
+from .core.options import OptionError
+from .games import GAMES
+from .simulate import simulate
+
+
+def _options_help() -> str:
+    lines = []
+    for name, game in GAMES.items():
+        lines.append(f"Options of {name} (--option NAME=VALUE):")
+        lines.extend(f"  {line}" for line in game.Options.describe())
+    return "\n".join(lines)
+
+
+class _Context:
+    """Loads the configuration once, on first use, so commands that need none never fail on it."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._config: Config | None = None
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            try:
+                self._config = load_config(self.path)
+            except ConfigError as exc:
+                raise click.ClickException(str(exc)) from None
+        return self._config
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Configuration file (default: ./config.yaml if present, else built-in defaults).",
+)
+@click.version_option(package_name="arena")
+@click.pass_context
+def main(ctx: click.Context, config_path: str | None) -> None:
+    """Run AI bots against each other at Avalon over IRC, and rate them."""
+    ctx.obj = _Context(config_path)
+
+
+@main.command("config")
+@click.pass_obj
+def show_config(obj: _Context) -> None:
+    """Validate the configuration and print the effective settings."""
+    import yaml
+
+    click.echo(yaml.safe_dump(obj.config.to_dict(), sort_keys=False), nl=False)
+
+
+@main.command("simulate", epilog=_options_help())
+@click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
+@click.option("--players", type=int, default=None, help="Players per game (default: from the configuration).")
+@click.option("--games", "count", type=click.IntRange(min=1), default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Root seed: same arguments, same games.")
+@click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help="A game option; repeatable.")
+@click.option(
+    "--transport",
+    type=click.Choice(["engine", "protocol"]),
+    default="engine",
+    show_default=True,
+    help="engine: call the rules engine directly; protocol: referee and SDK bots exchange protocol lines in memory.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a summary.")
+@click.pass_obj
+def simulate_cmd(
+    obj: _Context,
+    game: str,
+    players: int | None,
+    count: int,
+    seed: int,
+    pairs: tuple[str, ...],
+    transport: str,
+    as_json: bool,
+) -> None:
+    """Play many games in-process between random legal players."""
+    defaults = obj.config.games[game]
+    players = defaults.players if players is None else players
+    game_cls = GAMES[game]
+    try:
+        options = game_cls.Options.from_pairs(pairs, base=defaults.options.to_dict(), game=game)
+        game_cls.check_setup(players, options)
+    except (OptionError, SetupError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if as_json:
+        summary = simulate(game, players, count, seed, options, transport=transport, timeouts=obj.config.timeouts)
+        click.echo(json.dumps(summary.to_dict(), sort_keys=False))
+        return
+    with click.progressbar(length=count, label=f"{game}, {players} players", file=sys.stderr) as bar:
+        summary = simulate(
+            game, players, count, seed, options, progress=bar.update, transport=transport, timeouts=obj.config.timeouts
+        )
+    _print_summary(summary.to_dict())
+
+
+
+def _print_summary(s: dict[str, Any]) -> None:
+    games = s["games"]
+    opts = " ".join(f"{k}={str(v).lower()}" for k, v in s["options"].items())
+    click.echo(f"{s['game']}: {games} games of {s['players']} players, seed {s['seed']}")
+    click.echo(f"options: {opts}")
+    click.echo("wins:")
+    for side, n in s["wins"].items():
+        click.echo(f"  {side:<22}{n:>8}  {100 * n / games:5.1f}%")
+    click.echo("end reasons:")
+    for reason, n in s["end_reasons"].items():
+        click.echo(f"  {reason:<22}{n:>8}  {100 * n / games:5.1f}%")
+    rate = games / s["seconds"] if s["seconds"] else float("inf")
+    click.echo(f"{s['seconds']:.2f} s, {rate:,.0f} games/s")

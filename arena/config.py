@@ -1,0 +1,413 @@
+"""The operator's configuration: one YAML file read into frozen, typed dataclasses.
+
+Each setting is declared once, as a dataclass field whose metadata carries its limits; a
+single generic builder reads every section from those declarations, so the checks and the
+wording of the error messages cannot drift apart between keys. A bad file must never give
+the operator a traceback: every problem becomes a ConfigError naming the file, the dotted
+key and the form that was expected.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import re
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from .core.errors import SetupError
+from .core.options import OptionError, Options
+from .games import GAMES
+
+DEFAULT_FILE = "config.yaml"
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used; the message says where and what form was expected."""
+
+
+def limits(
+    *,
+    help: str,
+    min: float | None = None,
+    max: float | None = None,
+    above: float | None = None,
+    choices: tuple[str, ...] | None = None,
+    pattern: str | None = None,
+    nonempty: bool = False,
+    form: str | None = None,
+) -> dict[str, Any]:
+    """Field metadata the builder enforces, so a key's checks sit next to its declaration.
+
+    ``above`` is an exclusive lower bound (for durations that must be positive);
+    ``pattern`` must match the whole string; ``form`` replaces the generated description
+    of the expected value when the limits alone would not tell the operator what to write.
+    """
+    return {"help": help, "min": min, "max": max, "above": above, "choices": choices,
+            "pattern": pattern, "nonempty": nonempty, "form": form}
+
+
+def setting(default: Any, **kwargs: Any) -> Any:
+    """A field with a default and ``limits(**kwargs)``; defaults are immutable, so configs never share state."""
+    if isinstance(default, (list, dict, set)):
+        raise TypeError("mutable defaults must be tuples")
+    return field(default=default, metadata=limits(**kwargs))
+
+
+def section(cls: type, *, help: str) -> Any:
+    """A nested section; a factory, so each Config gets its own (frozen) instance."""
+    return field(default_factory=cls, metadata={"help": help})
+
+
+# IRC (RFC 2812) nick and channel rules; a bad value here would only show up as a refused
+# NICK or JOIN at connect time, long after the operator has walked away.
+_NICK = r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\-\[\]\\^_`{|}]{0,29}"
+_CHANNEL = r"[#&][^\x00-\x20,\x7f]{1,49}"
+_SECRET = r"[^\x00\r\n]+"  # a line break in a password would smuggle extra IRC commands
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Where the referee connects and how it presents itself."""
+
+    host: str = setting("127.0.0.1", help="IRC server host name or address", pattern=r"\S+",
+                        form="a non-empty host name or address without spaces")
+    port: int = setting(6667, help="IRC server port (6697 is the usual TLS port)", min=1, max=65535)
+    tls: bool = setting(False, help="connect with TLS")
+    password: str | None = setting(None, help="server password sent with PASS", pattern=_SECRET,
+                                   form="a non-empty string without line breaks")
+    nick: str = setting("arena", help="the referee's nick", pattern=_NICK,
+                        form="an IRC nick of 1 to 30 characters: a letter or one of [\\]^_`{|}, "
+                             "then letters, digits, - or [\\]^_`{|}")
+    channel: str = setting("#arena", help="the lobby channel", pattern=_CHANNEL,
+                           form='a channel name in quotes such as "#arena": # or & then 1 to 49 '
+                                "characters, no spaces, commas or control characters")
+    sasl_account: str | None = setting(None, help="SASL PLAIN account", pattern=_SECRET,
+                                       form="a non-empty string without line breaks")
+    sasl_password: str | None = setting(None, help="SASL PLAIN password, set exactly when sasl_account is",
+                                        pattern=_SECRET, form="a non-empty string without line breaks")
+    lines_per_second: float = setting(2.0, help="referee's outgoing line rate, to stay under flood limits",
+                                      above=0)
+    burst: int = setting(5, help="lines that may go out at once before the rate applies", min=1)
+
+    def __post_init__(self) -> None:
+        # Messages raised here start with the field name; the builder prefixes the section.
+        if self.sasl_account is not None and self.sasl_password is None:
+            raise ConfigError("sasl_password must be set (a non-empty string) when sasl_account is set")
+        if self.sasl_password is not None and self.sasl_account is None:
+            raise ConfigError("sasl_account must be set (a non-empty string) when sasl_password is set")
+
+
+ESCALATION_STEPS = ("warn", "default", "forfeit")
+
+
+@dataclass(frozen=True)
+class TimeoutConfig:
+    """How long bots get to answer, and what happens to those who do not."""
+
+    decision: float = setting(30.0, help="seconds a bot has to answer a request", above=0)
+    grace: float = setting(10.0, help="extra seconds given after a warning", min=0)
+    escalation: tuple[str, ...] = setting(
+        ESCALATION_STEPS, help="step applied at a player's n-th missed deadline in a game; the last repeats",
+        choices=ESCALATION_STEPS, nonempty=True,
+    )
+
+
+@dataclass(frozen=True)
+class SeatingConfig:
+    """Seat order is kept for a block of games so seat effects even out without reseating every game."""
+
+    games_per_order: int = setting(16, help="games played in one seat order before it is reshuffled", min=1)
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """Where results persist; resolved to an absolute path so a daemon's working directory does not matter."""
+
+    path: str = setting("arena.db", help="results database; relative paths start at the config file's folder",
+                        pattern=r"[^\x00]+", form="a non-empty file path")
+
+
+@dataclass(frozen=True)
+class GameDefaults:
+    """What a game is played with unless a command says otherwise."""
+
+    players: int = field(metadata=limits(help="number of players", min=1))
+    options: Options = field(metadata={"help": "the game's Options, checked by the game"})
+
+
+def _default_games() -> Mapping[str, GameDefaults]:
+    return types.MappingProxyType({name: GameDefaults(5, game.Options()) for name, game in GAMES.items()})
+
+
+def _parse_games(value: Any, where: str) -> Mapping[str, GameDefaults]:
+    """Games are keyed by name and their options belong to each game, so they are read here."""
+    games = dict(_default_games())
+    for name, raw in _mapping(value, where).items():
+        if name not in GAMES:
+            raise ConfigError(f"{where}: unknown game {name!r} (known: {', '.join(GAMES)})")
+        at = f"{where}.{name}"
+        body = _mapping(raw, at)
+        _check_keys(body, ("players", "options"), at)
+        players = games[name].players  # the default
+        if "players" in body:
+            players = _convert(f"{at}.players", int, _field(GameDefaults, "players").metadata, body["players"])
+        options = _parse_options(GAMES[name].Options, name, body.get("options"), f"{at}.options")
+        try:
+            GAMES[name].check_setup(players, options)
+        except SetupError as exc:
+            raise ConfigError(f"{at}: cannot start with players: {players} and these options: {exc}") from None
+        games[name] = GameDefaults(players, options)
+    return types.MappingProxyType(games)
+
+
+def _parse_options(cls: type[Options], game: str, value: Any, where: str) -> Options:
+    values = _mapping(value, where)
+    # Options.from_mapping also reads command-line text ("yes", "2"); a config file has real
+    # types, so a quoted "false" is refused here instead of silently meaning something.
+    hints = typing.get_type_hints(cls)
+    for name, item in values.items():
+        kind = hints.get(name)
+        if kind in (bool, int) and (not isinstance(item, kind) or (kind is int and isinstance(item, bool))):
+            form = "true or false" if kind is bool else "a whole number"
+            raise ConfigError(f"{where}.{name} must be {form}, got {_show(item)}")
+    try:
+        return cls.from_mapping(values, game=game)
+    except OptionError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; ``load_config`` is the way to get one from a file."""
+
+    server: ServerConfig = section(ServerConfig, help="the IRC connection")
+    timeouts: TimeoutConfig = section(TimeoutConfig, help="deadlines for bots")
+    seating: SeatingConfig = section(SeatingConfig, help="seat order across a series")
+    store: StoreConfig = section(StoreConfig, help="where results are kept")
+    games: Mapping[str, GameDefaults] = field(
+        default_factory=_default_games, metadata={"help": "per game defaults", "parse": _parse_games}
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data as a YAML file with these values would hold it (for ``arena config``)."""
+        return _plain(self)
+
+
+# -- the generic builder ------------------------------------------------------------------
+
+
+def _field(cls: type, name: str) -> dataclasses.Field[Any]:
+    return next(f for f in dataclasses.fields(cls) if f.name == name)
+
+
+def _show(value: Any) -> str:
+    """A value as the operator wrote it in YAML, not as Python prints it."""
+    if value is None:
+        return "null (nothing)"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return f"a list {value!r}" if len(repr(value)) <= 60 else "a list"
+    return repr(value)
+
+
+def _mapping(value: Any, where: str) -> Mapping[Any, Any]:
+    """A section may be left empty (``server:`` with every key commented out) and means defaults."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where} must be a mapping of keys to values, got {_show(value)}")
+    return value
+
+
+def _check_keys(data: Mapping[Any, Any], known: typing.Sequence[str], where: str) -> None:
+    for key in data:
+        if key not in known:
+            name = f"{where}.{key}" if where else str(key)
+            raise ConfigError(f"unknown key {name!r} (known: {', '.join(known)})")
+
+
+def _optional(hint: Any) -> tuple[Any, bool]:
+    """``X | None`` -> (X, True); anything else -> (hint, False)."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(hint)) == 2:
+            return args[0], True
+    return hint, False
+
+
+def _form(hint: Any, meta: Mapping[str, Any]) -> str:
+    """The expected form in words, from the type and the declared limits."""
+    hint, optional = _optional(hint)
+    text = meta.get("form")
+    if text is None:
+        if hint is bool:
+            text = "true or false"
+        elif hint in (int, float):
+            text = "a whole number" if hint is int else "a number"
+            lo, hi, above = meta.get("min"), meta.get("max"), meta.get("above")
+            if lo is not None and hi is not None:
+                text += f" from {lo} to {hi}"
+            elif above is not None:
+                text += f" greater than {above}"
+            elif lo is not None:
+                text += f" of at least {lo}"
+            elif hi is not None:
+                text += f" of at most {hi}"
+        elif typing.get_origin(hint) is tuple:
+            items = ", ".join(meta["choices"]) if meta.get("choices") else "strings"
+            text = f"{'a non-empty' if meta.get('nonempty') else 'a'} list of {items}"
+        elif meta.get("choices"):
+            text = f"one of {', '.join(meta['choices'])}"
+        else:
+            text = "a non-empty string" if meta.get("nonempty") else "a string"
+    return f"{text}, or null" if optional else text
+
+
+def _convert(where: str, hint: Any, meta: Mapping[str, Any], value: Any) -> Any:
+    """One value checked against its type hint and limits; YAML's own types are required."""
+    bare, optional = _optional(hint)
+    if value is None and optional:
+        return None
+    if dataclasses.is_dataclass(bare):
+        return _build(bare, value, where)
+
+    def bad(extra: str = "") -> ConfigError:
+        return ConfigError(f"{where} must be {_form(hint, meta)}, got {_show(value)}{extra}")
+
+    if bare is bool:
+        if not isinstance(value, bool):
+            raise bad()
+        return value
+    if bare in (int, float):
+        kinds = (int,) if bare is int else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value):
+            raise bad()
+        lo, hi, above = meta.get("min"), meta.get("max"), meta.get("above")
+        if (lo is not None and value < lo) or (hi is not None and value > hi) or (above is not None and value <= above):
+            raise bad()
+        return bare(value)
+    if typing.get_origin(bare) is tuple:
+        if not isinstance(value, list) or (meta.get("nonempty") and not value):
+            raise bad()
+        items = []
+        for i, item in enumerate(value):
+            if not isinstance(item, str):
+                raise ConfigError(f"{where}[{i}] must be a string, got {_show(item)}")
+            if meta.get("choices") and item not in meta["choices"]:
+                raise ConfigError(f"{where}[{i}] must be one of {', '.join(meta['choices'])}, got {item!r}")
+            items.append(item)
+        return tuple(items)
+    if bare is str:
+        if not isinstance(value, str):
+            raise bad("; put it in quotes if it is meant as text" if isinstance(value, (int, float)) else "")
+        if (meta.get("nonempty") and not value) or (meta.get("choices") and value not in meta["choices"]):
+            raise bad()
+        if meta.get("pattern") and not re.fullmatch(meta["pattern"], value):
+            raise bad()
+        return value
+    raise TypeError(f"{where}: the builder cannot read fields of type {hint!r}")  # a bug in this module
+
+
+def _build(cls: type, value: Any, where: str) -> Any:
+    """A dataclass from a mapping, each field read by its type hint; missing keys keep defaults."""
+    data = _mapping(value, where or "the top level")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    _check_keys(data, tuple(fields), where)
+    hints = typing.get_type_hints(cls)
+    kwargs: dict[str, Any] = {}
+    for name, item in data.items():
+        f = fields[name]
+        at = f"{where}.{name}" if where else name
+        parse = f.metadata.get("parse")
+        kwargs[name] = parse(item, at) if parse else _convert(at, hints[name], f.metadata, item)
+    try:
+        return cls(**kwargs)
+    except ConfigError as exc:  # cross-field checks name a field of this section
+        raise ConfigError(f"{where}.{exc}" if where else str(exc)) from None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Options):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
+# -- loading ------------------------------------------------------------------------------
+
+
+class _Loader(yaml.SafeLoader):
+    """safe_load's loader, but a key written twice is an error instead of the last one winning."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":  # "<<:" may legitimately be overridden
+                continue
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, typing.Hashable) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def parse_config(data: Any, *, base_dir: str | os.PathLike[str] | None = None) -> Config:
+    """A Config from already-parsed YAML data; relative store paths start at ``base_dir`` (default: cwd).
+
+    Error messages carry no file name; ``load_config`` adds it.
+    """
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(
+            f"the top level must be a mapping of sections ({', '.join(f.name for f in dataclasses.fields(Config))}), "
+            f"got {_show(data)}"
+        )
+    config = _build(Config, data, "")
+    store = Path(os.path.expanduser(config.store.path))  # unlike Path.expanduser, never raises
+    if not store.is_absolute():
+        store = Path(base_dir if base_dir is not None else Path.cwd()).absolute() / store
+    return dataclasses.replace(config, store=StoreConfig(str(store)))
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """The configuration from ``path``; without one, ./config.yaml if present, else the defaults."""
+    if path is None:
+        if not Path(DEFAULT_FILE).is_file():
+            return parse_config({})
+        path = DEFAULT_FILE
+    name = os.fspath(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{name}: no such configuration file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{name}: cannot read the configuration file: {exc}") from None
+    try:
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{name}: YAML syntax error{at}: {problem}") from None
+    try:
+        return parse_config(data, base_dir=Path(path).parent)
+    except ConfigError as exc:
+        raise ConfigError(f"{name}: {exc}") from None

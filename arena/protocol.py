@@ -1,0 +1,222 @@
+"""The protocol's grammar: the only code that knows what a line looks like.
+
+Both the referee and the bot SDK parse and format lines here, so they cannot drift apart.
+``protocol.md`` is the human description of the same grammar.
+
+    line   = VERB *(" " arg) *(" " key "=" value) [" :" text]
+
+A verb is upper-case letters; args are positional tokens; fields are ``key=value`` tokens
+(keys lower-case, values without spaces, lists comma-separated, possibly empty); a token
+that starts with ``:`` begins free text that runs to the end of the line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from .core.errors import ErrorCode
+
+PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 400
+"""What a referee line may carry: IRC's 512 bytes less the relay prefix a server adds."""
+
+MAX_NICK = 16
+"""Longest player nick the referee accepts, so ten of them fit in one line."""
+
+# Bot -> referee.
+REGISTER = "REGISTER"
+UNREGISTER = "UNREGISTER"
+WHO = "WHO"
+ANSWER = "ANSWER"
+# Referee -> bots (and the channel).
+WELCOME = "WELCOME"
+BYE = "BYE"
+REGISTERED = "REGISTERED"
+ERROR = "ERROR"
+START = "START"
+ROLE = "ROLE"
+ASK = "ASK"
+WARN = "WARN"
+TIMEOUT = "TIMEOUT"
+END = "END"
+
+ARITY: dict[str, tuple[int, int]] = {
+    REGISTER: (1, 1),  # protocol version
+    UNREGISTER: (0, 0),
+    WHO: (0, 0),
+    ANSWER: (3, 3),  # game id, request id, value
+    WELCOME: (1, 1),  # the bot's nick
+    BYE: (0, 0),
+    REGISTERED: (0, 0),
+    ERROR: (1, 3),  # code [game id [request id]]
+    START: (1, 1),  # game id
+    ROLE: (1, 1),
+    ASK: (3, 3),  # game id, request id, kind
+    WARN: (2, 2),  # game id, request id
+    TIMEOUT: (2, 2),
+    END: (1, 1),
+}
+"""Verbs every game shares; a game adds its own event verbs with ``register_verbs``."""
+
+_KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
+_VERB = re.compile(r"[A-Z][A-Z_]*\Z")
+_BAD = re.compile(r"[\x00-\x20\x7f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_GOOD_KEYS: set[str] = set()
+"""Field names already checked: parsing is on every hot path, the regex need not be."""
+_NICK = re.compile(r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\[\]\\^_`{|}-]*\Z")
+
+
+class ProtocolError(ValueError):
+    """A line that is not valid protocol; ``code`` is the error code to answer with."""
+
+    def __init__(self, code: ErrorCode, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def register_verbs(arities: Mapping[str, tuple[int, int]]) -> None:
+    """Add a game's event verbs (each with its min and max number of args)."""
+    for verb, arity in arities.items():
+        if not _VERB.match(verb):
+            raise ValueError(f"bad verb {verb!r}")
+        if ARITY.get(verb, arity) != arity:
+            raise ValueError(f"verb {verb} registered twice with different arities")
+        ARITY[verb] = arity
+
+
+def valid_nick(nick: str) -> bool:
+    return len(nick) <= MAX_NICK and bool(_NICK.match(nick))
+
+
+def _render(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(_render(v) for v in value)
+    return str(value)
+
+
+class Message:
+    """One parsed line: verb, positional args, ``key=value`` fields and optional free text."""
+
+    __slots__ = ("verb", "args", "fields", "text")
+
+    def __init__(self, verb: str, args: tuple[str, ...] = (), fields: dict[str, str] | None = None, text: str | None = None):
+        self.verb = verb
+        self.args = args
+        self.fields = fields if fields is not None else {}
+        self.text = text
+
+    @classmethod
+    def make(cls, verb: str, *args: Any, text: str | None = None, **fields: Any) -> "Message":
+        """Build a message from Python values: lists become comma lists, bools true/false."""
+        return cls(verb, tuple(_render(a) for a in args), {k: _render(v) for k, v in fields.items()}, text)
+
+    # -- reading fields -------------------------------------------------------------
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.fields.get(key, default)
+
+    def list(self, key: str) -> list[str]:
+        value = self.fields.get(key, "")
+        return value.split(",") if value else []
+
+    def int(self, key: str, default: int | None = None) -> int:
+        value = self.fields.get(key)
+        if value is None:
+            if default is None:
+                raise ProtocolError(ErrorCode.MALFORMED, f"{self.verb}: missing {key}=")
+            return default
+        try:
+            return int(value)
+        except ValueError:
+            raise ProtocolError(ErrorCode.MALFORMED, f"{self.verb}: {key}= must be a number, got {value!r}") from None
+
+    def flag(self, key: str) -> bool:
+        return self.fields.get(key) == "true"
+
+    def pairs(self, key: str) -> dict[str, str]:
+        """A field of ``name:value`` items, e.g. ``roles=alice:merlin,bob:assassin``."""
+        return dict(item.partition(":")[::2] for item in self.list(key))
+
+    # -- text -----------------------------------------------------------------------
+
+    def format(self) -> str:
+        """The line for this message; raises ValueError if a token could break the grammar."""
+        if not _VERB.match(self.verb):
+            raise ValueError(f"bad verb {self.verb!r}")
+        parts = [self.verb]
+        for arg in self.args:
+            if not arg or _BAD.search(arg) or arg[0] == ":" or "=" in arg:
+                raise ValueError(f"bad argument {arg!r} in {self.verb}")
+            parts.append(arg)
+        for key, value in self.fields.items():
+            if not _KEY.match(key) or _BAD.search(value):
+                raise ValueError(f"bad field {key}={value!r} in {self.verb}")
+            parts.append(f"{key}={value}")
+        if self.text is not None:
+            if _CONTROL.search(self.text):
+                raise ValueError(f"control character in text of {self.verb}")
+            parts.append(":" + self.text)
+        return " ".join(parts)
+
+    __str__ = format
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and (self.verb, self.args, self.fields, self.text) == (
+            other.verb,
+            other.args,
+            other.fields,
+            other.text,
+        )
+
+    def __repr__(self) -> str:
+        return f"Message({self.format()!r})"
+
+
+def parse(line: str) -> Message:
+    """Parse one line; raises ProtocolError (never anything else) when it is not protocol."""
+    if not isinstance(line, str):
+        raise ProtocolError(ErrorCode.MALFORMED, "a line must be text")
+    if _CONTROL.search(line):
+        raise ProtocolError(ErrorCode.MALFORMED, "control characters are not allowed")
+    tokens = line.split()
+    if not tokens:
+        raise ProtocolError(ErrorCode.MALFORMED, "empty line")
+    verb = tokens[0]
+    arity = ARITY.get(verb)
+    if arity is None:
+        shown = verb if len(verb) <= 20 else verb[:20] + "..."
+        raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown!r}")
+    args: list[str] = []
+    fields: dict[str, str] = {}
+    text = None
+    for i in range(1, len(tokens)):
+        token = tokens[i]
+        if token[0] == ":":
+            rest = line.split(None, i)[i] if i < len(tokens) else ""
+            text = rest[1:]
+            break
+        key, eq, value = token.partition("=")
+        if eq:
+            if key not in _GOOD_KEYS:
+                if not _KEY.match(key):
+                    raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: bad field name {key[:20]!r}")
+                if len(_GOOD_KEYS) < 4096:
+                    _GOOD_KEYS.add(key)
+            if key in fields:
+                raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: field {key} given twice")
+            fields[key] = value
+        elif fields:
+            raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: positional {token[:20]!r} after key=value fields")
+        else:
+            args.append(token)
+    low, high = arity
+    if not low <= len(args) <= high:
+        want = str(low) if low == high else f"{low} to {high}"
+        raise ProtocolError(ErrorCode.MALFORMED, f"{verb} takes {want} argument(s) before its fields, got {len(args)}")
+    return Message(verb, tuple(args), fields, text)
+

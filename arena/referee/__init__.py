@@ -1,0 +1,1 @@
+"""The referee: drives games through a transport, checks answers, enforces deadlines."""

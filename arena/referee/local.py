@@ -1,0 +1,83 @@
+"""The in-memory transport: the referee and SDK bots exchange the very lines they would
+exchange over IRC, without a server, a socket or a real clock.
+
+Time is virtual: when every line has been delivered and a game still waits, the clock jumps
+to the next deadline, so a silent bot costs no wall time.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Sequence
+
+from ..core.game import Result
+from ..protocol import parse
+from ..sdk.bot import Bot, Session
+from .match import Match, Timeouts
+from .referee import Referee
+
+
+class LocalHub:
+    """A tiny network with one channel, one referee and any number of bots."""
+
+    def __init__(self, timeouts: Timeouts, referee_nick: str = "arena", channel: str = "#arena") -> None:
+        self.channel = channel
+        self.now = 0.0
+        self._queue: deque[tuple[str, str, str]] = deque()
+        self.referee = Referee(referee_nick, timeouts, self._from_referee)
+        self.sessions: dict[str, Session] = {}
+        self.channel_log: list[str] = []
+
+    def _from_referee(self, target: str, text: str) -> None:
+        self._queue.append((self.referee.nick, target, text))
+
+    def connect(self, nick: str, bot: Bot) -> Session:
+        """Add a bot and register it with the referee, as the SDK does on IRC."""
+        session = Session(bot, nick, self.referee.nick)
+        self.sessions[nick.lower()] = session
+        self._queue.append((nick, self.referee.nick, session.hello()))
+        self.run()
+        return session
+
+    def run(self) -> None:
+        """Deliver lines until the network is quiet."""
+        queue = self._queue
+        referee = self.referee
+        sessions = self.sessions
+        channel = self.channel.lower()
+        while queue:
+            sender, target, text = queue.popleft()
+            low = target.lower()
+            if sender == referee.nick:
+                if low == channel:
+                    self.channel_log.append(text)
+                    msg = parse(text)  # once for every listener: the line is the same for all
+                    for session in sessions.values():
+                        for line in session.receive(msg):
+                            queue.append((session.nick, referee.nick, line))
+                else:
+                    session = sessions.get(low)
+                    if session is not None:
+                        for line in session.feed(sender, text):
+                            queue.append((session.nick, referee.nick, line))
+            else:
+                referee.on_message(sender, target, text, self.now)
+
+    def play(self, game: str, seats: Sequence[str], options: Any, seed: int) -> Match:
+        """Play one game to its end and return the finished match."""
+        match = self.referee.start_game(game, list(seats), options, seed, self.channel, self.now)
+        while True:
+            self.run()
+            if match.over:
+                del self.referee.matches[match.gid]
+                return match
+            deadline = self.referee.next_deadline()
+            if deadline is None:  # nothing can move the game: a bug, not a silent bot
+                raise RuntimeError(f"game {match.gid} is stuck")
+            self.now = max(self.now, deadline)
+            self.referee.poll(self.now)
+
+
+def result_of(match: Match) -> Result:
+    assert match.game.result is not None
+    return match.game.result

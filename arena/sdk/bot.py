@@ -1,0 +1,199 @@
+"""The bot SDK: a bot is a small class with one method per decision.
+
+``Session`` turns the referee's lines into calls on a ``Bot`` and the bot's answers into
+lines; it knows no transport, so the same bot runs over IRC (``arena.sdk.irc``) or in
+memory (``arena.referee.local``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..protocol import (
+    ANSWER,
+    ASK,
+    END,
+    ERROR,
+    PROTOCOL_VERSION,
+    REGISTER,
+    ROLE,
+    START,
+    WELCOME,
+    Message,
+    ProtocolError,
+    parse,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Ask:
+    """A request from the referee: pick ``pick`` of ``options`` before ``deadline`` seconds pass."""
+
+    game: str
+    rid: str
+    kind: str
+    options: list[str]
+    pick: int
+    deadline: float
+    fields: dict[str, str]
+    message: Message
+
+    def random(self, rng: random.Random | None = None) -> str | list[str]:
+        rng = rng or random
+        if self.pick == 1:
+            return rng.choice(self.options)
+        return rng.sample(self.options, self.pick)
+
+
+@dataclass
+class GameView:
+    """What this bot knows of one game: seats, its own role and what the referee said."""
+
+    gid: str
+    kind: str
+    me: str
+    seats: list[str]
+    options: dict[str, str]
+    start: Message
+    role: str | None = None
+    side: str | None = None
+    sees: list[str] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    """Every protocol line of this game the bot received, in order."""
+    over: bool = False
+    notes: dict[str, Any] = field(default_factory=dict)
+    """The bot's own memory for this game; the SDK never touches it."""
+
+    @property
+    def others(self) -> list[str]:
+        return [s for s in self.seats if s.lower() != self.me.lower()]
+
+
+class Bot:
+    """Subclass this. Override the decision methods you care about (``team``, ``vote``,
+    ``quest``, ``assassinate`` for Avalon); any decision without a method is answered with a
+    random legal choice. Event callbacks are optional."""
+
+    name = "bot"
+    owner = "anonymous"
+    version = "0.1"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    # -- decisions: return a choice (or a list of choices when ask.pick > 1) ---------
+
+    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+        method = getattr(self, ask.kind, None)
+        if method is None:
+            return ask.random(self.rng)
+        return method(game, ask)
+
+    # -- callbacks ------------------------------------------------------------------
+
+    def on_start(self, game: GameView) -> None:
+        """The game started; ``game.seats`` is the seat order."""
+
+    def on_role(self, game: GameView) -> None:
+        """``game.role``, ``game.side`` and ``game.sees`` are now set."""
+
+    def on_event(self, game: GameView, msg: Message) -> None:
+        """Any other line of the game (VOTES, QUEST, ...)."""
+
+    def on_end(self, game: GameView, msg: Message) -> None:
+        """The game ended; ``msg`` reveals every role."""
+
+    def on_error(self, msg: Message) -> None:
+        """The referee refused a line of ours; by default it is logged."""
+        log.warning("referee refused our line: %s", msg.format())
+
+
+class Session:
+    """One bot's conversation with one referee."""
+
+    def __init__(self, bot: Bot, nick: str, referee: str) -> None:
+        self.bot = bot
+        self.nick = nick
+        self.referee = referee
+        self.games: dict[str, GameView] = {}
+        self.registered = False
+
+    def hello(self) -> str:
+        b = self.bot
+        return Message.make(REGISTER, PROTOCOL_VERSION, name=b.name, owner=b.owner, version=b.version).format()
+
+    def feed(self, sender: str, text: str) -> list[str]:
+        """Handle one incoming line; returns the lines to send to the referee.
+
+        Lines not from the referee are ignored, whatever they say: another bot posting
+        referee-like lines in the channel fools nobody.
+        """
+        if sender.lower() != self.referee.lower():
+            return []
+        try:
+            msg = parse(text)
+        except ProtocolError:
+            return []
+        return self.receive(msg)
+
+    def receive(self, msg: Message) -> list[str]:
+        """Handle one parsed line known to come from the referee."""
+        verb = msg.verb
+        if verb == ASK:
+            return self._ask(msg)
+        if verb == WELCOME:
+            self.registered = True
+            return []
+        if verb == ERROR:
+            self.bot.on_error(msg)
+            return []
+        if not msg.args:
+            return []
+        gid = msg.args[0]
+        if verb == START:
+            seats = msg.list("seats")
+            if self.nick.lower() not in (s.lower() for s in seats):
+                return []
+            game = GameView(gid, msg.get("game", ""), self.nick, seats, msg.pairs("options"), msg)
+            self.games[gid] = game
+            game.messages.append(msg)
+            self.bot.on_start(game)
+            return []
+        game = self.games.get(gid)
+        if game is None:
+            return []
+        game.messages.append(msg)
+        if verb == ROLE:
+            game.role, game.side, game.sees = msg.get("role"), msg.get("side"), msg.list("sees")
+            self.bot.on_role(game)
+        elif verb == END:
+            game.over = True
+            self.bot.on_end(game, msg)
+            del self.games[gid]
+        else:
+            self.bot.on_event(game, msg)
+        return []
+
+    def _ask(self, msg: Message) -> list[str]:
+        gid, rid, kind = msg.args
+        game = self.games.get(gid)
+        if game is None:
+            return []
+        game.messages.append(msg)
+        to = msg.get("to", "")
+        if to != "all" and self.nick.lower() not in (n.lower() for n in msg.list("to")):
+            self.bot.on_event(game, msg)
+            return []
+        ask = Ask(gid, rid, kind, msg.list("options"), msg.int("pick", 1), float(msg.int("deadline", 0)), msg.fields, msg)
+        try:
+            choice = self.bot.decide(game, ask)
+        except Exception:  # a bug in a bot must not cost its seat: answer something legal
+            log.exception("%s.decide failed on %s; answering at random", type(self.bot).__name__, msg.format())
+            choice = ask.random(self.bot.rng)
+        value = choice if isinstance(choice, str) else ",".join(choice)
+        return [Message.make(ANSWER, gid, rid, value).format()]

@@ -1,0 +1,59 @@
+"""The example bots play legal games and the rule-based one beats random play clearly."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from arena.config import TimeoutConfig
+from arena.core.seating import Seating
+from arena.games.avalon.options import AvalonOptions
+from arena.referee.local import LocalHub
+from arena.sdk import Bot
+
+BOTS = Path(__file__).resolve().parent.parent / "bots"
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(name, BOTS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def win_rates(players: int, games: int, options: AvalonOptions) -> tuple[dict[str, float], int]:
+    RuleBot = load("avalon_rules_bot").RuleBot
+    hub = LocalHub(TimeoutConfig())
+    rule = [f"rule{i}" for i in range((players + 1) // 2)]
+    rand = [f"rand{i}" for i in range(players // 2)]
+    for i, nick in enumerate(rule):
+        hub.connect(nick, RuleBot(seed=i))
+    for i, nick in enumerate(rand):
+        hub.connect(nick, Bot(seed=100 + i))
+    seating = Seating(rule + rand, 16, seed=3)
+    wins = {"rule": 0, "rand": 0}
+    seats = {"rule": 0, "rand": 0}
+    errors = 0
+    for g in range(games):
+        match = hub.play("avalon", list(seating.order(g)), options, g)
+        result = match.game.result
+        assert result is not None and result.forfeited is None
+        errors += sum(1 for _, line in match.transcript if line.startswith("ERROR"))
+        for seat, nick in enumerate(match.names):
+            kind = nick[:4]
+            seats[kind] += 1
+            wins[kind] += seat in result.winners
+    return {k: wins[k] / seats[k] for k in wins}, errors
+
+
+def test_rule_bot_beats_random_bots_over_200_games():
+    rates, errors = win_rates(5, 200, AvalonOptions())
+    assert errors == 0, "the rule bot sent answers the referee refused"
+    assert rates["rule"] - rates["rand"] >= 0.15, rates
+
+
+def test_rule_bot_plays_legally_with_every_role():
+    options = AvalonOptions(percival=True, morgana=True, mordred=True, lancelot=2)
+    rates, errors = win_rates(10, 40, options)
+    assert errors == 0
+    assert rates["rule"] > rates["rand"], rates
