@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from typing import Any
 
@@ -108,6 +109,54 @@ def simulate_cmd(
         )
     _print_summary(summary.to_dict())
 
+
+
+@main.command()
+@click.option("--games", "count", type=click.IntRange(min=1), default=None, help="Stop after this many games (default: run until Ctrl-C).")
+@click.option("--seed", type=int, default=None, help="Root seed of the games (default: random).")
+@click.option("-v", "--verbose", is_flag=True, help="Log connection events.")
+@click.pass_obj
+def serve(obj: _Context, count: int | None, seed: int | None, verbose: bool) -> None:
+    """Run the referee on the IRC server of the configuration."""
+    from .referee.service import RefereeService
+
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
+    config = obj.config
+    service = RefereeService(config, max_games=count, seed=seed,
+                             on_game_end=lambda m: click.echo(_result_line(m)))
+    click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} {config.server.channel}"
+               " (Ctrl-C stops)")
+    try:
+        service.serve()
+    except KeyboardInterrupt:
+        click.echo("stopped")
+    if service.fatal:
+        raise click.ClickException(service.fatal)
+
+
+@main.command()
+@click.option("--games", "count", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option("--players", type=click.IntRange(5, 10), default=5, show_default=True)
+@click.option("--server", "server_kind", type=click.Choice(["embedded", "ngircd"]), default="embedded",
+              show_default=True, help="The local IRC server to start.")
+@click.pass_obj
+def demo(obj: _Context, count: int, players: int, server_kind: str) -> None:
+    """Start a local IRC server, the referee and sample bots, and show a few games."""
+    from .referee.demo import run_demo, summary
+
+    click.echo(f"starting a {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
+    try:
+        matches = run_demo(obj.config, count, players, server_kind, click.echo)
+    except (RuntimeError, TimeoutError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo("")
+    for line in summary(matches):
+        click.echo(line)
+
+
+def _result_line(match: Any) -> str:
+    result = match.game.result
+    return f"{match.gid}: {result.winner or 'nobody'} won ({result.reason}); seats {', '.join(match.names)}"
 
 
 def _print_summary(s: dict[str, Any]) -> None:

@@ -92,8 +92,8 @@ class ServerConfig:
                                        form="a non-empty string without line breaks")
     sasl_password: str | None = setting(None, help="SASL PLAIN password, set exactly when sasl_account is",
                                         pattern=_SECRET, form="a non-empty string without line breaks")
-    lines_per_second: float = setting(2.0, help="referee's outgoing line rate, to stay under flood limits",
-                                      above=0)
+    lines_per_second: float = setting(2.0, help="referee's outgoing line rate, to stay under flood limits; "
+                                      "0 = unlimited (a private server without flood limits)", min=0)
     burst: int = setting(5, help="lines that may go out at once before the rate applies", min=1)
 
     def __post_init__(self) -> None:
@@ -132,6 +132,24 @@ class StoreConfig:
 
     path: str = setting("arena.db", help="results database; relative paths start at the config file's folder",
                         pattern=r"[^\x00]+", form="a non-empty file path")
+
+
+@dataclass(frozen=True)
+class LobbyConfig:
+    """When the referee starts games on its own, and who may start them by hand."""
+
+    game: str = setting("avalon", help="the game the lobby starts", choices=tuple(GAMES))
+    auto_start: bool = setting(True, help="start a game by itself once enough bots are registered")
+    min_players: int = setting(5, help="fewest registered bots for an automatic start", min=1)
+    max_players: int = setting(10, help="most players seated in one game", min=1)
+    countdown: float = setting(30.0, help="seconds without a new registration before an automatic start", min=0)
+    join_timeout: float = setting(30.0, help="seconds seated bots have to join the game channel", min=0)
+    operators: tuple[str, ...] = setting((), help="nicks allowed to send !start and !stop", pattern=_NICK,
+                                         form="a list of IRC nicks")
+
+    def __post_init__(self) -> None:
+        if self.max_players < self.min_players:
+            raise ConfigError(f"max_players must be at least min_players ({self.min_players}), got {self.max_players}")
 
 
 @dataclass(frozen=True)
@@ -190,6 +208,7 @@ class Config:
     server: ServerConfig = section(ServerConfig, help="the IRC connection")
     timeouts: TimeoutConfig = section(TimeoutConfig, help="deadlines for bots")
     seating: SeatingConfig = section(SeatingConfig, help="seat order across a series")
+    lobby: LobbyConfig = section(LobbyConfig, help="automatic and manual game starts")
     store: StoreConfig = section(StoreConfig, help="where results are kept")
     games: Mapping[str, GameDefaults] = field(
         default_factory=_default_games, metadata={"help": "per game defaults", "parse": _parse_games}

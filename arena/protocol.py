@@ -40,6 +40,7 @@ ASK = "ASK"
 WARN = "WARN"
 TIMEOUT = "TIMEOUT"
 END = "END"
+TABLE = "TABLE"
 
 ARITY: dict[str, tuple[int, int]] = {
     REGISTER: (1, 1),  # protocol version
@@ -56,6 +57,7 @@ ARITY: dict[str, tuple[int, int]] = {
     WARN: (2, 2),  # game id, request id
     TIMEOUT: (2, 2),
     END: (1, 1),
+    TABLE: (1, 1),  # game id
 }
 """Verbs every game shares; a game adds its own event verbs with ``register_verbs``."""
 
@@ -92,10 +94,13 @@ def valid_nick(nick: str) -> bool:
 
 
 def _render(value: Any) -> str:
-    if isinstance(value, bool):
+    cls = value.__class__
+    if cls is str:
+        return value
+    if cls is bool:
         return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(_render(v) for v in value)
+    if cls is list or cls is tuple:
+        return ",".join(v if v.__class__ is str else _render(v) for v in value)
     return str(value)
 
 
@@ -146,17 +151,23 @@ class Message:
 
     def format(self) -> str:
         """The line for this message; raises ValueError if a token could break the grammar."""
-        if not _VERB.match(self.verb):
-            raise ValueError(f"bad verb {self.verb!r}")
-        parts = [self.verb]
+        verb = self.verb
+        if verb not in ARITY and not _VERB.match(verb):
+            raise ValueError(f"bad verb {verb!r}")
+        parts = [verb]
         for arg in self.args:
-            if not arg or _BAD.search(arg) or arg[0] == ":" or "=" in arg:
-                raise ValueError(f"bad argument {arg!r} in {self.verb}")
+            if not arg or arg[0] == ":" or "=" in arg:
+                raise ValueError(f"bad argument {arg!r} in {verb}")
             parts.append(arg)
-        for key, value in self.fields.items():
-            if not _KEY.match(key) or _BAD.search(value):
-                raise ValueError(f"bad field {key}={value!r} in {self.verb}")
+        fields = self.fields
+        for key, value in fields.items():
+            if key not in _GOOD_KEYS and not _KEY.match(key):
+                raise ValueError(f"bad field name {key!r} in {verb}")
             parts.append(f"{key}={value}")
+        # One search covers every token: none may hold a space or a control character.
+        if _BAD.search("".join(self.args)) or _BAD.search("".join(fields.values())):
+            bad = [t for t in (*self.args, *fields.values()) if _BAD.search(t)]
+            raise ValueError(f"bad token {bad[0]!r} in {verb}")
         if self.text is not None:
             if _CONTROL.search(self.text):
                 raise ValueError(f"control character in text of {self.verb}")

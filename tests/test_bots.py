@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
+from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig
 from arena.core.seating import Seating
 from arena.games.avalon.options import AvalonOptions
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
 
-BOTS = Path(__file__).resolve().parent.parent / "bots"
-
-
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BOTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def win_rates(players: int, games: int, options: AvalonOptions) -> tuple[dict[str, float], int]:
-    RuleBot = load("avalon_rules_bot").RuleBot
     hub = LocalHub(TimeoutConfig())
     rule = [f"rule{i}" for i in range((players + 1) // 2)]
     rand = [f"rand{i}" for i in range(players // 2)]

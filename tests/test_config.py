@@ -176,7 +176,7 @@ BAD = [
     ("server: {tls: 'yes'}", "server.tls must be true or false, got 'yes'"),
     ("server: {tls: 1}", "server.tls must be true or false, got 1"),
     ("server: {host: ''}", "server.host must be a non-empty host name or address without spaces, got ''"),
-    ("sever: {}", "unknown key 'sever' (known: server, timeouts, seating, store, games)"),
+    ("sever: {}", "unknown key 'sever' (known: server, timeouts, seating, lobby, store, games)"),
     ("server: {hots: x}", "unknown key 'server.hots' (known: host, port, tls, password, nick, channel, "),
     ("timeouts: {decison: 3}", "unknown key 'timeouts.decison' (known: decision, grace, escalation)"),
     ("server: 5", "server must be a mapping of keys to values, got 5"),
@@ -194,8 +194,10 @@ BAD = [
     ("server: {password: \"a\\r\\nQUIT\"}", "server.password must be a non-empty string without line breaks, or null"),
     ("server: {sasl_account: arena}", "server.sasl_password must be set (a non-empty string) when sasl_account is set"),
     ("server: {sasl_password: pw}", "server.sasl_account must be set (a non-empty string) when sasl_password is set"),
-    ("server: {lines_per_second: 0}", "server.lines_per_second must be a number greater than 0, got 0"),
-    ("server: {lines_per_second: fast}", "server.lines_per_second must be a number greater than 0, got 'fast'"),
+    ("server: {lines_per_second: -1}", "server.lines_per_second must be a number of at least 0, got -1"),
+    ("server: {lines_per_second: fast}", "server.lines_per_second must be a number of at least 0, got 'fast'"),
+    ("lobby: {min_players: 6, max_players: 5}", "lobby.max_players must be at least min_players (6), got 5"),
+    ("lobby: {game: chess}", "lobby.game must be one of avalon, got 'chess'"),
     ("server: {burst: 0}", "server.burst must be a whole number of at least 1, got 0"),
     ("timeouts: {escalation: [warn, kick]}", "timeouts.escalation[1] must be one of warn, default, forfeit, got 'kick'"),
     ("timeouts: {escalation: []}", "timeouts.escalation must be a non-empty list of warn, default, forfeit, got a list []"),
@@ -223,8 +225,8 @@ BAD = [
     ("server:\n  host: x\n   port: 1\n", "YAML syntax error at line 3, column 8: mapping values are not allowed here"),
     ("server: {port: [1, 2}\n", "YAML syntax error at line 1"),
     ("server:\n  port: 1\n  port: 2\n", "YAML syntax error at line 3, column 3: key 'port' appears twice in one mapping"),
-    ("- server\n- games\n", "the top level must be a mapping of sections (server, timeouts, seating, store, games), got a list"),
-    ("hello", "the top level must be a mapping of sections (server, timeouts, seating, store, games), got 'hello'"),
+    ("- server\n- games\n", "the top level must be a mapping of sections (server, timeouts, seating, lobby, store, games), got a list"),
+    ("hello", "the top level must be a mapping of sections (server, timeouts, seating, lobby, store, games), got 'hello'"),
 ]
 
 

@@ -128,10 +128,15 @@ class Referee:
 
     # -- games ----------------------------------------------------------------------
 
-    def start_game(self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float) -> Match:
+    def new_game_id(self) -> str:
+        return f"g{next(self._ids)}"
+
+    def start_game(
+        self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float, gid: str | None = None
+    ) -> Match:
         """Start a game with ``seats`` (nicks in seat order) in ``channel``."""
         game: Game = GAMES[game_name](len(seats), options, seed)
-        gid = f"g{next(self._ids)}"
+        gid = gid or self.new_game_id()
         match = Match(
             gid, game, list(seats), LINES[game_name], self.timeouts,
             say=lambda line: self.send(channel, line),

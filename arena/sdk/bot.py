@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..protocol import (
     ANSWER,
@@ -21,6 +21,7 @@ from ..protocol import (
     REGISTER,
     ROLE,
     START,
+    TABLE,
     WELCOME,
     Message,
     ProtocolError,
@@ -114,14 +115,43 @@ class Bot:
 
 
 class Session:
-    """One bot's conversation with one referee."""
+    """One bot's conversation with one referee.
 
-    def __init__(self, bot: Bot, nick: str, referee: str) -> None:
+    ``join``/``part`` let the session follow its games into their channels (IRC);
+    ``respond`` lets a transport take decisions off the calling thread (the IRC runner
+    answers on its own deadline). Without ``respond``, answers are returned at once.
+    """
+
+    def __init__(
+        self,
+        bot: Bot,
+        nick: str,
+        referee: str,
+        *,
+        join: Callable[[str], None] | None = None,
+        part: Callable[[str], None] | None = None,
+        respond: Callable[[GameView, Ask], None] | None = None,
+    ) -> None:
         self.bot = bot
         self.nick = nick
         self.referee = referee
         self.games: dict[str, GameView] = {}
         self.registered = False
+        self.finished = 0
+        """Games of ours that have ended."""
+        self._join = join
+        self._part = part
+        self._respond = respond
+        self._channels: dict[str, str] = {}
+
+    @property
+    def nick(self) -> str:
+        return self._nick
+
+    @nick.setter
+    def nick(self, value: str) -> None:
+        self._nick = value
+        self._me = value.lower()
 
     def hello(self) -> str:
         b = self.bot
@@ -155,6 +185,13 @@ class Session:
         if not msg.args:
             return []
         gid = msg.args[0]
+        if verb == TABLE:
+            channel = msg.get("channel")
+            if channel and self._me in (n.lower() for n in msg.list("seats")):
+                self._channels[gid] = channel
+                if self._join is not None:
+                    self._join(channel)
+            return []
         if verb == START:
             seats = msg.list("seats")
             if self.nick.lower() not in (s.lower() for s in seats):
@@ -173,8 +210,12 @@ class Session:
             self.bot.on_role(game)
         elif verb == END:
             game.over = True
+            self.finished += 1
             self.bot.on_end(game, msg)
             del self.games[gid]
+            channel = self._channels.pop(gid, None)
+            if channel and self._part is not None:
+                self._part(channel)
         else:
             self.bot.on_event(game, msg)
         return []
@@ -185,15 +226,26 @@ class Session:
         if game is None:
             return []
         game.messages.append(msg)
-        to = msg.get("to", "")
-        if to != "all" and self.nick.lower() not in (n.lower() for n in msg.list("to")):
+        to = msg.fields.get("to", "")
+        if to != "all" and self._me not in to.lower().split(","):
             self.bot.on_event(game, msg)
             return []
         ask = Ask(gid, rid, kind, msg.list("options"), msg.int("pick", 1), float(msg.int("deadline", 0)), msg.fields, msg)
+        if self._respond is not None:
+            self._respond(game, ask)
+            return []
+        return [self.answer(ask, self.decide(game, ask))]
+
+    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+        """The bot's choice; a bug in a bot must not cost its seat, so an exception
+        becomes a random legal choice."""
         try:
-            choice = self.bot.decide(game, ask)
-        except Exception:  # a bug in a bot must not cost its seat: answer something legal
-            log.exception("%s.decide failed on %s; answering at random", type(self.bot).__name__, msg.format())
-            choice = ask.random(self.bot.rng)
+            return self.bot.decide(game, ask)
+        except Exception:
+            log.exception("%s.decide failed on %s; answering at random", type(self.bot).__name__, ask.message.format())
+            return ask.random(self.bot.rng)
+
+    @staticmethod
+    def answer(ask: Ask, choice: str | list[str]) -> str:
         value = choice if isinstance(choice, str) else ",".join(choice)
-        return [Message.make(ANSWER, gid, rid, value).format()]
+        return Message.make(ANSWER, ask.game, ask.rid, value).format()

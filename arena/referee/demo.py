@@ -1,0 +1,112 @@
+"""``arena demo``: a whole arena on this machine, shown as a spectator sees it.
+
+An IRC server on a free loopback port, the referee (this process), sample bots as separate
+processes, and a spectator connection that prints every line of the lobby and of each
+game's channel. Everything started here is stopped here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+import time
+from collections import Counter
+from typing import Callable
+
+from ..config import Config
+from ..irc.link import IrcLink
+from ..irc.servers import start_server
+from ..protocol import TABLE, ProtocolError, parse
+from .match import Match
+from .service import RefereeService
+
+BOTS = ("arena.bots.avalon_rules_bot", "arena.bots.random_bot")
+
+
+def demo_config(config: Config, host: str, port: int, players: int) -> Config:
+    """The operator's configuration, pointed at the local server and tuned for a quick show."""
+    return dataclasses.replace(
+        config,
+        server=dataclasses.replace(config.server, host=host, port=port, tls=False, password=None,
+                                   sasl_account=None, sasl_password=None, lines_per_second=0),
+        lobby=dataclasses.replace(config.lobby, game="avalon", auto_start=True, min_players=players,
+                                  max_players=players, countdown=0.5, join_timeout=10.0),
+    )
+
+
+def run_demo(
+    config: Config, games: int, players: int, server: str, echo: Callable[[str], None], timeout: float = 300.0,
+) -> list[Match]:
+    """Play ``games`` games of ``players`` sample bots; returns the finished matches."""
+    finished: list[Match] = []
+    with start_server(server) as (host, port):
+        cfg = demo_config(config, host, port, players)
+        service = RefereeService(cfg, max_games=games, on_game_end=finished.append)
+        referee = cfg.server.nick
+        lobby = cfg.server.channel
+
+        def show(sender: str, target: str, text: str) -> None:
+            if target.startswith(("#", "&")):
+                echo(f"{target:<12} <{sender}> {text}")
+            if sender.lower() == referee.lower() and text.startswith(TABLE):
+                try:
+                    channel = parse(text).get("channel")
+                except ProtocolError:
+                    return
+                if channel:
+                    spectator.join(channel)
+
+        spectator = IrcLink(host, port, "spectator", channels=[lobby], lines_per_second=0,
+                            reactor=service.reactor, on_message=show)
+        spectator.connect()
+        bots = []
+        try:
+            for i in range(players):
+                module = BOTS[0] if i < (players + 1) // 2 else BOTS[1]
+                nick = f"{'rule' if module == BOTS[0] else 'rand'}{i + 1}"
+                bots.append(subprocess.Popen(
+                    [sys.executable, "-m", module, "--server", f"{host}:{port}", "--nick", nick,
+                     "--referee", referee, "--channel", lobby, "--rate", "0", "--games", str(games), "--seed", str(i)],
+                    stdin=subprocess.DEVNULL,
+                ))
+            service.start()
+            deadline = time.monotonic() + timeout
+            while not service.done:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the demo did not finish {games} games in {timeout:.0f} s")
+                if service.fatal:
+                    raise RuntimeError(service.fatal)
+                service.reactor.process_once(0.05)
+            end = time.monotonic() + 2
+            while time.monotonic() < end and (service.link.queued or any(b.poll() is None for b in bots)):
+                service.reactor.process_once(0.05)
+        finally:
+            spectator.close()
+            service.link.close("demo over")
+            for bot in bots:
+                if bot.poll() is None:
+                    bot.terminate()
+            for bot in bots:
+                try:
+                    bot.wait(5)
+                except subprocess.TimeoutExpired:
+                    bot.kill()
+    return finished
+
+
+def summary(matches: list[Match]) -> list[str]:
+    lines = []
+    wins: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    for match in matches:
+        result = match.game.result
+        assert result is not None
+        lines.append(f"{match.gid}: {result.winner or 'nobody'} won ({result.reason})")
+        for seat, nick in enumerate(match.names):
+            played[nick] += 1
+            wins[nick] += seat in result.winners
+    lines.append("bot          wins / games")
+    for nick in sorted(played, key=lambda n: (-wins[n] / played[n], n)):
+        lines.append(f"{nick:<12} {wins[nick]:>4} / {played[nick]}")
+    return lines

@@ -1,0 +1,61 @@
+"""Who plays next, when, and in which seat order — free of IRC and of the clock.
+
+Registered bots wait in the lobby. With ``auto_start`` a game starts once at least
+``min_players`` wait and no one has registered for ``countdown`` seconds (each
+registration restarts the countdown); an operator may start one at any time. The same
+roster keeps its seat order for ``keep`` games, then it is reshuffled (``Seating``).
+"""
+
+from __future__ import annotations
+
+from ..core.seating import Seating
+from ..core.seeds import derive_seed
+
+
+class Lobby:
+    def __init__(self, min_players: int, max_players: int, countdown: float, auto_start: bool, keep: int, seed: int) -> None:
+        self.min_players = min_players
+        self.max_players = max_players
+        self.countdown = countdown
+        self.auto_start = auto_start
+        self.keep = keep
+        self.seed = seed
+        self.waiting: list[str] = []
+        """Registered bots not seated in a game, in order of registration."""
+        self.deadline: float | None = None
+        self._seating: Seating | None = None
+        self._played = 0
+
+    def add(self, nick: str, now: float) -> None:
+        if nick.lower() not in (n.lower() for n in self.waiting):
+            self.waiting.append(nick)
+        if self.auto_start and len(self.waiting) >= self.min_players:
+            self.deadline = now + self.countdown
+
+    def remove(self, nick: str) -> None:
+        self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
+        if len(self.waiting) < self.min_players:
+            self.deadline = None
+
+    def rename(self, old: str, new: str) -> None:
+        self.waiting = [new if n.lower() == old.lower() else n for n in self.waiting]
+
+    def due(self, now: float) -> bool:
+        """Whether the automatic countdown has run out with enough bots waiting."""
+        return self.deadline is not None and now >= self.deadline and len(self.waiting) >= self.min_players
+
+    def take(self, smallest: int) -> list[str] | None:
+        """Seat the next game: up to ``max_players`` waiting bots, in seat order; None if
+        fewer than ``smallest`` wait. Seated bots leave the waiting list until they return."""
+        if len(self.waiting) < smallest:
+            return None
+        players = self.waiting[: self.max_players]
+        roster = tuple(sorted(players))
+        if self._seating is None or self._seating.players != roster:
+            self._seating = Seating(roster, self.keep, derive_seed(self.seed, *roster))
+            self._played = 0
+        order = list(self._seating.order(self._played))
+        self._played += 1
+        self.waiting = self.waiting[len(players):]
+        self.deadline = None
+        return order

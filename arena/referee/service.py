@@ -1,0 +1,206 @@
+"""The referee on IRC: one connection, the lobby channel, one channel per game.
+
+Everything runs in the reactor's thread and is driven by IRC events and scheduled
+wake-ups at the next deadline — no timer threads, no polling of games.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import time
+from typing import Callable
+
+import irc.client
+
+from ..config import Config
+from ..core.seeds import derive_seed
+from ..games import GAMES
+from ..irc.link import IrcLink
+from ..protocol import TABLE, Message
+from .lobby import Lobby
+from .match import Match
+from .referee import Referee
+
+log = logging.getLogger(__name__)
+
+
+class RefereeService:
+    """Runs games for the bots that register, until stopped or ``max_games`` have ended."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        reactor: irc.client.Reactor | None = None,
+        max_games: int | None = None,
+        seed: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_game_end: Callable[[Match], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.clock = clock
+        self.max_games = max_games
+        self.games_ended = 0
+        self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        server = config.server
+        self.lobby_channel = server.channel
+        self.link = IrcLink(
+            server.host, server.port, server.nick,
+            channels=[server.channel], tls=server.tls, password=server.password,
+            sasl_account=server.sasl_account, sasl_password=server.sasl_password,
+            lines_per_second=server.lines_per_second, burst=server.burst, reactor=reactor,
+            on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
+        )
+        self.reactor = self.link.reactor
+        self.referee = Referee(server.nick, config.timeouts, self.link.send)
+        self.referee.on_game_end.append(self._ended)
+        self._on_game_end = on_game_end
+        lobby = config.lobby
+        self.lobby = Lobby(lobby.min_players, lobby.max_players, lobby.countdown, lobby.auto_start,
+                           config.seating.games_per_order, self.seed)
+        self._tables: dict[str, tuple[list[str], str, float]] = {}
+        """Games announced whose players are still joining: gid -> (seats, channel, start-by time)."""
+        self._wake = math.inf
+        self.fatal: str | None = None
+
+    # -- running --------------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self.fatal is not None or (self.max_games is not None and self.games_ended >= self.max_games)
+
+    def start(self) -> None:
+        self.link.connect()
+
+    def serve(self, tick: float = 0.05) -> None:
+        """Drive the reactor in this thread until ``done`` (Ctrl-C also stops it)."""
+        self.start()
+        try:
+            while not self.done:
+                self.reactor.process_once(tick)
+        finally:
+            self.link.close("the referee is leaving", drain_timeout=2.0)
+            end = time.monotonic() + 2.0
+            while self.link.queued and time.monotonic() < end:
+                self.reactor.process_once(0.05)
+
+    def _on_link_error(self, error: Exception) -> None:
+        log.error("IRC: %s", error)
+        if self.link.is_closed:
+            self.fatal = str(error)
+
+    # -- incoming -------------------------------------------------------------------
+
+    def _on_message(self, sender: str, target: str, text: str) -> None:
+        now = self.clock()
+        if target.lower() == self.lobby_channel.lower() and text.startswith("!"):
+            self._operator(sender, text, now)
+            return
+        known = sender.lower() in self.referee.bots
+        self.referee.on_message(sender, target, text, now)
+        if not known and sender.lower() in self.referee.bots:
+            self.lobby.add(sender, now)
+        elif known and sender.lower() not in self.referee.bots:
+            self.lobby.remove(sender)
+        self._after(now)
+
+    def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
+        if self.link.is_me(nick):
+            return
+        now = self.clock()
+        if kind == "quit":
+            self.referee.on_leave(nick)
+            self.lobby.remove(nick)
+        elif kind == "nick" and new_nick:
+            self.referee.on_rename(nick, new_nick)
+            self.lobby.rename(nick, new_nick)
+        self._after(now)
+
+    def _operator(self, sender: str, text: str, now: float) -> None:
+        """``!start`` from an operator starts a game with the bots waiting now."""
+        if sender.lower() not in (o.lower() for o in self.config.lobby.operators):
+            return
+        if text.split()[0] == "!start":
+            if not self._open_table(now):
+                self.link.send(self.lobby_channel, f"{sender}: not enough bots are waiting to start a game")
+        self._after(now)
+
+    # -- games ----------------------------------------------------------------------
+
+    def _smallest(self) -> int:
+        game = self.config.lobby.game
+        options = self.config.games[game].options
+        for n in range(1, self.config.lobby.max_players + 1):
+            try:
+                GAMES[game].check_setup(n, options)
+                return n
+            except ValueError:
+                continue
+        return self.config.lobby.max_players + 1
+
+    def _open_table(self, now: float) -> bool:
+        """Seat the waiting bots at a new game and invite them to its channel."""
+        seats = self.lobby.take(max(self._smallest(), 1))
+        if seats is None:
+            return False
+        game = self.config.lobby.game
+        try:
+            GAMES[game].check_setup(len(seats), self.config.games[game].options)
+        except ValueError as exc:
+            log.warning("cannot seat %d players: %s", len(seats), exc)
+            for nick in seats:
+                self.lobby.add(nick, now)
+            return False
+        gid = self.referee.new_game_id()
+        channel = f"{self.lobby_channel}-{gid}"
+        self.link.join(channel)
+        self._tables[gid] = (seats, channel, now + self.config.lobby.join_timeout)
+        self.link.send(self.lobby_channel, Message.make(TABLE, gid, game=game, channel=channel, seats=seats).format())
+        return True
+
+    def _seat_tables(self, now: float) -> None:
+        """Start every announced game whose players have all joined (or whose wait is over)."""
+        for gid, (seats, channel, start_by) in list(self._tables.items()):
+            present = {self.link.fold(n) for n in self.link.members(channel)}
+            if now < start_by and not all(self.link.fold(n) in present for n in seats):
+                continue
+            del self._tables[gid]
+            game = self.config.lobby.game
+            self.referee.start_game(game, seats, self.config.games[game].options,
+                                    derive_seed(self.seed, gid), channel, now, gid=gid)
+
+    def _ended(self, match: Match) -> None:
+        self.games_ended += 1
+        now = self.clock()
+        for nick in match.nicks:
+            if nick.lower() in self.referee.bots:
+                self.lobby.add(nick, now)
+        channel = f"{self.lobby_channel}-{match.gid}"
+        self.link.part(channel)
+        del self.referee.matches[match.gid]
+        if self._on_game_end is not None:
+            self._on_game_end(match)
+
+    # -- time -----------------------------------------------------------------------
+
+    def _after(self, now: float) -> None:
+        """Start what is due, then make sure we wake for the next deadline."""
+        if not self.done and self.lobby.due(now):
+            self._open_table(now)
+        self._seat_tables(now)
+        wake = min(
+            (t for t in (self.referee.next_deadline(), self.lobby.deadline,
+                         min((t[2] for t in self._tables.values()), default=None)) if t is not None),
+            default=math.inf,
+        )
+        if wake < self._wake:
+            self._wake = wake
+            self.reactor.scheduler.execute_after(max(0.0, wake - now), self._tick)
+
+    def _tick(self) -> None:
+        now = self.clock()
+        self._wake = math.inf
+        self.referee.poll(now)
+        self._after(now)

@@ -1,0 +1,121 @@
+"""Run an SDK bot over IRC: connect, register, follow games into their channels, answer
+in time.
+
+Decisions run on a worker thread so the connection stays alive while a bot thinks; if a
+bot has not decided when 80% of the deadline is gone, a random legal answer goes out
+instead (and the late one is dropped), so a slow bot loses a choice, not its seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Sequence
+
+from ..irc.link import IrcLink
+from .bot import Ask, Bot, GameView, Session
+
+log = logging.getLogger(__name__)
+
+SAFETY = 0.8
+"""Share of a deadline a bot may spend deciding before the SDK answers for it."""
+
+
+class BotRunner:
+    def __init__(
+        self,
+        bot: Bot,
+        host: str,
+        port: int,
+        nick: str,
+        *,
+        referee: str = "arena",
+        channel: str = "#arena",
+        tls: bool = False,
+        password: str | None = None,
+        lines_per_second: float = 2.0,
+        max_games: int | None = None,
+    ) -> None:
+        self.max_games = max_games
+        self.link = IrcLink(
+            host, port, nick, channels=[channel], tls=tls, password=password,
+            lines_per_second=lines_per_second, on_message=self._on_message, on_ready=self._on_ready,
+        )
+        self.reactor = self.link.reactor
+        self.referee = referee
+        self.session = Session(bot, nick, referee, join=self.link.join, part=self.link.part, respond=self._respond)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{nick}-decide")
+        self._lock = threading.Lock()
+        self._answered: set[tuple[str, str]] = set()
+
+    @property
+    def done(self) -> bool:
+        return self.link.is_closed or (self.max_games is not None and self.session.finished >= self.max_games)
+
+    def run(self, tick: float = 0.05) -> None:
+        self.link.connect()
+        try:
+            while not self.done:
+                self.reactor.process_once(tick)
+        finally:
+            self.link.close("bye", drain_timeout=1.0)
+            while self.link.queued:
+                self.reactor.process_once(0.05)
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _on_ready(self) -> None:
+        self.session.nick = self.link.nick  # the server may have given us a suffixed nick
+        self.link.send(self.referee, self.session.hello())
+
+    def _on_message(self, sender: str, target: str, text: str) -> None:
+        for line in self.session.feed(sender, text):
+            self.link.send(self.referee, line)
+
+    def _respond(self, game: GameView, ask: Ask) -> None:
+        key = (ask.game, ask.rid)
+        budget = max(0.0, ask.deadline * SAFETY)
+        self.reactor.scheduler.execute_after(budget, lambda: self._send(key, ask, ask.random(self.session.bot.rng), late=True))
+        self._pool.submit(lambda: self._send(key, ask, self.session.decide(game, ask), late=False))
+
+    def _send(self, key: tuple[str, str], ask: Ask, choice: str | list[str], late: bool) -> None:
+        with self._lock:
+            if key in self._answered:
+                return
+            self._answered.add(key)
+        if late:
+            log.warning("no decision for request %s of %s in time; answering at random", ask.rid, ask.game)
+        self.link.send(self.referee, Session.answer(ask, choice))
+
+
+def parse_server(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    return host, int(port)
+
+
+def main(bot_class: type[Bot], argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=f"Run {bot_class.__name__} in an arena over IRC.")
+    parser.add_argument("--server", type=parse_server, required=True, metavar="HOST:PORT")
+    parser.add_argument("--nick", required=True)
+    parser.add_argument("--referee", default="arena", help="the referee's nick (default: arena)")
+    parser.add_argument("--channel", default="#arena", help="the lobby channel (default: #arena)")
+    parser.add_argument("--tls", action="store_true")
+    parser.add_argument("--password", default=None, help="server password")
+    parser.add_argument("--rate", type=float, default=2.0, help="lines per second at most (0: unlimited)")
+    parser.add_argument("--games", type=int, default=None, help="leave after this many games")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format=f"{args.nick}: %(message)s")
+    host, port = args.server
+    runner = BotRunner(
+        bot_class(seed=args.seed), host, port, args.nick, referee=args.referee, channel=args.channel,
+        tls=args.tls, password=args.password, lines_per_second=args.rate, max_games=args.games,
+    )
+    try:
+        runner.run()
+    except KeyboardInterrupt:
+        pass
