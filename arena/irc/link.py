@@ -22,10 +22,21 @@ run in the reactor thread *with that mutex held*: they may call any link method,
 must not block or wait for another thread that itself calls into a link (deadlock).
 Exceptions raised by callbacks are logged and swallowed so one bad handler cannot stop the
 event loop (or be re-run forever by the scheduler, which keeps a command that raised).
+
+Two consequences of calling from another thread: ``send`` writes the lines the token bucket
+allows right away, in the caller's thread (only when select() says the socket is writable,
+so it does not block); ``close`` takes effect at once (nothing more is queued or sent, no
+reconnection) but the socket is closed at the reactor's next tick, because closing it while
+the reactor thread sits in select() makes select fail with EBADF. ``ReactorThread``
+tolerates that EBADF (the library can hit it on its own after a socket error in a foreign
+thread); a bare ``reactor.process_forever()`` would die of it, so prefer ``ReactorThread``.
+Work scheduled from another thread (the rest of a rate-limited queue) starts within one
+select() timeout: ``ReactorThread``'s ``tick``.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import re
 import select
@@ -273,6 +284,7 @@ class IrcLink:
         self._pinged = False
         self._server_error = ""
         self._depth = 0  # > 0 while one of our events is being dispatched
+        self._loop_thread: int | None = None  # the thread seen dispatching our events
         self.failure: IrcLinkError | None = None
         self._state = threading.Condition()
 
@@ -488,7 +500,7 @@ class IrcLink:
             if self.rate:
                 self._tokens -= 1
             if item[0] == "QUIT":
-                self._finalize(item[1])
+                self._finalize_soon(item[1])
                 return
             if item[0] == "RAW":
                 line = item[1]
@@ -615,11 +627,14 @@ class IrcLink:
             self._state.notify_all()
 
     def _finalize_soon(self, message: str) -> None:
-        """Finalize now, or right after the current event if we are inside one: the library
-        keeps processing (and may answer, e.g. CAP END after a SASL failure) after our
-        handler returns, and would raise on a connection closed under its feet."""
+        """Finalize now if that is safe, else at the reactor's next tick. Not safe: inside
+        one of our events (the library keeps processing after our handler returns, e.g. it
+        answers CAP END after a SASL failure, and would raise on a closed connection), or
+        from a thread other than the one driving the reactor (closing a socket while that
+        thread is in select() makes select fail with EBADF)."""
         self._closed = True
-        if self._depth:
+        other_thread = self._loop_thread not in (None, threading.get_ident())
+        if self._depth or other_thread:
             self.reactor.scheduler.execute_after(0, self._guard(lambda: self._finalize(message)))
         else:
             self._finalize(message)
@@ -646,6 +661,7 @@ class IrcLink:
     def _on_event(self, connection: Any, event: irc.client.Event) -> None:
         if connection is not self._conn:
             return
+        self._loop_thread = threading.get_ident()
         self._depth += 1
         try:
             self._dispatch(event)
@@ -910,10 +926,18 @@ class ReactorThread:
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop the loop and join the thread (links are not closed: close them first)."""
+        """Stop the loop and join the thread. Close links first: their close completes at
+        the next tick, which this runs once more after the loop has ended."""
         self._stop.set()
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+        if threading.current_thread() is self._thread:
+            return
+        if self._thread.is_alive():
             self._thread.join(timeout)
+        if not self._thread.is_alive():
+            try:
+                self.reactor.process_timeout()  # due work, e.g. a deferred close
+            except Exception:
+                log.exception("irc reactor: scheduled work failed at stop")
 
     @property
     def is_alive(self) -> bool:
@@ -940,6 +964,12 @@ class ReactorThread:
         while not self._stop.is_set():
             try:
                 self.reactor.process_once(self.tick)
+            except OSError as exc:
+                if exc.errno != errno.EBADF:
+                    log.exception("irc reactor loop error")
+                    self._stop.wait(self.tick)
+                # EBADF: a socket was closed by another thread while we were in select()
+                # (the library's own race); the next turn takes a fresh socket list.
             except Exception:
                 log.exception("irc reactor loop error")
                 self._stop.wait(self.tick)

@@ -17,7 +17,9 @@ yielding ``(host, port)``.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import importlib.util
 import os
 import shutil
 import socket
@@ -25,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
@@ -84,6 +87,33 @@ def ngircd_config(port: int, *, flood_penalties: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _listener_owned_by(pid: int, port: int) -> bool | None:
+    """Whether the socket listening on 127.0.0.1:``port`` belongs to process ``pid``
+    (Linux /proc); None when that cannot be told. A probe that merely connects could reach
+    another process that grabbed the port while ours failed to bind."""
+    try:
+        inodes = set()
+        with open("/proc/net/tcp") as table:
+            next(table)
+            for row in table:
+                fields = row.split()
+                if fields[1] == f"0100007F:{port:04X}" and fields[3] == "0A":
+                    inodes.add(f"socket:[{fields[9]}]")
+        fds = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return None
+    for fd in fds:
+        try:
+            if os.readlink(fd) in inodes:
+                return True
+        except OSError:  # closed meanwhile: the process is busy starting up
+            continue
+    return False
+
+
+_running: "weakref.WeakSet[LocalServer]"
+
+
 class LocalServer:
     """One local IRC server process on 127.0.0.1.
 
@@ -106,6 +136,8 @@ class LocalServer:
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"unknown server kind {kind!r}; expected one of {KINDS}")
+        if kind == "embedded" and importlib.util.find_spec("miniircd") is None:
+            raise ServerStartError("miniircd is not installed (pip install miniircd)")
         if kind == "ngircd" and not ngircd_available():
             raise ServerStartError("ngircd is not installed (Debian: apt-get install ngircd)")
         self.kind = kind
@@ -193,9 +225,13 @@ class LocalServer:
                 )
             try:
                 with socket.create_connection((HOST, port), timeout=0.5):
-                    break
+                    pass
             except OSError:
                 pass
+            else:
+                if _listener_owned_by(self._proc.pid, port) is not False:
+                    break
+                # Someone else is listening there; ours will fail to bind and exit.
             if time.monotonic() > deadline:
                 raise ServerStartError(
                     f"{self.kind} server not listening on {HOST}:{port} after "
@@ -203,9 +239,11 @@ class LocalServer:
                 )
             time.sleep(0.01)
         self.startup_seconds = time.monotonic() - began
+        _running.add(self)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Terminate the process (kill it if it lingers) and delete its files."""
+        _running.discard(self)
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
             proc.terminate()
@@ -233,6 +271,17 @@ class LocalServer:
 
     def __repr__(self) -> str:
         return f"<LocalServer {self.kind} {self.host}:{self.port} pid={self.pid}>"
+
+
+_running = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """Servers run in their own session (a terminal's Ctrl-C is not theirs): make sure an
+    interpreter that exits without stopping them does not leave them behind."""
+    for server in list(_running):
+        server.stop(timeout=1.0)
 
 
 @contextlib.contextmanager

@@ -172,23 +172,32 @@ class Match:
     # -- output ---------------------------------------------------------------------
 
     def _advance(self, now: float) -> None:
-        """Publish new events, then ask for any round of decisions not yet asked."""
-        events = self.game.events
-        if self._published < len(events):
-            self._publish(events[self._published:])
-        if self.over:
-            self._requests.clear()
-            self._deadline.clear()
-            if self.on_end is not None:
-                on_end, self.on_end = self.on_end, None
-                on_end(self)
-            return
-        round_ = self.game.round
-        if any(r.round == round_ for r in self._requests.values()):
-            return
-        self._requests = {}
-        self._deadline = {}
-        self._ask(self.game.pending(), now)
+        """Publish new events, then ask for any round of decisions not yet asked.
+
+        A decision with a single legal choice (a good player's quest card) is made for the
+        player instead of asked: it saves a line and a round trip and tells no one anything.
+        """
+        game = self.game
+        while True:
+            if self._published < len(game.events):
+                self._publish(game.events[self._published:])
+            if self.over:
+                self._requests.clear()
+                self._deadline.clear()
+                if self.on_end is not None:
+                    on_end, self.on_end = self.on_end, None
+                    on_end(self)
+                return
+            round_ = game.round
+            if any(r.round == round_ for r in self._requests.values()):
+                return
+            self._requests = {}
+            self._deadline = {}
+            pending = game.pending()
+            forced = [d for d in pending if d.count == 1 and len(d.options) == 1]
+            self._ask([d for d in pending if not (d.count == 1 and len(d.options) == 1)], now)
+            for d in forced:
+                game.apply(d.seat, d.kind, d.options[0])
 
     def _publish(self, events: Sequence[Event]) -> None:
         self._published += len(events)

@@ -22,6 +22,7 @@ from ..protocol import (
     ROLE,
     START,
     TABLE,
+    WARN,
     WELCOME,
     Message,
     ProtocolError,
@@ -143,6 +144,8 @@ class Session:
         self._part = part
         self._respond = respond
         self._channels: dict[str, str] = {}
+        self._open: dict[str, Ask] = {}
+        """The latest request addressed to us, per game, for retries."""
 
     @property
     def nick(self) -> str:
@@ -179,9 +182,8 @@ class Session:
         if verb == WELCOME:
             self.registered = True
             return []
-        if verb == ERROR:
-            self.bot.on_error(msg)
-            return []
+        if verb == ERROR or verb == WARN:
+            return self._retry(msg)
         if not msg.args:
             return []
         gid = msg.args[0]
@@ -213,6 +215,7 @@ class Session:
             self.finished += 1
             self.bot.on_end(game, msg)
             del self.games[gid]
+            self._open.pop(gid, None)
             channel = self._channels.pop(gid, None)
             if channel and self._part is not None:
                 self._part(channel)
@@ -231,6 +234,7 @@ class Session:
             self.bot.on_event(game, msg)
             return []
         ask = Ask(gid, rid, kind, msg.list("options"), msg.int("pick", 1), float(msg.int("deadline", 0)), msg.fields, msg)
+        self._open[gid] = ask
         if self._respond is not None:
             self._respond(game, ask)
             return []
@@ -244,6 +248,21 @@ class Session:
         except Exception:
             log.exception("%s.decide failed on %s; answering at random", type(self.bot).__name__, ask.message.format())
             return ask.random(self.bot.rng)
+
+    def _retry(self, msg: Message) -> list[str]:
+        """A refused answer (ERROR) or a passed deadline (WARN) on an open request gets a
+        random legal answer at once: legal by construction, so it cannot loop."""
+        if msg.verb == ERROR:
+            self.bot.on_error(msg)
+            gid, rid = (msg.args[1:3] + ("", ""))[:2]
+        else:
+            gid, rid = msg.args
+        ask = self._open.get(gid)
+        if ask is None or ask.rid != rid:
+            return []
+        del self._open[gid]
+        log.warning("retrying request %s of %s with a random legal answer after %s", rid, gid, msg.verb)
+        return [self.answer(ask, ask.random(self.bot.rng))]
 
     @staticmethod
     def answer(ask: Ask, choice: str | list[str]) -> str:

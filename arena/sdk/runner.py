@@ -14,6 +14,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
 
+import irc.client
+
 from ..irc.link import IrcLink
 from .bot import Ask, Bot, GameView, Session
 
@@ -37,10 +39,11 @@ class BotRunner:
         password: str | None = None,
         lines_per_second: float = 2.0,
         max_games: int | None = None,
+        reactor: irc.client.Reactor | None = None,
     ) -> None:
         self.max_games = max_games
         self.link = IrcLink(
-            host, port, nick, channels=[channel], tls=tls, password=password,
+            host, port, nick, channels=[channel], tls=tls, password=password, reactor=reactor,
             lines_per_second=lines_per_second, on_message=self._on_message, on_ready=self._on_ready,
         )
         self.reactor = self.link.reactor
@@ -54,8 +57,12 @@ class BotRunner:
     def done(self) -> bool:
         return self.link.is_closed or (self.max_games is not None and self.session.finished >= self.max_games)
 
-    def run(self, tick: float = 0.05) -> None:
+    def start(self) -> None:
+        """Connect; something must drive ``reactor`` (``run`` does, in this thread)."""
         self.link.connect()
+
+    def run(self, tick: float = 0.05) -> None:
+        self.start()
         try:
             while not self.done:
                 self.reactor.process_once(tick)

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""An arena bot written from protocol.md alone: the standard library, a socket, no SDK.
+
+It registers, follows its games into their channels, and answers every request addressed
+to it with a random legal choice. Read it as a template for a bot in any language.
+
+Usage: python bots/plain_bot.py --server HOST:PORT --nick NICK [--referee arena] [--channel '#arena'] [--games N]
+"""
+
+import argparse
+import random
+import socket
+
+
+def fields_of(tokens):
+    """key=value tokens of a protocol line (positional tokens come first)."""
+    return dict(t.split("=", 1) for t in tokens if "=" in t)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--server", required=True)
+    ap.add_argument("--nick", required=True)
+    ap.add_argument("--referee", default="arena")
+    ap.add_argument("--channel", default="#arena")
+    ap.add_argument("--games", type=int, default=0, help="leave after N games (0: never)")
+    args = ap.parse_args()
+    host, port = args.server.rsplit(":", 1)
+    rng = random.Random()
+    sock = socket.create_connection((host, int(port)))
+    out = sock.makefile("w", encoding="utf-8", newline="")
+    inp = sock.makefile("r", encoding="utf-8", errors="replace", newline="\r\n")
+
+    def send(line):
+        out.write(line + "\r\n")
+        out.flush()
+
+    def tell_referee(text):
+        send(f"PRIVMSG {args.referee} :{text}")
+
+    send(f"NICK {args.nick}")
+    send(f"USER {args.nick} 0 * :plain socket bot")
+    games = {}  # game id -> channel
+    finished = 0
+    for raw in inp:
+        line = raw.rstrip("\r\n")
+        if line.startswith("PING"):
+            send("PONG" + line[4:])
+            continue
+        prefix, _, rest = line.partition(" ")
+        command, _, params = rest.partition(" ")
+        if command == "001":  # registered with the server: join the lobby, register with the referee
+            send(f"JOIN {args.channel}")
+            tell_referee("REGISTER 1 name=plainbot owner=arena version=1.0")
+            continue
+        if command != "PRIVMSG":
+            continue
+        sender = prefix[1:].split("!", 1)[0]
+        if sender.lower() != args.referee.lower():
+            continue  # only the referee speaks the protocol
+        text = params.split(" :", 1)[1] if " :" in params else ""
+        tokens = text.split(" ")
+        verb, kv = tokens[0], fields_of(tokens)
+        me = args.nick.lower()
+        if verb == "TABLE" and me in kv.get("seats", "").lower().split(","):
+            games[tokens[1]] = kv["channel"]
+            send(f"JOIN {kv['channel']}")
+        elif verb == "ASK":
+            gid, rid = tokens[1], tokens[2]
+            to = kv.get("to", "")
+            if to == "all" or me in to.lower().split(","):
+                options = kv["options"].split(",")
+                pick = int(kv.get("pick", "1"))
+                tell_referee(f"ANSWER {gid} {rid} {','.join(rng.sample(options, pick))}")
+        elif verb == "END" and tokens[1] in games:
+            send(f"PART {games.pop(tokens[1])}")
+            finished += 1
+            if args.games and finished >= args.games:
+                send("QUIT :done")
+                break
+        elif verb == "ERROR":
+            print("referee says:", text, flush=True)
+    sock.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,304 @@
+"""Whole games over a real IRC server on 127.0.0.1: the referee service, SDK bots, raw
+clients that misbehave, and a spectator who must never learn a secret early."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from arena.bots.avalon_rules_bot import RuleBot
+from arena.config import Config, LobbyConfig, ServerConfig, TimeoutConfig
+from arena.irc.link import IrcLink, ReactorThread
+from arena.irc.servers import LocalServer
+from arena.protocol import parse
+from arena.referee.match import Match
+from arena.referee.service import RefereeService
+from arena.sdk import Ask, Bot, GameView
+from arena.sdk.runner import BotRunner
+
+from .conftest import RawClient, Recorder
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME_WAIT = 30.0
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class Arena:
+    """A referee service on its own thread plus bots and a spectator on another."""
+
+    def __init__(self, server: LocalServer, players: int, timeouts: TimeoutConfig, games: int = 1) -> None:
+        self.server = server
+        self.config = Config(
+            server=ServerConfig(host=server.host, port=server.port, lines_per_second=0),
+            timeouts=timeouts,
+            lobby=LobbyConfig(min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
+        )
+        self.finished: list[Match] = []
+        self.service = RefereeService(self.config, max_games=games, seed=7, on_game_end=self.finished.append)
+        self.thread = threading.Thread(target=self.service.serve, daemon=True)
+        self.bots = ReactorThread(tick=0.02)
+        self.spectator_log = Recorder()
+        self.spectator = IrcLink(server.host, server.port, "watcher", channels=["#arena"], lines_per_second=0,
+                                 reactor=self.bots.reactor, on_message=self._watch)
+        self.runners: list[BotRunner] = []
+        self.raw: list[RawClient] = []
+
+    def _watch(self, sender: str, target: str, text: str) -> None:
+        self.spectator_log.on_message(sender, target, text)
+        if sender == "arena" and text.startswith("TABLE"):
+            self.spectator.join(parse(text).get("channel"))
+
+    def add_bot(self, nick: str, bot: Bot) -> BotRunner:
+        runner = BotRunner(bot, self.server.host, self.server.port, nick, lines_per_second=0,
+                           reactor=self.bots.reactor)
+        self.runners.append(runner)
+        return runner
+
+    def add_raw(self, nick: str) -> RawClient:
+        client = RawClient(self.server, nick)
+        client.send(b"JOIN #arena\r\nPRIVMSG arena :REGISTER 1 name=raw owner=test version=0\r\n")
+        self.raw.append(client)
+        return client
+
+    def __enter__(self) -> "Arena":
+        self.bots.start()
+        self.spectator.connect()
+        assert self.spectator.wait_ready(5)
+        self.thread.start()
+        for runner in self.runners:
+            runner.start()
+        return self
+
+    def wait(self, games: int = 1, timeout: float = GAME_WAIT) -> list[Match]:
+        end = time.monotonic() + timeout
+        while len(self.finished) < games:
+            assert time.monotonic() < end, f"games not finished; channel saw: {self.spectator_log.texts()[-10:]}"
+            time.sleep(0.02)
+        return self.finished
+
+    def __exit__(self, *exc: object) -> None:
+        for runner in self.runners:
+            runner.link.close()
+        self.spectator.close()
+        for client in self.raw:
+            client.close()
+        self.service.max_games = 0
+        self.thread.join(5)
+        self.bots.stop()
+
+    def public_lines(self, gid: str) -> list[str]:
+        return [t for s, target, t in self.spectator_log.messages if target == f"#arena-{gid}" and s == "arena"]
+
+
+class DMRecorder(RuleBot):
+    """A rule bot that also keeps every protocol line it was sent privately."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.roles: list[Any] = []
+
+    def on_role(self, game: GameView) -> None:
+        self.roles.append((game.gid, game.role, sorted(game.sees)))
+
+
+FAST = TimeoutConfig(decision=5.0, grace=1.0, escalation=("warn", "default", "forfeit"))
+
+
+def test_full_game_keeps_secrets_and_tells_each_bot_its_view(irc_server: LocalServer) -> None:
+    arena = Arena(irc_server, 5, FAST)
+    bots = {f"p{i}": DMRecorder(seed=i) for i in range(5)}
+    for nick, bot in bots.items():
+        arena.add_bot(nick, bot)
+    with arena:
+        (match,) = arena.wait()
+    result = match.game.result
+    assert result is not None and result.forfeited is None
+    public = arena.public_lines(match.gid)
+    end_at = next(i for i, line in enumerate(public) if line.startswith("END"))
+    assert end_at == len(public) - 1
+    before_end = public[:end_at]
+    assert public[0].startswith("START")
+    for line in before_end:
+        msg = parse(line)
+        assert msg.verb != "ROLE" and "role=" not in line and "roles=" not in line
+        assert not (msg.verb == "ASK" and msg.args[2] == "quest"), "quest requests are private"
+    # Each bot was told exactly its row of the visibility table, by name.
+    for event in match.game.events:
+        if event.kind == "role":
+            nick = match.names[event.data["seat"]]
+            expected = sorted(match.names[s] for s in event.data["sees"])
+            assert bots[nick].roles == [(match.gid, event.data["role"], expected)]
+
+
+def test_silent_player_is_warned_then_defaulted_then_forfeits(irc_server: LocalServer) -> None:
+    timeouts = TimeoutConfig(decision=0.4, grace=0.3, escalation=("warn", "default", "forfeit"))
+    arena = Arena(irc_server, 5, timeouts)
+    for i in range(4):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        silent = arena.add_raw("mute")
+        table = silent.expect(b"TABLE")
+        channel = re.search(rb"channel=(\S+)", table).group(1)
+        silent.send(b"JOIN " + channel + b"\r\n")
+        (match,) = arena.wait()
+        warn = silent.expect(b"WARN")
+    result = match.game.result
+    seat = match.names.index("mute")
+    assert result.reason == "forfeit" and result.forfeited == seat and result.winner is None
+    public = arena.public_lines(match.gid)
+    timeouts_seen = [line for line in public if line.startswith("TIMEOUT")]
+    assert [parse(t).get("action") for t in timeouts_seen] == ["default", "forfeit"]
+    assert all(parse(t).get("player") == "mute" for t in timeouts_seen)
+    assert parse(public[-1]).get("forfeit") == "mute"
+    assert b"PRIVMSG mute :WARN" in warn
+
+
+def test_player_who_quits_gets_defaults_and_the_game_ends(irc_server: LocalServer) -> None:
+    timeouts = TimeoutConfig(decision=0.3, grace=0.1, escalation=("default",))
+    arena = Arena(irc_server, 5, timeouts)
+    for i in range(4):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        leaver = arena.add_raw("leaver")
+        table = leaver.expect(b"TABLE")
+        leaver.send(b"JOIN " + re.search(rb"channel=(\S+)", table).group(1) + b"\r\n")
+        leaver.expect(b"START")
+        leaver.send(b"QUIT :bye\r\n")
+        (match,) = arena.wait()
+    result = match.game.result
+    assert result.forfeited is None and result.winner in ("good", "evil")
+    assert any(line.startswith("TIMEOUT") and "player=leaver" in line for line in arena.public_lines(match.gid))
+
+
+class Clumsy(RuleBot):
+    """Answers its first vote with nonsense; the SDK's retry then sends a legal one."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.errors: list[str] = []
+        self.fumbled = False
+
+    def vote(self, game: GameView, ask: Ask) -> str:
+        if not self.fumbled:
+            self.fumbled = True
+            return "maybe"
+        return super().vote(game, ask)
+
+    def on_error(self, msg: Any) -> None:
+        self.errors.append(msg.format())
+
+
+def test_malformed_and_illegal_lines_get_errors_and_the_game_finishes(irc_server: LocalServer) -> None:
+    arena = Arena(irc_server, 5, FAST)
+    clumsy = Clumsy(seed=1)
+    arena.add_bot("clumsy", clumsy)
+    for i in range(4):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        outsider = RawClient(irc_server, "outsider")
+        arena.raw.append(outsider)
+        outsider.send(b"PRIVMSG arena :VOTE yes please\r\n")
+        assert b"ERROR UNKNOWN_COMMAND" in outsider.expect(b"ERROR")
+        outsider.send(b"PRIVMSG arena :ANSWER g1 notanumber approve\r\n")
+        reply = outsider.expect(b"ERROR")
+        assert b"ERROR NOT_A_PLAYER" in reply or b"ERROR UNKNOWN_GAME" in reply
+        (match,) = arena.wait()
+    assert match.game.result.forfeited is None
+    assert any(e.startswith("ERROR ACTION_NOT_ALLOWED") for e in clumsy.errors), clumsy.errors
+
+
+def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: LocalServer) -> None:
+    arena = Arena(irc_server, 5, FAST)
+    for i in range(5):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        evil = RawClient(irc_server, "evil")
+        arena.raw.append(evil)
+        evil.send(b"JOIN #arena\r\n")
+        # Colour, bold and CTCP quoting are stripped on the way in; what is left is judged.
+        evil.send(b"PRIVMSG arena :REGISTER 2 name=\x034red\x02 owner=\x01ACTION\x01\r\n")
+        errors = [evil.expect(b"ERROR")]
+        # A \r splits the line at the server: the tail is the sender's own QUIT, not the referee's.
+        evil.send(b"PRIVMSG arena :ANSWER g1 1 \x1fp1\x0f\rPRIVMSG #arena :fake\r\n")
+        errors.append(evil.expect(b"ERROR"))
+        (match,) = arena.wait()
+    assert match.game.result.forfeited is None
+    for line in errors:
+        assert not CONTROL.search(line.decode().split(" :", 1)[1]), line
+    referee_lines = [t for s, _, t in arena.spectator_log.messages if s == "arena"]
+    assert referee_lines and not any(CONTROL.search(t) for t in referee_lines)
+    for line in referee_lines:
+        parse(line)  # every channel line of the referee is valid protocol
+    assert "evil" not in match.names
+
+
+class Slow(RuleBot):
+    """Thinks for a second over its first vote, so the game is surely live meanwhile."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.first = True
+
+    def vote(self, game: GameView, ask: Ask) -> str:
+        if self.first:
+            self.first = False
+            time.sleep(1.0)
+        return super().vote(game, ask)
+
+
+def test_fake_referee_lines_in_the_channel_fool_nobody(irc_server: LocalServer) -> None:
+    arena = Arena(irc_server, 5, FAST)
+    arena.add_bot("slow", Slow(seed=9))
+    for i in range(4):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        faker = RawClient(irc_server, "arena_")
+        arena.raw.append(faker)
+        faker.send(b"JOIN #arena\r\n")
+        table = faker.expect(b"TABLE")
+        channel = re.search(rb"channel=(\S+)", table).group(1)
+        faker.send(b"JOIN " + channel + b"\r\n")
+        faker.expect(b"START")
+        faker.send(b"PRIVMSG " + channel + b" :ASK g1 999 vote to=all deadline=30 options=approve,reject\r\n")
+        faker.send(b"PRIVMSG " + channel + b" :END g1 winner=evil reason=three_fails roles=\r\n")
+        time.sleep(0.3)
+        assert not arena.finished, "the game should still be waiting for the slow bot"
+        assert all("g1" in r.session.games for r in arena.runners), "a bot believed the fake END"
+        (match,) = arena.wait()
+        end = time.monotonic() + 5
+        while not all(r.session.finished == 1 for r in arena.runners) and time.monotonic() < end:
+            time.sleep(0.02)
+    assert match.game.result.forfeited is None
+    stale = [line for _, line in match.transcript if "999" in line]
+    assert stale == [], "a bot answered the fake request"
+    assert all(r.session.finished == 1 for r in arena.runners)
+
+
+def test_plain_socket_bot_plays_a_full_game(irc_server: LocalServer) -> None:
+    arena = Arena(irc_server, 5, FAST)
+    for i in range(4):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        plain = subprocess.Popen(
+            [sys.executable, str(ROOT / "bots" / "plain_bot.py"), "--server", f"{irc_server.host}:{irc_server.port}",
+             "--nick", "plain", "--games", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        try:
+            (match,) = arena.wait()
+            out, _ = plain.communicate(timeout=10)
+        finally:
+            if plain.poll() is None:
+                plain.kill()
+    assert "plain" in match.names
+    assert match.game.result.forfeited is None
+    assert not [line for line in match.transcript if line[1].startswith("TIMEOUT")]
+    assert plain.returncode == 0, out
