@@ -69,6 +69,7 @@ _CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
 _BAD_NAME_RE = re.compile("[\x00-\x20\x7f-\x9f,]")
 
 _T = TypeVar("_T")
+_QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux only
 
 
 # -- text helpers ------------------------------------------------------------------------
@@ -673,6 +674,7 @@ class IrcLink:
         if kind == "all_raw_messages":
             self._last_rx = time.monotonic()
             self._pinged = False
+            self._quick_ack()
             return
         if kind in _MESSAGE_EVENTS:
             self._on_message(event)
@@ -686,6 +688,17 @@ class IrcLink:
             self._on_nick_taken(event)
         elif kind in _SASL_FAILURES and self.sasl_account:
             self._on_sasl_failed(event)
+
+    def _quick_ack(self) -> None:
+        """Acknowledge what we read at once. Servers (ngircd, miniircd) write without
+        TCP_NODELAY, so a second line sent right after a first waits for our ACK, which
+        Linux delays by up to 40 ms: measured, 0.7 s of a 0.8 s ten-player game. The
+        option resets itself after use, hence on every read."""
+        if _QUICKACK is not None and self._conn.socket is not None:
+            try:
+                self._conn.socket.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
+            except OSError:
+                pass
 
     def _on_message(self, event: irc.client.Event) -> None:
         source = event.source or ""

@@ -229,7 +229,8 @@ class LocalServer:
             except OSError:
                 pass
             else:
-                if _listener_owned_by(self._proc.pid, port) is not False:
+                owned = _listener_owned_by(self._proc.pid, port)
+                if owned or (owned is None and self._proc.poll() is None):
                     break
                 # Someone else is listening there; ours will fail to bind and exit.
             if time.monotonic() > deadline:

@@ -1,0 +1,73 @@
+"""Avalon over a real IRC server on 127.0.0.1: seconds per game and referee lines per game.
+
+Ten rule-based SDK bots (one reactor thread) and the referee service (another thread)
+play on a local ngircd or the embedded server. With ``--penalties`` ngircd's default flood
+penalties are on and the referee keeps the configured outgoing rate (lines per game then
+decide the time).
+
+Usage: python bench/irc_games.py [--server ngircd|embedded] [--games N] [--players P]
+                                 [--penalties] [--rate LINES_PER_SECOND]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import threading
+import time
+
+from arena.bots.avalon_rules_bot import RuleBot
+from arena.config import Config, LobbyConfig, ServerConfig
+from arena.irc.link import ReactorThread
+from arena.irc.servers import start_server
+from arena.referee.match import Match
+from arena.referee.service import RefereeService
+from arena.sdk.runner import BotRunner
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--server", choices=("ngircd", "embedded"), default="ngircd")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=10)
+    parser.add_argument("--penalties", action="store_true", help="ngircd's default flood penalties on")
+    parser.add_argument("--rate", type=float, default=0.0, help="referee lines per second (0: unlimited)")
+    args = parser.parse_args()
+    options = {"flood_penalties": True} if args.penalties else {}
+    with start_server(args.server, **options) as (host, port):
+        config = Config(
+            server=ServerConfig(host=host, port=port, lines_per_second=args.rate),
+            lobby=LobbyConfig(min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0),
+        )
+        marks: list[float] = []
+        matches: list[Match] = []
+
+        def ended(match: Match) -> None:
+            matches.append(match)
+            marks.append(time.monotonic())
+
+        service = RefereeService(config, max_games=args.games, seed=1, on_game_end=ended)
+        bots = ReactorThread(tick=0.01).start()
+        runners = [BotRunner(RuleBot(seed=i), host, port, f"bot{i}", lines_per_second=args.rate,
+                             reactor=bots.reactor) for i in range(args.players)]
+        for runner in runners:
+            runner.start()
+        thread = threading.Thread(target=service.serve, kwargs={"tick": 0.01}, daemon=True)
+        start = time.monotonic()
+        thread.start()
+        thread.join()
+        bots.stop()
+    starts = [start] + marks[:-1]
+    # The first game includes registration and the lobby countdown; report the rest.
+    durations = [b - a for a, b in zip(starts, marks)][1:] or [marks[0] - start]
+    lines = [len(m.transcript) + 1 for m in matches]  # +1: the TABLE line in the lobby
+    print(f"{args.server}{' with flood penalties' if args.penalties else ''}, referee rate "
+          f"{args.rate or 'unlimited'}: {len(matches)} games of {args.players} players")
+    print(f"  seconds per game: mean {statistics.mean(durations):.3f}, median {statistics.median(durations):.3f}, "
+          f"max {max(durations):.3f}")
+    print(f"  referee lines per game: mean {statistics.mean(lines):.1f}, median {statistics.median(lines)}, "
+          f"max {max(lines)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""Fixtures for the IRC edge: real servers on 127.0.0.1, a reactor thread, recorded links."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from arena.irc.link import IrcLink, IrcLinkError, ReactorThread
+from arena.irc.servers import KINDS, LocalServer, ngircd_available
+
+WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
+
+
+@pytest.fixture(params=KINDS)
+def irc_server(request: pytest.FixtureRequest) -> Iterator[LocalServer]:
+    """A fresh server per test, for each kind. ngircd is skipped when absent, unless
+    ARENA_REQUIRE_NGIRCD=1 (CI), where its absence fails the test."""
+    kind = request.param
+    if kind == "ngircd" and not ngircd_available():
+        if os.environ.get("ARENA_REQUIRE_NGIRCD") == "1":
+            pytest.fail("ngircd is required (ARENA_REQUIRE_NGIRCD=1) but not installed")
+        pytest.skip("ngircd not installed (apt-get install ngircd); ARENA_REQUIRE_NGIRCD=1 makes this fail")
+    server = LocalServer(kind)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def reactor_thread() -> Iterator[ReactorThread]:
+    thread = ReactorThread(tick=0.02).start()
+    try:
+        yield thread
+    finally:
+        thread.stop()
+
+
+@dataclass
+class Recorder:
+    """Everything a link reported, with a way to wait for a condition on it."""
+
+    messages: list[tuple[str, str, str]] = field(default_factory=list)
+    membership: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)
+    ready: int = 0
+    disconnects: list[str] = field(default_factory=list)
+    errors: list[IrcLinkError] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    cond: threading.Condition = field(default_factory=threading.Condition)
+
+    def _add(self, fn: Callable[[], None]) -> None:
+        with self.cond:
+            fn()
+            self.cond.notify_all()
+
+    def on_message(self, sender: str, target: str, text: str) -> None:
+        self._add(lambda: (self.messages.append((sender, target, text)), self.times.append(time.monotonic())))
+
+    def on_membership(self, kind: str, nick: str, channel: str | None, new: str | None) -> None:
+        self._add(lambda: self.membership.append((kind, nick, channel, new)))
+
+    def on_ready(self) -> None:
+        def bump() -> None:
+            self.ready += 1
+
+        self._add(bump)
+
+    def on_disconnect(self, reason: str) -> None:
+        self._add(lambda: self.disconnects.append(reason))
+
+    def on_error(self, error: IrcLinkError) -> None:
+        self._add(lambda: self.errors.append(error))
+
+    def wait(self, predicate: Callable[[], Any], timeout: float = WAIT) -> Any:
+        with self.cond:
+            result = self.cond.wait_for(predicate, timeout)
+        assert result, f"timed out after {timeout} s; recorded: {self}"
+        return result
+
+    def texts(self) -> list[str]:
+        with self.cond:
+            return [text for _, _, text in self.messages]
+
+
+@pytest.fixture
+def make_link(
+    irc_server: LocalServer, reactor_thread: ReactorThread
+) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
+    """``make_link(nick, **options)`` -> (connected link, its Recorder); closed at teardown.
+    Unlimited rate unless given; waits until ready unless ``wait=False``."""
+    links: list[IrcLink] = []
+
+    def make(nick: str, *, wait: bool = True, **options: Any) -> tuple[IrcLink, Recorder]:
+        rec = Recorder()
+        options.setdefault("lines_per_second", 0)
+        link = IrcLink(
+            irc_server.host,
+            irc_server.port,
+            nick,
+            reactor=reactor_thread.reactor,
+            on_message=rec.on_message,
+            on_membership=rec.on_membership,
+            on_ready=rec.on_ready,
+            on_disconnect=rec.on_disconnect,
+            on_error=rec.on_error,
+            **options,
+        )
+        links.append(link)
+        link.connect()
+        if wait:
+            assert link.wait_ready(WAIT), f"{nick} not ready"
+        return link, rec
+
+    yield make
+    for link in links:
+        link.close()
+
+
+class RawClient:
+    """A bare socket client for what the link API deliberately cannot do (rename, send
+    invalid UTF-8, quit abruptly)."""
+
+    def __init__(self, server: LocalServer, nick: str) -> None:
+        self.sock = socket.create_connection((server.host, server.port), timeout=WAIT)
+        self.buffer = b""
+        self.nick = nick
+        self.send(f"NICK {nick}\r\nUSER {nick} 0 * :{nick}\r\n".encode())
+        self.expect(b" 001 ")
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def expect(self, needle: bytes, timeout: float = WAIT) -> bytes:
+        """Read until a line containing ``needle`` arrives; return that line."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                if needle in line:
+                    return line.rstrip(b"\r")
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"{needle!r} not received"
+            self.sock.settimeout(remaining)
+            data = self.sock.recv(65536)
+            assert data, f"connection closed while waiting for {needle!r}"
+            self.buffer += data
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def raw_client(irc_server: LocalServer) -> Iterator[Callable[[str], RawClient]]:
+    clients: list[RawClient] = []
+
+    def make(nick: str) -> RawClient:
+        client = RawClient(irc_server, nick)
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.close()

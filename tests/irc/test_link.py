@@ -1,0 +1,381 @@
+"""IrcLink against real servers on 127.0.0.1 (miniircd and ngircd), plus its pure helpers."""
+
+from __future__ import annotations
+
+import base64
+import os
+import signal
+import socket
+import threading
+import time
+from typing import Iterator
+
+import pytest
+
+from arena.irc.link import (
+    MAX_LINE_BYTES,
+    IrcLink,
+    SaslFailed,
+    fit_utf8,
+    run_in_thread,
+    strip_controls,
+)
+from arena.irc.servers import LocalServer, ServerAddress, embedded_server
+
+WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
+
+# -- pure helpers ---------------------------------------------------------------------------
+
+
+def test_strip_controls_removes_every_control_character() -> None:
+    dirty = "a\rb\nc\x00d\x01e\x02f\x03g\x0fh\x16i\x1dj\x1ek\x1fl\x7fm\x9bn"
+    assert strip_controls(dirty) == "abcdefghijklmn"
+    assert strip_controls("héllo wörld ✓") == "héllo wörld ✓"
+
+
+def test_fit_utf8_cuts_on_a_character_boundary() -> None:
+    assert fit_utf8("abc", 10) == "abc"
+    assert fit_utf8("ééé", 5) == "éé"  # 6 bytes; 5 would split the last é
+    assert fit_utf8("a✓", 3) == "a"
+    assert fit_utf8("abc", 0) == ""
+
+
+def test_invalid_names_are_refused() -> None:
+    link = IrcLink("127.0.0.1", 1, "bot")
+    for bad in ("", "a b", "a,b", "a\rb", ":x"):
+        with pytest.raises(ValueError):
+            link.send(bad, "hi")
+    with pytest.raises(ValueError):
+        IrcLink("127.0.0.1", 1, "bad nick")
+    link.close()
+
+
+def test_max_text_bytes_counts_the_relay_prefix() -> None:
+    link = IrcLink("127.0.0.1", 1, "referee")
+    prefix = f":referee!~referee@{'h' * 63} PRIVMSG #game :"
+    assert link.max_text_bytes("#game") == 512 - 2 - len(prefix)
+    link.close()
+
+
+# -- over real servers ----------------------------------------------------------------------
+
+
+def test_dm_and_channel_messages(make_link) -> None:
+    alice, arec = make_link("alice", channels=["#game"])
+    bob, brec = make_link("bob", channels=["#game"])
+    arec.wait(lambda: ("join", "bob", "#game", None) in arec.membership)
+    assert alice.members("#game") == {"alice", "bob"}
+    assert bob.members("#GAME") == {"alice", "bob"}
+
+    alice.send("bob", "psst")
+    alice.send("#game", "hello all")
+    bob.notice("alice", "noted")
+    brec.wait(lambda: len(brec.messages) == 2)
+    assert brec.messages == [("alice", "bob", "psst"), ("alice", "#game", "hello all")]
+    arec.wait(lambda: arec.messages == [("bob", "alice", "noted")])
+
+
+def test_control_characters_cannot_inject_commands(make_link, raw_client) -> None:
+    alice, arec = make_link("alice")
+    bob, brec = make_link("bob")
+    watcher = raw_client("watcher")
+    assert alice.send("bob", "hi\rQUIT :x")
+    assert alice.send("bob", "two\nJOIN #evil")
+    assert alice.send("bob", "\x01VERSION\x01 and \x0304red\x03 \x02bold\x02")
+    assert alice.send("watcher", "last")
+    watcher.expect(b"PRIVMSG watcher :last")  # after the three lines above: all processed
+    brec.wait(lambda: len(brec.messages) == 3)
+    assert brec.texts() == ["hiQUIT :x", "twoJOIN #evil", "VERSION and 04red bold"]
+    assert alice.is_connected and alice.is_ready
+    assert alice.channels == frozenset() and alice.members("#evil") == frozenset()
+    assert not any(kind == "quit" for kind, *_ in brec.membership)
+    assert not alice.send("bob", "\r\n\x01")  # nothing left: nothing sent
+
+
+def test_ctcp_and_action_are_not_messages(make_link, raw_client) -> None:
+    bob, brec = make_link("bob")
+    raw = raw_client("raw")
+    raw.send(b"PRIVMSG bob :\x01ACTION waves\x01\r\nPRIVMSG bob :\x01VERSION\x01\r\n")
+    raw.send(b"PRIVMSG bob :plain\r\n")
+    brec.wait(lambda: brec.messages)
+    time.sleep(0.1)
+    assert brec.messages == [("raw", "bob", "plain")]
+
+
+def test_invalid_utf8_is_decoded_leniently(make_link, raw_client) -> None:
+    bob, brec = make_link("bob")
+    raw = raw_client("raw")
+    raw.send(b"PRIVMSG bob :caf\xe9 \xff\xfe\r\nPRIVMSG bob :ok \xc3\xa9\r\n")
+    brec.wait(lambda: len(brec.messages) == 2)
+    assert brec.texts() == ["caf\xe9 \xff\xfe", "ok é"]  # latin-1 fallback, no exception
+    assert bob.is_connected
+
+
+def test_long_text_is_cut_under_512_bytes(make_link, raw_client) -> None:
+    alice, _ = make_link("alice", channels=["#game"])
+    bob, brec = make_link("bob", channels=["#game"])
+    watcher = raw_client("watcher")
+    watcher.send(b"JOIN #game\r\n")
+    watcher.expect(b" 366 ")
+    long_text = "é" * 300 + "x" * 600  # 1200 bytes
+    alice.send("bob", long_text)
+    alice.send("#game", long_text)
+    line = watcher.expect(b"PRIVMSG #game")
+    assert len(line) + 2 <= MAX_LINE_BYTES  # as relayed by the server, with its prefix
+    brec.wait(lambda: len(brec.messages) == 2)
+    for (_, target, text) in brec.messages:
+        assert long_text.startswith(text)
+        budget = alice.max_text_bytes(target)
+        assert budget - 2 < len(text.encode()) <= budget  # cut on a character boundary
+        assert budget > 300
+    alice.send("bob", "still here")  # ngircd drops a client that sends > 512 bytes
+    brec.wait(lambda: brec.texts()[-1:] == ["still here"])
+    assert alice.is_connected
+
+
+def test_nick_collision_gets_a_suffix(make_link) -> None:
+    first, _ = make_link("player")
+    second, _ = make_link("player")
+    third, rec3 = make_link("player")
+    assert (first.nick, second.nick, third.nick) == ("player", "player_", "player1")
+    first.send("player1", "to the third")
+    rec3.wait(lambda: rec3.messages == [("player", "player1", "to the third")])
+
+
+def test_rename_part_and_quit_reach_on_membership(make_link, raw_client) -> None:
+    ref, rec = make_link("ref", channels=["#game"])
+    raw = raw_client("bot")
+    raw.send(b"JOIN #game\r\n")
+    rec.wait(lambda: ("join", "bot", "#game", None) in rec.membership)
+    assert ref.members("#game") == {"ref", "bot"}
+    raw.send(b"NICK bot2\r\n")
+    rec.wait(lambda: ("nick", "bot", None, "bot2") in rec.membership)
+    assert ref.members("#game") == {"ref", "bot2"}
+    raw.send(b"PART #game :bye\r\nJOIN #game\r\n")
+    rec.wait(lambda: ("part", "bot2", "#game", None) in rec.membership)
+    rec.wait(lambda: rec.membership.count(("join", "bot2", "#game", None)) == 1)
+    raw.send(b"QUIT :gone\r\n")
+    rec.wait(lambda: ("quit", "bot2", None, None) in rec.membership)
+    assert ref.members("#game") == {"ref"}
+
+
+def test_kick_reaches_on_membership(make_link, irc_server) -> None:
+    if irc_server.kind != "ngircd":
+        pytest.skip("miniircd has no channel operators")
+    ref, rec = make_link("ref", channels=["#game"])  # first joiner gets @ on ngircd
+    bot, brec = make_link("bot", channels=["#game"])
+    ref.mode("#game", "+m")
+    ref.mode("#game", "+v bot")
+    bot.send("#game", "voiced")
+    rec.wait(lambda: rec.texts() == ["voiced"])
+    with ref.reactor.mutex:
+        ref._conn.kick("#game", "bot", "out")  # no kick() in the API: raw for the test
+    rec.wait(lambda: ("kick", "bot", "#game", None) in rec.membership)
+    brec.wait(lambda: ("kick", "bot", "#game", None) in brec.membership)
+    assert bot.channels == frozenset()  # kicked: not re-joined
+    assert ref.members("#game") == {"ref"}
+
+
+def test_rate_limit_spaces_lines_and_keeps_order(make_link) -> None:
+    alice, _ = make_link("alice", lines_per_second=20, burst=5)
+    bob, brec = make_link("bob")
+    start = time.monotonic()
+    for i in range(25):
+        alice.send("bob", f"line {i}")
+    assert time.monotonic() - start < 0.2  # send never waits for the rate limit
+    assert alice.queued >= 15
+    brec.wait(lambda: len(brec.messages) == 25)
+    elapsed = brec.times[-1] - start
+    assert 0.7 <= elapsed <= 3.0, elapsed  # 5 at once, then 20 at 20/s: about 1 s
+    assert brec.texts() == [f"line {i}" for i in range(25)]
+    assert brec.times[4] - start < 0.3  # the burst went out at once
+
+
+def test_reconnects_after_server_restart_and_rejoins(make_link, irc_server) -> None:
+    alice, arec = make_link("alice", channels=["#game"], reconnect_delay=0.1)
+    bob, brec = make_link("bob", channels=["#game"], reconnect_delay=0.1)
+    arec.wait(lambda: ("join", "bob", "#game", None) in arec.membership)
+    irc_server.restart()
+    arec.wait(lambda: arec.disconnects and arec.ready == 2)
+    brec.wait(lambda: brec.ready == 2)
+    assert alice.nick == "alice" and bob.nick == "bob"
+    arec.wait(lambda: alice.members("#game") == {"alice", "bob"})
+    alice.send("#game", "back")
+    brec.wait(lambda: brec.messages == [("alice", "#game", "back")])
+
+
+def test_lines_queued_while_disconnected_are_sent_after_reconnection(make_link, irc_server) -> None:
+    alice, arec = make_link("alice", reconnect_delay=0.2)
+    irc_server.stop()
+    arec.wait(lambda: arec.disconnects)
+    alice.send("bob", "queued while down")
+    assert alice.queued == 1
+    irc_server.start()
+    bob, brec = make_link("bob")
+    arec.wait(lambda: arec.ready == 2, timeout=WAIT)
+    brec.wait(lambda: brec.messages == [("alice", "bob", "queued while down")])
+
+
+def test_keepalive_drops_a_silent_connection(make_link, irc_server) -> None:
+    alice, arec = make_link("alice", keepalive=0.3, reconnect_delay=0.1)
+    os.kill(irc_server.pid, signal.SIGSTOP)  # the server stops answering, TCP stays up
+    try:
+        arec.wait(lambda: arec.disconnects, timeout=WAIT)
+    finally:
+        os.kill(irc_server.pid, signal.SIGCONT)
+    arec.wait(lambda: arec.ready >= 2, timeout=WAIT)
+    assert alice.is_ready
+
+
+def test_sasl_failure_is_surfaced_and_fatal(make_link) -> None:
+    link, rec = make_link("acct", sasl_account="acct", sasl_password="secret", wait=False)
+    with pytest.raises(SaslFailed):
+        link.wait_ready(WAIT)
+    assert isinstance(rec.errors[0], SaslFailed)
+    assert link.is_closed and not link.is_ready
+    time.sleep(0.2)
+    assert not link.is_connected  # and no reconnection
+
+
+class FakeSaslServer:
+    """Just enough of a SASL-capable server (neither miniircd nor ngircd has SASL): CAP LS
+    and REQ, AUTHENTICATE PLAIN answered with 903 or 904, then 001 after CAP END."""
+
+    def __init__(self, accounts: dict[str, str]) -> None:
+        self.accounts = accounts
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        nick = "*"
+
+        def send(line: str) -> None:
+            conn.sendall(line.encode() + b"\r\n")
+
+        with conn, conn.makefile("rb") as lines:
+            for raw in lines:
+                command, _, rest = raw.decode().rstrip("\r\n").partition(" ")
+                if command == "NICK":
+                    nick = rest
+                elif command == "CAP" and rest.startswith("LS"):
+                    send(":fake CAP * LS :sasl multi-prefix")
+                elif command == "CAP" and rest.startswith("REQ"):
+                    send(":fake CAP * ACK :sasl")
+                elif command == "CAP" and rest == "END":
+                    send(f":fake 001 {nick} :welcome")
+                elif command == "AUTHENTICATE" and rest == "PLAIN":
+                    send("AUTHENTICATE +")
+                elif command == "AUTHENTICATE":
+                    _, account, password = base64.b64decode(rest).decode().split("\0")
+                    if self.accounts.get(account) == password:
+                        send(f":fake 900 {nick} {nick}!u@h {account} :You are now logged in")
+                        send(f":fake 903 {nick} :SASL authentication successful")
+                    else:
+                        send(f":fake 904 {nick} :SASL authentication failed")
+                elif command == "QUIT":
+                    return
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@pytest.fixture
+def sasl_server() -> Iterator[FakeSaslServer]:
+    server = FakeSaslServer({"good": "right", "bad": "right"})
+    yield server
+    server.close()
+
+
+def test_sasl_success_and_failure_on_one_reactor(sasl_server, reactor_thread) -> None:
+    # The library's SASL handler is reactor-global; two links doing SASL at once on one
+    # reactor must not drive each other's exchange.
+    links = [
+        IrcLink("127.0.0.1", sasl_server.port, name, sasl_account=name, sasl_password=pw,
+                reactor=reactor_thread.reactor, lines_per_second=0)
+        for name, pw in (("good", "right"), ("bad", "wrong"))
+    ]
+    try:
+        for link in links:
+            link.connect()
+        good, bad = links
+        assert good.wait_ready(WAIT) and good.nick == "good"
+        with pytest.raises(SaslFailed, match="authentication failed"):
+            bad.wait_ready(WAIT)
+        assert good.is_connected and bad.is_closed
+    finally:
+        for link in links:
+            link.close()
+
+
+def test_close_with_drain_sends_queued_lines_then_quits(make_link) -> None:
+    alice, _ = make_link("alice", lines_per_second=10, burst=1, channels=["#game"])
+    bob, brec = make_link("bob", channels=["#game"])
+    for i in range(3):
+        alice.send("bob", f"last {i}")
+    alice.close("done", drain_timeout=2.0)
+    assert not alice.send("bob", "after close")
+    brec.wait(lambda: ("quit", "alice", None, None) in brec.membership)
+    assert brec.texts() == ["last 0", "last 1", "last 2"]
+
+
+def test_close_without_drain_drops_the_queue(make_link) -> None:
+    alice, arec = make_link("alice", lines_per_second=1, burst=1)
+    bob, brec = make_link("bob")
+    for i in range(5):
+        alice.send("bob", f"m{i}")
+    alice.close("now")
+    arec.wait(lambda: arec.disconnects == ["now"])
+    assert alice.queued == 0
+    time.sleep(0.2)
+    assert brec.texts() == ["m0"]
+
+
+def test_callbacks_that_raise_do_not_stop_the_reactor(make_link) -> None:
+    calls: list[str] = []
+
+    def broken(sender: str, target: str, text: str) -> None:
+        calls.append(text)
+        raise RuntimeError("referee bug")
+
+    alice, _ = make_link("alice")
+    bob, _ = make_link("bob")
+    bob.on_message = broken
+    alice.send("bob", "one")
+    alice.send("bob", "two")
+    deadline = time.monotonic() + WAIT
+    while len(calls) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert calls == ["one", "two"]
+    assert bob.is_ready
+
+
+def test_reactor_thread_call_runs_in_the_reactor_thread() -> None:
+    import threading
+
+    thread = run_in_thread(tick=0.01)
+    try:
+        assert thread.call(threading.current_thread).result(WAIT) is thread._thread
+        with pytest.raises(ZeroDivisionError):
+            thread.call(lambda: 1 / 0).result(WAIT)
+    finally:
+        thread.stop()
+    assert not thread.is_alive
+
+
+def test_embedded_server_context_manager() -> None:
+    with embedded_server() as address:
+        assert isinstance(address, ServerAddress)
+        host, port = address
+        assert host == "127.0.0.1" and port > 0
+    server = LocalServer("embedded", port=port)
+    with server:
+        assert server.port == port and server.startup_seconds is not None
