@@ -59,7 +59,20 @@ ARITY: dict[str, tuple[int, int]] = {
     END: (1, 1),
     TABLE: (1, 1),  # game id
 }
-"""Verbs every game shares; a game adds its own event verbs with ``register_verbs``."""
+"""Verbs every game shares; each game's own event verbs follow in ``GAME_VERBS``."""
+
+# Avalon's public events.
+VOTES = "VOTES"
+QUEST = "QUEST"
+DECK = "DECK"
+LOYALTY = "LOYALTY"
+ASSASSINATION = "ASSASSINATION"
+
+GAME_VERBS: dict[str, dict[str, tuple[int, int]]] = {
+    "avalon": {VOTES: (1, 1), QUEST: (1, 1), DECK: (1, 1), LOYALTY: (1, 1), ASSASSINATION: (1, 1)},
+}
+"""Every game's event verbs live here, beside the shared ones, so a bot that imports only
+the SDK parses every line a referee can send (each takes the game id as its one arg)."""
 
 _KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
 _VERB = re.compile(r"[A-Z][A-Z_]*\Z")
@@ -87,6 +100,10 @@ def register_verbs(arities: Mapping[str, tuple[int, int]]) -> None:
         if ARITY.get(verb, arity) != arity:
             raise ValueError(f"verb {verb} registered twice with different arities")
         ARITY[verb] = arity
+
+
+for _verbs in GAME_VERBS.values():
+    register_verbs(_verbs)
 
 
 def valid_nick(nick: str) -> bool:
@@ -194,7 +211,13 @@ def parse(line: str) -> Message:
         raise ProtocolError(ErrorCode.MALFORMED, "a line must be text")
     if _CONTROL.search(line):
         raise ProtocolError(ErrorCode.MALFORMED, "control characters are not allowed")
-    tokens = line.split()
+    # Only the ASCII space separates tokens (str.split() would also split on U+00A0 and
+    # friends, which format() lets through inside a token).
+    head, colon, text_part = line.partition(" :")
+    tokens = head.split(" ")
+    if "" in tokens:
+        tokens = [t for t in tokens if t]
+    text = text_part if colon else None
     if not tokens:
         raise ProtocolError(ErrorCode.MALFORMED, "empty line")
     verb = tokens[0]
@@ -204,13 +227,8 @@ def parse(line: str) -> Message:
         raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown!r}")
     args: list[str] = []
     fields: dict[str, str] = {}
-    text = None
     for i in range(1, len(tokens)):
         token = tokens[i]
-        if token[0] == ":":
-            rest = line.split(None, i)[i] if i < len(tokens) else ""
-            text = rest[1:]
-            break
         key, eq, value = token.partition("=")
         if eq:
             if key not in _GOOD_KEYS:

@@ -30,6 +30,8 @@ class Decision:
         count: int = 1,
         targets: bool = False,
     ) -> None:
+        if not options:
+            raise ValueError(f"{kind}: a decision needs at least one legal choice")
         self.seat = seat
         self.kind = kind
         self.options = options
@@ -37,27 +39,37 @@ class Decision:
         self.targets = targets
 
     def check(self, value: Any) -> Any:
-        """The normalised answer, or IllegalAction naming what is wrong with it."""
+        """The normalised answer, or IllegalAction naming what is wrong with it.
+
+        Items must have the exact type of the options: ``True`` equals seat 1 and ``1.0``
+        equals seat 1 in Python, but neither may reach the event log as a seat.
+        """
         if self.count == 1:
-            if value in self.options:
+            if self._legal(value):
                 return value
             if self.targets:
-                if value == self.seat:
+                if self._legal_type(value) and value == self.seat:
                     raise IllegalAction(ErrorCode.CANNOT_SELF_TARGET, f"{self.kind}: you cannot choose yourself")
                 raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {value!r} is not one of {list(self.options)}")
             raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"{self.kind}: {value!r} is not allowed; legal: {list(self.options)}")
-        try:
-            picked = tuple(sorted(value))
-        except TypeError:
-            raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices") from None
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices")
+        picked = tuple(value)
         if len(picked) != self.count:
             raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices, got {len(picked)}")
+        for item in picked:
+            if not self._legal(item):
+                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(self.options)}")
         if len(set(picked)) != self.count:
             raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: a choice is repeated")
-        for item in picked:
-            if item not in self.options:
-                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(self.options)}")
-        return picked
+        return tuple(sorted(picked))
+
+    def _legal_type(self, item: Any) -> bool:
+        return any(type(item) is type(option) for option in self.options[:1])
+
+    def _legal(self, item: Any) -> bool:
+        """Whether ``item`` is one of the options, of the options' own type (never raises)."""
+        return self._legal_type(item) and item in self.options
 
     def random_choice(self, rng: random.Random) -> Any:
         """A uniformly random legal answer."""

@@ -83,10 +83,11 @@ class Game:
 
     def apply(self, seat: int, kind: str, value: Any) -> list[Event]:
         """Apply one answer; returns the new events, or raises IllegalAction and changes nothing."""
-        decision = self._pending.get(seat)
+        decision = self._pending.get(seat) if type(seat) is int else None
         if decision is None or decision.kind != kind:
             self._refuse(seat, kind, decision)
-        if decision.count != 1 or value not in decision.options:  # the common case skips a call
+        # The common case (one item of the options' own type) skips a call.
+        if decision.count != 1 or type(value) is not type(decision.options[0]) or value not in decision.options:
             value = decision.check(value)
         events = self.events
         start = len(events)
@@ -136,10 +137,10 @@ class Game:
     def _refuse(self, seat: int, kind: str, decision: Decision | None) -> None:
         if self.result is not None:
             raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
+        if not (type(seat) is int and 0 <= seat < self.players):
             raise IllegalAction(ErrorCode.NOT_A_PLAYER, f"seat {seat!r} is not in this game")
         kinds = {d.kind for d in self._round.values()}
-        if kind not in kinds:
+        if not isinstance(kind, str) or kind not in kinds:
             now = ", ".join(sorted(kinds)) or "nothing"
             raise IllegalAction(ErrorCode.INVALID_PHASE, f"{kind!r} is not asked for now (the game waits for {now})")
         if decision is not None:

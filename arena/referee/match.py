@@ -56,6 +56,8 @@ class Match:
     def __post_init__(self) -> None:
         self.nicks = list(self.names)
         self._seat_of = {n.lower(): i for i, n in enumerate(self.names)}
+        self._seat_named = dict(self._seat_of)
+        """Seats by the names announced at the start: choices are named this way for good."""
         self._requests: dict[int, Request] = {}
         self._next_rid = 1
         self._deadline: dict[int, float] = {}
@@ -121,7 +123,7 @@ class Match:
         items = value.split(",")
         seats = []
         for item in items:
-            seat = self.seat_of(item)
+            seat = self._seat_named.get(item.lower())
             if seat is None:
                 raise IllegalAction(ErrorCode.TARGET_INVALID, f"{item[:20]!r} is not a player of game {self.gid}")
             seats.append(seat)

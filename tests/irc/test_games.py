@@ -73,6 +73,9 @@ class Arena:
         self.spectator.connect()
         assert self.spectator.wait_ready(5)
         self.thread.start()
+        # Raw clients talk to the referee at once: it must be on the server first, or their
+        # lines go to a nick that does not exist yet.
+        assert self.service.link.wait_ready(5), "the referee did not come up"
         for runner in self.runners:
             runner.start()
         return self

@@ -6,17 +6,9 @@ from typing import Any, Sequence
 
 from ...core.decisions import Decision
 from ...core.events import Event
-from ...protocol import END, ROLE, START, Message, register_verbs
+from ...protocol import ASSASSINATION, DECK, END, LOYALTY, QUEST, ROLE, START, VOTES, Message
 from .engine import AvalonGame
 from .roles import LANCELOTS, Role
-
-VOTES = "VOTES"
-QUEST = "QUEST"
-DECK = "DECK"
-LOYALTY = "LOYALTY"
-ASSASSINATION = "ASSASSINATION"
-
-register_verbs({VOTES: (1, 1), QUEST: (1, 1), DECK: (1, 1), LOYALTY: (1, 1), ASSASSINATION: (1, 1)})
 
 
 def _nicks(seats: Sequence[int], nicks: Sequence[str]) -> list[str]:

@@ -1,0 +1,176 @@
+"""The ``arena`` command line: simulate (JSON and readable), options, errors, config.
+
+Every command runs in a fresh temporary folder, so the repository's config.yaml is only
+read where a test writes one on purpose.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from arena.cli import main
+from arena.games.avalon.engine import END_REASONS
+
+KEYS = ["game", "players", "games", "seed", "options", "wins", "end_reasons", "seconds"]
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Iterator:
+    runner = CliRunner()
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        assert not Path("config.yaml").exists()
+
+        def invoke(*args: str) -> Result:
+            return runner.invoke(main, list(args), catch_exceptions=False)
+
+        yield invoke
+
+
+def summary(result: Result) -> dict:
+    assert result.exit_code == 0, result.output
+    text = result.stdout.strip()
+    assert text.count("\n") == 0, f"expected one line of JSON, got {result.stdout!r}"
+    data = json.loads(text)
+    assert isinstance(data, dict)
+    return data
+
+
+def check_summary(data: dict, players: int, games: int, seed: int) -> None:
+    assert list(data) == KEYS
+    assert (data["game"], data["players"], data["games"], data["seed"]) == ("avalon", players, games, seed)
+    assert set(data["wins"]) == {"good", "evil"}
+    assert sum(data["wins"].values()) == games
+    assert set(data["end_reasons"]) <= set(END_REASONS)
+    assert sum(data["end_reasons"].values()) == games
+    assert all(isinstance(n, int) and n > 0 for n in data["end_reasons"].values())
+    assert isinstance(data["seconds"], float) and data["seconds"] >= 0
+    assert data["options"]["merlin"] is True
+
+
+def test_simulate_json(run) -> None:
+    data = summary(run("simulate", "--players", "10", "--games", "200", "--seed", "5", "--json"))
+    check_summary(data, 10, 200, 5)
+    # Good wins only through Merlin surviving the assassin; evil's three ways add up.
+    assert data["wins"]["good"] == data["end_reasons"].get("merlin_survived", 0)
+
+
+def test_simulate_json_is_reproducible(run) -> None:
+    args = ("simulate", "--players", "10", "--games", "200", "--seed", "5", "--json")
+    first, second = summary(run(*args)), summary(run(*args))
+    first.pop("seconds"), second.pop("seconds")
+    assert first == second
+    other = summary(run("simulate", "--players", "10", "--games", "200", "--seed", "6", "--json"))
+    other.pop("seconds")
+    assert other != first, "the seed changes nothing"
+
+
+def test_simulate_over_the_protocol(run) -> None:
+    args = ("simulate", "--players", "10", "--games", "20", "--seed", "5", "--json", "--transport", "protocol")
+    data = summary(run(*args))
+    check_summary(data, 10, 20, 5)
+    assert "forfeit" not in data["end_reasons"]
+    again = summary(run(*args))
+    data.pop("seconds"), again.pop("seconds")
+    assert data == again
+
+
+def test_readable_summary(run) -> None:
+    result = run("simulate", "--players", "7", "--games", "50", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "wins:" in out and "end reasons:" in out
+    assert "50 games of 7 players, seed 1" in out
+    assert "good" in out and "evil" in out
+    assert "Traceback" not in result.output
+
+
+def test_options_at_eight_players(run) -> None:
+    data = summary(run("simulate", "--players", "8", "--games", "50", "--json",
+                       "--option", "lancelot=2", "--option", "percival=true"))
+    check_summary(data, 8, 50, 0)
+    assert data["options"]["lancelot"] == 2 and data["options"]["percival"] is True
+    assert data["options"]["morgana"] is False
+
+
+def usage_error(result: Result, *names: str) -> str:
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.output
+    for name in names:
+        assert name in errors[0], errors[0]
+    return errors[0]
+
+
+@pytest.mark.parametrize(
+    "args,names",
+    [
+        (("--option", "foo=1"), ("foo",)),
+        (("--option", "lancelot=7"), ("lancelot", "7")),
+        (("--option", "percival=maybe"), ("percival", "maybe")),
+        (("--option", "evil_at_nine=5"), ("evil_at_nine",)),
+        (("--option", "percival"), ("percival", "NAME=VALUE")),
+        (("--players", "5", "--option", "morgana=true", "--option", "mordred=true", "--option", "oberon=true"),
+         ("morgana", "mordred", "oberon")),
+        (("--players", "4"), ("5 to 10", "4")),
+        (("--players", "11"), ("11",)),
+        (("--option", "merlin=false", "--option", "percival=true"), ("merlin", "percival")),
+    ],
+)
+def test_bad_options_are_usage_errors(run, args, names) -> None:
+    usage_error(run("simulate", "--games", "1", "--json", *args), *names)
+
+
+def test_config_prints_the_defaults_as_yaml(run) -> None:
+    result = run("config")
+    assert result.exit_code == 0, result.output
+    data = yaml.safe_load(result.stdout)
+    assert list(data) == ["server", "timeouts", "seating", "lobby", "store", "games"]
+    assert data["timeouts"] == {"decision": 30.0, "grace": 10.0, "escalation": ["warn", "default", "forfeit"]}
+    assert data["games"]["avalon"]["players"] == 5
+    assert data["games"]["avalon"]["options"]["merlin"] is True
+    assert Path(data["store"]["path"]).is_absolute()
+
+
+def test_config_file_is_read_when_given_or_present(run) -> None:
+    Path("mine.yaml").write_text("timeouts:\n  decision: 5\ngames:\n  avalon:\n    players: 7\n")
+    data = yaml.safe_load(run("--config", "mine.yaml", "config").stdout)
+    assert data["timeouts"]["decision"] == 5 and data["games"]["avalon"]["players"] == 7
+    # Without --config, ./config.yaml is used when present...
+    assert summary(run("simulate", "--games", "3", "--json"))["players"] == 5
+    Path("config.yaml").write_text("games:\n  avalon:\n    players: 9\n")
+    assert summary(run("simulate", "--games", "3", "--json"))["players"] == 9
+    # ...and --players still wins over it.
+    assert summary(run("simulate", "--games", "3", "--json", "--players", "6"))["players"] == 6
+
+
+def test_missing_config_file_is_a_clear_error(run) -> None:
+    result = run("--config", "missing.yaml", "config")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "missing.yaml" in errors[0] and "no such configuration file" in errors[0], result.output
+    # The same for a command that needs the configuration.
+    result = run("--config", "missing.yaml", "simulate", "--games", "1")
+    assert result.exit_code == 1 and "missing.yaml" in result.output
+
+
+def test_bad_config_file_is_a_clear_error(run) -> None:
+    Path("bad.yaml").write_text("timeouts:\n  decision: -1\n")
+    result = run("--config", "bad.yaml", "config")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "bad.yaml" in result.output and "timeouts.decision" in result.output
+
+
+def test_help_lists_the_game_options(run) -> None:
+    result = run("simulate", "--help")
+    assert result.exit_code == 0
+    for name in ("merlin", "percival", "lancelot", "evil_at_nine"):
+        assert name in result.output

@@ -1,0 +1,351 @@
+"""The line grammar: every message kind round-trips, malformed lines get the right code,
+and no input makes ``parse`` raise anything but ProtocolError."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.core.errors import ErrorCode
+from arena.protocol import (
+    ANSWER,
+    ARITY,
+    ASK,
+    ASSASSINATION,
+    BYE,
+    DECK,
+    END,
+    ERROR,
+    LOYALTY,
+    PROTOCOL_VERSION,
+    QUEST,
+    REGISTER,
+    REGISTERED,
+    ROLE,
+    START,
+    TABLE,
+    TIMEOUT,
+    UNREGISTER,
+    VOTES,
+    WARN,
+    WELCOME,
+    WHO,
+    Message,
+    ProtocolError,
+    parse,
+    register_verbs,
+    valid_nick,
+)
+
+SEATS = ["alice", "bob", "carol", "dave", "erin"]
+
+# (message built from Python values, the exact line it must format to)
+CANONICAL: list[tuple[Message, str]] = [
+    (Message.make(REGISTER, PROTOCOL_VERSION, name="rulebot", owner="alice", version="1.2"),
+     "REGISTER 1 name=rulebot owner=alice version=1.2"),
+    (Message.make(UNREGISTER), "UNREGISTER"),
+    (Message.make(WHO), "WHO"),
+    (Message.make(ANSWER, "g7", 12, "approve"), "ANSWER g7 12 approve"),
+    (Message.make(ANSWER, "g7", 11, ["alice", "carol", "dave"]), "ANSWER g7 11 alice,carol,dave"),
+    (Message.make(WELCOME, "bob", protocol=1, name="randombot"), "WELCOME bob protocol=1 name=randombot"),
+    (Message.make(BYE), "BYE"),
+    (Message.make(REGISTERED, bots=["alice", "bob"], games=["g1:avalon", "g2:avalon"]),
+     "REGISTERED bots=alice,bob games=g1:avalon,g2:avalon"),
+    (Message.make(REGISTERED, bots=[], games=[]), "REGISTERED bots= games="),
+    (Message.make(ERROR, "ACTION_NOT_ALLOWED", "g1", 3, text="quest: 'fail' is not allowed; legal: ['success']"),
+     "ERROR ACTION_NOT_ALLOWED g1 3 :quest: 'fail' is not allowed; legal: ['success']"),
+    (Message.make(ERROR, "MALFORMED", text="ANSWER takes 3 argument(s) before its fields, got 1"),
+     "ERROR MALFORMED :ANSWER takes 3 argument(s) before its fields, got 1"),
+    (Message.make(ERROR, "UNKNOWN_GAME", "g9", text="no game 'g9' is running: a:b::c  two  spaces"),
+     "ERROR UNKNOWN_GAME g9 :no game 'g9' is running: a:b::c  two  spaces"),
+    (Message.make(ERROR, "STALE_REQUEST", "g1", 4, text=""), "ERROR STALE_REQUEST g1 4 :"),
+    (Message.make(START, "g1", game="avalon", seats=SEATS,
+                  options="merlin:true,percival:true,morgana:true,mordred:false,oberon:false,lancelot:0,evil_at_nine:3",
+                  good=3, evil=2, quests=[2, 3, 2, 3, 3], fails=[1, 1, 1, 1, 1]),
+     "START g1 game=avalon seats=alice,bob,carol,dave,erin "
+     "options=merlin:true,percival:true,morgana:true,mordred:false,oberon:false,lancelot:0,evil_at_nine:3 "
+     "good=3 evil=2 quests=2,3,2,3,3 fails=1,1,1,1,1"),
+    (Message.make(ROLE, "g1", role="servant", side="good", sees=[]), "ROLE g1 role=servant side=good sees="),
+    (Message.make(ROLE, "g1", role="merlin", side="good", sees=["alice", "erin"]),
+     "ROLE g1 role=merlin side=good sees=alice,erin"),
+    (Message.make(ASK, "g1", 1, "team", to=["alice"], deadline=30, options=SEATS, pick=2, quest=1, attempt=1, rejections=0),
+     "ASK g1 1 team to=alice deadline=30 options=alice,bob,carol,dave,erin pick=2 quest=1 attempt=1 rejections=0"),
+    (Message.make(ASK, "g1", 2, "vote", to="all", deadline=30, options=["approve", "reject"], quest=1, leader="alice",
+                  team=["bob", "carol"], rejections=0),
+     "ASK g1 2 vote to=all deadline=30 options=approve,reject quest=1 leader=alice team=bob,carol rejections=0"),
+    (Message.make(WARN, "g1", 4, seconds=10, text="your deadline passed; answer now or the default applies"),
+     "WARN g1 4 seconds=10 :your deadline passed; answer now or the default applies"),
+    (Message.make(TIMEOUT, "g1", 4, player="bob", action="default"), "TIMEOUT g1 4 player=bob action=default"),
+    (Message.make(END, "g1", winner="none", reason="forfeit", forfeit="bob",
+                  roles=["alice:assassin", "bob:servant", "carol:percival", "dave:merlin", "erin:morgana"]),
+     "END g1 winner=none reason=forfeit forfeit=bob "
+     "roles=alice:assassin,bob:servant,carol:percival,dave:merlin,erin:morgana"),
+    (Message.make(END, "g2", winner="good", reason="merlin_survived", roles=["a:good_lancelot", "b:evil_lancelot"],
+                  lancelots=["a:evil", "b:good"]),
+     "END g2 winner=good reason=merlin_survived roles=a:good_lancelot,b:evil_lancelot lancelots=a:evil,b:good"),
+    (Message.make(TABLE, "g3", game="avalon", channel="#arena-g3", seats=SEATS),
+     "TABLE g3 game=avalon channel=#arena-g3 seats=alice,bob,carol,dave,erin"),
+    (Message.make(VOTES, "g1", approve=["alice", "bob", "carol"], reject=["dave", "erin"], result="approved", rejections=0),
+     "VOTES g1 approve=alice,bob,carol reject=dave,erin result=approved rejections=0"),
+    (Message.make(VOTES, "g1", approve=[], reject=SEATS, result="rejected", rejections=5),
+     "VOTES g1 approve= reject=alice,bob,carol,dave,erin result=rejected rejections=5"),
+    (Message.make(QUEST, "g1", quest=3, team=["alice", "bob"], result="fail", fails=1, successes=2, failures=1),
+     "QUEST g1 quest=3 team=alice,bob result=fail fails=1 successes=2 failures=1"),
+    (Message.make(DECK, "g1", cards=["blank", "switch", "blank", "blank", "switch"]),
+     "DECK g1 cards=blank,switch,blank,blank,switch"),
+    (Message.make(LOYALTY, "g1", quest=3, card="switch"), "LOYALTY g1 quest=3 card=switch"),
+    (Message.make(ASSASSINATION, "g1", assassin="alice", target="erin", hit=False),
+     "ASSASSINATION g1 assassin=alice target=erin hit=false"),
+    (Message.make(ASSASSINATION, "g1", assassin="alice", target="dave", hit=True),
+     "ASSASSINATION g1 assassin=alice target=dave hit=true"),
+]
+
+
+@pytest.mark.parametrize("message,line", CANONICAL, ids=[line.split()[0] + f"-{i}" for i, (_, line) in enumerate(CANONICAL)])
+def test_every_message_kind_round_trips(message: Message, line: str) -> None:
+    assert message.format() == line
+    assert str(message) == line
+    parsed = parse(line)
+    assert parsed == message
+    assert parsed.format() == line
+
+
+def test_canonical_set_covers_every_registered_verb() -> None:
+    covered = {line.split()[0] for _, line in CANONICAL}
+    assert covered == set(ARITY), set(ARITY) ^ covered
+
+
+def test_trailing_text_keeps_spaces_and_colons() -> None:
+    msg = parse("ERROR UNKNOWN_GAME g9 :a :b: c  d ")
+    assert msg.args == ("UNKNOWN_GAME", "g9")
+    assert msg.text == "a :b: c  d "
+    assert msg.fields == {}
+    # A token starting with ":" ends the fields: anything after it is text, even "k=v".
+    msg = parse("WARN g1 2 seconds=5 :x=1 y=2")
+    assert msg.fields == {"seconds": "5"} and msg.text == "x=1 y=2"
+
+
+def test_field_accessors() -> None:
+    msg = parse("END g1 winner=evil reason=three_fails roles=a:merlin,b:assassin hit=true n=7 e=")
+    assert msg.list("roles") == ["a:merlin", "b:assassin"]
+    assert msg.list("e") == [] and msg.list("missing") == []
+    assert msg.pairs("roles") == {"a": "merlin", "b": "assassin"}
+    assert msg.int("n") == 7 and msg.int("missing", 3) == 3
+    assert msg.flag("hit") is True and msg.flag("winner") is False
+    assert msg.get("winner") == "evil" and msg.get("nope") is None
+    for key in ("missing", "winner"):
+        with pytest.raises(ProtocolError) as info:
+            msg.int(key)
+        assert info.value.code is ErrorCode.MALFORMED
+
+
+# -- malformed lines ----------------------------------------------------------------------------
+
+MALFORMED_LINES = {
+    "empty": "",
+    "blank": "   ",
+    "carriage return": "ANSWER g1 1 approve\r",
+    "line feed": "WHO\n",
+    "ctcp": "\x01VERSION\x01",
+    "colour code": "ANSWER g1 1 \x03approve",
+    "nul in text": "ERROR MALFORMED :a\x00b",
+    "tab": "ANSWER\tg1 1 approve",
+    "delete": "WHO\x7f",
+    "bad field name (upper case)": "ANSWER g1 1 approve Name=x",
+    "bad field name (digit first)": "ANSWER g1 1 approve 1x=2",
+    "bad field name (empty)": "ANSWER g1 1 approve =x",
+    "bad field name (dash)": "ROLE g1 my-role=x",
+    "duplicate field": "ROLE g1 side=good side=evil",
+    "positional after fields": "ASK g1 k=v 2 vote",
+    "too few args": "ANSWER g1 1",
+    "too many args": "ANSWER g1 1 approve extra",
+    "args to a no-arg verb": "WHO everyone",
+    "error without code": "ERROR",
+    "error with four args": "ERROR A g1 2 extra",
+    "avalon verb without gid": "VOTES approve=a",
+}
+
+
+@pytest.mark.parametrize("line", MALFORMED_LINES.values(), ids=MALFORMED_LINES.keys())
+def test_malformed_lines_raise_malformed(line: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse(line)
+    assert info.value.code is ErrorCode.MALFORMED
+    assert isinstance(info.value, ValueError) and info.value.reason
+
+
+@pytest.mark.parametrize("line", ["HELLO", "hello world", "answer g1 1 approve", "Answer g1 1 x", "PRIVMSG #a :x",
+                                  ":prefix WHO", "GAMES"])
+def test_unknown_verb_is_unknown_command(line: str) -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse(line)
+    assert info.value.code is ErrorCode.UNKNOWN_COMMAND
+
+
+def test_non_text_input_is_malformed() -> None:
+    for value in (b"WHO", None, 42):
+        with pytest.raises(ProtocolError) as info:
+            parse(value)  # type: ignore[arg-type]
+        assert info.value.code is ErrorCode.MALFORMED
+
+
+def test_unknown_verb_error_is_short() -> None:
+    with pytest.raises(ProtocolError) as info:
+        parse("X" * 5000)
+    assert len(info.value.reason) < 100
+
+
+# -- format refuses what would not parse back -----------------------------------------------------
+
+BAD_ARGS = ["a b", "", ":x", "a=b", "a\rb", "a\nb", "a\x01", "a\x7f", "\x00"]
+
+
+@pytest.mark.parametrize("arg", BAD_ARGS)
+def test_format_refuses_bad_args(arg: str) -> None:
+    with pytest.raises(ValueError):
+        Message.make(START, arg).format()
+
+
+@pytest.mark.parametrize("value", ["a b", " ", "x\r", "x\n", "\x03red", "a\tb"])
+def test_format_refuses_bad_field_values(value: str) -> None:
+    with pytest.raises(ValueError):
+        Message.make(ROLE, "g1", role=value).format()
+    with pytest.raises(ValueError):
+        Message.make(REGISTERED, bots=["alice", value]).format()
+
+
+@pytest.mark.parametrize("key", ["Role", "1x", "", "a-b", "a b", "é"])
+def test_format_refuses_bad_field_names(key: str) -> None:
+    with pytest.raises(ValueError):
+        Message(ROLE, ("g1",), {key: "x"}).format()
+
+
+@pytest.mark.parametrize("text", ["a\nPRIVMSG #x :pwned", "a\rb", "\x00", "bell\x07"])
+def test_format_refuses_control_characters_in_text(text: str) -> None:
+    with pytest.raises(ValueError):
+        Message.make(ERROR, "MALFORMED", text=text).format()
+
+
+@pytest.mark.parametrize("verb", ["lower", "V1", "", "A B"])
+def test_format_refuses_bad_verbs(verb: str) -> None:
+    with pytest.raises(ValueError):
+        Message(verb).format()
+
+
+UNICODE_SPACES = ["\xa0", "\u3000", "\u2028", "\u2029", "\x85", "\u2003", "\u1680", "\u205f"]
+
+
+def test_format_refuses_unicode_whitespace_in_tokens() -> None:
+    """``parse`` splits on every whitespace character (str.split), so a token holding a
+    non-ASCII space comes back as two tokens: format must refuse it as it refuses " "."""
+    broken = []
+    for space in UNICODE_SPACES:
+        for build in (lambda: Message.make(START, f"g{space}1"), lambda: Message.make(ROLE, "g1", role=f"a{space}b")):
+            try:
+                line = build().format()
+            except ValueError:
+                continue
+            try:
+                same = parse(line) == build()
+            except ProtocolError:
+                same = False
+            if not same:
+                broken.append(line)
+    assert not broken, f"format() produced lines that do not parse back to the same message: {broken}"
+
+
+def test_register_verbs_checks_names_and_arity() -> None:
+    with pytest.raises(ValueError):
+        register_verbs({"lower": (1, 1)})
+    with pytest.raises(ValueError):
+        register_verbs({VOTES: (0, 2)})
+    register_verbs({VOTES: (1, 1)})  # the same arity again is fine
+    assert ARITY[VOTES] == (1, 1)
+
+
+# -- nicks -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("nick", ["a", "alice", "Bob_2", "x" * 16, "[bot]", "a-b", "^_^", "`x`", "{b|c}", "a\\b"])
+def test_valid_nicks(nick: str) -> None:
+    assert valid_nick(nick)
+
+
+@pytest.mark.parametrize("nick", ["", "x" * 17, "1abc", "-abc", "a b", "a,b", "a:b", "a=b", "#chan", "é", "alice\n",
+                                  "a.b", "a@b", "a!b"])
+def test_invalid_nicks(nick: str) -> None:
+    assert not valid_nick(nick)
+
+
+# -- properties --------------------------------------------------------------------------------------
+
+_SAMPLE_TOKENS = sorted(ARITY) + ["g1", "12", "approve", "to=all", "sees=", "k=v=w", ":", ":text", "a,b", "Bad=1",
+                                  "\x01", "\r", "\xa0", "é", "=", "x=", "1=2"]
+
+
+@st.composite
+def protocolish_lines(draw: st.DrawFn) -> str:
+    """Lines assembled from protocol-like tokens and arbitrary text, to reach deep into parse."""
+    tokens = draw(st.lists(st.one_of(st.sampled_from(_SAMPLE_TOKENS), st.text(max_size=6)), min_size=0, max_size=8))
+    seps = draw(st.lists(st.sampled_from([" ", "  ", "\t", "\xa0"]), min_size=len(tokens), max_size=len(tokens)))
+    return "".join(s + t for s, t in zip(seps, tokens))
+
+
+def _parse_or_protocol_error(line: str) -> None:
+    try:
+        msg = parse(line)
+    except ProtocolError as exc:
+        assert isinstance(exc.code, ErrorCode)
+        return
+    assert isinstance(msg, Message)
+    # Whatever parses formats to a line that parses to the same message.
+    again = parse(msg.format())
+    assert again == msg
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text())
+def test_parse_never_raises_anything_but_protocol_error(line: str) -> None:
+    _parse_or_protocol_error(line)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(protocolish_lines())
+def test_parse_of_protocol_like_lines_is_total_and_stable(line: str) -> None:
+    _parse_or_protocol_error(line)
+
+
+_TOKEN_CHARS = st.characters(
+    blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp"), blacklist_characters="=\x1c\x1d\x1e\x1f\x85"
+)
+_ARG = st.builds(
+    lambda first, rest: first + rest,
+    st.one_of(st.sampled_from("gG1_-,#"), _TOKEN_CHARS.filter(lambda c: c != ":")),
+    st.text(_TOKEN_CHARS, max_size=7),
+)
+_VALUE = st.text(st.one_of(_TOKEN_CHARS, st.sampled_from("=:,")), max_size=8)
+_KEYS = st.builds(
+    lambda first, rest: first + rest,
+    st.sampled_from("abcdefghijklmnopqrstuvwxyz"),
+    st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789_"), max_size=6),
+)
+_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=20)
+
+
+@st.composite
+def valid_messages(draw: st.DrawFn) -> Message:
+    verb = draw(st.sampled_from(sorted(ARITY)))
+    low, high = ARITY[verb]
+    args = tuple(draw(st.lists(_ARG, min_size=low, max_size=high)))
+    fields = draw(st.dictionaries(_KEYS, _VALUE, max_size=5))
+    text = draw(st.none() | _TEXT)
+    return Message(verb, args, fields, text)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(valid_messages())
+def test_format_then_parse_is_identity(msg: Message) -> None:
+    line = msg.format()
+    assert parse(line) == msg
+    assert parse(line).format() == line

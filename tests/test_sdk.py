@@ -1,0 +1,270 @@
+"""The bot SDK's Session: only the referee is heard, only requests addressed to us are
+answered, decisions see parsed requests, and a broken bot still answers legally."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import arena.games  # noqa: F401  (in this process; the SDK alone is checked in a subprocess below)
+from arena.protocol import ANSWER, PROTOCOL_VERSION, REGISTER, Message, parse
+from arena.sdk.bot import Ask, Bot, GameView, Session
+
+REF = "arena"
+SEATS = ["alice", "bob", "carol", "dave", "erin"]
+START_LINE = (
+    "START g1 game=avalon seats=alice,bob,carol,dave,erin "
+    "options=merlin:true,percival:true,morgana:true,mordred:false,oberon:false,lancelot:0,evil_at_nine:3 "
+    "good=3 evil=2 quests=2,3,2,3,3 fails=1,1,1,1,1"
+)
+ROLE_LINE = "ROLE g1 role=merlin side=good sees=carol,erin"
+VOTE_ASK = "ASK g1 2 vote to=all deadline=30 options=approve,reject quest=1 leader=bob team=alice,bob rejections=0"
+TEAM_ASK = "ASK g1 1 team to=alice deadline=25 options=alice,bob,carol,dave,erin pick=2 quest=1 attempt=1 rejections=0"
+END_LINE = "END g1 winner=good reason=merlin_survived roles=alice:merlin,bob:servant,carol:assassin,dave:percival,erin:morgana"
+
+
+class Recorder(Bot):
+    name = "recorder"
+    owner = "tests"
+    version = "9.9"
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.calls: list[tuple[str, GameView, Ask]] = []
+        self.starts: list[GameView] = []
+        self.roles: list[GameView] = []
+        self.events: list[Message] = []
+        self.ends: list[Message] = []
+        self.errors: list[Message] = []
+
+    def vote(self, game: GameView, ask: Ask) -> str:
+        self.calls.append(("vote", game, ask))
+        return "reject"
+
+    def team(self, game: GameView, ask: Ask) -> list[str]:
+        self.calls.append(("team", game, ask))
+        return ["alice", "dave"]
+
+    def on_start(self, game: GameView) -> None:
+        self.starts.append(game)
+
+    def on_role(self, game: GameView) -> None:
+        self.roles.append(game)
+
+    def on_event(self, game: GameView, msg: Message) -> None:
+        self.events.append(msg)
+
+    def on_end(self, game: GameView, msg: Message) -> None:
+        self.ends.append(msg)
+
+    def on_error(self, msg: Message) -> None:
+        self.errors.append(msg)
+
+
+class Broken(Bot):
+    def vote(self, game, ask):
+        raise RuntimeError("bug in the bot")
+
+    def team(self, game, ask):
+        raise KeyError("another bug")
+
+    def quest(self, game, ask):
+        return None.upper()  # AttributeError
+
+
+def session(bot: Bot | None = None, nick: str = "alice") -> Session:
+    s = Session(bot or Recorder(), nick, REF)
+    assert s.feed(REF, START_LINE) == []
+    assert s.feed(REF, ROLE_LINE) == []
+    return s
+
+
+def test_hello_registers_with_protocol_version_1() -> None:
+    line = Session(Recorder(), "alice", REF).hello()
+    msg = parse(line)
+    assert msg.verb == REGISTER
+    assert msg.args == (str(PROTOCOL_VERSION),) == ("1",)
+    assert (msg.get("name"), msg.get("owner"), msg.get("version")) == ("recorder", "tests", "9.9")
+    assert parse(Session(Bot(), "x", REF).hello()).fields == {"name": "bot", "owner": "anonymous", "version": "0.1"}
+
+
+def test_welcome_marks_the_session_registered() -> None:
+    s = Session(Recorder(), "alice", REF)
+    assert not s.registered
+    assert s.feed("mallory", "WELCOME alice protocol=1 name=recorder") == []
+    assert not s.registered
+    assert s.feed(REF, "WELCOME alice protocol=1 name=recorder") == []
+    assert s.registered
+
+
+@pytest.mark.parametrize("impostor", ["mallory", "arena_", "arena2", "#arena", ""])
+def test_lines_not_from_the_referee_are_ignored(impostor: str) -> None:
+    bot = Recorder()
+    s = Session(bot, "alice", REF)
+    # A fake START from someone else creates no game...
+    assert s.feed(impostor, START_LINE) == []
+    assert s.games == {} and bot.starts == []
+    # ...so not even the referee's own requests for it are answered.
+    assert s.feed(REF, VOTE_ASK) == []
+    # With a real game, a fake ASK, ROLE or END from someone else does nothing.
+    s = session(bot)
+    for line in (VOTE_ASK, TEAM_ASK, "ROLE g1 role=assassin side=evil sees=bob", END_LINE,
+                 "WARN g1 2 seconds=10 :answer now", "ERROR STALE_REQUEST g1 2 :nope"):
+        assert s.feed(impostor, line) == []
+    assert bot.calls == [] and bot.ends == [] and bot.errors == []
+    assert s.games["g1"].role == "merlin"
+    assert s.games["g1"].messages[-1].verb == "ROLE"
+
+
+def test_referee_nick_is_case_insensitive() -> None:
+    s = session()
+    assert s.feed("ARENA", VOTE_ASK) == ["ANSWER g1 2 reject"]
+
+
+@pytest.mark.parametrize("to", ["all", "alice", "bob,alice,carol", "ALICE", "Alice,erin"])
+def test_answers_requests_addressed_to_it(to: str) -> None:
+    s = session()
+    line = VOTE_ASK.replace("to=all", f"to={to}")
+    assert s.feed(REF, line) == ["ANSWER g1 2 reject"]
+
+
+@pytest.mark.parametrize("to", ["bob", "bob,carol", "", "alicex", "al", "alice_"])
+def test_ignores_requests_addressed_to_others(to: str) -> None:
+    bot = Recorder()
+    s = session(bot)
+    assert s.feed(REF, VOTE_ASK.replace("to=all", f"to={to}")) == []
+    assert bot.calls == []
+    # A bot still sees what others are asked (e.g. whom the leader must pick for).
+    assert bot.events and bot.events[-1].verb == "ASK"
+
+
+def test_requests_of_unknown_games_and_garbage_are_ignored() -> None:
+    bot = Recorder()
+    s = session(bot)
+    assert s.feed(REF, VOTE_ASK.replace("g1", "g2")) == []
+    for line in ("", "not protocol", "ASK g1 2", "\x01VERSION\x01", "ANSWER g1 2 approve"):
+        assert s.feed(REF, line) == []
+    assert bot.calls == []
+
+
+def test_start_without_our_nick_is_not_our_game() -> None:
+    bot = Recorder()
+    s = Session(bot, "zed", REF)
+    assert s.feed(REF, START_LINE) == []
+    assert s.games == {} and bot.starts == []
+    assert s.feed(REF, VOTE_ASK) == []
+
+
+def test_decision_methods_get_parsed_game_view_and_ask() -> None:
+    bot = Recorder()
+    s = session(bot)
+    assert len(bot.starts) == 1 and len(bot.roles) == 1
+    assert s.feed(REF, TEAM_ASK) == ["ANSWER g1 1 alice,dave"]  # a multi-pick answer is comma-joined
+    kind, game, ask = bot.calls[-1]
+    assert kind == "team"
+    assert (game.gid, game.kind, game.me, game.seats) == ("g1", "avalon", "alice", SEATS)
+    assert game.options["percival"] == "true" and game.options["lancelot"] == "0"
+    assert (game.role, game.side, game.sees) == ("merlin", "good", ["carol", "erin"])
+    assert game.others == ["bob", "carol", "dave", "erin"]
+    assert game.start.verb == "START" and not game.over
+    assert (ask.game, ask.rid, ask.kind) == ("g1", "1", "team")
+    assert ask.options == SEATS
+    assert ask.pick == 2 and ask.deadline == 25.0
+    assert ask.fields["quest"] == "1" and ask.fields["to"] == "alice"
+    assert ask.message == parse(TEAM_ASK)
+
+    assert s.feed(REF, VOTE_ASK) == ["ANSWER g1 2 reject"]
+    kind, game, ask = bot.calls[-1]
+    assert kind == "vote"
+    assert (ask.rid, ask.options, ask.pick, ask.deadline) == ("2", ["approve", "reject"], 1, 30.0)
+    assert ask.fields["leader"] == "bob" and ask.message.list("team") == ["alice", "bob"]
+    assert [m.verb for m in game.messages] == ["START", "ROLE", "ASK", "ASK"]
+
+
+def test_undefined_decision_gets_a_random_legal_answer() -> None:
+    s = session(Recorder())
+    line = "ASK g1 9 assassinate to=alice deadline=30 options=bob,carol,dave,erin"
+    (out,) = s.feed(REF, line)
+    msg = parse(out)
+    assert msg.verb == ANSWER and msg.args[:2] == ("g1", "9") and msg.args[2] in ["bob", "carol", "dave", "erin"]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_bot_that_raises_still_answers_legally(seed: int) -> None:
+    s = session(Broken(seed=seed))
+    (out,) = s.feed(REF, VOTE_ASK)
+    assert parse(out).args[:2] == ("g1", "2") and parse(out).args[2] in ("approve", "reject")
+    (out,) = s.feed(REF, TEAM_ASK.replace("pick=2", "pick=3"))
+    picked = parse(out).args[2].split(",")
+    assert len(picked) == 3 == len(set(picked)) and set(picked) <= set(SEATS)
+    (out,) = s.feed(REF, "ASK g1 3 quest to=alice deadline=30 options=success,fail quest=1 team=alice,bob")
+    assert parse(out).args == ("g1", "3", parse(out).args[2]) and parse(out).args[2] in ("success", "fail")
+
+
+def test_refused_answer_and_warning_get_one_random_legal_retry() -> None:
+    bot = Recorder()
+    s = session(bot)
+    assert s.feed(REF, VOTE_ASK) == ["ANSWER g1 2 reject"]
+    # An error about another request (or another game) changes nothing.
+    assert s.feed(REF, "ERROR STALE_REQUEST g1 1 :old") == []
+    assert s.feed(REF, "ERROR MALFORMED :bad line") == []
+    (retry,) = s.feed(REF, "ERROR ACTION_NOT_ALLOWED g1 2 :no")
+    assert parse(retry).args[:2] == ("g1", "2") and parse(retry).args[2] in ("approve", "reject")
+    assert [e.args[0] for e in bot.errors] == ["STALE_REQUEST", "MALFORMED", "ACTION_NOT_ALLOWED"]
+    # Only once: a second refusal cannot start a loop.
+    assert s.feed(REF, "ERROR ACTION_NOT_ALLOWED g1 2 :no") == []
+    assert s.feed(REF, "WARN g1 2 seconds=10 :late") == []
+    # A warning about the open request gets an answer at once.
+    assert s.feed(REF, TEAM_ASK.replace("g1 1", "g1 5")) == ["ANSWER g1 5 alice,dave"]
+    (retry,) = s.feed(REF, "WARN g1 5 seconds=10 :late")
+    assert parse(retry).args[:2] == ("g1", "5") and len(parse(retry).args[2].split(",")) == 2
+
+
+def test_end_closes_the_game() -> None:
+    bot = Recorder()
+    s = session(bot)
+    assert s.feed(REF, "VOTES g1 approve=alice reject=bob,carol,dave,erin result=rejected rejections=1") == []
+    assert bot.events[-1].verb == "VOTES"
+    assert s.feed(REF, END_LINE) == []
+    assert len(bot.ends) == 1 and bot.ends[0].pairs("roles")["carol"] == "assassin"
+    assert s.games == {} and s.finished == 1
+    assert s.feed(REF, VOTE_ASK) == []
+
+
+def test_answer_formats_choices() -> None:
+    ask = Ask("g4", "7", "team", SEATS, 3, 30.0, {}, parse(TEAM_ASK))
+    assert Session.answer(ask, ["bob", "erin", "alice"]) == "ANSWER g4 7 bob,erin,alice"
+    assert Session.answer(ask, "bob") == "ANSWER g4 7 bob"
+    assert Session.answer(ask, ("a", "b")) == "ANSWER g4 7 a,b"
+
+
+def test_the_sdk_alone_hears_the_game_lines() -> None:
+    """A bot program imports ``arena.sdk`` (``run_bot``), not the referee's games: the
+    Avalon verbs (VOTES, QUEST, ...) must still reach ``on_event``. Run in a fresh
+    interpreter, since this test process has imported ``arena.games`` already."""
+    code = textwrap.dedent(f"""
+        from arena.sdk import Bot, Session
+        seen = []
+        class B(Bot):
+            def on_event(self, game, msg):
+                seen.append(msg.verb)
+        s = Session(B(), "alice", "arena")
+        s.feed("arena", {START_LINE!r})
+        for line in [
+            "DECK g1 cards=blank,switch,blank,blank,blank",
+            "LOYALTY g1 quest=1 card=blank",
+            "VOTES g1 approve=alice,bob,carol reject=dave,erin result=approved rejections=0",
+            "QUEST g1 quest=1 team=alice,bob result=success fails=0 successes=1 failures=0",
+            "ASSASSINATION g1 assassin=carol target=alice hit=true",
+        ]:
+            s.feed("arena", line)
+        print(",".join(seen))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().split(",") == ["DECK", "LOYALTY", "VOTES", "QUEST", "ASSASSINATION"], (
+        "game lines were dropped by a bot that imports only arena.sdk"
+    )
