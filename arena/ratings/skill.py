@@ -1,0 +1,124 @@
+"""TrueSkill for team games of uneven sizes, with a learnt side advantage.
+
+Uses the ``trueskill`` package (pure Python, deterministic) with its own environment
+object, never the package's global one.
+
+* Team performance in TrueSkill is the weighted **sum** of its players' performances, so
+  an evenly rated 6-vs-4 Avalon table would look like a foregone conclusion (match
+  quality 0.1; an evil win would swing ratings by ~5 mu). Each player gets the weight
+  ``c / n_g`` with ``c = N / m`` (players per group on average): a team's skill is then
+  ``c`` times its players' *mean* skill, whatever its size, and with two teams of five
+  the weights are exactly 1 (plain TrueSkill).
+* Side advantage: each group of a normally ended game also holds a virtual player, its
+  side term (one per side and table size, prior ``N(side_mu, side_sigma^2)``, weight 1).
+  Players are rated with the side terms as fixed team members; the side terms are then
+  rated from the same game with every player replaced by a known average player (see
+  ``_rate_sides``), so they learn evil's advantage from the sides' results alone and
+  players' ratings are not pushed by the side they were dealt.
+* forfeit (the abnormal-end rule): two teams, everyone else (rank 0) against the
+  offender (rank 1), no side terms; weights ``1 / (N - 1)`` for the others and 1 for
+  the offender (``c = 1``): the offender loses one game against an "average other";
+  the others, one team, draw among themselves (no relative change between them).
+* aborted: no change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+import trueskill
+
+from .model import ABORTED, BOT, FORFEIT, SIDE, Change, Entity, Match, Rating, check_match
+
+
+@dataclass(frozen=True)
+class TrueSkill:
+    """TrueSkill parameters (the package's defaults) plus the side terms' prior."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    beta: float = 25.0 / 6
+    tau: float = 25.0 / 300
+    draw_probability: float = 0.0
+    """Avalon has no draws; ties between groups (two losers of a jester) are still accepted."""
+    side_mu: float = 0.0
+    side_sigma: float = 25.0 / 6
+    env: Any = field(init=False, repr=False, compare=False)
+
+    name: ClassVar[str] = "trueskill"
+
+    def __post_init__(self) -> None:
+        env = trueskill.TrueSkill(mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau,
+                                  draw_probability=self.draw_probability, backend=None)
+        object.__setattr__(self, "env", env)
+
+    def initial_rating(self, entity: Entity) -> Rating:
+        if entity[0] == BOT:
+            return Rating(self.mu, self.sigma)
+        return Rating(self.side_mu, self.side_sigma)
+
+    def score(self, rating: Rating) -> float:
+        """The conservative estimate ``mu - 3 sigma`` the leaderboard sorts by."""
+        return rating.mu - 3.0 * rating.sigma
+
+    def rate(self, match: Match, current: Mapping[Entity, Rating]) -> tuple[Change, ...]:
+        """The changes of every player (and side term) of ``match``; missing entities start fresh."""
+        check_match(match)
+        if match.kind == ABORTED:
+            return ()
+
+        def get(entity: Entity) -> Rating:
+            r = current.get(entity)
+            return self.initial_rating(entity) if r is None else r
+
+        groups = match.groups
+        n = sum(len(g.players) for g in groups)
+        use_sides = match.kind != FORFEIT
+        c = 1.0 if match.kind == FORFEIT else n / len(groups)
+        teams: list[list[Entity]] = []
+        weights: list[list[float]] = []
+        for g in groups:
+            members: list[Entity] = [(BOT, p) for p in g.players]
+            w = [c / len(g.players)] * len(g.players)
+            if use_sides and g.side is not None:
+                members.append((SIDE, g.side))
+                w.append(1.0)
+            teams.append(members)
+            weights.append(w)
+        before = [[get(e) for e in team] for team in teams]
+        ranks = [g.rank for g in groups]
+        rated = self.env.rate(
+            [[trueskill.Rating(r.mu, r.sigma) for r in team] for team in before], ranks=ranks, weights=weights
+        )
+        changes: list[Change] = []
+        for team, olds, news in zip(teams, before, rated):
+            for entity, old, new in zip(team, olds, news):
+                if entity[0] == BOT:
+                    changes.append(Change(entity, old, Rating(float(new.mu), float(new.sigma))))
+        if use_sides:
+            changes += self._rate_sides(groups, teams, before, weights, ranks)
+        return tuple(changes)
+
+    def _rate_sides(self, groups: Any, teams: list[list[Entity]], before: list[list[Rating]],
+                    weights: list[list[float]], ranks: list[int]) -> list[Change]:
+        """The side terms learn from the same game with every player replaced by a known
+        average player (``mu``, sigma ~0): the sides' results alone move them.
+
+        Had they learnt from the real game, a bot always dealt evil and evil's advantage
+        would explain the same results, and the bot could keep the advantage as its own
+        skill. The table (weights, team sizes) is the real one so the advantage is learnt
+        on the scale on which it is applied.
+        """
+        known = trueskill.Rating(self.mu, 1e-6)
+        anonymous = [
+            [known if e[0] == BOT else trueskill.Rating(r.mu, r.sigma) for e, r in zip(team, olds)]
+            for team, olds in zip(teams, before)
+        ]
+        rated = self.env.rate(anonymous, ranks=ranks, weights=weights)
+        changes: list[Change] = []
+        for team, olds, news in zip(teams, before, rated):
+            for entity, old, new in zip(team, olds, news):
+                if entity[0] == SIDE:
+                    changes.append(Change(entity, old, Rating(float(new.mu), float(new.sigma))))
+        return changes

@@ -1,0 +1,417 @@
+"""The results store: SQLite in WAL mode, one transaction per finished game.
+
+Why one transaction: a game, its events, its players' outcomes, its rating changes and
+the updated current ratings are written between ``BEGIN IMMEDIATE`` and ``COMMIT``, and
+the new ratings are computed *inside* that transaction from the ratings it reads. So a
+crash at any moment leaves either all of it or none of it, and two referees writing to
+one file cannot both rate a game from the same stale ratings. WAL lets readers
+(leaderboards, ``arena games``) run while a game is written. ``synchronous=NORMAL``: in WAL
+mode a power loss may drop the last committed games, never half of one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections import defaultdict
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..core.events import Event
+from ..ratings import RatingSystem, default_systems
+from ..ratings.model import ABORTED, BOT, FORFEIT, RANKED, SIDE, WIN, Change, Entity, Group, Match, Rating
+from ..ratings.stats import wilson
+from .figures import FIGURES
+from .records import (BotStats, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
+                      RebuildReport, RoleStats, StoredGame)
+from .schema import MIGRATIONS, Migration, migrate
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _tuples(value: Any) -> Any:
+    """JSON arrays back to tuples: answers such as a team are tuples in the engines."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+class Store:
+    """A results database. Not shared between threads: open one Store per thread/process."""
+
+    def __init__(self, path: str | os.PathLike[str], systems: Sequence[RatingSystem] | None = None,
+                 migrations: Sequence[Migration] = MIGRATIONS) -> None:
+        self.path = os.fspath(path)
+        self.systems: tuple[RatingSystem, ...] = tuple(systems) if systems is not None else default_systems()
+        names = [s.name for s in self.systems]
+        if len(set(names)) != len(names):
+            raise ValueError(f"two rating systems share a name: {names}")
+        self.conn = sqlite3.connect(self.path, isolation_level=None, timeout=30.0)
+        try:
+            mode = self.conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode.lower() != "wal" and self.path != ":memory:":
+                raise sqlite3.OperationalError(f"cannot use WAL mode (journal_mode is {mode})")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.migrated_from = migrate(self.conn, migrations)
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def version(self) -> int:
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    # -- writing ------------------------------------------------------------------------
+
+    def record_game(self, record: GameRecord) -> dict[str, tuple[Change, ...]]:
+        """Store a finished game and rate it, all in one transaction; returns the changes per system.
+
+        Raises sqlite3.IntegrityError (and stores nothing) if the game id is already stored.
+        """
+        match = record.match()
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            changes: dict[str, tuple[Change, ...]] = {}
+            for system in self.systems:
+                current = self._current(record.game, system.name, match.entities())
+                changes[system.name] = system.rate(match, current)
+            seq = self._insert_game(record, match)
+            self._insert_log(seq, record)
+            self._insert_outcomes(seq, record, match)
+            self._write_ratings(seq, record.game, match, changes)
+            if record.tournament is not None:
+                cur = conn.execute("UPDATE tournaments SET games_done = games_done + 1, updated = ? WHERE id = ?",
+                                   (record.finished, record.tournament))
+                if cur.rowcount != 1:
+                    raise KeyError(f"unknown tournament {record.tournament!r}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return changes
+
+    def _current(self, game: str, system: str, entities: Sequence[Entity]) -> dict[Entity, Rating]:
+        if not entities:
+            return {}
+        marks = ",".join("(?,?)" for _ in entities)
+        args: list[Any] = [game, system]
+        for kind, name in entities:
+            args += [kind, name]
+        rows = self.conn.execute(
+            f"SELECT kind, entity, mu, sigma FROM ratings WHERE game = ? AND system = ? AND (kind, entity) IN ({marks})",
+            args,
+        )
+        return {(k, e): Rating(mu, sigma) for k, e, mu, sigma in rows}
+
+    def _insert_game(self, r: GameRecord, match: Match) -> int:
+        res = r.result
+        cur = self.conn.execute(
+            "INSERT INTO games (id, game, options, seed, players, nicks, roles, sides, kind, winner, winners,"
+            " reason, forfeited, tournament, started, finished) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (r.id, r.game, _json(dict(r.options)), r.seed, r.players, _json(list(r.nicks)), _json(list(r.roles)),
+             _json(list(r.sides)), match.kind, res.winner if res else None,
+             _json(sorted(res.winners) if res else []), res.reason if res else r.abort_reason,
+             res.forfeited if res else None, r.tournament, r.started, r.finished),
+        )
+        return int(cur.lastrowid)
+
+    def _insert_log(self, seq: int, r: GameRecord) -> None:
+        self.conn.executemany(
+            "INSERT INTO events (game_seq, idx, kind, data, audience) VALUES (?,?,?,?,?)",
+            ((seq, i, e.kind, _json(e.data), None if e.audience is None else _json(sorted(e.audience)))
+             for i, e in enumerate(r.events)),
+        )
+        self.conn.executemany(
+            "INSERT INTO actions (game_seq, idx, seat, kind, value) VALUES (?,?,?,?,?)",
+            ((seq, i, seat, kind, _json(value)) for i, (seat, kind, value) in enumerate(r.history)),
+        )
+
+    def _insert_outcomes(self, seq: int, r: GameRecord, match: Match) -> None:
+        where = {p: (i, g) for i, g in enumerate(match.groups) for p in g.players}
+        rows = []
+        for seat, nick in enumerate(r.nicks):
+            i, g = where[nick]
+            rows.append((seq, seat, nick, r.roles[seat], r.sides[seat], i, g.rank,
+                         g.side if match.kind == RANKED else None, match.result_of(nick)))
+        self.conn.executemany(
+            "INSERT INTO outcomes (game_seq, seat, bot, role, side, grp, rank, adv, result) VALUES (?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
+
+    def _write_ratings(self, seq: int, game: str, match: Match, changes: Mapping[str, Sequence[Change]]) -> None:
+        wins = _wins(match)
+        by_system = {s.name: s for s in self.systems}
+        for name, items in changes.items():
+            score = by_system[name].score
+            self.conn.executemany(
+                "INSERT INTO rating_changes (game_seq, system, kind, entity, mu_before, sigma_before, mu_after,"
+                " sigma_after) VALUES (?,?,?,?,?,?,?,?)",
+                ((seq, name, c.entity[0], c.entity[1], c.before.mu, c.before.sigma, c.after.mu, c.after.sigma)
+                 for c in items),
+            )
+            self.conn.executemany(
+                "INSERT INTO ratings (game, system, kind, entity, mu, sigma, score, games, wins, last_seq)"
+                " VALUES (?,?,?,?,?,?,?,1,?,?) ON CONFLICT (game, system, kind, entity) DO UPDATE SET"
+                " mu = excluded.mu, sigma = excluded.sigma, score = excluded.score, games = games + 1,"
+                " wins = wins + excluded.wins, last_seq = excluded.last_seq",
+                ((game, name, c.entity[0], c.entity[1], c.after.mu, c.after.sigma, score(c.after),
+                  int(c.entity in wins), seq) for c in items),
+            )
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    def start_tournament(self, tournament_id: str, settings: Mapping[str, Any], now: float) -> None:
+        """Register a tournament; games recorded with its id count towards ``games_done``."""
+        self.conn.execute("INSERT INTO tournaments (id, settings, games_done, created, updated) VALUES (?,?,0,?,?)",
+                          (tournament_id, _json(dict(settings)), now, now))
+
+    def tournament(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
+        """(settings, games done) to resume a tournament, or None if unknown."""
+        row = self.conn.execute("SELECT settings, games_done FROM tournaments WHERE id = ?",
+                                (tournament_id,)).fetchone()
+        return None if row is None else (json.loads(row[0]), int(row[1]))
+
+    # -- reading --------------------------------------------------------------------------
+
+    def list_games(self, game: str | None = None, bot: str | None = None, limit: int = 50,
+                   before_seq: int | None = None) -> list[GameSummary]:
+        """Newest first; ``before_seq`` pages backwards."""
+        sql = ("SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament"
+               " FROM games WHERE 1=1")
+        args: list[Any] = []
+        if game is not None:
+            sql += " AND game = ?"
+            args.append(game)
+        if bot is not None:
+            sql += " AND seq IN (SELECT game_seq FROM outcomes WHERE bot = ?)"
+            args.append(bot)
+        if before_seq is not None:
+            sql += " AND seq < ?"
+            args.append(before_seq)
+        sql += " ORDER BY seq DESC LIMIT ?"
+        args.append(limit)
+        return [_summary(row) for row in self.conn.execute(sql, args)]
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        row = self.conn.execute(
+            "SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament,"
+            " options, seed, roles, sides, winners, forfeited FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        seq = row[0]
+        events = tuple(
+            Event(kind, json.loads(data), None if aud is None else frozenset(json.loads(aud)))
+            for kind, data, aud in self.conn.execute(
+                "SELECT kind, data, audience FROM events WHERE game_seq = ? ORDER BY idx", (seq,))
+        )
+        history = tuple(
+            (seat, kind, _tuples(json.loads(value)))
+            for seat, kind, value in self.conn.execute(
+                "SELECT seat, kind, value FROM actions WHERE game_seq = ? ORDER BY idx", (seq,))
+        )
+        outcomes = tuple(
+            PlayerOutcome(*r) for r in self.conn.execute(
+                "SELECT seat, bot, role, side, result FROM outcomes WHERE game_seq = ? ORDER BY seat", (seq,))
+        )
+        changes: dict[str, list[Change]] = defaultdict(list)
+        for system, kind, entity, mb, sb, ma, sa in self.conn.execute(
+                "SELECT system, kind, entity, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes"
+                " WHERE game_seq = ?", (seq,)):
+            changes[system].append(Change((kind, entity), Rating(mb, sb), Rating(ma, sa)))
+        return StoredGame(
+            summary=_summary(row[:11]), options=json.loads(row[11]), seed=row[12],
+            roles=tuple(json.loads(row[13])), sides=tuple(json.loads(row[14])),
+            winners=frozenset(json.loads(row[15])), forfeited=row[16], events=events, history=history,
+            outcomes=outcomes, changes={k: tuple(v) for k, v in changes.items()},
+        )
+
+    def leaderboard(self, game: str, system: str, limit: int | None = None, min_games: int = 0) -> list[LeaderRow]:
+        """Bots by the system's score (Elo: rating; TrueSkill: mu - 3 sigma), from the current-ratings table."""
+        sql = ("SELECT entity, mu, sigma, score, games, wins FROM ratings WHERE game = ? AND system = ?"
+               " AND kind = 'bot' AND games >= ? ORDER BY score DESC, entity")
+        args: list[Any] = [game, system, min_games]
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return [LeaderRow(i + 1, *row) for i, row in enumerate(self.conn.execute(sql, args))]
+
+    def ratings(self, game: str, system: str, kind: str = BOT) -> dict[str, Rating]:
+        return {e: Rating(mu, s) for e, mu, s in self.conn.execute(
+            "SELECT entity, mu, sigma FROM ratings WHERE game = ? AND system = ? AND kind = ?", (game, system, kind))}
+
+    def bot_stats(self, game: str, bot: str | None = None) -> dict[str, BotStats]:
+        """Per bot: games, wins, win rate with a Wilson 95% interval, overall and per role,
+        plus the game's role figures (``figures.FIGURES``)."""
+        sql = ("SELECT o.bot, o.role, o.result, g.reason, COUNT(*) FROM outcomes o JOIN games g ON g.seq = o.game_seq"
+               " WHERE g.game = ?")
+        args: list[Any] = [game]
+        if bot is not None:
+            sql += " AND o.bot = ?"
+            args.append(bot)
+        sql += " GROUP BY o.bot, o.role, o.result, g.reason"
+        counts: dict[str, list[tuple[str | None, str, str, int]]] = defaultdict(list)
+        for b, role, result, reason, n in self.conn.execute(sql, args):
+            counts[b].append((role, result, reason, n))
+        figures = FIGURES.get(game, ())
+        out: dict[str, BotStats] = {}
+        for b in sorted(counts):
+            rows = counts[b]
+            roles = sorted({r for r, _, _, _ in rows if r is not None})
+            out[b] = BotStats(
+                b, game, _role_stats(None, rows, figures),
+                {r: _role_stats(r, [x for x in rows if x[0] == r], figures) for r in roles},
+            )
+        return out
+
+    # -- rebuild --------------------------------------------------------------------------
+
+    def rebuild(self, write: bool = False) -> RebuildReport:
+        """Recompute every rating from the stored games, in recording order, and compare
+        exactly (float equality) with the stored changes and current ratings.
+
+        ``write=True`` replaces the stored values by the recomputed ones, in one
+        transaction (after a change of rating parameters). The read runs in one
+        transaction too, so games recorded meanwhile are not half-seen.
+        """
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            report = self._rebuild(write)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return report
+
+    def _rebuild(self, write: bool) -> RebuildReport:
+        conn = self.conn
+        stored_changes: dict[tuple[int, str], dict[Entity, tuple[float, float, float, float]]] = defaultdict(dict)
+        for seq, system, kind, entity, mb, sb, ma, sa in conn.execute(
+                "SELECT game_seq, system, kind, entity, mu_before, sigma_before, mu_after, sigma_after"
+                " FROM rating_changes"):
+            stored_changes[(seq, system)][(kind, entity)] = (mb, sb, ma, sa)
+        games = conn.execute("SELECT seq, game, kind, forfeited FROM games ORDER BY seq").fetchall()
+        rows: dict[int, list[tuple[int, str, int, int, str | None]]] = defaultdict(list)
+        for seq, seat, bot, grp, rank, adv in conn.execute(
+                "SELECT game_seq, seat, bot, grp, rank, adv FROM outcomes ORDER BY game_seq, seat"):
+            rows[seq].append((seat, bot, grp, rank, adv))
+        current: dict[tuple[str, str], dict[Entity, Rating]] = defaultdict(dict)
+        tally: dict[tuple[str, str, Entity], list[int]] = {}
+        mismatches: list[Mismatch] = []
+        new_changes: list[tuple[Any, ...]] = []
+        checked = 0
+        for seq, game, kind, forfeited in games:
+            match = _match_from_rows(kind, rows[seq], forfeited)
+            wins = _wins(match)
+            for system in self.systems:
+                state = current[(game, system.name)]
+                changes = system.rate(match, state)
+                stored = stored_changes.get((seq, system.name), {})
+                computed = {c.entity: (c.before.mu, c.before.sigma, c.after.mu, c.after.sigma) for c in changes}
+                checked += len(computed)
+                if computed != stored:
+                    for entity in sorted(set(computed) | set(stored)):
+                        if computed.get(entity) != stored.get(entity):
+                            mismatches.append(Mismatch(f"game {seq} {system.name} {entity[0]} {entity[1]}",
+                                                       stored.get(entity), computed.get(entity)))
+                for c in changes:
+                    state[c.entity] = c.after
+                    t = tally.setdefault((game, system.name, c.entity), [0, 0, 0])
+                    t[0] += 1
+                    t[1] += int(c.entity in wins)
+                    t[2] = seq
+                    new_changes.append((seq, system.name, c.entity[0], c.entity[1], c.before.mu, c.before.sigma,
+                                        c.after.mu, c.after.sigma))
+        scores = {s.name: s.score for s in self.systems}
+        computed_ratings = {
+            (game, system, kind, entity): (r.mu, r.sigma, scores[system](r), *tally[(game, system, (kind, entity))])
+            for (game, system), state in current.items() for (kind, entity), r in state.items()
+        }
+        stored_ratings = {
+            (g, s, k, e): (mu, sigma, score, n, w, last)
+            for g, s, k, e, mu, sigma, score, n, w, last in conn.execute(
+                "SELECT game, system, kind, entity, mu, sigma, score, games, wins, last_seq FROM ratings")
+        }
+        for key in sorted(set(computed_ratings) | set(stored_ratings)):
+            if computed_ratings.get(key) != stored_ratings.get(key):
+                mismatches.append(Mismatch("rating " + " ".join(key), stored_ratings.get(key), computed_ratings.get(key)))
+        if write:
+            conn.execute("DELETE FROM rating_changes")
+            conn.execute("DELETE FROM ratings")
+            conn.executemany("INSERT INTO rating_changes VALUES (?,?,?,?,?,?,?,?)", new_changes)
+            conn.executemany("INSERT INTO ratings (game, system, kind, entity, mu, sigma, score, games, wins, last_seq)"
+                             " VALUES (?,?,?,?,?,?,?,?,?,?)", (k + v for k, v in computed_ratings.items()))
+        return RebuildReport(len(games), checked, len(computed_ratings), tuple(mismatches), write)
+
+
+def _summary(row: Sequence[Any]) -> GameSummary:
+    seq, gid, game, players, kind, winner, reason, nicks, started, finished, tournament = row
+    return GameSummary(seq, gid, game, players, kind, winner, reason, tuple(json.loads(nicks)), started, finished,
+                       tournament)
+
+
+def _wins(match: Match) -> set[Entity]:
+    """The entities credited with a win: players (and side terms) of the best-ranked groups
+    of a ranked match whose groups do not all tie."""
+    if match.kind != RANKED:
+        return set()
+    ranks = {g.rank for g in match.groups}
+    if len(ranks) < 2:
+        return set()
+    best = min(ranks)
+    out: set[Entity] = set()
+    for g in match.groups:
+        if g.rank == best:
+            out.update((BOT, p) for p in g.players)
+            if g.side is not None:
+                out.add((SIDE, g.side))
+    return out
+
+
+def _match_from_rows(kind: str, rows: Iterable[tuple[int, str, int, int, str | None]], forfeited: int | None) -> Match:
+    """The Match ``record_game`` rated, rebuilt from outcome rows (groups by index, seats in order)."""
+    groups: dict[int, tuple[list[str], int, str | None]] = {}
+    offender = None
+    for seat, bot, grp, rank, adv in rows:
+        groups.setdefault(grp, ([], rank, adv))[0].append(bot)
+        if seat == forfeited:
+            offender = bot
+    built = tuple(Group(tuple(ps), rank, adv) for _, (ps, rank, adv) in sorted(groups.items()))
+    return Match(kind, built, offender if kind == FORFEIT else None)  # type: ignore[arg-type]
+
+
+def _rate(successes: int, trials: int) -> RateStat:
+    low, high = wilson(successes, trials)
+    return RateStat(successes, trials, successes / trials if trials else None, low, high)
+
+
+def _role_stats(role: str | None, rows: Sequence[tuple[str | None, str, str, int]], figures: Sequence[Any]) -> RoleStats:
+    by_result: dict[str, int] = defaultdict(int)
+    for _, result, _, n in rows:
+        by_result[result] += n
+    played = sum(by_result.values()) - by_result[ABORTED]
+    figs: dict[str, RateStat] = {}
+    for f in figures:
+        if role is not None and f.role != role:
+            continue
+        mine = [(reason, n) for r, _, reason, n in rows if r == f.role]
+        if role is None and not mine:
+            continue
+        counted = sum(n for reason, n in mine if reason in f.counted)
+        hits = sum(n for reason, n in mine if reason in f.success)
+        figs[f.name] = _rate(hits, counted)
+    return RoleStats(role, played, by_result[WIN], by_result["loss"], by_result["draw"], by_result[FORFEIT],
+                     by_result[ABORTED], _rate(by_result[WIN], played), figs)

@@ -1,0 +1,238 @@
+"""What the store takes in (a finished game) and gives back (stored games, stats)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ..core.events import Event, view
+from ..core.game import Game, Result
+from ..ratings.model import Change, Match, aborted, forfeit, ranked
+
+ABORTED_REASON = "aborted"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished (or aborted) game, everything needed to store, replay and rate it.
+
+    ``result`` None means aborted (nobody at fault: no rating change). Timestamps come
+    from the caller so nothing in here reads a clock.
+    """
+
+    id: str
+    game: str
+    options: Mapping[str, Any]
+    seed: int
+    nicks: tuple[str, ...]
+    roles: tuple[str | None, ...]
+    sides: tuple[str | None, ...]
+    result: Result | None
+    events: Sequence[Event]
+    history: Sequence[tuple[int, str, Any]]
+    started: float
+    finished: float
+    tournament: str | None = None
+    abort_reason: str = ABORTED_REASON
+
+    @property
+    def players(self) -> int:
+        return len(self.nicks)
+
+    def match(self) -> Match:
+        """The match the rating systems see (see ``build_match``)."""
+        return build_match(self.nicks, self.sides, self.result)
+
+
+def build_match(nicks: Sequence[str], sides: Sequence[str | None], result: Result | None) -> Match:
+    """Result -> Match: winners' side rank 0, every other side rank 1 (one group per side,
+    in order of first seat, players in seat order); a forfeit and an abort per the
+    abnormal-end rule. ``rebuild`` relies on this order being reproducible."""
+    if result is None:
+        return aborted(nicks)
+    if result.forfeited is not None:
+        return forfeit(nicks, nicks[result.forfeited])
+    by_seat: dict[str, str] = {}
+    for seat, nick in enumerate(nicks):
+        side = sides[seat]
+        if side is None:
+            side = result.winner if seat in result.winners else "others"
+        by_seat[nick] = side
+    winner = result.winner
+    if winner is None:  # winners without a side name: group them by seat membership
+        by_seat = {n: ("winners" if s in result.winners else by_seat[n]) for s, n in enumerate(nicks)}
+        winner = "winners"
+    return ranked(by_seat, {s: 0 if s == winner else 1 for s in by_seat.values()}, len(nicks))
+
+
+def record_from_game(
+    game_id: str,
+    game: Game,
+    nicks: Sequence[str],
+    *,
+    game_type: str,
+    options: Mapping[str, Any],
+    started: float,
+    finished: float,
+    tournament: str | None = None,
+    aborted_reason: str | None = None,
+) -> GameRecord:
+    """A GameRecord from an engine at the end of a game (or stopped: ``aborted_reason``).
+
+    Roles and final sides come from the ``end`` event's reveal (``roles``, ``sides``);
+    for a game stopped before its end they come from the engine's ``roles`` and
+    ``sides_now`` if it has them.
+    """
+    roles: list[Any] = []
+    sides: list[Any] = []
+    end = next((e for e in reversed(game.events) if e.kind == "end"), None)
+    if end is not None:
+        roles = list(end.data.get("roles", []))
+        sides = list(end.data.get("sides", []))
+    if not roles:
+        roles = [getattr(r, "value", r) for r in getattr(game, "roles", [])]
+    if not sides:
+        sides = [getattr(s, "value", s) for s in getattr(game, "sides_now", [])]
+    n = len(nicks)
+    roles += [None] * (n - len(roles))
+    sides += [None] * (n - len(sides))
+    result = None if aborted_reason is not None else game.result
+    if aborted_reason is None and result is None:
+        raise ValueError("the game has no result: pass aborted_reason to record it as aborted")
+    return GameRecord(
+        id=game_id, game=game_type, options=dict(options), seed=game.seed, nicks=tuple(nicks),
+        roles=tuple(roles), sides=tuple(sides), result=result, events=tuple(game.events),
+        history=tuple(game.history), started=started, finished=finished, tournament=tournament,
+        abort_reason=aborted_reason or ABORTED_REASON,
+    )
+
+
+@dataclass(frozen=True)
+class PlayerOutcome:
+    seat: int
+    bot: str
+    role: str | None
+    side: str | None
+    result: str
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of ``arena games``."""
+
+    seq: int
+    id: str
+    game: str
+    players: int
+    kind: str
+    winner: str | None
+    reason: str
+    nicks: tuple[str, ...]
+    started: float
+    finished: float
+    tournament: str | None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as stored: enough to replay it exactly and to show any player's view."""
+
+    summary: GameSummary
+    options: dict[str, Any]
+    seed: int
+    roles: tuple[str | None, ...]
+    sides: tuple[str | None, ...]
+    winners: frozenset[int]
+    forfeited: int | None
+    events: tuple[Event, ...]
+    history: tuple[tuple[int, str, Any], ...]
+    outcomes: tuple[PlayerOutcome, ...]
+    changes: Mapping[str, tuple[Change, ...]] = field(default_factory=dict)
+
+    def view(self, seat: int | None) -> list[Event]:
+        """What ``seat`` was told during the game (None: a spectator)."""
+        return list(view(self.events, seat))
+
+    def replay(self) -> Game:
+        """A fresh engine replayed from the seed and the recorded answers.
+
+        Its events equal the stored ones for a normally ended game; a forfeit is applied
+        after the answers, as it happened.
+        """
+        from ..games import GAMES
+
+        cls = GAMES[self.summary.game]
+        options = cls.Options.from_mapping(self.options, game=self.summary.game)
+        engine = cls(self.summary.players, options, self.seed)  # type: ignore[call-arg]
+        engine.replay(self.history)
+        if self.forfeited is not None and engine.result is None:
+            end = next((e for e in reversed(self.events) if e.kind == "end"), None)
+            engine.forfeit(self.forfeited, end.data.get("why", "") if end else "")
+        return engine
+
+
+@dataclass(frozen=True)
+class RateStat:
+    """``successes`` of ``trials`` with the Wilson 95% interval."""
+
+    successes: int
+    trials: int
+    rate: float | None
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class RoleStats:
+    """A bot's record in one role (or over all roles: ``role`` None)."""
+
+    role: str | None
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    forfeits: int
+    aborted: int
+    win_rate: RateStat
+    figures: Mapping[str, RateStat]
+
+
+@dataclass(frozen=True)
+class BotStats:
+    bot: str
+    game: str
+    overall: RoleStats
+    roles: Mapping[str, RoleStats]
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    rank: int
+    bot: str
+    mu: float
+    sigma: float
+    score: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A stored value that ``rebuild`` computed differently."""
+
+    where: str
+    stored: Any
+    computed: Any
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    games: int
+    changes_checked: int
+    ratings_checked: int
+    mismatches: tuple[Mismatch, ...]
+    written: bool
+
+    @property
+    def exact(self) -> bool:
+        return not self.mismatches

@@ -1,0 +1,131 @@
+"""The database schema as a list of migrations, versioned with ``PRAGMA user_version``.
+
+Migration i (0-based) takes a database at version i to version i + 1. A new schema
+change is a new entry appended to ``MIGRATIONS``; entries already released are never
+edited, because databases in the field have already run them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Sequence
+
+Migration = tuple[str, ...]
+"""The statements of one migration, run in one transaction with the version bump."""
+
+V1: Migration = (
+    """CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL,              -- JSON, as the organiser gave it
+        games_done INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    )""",
+    """CREATE TABLE games (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, -- recording order: rebuild replays in this order
+        id TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,                    -- game type, e.g. avalon
+        options TEXT NOT NULL,                 -- JSON
+        seed INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        nicks TEXT NOT NULL,                   -- JSON list, seat order
+        roles TEXT NOT NULL,                   -- JSON list, seat order
+        sides TEXT NOT NULL,                   -- JSON list, final side per seat
+        kind TEXT NOT NULL CHECK (kind IN ('ranked', 'forfeit', 'aborted')),
+        winner TEXT,
+        winners TEXT NOT NULL,                 -- JSON list of seats
+        reason TEXT NOT NULL,
+        forfeited INTEGER,
+        tournament TEXT REFERENCES tournaments(id),
+        started REAL NOT NULL,
+        finished REAL NOT NULL
+    )""",
+    "CREATE INDEX games_by_type ON games(game, seq)",
+    """CREATE TABLE events (
+        game_seq INTEGER NOT NULL REFERENCES games(seq),
+        idx INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,                    -- JSON
+        audience TEXT,                         -- JSON list of seats, NULL = everyone
+        PRIMARY KEY (game_seq, idx)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE actions (
+        game_seq INTEGER NOT NULL REFERENCES games(seq),
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,                   -- JSON
+        PRIMARY KEY (game_seq, idx)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE outcomes (
+        game_seq INTEGER NOT NULL REFERENCES games(seq),
+        seat INTEGER NOT NULL,
+        bot TEXT NOT NULL,
+        role TEXT,
+        side TEXT,
+        grp INTEGER NOT NULL,                  -- index of the player's group in the rated match
+        rank INTEGER NOT NULL,                 -- the group's rank, 0 best
+        adv TEXT,                              -- the group's side-advantage key, NULL if none
+        result TEXT NOT NULL CHECK (result IN ('win', 'loss', 'draw', 'forfeit', 'aborted')),
+        PRIMARY KEY (game_seq, seat)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX outcomes_by_bot ON outcomes(bot, game_seq)",
+    """CREATE TABLE rating_changes (
+        game_seq INTEGER NOT NULL REFERENCES games(seq),
+        system TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('bot', 'side')),
+        entity TEXT NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after REAL NOT NULL,
+        sigma_after REAL NOT NULL,
+        PRIMARY KEY (game_seq, system, kind, entity)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE ratings (
+        game TEXT NOT NULL,
+        system TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('bot', 'side')),
+        entity TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        score REAL NOT NULL,                   -- what the leaderboard sorts by
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL,
+        PRIMARY KEY (game, system, kind, entity)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX ratings_board ON ratings(game, system, kind, score DESC)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1,)
+
+
+class SchemaError(Exception):
+    """The database cannot be used by this version of the arena."""
+
+
+def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Bring the database to the latest version; returns the version it had before.
+
+    Each migration runs in its own ``BEGIN IMMEDIATE`` transaction together with the
+    ``user_version`` bump (the version lives in the file header and rolls back with the
+    transaction), so a crash mid-migration leaves the previous version intact.
+    """
+    start = conn.execute("PRAGMA user_version").fetchone()[0]
+    if start > len(migrations):
+        raise SchemaError(f"the database has schema version {start}, newer than this arena knows "
+                          f"({len(migrations)}); upgrade the arena")
+    for version in range(start, len(migrations)):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] != version:
+                conn.execute("ROLLBACK")  # another process migrated meanwhile
+                continue
+            for statement in migrations[version]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return start
