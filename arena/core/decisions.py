@@ -20,7 +20,7 @@ class Decision:
     the error code of a bad answer.
     """
 
-    __slots__ = ("seat", "kind", "options", "count", "targets")
+    __slots__ = ("seat", "kind", "options", "count", "targets", "item_type")
 
     def __init__(
         self,
@@ -37,6 +37,8 @@ class Decision:
         self.options = options
         self.count = count
         self.targets = targets
+        self.item_type = type(options[0])
+        """Answers must be of exactly this type: ``True == 1`` must not pass as seat 1."""
 
     def check(self, value: Any) -> Any:
         """The normalised answer, or IllegalAction naming what is wrong with it.
@@ -48,7 +50,7 @@ class Decision:
             if self._legal(value):
                 return value
             if self.targets:
-                if self._legal_type(value) and value == self.seat:
+                if type(value) is int and value == self.seat:
                     raise IllegalAction(ErrorCode.CANNOT_SELF_TARGET, f"{self.kind}: you cannot choose yourself")
                 raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {value!r} is not one of {list(self.options)}")
             raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"{self.kind}: {value!r} is not allowed; legal: {list(self.options)}")
@@ -64,12 +66,9 @@ class Decision:
             raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: a choice is repeated")
         return tuple(sorted(picked))
 
-    def _legal_type(self, item: Any) -> bool:
-        return any(type(item) is type(option) for option in self.options[:1])
-
     def _legal(self, item: Any) -> bool:
         """Whether ``item`` is one of the options, of the options' own type (never raises)."""
-        return self._legal_type(item) and item in self.options
+        return type(item) is self.item_type and item in self.options
 
     def random_choice(self, rng: random.Random) -> Any:
         """A uniformly random legal answer."""

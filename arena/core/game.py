@@ -87,7 +87,7 @@ class Game:
         if decision is None or decision.kind != kind:
             self._refuse(seat, kind, decision)
         # The common case (one item of the options' own type) skips a call.
-        if decision.count != 1 or type(value) is not type(decision.options[0]) or value not in decision.options:
+        if decision.count != 1 or type(value) is not decision.item_type or value not in decision.options:
             value = decision.check(value)
         events = self.events
         start = len(events)
