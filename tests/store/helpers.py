@@ -1,0 +1,40 @@
+"""Real Avalon games played by random legal players, as the store receives them."""
+
+from __future__ import annotations
+
+import random
+
+from arena.games.avalon.engine import AvalonGame
+from arena.games.avalon.options import AvalonOptions
+from arena.simulate import play_random
+from arena.store import GameRecord, record_from_game
+
+BOTS = [f"bot{i}" for i in range(12)]
+
+
+def avalon_record(i: int, rng: random.Random, players: int = 5, end: str = "play",
+                  tournament: str | None = None) -> GameRecord:
+    """Game ``i``: ``end`` is "play" (to the end), "forfeit" (seat 1 forfeits mid-game) or "abort"."""
+    options = AvalonOptions()
+    game = AvalonGame(players, options, seed=1000 + i)
+    nicks = rng.sample(BOTS, players)
+    if end == "play":
+        play_random(game, rng)
+    else:
+        for decision in game.pending():
+            game.apply(decision.seat, decision.kind, decision.random_choice(rng))
+        if end == "forfeit":
+            game.forfeit(1, "timeout")
+    return record_from_game(
+        f"g{i}", game, nicks, game_type="avalon", options=options.to_dict(), started=float(i),
+        finished=i + 0.5, tournament=tournament, aborted_reason="operator stop" if end == "abort" else None,
+    )
+
+
+def many_records(n: int, seed: int = 1) -> list[GameRecord]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        end = "forfeit" if i % 7 == 6 else "abort" if i % 11 == 10 else "play"
+        out.append(avalon_record(i, rng, players=rng.choice((5, 6, 7, 8, 10)), end=end))
+    return out

@@ -1,0 +1,309 @@
+"""The results store: schema and migrations, one-transaction writes, reads, rebuild."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from arena.core.events import Event
+from arena.ratings import BOT, SIDE, Elo, TrueSkill
+from arena.store import MIGRATIONS, SchemaError, Store, build_match
+from arena.store import db as store_db
+from arena.store.schema import V1
+
+from .helpers import avalon_record, many_records
+
+TABLES = ("games", "events", "actions", "outcomes", "rating_changes", "ratings", "tournaments")
+
+
+def counts(store: Store) -> dict[str, int]:
+    return {t: store.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with Store(tmp_path / "arena.db") as s:
+        yield s
+
+
+# -- schema ------------------------------------------------------------------------------
+
+
+def test_a_new_database_gets_the_latest_schema_in_wal_mode(tmp_path):
+    with Store(tmp_path / "new.db") as s:
+        assert s.migrated_from == 0
+        assert s.version == len(MIGRATIONS)
+        assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert counts(s) == dict.fromkeys(TABLES, 0)
+
+
+def test_reopening_keeps_data_and_runs_nothing(tmp_path):
+    path = tmp_path / "a.db"
+    with Store(path) as s:
+        s.record_game(avalon_record(0, random.Random(0)))
+    with Store(path) as s:
+        assert s.migrated_from == len(MIGRATIONS)
+        assert [g.id for g in s.list_games()] == ["g0"]
+
+
+def test_a_later_migration_upgrades_an_existing_database(tmp_path):
+    path = tmp_path / "a.db"
+    with Store(path, migrations=(V1,)) as s:
+        s.record_game(avalon_record(0, random.Random(0)))
+    v2 = ("ALTER TABLE games ADD COLUMN note TEXT", "UPDATE games SET note = 'migrated'")
+    with Store(path, migrations=(V1, v2)) as s:
+        assert (s.migrated_from, s.version) == (1, 2)
+        assert s.conn.execute("SELECT note FROM games").fetchall() == [("migrated",)]
+
+
+def test_a_failing_migration_leaves_the_previous_version(tmp_path):
+    path = tmp_path / "a.db"
+    Store(path, migrations=(V1,)).close()
+    bad = ("CREATE TABLE extra (x)", "THIS IS NOT SQL")
+    with pytest.raises(sqlite3.OperationalError):
+        Store(path, migrations=(V1, bad))
+    with Store(path, migrations=(V1,)) as s:
+        assert s.version == 1
+        assert s.conn.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchone() is None
+
+
+def test_a_newer_database_is_refused(tmp_path):
+    path = tmp_path / "a.db"
+    Store(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    conn.close()
+    with pytest.raises(SchemaError, match="newer"):
+        Store(path)
+
+
+# -- one transaction per game ------------------------------------------------------------
+
+
+def test_a_failure_mid_write_leaves_nothing(store, monkeypatch):
+    store.record_game(avalon_record(0, random.Random(0)))
+    before = counts(store)
+    ratings_before = store.ratings("avalon", "elo")
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("injected after the game, events and outcomes were written")
+
+    monkeypatch.setattr(Store, "_write_ratings", boom)
+    with pytest.raises(RuntimeError, match="injected"):
+        store.record_game(avalon_record(1, random.Random(1)))
+    assert counts(store) == before
+    assert store.ratings("avalon", "elo") == ratings_before
+    monkeypatch.undo()
+    store.record_game(avalon_record(1, random.Random(1)))  # the connection is still usable
+    assert counts(store)["games"] == 2
+
+
+def test_an_unwritable_event_leaves_nothing(store):
+    rec = avalon_record(0, random.Random(0))
+    bad = rec.__class__(**{**rec.__dict__, "events": (*rec.events, Event("x", {"v": object()}))})
+    with pytest.raises(TypeError):
+        store.record_game(bad)
+    assert counts(store) == dict.fromkeys(TABLES, 0)
+
+
+def test_a_duplicate_game_id_is_refused_and_changes_nothing(store):
+    rec = avalon_record(0, random.Random(0))
+    store.record_game(rec)
+    before = counts(store), store.ratings("avalon", "trueskill")
+    with pytest.raises(sqlite3.IntegrityError):
+        store.record_game(rec)
+    assert (counts(store), store.ratings("avalon", "trueskill")) == before
+
+
+def test_a_process_killed_mid_write_leaves_nothing(tmp_path):
+    """A real crash: the writing process dies (os._exit) between two inserts of a game."""
+    path = tmp_path / "crash.db"
+    with Store(path) as s:
+        s.record_game(avalon_record(0, random.Random(0)))
+    root = Path(__file__).resolve().parents[2]
+    script = textwrap.dedent(f"""
+        import os, random, sys
+        sys.path[:0] = [{str(root)!r}]
+        from arena.store import Store
+        from tests.store.helpers import avalon_record
+        def die(*a, **k):
+            os._exit(3)
+        Store._write_ratings = die
+        s = Store({str(path)!r})
+        s.record_game(avalon_record(1, random.Random(1)))
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 3, proc.stderr
+    with Store(path) as s:
+        assert [g.id for g in s.list_games()] == ["g0"]
+        assert counts(s)["events"] == len(avalon_record(0, random.Random(0)).events)
+        assert s.rebuild().exact
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+def test_a_stored_game_replays_exactly_and_gives_every_view(store):
+    rec = avalon_record(3, random.Random(3), players=7)
+    store.record_game(rec)
+    game = store.load_game("g3")
+    assert game is not None and game.summary.nicks == rec.nicks
+    assert list(game.events) == list(rec.events)
+    assert game.replay().events == list(rec.events)
+    for seat in (None, *range(7)):
+        assert game.view(seat) == [e for e in rec.events if e.visible_to(seat)]
+    roles = [e.data["role"] for e in game.view(2) if e.kind == "role"]
+    assert roles == [rec.roles[2]]
+    assert {o.result for o in game.outcomes} == {"win", "loss"}
+    assert set(game.changes) == {"elo", "trueskill"}
+    assert store.load_game("nope") is None
+
+
+def test_forfeited_and_aborted_games_follow_the_abnormal_end_rule(store):
+    rng = random.Random(5)
+    store.record_game(avalon_record(0, rng, end="forfeit"))
+    store.record_game(avalon_record(1, rng, end="abort"))
+    forfeited = store.load_game("g0")
+    assert forfeited.summary.kind == "forfeit" and forfeited.forfeited == 1
+    assert forfeited.replay().events == list(forfeited.events)
+    assert {o.seat: o.result for o in forfeited.outcomes} == {0: "draw", 1: "forfeit", 2: "draw", 3: "draw", 4: "draw"}
+    offender = forfeited.outcomes[1].bot
+    elo = {c.entity: c.delta for c in forfeited.changes["elo"]}
+    assert elo[(BOT, offender)] == pytest.approx(-16.0)
+    assert not any(e[0] == SIDE for e in elo)
+    stopped = store.load_game("g1")
+    assert stopped.summary.kind == "aborted" and stopped.summary.reason == "operator stop"
+    assert {o.result for o in stopped.outcomes} == {"aborted"} and stopped.changes == {}
+    assert store.rebuild().exact
+
+
+def test_list_games_filters_and_pages(store):
+    recs = many_records(12)
+    for r in recs:
+        store.record_game(r)
+    assert [g.id for g in store.list_games(limit=3)] == ["g11", "g10", "g9"]
+    assert [g.id for g in store.list_games(limit=2, before_seq=10)] == ["g8", "g7"]
+    bot = recs[4].nicks[0]
+    mine = store.list_games(bot=bot, limit=100)
+    assert mine and all(bot in g.nicks for g in mine)
+    assert len(mine) == sum(bot in r.nicks for r in recs)
+    assert store.list_games(game="werewolf") == []
+
+
+def test_leaderboard_reads_current_ratings_in_score_order(store):
+    for r in many_records(40):
+        store.record_game(r)
+    for system in (Elo(), TrueSkill()):
+        board = store.leaderboard("avalon", system.name)
+        assert [row.rank for row in board] == list(range(1, len(board) + 1))
+        assert [row.score for row in board] == sorted((row.score for row in board), reverse=True)
+        assert all(row.score == system.score(store.ratings("avalon", system.name)[row.bot]) for row in board)
+        assert not any(row.bot.startswith(("good", "evil")) for row in board)
+    assert len(store.leaderboard("avalon", "elo", limit=3)) == 3
+    assert all(r.games >= 15 for r in store.leaderboard("avalon", "elo", min_games=15))
+
+
+def test_tournament_progress_is_written_with_each_game(store):
+    store.start_tournament("t1", {"games": 100, "bots": ["a", "b"]}, now=1.0)
+    rng = random.Random(2)
+    for i in range(3):
+        store.record_game(avalon_record(i, rng, tournament="t1"))
+    assert store.tournament("t1") == ({"games": 100, "bots": ["a", "b"]}, 3)
+    assert store.tournament("t2") is None
+    with pytest.raises(sqlite3.IntegrityError):  # an unknown tournament: nothing is stored
+        store.record_game(avalon_record(9, rng, tournament="t2"))
+    assert counts(store)["games"] == 3
+
+
+# -- rebuild -----------------------------------------------------------------------------
+
+
+def test_rebuild_reproduces_every_stored_value_exactly(store):
+    for r in many_records(60):
+        store.record_game(r)
+    report = store.rebuild()
+    assert report.exact, report.mismatches[:5]
+    assert report.games == 60
+    assert report.changes_checked == counts(store)["rating_changes"]
+    assert report.ratings_checked == counts(store)["ratings"]
+
+
+def test_rebuild_reports_a_tampered_value_and_can_rewrite_it(store):
+    for r in many_records(20):
+        store.record_game(r)
+    good = store.ratings("avalon", "trueskill")
+    bot = next(iter(good))
+    store.conn.execute("UPDATE ratings SET mu = mu + 1e-12 WHERE system = 'trueskill' AND entity = ?", (bot,))
+    store.conn.execute("UPDATE rating_changes SET mu_after = 0 WHERE game_seq = 3 AND system = 'elo'")
+    report = store.rebuild()
+    assert not report.exact
+    assert any(m.where.startswith("rating avalon trueskill bot " + bot) for m in report.mismatches)
+    assert any(m.where.startswith("game 3 elo") for m in report.mismatches)
+    assert store.rebuild(write=True).written
+    assert store.rebuild().exact
+    assert store.ratings("avalon", "trueskill") == good
+
+
+def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store):
+    for r in many_records(30):
+        store.record_game(r)
+        seq = store.list_games(limit=1)[0].seq
+        rows = store.conn.execute("SELECT seat, bot, grp, rank, adv FROM outcomes WHERE game_seq = ? ORDER BY seat",
+                                  (seq,)).fetchall()
+        forfeited = r.result.forfeited if r.result else None
+        assert store_db._match_from_rows(r.match().kind, rows, forfeited) == build_match(r.nicks, r.sides, r.result)
+
+
+def test_rebuild_with_other_parameters_differs_and_rewrites(tmp_path):
+    path = tmp_path / "a.db"
+    with Store(path) as s:
+        for r in many_records(10):
+            s.record_game(r)
+    with Store(path, systems=(Elo(k=16), TrueSkill())) as s:
+        assert not s.rebuild().exact
+        s.rebuild(write=True)
+        assert s.rebuild().exact
+
+
+# -- stats -------------------------------------------------------------------------------
+
+
+def test_bot_stats_count_results_per_role_with_wilson_intervals_and_figures(store):
+    recs = many_records(80)
+    for r in recs:
+        store.record_game(r)
+    stats = store.bot_stats("avalon")
+    for bot, s in stats.items():
+        mine = [(r, r.nicks.index(bot)) for r in recs if bot in r.nicks]
+        played = [(r, seat) for r, seat in mine if r.result is not None]
+        wins = sum(1 for r, seat in played if r.result.forfeited is None and seat in r.result.winners)
+        assert (s.overall.games, s.overall.wins) == (len(played), wins)
+        assert s.overall.aborted == len(mine) - len(played)
+        assert s.overall.forfeits == sum(1 for r, seat in played if r.result.forfeited == seat)
+        assert s.overall.win_rate.low <= (wins / len(played) if played else 0) <= s.overall.win_rate.high
+        assert sum(rs.games for rs in s.roles.values()) == s.overall.games
+        merlin = [(r, seat) for r, seat in played if r.roles[seat] == "merlin"
+                  and r.result.reason in ("merlin_survived", "assassinated_merlin")]
+        if "merlin" in s.roles:
+            fig = s.roles["merlin"].figures["merlin_survival"]
+            assert fig.trials == len(merlin)
+            assert fig.successes == sum(r.result.reason == "merlin_survived" for r, _ in merlin)
+        if "assassin" in s.roles:
+            assert "assassin_hit" in s.roles["assassin"].figures
+            assert "merlin_survival" not in s.roles["assassin"].figures
+    one = store.bot_stats("avalon", bot=recs[0].nicks[0])
+    assert list(one) == [recs[0].nicks[0]]
+
+
+def test_stored_json_is_plain(store):
+    store.record_game(avalon_record(0, random.Random(0)))
+    options, nicks = store.conn.execute("SELECT options, nicks FROM games").fetchone()
+    assert json.loads(options)["merlin"] is True and len(json.loads(nicks)) == 5
