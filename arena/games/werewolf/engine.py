@@ -1,0 +1,604 @@
+"""The Werewolf rules engine: a pure, seeded state machine (werewolf-rules.zh.md).
+
+The game starts at night (5.1). A night opens, in the 4.2 priority order, one round per step
+with the decisions of every living player whose role acts at that step (cupid 1, seer 5,
+doctor and bodyguard 7, wolves 8, vigilante 9, witch heal 10 then poison, piper 11); dawn
+resolves kills and protections as section 10.4 (resolution.py). The day follows 5.3: deaths
+announced; on day 1 the leader election (5.3.3); last words of the night (10.5); hunters'
+shots; discussion, one speaker at a time in the order of 5.3.2/5.3.3; votes one at a time
+in the same order; on a tie the tied speak again and the others vote again; the executed
+speak their last words, then their triggers; win check (section 9, neutral wins first).
+
+Decisions (kind: options). Seats are ints; words are strings (see choice.py):
+  night  cupid_link: two seats | seer_check, doctor_protect, bodyguard_protect,
+         vigilante_shoot, witch_poison, piper_charm: seat or "none" | wolf_vote: seat or
+         "abstain" | witch_save: "save" or "none"
+  day    candidacy: "stand"/"decline" | leader_vote: candidate or "abstain" |
+         order_start: one of last night's dead | order_direction: "clockwise"/
+         "counterclockwise" | speak, last_words: "done"/"pass" (the floor is the
+         speaker's while the decision is open) | vote: seat or "abstain" |
+         hunter_shoot: seat or "none"
+
+Timeouts (``default_answer``): a night action is not used ("none"), votes abstain, a
+candidate declines, a speaker's turn ends ("done"), the leader's direction is the default
+counterclockwise and the start the first dead seat, a hunter does not shoot, a silent Cupid
+links themself and the next seat.
+
+Events (audience): setup [all: players, options, role counts], role [the player], wolves
+[the wolves: each other], night [all], lovers [lovers and cupid], seer_result [seer],
+wolf_votes [living wolves: votes and target], wolf_target [living doctor/witch], charmed
+[the charmed and the piper], dawn [all: who died, roles if revealRolesOnDeath], day [all],
+death [all: a death in the day], candidacy, leader_vote, leader, order, speech, vote,
+vote_result, execution, idiot_revealed, hunter_shot [all], end [all: every role, lovers,
+charmed].
+
+Choices where the rules are silent: clockwise is rising seat numbers; with no death last
+night the discussion starts next to the leader (who then speaks last) or, with no leader,
+at a random living player; nobody may vote for themself; the leader's vote counts once and
+the title is not passed on at death; a revealed idiot speaks but does not vote; a hunter
+shot at dawn or in the day is not a night victim and gets no last words; a game that
+reaches ``maxDays`` ends in a draw (reason ``day_limit``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping
+
+from ...core.decisions import Decision
+from ...core.errors import ErrorCode, IllegalAction
+from ...core.game import FORFEIT, Game, Result
+from .choice import (
+    ABSTAIN, CLOCKWISE, COUNTERCLOCKWISE, DECLINE, DONE, NONE, PASS, STAND, Choice, Refusal,
+)
+from .day import STEP, last_words_order, speaking_order, tally
+from .options import WerewolfOptions
+from .resolution import Kill, Protection, resolve
+from .roles import ACTIONS, DIES, REGISTRY, SPARED, Action, Role, Team
+
+# Phases of section 4.1.
+NIGHT, DAY_ANNOUNCE, DAY_DISCUSSION, DAY_VOTE, DAY_EXECUTION, ENDED = (
+    "night", "day_announce", "day_discussion", "day_vote", "day_execution", "ended",
+)
+
+# End reasons.
+ALL_WOLVES_ELIMINATED = "all_wolves_eliminated"
+PARITY_OR_MAJORITY = "parity_or_majority"
+LOVERS_LAST_ALIVE = "lovers_last_alive"
+PIPER_CHARMED_ALL = "piper_charmed_all"
+JESTER_EXECUTED = "jester_executed"
+DAY_LIMIT = "day_limit"
+END_REASONS = (ALL_WOLVES_ELIMINATED, PARITY_OR_MAJORITY, LOVERS_LAST_ALIVE, PIPER_CHARMED_ALL, JESTER_EXECUTED, DAY_LIMIT, FORFEIT)
+SIDES = ("village", "werewolf", "lovers", "piper", "jester")
+
+SPEECH_KINDS = ("candidacy", "speak", "last_words")
+
+
+@dataclass
+class NightPlan:
+    """What the night's actions recorded, resolved at dawn (spec section 7: nightActions)."""
+
+    kills: list[Kill] = field(default_factory=list)
+    protections: list[Protection] = field(default_factory=list)
+    blocked: set[int] = field(default_factory=set)
+    wolf_target: int | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+
+
+class _Handlers(Mapping[str, Callable[..., None]]):
+    """Day kinds map to engine methods; every other kind to its role action (the registry)."""
+
+    def __init__(self, day: dict[str, Callable[..., None]]) -> None:
+        self.day = day
+
+    def __getitem__(self, kind: str) -> Callable[..., None]:
+        found = self.day.get(kind)
+        return found if found is not None else ACTIONS[kind].handle
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self.day, **ACTIONS})
+
+    def __len__(self) -> int:
+        return len(self.day) + len(ACTIONS)
+
+
+class WerewolfGame(Game):
+    name: ClassVar[str] = "werewolf"
+    Options = WerewolfOptions
+    sides = SIDES
+    end_reasons = END_REASONS
+    public_kinds: ClassVar[frozenset[str]] = frozenset(
+        {"candidacy", "leader_vote", "order_start", "order_direction", "speak", "last_words", "vote"}
+    )
+
+    @classmethod
+    def check_setup(cls, players: int, options: WerewolfOptions) -> None:
+        options.deal(players)
+
+    def __init__(self, players: int, options: WerewolfOptions | None = None, seed: int = 0) -> None:
+        options = options or WerewolfOptions()
+        roles = options.deal(players)
+        super().__init__(players, seed)
+        roles = self._seat(roles)
+        self.options = options
+        self.roles: list[str] = roles
+        self._roles: list[type[Role]] = [REGISTRY[r] for r in roles]
+        self.alive: list[bool] = [True] * players
+        self.day = 0
+        """The number of the current night, and of the day after it."""
+        self.phase = NIGHT
+        self.plan = NightPlan()
+        self.links: dict[int, int] = {}
+        """Lovers: each to the other (spec section 7: links)."""
+        self.marks: dict[str, set[int]] = {}
+        """Statuses set by roles, e.g. ``charmed``."""
+        self.leader: int | None = None
+        self.victims: list[int] = []
+        """Last night's dead, in resolution order."""
+        self.state: list[dict[str, Any]] = []
+        self.state = [role.initial_state(self) for role in self._roles]
+        wolves = sum(r.team is Team.WEREWOLF for r in self._roles)
+        mode = options.lastWordsMode
+        self.last_words_left: int | None = None if mode == "all" else 0 if mode == "none" else wolves
+        self._in_play = sorted(set(self._roles), key=lambda r: r.win_order)
+        self._agenda: list[tuple[str, Any]] = [("night", None)]
+        self._queue: list[int] = []
+        self._order: list[int] = []
+        self._triggers: list[tuple[int, type[Action]]] = []
+        self._votes: dict[int, Any] = {}
+        self._candidates: list[int] = []
+        """Leader candidates on day 1."""
+        self._runoff: list[int] = []
+        """The tied of a first day vote."""
+        self._vote_round = 1
+        self._purpose = ""
+        self._batch: list[int] = []
+        """Deaths of the batch being resolved, in order."""
+        self._start: int | None = None
+        self._dead: dict[Any, Refusal] = {}
+        """TARGET_ALREADY_DEAD refusals, kept current by ``_die`` and copied by decisions."""
+        self._fixed: dict[tuple[int, str], Choice] = {}
+        """Decisions whose options never change (speaking turns), built once."""
+
+        counts: dict[str, int] = {}
+        for r in roles:
+            counts[r] = counts.get(r, 0) + 1
+        self._emit("setup", {"players": players, "options": options.to_dict(), "roles": dict(sorted(counts.items()))})
+        for seat, role in enumerate(self._roles):
+            self._emit("role", {"seat": seat, "role": role.id, "team": role.team.value}, (seat,))
+        wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
+        self._emit("wolves", {"wolves": wolf_seats}, wolf_seats)
+        self._advance()
+
+    def _seat(self, roles: list[str]) -> list[str]:
+        """Deal the roles to the seats at random (a seam for tests that need a given deal)."""
+        self.rng.shuffle(roles)
+        return roles
+
+    # -- what roles and drivers use ------------------------------------------------
+
+    def role_of(self, seat: int) -> type[Role]:
+        return self._roles[seat]
+
+    def living(self) -> list[int]:
+        return [s for s in range(self.players) if self.alive[s]]
+
+    def living_wolves(self) -> list[int]:
+        """The living werewolf-team seats (who share the night talk outside the engine)."""
+        return [s for s in range(self.players) if self.alive[s] and self._roles[s].team is Team.WEREWOLF]
+
+    def tell(self, kind: str, data: dict[str, Any], audience: Iterable[int] | None = None) -> None:
+        """Emit an event; ``audience`` None is everyone."""
+        self._emit(kind, data, None if audience is None else frozenset(audience))
+
+    def link(self, a: int, b: int) -> None:
+        self.links[a] = b
+        self.links[b] = a
+
+    def kill(self, seat: int, cause: str) -> None:
+        """A death in the day (a hunter's shot): announced at once, with its consequences."""
+        if self.alive[seat]:
+            self._die(seat, [cause], announce=True)
+
+    def time_limit(self, decision: Decision) -> int:
+        """Seconds the referee may give a decision, from the timing options of section 12.
+
+        A discussion turn gets an equal share of ``discussionTime`` among the living."""
+        o = self.options
+        if decision.kind in ("speak", "candidacy"):
+            return max(1, o.discussionTime // max(1, sum(self.alive)))
+        if decision.kind == "last_words":
+            return o.lastWordsTime
+        if decision.kind in ACTIONS and ACTIONS[decision.kind].step is not None:
+            return o.nightActionTime
+        return o.voteTime
+
+    # -- the flow: an agenda of steps; a step either opens decisions or runs through
+
+    def _advance(self) -> None:
+        while self.result is None and not self._pending and self._agenda:
+            name, arg = self._agenda.pop(0)
+            getattr(self, "_do_" + name)(arg)
+
+    def _then(self, *steps: tuple[str, Any]) -> None:
+        self._agenda[:0] = steps
+
+    def _do_night(self, _: Any) -> None:
+        if self.options.maxDays and self.day >= self.options.maxDays:
+            self._end(Result(None, frozenset(), DAY_LIMIT))
+            return
+        self.day += 1
+        self.phase = NIGHT
+        self.plan = NightPlan()
+        self.tell("night", {"night": self.day})
+        steps = sorted({
+            a.step for s in self.living() for a in self._roles[s].actions
+            if a.step is not None and (self.day == 1 or not a.first_night_only)
+        })
+        self._then(*[("step", step) for step in steps], ("dawn", None))
+
+    def _step_actions(self, step: float) -> list[type[Action]]:
+        return list(dict.fromkeys(a for r in self._in_play for a in r.actions if a.step == step))
+
+    def _do_step(self, step: float) -> None:
+        actions = self._step_actions(step)
+        decisions = [
+            d for s in self.living() for a in self._roles[s].actions if a in actions
+            for d in (a.decision(self, s),) if d is not None
+        ]
+        self._then(("finish", step))
+        if decisions:
+            self._open(decisions)
+
+    def _do_finish(self, step: float) -> None:
+        for action in self._step_actions(step):
+            action.finish(self)
+
+    def _do_dawn(self, _: Any) -> None:
+        self.phase = DAY_ANNOUNCE
+        outcome = resolve(self.plan.kills, self.plan.protections, self.plan.blocked)
+        self._batch = []
+        for seat, causes in outcome.deaths.items():
+            self._die(seat, causes, announce=False)
+        self.victims = list(self._batch)
+        dead = sorted(self.victims)
+        data: dict[str, Any] = {"day": self.day, "dead": dead}
+        if self.options.revealRolesOnDeath:
+            data["roles"] = {s: self.roles[s] for s in dead}
+        self.tell("dawn", data)
+        self.tell("day", {"day": self.day, "alive": self.living(), "leader": self.leader})
+        steps: list[tuple[str, Any]] = [("early_end", None)]
+        if self.day == 1 and self.options.leaderEnabled:
+            steps.append(("leader", None))
+        if self.options.lastWordsScope == "day_and_night":
+            steps.append(("last_words", list(self.victims)))
+        steps += [("triggers", None), ("check", None), ("order", None), ("speeches", "discussion"), ("vote", 1)]
+        self._then(*steps)
+
+    def dead_refusals(self) -> dict[Any, Refusal]:
+        """A fresh copy of the TARGET_ALREADY_DEAD refusals for the dead seats."""
+        return dict(self._dead)
+
+    def _fixed_choice(self, seat: int, kind: str, options: tuple[str, ...]) -> Choice:
+        key = (seat, kind)
+        found = self._fixed.get(key)
+        if found is None:
+            found = self._fixed[key] = Choice(seat, kind, options)
+        return found
+
+    def _die(self, seat: int, causes: list[str], announce: bool) -> None:
+        self.alive[seat] = False
+        self._dead[seat] = (ErrorCode.TARGET_ALREADY_DEAD, f"seat {seat} is dead")
+        self._batch.append(seat)
+        if announce:
+            data: dict[str, Any] = {"seat": seat, "day": self.day}
+            if self.options.revealRolesOnDeath:
+                data["role"] = self.roles[seat]
+            self.tell("death", data)
+        trigger = self._roles[seat].on_death(self, seat, causes)
+        if trigger is not None:
+            self._triggers.append((seat, trigger))
+        partner = self.links.get(seat)
+        if partner is not None and self.alive[partner]:
+            self._die(partner, ["heartbreak"], announce)
+
+    def _do_early_end(self, _: Any) -> None:
+        if not self._triggers:
+            self._do_check(None)
+
+    def _do_check(self, _: Any) -> None:
+        result = self._winner()
+        if result is not None:
+            self._end(result)
+
+    def _winner(self) -> Result | None:
+        for role in self._in_play:
+            result = role.special_win(self)
+            if result is not None:
+                return result
+        wolves = village = 0
+        for s in range(self.players):
+            if self.alive[s]:
+                team = self._roles[s].team
+                wolves += team is Team.WEREWOLF
+                village += team is Team.VILLAGE
+        if wolves == 0:
+            return Result("village", self._team_seats(Team.VILLAGE), ALL_WOLVES_ELIMINATED)
+        if wolves >= village:
+            return Result("werewolf", self._team_seats(Team.WEREWOLF), PARITY_OR_MAJORITY)
+        return None
+
+    def _team_seats(self, team: Team) -> frozenset[int]:
+        return frozenset(s for s in range(self.players) if self._roles[s].team is team)
+
+    def _do_triggers(self, _: Any) -> None:
+        while self._triggers:
+            seat, action = self._triggers.pop(0)
+            decision = action.decision(self, seat)
+            if decision is not None:
+                self._then(("triggers", None))
+                self._open((decision,))
+                return
+
+    # -- leader election (5.3.3) ----------------------------------------------------
+
+    def _do_leader(self, _: Any) -> None:
+        living = self.living()
+        start = living[self.rng.randrange(len(living))]
+        self._order = speaking_order(self.alive, start, COUNTERCLOCKWISE)
+        self._candidates = []
+        self._queue = list(self._order)
+        self._then(("candidacy", None))
+
+    def _do_candidacy(self, _: Any) -> None:
+        seat = self._queue.pop(0)
+        self._then(("candidacy", None) if self._queue else ("leader_votes", None))
+        self._open((self._fixed_choice(seat, "candidacy", (STAND, DECLINE)),))
+
+    def _on_candidacy(self, seat: int, value: str) -> None:
+        if value == STAND:
+            self._candidates.append(seat)
+        self.tell("candidacy", {"seat": seat, "stand": value == STAND})
+        self._advance()
+
+    def _do_leader_votes(self, _: Any) -> None:
+        self._votes = {}
+        if len(self._candidates) > 1:
+            self._queue = [s for s in self._order if s not in self._candidates]
+            if self._queue:
+                self._then(("leader_ballot", None))
+                return
+        self._do_leader_result(None)
+
+    def _do_leader_ballot(self, _: Any) -> None:
+        seat = self._queue.pop(0)
+        self._then(("leader_ballot", None) if self._queue else ("leader_result", None))
+        self._open((Choice(seat, "leader_vote", (*self._candidates, ABSTAIN), refusals=self._vote_refusals(seat)),))
+
+    def _on_leader_vote(self, seat: int, value: Any) -> None:
+        self._votes[seat] = value
+        self.tell("leader_vote", {"seat": seat, "vote": value})
+        self._advance()
+
+    def _do_leader_result(self, _: Any) -> None:
+        counts, abstentions, top = tally(self._votes, majority=False)
+        tied = top or list(self._candidates)
+        if not tied:
+            self.leader = None
+        elif len(tied) == 1:
+            self.leader = tied[0]
+        else:
+            self.leader = tied[self.rng.randrange(len(tied))]
+        self.tell("leader", {
+            "leader": self.leader, "candidates": sorted(self._candidates),
+            "counts": sorted(counts.items()), "abstentions": abstentions, "tie": len(tied) > 1,
+        })
+
+    # -- discussion order (5.3.2, 5.3.3) -----------------------------------------------
+
+    def _leader_alive(self) -> bool:
+        return self.options.leaderEnabled and self.leader is not None and self.alive[self.leader]
+
+    def _do_order(self, _: Any) -> None:
+        self.phase = DAY_DISCUSSION
+        victims = sorted(self.victims)
+        if self._leader_alive():
+            assert self.leader is not None
+            self._start = victims[0] if len(victims) == 1 else None
+            if len(victims) > 1:
+                self._then(("order_direction", None))
+                self._open((Choice(self.leader, "order_start", tuple(victims)),))
+            else:
+                self._do_order_direction(None)
+            return
+        if victims:
+            start = victims[self.rng.randrange(len(victims))]
+        else:
+            living = self.living()
+            start = living[self.rng.randrange(len(living))]
+        self._set_order(start, COUNTERCLOCKWISE, None)
+
+    def _on_order_start(self, seat: int, value: int) -> None:
+        self._start = value
+        self._advance()
+
+    def _do_order_direction(self, _: Any) -> None:
+        assert self.leader is not None
+        self._open((self._fixed_choice(self.leader, "order_direction", (CLOCKWISE, COUNTERCLOCKWISE)),))
+
+    def _on_order_direction(self, seat: int, value: str) -> None:
+        start = self._start if self._start is not None else (seat + STEP.get(value, -1)) % self.players
+        self._set_order(start, value, seat)
+        self._advance()
+
+    def _set_order(self, start: int, direction: str, leader: int | None) -> None:
+        self._order = speaking_order(self.alive, start, direction)
+        speakers = list(self._order)
+        if leader is not None and speakers and speakers[-1] != leader:
+            speakers.append(leader)
+        self._queue = list(speakers)
+        self.tell("order", {"start": start, "direction": direction, "speakers": speakers, "leader": leader})
+
+    # -- speaking turns ----------------------------------------------------------------
+
+    def _do_speeches(self, purpose: str) -> None:
+        if not self._queue:
+            return
+        seat = self._queue.pop(0)
+        self._purpose = purpose
+        if self._queue:
+            self._then(("speeches", purpose))
+        kind = "last_words" if purpose == "last_words" else "speak"
+        self._open((self._fixed_choice(seat, kind, (DONE, PASS)),))
+
+    def _on_speak(self, seat: int, value: str) -> None:
+        self.tell("speech", {"seat": seat, "purpose": self._purpose, "passed": value == PASS})
+        self._advance()
+
+    def _do_last_words(self, eligible: list[int]) -> None:
+        chosen = last_words_order(eligible, self.last_words_left, self.options.lastWordsOrder, self.players, self.rng)
+        if self.last_words_left is not None:
+            self.last_words_left -= len(chosen)
+        self._queue = chosen
+        self._then(("speeches", "last_words"))
+
+    # -- votes (5.3.2, 5.3.4) ----------------------------------------------------------
+
+    def _vote_refusals(self, seat: int) -> dict[Any, Refusal]:
+        refusals = dict(self._dead)
+        refusals[seat] = (ErrorCode.CANNOT_SELF_TARGET, "you cannot vote for yourself")
+        return refusals
+
+    def _do_vote(self, round_: int) -> None:
+        self.phase = DAY_VOTE
+        self._votes = {}
+        self._queue = [
+            s for s in self._order
+            if self.alive[s] and not self.state[s].get("no_vote") and (round_ == 1 or s not in self._runoff)
+        ]
+        self._vote_round = round_
+        self._then(("ballot", round_) if self._queue else ("count", round_))
+
+    def _do_ballot(self, round_: int) -> None:
+        seat = self._queue.pop(0)
+        self._then(("ballot", round_) if self._queue else ("count", round_))
+        refusals = self._vote_refusals(seat)
+        if round_ == 1:
+            targets = tuple(s for s in range(self.players) if s not in refusals)
+        else:
+            for s in range(self.players):
+                if s not in self._runoff:
+                    refusals.setdefault(s, (ErrorCode.TARGET_INVALID, f"seat {s} is not in the runoff"))
+            targets = tuple(self._runoff)
+        self._open((Choice(seat, "vote", (*targets, ABSTAIN), refusals=refusals),))
+
+    def _on_vote(self, seat: int, value: Any) -> None:
+        self._votes[seat] = value
+        self.tell("vote", {"seat": seat, "vote": value, "round": self._vote_round})
+        self._advance()
+
+    def _do_count(self, round_: int) -> None:
+        counts, abstentions, top = tally(self._votes, self.options.dayVoteMajority)
+        if len(top) == 1:
+            outcome = "execution"
+        elif len(top) > 1 and round_ == 1:
+            outcome = "runoff"
+        else:
+            outcome = "none"
+        self.tell("vote_result", {
+            "round": round_, "counts": sorted(counts.items()), "abstentions": abstentions,
+            "outcome": outcome, "target": top[0] if outcome == "execution" else None,
+            "candidates": top if outcome == "runoff" else [],
+        })
+        self._runoff = top if outcome == "runoff" else []
+        if outcome == "execution":
+            self._then(("execute", top[0]))
+        elif outcome == "runoff":
+            self._queue = [s for s in self._order if s in top]
+            self._then(("speeches", "runoff"), ("vote", 2))
+        else:
+            self._then(("night", None))
+
+    # -- execution ---------------------------------------------------------------------
+
+    def _do_execute(self, seat: int) -> None:
+        self.phase = DAY_EXECUTION
+        outcome = self._roles[seat].on_executed(self, seat)
+        spared = outcome == SPARED
+        data: dict[str, Any] = {"day": self.day, "seat": seat, "spared": spared}
+        if self.options.revealRolesOnDeath and not spared:
+            data["role"] = self.roles[seat]
+        self.tell("execution", data)
+        if spared:
+            self._then(("night", None))
+            return
+        self._batch = []
+        self._die(seat, ["execution"], announce=False)
+        for s in self._batch[1:]:  # a lover dying of grief
+            data = {"seat": s, "day": self.day}
+            if self.options.revealRolesOnDeath:
+                data["role"] = self.roles[s]
+            self.tell("death", data)
+        if isinstance(outcome, Result):
+            self._end(outcome)
+            return
+        assert outcome == DIES
+        self._then(("last_words", [seat]), ("triggers", None), ("check", None), ("night", None))
+
+    # -- the end -----------------------------------------------------------------------
+
+    def _end(self, result: Result) -> None:
+        self.phase = ENDED
+        self.tell("end", {"winner": result.winner, "reason": result.reason, "winners": sorted(result.winners), **self._reveal()})
+        self._finish(result)
+
+    def _reveal(self) -> dict[str, Any]:
+        lovers = sorted(self.links)
+        return {
+            "roles": list(self.roles),
+            "teams": [r.team.value for r in self._roles],
+            "lovers": lovers,
+            "charmed": sorted(self.marks.get("charmed", ())),
+        }
+
+    # -- answers -------------------------------------------------------------------------
+
+    def default_answer(self, decision: Decision) -> Any:
+        """See the module docstring: the safest no-op the rules allow."""
+        action = ACTIONS.get(decision.kind)
+        if action is not None:
+            return action.default(decision)  # type: ignore[arg-type]
+        if decision.kind in SPEECH_KINDS[1:]:
+            return DONE
+        if decision.kind == "order_direction":
+            return COUNTERCLOCKWISE
+        for word in (ABSTAIN, DECLINE, NONE):
+            if word in decision.options:
+                return word
+        return decision.options[0]
+
+    def _refuse(self, seat: int, kind: str, decision: Decision | None) -> None:
+        """Section 11 codes before the generic ones: a dead player, a role without this
+        action, a power used up, a revealed idiot voting."""
+        if self.result is None and type(seat) is int and 0 <= seat < self.players and isinstance(kind, str):
+            if not self.alive[seat] and seat not in self._round:
+                raise IllegalAction(ErrorCode.PLAYER_DEAD, f"seat {seat} is dead")
+            action = ACTIONS.get(kind)
+            if action is not None and (decision is None or decision.kind != kind):
+                if action not in self._roles[seat].actions:
+                    raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"your role cannot {kind}")
+                if action.exhausted(self, seat):
+                    raise IllegalAction(ErrorCode.RESOURCE_EXHAUSTED, f"{kind}: already used up")
+            if kind == "vote" and self.state[seat].get("no_vote") and decision is None:
+                raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, "you have lost your vote")
+        super()._refuse(seat, kind, decision)
+
+    handlers: ClassVar[Mapping[str, Callable[..., None]]] = _Handlers({
+        "candidacy": _on_candidacy,
+        "leader_vote": _on_leader_vote,
+        "order_start": _on_order_start,
+        "order_direction": _on_order_direction,
+        "speak": _on_speak,
+        "last_words": _on_speak,
+        "vote": _on_vote,
+    })

@@ -1,0 +1,115 @@
+"""Werewolf options: every option of section 12, under its own name, plus two of our own.
+
+Role counts read the same on a command line and in YAML::
+
+    --option roleCounts=werewolf:2,seer:1,witch:1,hunter:1
+    roleCounts: "werewolf:2,seer:1,witch:1"      # or a YAML mapping {werewolf: 2, seer: 1}
+
+Villagers fill the seats the counts leave free. A role outside ``enabledRoles`` may not be
+dealt (the spec's pair of options), so P1 roles need both, e.g.
+``enabledRoles=villager,werewolf,seer,bodyguard roleCounts=werewolf:2,bodyguard:1``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...core.errors import SetupError
+from ...core.options import OptionError, Options, option
+from .roles import REGISTRY, Team
+
+MIN_PLAYERS = 6
+MAX_PLAYERS = 20
+FILLER = "villager"
+
+_ITEM = re.compile(r"^([a-z_]+)\s*[:=]\s*(\d+)$")
+
+
+def parse_counts(text: str) -> dict[str, int]:
+    """``werewolf:2,seer:1`` (or a mapping printed by Python/YAML) to a dict; OptionError if malformed."""
+    body = re.sub(r"[{}\[\]'\"\s]", "", text)
+    counts: dict[str, int] = {}
+    for item in filter(None, body.split(",")):
+        m = _ITEM.match(item)
+        if not m:
+            raise OptionError(f"option roleCounts is written role:count,role:count (e.g. werewolf:2,seer:1), got {text!r}")
+        counts[m.group(1)] = counts.get(m.group(1), 0) + int(m.group(2))
+    return counts
+
+
+def parse_names(text: str) -> tuple[str, ...]:
+    body = re.sub(r"[\[\]'\"\s]", "", text)
+    names = tuple(dict.fromkeys(filter(None, body.split(","))))
+    for name in names:
+        if not re.fullmatch(r"[a-z_]+", name):
+            raise OptionError(f"option enabledRoles is a comma-separated list of role ids, got {text!r}")
+    return names
+
+
+@dataclass(frozen=True)
+class WerewolfOptions(Options):
+    enabledRoles: str = option("villager,werewolf,seer,doctor,hunter,witch", help="roles that may be dealt (comma-separated ids)")
+    roleCounts: str = option("werewolf:2,seer:1,doctor:1", help="role:count,... to deal; villagers fill the rest")
+    revealRolesOnDeath: bool = option(True, help="a dead player's role is announced")
+    allowDoctorSelfProtect: bool = option(True, help="the doctor may protect themself")
+    allowRepeatedProtect: bool = option(False, help="doctor/bodyguard may protect the same player two nights running")
+    hunterShootOnPoison: bool = option(False, help="a poisoned hunter may still shoot")
+    dayVoteMajority: bool = option(True, help="only votes strictly above the abstentions can execute (5.3.4)")
+    leaderEnabled: bool = option(True, help="a leader is elected on day 1 and orders the debate (5.3.3)")
+    lastWordsMode: str = option("limit_by_initial_wolves", choices=("none", "all", "limit_by_initial_wolves"), help="how many last words in the game (10.5)")
+    protectAgainstPoison: bool = option(False, help="protections and heals also stop the witch's poison")
+    protectAgainstVigilante: bool = option(True, help="protections and heals stop the vigilante's shot")
+    witchCanSaveSelf: bool = option(True, help="the witch may heal herself")
+    witchSaveFirstNightOnly: bool = option(False, help="the witch may heal only on the first night")
+    nightActionTime: int = option(30, help="seconds for a night action (for the referee)")
+    discussionTime: int = option(300, help="seconds for a whole day's discussion (for the referee)")
+    voteTime: int = option(30, help="seconds for a vote (for the referee)")
+    lastWordsTime: int = option(30, help="seconds for last words (for the referee)")
+    lastWordsScope: str = option("day_only", choices=("day_only", "day_and_night"), help="who gets last words (10.5)")
+    lastWordsOrder: str = option("seating_order", choices=("seating_order", "death_resolution"), help="order of last words (10.5)")
+    vigilanteShots: int = option(1, help="shots a vigilante has for the whole game (not in the spec)")
+    maxDays: int = option(50, help="after this many days the game ends in a draw; 0 = never (not in the spec)")
+
+    def __post_init__(self) -> None:
+        # Normalise so that to_dict() and the setup event show one canonical spelling.
+        counts = parse_counts(self.roleCounts)
+        object.__setattr__(self, "roleCounts", ",".join(f"{r}:{n}" for r, n in counts.items()))
+        object.__setattr__(self, "enabledRoles", ",".join(parse_names(self.enabledRoles)))
+        for name in ("nightActionTime", "discussionTime", "voteTime", "lastWordsTime", "vigilanteShots", "maxDays"):
+            if getattr(self, name) < 0:
+                raise OptionError(f"option {name} must not be negative, got {getattr(self, name)}")
+
+    def counts(self) -> dict[str, int]:
+        return parse_counts(self.roleCounts)
+
+    def deal(self, players: int) -> list[str]:
+        """The role ids to deal (unshuffled), or SetupError saying why the game cannot start."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise SetupError(f"Werewolf needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
+        enabled = parse_names(self.enabledRoles)
+        counts = {r: n for r, n in self.counts().items() if n > 0}
+        for role in (*enabled, *counts):
+            if role not in REGISTRY:
+                raise SetupError(f"unknown role {role!r} (known: {', '.join(REGISTRY)})")
+        refused = [r for r in counts if r not in enabled]
+        if refused:
+            raise SetupError(f"roleCounts deals {', '.join(refused)}, not in enabledRoles ({', '.join(enabled)}); add them there")
+        for role, n in counts.items():
+            most = REGISTRY[role].max_count
+            if most is not None and n > most:
+                raise SetupError(f"at most {most} {role} per game, got {n}")
+        total = sum(counts.values())
+        if total > players:
+            raise SetupError(f"roleCounts deals {total} roles but there are only {players} players")
+        if total < players:
+            if FILLER not in enabled:
+                raise SetupError(f"roleCounts deals {total} roles for {players} players and villager is not enabled to fill the rest")
+            counts[FILLER] = counts.get(FILLER, 0) + players - total
+        wolves = sum(n for r, n in counts.items() if REGISTRY[r].team is Team.WEREWOLF)
+        village = sum(n for r, n in counts.items() if REGISTRY[r].team is Team.VILLAGE)
+        if wolves == 0:
+            raise SetupError("a game needs at least one werewolf")
+        if wolves >= village:
+            raise SetupError(f"{wolves} werewolves against {village} villagers: the wolves would win before the first night")
+        return [r for r, n in counts.items() for _ in range(n)]

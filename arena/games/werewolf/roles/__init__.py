@@ -1,0 +1,14 @@
+"""Werewolf roles, one module each, found by the engine through the registry.
+
+P0: villager, werewolf, seer, doctor, hunter, witch. P1: bodyguard, cupid, vigilante, idiot,
+jester, piper. Import order is registration order.
+"""
+
+from __future__ import annotations
+
+from .base import DIES, SPARED, Action, Role, Team
+from .registry import ACTIONS, REGISTRY, register
+from . import villager, werewolf, seer, doctor, hunter, witch  # noqa: F401,E402  (P0)
+from . import bodyguard, cupid, vigilante, idiot, jester, piper  # noqa: F401,E402  (P1)
+
+__all__ = ["ACTIONS", "DIES", "REGISTRY", "SPARED", "Action", "Role", "Team", "register"]

@@ -1,0 +1,138 @@
+"""What a role module declares: its team, its actions (when, on whom, how often) and hooks.
+
+Roles are classes used as namespaces (never instantiated): a role's per-seat memory lives in
+``game.state[seat]`` (the spec's ``roleState``) so the whole game pickles and replays. The
+engine asks roles; it never names one.
+
+An ``Action`` is one kind of decision. A night action has ``step``, its priority in the
+4.2 table: the engine opens every living actor's decision of one step together, then calls
+``finish`` once (the wolves count their votes there). An action without ``step`` is a
+trigger: a hook such as ``Role.on_death`` queues it and the engine asks for it in the day.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ....core.errors import ErrorCode
+from ....core.game import Result
+from ..choice import ABSTAIN, NONE, Choice, Refusal
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+
+class Team(str, Enum):
+    VILLAGE = "village"
+    WEREWOLF = "werewolf"
+    NEUTRAL = "neutral"
+
+
+DIES = "dies"
+SPARED = "spared"
+"""What an execution does to a player (``Role.on_executed``), besides ending the game."""
+
+
+class Action:
+    kind: ClassVar[str]
+    step: ClassVar[float | None] = None
+    """The 4.2 priority of a night action; None for a triggered action."""
+    first_night_only: ClassVar[bool] = False
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+        """What ``seat`` may choose now, or None when there is nothing to decide."""
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        """Record a checked answer (a night action takes effect at dawn, see resolution.py)."""
+        raise NotImplementedError
+
+    @classmethod
+    def finish(cls, game: "WerewolfGame") -> None:
+        """Called once after every decision of this action's step was answered."""
+
+    @classmethod
+    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
+        """Whether the uses per game are spent (RESOURCE_EXHAUSTED)."""
+        return False
+
+    @classmethod
+    def default(cls, decision: Choice) -> Any:
+        """The timeout answer: no action, or abstain."""
+        for word in (NONE, ABSTAIN):
+            if word in decision.options:
+                return word
+        return decision.options[0]
+
+    @classmethod
+    def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        cls.apply(game, seat, value)
+        game._advance()
+
+
+class Role:
+    id: ClassVar[str]
+    team: ClassVar[Team]
+    priority: ClassVar[str]
+    """P0..P3, as in section 3."""
+    max_count: ClassVar[int | None] = None
+    actions: ClassVar[tuple[type[Action], ...]] = ()
+    learns_wolf_target: ClassVar[bool] = False
+    """Told the wolves' final target each night (5.2.1: doctor and witch)."""
+    win_order: ClassVar[int] = 100
+    """Order in which ``special_win`` hooks are asked (lower first)."""
+
+    @classmethod
+    def seen_as(cls) -> str:
+        """What a seer learns about this role (6.3.2: village or werewolf)."""
+        return Team.WEREWOLF.value if cls.team is Team.WEREWOLF else Team.VILLAGE.value
+
+    @classmethod
+    def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> type[Action] | None:
+        """A triggered action the dead player now owes (the hunter's shot), if any."""
+        return None
+
+    @classmethod
+    def on_executed(cls, game: "WerewolfGame", seat: int) -> str | Result:
+        """DIES, SPARED (and stays alive), or a Result that ends the game at once."""
+        return DIES
+
+    @classmethod
+    def special_win(cls, game: "WerewolfGame") -> Result | None:
+        """An own win condition checked before the teams' (section 9), for roles in play."""
+        return None
+
+
+def target_choice(
+    game: "WerewolfGame",
+    seat: int,
+    kind: str,
+    *,
+    self_ok: bool = False,
+    skip: str = NONE,
+    exclude: dict[int, Refusal] | None = None,
+) -> Choice:
+    """Any living player (not ``seat`` unless ``self_ok``, not the ``exclude`` seats), or ``skip``."""
+    refusals: dict[Any, Refusal] = game.dead_refusals()
+    if not self_ok:
+        refusals[seat] = (ErrorCode.CANNOT_SELF_TARGET, "you cannot choose yourself")
+    if exclude:
+        refusals.update(exclude)
+    options = tuple(s for s in range(game.players) if s not in refusals) + (skip,)
+    return Choice(seat, kind, options, refusals=refusals)
+
+
+def protect_choice(game: "WerewolfGame", seat: int, kind: str, *, self_ok: bool) -> Choice:
+    """A protection: no repeat of last night's target unless allowRepeatedProtect (REPEATED_PROTECT)."""
+    exclude: dict[int, Refusal] = {}
+    last = game.state[seat].get("last_protect")
+    if last is not None and last[0] == game.day - 1 and not game.options.allowRepeatedProtect:
+        exclude[last[1]] = (ErrorCode.REPEATED_PROTECT, f"you protected seat {last[1]} last night")
+    return target_choice(game, seat, kind, self_ok=self_ok, exclude=exclude)

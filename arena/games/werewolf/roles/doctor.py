@@ -1,0 +1,42 @@
+"""Doctor (P0, village): each night (step 7) blocks one ordinary kill on a player (10.4.5).
+
+Self-protection follows ``allowDoctorSelfProtect``; the same player two nights running only
+with ``allowRepeatedProtect`` (REPEATED_PROTECT otherwise). Learns the wolves' target after
+their vote (5.2.1), which is after the protection was chosen (4.2 order).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..choice import NONE, Choice
+from ..resolution import BLOCK, Protection
+from .base import Action, Role, Team, protect_choice
+from .registry import register
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+
+class DoctorProtect(Action):
+    kind = "doctor_protect"
+    step = 7
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+        return protect_choice(game, seat, cls.kind, self_ok=game.options.allowDoctorSelfProtect)
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        game.state[seat]["last_protect"] = None if value == NONE else (game.day, value)
+        if value != NONE:
+            game.plan.protections.append(Protection(seat, value, BLOCK))
+
+
+@register
+class Doctor(Role):
+    id = "doctor"
+    team = Team.VILLAGE
+    priority = "P0"
+    actions = (DoctorProtect,)
+    learns_wolf_target = True

@@ -1,0 +1,38 @@
+"""Seer (P0, village): each night (step 5) learns whether a living player is village or werewolf.
+
+Neutral roles look like village (6.3.2 names only the two answers); a role may change how it
+looks with ``Role.seen_as`` (P3 miller, godfather).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..choice import NONE, Choice
+from .base import Action, Role, Team, target_choice
+from .registry import register
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+
+class SeerCheck(Action):
+    kind = "seer_check"
+    step = 5
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+        return target_choice(game, seat, cls.kind)
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        if value != NONE:
+            game.tell("seer_result", {"night": game.day, "target": value, "team": game.role_of(value).seen_as()}, (seat,))
+
+
+@register
+class Seer(Role):
+    id = "seer"
+    team = Team.VILLAGE
+    priority = "P0"
+    actions = (SeerCheck,)

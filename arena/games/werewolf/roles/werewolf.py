@@ -1,0 +1,64 @@
+"""Werewolf (P0, werewolf): the wolves vote together on a night kill (5.2.1).
+
+Every living wolf votes at once (step 8) for a living player or abstains. One target with
+the most votes is the kill; a tie, or no vote at all, means no wolf kill tonight. The wolves
+see the votes and the result; the roles that ``learns_wolf_target`` (doctor, witch) learn
+the final target or that there is none. Wolves may choose any living player, a wolf too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..choice import ABSTAIN, Choice
+from ..resolution import Kill
+from .base import Action, Role, Team, target_choice
+from .registry import register
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+VOTES = "wolf_votes"
+
+
+class WolfVote(Action):
+    kind = "wolf_vote"
+    step = 8
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+        return target_choice(game, seat, cls.kind, self_ok=True, skip=ABSTAIN)
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        game.plan.notes.setdefault(VOTES, {})[seat] = value
+
+    @classmethod
+    def finish(cls, game: "WerewolfGame") -> None:
+        votes: dict[int, Any] = game.plan.notes.get(VOTES, {})
+        counts: dict[int, int] = {}
+        for target in votes.values():
+            if target != ABSTAIN:
+                counts[target] = counts.get(target, 0) + 1
+        top = max(counts.values(), default=0)
+        leaders = [s for s, c in counts.items() if c == top]
+        target = leaders[0] if top and len(leaders) == 1 else None
+        game.plan.wolf_target = target
+        if target is not None:
+            game.plan.kills.append(Kill(target, "wolves"))
+        game.tell(
+            "wolf_votes",
+            {"night": game.day, "votes": [[s, votes[s]] for s in sorted(votes)], "target": target},
+            game.living_wolves(),
+        )
+        informed = [s for s in game.living() if game.role_of(s).learns_wolf_target]
+        if informed:
+            game.tell("wolf_target", {"night": game.day, "target": target}, informed)
+
+
+@register
+class Werewolf(Role):
+    id = "werewolf"
+    team = Team.WEREWOLF
+    priority = "P0"
+    actions = (WolfVote,)

@@ -1,0 +1,80 @@
+"""Witch (P0, village): one healing potion and one poison for the whole game (10.4.6, 10.4.8).
+
+She learns the wolves' final target (5.2.1), then (step 10) may heal it: the heal cancels one
+death event of that player and nothing else, and is spent even when it turns out useless
+(example 4). Then she may poison a living player; poison bypasses every protection unless
+``protectAgainstPoison``. Both potions may be used on the same night (Miller's Hollow). With
+no wolf target, or when healing herself is not allowed (``witchCanSaveSelf``), or after the
+first night with ``witchSaveFirstNightOnly``, no heal is offered that night.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..choice import NONE, SAVE, Choice
+from ..resolution import HEAL, Kill, Protection
+from .base import Action, Role, Team, target_choice
+from .registry import register
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+
+class WitchSave(Action):
+    kind = "witch_save"
+    step = 10
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+        target = game.plan.wolf_target
+        if cls.exhausted(game, seat) or target is None:
+            return None
+        if target == seat and not game.options.witchCanSaveSelf:
+            return None
+        if game.options.witchSaveFirstNightOnly and game.day != 1:
+            return None
+        return Choice(seat, cls.kind, (SAVE, NONE))
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        if value == SAVE:
+            game.state[seat]["save"] = False
+            game.plan.protections.append(Protection(seat, game.plan.wolf_target, HEAL))  # type: ignore[arg-type]
+
+    @classmethod
+    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
+        return not game.state[seat]["save"]
+
+
+class WitchPoison(Action):
+    kind = "witch_poison"
+    step = 10.5
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+        return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        if value != NONE:
+            game.state[seat]["poison"] = False
+            stoppable = game.options.protectAgainstPoison
+            game.plan.kills.append(Kill(value, "poison", seat, protectable=stoppable, healable=stoppable))
+
+    @classmethod
+    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
+        return not game.state[seat]["poison"]
+
+
+@register
+class Witch(Role):
+    id = "witch"
+    team = Team.VILLAGE
+    priority = "P0"
+    actions = (WitchSave, WitchPoison)
+    learns_wolf_target = True
+
+    @classmethod
+    def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
+        return {"save": True, "poison": True}

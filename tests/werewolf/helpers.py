@@ -1,0 +1,92 @@
+"""Build Werewolf games with a chosen deal and drive them with scripted answers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable
+
+from arena.games.werewolf.engine import WerewolfGame
+from arena.games.werewolf.options import WerewolfOptions
+from arena.games.werewolf.roles import REGISTRY
+
+ALL_ROLES = ",".join(REGISTRY)
+
+
+class Rigged(WerewolfGame):
+    """A game whose seat ``i`` gets ``deal[i]`` (the rest of the engine is untouched)."""
+
+    deal: list[str] = []
+
+    def _seat(self, roles: list[str]) -> list[str]:
+        assert Counter(roles) == Counter(self.deal)
+        return list(self.deal)
+
+
+def game(deal: str | list[str], seed: int = 0, **options: Any) -> WerewolfGame:
+    """``deal`` like "werewolf werewolf seer villager ..." (seat order)."""
+    roles = deal.split() if isinstance(deal, str) else list(deal)
+    counts = Counter(r for r in roles if r != "villager")
+    options.setdefault("enabledRoles", ALL_ROLES)
+    options.setdefault("roleCounts", ",".join(f"{r}:{n}" for r, n in counts.items()))
+    cls = type("RiggedDeal", (Rigged,), {"deal": roles})
+    return cls(len(roles), WerewolfOptions(**options), seed)
+
+
+Plan = dict[Any, Any]
+
+
+def step(g: WerewolfGame, plan: Plan, stop: Callable[[WerewolfGame], bool] | None = None, limit: int = 500) -> None:
+    """Answer pending decisions until ``stop`` (or the end, or a decision the plan does not cover
+    when the plan has ``strict``).
+
+    ``plan`` keys: ``(kind, seat)`` or ``kind``; values: an answer, a list of answers used in
+    turn, or a callable of the decision. Unplanned decisions get the engine's default.
+    """
+    for _ in range(limit):
+        if g.result is not None or (stop is not None and stop(g)):
+            return
+        d = g.pending()[0]
+        value = plan.get((d.kind, d.seat), plan.get(d.kind, None))
+        if isinstance(value, list):
+            value = value.pop(0) if value else None
+        if callable(value):
+            value = value(d)
+        if value is None:
+            value = g.default_answer(d)
+        g.apply(d.seat, d.kind, value)
+    raise AssertionError("the game did not reach the stop condition")
+
+
+def until_kind(kind: str, seat: int | None = None) -> Callable[[WerewolfGame], bool]:
+    def stop(g: WerewolfGame) -> bool:
+        return any(d.kind == kind and (seat is None or d.seat == seat) for d in g.pending())
+    return stop
+
+
+def until_event(kind: str) -> Callable[[WerewolfGame], bool]:
+    start: list[int] = []
+
+    def stop(g: WerewolfGame) -> bool:
+        if not start:
+            start.append(len(g.events))
+        return any(e.kind == kind for e in g.events[start[0]:])
+    return stop
+
+
+def events(g: WerewolfGame, kind: str) -> list:
+    return [e for e in g.events if e.kind == kind]
+
+
+def last(g: WerewolfGame, kind: str) -> dict:
+    found = events(g, kind)
+    assert found, f"no {kind} event"
+    return found[-1].data
+
+
+def night(g: WerewolfGame, plan: Plan) -> None:
+    """Play the rest of the current night with ``plan``, up to dawn."""
+    step(g, plan, stop=lambda x: x.phase != "night")
+
+
+def dead(g: WerewolfGame) -> set[int]:
+    return {s for s in range(g.players) if not g.alive[s]}

@@ -1,0 +1,172 @@
+"""Section 10.4: every worked example of 10.4.9 as a test of the resolver, and the ones the
+P0/P1 roles can reach as whole-engine games too (a serial killer, a guardian angel and a
+roleblocker are P2/P3: the resolver takes their records all the same)."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.games.werewolf.resolution import BLOCK, HEAL, INTERCEPT, Kill, Protection, resolve
+
+from .helpers import dead, game, last, night
+
+A, BG, DOC, GA, WITCH, VIG, SK = 0, 1, 2, 3, 4, 5, 6
+
+WOLF = Kill(A, "wolves")
+SERIAL = Kill(A, "serial_killer", SK)
+VIGIL = Kill(A, "vigilante", VIG)
+POISON = Kill(A, "poison", WITCH, protectable=False, healable=False)
+GUARD = Protection(BG, A, INTERCEPT)
+DOCTOR = Protection(DOC, A, BLOCK)
+ANGEL = Protection(GA, A, BLOCK)
+HEALS = Protection(WITCH, A, HEAL)
+
+
+def dies(kills, protections, blocked=()):
+    return set(resolve(kills, protections, blocked).deaths)
+
+
+def test_example_1_single_kill_doctor():
+    assert dies([WOLF], [DOCTOR]) == set()
+
+
+def test_example_2_single_kill_bodyguard():
+    assert dies([WOLF], [GUARD]) == {BG}
+
+
+def test_example_3_single_kill_bodyguard_and_doctor():
+    outcome = resolve([WOLF], [GUARD, DOCTOR])
+    assert set(outcome.deaths) == set()
+    assert outcome.used == [GUARD, DOCTOR]  # the doctor stopped the bodyguard's death
+
+
+def test_example_4_single_kill_bodyguard_and_heal():
+    outcome = resolve([WOLF], [GUARD, HEALS])
+    assert set(outcome.deaths) == {BG}
+    assert HEALS not in outcome.used  # A was not dying: the heal failed
+
+
+def test_example_5_single_kill_doctor_and_heal():
+    outcome = resolve([VIGIL], [DOCTOR, HEALS])
+    assert set(outcome.deaths) == set()
+    assert outcome.used == [DOCTOR]
+
+
+def test_example_6_double_kill_doctor():
+    assert dies([WOLF, SERIAL], [DOCTOR]) == {A}
+
+
+def test_example_7_double_kill_bodyguard():
+    assert dies([WOLF, SERIAL], [GUARD]) == {A, BG}
+
+
+def test_example_8_double_kill_bodyguard_and_doctor():
+    assert dies([WOLF, SERIAL], [GUARD, DOCTOR]) == {A}
+
+
+def test_example_9_double_kill_bodyguard_and_heal():
+    assert dies([WOLF, VIGIL], [GUARD, HEALS]) == {BG}
+
+
+@pytest.mark.parametrize("protections", [[DOCTOR], [GUARD], [ANGEL], [HEALS], [GUARD, DOCTOR, ANGEL, HEALS]])
+def test_example_10_poison_bypasses_every_protection(protections):
+    outcome = resolve([POISON], protections)
+    assert set(outcome.deaths) == {A} and outcome.deaths[A] == ["poison"]
+    assert outcome.used == []
+
+
+def test_example_11_roleblocked_witch_poisons_nobody():
+    assert dies([POISON], [], blocked={WITCH}) == set()
+
+
+def test_example_12_guardian_angel_and_doctor():
+    outcome = resolve([WOLF], [ANGEL, DOCTOR])
+    assert set(outcome.deaths) == set() and len(outcome.used) == 1
+
+
+def test_heal_cancels_only_one_death_event():
+    # Two ordinary kills land on A; one heal leaves one (10.4.7: "still may die").
+    assert dies([WOLF, VIGIL], [HEALS]) == {A}
+
+
+def test_protections_do_not_chain():
+    # A bodyguard's interception is not passed on to a second bodyguard guarding the first.
+    other = Protection(7, BG, INTERCEPT)
+    assert dies([WOLF], [GUARD, other]) == {BG}
+
+
+def test_protectable_poison_behaves_like_a_kill():
+    poison = Kill(A, "poison", WITCH)  # protectAgainstPoison: true
+    assert dies([poison], [DOCTOR]) == set()
+    assert dies([poison], [HEALS]) == set()
+
+
+# -- the same examples through the engine (P0/P1 roles) ------------------------------------------
+
+DEAL = "villager bodyguard doctor werewolf witch vigilante werewolf seer villager villager"
+# seats:  0=A     1=BG      2=DOC  3=wolf   4=witch 5=vig     6=wolf   7=seer 8,9 villagers
+
+
+def first_night(plan, **options):
+    g = game(DEAL, **options)
+    base = {"wolf_vote": A, "doctor_protect": "none", "bodyguard_protect": "none", "vigilante_shoot": "none",
+            "witch_save": "none", "witch_poison": "none", "seer_check": "none", "candidacy": "decline"}
+    night(g, {**base, **plan})
+    return g
+
+
+def test_engine_example_1():
+    assert dead(first_night({"doctor_protect": A})) == set()
+
+
+def test_engine_example_2():
+    assert dead(first_night({"bodyguard_protect": A})) == {BG}
+
+
+def test_engine_example_3():
+    assert dead(first_night({"bodyguard_protect": A, "doctor_protect": A})) == set()
+
+
+def test_engine_example_4():
+    g = first_night({"bodyguard_protect": A, "witch_save": "save"})
+    assert dead(g) == {BG}
+    assert g.state[WITCH]["save"] is False  # spent although useless
+
+
+def test_engine_example_5_with_the_wolves_on_a():
+    # The witch can heal only the wolves' target, so here A is the target of wolves and vigilante
+    # (the doctor stops one, the heal the other: both lines of 10.4.7 at once).
+    g = first_night({"vigilante_shoot": A, "doctor_protect": A, "witch_save": "save"})
+    assert dead(g) == set()
+
+
+def test_engine_example_6_with_vigilante_as_second_killer():
+    assert dead(first_night({"vigilante_shoot": A, "doctor_protect": A})) == {A}
+
+
+def test_engine_example_7():
+    assert dead(first_night({"vigilante_shoot": A, "bodyguard_protect": A})) == {A, BG}
+
+
+def test_engine_example_8():
+    assert dead(first_night({"vigilante_shoot": A, "bodyguard_protect": A, "doctor_protect": A})) == {A}
+
+
+def test_engine_example_9():
+    assert dead(first_night({"vigilante_shoot": A, "bodyguard_protect": A, "witch_save": "save"})) == {BG}
+
+
+def test_engine_example_10():
+    g = first_night({"wolf_vote": "abstain", "witch_poison": A, "doctor_protect": A, "bodyguard_protect": A})
+    assert dead(g) == {A}
+    assert last(g, "dawn")["dead"] == [A]
+
+
+def test_engine_poison_stopped_with_protect_against_poison():
+    g = first_night({"wolf_vote": "abstain", "witch_poison": A, "doctor_protect": A}, protectAgainstPoison=True)
+    assert dead(g) == set()
+
+
+def test_engine_vigilante_unstoppable_without_protect_against_vigilante():
+    g = first_night({"wolf_vote": "abstain", "vigilante_shoot": A, "doctor_protect": A}, protectAgainstVigilante=False)
+    assert dead(g) == {A}
