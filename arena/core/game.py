@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 from .decisions import Decision
-from .errors import ErrorCode, IllegalAction
+from .errors import ErrorCode, IllegalAction, SetupError
 from .events import EVERYONE, Event, view
 from .options import Options
 
@@ -76,6 +76,20 @@ class Game:
 
     def decision_for(self, seat: int) -> Decision | None:
         return self._pending.get(seat)
+
+    def deal_roles(self, roles: list[Any], deal: Sequence[int] | None) -> list[Any]:
+        """Seat ``s`` gets ``roles[deal[s]]``; without a deal the seeded RNG shuffles.
+
+        A series passes deals (``Seating.deal``) so that role luck is spread evenly over
+        the bots; a lone game lets the seed decide.
+        """
+        if deal is None:
+            roles = list(roles)
+            self.rng.shuffle(roles)
+            return roles
+        if sorted(deal) != list(range(len(roles))):
+            raise SetupError(f"a deal must order the {len(roles)} roles, got {list(deal)}")
+        return [roles[i] for i in deal]
 
     def view(self, seat: int | None) -> list[Event]:
         """Everything ``seat`` has been told so far; ``None`` is a spectator."""

@@ -44,9 +44,10 @@ class Lobby:
         """Whether the automatic countdown has run out with enough bots waiting."""
         return self.deadline is not None and now >= self.deadline and len(self.waiting) >= self.min_players
 
-    def take(self, smallest: int) -> list[str] | None:
-        """Seat the next game: up to ``max_players`` waiting bots, in seat order; None if
-        fewer than ``smallest`` wait. Seated bots leave the waiting list until they return."""
+    def take(self, smallest: int) -> tuple[list[str], tuple[int, ...]] | None:
+        """Seat the next game: up to ``max_players`` waiting bots in seat order, with the
+        deal that spreads roles evenly over the series (``Seating.deal``); None if fewer
+        than ``smallest`` wait. Seated bots leave the waiting list until they return."""
         if len(self.waiting) < smallest:
             return None
         players = self.waiting[: self.max_players]
@@ -55,7 +56,8 @@ class Lobby:
             self._seating = Seating(roster, self.keep, derive_seed(self.seed, *roster))
             self._played = 0
         order = list(self._seating.order(self._played))
+        deal = self._seating.deal(self._played, len(order))
         self._played += 1
         self.waiting = self.waiting[len(players):]
         self.deadline = None
-        return order
+        return order, deal

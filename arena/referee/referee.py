@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import logging
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..core.errors import ErrorCode
 from ..core.game import Game
@@ -132,10 +132,12 @@ class Referee:
         return f"g{next(self._ids)}"
 
     def start_game(
-        self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float, gid: str | None = None
+        self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float,
+        gid: str | None = None, deal: Sequence[int] | None = None,
     ) -> Match:
-        """Start a game with ``seats`` (nicks in seat order) in ``channel``."""
-        game: Game = GAMES[game_name](len(seats), options, seed)
+        """Start a game with ``seats`` (nicks in seat order) in ``channel``; ``deal`` as in
+        ``Seating.deal`` (None: the seed deals)."""
+        game: Game = GAMES[game_name](len(seats), options, seed, deal)
         gid = gid or self.new_game_id()
         match = Match(
             gid, game, list(seats), LINES[game_name], self.timeouts,

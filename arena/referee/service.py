@@ -60,8 +60,8 @@ class RefereeService:
         lobby = config.lobby
         self.lobby = Lobby(lobby.min_players, lobby.max_players, lobby.countdown, lobby.auto_start,
                            config.seating.games_per_order, self.seed)
-        self._tables: dict[str, tuple[list[str], str, float]] = {}
-        """Games announced whose players are still joining: gid -> (seats, channel, start-by time)."""
+        self._tables: dict[str, tuple[list[str], tuple[int, ...], str, float]] = {}
+        """Games announced whose players are still joining: gid -> (seats, deal, channel, start-by time)."""
         self._wake = math.inf
         self.fatal: str | None = None
 
@@ -142,9 +142,10 @@ class RefereeService:
 
     def _open_table(self, now: float) -> bool:
         """Seat the waiting bots at a new game and invite them to its channel."""
-        seats = self.lobby.take(max(self._smallest(), 1))
-        if seats is None:
+        table = self.lobby.take(max(self._smallest(), 1))
+        if table is None:
             return False
+        seats, deal = table
         game = self.config.lobby.game
         try:
             GAMES[game].check_setup(len(seats), self.config.games[game].options)
@@ -156,20 +157,20 @@ class RefereeService:
         gid = self.referee.new_game_id()
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
-        self._tables[gid] = (seats, channel, now + self.config.lobby.join_timeout)
+        self._tables[gid] = (seats, deal, channel, now + self.config.lobby.join_timeout)
         self.link.send(self.lobby_channel, Message.make(TABLE, gid, game=game, channel=channel, seats=seats).format())
         return True
 
     def _seat_tables(self, now: float) -> None:
         """Start every announced game whose players have all joined (or whose wait is over)."""
-        for gid, (seats, channel, start_by) in list(self._tables.items()):
+        for gid, (seats, deal, channel, start_by) in list(self._tables.items()):
             present = {self.link.fold(n) for n in self.link.members(channel)}
             if now < start_by and not all(self.link.fold(n) in present for n in seats):
                 continue
             del self._tables[gid]
             game = self.config.lobby.game
             self.referee.start_game(game, seats, self.config.games[game].options,
-                                    derive_seed(self.seed, gid), channel, now, gid=gid)
+                                    derive_seed(self.seed, gid), channel, now, gid=gid, deal=deal)
 
     def _ended(self, match: Match) -> None:
         self.games_ended += 1
@@ -192,7 +193,7 @@ class RefereeService:
         self._seat_tables(now)
         wake = min(
             (t for t in (self.referee.next_deadline(), self.lobby.deadline,
-                         min((t[2] for t in self._tables.values()), default=None)) if t is not None),
+                         min((t[3] for t in self._tables.values()), default=None)) if t is not None),
             default=math.inf,
         )
         if wake < self._wake:

@@ -205,7 +205,9 @@ def test_reconnects_after_server_restart_and_rejoins(make_link, irc_server) -> N
 
 
 def test_lines_queued_while_disconnected_are_sent_after_reconnection(make_link, irc_server) -> None:
-    alice, arec = make_link("alice", reconnect_delay=0.2)
+    # Bob must be on the server before alice comes back, or her line meets "no such nick":
+    # her reconnection waits long enough for his registration even on a busy machine.
+    alice, arec = make_link("alice", reconnect_delay=1.5)
     irc_server.stop()
     arec.wait(lambda: arec.disconnects)
     alice.send("bob", "queued while down")

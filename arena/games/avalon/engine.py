@@ -12,7 +12,7 @@ applied at the start of a quest], ``leader`` [all], ``team`` [all], ``votes`` [a
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
 from ...core.decisions import Decision
 from ...core.game import FORFEIT, Game, Result
@@ -51,12 +51,13 @@ class AvalonGame(Game):
     def check_setup(cls, players: int, options: AvalonOptions) -> None:
         options.roles(players)
 
-    def __init__(self, players: int, options: AvalonOptions | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, players: int, options: AvalonOptions | None = None, seed: int = 0, deal: Sequence[int] | None = None
+    ) -> None:
         options = options or AvalonOptions()
-        roles = options.roles(players)
         super().__init__(players, seed)
         self.options = options
-        self.rng.shuffle(roles)
+        roles = self.deal_roles(options.roles(players), deal)
         self.roles: list[Role] = roles
         self.sides_now: list[Side] = [starting_side(r) for r in roles]
         self.sizes = QUEST_SIZES[players]
