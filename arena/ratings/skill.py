@@ -24,6 +24,7 @@ object, never the package's global one.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping
 
@@ -110,15 +111,26 @@ class TrueSkill:
         skill. The table (weights, team sizes) is the real one so the advantage is learnt
         on the scale on which it is applied.
         """
-        known = trueskill.Rating(self.mu, 1e-6)
-        anonymous = [
-            [known if e[0] == BOT else trueskill.Rating(r.mu, r.sigma) for e, r in zip(team, olds)]
-            for team, olds in zip(teams, before)
-        ]
-        rated = self.env.rate(anonymous, ranks=ranks, weights=weights)
+        # The n known players of a group, each of weight c/n, add c*mu to its performance
+        # and c^2 beta^2 / n to its variance: so does one known player of weight c/sqrt(n)
+        # and mean mu*sqrt(n). Two players per group instead of eleven: half the time.
+        teams_: list[list[Any]] = []
+        weights_: list[list[float]] = []
+        for team, olds, w in zip(teams, before, weights):
+            n = sum(1 for e in team if e[0] == BOT)
+            root = math.sqrt(n)
+            members = [trueskill.Rating(self.mu * root, 1e-6)]
+            ws = [w[0] * root]
+            for e, r, wi in zip(team, olds, w):
+                if e[0] == SIDE:
+                    members.append(trueskill.Rating(r.mu, r.sigma))
+                    ws.append(wi)
+            teams_.append(members)
+            weights_.append(ws)
+        rated = self.env.rate(teams_, ranks=ranks, weights=weights_)
         changes: list[Change] = []
         for team, olds, news in zip(teams, before, rated):
-            for entity, old, new in zip(team, olds, news):
-                if entity[0] == SIDE:
-                    changes.append(Change(entity, old, Rating(float(new.mu), float(new.sigma))))
+            sides = [(e, r) for e, r in zip(team, olds) if e[0] == SIDE]
+            for (entity, old), new in zip(sides, news[1:]):
+                changes.append(Change(entity, old, Rating(float(new.mu), float(new.sigma))))
         return changes

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import sqlite3
 import subprocess
@@ -307,3 +306,34 @@ def test_stored_json_is_plain(store):
     store.record_game(avalon_record(0, random.Random(0)))
     options, nicks = store.conn.execute("SELECT options, nicks FROM games").fetchone()
     assert json.loads(options)["merlin"] is True and len(json.loads(nicks)) == 5
+
+
+def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path):
+    """Two referees (threads, each with its own connection) record games at once: every
+    game is rated from the ratings the other committed, so rebuild still matches."""
+    import threading
+
+    path = tmp_path / "shared.db"
+    Store(path).close()
+    recs = many_records(40, seed=9)
+    errors: list[BaseException] = []
+
+    def write(part):
+        try:
+            with Store(path) as s:
+                for r in part:
+                    s.record_game(r)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(recs[i::2],)) for i in range(2)]
+    for t in threads:
+        t.start()
+    with Store(path) as reader:  # WAL: reading while the others write
+        reader.leaderboard("avalon", "elo")
+    for t in threads:
+        t.join()
+    assert not errors
+    with Store(path) as s:
+        assert counts(s)["games"] == 40
+        assert s.rebuild().exact

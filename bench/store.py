@@ -1,0 +1,95 @@
+"""Results store: record 10,000 games into a temporary database, then time the reads.
+
+Usage: python bench/store.py [--games N] [--bots B]
+The games are real Avalon games (5 to 10 players) played by random legal players with
+seeded RNGs, each stored with its full event log, outcomes and both rating systems'
+changes through ``Store.record_game`` (one transaction per game). Then it times the
+leaderboard (target: < 100 ms), game listing, one game's load, per-bot stats and a rebuild.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import tempfile
+import time
+from typing import Any, Callable
+
+from arena.games.avalon.engine import AvalonGame
+from arena.games.avalon.options import AvalonOptions
+from arena.simulate import play_random
+from arena.store import Store, record_from_game
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Median and worst wall time in ms over ``repeat`` calls."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000, max(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10000)
+    parser.add_argument("--bots", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}, one core")
+    rng = random.Random(args.seed)
+    bots = [f"bot{i}" for i in range(args.bots)]
+    options = AvalonOptions()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bench.db")
+        store = Store(path)
+        record_time = 0.0
+        events = 0
+        start_all = time.perf_counter()
+        for i in range(args.games):
+            players = rng.choice((5, 6, 7, 8, 9, 10))
+            game = AvalonGame(players, options, seed=rng.getrandbits(32))
+            play_random(game, rng)
+            rec = record_from_game(f"g{i}", game, rng.sample(bots, players), game_type="avalon",
+                                   options=options.to_dict(), started=float(i), finished=i + 0.5)
+            events += len(rec.events)
+            start = time.perf_counter()
+            store.record_game(rec)
+            record_time += time.perf_counter() - start
+        total = time.perf_counter() - start_all
+        size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
+        print(f"recorded {args.games} games ({events} events) in {total:.1f} s; record_game "
+              f"{record_time / args.games * 1000:.2f} ms per game (both ratings, one transaction); "
+              f"database {size / 1e6:.1f} MB")
+        for system in ("elo", "trueskill"):
+            med, worst = timed(lambda: store.leaderboard("avalon", system), 50)
+            print(f"leaderboard {system:9s} ({args.bots} bots): median {med:.3f} ms, worst {worst:.3f} ms")
+        fresh = Store(path)  # a cold connection, as `arena leaderboard` would open
+        def cold() -> None:
+            with Store(path) as s:
+                s.leaderboard("avalon", "elo")
+
+        med, worst = timed(cold, 10)
+        print(f"open + leaderboard (new connection each): median {med:.3f} ms, worst {worst:.3f} ms")
+        med, _ = timed(lambda: fresh.list_games(limit=50), 20)
+        print(f"list_games (50 newest): median {med:.3f} ms")
+        med, _ = timed(lambda: fresh.load_game(f"g{args.games // 2}"), 20)
+        print(f"load_game (events, actions, outcomes, changes): median {med:.3f} ms")
+        med, _ = timed(lambda: fresh.bot_stats("avalon"), 5)
+        print(f"bot_stats (all bots, all roles, figures): median {med:.1f} ms")
+        start = time.perf_counter()
+        report = fresh.rebuild()
+        print(f"rebuild ({report.games} games, {report.changes_checked} changes): "
+              f"{time.perf_counter() - start:.1f} s, exact: {report.exact}")
+        fresh.close()
+        store.close()
+
+
+if __name__ == "__main__":
+    main()
