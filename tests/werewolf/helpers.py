@@ -15,7 +15,9 @@ ALL_ROLES = ",".join(REGISTRY)
 class Rigged(WerewolfGame):
     """A game whose seat ``i`` gets ``deal[i]`` (the rest of the engine is untouched)."""
 
-    deal: list[str] = []
+    def __init__(self, deal: list[str], options: WerewolfOptions, seed: int) -> None:
+        self.deal = deal
+        super().__init__(len(deal), options, seed)
 
     def _seat(self, roles: list[str]) -> list[str]:
         assert Counter(roles) == Counter(self.deal)
@@ -28,8 +30,7 @@ def game(deal: str | list[str], seed: int = 0, **options: Any) -> WerewolfGame:
     counts = Counter(r for r in roles if r != "villager")
     options.setdefault("enabledRoles", ALL_ROLES)
     options.setdefault("roleCounts", ",".join(f"{r}:{n}" for r, n in counts.items()))
-    cls = type("RiggedDeal", (Rigged,), {"deal": roles})
-    return cls(len(roles), WerewolfOptions(**options), seed)
+    return Rigged(roles, WerewolfOptions(**options), seed)
 
 
 Plan = dict[Any, Any]

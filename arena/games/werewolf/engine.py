@@ -64,12 +64,13 @@ NIGHT, DAY_ANNOUNCE, DAY_DISCUSSION, DAY_VOTE, DAY_EXECUTION, ENDED = (
 # End reasons.
 ALL_WOLVES_ELIMINATED = "all_wolves_eliminated"
 PARITY_OR_MAJORITY = "parity_or_majority"
-LOVERS_LAST_ALIVE = "lovers_last_alive"
-PIPER_CHARMED_ALL = "piper_charmed_all"
-JESTER_EXECUTED = "jester_executed"
 DAY_LIMIT = "day_limit"
-END_REASONS = (ALL_WOLVES_ELIMINATED, PARITY_OR_MAJORITY, LOVERS_LAST_ALIVE, PIPER_CHARMED_ALL, JESTER_EXECUTED, DAY_LIMIT, FORFEIT)
-SIDES = ("village", "werewolf", "lovers", "piper", "jester")
+# Neutral roles add their own sides and reasons (lovers, piper, jester for P1).
+SIDES = (Team.VILLAGE.value, Team.WEREWOLF.value, *dict.fromkeys(r.win_side for r in REGISTRY.values() if r.win_side))
+END_REASONS = (
+    ALL_WOLVES_ELIMINATED, PARITY_OR_MAJORITY,
+    *dict.fromkeys(r.win_reason for r in REGISTRY.values() if r.win_reason), DAY_LIMIT, FORFEIT,
+)
 
 SPEECH_KINDS = ("candidacy", "speak", "last_words")
 
@@ -323,9 +324,9 @@ class WerewolfGame(Game):
                 wolves += team is Team.WEREWOLF
                 village += team is Team.VILLAGE
         if wolves == 0:
-            return Result("village", self._team_seats(Team.VILLAGE), ALL_WOLVES_ELIMINATED)
+            return Result(Team.VILLAGE.value, self._team_seats(Team.VILLAGE), ALL_WOLVES_ELIMINATED)
         if wolves >= village:
-            return Result("werewolf", self._team_seats(Team.WEREWOLF), PARITY_OR_MAJORITY)
+            return Result(Team.WEREWOLF.value, self._team_seats(Team.WEREWOLF), PARITY_OR_MAJORITY)
         return None
 
     def _team_seats(self, team: Team) -> frozenset[int]:
@@ -558,7 +559,7 @@ class WerewolfGame(Game):
             "roles": list(self.roles),
             "teams": [r.team.value for r in self._roles],
             "lovers": lovers,
-            "charmed": sorted(self.marks.get("charmed", ())),
+            **{mark: sorted(seats) for mark, seats in sorted(self.marks.items())},
         }
 
     # -- answers -------------------------------------------------------------------------

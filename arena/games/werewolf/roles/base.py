@@ -82,6 +82,10 @@ class Role:
     actions: ClassVar[tuple[type[Action], ...]] = ()
     learns_wolf_target: ClassVar[bool] = False
     """Told the wolves' final target each night (5.2.1: doctor and witch)."""
+    win_side: ClassVar[str | None] = None
+    """The side this role's own win is announced as (``Result.winner``), if it has one."""
+    win_reason: ClassVar[str | None] = None
+    """The end reason of that win."""
     win_order: ClassVar[int] = 100
     """Order in which ``special_win`` hooks are asked (lower first)."""
 

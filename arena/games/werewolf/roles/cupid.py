@@ -49,6 +49,8 @@ class Cupid(Role):
     id = "cupid"
     team = Team.NEUTRAL
     priority = "P1"
+    win_side = "lovers"
+    win_reason = "lovers_last_alive"
     max_count = 1
     actions = (CupidLink,)
     win_order = 10
@@ -60,5 +62,5 @@ class Cupid(Role):
             return None
         cupids = {s for s in range(game.players) if game.role_of(s) is cls}
         if all(s in lovers or s in cupids for s in game.living()):
-            return Result("lovers", frozenset(lovers | cupids), "lovers_last_alive")
+            return Result(cls.win_side, frozenset(lovers | cupids), cls.win_reason)
         return None

@@ -21,7 +21,9 @@ class Jester(Role):
     id = "jester"
     team = Team.NEUTRAL
     priority = "P1"
+    win_side = "jester"
+    win_reason = "jester_executed"
 
     @classmethod
     def on_executed(cls, game: "WerewolfGame", seat: int) -> str | Result:
-        return Result("jester", frozenset({seat}), "jester_executed")
+        return Result(cls.win_side, frozenset({seat}), cls.win_reason)

@@ -47,6 +47,8 @@ class Piper(Role):
     id = "piper"
     team = Team.NEUTRAL
     priority = "P1"
+    win_side = "piper"
+    win_reason = "piper_charmed_all"
     max_count = 1
     actions = (PiperCharm,)
     win_order = 20
@@ -57,5 +59,5 @@ class Piper(Role):
         charmed = game.marks.get(CHARMED, set())
         living = game.living()
         if any(game.alive[p] for p in pipers) and all(s in charmed or s in pipers for s in living):
-            return Result("piper", frozenset(pipers), "piper_charmed_all")
+            return Result(cls.win_side, frozenset(pipers), cls.win_reason)
         return None

@@ -1,0 +1,185 @@
+"""The night: 4.2 order, the wolves' vote (5.2.1), seer, doctor, witch, and section-11 errors."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from arena.core.errors import ErrorCode, IllegalAction
+
+from .helpers import dead, events, game, last, night, step, until_kind
+
+# seats: 0,1,2 wolves; 3 seer; 4 doctor; 5 witch; 6 bodyguard; 7 cupid; 8 vigilante; 9 piper; 10,11 villagers
+DEAL = "werewolf werewolf werewolf seer doctor witch bodyguard cupid vigilante piper villager villager"
+WOLVES = (0, 1, 2)
+
+
+def kinds_in_order(g, wolf_target=11):
+    """The decision kinds of the current night, round by round, answering with defaults."""
+    rounds = []
+    while g.phase == "night" and g.result is None:
+        pending = g.pending()
+        rounds.append(sorted({d.kind for d in pending}))
+        for d in pending:
+            value = {"cupid_link": (10, 11)}.get(d.kind, g.default_answer(d))
+            if d.kind == "wolf_vote":
+                value = wolf_target
+            g.apply(d.seat, d.kind, value)
+    return rounds
+
+
+def test_night_order_follows_4_2():
+    g = game(DEAL)
+    assert kinds_in_order(g) == [
+        ["cupid_link"], ["seer_check"], ["bodyguard_protect", "doctor_protect"], ["wolf_vote"],
+        ["vigilante_shoot"], ["witch_save"], ["witch_poison"], ["piper_charm"],
+    ]
+
+
+def test_cupid_only_on_the_first_night():
+    g = game(DEAL)
+    kinds_in_order(g)
+    step(g, {"candidacy": "decline", "vote": "abstain"}, stop=lambda x: x.phase == "night")
+    assert ["cupid_link"] not in kinds_in_order(g, "abstain")
+
+
+def wolves_vote(votes, **options):
+    g = game(DEAL, **options)
+    night(g, {"cupid_link": (10, 11), **{("wolf_vote", w): v for w, v in zip(WOLVES, votes)}})
+    return g
+
+
+@pytest.mark.parametrize("votes,target", [
+    ((10, 10, 11), 10),
+    ((10, "abstain", "abstain"), 10),
+    ((10, 11, "abstain"), None),      # a tie: no kill
+    ((10, 11, 3), None),              # a three-way tie
+    (("abstain",) * 3, None),         # all abstain: no kill
+    ((0, 0, "abstain"), 0),           # wolves may choose a wolf
+])
+def test_wolf_vote(votes, target):
+    g = wolves_vote(votes)
+    wv = last(g, "wolf_votes")
+    assert wv["target"] == target and wv["votes"] == [[w, v] for w, v in zip(WOLVES, votes)]
+    assert events(g, "wolf_votes")[-1].audience == set(WOLVES)
+    # The doctor and the witch learn the final target, or that there is none.
+    informed = events(g, "wolf_target")[-1]
+    assert informed.audience == {4, 5} and informed.data["target"] == target
+    assert dead(g) == (set() if target is None else {target} | ({11 - (target == 11)} if target in (10, 11) else set()))
+
+
+def test_wolves_see_each_other_and_nobody_else_does():
+    g = game(DEAL)
+    (e,) = events(g, "wolves")
+    assert e.audience == set(WOLVES) and e.data["wolves"] == list(WOLVES)
+    assert g.living_wolves() == list(WOLVES)
+
+
+def test_seer_learns_a_team_privately():
+    g = game(DEAL)
+    night(g, {"cupid_link": (10, 11), ("seer_check", 3): 1})
+    (e,) = events(g, "seer_result")
+    assert e.audience == {3} and e.data == {"night": 1, "target": 1, "team": "werewolf"}
+    g2 = game(DEAL)
+    night(g2, {"cupid_link": (10, 11), ("seer_check", 3): 9})
+    assert last(g2, "seer_result")["team"] == "village"  # the piper (neutral) looks like village
+
+
+def at(g, kind):
+    step(g, {"cupid_link": (10, 11)}, stop=until_kind(kind))
+    return next(d for d in g.pending() if d.kind == kind)
+
+
+def refused(g, seat, kind, value, code):
+    before = pickle.dumps(g)
+    with pytest.raises(IllegalAction) as err:
+        g.apply(seat, kind, value)
+    assert err.value.code is code, err.value
+    assert pickle.dumps(g) == before
+
+
+def test_doctor_self_protection_option():
+    assert 4 in at(game(DEAL), "doctor_protect").options
+    g = game(DEAL, allowDoctorSelfProtect=False)
+    assert 4 not in at(g, "doctor_protect").options
+    refused(g, 4, "doctor_protect", 4, ErrorCode.CANNOT_SELF_TARGET)
+
+
+def test_no_repeated_protection_by_default():
+    g = game(DEAL)
+    night(g, {"cupid_link": (10, 11), "doctor_protect": 10, "bodyguard_protect": 11, "wolf_vote": "abstain"})
+    step(g, {"candidacy": "decline", "vote": "abstain"}, stop=until_kind("doctor_protect"))
+    d = next(d for d in g.pending() if d.kind == "doctor_protect")
+    assert 10 not in d.options
+    refused(g, 4, "doctor_protect", 10, ErrorCode.REPEATED_PROTECT)
+    refused(g, 6, "bodyguard_protect", 11, ErrorCode.REPEATED_PROTECT)
+    refused(g, 6, "bodyguard_protect", 6, ErrorCode.CANNOT_SELF_TARGET)
+    g2 = game(DEAL, allowRepeatedProtect=True)
+    night(g2, {"cupid_link": (10, 11), "doctor_protect": 10, "wolf_vote": "abstain"})
+    step(g2, {"candidacy": "decline", "vote": "abstain"}, stop=until_kind("doctor_protect"))
+    assert 10 in next(d for d in g2.pending() if d.kind == "doctor_protect").options
+
+
+def test_witch_potions_are_used_once():
+    g = game(DEAL)
+    night(g, {"cupid_link": (10, 11), "wolf_vote": 3, "witch_save": "save", "witch_poison": 8})
+    assert dead(g) == {8}
+    assert g.state[5] == {"save": False, "poison": False}
+    step(g, {"candidacy": "decline", "vote": "abstain"}, stop=lambda x: x.phase == "night")
+    kinds = set()
+    while g.phase == "night":
+        for d in g.pending():
+            kinds.add(d.kind)
+            if d.kind == "seer_check":
+                refused(g, 5, "witch_save", "save", ErrorCode.RESOURCE_EXHAUSTED)
+                refused(g, 5, "witch_poison", 3, ErrorCode.RESOURCE_EXHAUSTED)
+            g.apply(d.seat, d.kind, 10 if d.kind == "wolf_vote" else g.default_answer(d))
+    assert not kinds & {"witch_save", "witch_poison"}
+    assert last(g, "wolf_target")["target"] == 10  # still told the target
+
+
+def test_witch_cannot_save_herself_when_not_allowed():
+    g = game(DEAL, witchCanSaveSelf=False)
+    step(g, {"cupid_link": (10, 11), "wolf_vote": 5}, stop=until_kind("witch_poison"))
+    assert not events(g, "witch_save") and g.state[5]["save"] is True
+    assert last(g, "wolf_target")["target"] == 5
+
+
+def test_witch_save_first_night_only():
+    g = game(DEAL, witchSaveFirstNightOnly=True)
+    night(g, {"cupid_link": (10, 11), "wolf_vote": "abstain"})
+    step(g, {"candidacy": "decline", "vote": "abstain", "wolf_vote": 10}, stop=until_kind("witch_poison"))
+    assert g.day == 2 and g.state[5]["save"] is True
+
+
+def test_hunter_shot_and_poisoned_hunter():
+    deal = "werewolf werewolf hunter witch villager villager villager villager villager"
+    g = game(deal, leaderEnabled=False)
+    night(g, {"wolf_vote": 2})
+    (d,) = g.pending()
+    assert (d.kind, d.seat) == ("hunter_shoot", 2) and 2 not in d.options and "none" in d.options
+    g.apply(2, "hunter_shoot", 0)
+    assert last(g, "hunter_shot") == {"hunter": 2, "target": 0} and not g.alive[0]
+    assert last(g, "death")["seat"] == 0
+    for option, asked in ((False, False), (True, True)):
+        g = game(deal, leaderEnabled=False, hunterShootOnPoison=option)
+        night(g, {"wolf_vote": "abstain", "witch_poison": 2})
+        assert (g.pending()[0].kind == "hunter_shoot") is asked
+
+
+def test_dead_players_get_player_dead():
+    deal = "werewolf werewolf seer doctor villager villager villager villager villager"
+    g = game(deal, leaderEnabled=False)
+    night(g, {"wolf_vote": 2, "doctor_protect": "none"})
+    refused(g, 2, "speak", "done", ErrorCode.PLAYER_DEAD)
+    refused(g, 2, "vote", 0, ErrorCode.PLAYER_DEAD)
+    step(g, {"speak": "done"}, stop=until_kind("vote"))
+    d = g.pending()[0]
+    refused(g, d.seat, "vote", 2, ErrorCode.TARGET_ALREADY_DEAD)
+    refused(g, d.seat, "vote", d.seat, ErrorCode.CANNOT_SELF_TARGET)
+    other = next(s for s in range(9) if g.alive[s] and s != d.seat)
+    refused(g, other, "vote", 0, ErrorCode.NOT_YOUR_TURN)
+    refused(g, d.seat, "seer_check", 0, ErrorCode.ACTION_NOT_ALLOWED if g.roles[d.seat] != "seer" else ErrorCode.INVALID_PHASE)
+    refused(g, d.seat, "vote", 1.0, ErrorCode.TARGET_INVALID)
+    refused(g, d.seat, "vote", True, ErrorCode.TARGET_INVALID)
