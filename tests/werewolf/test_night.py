@@ -66,7 +66,9 @@ def test_wolf_vote(votes, target):
     # The doctor and the witch learn the final target, or that there is none.
     informed = events(g, "wolf_target")[-1]
     assert informed.audience == {4, 5} and informed.data["target"] == target
-    assert dead(g) == (set() if target is None else {target} | ({11 - (target == 11)} if target in (10, 11) else set()))
+    lovers = {10, 11}  # linked by cupid: one dies, both die
+    expected = set() if target is None else lovers if target in lovers else {target}
+    assert dead(g) == expected
 
 
 def test_wolves_see_each_other_and_nobody_else_does():
@@ -183,3 +185,20 @@ def test_dead_players_get_player_dead():
     refused(g, d.seat, "seer_check", 0, ErrorCode.ACTION_NOT_ALLOWED if g.roles[d.seat] != "seer" else ErrorCode.INVALID_PHASE)
     refused(g, d.seat, "vote", 1.0, ErrorCode.TARGET_INVALID)
     refused(g, d.seat, "vote", True, ErrorCode.TARGET_INVALID)
+
+
+def test_a_hunter_shot_at_dawn_can_undo_the_wolves_majority():
+    # 2 wolves, hunter, 3 villagers: the wolves kill the hunter and the witch poisons a villager,
+    # so wolves 2 >= village 2 at dawn; the hunter shoots a wolf and the day goes on.
+    deal = "werewolf werewolf hunter witch villager villager"
+    g = game(deal)
+    night(g, {"wolf_vote": 2, "witch_save": "none", "witch_poison": 4})
+    assert dead(g) == {2, 4} and g.result is None
+    (d,) = g.pending()
+    assert (d.kind, d.seat) == ("hunter_shoot", 2)  # before the leader election
+    g.apply(2, "hunter_shoot", 0)
+    assert g.result is None and g.pending()[0].kind == "candidacy"
+    g2 = game(deal)
+    night(g2, {"wolf_vote": 2, "witch_save": "none", "witch_poison": 4})
+    g2.apply(2, "hunter_shoot", 5)
+    assert g2.result is not None and g2.result.reason == "parity_or_majority"

@@ -3,6 +3,7 @@ with their audience, and no illegal action ever changes the state (hypothesis)."
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 
@@ -140,6 +141,9 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
         if e.public and e.kind in ("dawn", "death", "execution"):
             shown = e.data.get("roles", {}) or ({e.data["seat"]: e.data["role"]} if "role" in e.data else {})
             assert bool(shown) <= options.revealRolesOnDeath
+    # Every event survives the wire and the store (JSON) unchanged.
+    for e in game.events:
+        assert json.loads(json.dumps(e.to_dict())) == e.to_dict(), e
     for seat in [None, *range(players)]:
         assert game.view(seat) == [e for e in game.events if e.audience is None or (seat is not None and seat in e.audience)]
 

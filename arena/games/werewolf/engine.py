@@ -24,13 +24,21 @@ candidate declines, a speaker's turn ends ("done"), the leader's direction is th
 counterclockwise and the start the first dead seat, a hunter does not shoot, a silent Cupid
 links themself and the next seat.
 
-Events (audience): setup [all: players, options, role counts], role [the player], wolves
-[the wolves: each other], night [all], lovers [lovers and cupid], seer_result [seer],
-wolf_votes [living wolves: votes and target], wolf_target [living doctor/witch], charmed
-[the charmed and the piper], dawn [all: who died, roles if revealRolesOnDeath], day [all],
-death [all: a death in the day], candidacy, leader_vote, leader, order, speech, vote,
-vote_result, execution, idiot_revealed, hunter_shot [all], end [all: every role, lovers,
-charmed].
+Events (audience) and data:
+  setup [all] players, options, roles {role: count} | role [seat] seat, role, team |
+  wolves [wolves] wolves | night [all] night | lovers [lovers+cupid] lovers, cupid |
+  seer_result [seer] night, target, team | wolf_votes [living wolves] night, votes
+  [[wolf, target|"abstain"]], target|None | wolf_target [living doctors, witches] night,
+  target|None | charmed [charmed+piper] night, charmed, new | dawn [all] day, dead (sorted),
+  roles (parallel, if revealRolesOnDeath) | day [all] day, alive, leader | candidacy [all]
+  seat, stand | leader_vote [all] seat, vote | leader [all] leader|None, candidates, counts
+  [[seat, n]], abstentions, tie | order [all] start, direction, speakers, leader|None |
+  speech [all] seat, purpose (discussion|runoff|last_words), passed | vote [all] seat, vote,
+  round | vote_result [all] round, counts, abstentions, outcome (execution|runoff|none),
+  target, candidates | execution [all] day, seat, spared, role? | idiot_revealed [all] seat,
+  role | death [all] seat, day, role? (a death in the day: shot, heartbreak) | hunter_shot
+  [all] hunter, target|None | end [all] winner, reason, winners, roles, teams, lovers, and
+  each role mark (charmed). Night causes are never public before the end.
 
 Choices where the rules are silent: clockwise is rising seat numbers; with no death last
 night the discussion starts next to the leader (who then speaks last) or, with no leader,
@@ -86,6 +94,11 @@ class NightPlan:
     notes: dict[str, Any] = field(default_factory=dict)
 
 
+def _pairs(counts: dict[int, int]) -> list[list[int]]:
+    """Vote counts as [seat, votes] pairs by seat (JSON keeps them as they are)."""
+    return [[seat, n] for seat, n in sorted(counts.items())]
+
+
 class _Handlers(Mapping[str, Callable[..., None]]):
     """Day kinds map to engine methods; every other kind to its role action (the registry)."""
 
@@ -136,8 +149,8 @@ class WerewolfGame(Game):
         self.leader: int | None = None
         self.victims: list[int] = []
         """Last night's dead, in resolution order."""
-        self.state: list[dict[str, Any]] = []
-        self.state = [role.initial_state(self) for role in self._roles]
+        self.state: list[dict[str, Any]] = [role.initial_state(self) for role in self._roles]
+        """Per-seat role memory (spec section 7: roleState): potions, shots, last protection."""
         wolves = sum(r.team is Team.WEREWOLF for r in self._roles)
         mode = options.lastWordsMode
         self.last_words_left: int | None = None if mode == "all" else 0 if mode == "none" else wolves
@@ -265,7 +278,7 @@ class WerewolfGame(Game):
         dead = sorted(self.victims)
         data: dict[str, Any] = {"day": self.day, "dead": dead}
         if self.options.revealRolesOnDeath:
-            data["roles"] = {s: self.roles[s] for s in dead}
+            data["roles"] = [self.roles[s] for s in dead]
         self.tell("dawn", data)
         self.tell("day", {"day": self.day, "alive": self.living(), "leader": self.leader})
         steps: list[tuple[str, Any]] = [("early_end", None)]
@@ -304,7 +317,13 @@ class WerewolfGame(Game):
             self._die(partner, ["heartbreak"], announce)
 
     def _do_early_end(self, _: Any) -> None:
-        if not self._triggers:
+        """The night decided the game: end now, or first let the dead hunters shoot (a shot
+        can undo a wolves' majority); the day goes on only if it did."""
+        if self._winner() is None:
+            return
+        if self._triggers:
+            self._then(("triggers", None), ("check", None))
+        else:
             self._do_check(None)
 
     def _do_check(self, _: Any) -> None:
@@ -392,7 +411,7 @@ class WerewolfGame(Game):
             self.leader = tied[self.rng.randrange(len(tied))]
         self.tell("leader", {
             "leader": self.leader, "candidates": sorted(self._candidates),
-            "counts": sorted(counts.items()), "abstentions": abstentions, "tie": len(tied) > 1,
+            "counts": _pairs(counts), "abstentions": abstentions, "tie": len(tied) > 1,
         })
 
     # -- discussion order (5.3.2, 5.3.3) -----------------------------------------------
@@ -507,7 +526,7 @@ class WerewolfGame(Game):
         else:
             outcome = "none"
         self.tell("vote_result", {
-            "round": round_, "counts": sorted(counts.items()), "abstentions": abstentions,
+            "round": round_, "counts": _pairs(counts), "abstentions": abstentions,
             "outcome": outcome, "target": top[0] if outcome == "execution" else None,
             "candidates": top if outcome == "runoff" else [],
         })
