@@ -275,3 +275,25 @@ def test_dead_leader_falls_back_to_default_order():
     assert not g.alive[4]
     order = last(g, "order")
     assert order["leader"] is None and order["direction"] == "counterclockwise" and order["start"] == 4
+
+
+@pytest.mark.parametrize("order", ["death_resolution", "seating_order"])
+def test_night_last_words_order_and_quota(order):
+    # The wolves' kill (8) resolves before the witch's poison (7).
+    deal = "werewolf werewolf seer doctor witch villager villager villager villager"
+    g = game(deal, leaderEnabled=False, lastWordsScope="day_and_night", lastWordsMode="all", lastWordsOrder=order)
+    night(g, {**QUIET, "wolf_vote": 8, "witch_save": "none", "witch_poison": 7})
+    assert g.victims == [8, 7]
+    speakers = []
+    while g.pending()[0].kind == "last_words":
+        speakers.append(g.pending()[0].seat)
+        g.apply(speakers[-1], "last_words", "done")
+    assert speakers == [8, 7] if order == "death_resolution" else sorted(speakers) == [7, 8]
+    # One initial wolf: one last word for two night victims, given to one of them at random.
+    deal = "werewolf seer doctor witch villager villager villager villager villager"
+    g = game(deal, leaderEnabled=False, lastWordsScope="day_and_night", lastWordsOrder=order)
+    night(g, {**QUIET, "wolf_vote": 8, "witch_save": "none", "witch_poison": 7})
+    (d,) = g.pending()
+    assert d.kind == "last_words" and d.seat in (7, 8) and g.last_words_left == 0
+    g.apply(d.seat, "last_words", "done")
+    assert g.pending()[0].kind == "speak"
