@@ -27,8 +27,12 @@ from .records import (BotStats, GameRecord, GameSummary, LeaderRow, Mismatch, Pl
 from .schema import MIGRATIONS, Migration, migrate
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""Compact JSON; one stateless encoder, not ``json.dumps`` per value (a third of the write time)."""
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _encode(value)
 
 
 def _tuples(value: Any) -> Any:

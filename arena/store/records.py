@@ -207,6 +207,8 @@ class BotStats:
 
 @dataclass(frozen=True)
 class LeaderRow:
+    """One bot on a leaderboard; ``games`` counts its rated games (forfeits included)."""
+
     rank: int
     bot: str
     mu: float
@@ -214,6 +216,13 @@ class LeaderRow:
     score: float
     games: int
     wins: int
+
+    @property
+    def win_rate(self) -> RateStat:
+        from ..ratings.stats import wilson
+
+        low, high = wilson(self.wins, self.games)
+        return RateStat(self.wins, self.games, self.wins / self.games if self.games else None, low, high)
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ def test_equal_bots_dealt_opposite_sides_equally_often_end_equal(system, players
     assert abs(a - b) < tolerance, (a, b)
 
 
-def _time_average_gap(system, players, evil, p_evil, seed, games=6000):
+def _time_average_gap(system, players, evil, p_evil, seed, games=4000):
     """A always good, B always evil: the mean of A - B over the second half of the games."""
     rng = random.Random(seed)
     pool = [f"f{i}" for i in range(12)]
@@ -74,11 +74,13 @@ def _time_average_gap(system, players, evil, p_evil, seed, games=6000):
 @pytest.mark.parametrize("players,evil,p_evil", TABLES)
 def test_elo_side_term_keeps_a_bot_always_dealt_evil_from_profiting(players, evil, p_evil):
     """A is always good, B always evil. Without side terms B's rating absorbs evil's
-    advantage (hundreds of points); with them the gap is within Elo's own noise."""
+    advantage (hundreds of points); with them the gap is within Elo's own noise.
+    (Time averages over the second half, because a single Elo rating wanders by tens of
+    points from game to game.)"""
     with_sides = [abs(_time_average_gap(Elo(k=16), players, evil, p_evil, seed)[0]) for seed in (1, 2)]
     without = [abs(_time_average_gap(Elo(k=16, side_k=0), players, evil, p_evil, seed)[0]) for seed in (1, 2)]
-    assert fmean(with_sides) < 30
-    assert fmean(without) > 100
+    assert fmean(with_sides) < 20  # measured: 1 to 11 points over 4 seeds
+    assert fmean(without) > 150  # measured: 250 to 335 points
     # The learnt advantage matches the observed win rate: 400 log10(p / (1 - p)).
     _, cur = _time_average_gap(Elo(k=16), players, evil, p_evil, 1)
     learnt = cur[(SIDE, f"evil/{players}")].mu - cur[(SIDE, f"good/{players}")].mu

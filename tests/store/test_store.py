@@ -337,3 +337,21 @@ def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path):
     with Store(path) as s:
         assert counts(s)["games"] == 40
         assert s.rebuild().exact
+
+
+def test_report_lines_for_the_cli(store):
+    from arena.store.report import games_lines, leaderboard_lines, stats_lines
+
+    recs = many_records(30)
+    for r in recs:
+        store.record_game(r)
+    for system in ("elo", "trueskill"):
+        rows = store.leaderboard("avalon", system)
+        lines = leaderboard_lines(rows, system)
+        assert len(lines) == len(rows) + 1 and rows[0].bot in lines[1]
+        assert rows[0].win_rate.trials == rows[0].games
+    assert games_lines(store.list_games(limit=2))[0].startswith("g29  1970-01-01 00:00  avalon")
+    bot = recs[0].nicks[0]
+    lines = stats_lines(store.bot_stats("avalon", bot)[bot])
+    assert lines[0].startswith(f"{bot} (avalon): ")
+    assert len(lines) == 1 + len(store.bot_stats("avalon", bot)[bot].roles)
