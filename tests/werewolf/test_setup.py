@@ -148,3 +148,24 @@ def test_time_limits_come_from_the_options():
     assert g.time_limit(g.pending()[0]) == 17
     night(g, {"wolf_vote": 3})
     assert g.time_limit(g.pending()[0]) == 80 // 7
+
+
+def test_forfeit_reveals_everything():
+    g = WerewolfGame(8, WerewolfOptions(), 3)
+    (end,) = g.forfeit(2, "timeout")
+    assert end.public and end.data["reason"] == "forfeit" and end.data["forfeit"] == 2
+    assert end.data["roles"] == g.roles and g.result.winner is None and g.pending() == ()
+
+
+def test_default_answers_are_legal_and_documented_no_ops():
+    g = game("werewolf werewolf seer doctor witch hunter cupid villager villager", leaderEnabled=True)
+    seen = {}
+    while g.result is None and len(seen) < 14 and g.day < 4:
+        d = g.pending()[0]
+        value = g.default_answer(d)
+        assert d.check(value) == value
+        seen.setdefault(d.kind, value)
+        g.apply(d.seat, d.kind, value)
+    assert seen["wolf_vote"] == "abstain" and seen["vote"] == "abstain" and seen["seer_check"] == "none"
+    assert seen["doctor_protect"] == "none" and seen["candidacy"] == "decline" and seen["speak"] == "done"
+    assert seen["cupid_link"] == (6, 7)

@@ -1,1 +1,12 @@
-"""Werewolf (Mafia): a pure rules engine with one module per role (see engine.py)."""
+"""Werewolf (Mafia): a pure rules engine with one module per role.
+
+- ``engine.WerewolfGame(players, options=None, seed=0)``: the state machine (flow, decisions,
+  events: see its module docstring).
+- ``options.WerewolfOptions``: every option of section 12 by its spec name, plus
+  ``vigilanteShots`` and ``maxDays``.
+- ``resolution``: kills against protections (section 10.4), pure.
+- ``day``: speaking order, vote counting (5.3.4), last words (10.5), pure.
+- ``roles/``: one module per role, registered in ``roles.registry``; ``choice.Choice`` is the
+  decision type (options mix seats, ints first, with reserved words such as "none"/"abstain",
+  so a transport shows ``choice.seats`` as nicks and ``choice.words`` as they are).
+"""
