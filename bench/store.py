@@ -56,8 +56,7 @@ def main() -> None:
             players = rng.choice((5, 6, 7, 8, 9, 10))
             game = AvalonGame(players, options, seed=rng.getrandbits(32))
             play_random(game, rng)
-            rec = record_from_game(f"g{i}", game, rng.sample(bots, players), game_type="avalon",
-                                   options=options.to_dict(), started=float(i), finished=i + 0.5)
+            rec = record_from_game(f"g{i}", game, rng.sample(bots, players), started=float(i), finished=i + 0.5)
             events += len(rec.events)
             start = time.perf_counter()
             store.record_game(rec)

@@ -45,24 +45,29 @@ class GameRecord:
 
 
 def build_match(nicks: Sequence[str], sides: Sequence[str | None], result: Result | None) -> Match:
-    """Result -> Match: winners' side rank 0, every other side rank 1 (one group per side,
-    in order of first seat, players in seat order); a forfeit and an abort per the
-    abnormal-end rule. ``rebuild`` relies on this order being reproducible."""
+    """Result -> Match, per the abnormal-end rule for forfeits and aborts.
+
+    A normal end: every seat in ``result.winners`` joins one winning group named after
+    ``result.winner`` (rank 0); everyone else is grouped by their own final side (rank 1).
+    So Avalon gives good vs evil; a Werewolf jester who wins alone is "jester" against
+    "village" and "wolves" (tied); winners drawn from several sides (lovers) still form
+    one winning group. Groups are ordered by their first seat and players by seat;
+    ``rebuild`` relies on that order being reproducible.
+    """
     if result is None:
         return aborted(nicks)
     if result.forfeited is not None:
         return forfeit(nicks, nicks[result.forfeited])
-    by_seat: dict[str, str] = {}
+    winner = result.winner if result.winner is not None else "winners"
+    labels: dict[str, str] = {}
     for seat, nick in enumerate(nicks):
-        side = sides[seat]
-        if side is None:
-            side = result.winner if seat in result.winners else "others"
-        by_seat[nick] = side
-    winner = result.winner
-    if winner is None:  # winners without a side name: group them by seat membership
-        by_seat = {n: ("winners" if s in result.winners else by_seat[n]) for s, n in enumerate(nicks)}
-        winner = "winners"
-    return ranked(by_seat, {s: 0 if s == winner else 1 for s in by_seat.values()}, len(nicks))
+        if seat in result.winners:
+            labels[nick] = winner
+        else:
+            labels[nick] = sides[seat] or "others"
+            if labels[nick] == winner:
+                raise ValueError(f"seat {seat} is on the winning side {winner!r} but not among the winners")
+    return ranked(labels, {label: 0 if label == winner else 1 for label in labels.values()}, len(nicks))
 
 
 def record_from_game(
@@ -70,15 +75,18 @@ def record_from_game(
     game: Game,
     nicks: Sequence[str],
     *,
-    game_type: str,
-    options: Mapping[str, Any],
     started: float,
     finished: float,
     tournament: str | None = None,
     aborted_reason: str | None = None,
+    game_type: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> GameRecord:
     """A GameRecord from an engine at the end of a game (or stopped: ``aborted_reason``).
 
+    ``nicks`` are the bots' registered names in seat order (the rating identity, so not a
+    nick that changed mid-game). ``game_type`` and ``options`` default to the engine's
+    ``name`` and ``options.to_dict()``.
     Roles and final sides come from the ``end`` event's reveal (``roles``, ``sides``);
     for a game stopped before its end they come from the engine's ``roles`` and
     ``sides_now`` if it has them.
@@ -99,6 +107,11 @@ def record_from_game(
     result = None if aborted_reason is not None else game.result
     if aborted_reason is None and result is None:
         raise ValueError("the game has no result: pass aborted_reason to record it as aborted")
+    if game_type is None:
+        game_type = type(game).name
+    if options is None:
+        opts = getattr(game, "options", None)
+        options = opts.to_dict() if opts is not None else {}
     return GameRecord(
         id=game_id, game=game_type, options=dict(options), seed=game.seed, nicks=tuple(nicks),
         roles=tuple(roles), sides=tuple(sides), result=result, events=tuple(game.events),

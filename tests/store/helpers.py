@@ -26,7 +26,7 @@ def avalon_record(i: int, rng: random.Random, players: int = 5, end: str = "play
         if end == "forfeit":
             game.forfeit(1, "timeout")
     return record_from_game(
-        f"g{i}", game, nicks, game_type="avalon", options=options.to_dict(), started=float(i),
+        f"g{i}", game, nicks, started=float(i),
         finished=i + 0.5, tournament=tournament, aborted_reason="operator stop" if end == "abort" else None,
     )
 

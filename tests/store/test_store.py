@@ -355,3 +355,18 @@ def test_report_lines_for_the_cli(store):
     lines = stats_lines(store.bot_stats("avalon", bot)[bot])
     assert lines[0].startswith(f"{bot} (avalon): ")
     assert len(lines) == 1 + len(store.bot_stats("avalon", bot)[bot].roles)
+
+
+def test_matches_for_neutral_and_cross_side_winners():
+    from arena.core.game import Result
+
+    nicks = ("v1", "v2", "w1", "j", "v3")
+    sides = ("village", "village", "wolves", "jester", "village")
+    jester = build_match(nicks, sides, Result("jester", frozenset({3}), "jester_lynched"))
+    assert {g.side: (g.players, g.rank) for g in jester.groups} == {
+        "village/5": (("v1", "v2", "v3"), 1), "wolves/5": (("w1",), 1), "jester/5": (("j",), 0)}
+    lovers = build_match(nicks, sides, Result("lovers", frozenset({1, 2}), "lovers_survive"))
+    assert [(g.players, g.rank) for g in lovers.groups] == [
+        (("v1", "v3"), 1), (("v2", "w1"), 0), (("j",), 1)]
+    with pytest.raises(ValueError):
+        build_match(nicks, sides, Result("village", frozenset({0}), "x"))
