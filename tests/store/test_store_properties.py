@@ -1,0 +1,58 @@
+"""Property tests: any sequence of game results stores, rebuilds exactly and counts right."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from arena.core.events import Event
+from arena.core.game import Result
+from arena.store import GameRecord, Store
+
+BOTS = ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"]
+
+
+@st.composite
+def records(draw):
+    n = draw(st.integers(2, 12))
+    out = []
+    for i in range(n):
+        players = draw(st.integers(3, 8))
+        nicks = tuple(draw(st.permutations(BOTS))[:players])
+        evil = draw(st.integers(1, players - 1))
+        sides = tuple("evil" if s < evil else "good" for s in range(players))
+        kind = draw(st.sampled_from(["good", "evil", "forfeit", "aborted"]))
+        if kind == "aborted":
+            result = None
+        elif kind == "forfeit":
+            result = Result(None, frozenset(), "forfeit", forfeited=draw(st.integers(0, players - 1)))
+        else:
+            result = Result(kind, frozenset(s for s in range(players) if sides[s] == kind), "end")
+        roles = tuple("assassin" if s == 0 else "merlin" if s == evil else "servant" for s in range(players))
+        events = [Event("setup", {"players": players}), Event("role", {"role": roles[0]}, frozenset({0}))]
+        out.append(GameRecord(f"g{i}", "avalon", {}, i, nicks, roles, sides, result, events, [(0, "x", [1, 2])],
+                              float(i), i + 1.0))
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records())
+def test_any_results_rebuild_exactly_and_count_right(recs):
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "p.db") as store:
+        for r in recs:
+            store.record_game(r)
+        assert store.rebuild().exact
+        stats = store.bot_stats("avalon")
+        for bot in {b for r in recs for b in r.nicks}:
+            mine = [(r, r.nicks.index(bot)) for r in recs if bot in r.nicks]
+            rated = [(r, s) for r, s in mine if r.result is not None]
+            assert stats[bot].overall.games == len(rated)
+            assert stats[bot].overall.wins == sum(s in r.result.winners for r, s in rated)
+            assert stats[bot].overall.forfeits == sum(r.result.forfeited == s for r, s in rated)
+        for row in store.leaderboard("avalon", "elo"):
+            assert row.games == sum(1 for r in recs if row.bot in r.nicks and r.result is not None)
+        loaded = store.load_game(recs[-1].id)
+        assert loaded.history == ((0, "x", (1, 2)),)
+        assert loaded.view(1) == [recs[-1].events[0]]
