@@ -87,7 +87,8 @@ def record_from_game(
     ``nicks`` are the bots' registered names in seat order (the rating identity, so not a
     nick that changed mid-game). ``game_type`` and ``options`` default to the engine's
     ``name`` and ``options.to_dict()``.
-    Roles and final sides come from the ``end`` event's reveal (``roles``, ``sides``);
+    Roles and final sides come from the ``end`` event's reveal (``roles``, ``sides`` or
+    ``teams``);
     for a game stopped before its end they come from the engine's ``roles`` and
     ``sides_now`` if it has them.
     """
@@ -96,7 +97,7 @@ def record_from_game(
     end = next((e for e in reversed(game.events) if e.kind == "end"), None)
     if end is not None:
         roles = list(end.data.get("roles", []))
-        sides = list(end.data.get("sides", []))
+        sides = list(end.data.get("sides") or end.data.get("teams") or [])  # Werewolf says "teams"
     if not roles:
         roles = [getattr(r, "value", r) for r in getattr(game, "roles", [])]
     if not sides:
