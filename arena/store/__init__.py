@@ -7,7 +7,7 @@ rating changes in one transaction; ``leaderboard``, ``list_games``, ``load_game`
 
 from __future__ import annotations
 
-from .db import Store
+from .db import ParametersChanged, Store, system_params
 from .figures import FIGURES, Figure
 from .records import (BotStats, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
                       RebuildReport, RoleStats, StoredGame, build_match, record_from_game)
@@ -15,6 +15,6 @@ from .schema import MIGRATIONS, SchemaError, migrate
 
 __all__ = [
     "FIGURES", "MIGRATIONS", "BotStats", "Figure", "GameRecord", "GameSummary", "LeaderRow", "Mismatch",
-    "PlayerOutcome", "RateStat", "RebuildReport", "RoleStats", "SchemaError", "Store", "StoredGame",
-    "build_match", "migrate", "record_from_game",
+    "ParametersChanged", "PlayerOutcome", "RateStat", "RebuildReport", "RoleStats", "SchemaError", "Store", "StoredGame",
+    "build_match", "migrate", "record_from_game", "system_params",
 ]

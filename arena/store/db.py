@@ -11,6 +11,7 @@ mode a power loss may drop the last committed games, never half of one.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sqlite3
@@ -40,6 +41,22 @@ def _tuples(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_tuples(v) for v in value)
     return value
+
+
+class ParametersChanged(Exception):
+    """The stored ratings were computed with other rating parameters than this Store's.
+
+    Mixing them would make ratings depend on when a game was played; after a deliberate
+    change (say ``ratings.elo_k``), ``rebuild(write=True)`` recomputes everything with the
+    new parameters and records them.
+    """
+
+
+def system_params(system: RatingSystem) -> dict[str, Any]:
+    """A rating system's parameters as plain data (its dataclass init fields)."""
+    if dataclasses.is_dataclass(system):
+        return {f.name: getattr(system, f.name) for f in dataclasses.fields(system) if f.init}
+    return {"repr": repr(system)}
 
 
 class Store:
@@ -88,6 +105,7 @@ class Store:
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
+            self._check_params()
             changes: dict[str, tuple[Change, ...]] = {}
             for system in self.systems:
                 current = self._current(record.game, system.name, match.entities())
@@ -106,6 +124,18 @@ class Store:
             conn.execute("ROLLBACK")
             raise
         return changes
+
+    def _check_params(self) -> None:
+        """Record each system's parameters on first use; refuse to mix in other ones."""
+        stored = dict(self.conn.execute("SELECT system, params FROM rating_systems"))
+        for system in self.systems:
+            mine = _json(system_params(system))
+            if system.name not in stored:
+                self.conn.execute("INSERT INTO rating_systems (system, params) VALUES (?, ?)", (system.name, mine))
+            elif json.loads(stored[system.name]) != json.loads(mine):
+                raise ParametersChanged(
+                    f"{system.name} ratings were computed with {stored[system.name]}, this arena uses {mine}; "
+                    "run `arena ratings rebuild --write` to recompute them with the new parameters")
 
     def _current(self, game: str, system: str, entities: Sequence[Entity]) -> dict[Entity, Rating]:
         if not entities:
@@ -286,8 +316,8 @@ class Store:
         """Recompute every rating from the stored games, in recording order, and compare
         exactly (float equality) with the stored changes and current ratings.
 
-        ``write=True`` replaces the stored values by the recomputed ones, in one
-        transaction (after a change of rating parameters). The read runs in one
+        ``write=True`` replaces the stored values (and the recorded parameters) by the
+        recomputed ones, in one transaction (after a change of rating parameters). The read runs in one
         transaction too, so games recorded meanwhile are not half-seen.
         """
         conn = self.conn
@@ -355,6 +385,9 @@ class Store:
         if write:
             conn.execute("DELETE FROM rating_changes")
             conn.execute("DELETE FROM ratings")
+            conn.execute("DELETE FROM rating_systems")
+            conn.executemany("INSERT INTO rating_systems (system, params) VALUES (?, ?)",
+                             ((s.name, _json(system_params(s))) for s in self.systems))
             conn.executemany("INSERT INTO rating_changes VALUES (?,?,?,?,?,?,?,?)", new_changes)
             conn.executemany("INSERT INTO ratings (game, system, kind, entity, mu, sigma, score, games, wins, last_seq)"
                              " VALUES (?,?,?,?,?,?,?,?,?,?)", (k + v for k, v in computed_ratings.items()))

@@ -95,6 +95,10 @@ V1: Migration = (
         PRIMARY KEY (game, system, kind, entity)
     ) WITHOUT ROWID""",
     "CREATE INDEX ratings_board ON ratings(game, system, kind, score DESC)",
+    """CREATE TABLE rating_systems (
+        system TEXT PRIMARY KEY,
+        params TEXT NOT NULL                   -- JSON: the parameters every stored value was computed with
+    )""",
 )
 
 MIGRATIONS: tuple[Migration, ...] = (V1,)

@@ -14,13 +14,13 @@ import pytest
 
 from arena.core.events import Event
 from arena.ratings import BOT, SIDE, Elo, TrueSkill
-from arena.store import MIGRATIONS, SchemaError, Store, build_match
+from arena.store import MIGRATIONS, ParametersChanged, SchemaError, Store, build_match
 from arena.store import db as store_db
 from arena.store.schema import V1
 
 from .helpers import avalon_record, many_records
 
-TABLES = ("games", "events", "actions", "outcomes", "rating_changes", "ratings", "tournaments")
+TABLES = ("games", "events", "actions", "outcomes", "rating_changes", "ratings", "tournaments", "rating_systems")
 
 
 def counts(store: Store) -> dict[str, int]:
@@ -261,14 +261,21 @@ def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store):
         assert store_db._match_from_rows(r.match().kind, rows, forfeited) == build_match(r.nicks, r.sides, r.result)
 
 
-def test_rebuild_with_other_parameters_differs_and_rewrites(tmp_path):
+def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path):
     path = tmp_path / "a.db"
+    recs = many_records(11)
     with Store(path) as s:
-        for r in many_records(10):
+        for r in recs[:10]:
             s.record_game(r)
     with Store(path, systems=(Elo(k=16), TrueSkill())) as s:
+        before = counts(s)
+        with pytest.raises(ParametersChanged, match="rebuild"):
+            s.record_game(recs[10])
+        assert counts(s) == before
         assert not s.rebuild().exact
         s.rebuild(write=True)
+        assert s.rebuild().exact
+        s.record_game(recs[10])
         assert s.rebuild().exact
 
 
