@@ -25,6 +25,9 @@ from .referee import Referee
 
 log = logging.getLogger(__name__)
 
+MIN_WAKE = 0.01
+"""Seconds: the soonest the service wakes itself up again."""
+
 
 class RefereeService:
     """Runs games for the bots that register, until stopped or ``max_games`` have ended."""
@@ -191,14 +194,17 @@ class RefereeService:
         if not self.done and self.lobby.due(now):
             self._open_table(now)
         self._seat_tables(now)
+        lobby = None if self.done else self.lobby.deadline  # a finished service seats no one
         wake = min(
-            (t for t in (self.referee.next_deadline(), self.lobby.deadline,
+            (t for t in (self.referee.next_deadline(), lobby,
                          min((t[3] for t in self._tables.values()), default=None)) if t is not None),
             default=math.inf,
         )
         if wake < self._wake:
             self._wake = wake
-            self.reactor.scheduler.execute_after(max(0.0, wake - now), self._tick)
+            # Never zero: the scheduler runs what falls due while it runs, so a wake-up that
+            # is still due after its tick (a table that could not be seated) must not spin.
+            self.reactor.scheduler.execute_after(max(MIN_WAKE, wake - now), self._tick)
 
     def _tick(self) -> None:
         now = self.clock()

@@ -81,8 +81,14 @@ class Arena:
         return self
 
     def wait(self, games: int = 1, timeout: float = GAME_WAIT) -> list[Match]:
+        """Until ``games`` games have ended and the spectator has read each one's END line
+        (the referee is done before its last line has crossed the server)."""
         end = time.monotonic() + timeout
-        while len(self.finished) < games:
+
+        def ended_for_spectator(match: Match) -> bool:
+            return any(line.startswith("END") for line in self.public_lines(match.gid))
+
+        while len(self.finished) < games or not all(ended_for_spectator(m) for m in self.finished):
             assert time.monotonic() < end, f"games not finished; channel saw: {self.spectator_log.texts()[-10:]}"
             time.sleep(0.02)
         return self.finished
