@@ -58,6 +58,8 @@ class Game:
         self.events: list[Event] = []
         self.history: list[tuple[int, str, Any]] = []
         self.result: Result | None = None
+        self.deal: tuple[int, ...] | None = None
+        """The deal the roles followed (``deal_roles``); None: the seed shuffled them."""
         self.round = 0
         """Counts rounds of decisions, so a driver can tell a new round from the old one."""
         self._round: dict[int, Decision] = {}
@@ -89,6 +91,7 @@ class Game:
             return roles
         if sorted(deal) != list(range(len(roles))):
             raise SetupError(f"a deal must order the {len(roles)} roles, got {list(deal)}")
+        self.deal = tuple(deal)
         return [roles[i] for i in deal]
 
     def view(self, seat: int | None) -> list[Event]:

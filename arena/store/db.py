@@ -153,10 +153,10 @@ class Store:
     def _insert_game(self, r: GameRecord, match: Match) -> int:
         res = r.result
         cur = self.conn.execute(
-            "INSERT INTO games (id, game, options, seed, players, nicks, roles, sides, kind, winner, winners,"
-            " reason, forfeited, tournament, started, finished) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (r.id, r.game, _json(dict(r.options)), r.seed, r.players, _json(list(r.nicks)), _json(list(r.roles)),
-             _json(list(r.sides)), match.kind, res.winner if res else None,
+            "INSERT INTO games (id, game, options, seed, deal, players, nicks, roles, sides, kind, winner, winners,"
+            " reason, forfeited, tournament, started, finished) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (r.id, r.game, _json(dict(r.options)), r.seed, None if r.deal is None else _json(list(r.deal)),
+             r.players, _json(list(r.nicks)), _json(list(r.roles)), _json(list(r.sides)), match.kind, res.winner if res else None,
              _json(sorted(res.winners) if res else []), res.reason if res else r.abort_reason,
              res.forfeited if res else None, r.tournament, r.started, r.finished),
         )
@@ -242,7 +242,7 @@ class Store:
     def load_game(self, game_id: str) -> StoredGame | None:
         row = self.conn.execute(
             "SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament,"
-            " options, seed, roles, sides, winners, forfeited FROM games WHERE id = ?", (game_id,)).fetchone()
+            " options, seed, roles, sides, winners, forfeited, deal FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         seq = row[0]
@@ -270,6 +270,7 @@ class Store:
             roles=tuple(json.loads(row[13])), sides=tuple(json.loads(row[14])),
             winners=frozenset(json.loads(row[15])), forfeited=row[16], events=events, history=history,
             outcomes=outcomes, changes={k: tuple(v) for k, v in changes.items()},
+            deal=None if row[17] is None else tuple(json.loads(row[17])),
         )
 
     def leaderboard(self, game: str, system: str, limit: int | None = None, min_games: int = 0) -> list[LeaderRow]:

@@ -34,6 +34,8 @@ class GameRecord:
     finished: float
     tournament: str | None = None
     abort_reason: str = ABORTED_REASON
+    deal: tuple[int, ...] | None = None
+    """How roles were dealt (``Seating.deal``); None: by the seed. Replays need it."""
 
     @property
     def players(self) -> int:
@@ -117,7 +119,7 @@ def record_from_game(
         id=game_id, game=game_type, options=dict(options), seed=game.seed, nicks=tuple(nicks),
         roles=tuple(roles), sides=tuple(sides), result=result, events=tuple(game.events),
         history=tuple(game.history), started=started, finished=finished, tournament=tournament,
-        abort_reason=aborted_reason or ABORTED_REASON,
+        abort_reason=aborted_reason or ABORTED_REASON, deal=game.deal,
     )
 
 
@@ -162,6 +164,7 @@ class StoredGame:
     history: tuple[tuple[int, str, Any], ...]
     outcomes: tuple[PlayerOutcome, ...]
     changes: Mapping[str, tuple[Change, ...]] = field(default_factory=dict)
+    deal: tuple[int, ...] | None = None
 
     def view(self, seat: int | None) -> list[Event]:
         """What ``seat`` was told during the game (None: a spectator)."""
@@ -177,7 +180,7 @@ class StoredGame:
 
         cls = GAMES[self.summary.game]
         options = cls.Options.from_mapping(self.options, game=self.summary.game)
-        engine = cls(self.summary.players, options, self.seed)  # type: ignore[call-arg]
+        engine = cls(self.summary.players, options, self.seed, self.deal)  # type: ignore[call-arg]
         engine.replay(self.history)
         if self.forfeited is not None and engine.result is None:
             end = next((e for e in reversed(self.events) if e.kind == "end"), None)

@@ -27,6 +27,7 @@ V1: Migration = (
         game TEXT NOT NULL,                    -- game type, e.g. avalon
         options TEXT NOT NULL,                 -- JSON
         seed INTEGER NOT NULL,
+        deal TEXT,                             -- JSON list (Seating.deal), NULL = dealt by the seed
         players INTEGER NOT NULL,
         nicks TEXT NOT NULL,                   -- JSON list, seat order
         roles TEXT NOT NULL,                   -- JSON list, seat order

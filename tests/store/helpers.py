@@ -13,10 +13,10 @@ BOTS = [f"bot{i}" for i in range(12)]
 
 
 def avalon_record(i: int, rng: random.Random, players: int = 5, end: str = "play",
-                  tournament: str | None = None) -> GameRecord:
+                  tournament: str | None = None, deal: tuple[int, ...] | None = None) -> GameRecord:
     """Game ``i``: ``end`` is "play" (to the end), "forfeit" (seat 1 forfeits mid-game) or "abort"."""
     options = AvalonOptions()
-    game = AvalonGame(players, options, seed=1000 + i)
+    game = AvalonGame(players, options, seed=1000 + i, deal=deal)
     nicks = rng.sample(BOTS, players)
     if end == "play":
         play_random(game, rng)

@@ -166,6 +166,15 @@ def test_a_stored_game_replays_exactly_and_gives_every_view(store):
     assert store.load_game("nope") is None
 
 
+def test_a_game_dealt_by_a_series_replays_with_its_deal(store):
+    deal = (4, 3, 2, 1, 0)
+    rec = avalon_record(4, random.Random(4), deal=deal)
+    store.record_game(rec)
+    game = store.load_game("g4")
+    assert game.deal == deal
+    assert game.replay().events == list(rec.events)
+
+
 def test_forfeited_and_aborted_games_follow_the_abnormal_end_rule(store):
     rng = random.Random(5)
     store.record_game(avalon_record(0, rng, end="forfeit"))
