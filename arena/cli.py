@@ -13,6 +13,7 @@ from .config import Config, ConfigError, load_config
 from .core.errors import SetupError
 from .core.options import OptionError
 from .games import GAMES
+from .cli_results import open_store, register as register_results
 from .simulate import simulate
 
 
@@ -121,15 +122,18 @@ def serve(obj: _Context, count: int | None, seed: int | None, verbose: bool) -> 
     from .referee.service import RefereeService
 
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
+    from .referee.recorder import Recorder
+
     config = obj.config
-    service = RefereeService(config, max_games=count, seed=seed,
-                             on_game_end=lambda m: click.echo(_result_line(m)))
-    click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} {config.server.channel}"
-               " (Ctrl-C stops)")
-    try:
-        service.serve()
-    except KeyboardInterrupt:
-        click.echo("stopped")
+    with open_store(config) as store:
+        service = RefereeService(config, max_games=count, seed=seed, recorder=Recorder(store),
+                                 on_game_end=lambda m: click.echo(_result_line(m)))
+        click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
+                   f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)")
+        try:
+            service.serve()
+        except KeyboardInterrupt:
+            click.echo("stopped")
     if service.fatal:
         raise click.ClickException(service.fatal)
 
@@ -172,3 +176,6 @@ def _print_summary(s: dict[str, Any]) -> None:
         click.echo(f"  {reason:<22}{n:>8}  {100 * n / games:5.1f}%")
     rate = games / s["seconds"] if s["seconds"] else float("inf")
     click.echo(f"{s['seconds']:.2f} s, {rate:,.0f} games/s")
+
+
+register_results(main)

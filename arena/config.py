@@ -24,6 +24,7 @@ import yaml
 from .core.errors import SetupError
 from .core.options import OptionError, Options
 from .games import GAMES
+from .ratings.settings import RatingsConfig
 
 DEFAULT_FILE = "config.yaml"
 
@@ -152,6 +153,31 @@ class LobbyConfig:
             raise ConfigError(f"max_players must be at least min_players ({self.min_players}), got {self.max_players}")
 
 
+TRANSPORTS = ("local", "irc")
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A series between chosen bots (``arena tournament``); every key can be overridden by a flag."""
+
+    id: str = setting("t1", help="the tournament's id; run again with the same id to resume it",
+                      pattern=r"[A-Za-z][A-Za-z0-9_]{0,11}",
+                      form="1 to 12 letters, digits or _, starting with a letter")
+    game: str = setting("avalon", help="the game played", choices=tuple(GAMES))
+    games: int = setting(100, help="games in the tournament", min=1)
+    players: int | None = setting(None, help="seats per game; null = every bot plays every game", min=1)
+    bots: tuple[str, ...] = setting(
+        ("rule1=avalon_rule", "rule2=avalon_rule", "rule3=avalon_rule", "random1=random", "random2=random"),
+        help="the players: NICK=BOT in local mode (BOT: a built-in name, module:Class or file.py:Class); "
+             "over IRC the nicks of bots that connect and register",
+        pattern=r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\-\[\]\\^_`{|}]{0,15}(=\S+)?",
+        form="a non-empty list of NICK=BOT entries (NICK: 1 to 16 nick characters)", nonempty=True,
+    )
+    transport: str = setting("local", help="local: bots run in this process; irc: bots connect to the server",
+                             choices=TRANSPORTS)
+    seed: int = setting(0, help="seeds seat orders, deals and games: the same settings replay the same series")
+
+
 @dataclass(frozen=True)
 class GameDefaults:
     """What a game is played with unless a command says otherwise."""
@@ -161,7 +187,7 @@ class GameDefaults:
 
 
 def _default_games() -> Mapping[str, GameDefaults]:
-    return types.MappingProxyType({name: GameDefaults(5, game.Options()) for name, game in GAMES.items()})
+    return types.MappingProxyType({name: GameDefaults(game.default_players, game.Options()) for name, game in GAMES.items()})
 
 
 def _parse_games(value: Any, where: str) -> Mapping[str, GameDefaults]:
@@ -210,6 +236,8 @@ class Config:
     seating: SeatingConfig = section(SeatingConfig, help="seat order across a series")
     lobby: LobbyConfig = section(LobbyConfig, help="automatic and manual game starts")
     store: StoreConfig = section(StoreConfig, help="where results are kept")
+    ratings: RatingsConfig = section(RatingsConfig, help="the rating systems' parameters")
+    tournament: TournamentConfig = section(TournamentConfig, help="arena tournament's defaults")
     games: Mapping[str, GameDefaults] = field(
         default_factory=_default_games, metadata={"help": "per game defaults", "parse": _parse_games}
     )
@@ -324,6 +352,8 @@ def _convert(where: str, hint: Any, meta: Mapping[str, Any], value: Any) -> Any:
                 raise ConfigError(f"{where}[{i}] must be a string, got {_show(item)}")
             if meta.get("choices") and item not in meta["choices"]:
                 raise ConfigError(f"{where}[{i}] must be one of {', '.join(meta['choices'])}, got {item!r}")
+            if meta.get("pattern") and not re.fullmatch(meta["pattern"], item):
+                raise ConfigError(f"{where}[{i}] is not valid, got {item!r}; expected {_form(hint, meta)}")
             items.append(item)
         return tuple(items)
     if bare is str:

@@ -41,6 +41,9 @@ WARN = "WARN"
 TIMEOUT = "TIMEOUT"
 END = "END"
 TABLE = "TABLE"
+# Both ways: private talk among a team (the wolves at night), relayed by the referee.
+TEAM = "TEAM"
+RATINGS = "RATINGS"
 
 ARITY: dict[str, tuple[int, int]] = {
     REGISTER: (1, 1),  # protocol version
@@ -58,6 +61,8 @@ ARITY: dict[str, tuple[int, int]] = {
     TIMEOUT: (2, 2),
     END: (1, 1),
     TABLE: (1, 1),  # game id
+    TEAM: (1, 1),  # game id
+    RATINGS: (1, 1),  # game id
 }
 """Verbs every game shares; each game's own event verbs follow in ``GAME_VERBS``."""
 
@@ -68,8 +73,16 @@ DECK = "DECK"
 LOYALTY = "LOYALTY"
 ASSASSINATION = "ASSASSINATION"
 
+# Werewolf's events (see protocol.md, "Werewolf").
+WEREWOLF_VERBS = (
+    "RULES", "WOLVES", "NIGHT", "SEER", "WOLF_VOTES", "WOLF_TARGET", "LOVERS", "CHARMED", "DAWN", "DAY",
+    "CANDIDACY", "LEADER_VOTE", "LEADER", "ORDER", "SPEECH", "BALLOT", "VOTE_RESULT", "EXECUTION",
+    "IDIOT", "DEATH", "SHOT",
+)
+
 GAME_VERBS: dict[str, dict[str, tuple[int, int]]] = {
     "avalon": {VOTES: (1, 1), QUEST: (1, 1), DECK: (1, 1), LOYALTY: (1, 1), ASSASSINATION: (1, 1)},
+    "werewolf": {verb: (1, 1) for verb in WEREWOLF_VERBS},
 }
 """Every game's event verbs live here, beside the shared ones, so a bot that imports only
 the SDK parses every line a referee can send (each takes the game id as its one arg)."""

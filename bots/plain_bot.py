@@ -53,9 +53,14 @@ def main():
             send(f"JOIN {args.channel}")
             tell_referee("REGISTER 1 name=plainbot owner=arena version=1.0")
             continue
+        sender = prefix[1:].split("!", 1)[0]
+        if command == "JOIN" and sender.lower() == args.referee.lower():
+            # The referee (re)joined the lobby: it may not know us, so register (again).
+            if params.lstrip(":").lower() == args.channel.lower():
+                tell_referee("REGISTER 1 name=plainbot owner=arena version=1.0")
+            continue
         if command != "PRIVMSG":
             continue
-        sender = prefix[1:].split("!", 1)[0]
         if sender.lower() != args.referee.lower():
             continue  # only the referee speaks the protocol
         text = params.split(" :", 1)[1] if " :" in params else ""

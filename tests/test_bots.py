@@ -41,6 +41,6 @@ def test_rule_bot_beats_random_bots_over_200_games():
 
 def test_rule_bot_plays_legally_with_every_role():
     options = AvalonOptions(percival=True, morgana=True, mordred=True, lancelot=2)
-    rates, errors = win_rates(10, 40, options)
+    rates, errors = win_rates(10, 200, options)  # every role in play: a noisier game, more games
     assert errors == 0
     assert rates["rule"] > rates["rand"], rates

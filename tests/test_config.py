@@ -176,7 +176,7 @@ BAD = [
     ("server: {tls: 'yes'}", "server.tls must be true or false, got 'yes'"),
     ("server: {tls: 1}", "server.tls must be true or false, got 1"),
     ("server: {host: ''}", "server.host must be a non-empty host name or address without spaces, got ''"),
-    ("sever: {}", "unknown key 'sever' (known: server, timeouts, seating, lobby, store, games)"),
+    ("sever: {}", "unknown key 'sever' (known: server, timeouts, seating, lobby, store, ratings, tournament, games)"),
     ("server: {hots: x}", "unknown key 'server.hots' (known: host, port, tls, password, nick, channel, "),
     ("timeouts: {decison: 3}", "unknown key 'timeouts.decison' (known: decision, grace, escalation)"),
     ("server: 5", "server must be a mapping of keys to values, got 5"),
@@ -197,7 +197,7 @@ BAD = [
     ("server: {lines_per_second: -1}", "server.lines_per_second must be a number of at least 0, got -1"),
     ("server: {lines_per_second: fast}", "server.lines_per_second must be a number of at least 0, got 'fast'"),
     ("lobby: {min_players: 6, max_players: 5}", "lobby.max_players must be at least min_players (6), got 5"),
-    ("lobby: {game: chess}", "lobby.game must be one of avalon, got 'chess'"),
+    ("lobby: {game: chess}", "lobby.game must be one of avalon, werewolf, got 'chess'"),
     ("server: {burst: 0}", "server.burst must be a whole number of at least 1, got 0"),
     ("timeouts: {escalation: [warn, kick]}", "timeouts.escalation[1] must be one of warn, default, forfeit, got 'kick'"),
     ("timeouts: {escalation: []}", "timeouts.escalation must be a non-empty list of warn, default, forfeit, got a list []"),
@@ -207,7 +207,7 @@ BAD = [
     ("timeouts: {grace: -0.5}", "timeouts.grace must be a number of at least 0, got -0.5"),
     ("seating: {games_per_order: 0}", "seating.games_per_order must be a whole number of at least 1, got 0"),
     ("store: {path: ''}", "store.path must be a non-empty file path, got ''"),
-    ("games: {chess: {}}", "games: unknown game 'chess' (known: avalon)"),
+    ("games: {chess: {}}", "games: unknown game 'chess' (known: avalon, werewolf)"),
     ("games: [avalon]", "games must be a mapping of keys to values"),
     ("games: {avalon: {player: 5}}", "unknown key 'games.avalon.player' (known: players, options)"),
     ("games: {avalon: {players: five}}", "games.avalon.players must be a whole number of at least 1, got 'five'"),
@@ -225,8 +225,8 @@ BAD = [
     ("server:\n  host: x\n   port: 1\n", "YAML syntax error at line 3, column 8: mapping values are not allowed here"),
     ("server: {port: [1, 2}\n", "YAML syntax error at line 1"),
     ("server:\n  port: 1\n  port: 2\n", "YAML syntax error at line 3, column 3: key 'port' appears twice in one mapping"),
-    ("- server\n- games\n", "the top level must be a mapping of sections (server, timeouts, seating, lobby, store, games), got a list"),
-    ("hello", "the top level must be a mapping of sections (server, timeouts, seating, lobby, store, games), got 'hello'"),
+    ("- server\n- games\n", "the top level must be a mapping of sections (server, timeouts, seating, lobby, store, ratings, tournament, games), got a list"),
+    ("hello", "the top level must be a mapping of sections (server, timeouts, seating, lobby, store, ratings, tournament, games), got 'hello'"),
 ]
 
 
@@ -285,3 +285,17 @@ def test_store_path_expands_the_home_directory(tmp_path: Path, monkeypatch: pyte
     assert load_config(path).store.path == str(tmp_path / "home" / "arena.db")
     unknown = write(tmp_path, "store: {path: ~nosuchuser-xyz/arena.db}\n", "other/config.yaml")
     assert load_config(unknown).store.path == str(tmp_path / "other" / "~nosuchuser-xyz" / "arena.db")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("tournament: {bots: ['a b']}", "tournament.bots[0] is not valid, got 'a b'"),
+    ("tournament: {bots: []}", "tournament.bots must be a non-empty list of NICK=BOT entries"),
+    ("tournament: {id: '9x'}", "tournament.id must be 1 to 12 letters"),
+    ("tournament: {transport: tcp}", "tournament.transport must be one of local, irc"),
+    ("lobby: {operators: ['#chan']}", "lobby.operators[0] is not valid, got '#chan'"),
+    ("ratings: {elo_k: 0}", "ratings.elo_k must be a number greater than 0"),
+])
+def test_tournament_and_ratings_sections_are_checked(text, message):
+    with pytest.raises(ConfigError) as info:
+        parse_config(yaml.safe_load(text))
+    assert str(info.value).startswith(message), str(info.value)

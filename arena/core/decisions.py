@@ -59,9 +59,10 @@ class Decision:
         picked = tuple(value)
         if len(picked) != self.count:
             raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices, got {len(picked)}")
+        item_type, options = self.item_type, self.options
         for item in picked:
-            if not self._legal(item):
-                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(self.options)}")
+            if type(item) is not item_type or item not in options:
+                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(options)}")
         if len(set(picked)) != self.count:
             raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: a choice is repeated")
         return tuple(sorted(picked))

@@ -18,6 +18,7 @@ from .options import Options
 
 
 FORFEIT = "forfeit"
+ABORTED = "aborted"
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,17 @@ class Game:
     handlers: ClassVar[Mapping[str, Callable[[Any, int, Any], None]]]
     public_kinds: ClassVar[frozenset[str]] = frozenset()
     """Decision kinds whose request (options included) may be announced to everyone."""
+    secret_kinds: ClassVar[frozenset[str]] = frozenset()
+    """Decision kinds whose very existence is secret (a night action tells who holds a
+    role): a driver must not let anyone else learn that one was asked, not even by a
+    timeout notice or by gaps in request numbers."""
+    floor_kinds: ClassVar[frozenset[str]] = frozenset()
+    """Decision kinds that give their player the floor: while one is open, that player (and
+    only they) may talk in the game's channel."""
+    reserved_words: ClassVar[frozenset[str]] = frozenset()
+    """Words that options may hold beside seats; no player may be named like one of them."""
+    default_players: ClassVar[int] = 5
+    """The player count a configuration starts from for this game."""
 
     def __init__(self, players: int, seed: int) -> None:
         self.players = players
@@ -111,7 +123,16 @@ class Game:
         self.history.append((seat, kind, value))
         del self._pending[seat]
         self.handlers[kind](self, seat, value)
-        return events[start:]
+        return events[start:] if len(events) != start else []
+
+    def time_limit(self, decision: Decision) -> float | None:
+        """Seconds the game's own options give ``decision``; None: the referee's default."""
+        return None
+
+    def team_talk(self, seat: int) -> tuple[int, ...]:
+        """The other seats that may hear ``seat`` talk in private now (the wolves at night);
+        empty when ``seat`` may not talk in private."""
+        return ()
 
     def default_answer(self, decision: Decision) -> Any:
         """The answer applied for a player who let the deadline pass (documented per game)."""
@@ -124,6 +145,15 @@ class Game:
         start = len(self.events)
         self._emit("end", {"winner": None, "reason": FORFEIT, "forfeit": seat, "why": why, **self._reveal()})
         self._finish(Result(None, frozenset(), FORFEIT, forfeited=seat))
+        return self.events[start:]
+
+    def abort(self, why: str) -> list[Event]:
+        """End the game with nobody at fault (an operator stopped it): no winner, no loser."""
+        if self.result is not None:
+            raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
+        start = len(self.events)
+        self._emit("end", {"winner": None, "reason": ABORTED, "why": why, **self._reveal()})
+        self._finish(Result(None, frozenset(), ABORTED))
         return self.events[start:]
 
     def _reveal(self) -> dict[str, Any]:

@@ -5,6 +5,11 @@ from __future__ import annotations
 from ..core.game import Game
 from .avalon.engine import AvalonGame
 from .avalon.lines import AvalonLines
+from .werewolf.engine import WerewolfGame
+from .werewolf.lines import WerewolfLines
 
-GAMES: dict[str, type[Game]] = {AvalonGame.name: AvalonGame}
-LINES = {AvalonGame.name: AvalonLines()}
+GAMES: dict[str, type[Game]] = {AvalonGame.name: AvalonGame, WerewolfGame.name: WerewolfGame}
+LINES = {AvalonGame.name: AvalonLines(), WerewolfGame.name: WerewolfLines()}
+
+RESERVED_NICKS: frozenset[str] = frozenset(w for g in GAMES.values() for w in g.reserved_words)
+"""Words some game's options hold beside nicks: no player may be named like one."""

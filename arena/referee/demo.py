@@ -10,15 +10,19 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Callable
 
 from ..config import Config
 from ..irc.link import IrcLink
 from ..irc.servers import start_server
 from ..protocol import TABLE, ProtocolError, parse
+from ..store import Store
 from .match import Match
+from .recorder import Recorder
 from .service import RefereeService
 
 BOTS = ("arena.bots.avalon_rules_bot", "arena.bots.random_bot")
@@ -40,9 +44,11 @@ def run_demo(
 ) -> list[Match]:
     """Play ``games`` games of ``players`` sample bots; returns the finished matches."""
     finished: list[Match] = []
-    with start_server(server) as (host, port):
+    # Results go to a throwaway database: the show has ratings, the operator's store stays clean.
+    with start_server(server) as (host, port), tempfile.TemporaryDirectory() as scratch, \
+            Store(Path(scratch) / "demo.db", config.ratings.systems()) as store:
         cfg = demo_config(config, host, port, players)
-        service = RefereeService(cfg, max_games=games, on_game_end=finished.append)
+        service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store))
         referee = cfg.server.nick
         lobby = cfg.server.channel
 

@@ -8,12 +8,51 @@ roster keeps its seat order for ``keep`` games, then it is reshuffled (``Seating
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Protocol
+
 from ..core.seating import Seating
 from ..core.seeds import derive_seed
 
 
+@dataclass(frozen=True)
+class Table:
+    """A game to seat: what is played, by whom, in which seat order and with which deal.
+
+    ``gid`` and ``seed`` are None when the referee should number the game and derive its
+    seed; a tournament fixes both so that its games are the same on every run.
+    """
+
+    game: str
+    options: Any
+    seats: list[str]
+    deal: tuple[int, ...]
+    gid: str | None = None
+    seed: int | None = None
+
+
+class Seater(Protocol):
+    """What the IRC service asks of whoever decides the next game (``Lobby``, a tournament)."""
+
+    deadline: float | None
+    """When ``due`` may next become true by itself (a countdown); None: only on an event."""
+
+    def add(self, nick: str, now: float) -> None: ...
+    def remove(self, nick: str) -> None: ...
+    def rename(self, old: str, new: str) -> None: ...
+    def due(self, now: float) -> bool: ...
+    def take(self, smallest: int) -> Table | None: ...
+
+
 class Lobby:
-    def __init__(self, min_players: int, max_players: int, countdown: float, auto_start: bool, keep: int, seed: int) -> None:
+    """Seats the bots that wait, ``max_players`` at a time, for the configured game."""
+
+    def __init__(
+        self, game: str, options: Any, min_players: int, max_players: int, countdown: float, auto_start: bool,
+        keep: int, seed: int,
+    ) -> None:
+        self.game = game
+        self.options = options
         self.min_players = min_players
         self.max_players = max_players
         self.countdown = countdown
@@ -44,7 +83,7 @@ class Lobby:
         """Whether the automatic countdown has run out with enough bots waiting."""
         return self.deadline is not None and now >= self.deadline and len(self.waiting) >= self.min_players
 
-    def take(self, smallest: int) -> tuple[list[str], tuple[int, ...]] | None:
+    def take(self, smallest: int) -> Table | None:
         """Seat the next game: up to ``max_players`` waiting bots in seat order, with the
         deal that spreads roles evenly over the series (``Seating.deal``); None if fewer
         than ``smallest`` wait. Seated bots leave the waiting list until they return."""
@@ -60,4 +99,4 @@ class Lobby:
         self._played += 1
         self.waiting = self.waiting[len(players):]
         self.deadline = None
-        return order, deal
+        return Table(self.game, self.options, order, deal)

@@ -27,13 +27,16 @@ class LocalHub:
         self.referee = Referee(referee_nick, timeouts, self._from_referee)
         self.sessions: dict[str, Session] = {}
         self.channel_log: list[str] = []
+        """Every line the referee said in the channel."""
+        self.chat_log: list[tuple[str, str]] = []
+        """Every line a player said in the channel: (nick, text)."""
 
     def _from_referee(self, target: str, text: str) -> None:
         self._queue.append((self.referee.nick, target, text))
 
     def connect(self, nick: str, bot: Bot) -> Session:
         """Add a bot and register it with the referee, as the SDK does on IRC."""
-        session = Session(bot, nick, self.referee.nick)
+        session = Session(bot, nick, self.referee.nick, say=lambda gid, text: self._queue.append((nick, self.channel, text)))
         self.sessions[nick.lower()] = session
         self._queue.append((nick, self.referee.nick, session.hello()))
         self.run()
@@ -61,11 +64,19 @@ class LocalHub:
                         for line in session.feed(sender, text):
                             queue.append((session.nick, referee.nick, line))
             else:
+                if low == channel:  # a player talking in the channel: everyone hears it
+                    for session in sessions.values():
+                        if session.nick != sender:
+                            session.chat(sender, text)
+                    self.chat_log.append((sender, text))
                 referee.on_message(sender, target, text, self.now)
 
-    def play(self, game: str, seats: Sequence[str], options: Any, seed: int) -> Match:
+    def play(
+        self, game: str, seats: Sequence[str], options: Any, seed: int,
+        gid: str | None = None, deal: Sequence[int] | None = None,
+    ) -> Match:
         """Play one game to its end and return the finished match."""
-        match = self.referee.start_game(game, list(seats), options, seed, self.channel, self.now)
+        match = self.referee.start_game(game, list(seats), options, seed, self.channel, self.now, gid=gid, deal=deal)
         while True:
             self.run()
             if match.over:

@@ -7,6 +7,8 @@ so the in-memory transport and IRC drive the same code.
 
 from __future__ import annotations
 
+import logging
+import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
@@ -14,9 +16,14 @@ from ..core.decisions import Decision
 from ..core.errors import ErrorCode, IllegalAction
 from ..core.events import Event
 from ..core.game import Game
-from ..protocol import ASK, ERROR, TIMEOUT, WARN, Message, ProtocolError
+from ..core.seeds import derive_seed
+from ..protocol import ASK, ERROR, MAX_LINE_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError
+
+log = logging.getLogger(__name__)
 
 WARN_STEP, DEFAULT_STEP, FORFEIT_STEP = "warn", "default", "forfeit"
+FLOOR_LINES = 10
+"""Lines a player may say in the channel in one turn at the floor; the rest are refused."""
 
 
 class Timeouts(Protocol):
@@ -26,7 +33,9 @@ class Timeouts(Protocol):
 
 
 class Lines(Protocol):
-    def event_message(self, event: Event, gid: str, nicks: Sequence[str]) -> Message | None: ...
+    def event_message(self, event: Event, gid: str, nicks: Sequence[str]) -> Message | list[Message] | None:
+        """The line(s) for an event, or None when it needs none (a request carries it)."""
+        ...
     def ask_context(self, game: Any, decision: Decision, nicks: Sequence[str]) -> dict[str, Any]: ...
 
 
@@ -48,10 +57,16 @@ class Match:
     say: Callable[[str], None]
     tell: Callable[[str, str], None]
     on_end: Callable[["Match"], None] | None = None
+    on_floor: Callable[[str | None, str | None], None] | None = None
+    """Called with the nicks of the old and the new floor holder when the floor changes
+    hands (IRC voices the speaker in a moderated channel)."""
     nicks: list[str] = field(init=False)
     """Where each seat's direct messages go now (follows renames)."""
     transcript: list[tuple[str | None, str]] = field(default_factory=list)
     """Every line sent, with its addressee (None: the channel) — the game as people saw it."""
+    chat: list[tuple[str, str, bool]] = field(default_factory=list)
+    """Every line players said in the game's channel: nick, text, and whether it was said
+    at the floor (False: out of turn, refused)."""
 
     def __post_init__(self) -> None:
         self.nicks = list(self.names)
@@ -63,6 +78,12 @@ class Match:
         self._deadline: dict[int, float] = {}
         self._misses = [0] * len(self.names)
         self._published = 0
+        self._issued: set[int] = set()
+        self._rids = random.Random(derive_seed(self.game.seed, "rids")) if self.game.secret_kinds else None
+        """Request ids are drawn at random when some requests are secret: consecutive ids
+        would tell everyone how many secret requests went out in between."""
+        self._floor: int | None = None
+        self._floor_said = 0
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -110,19 +131,24 @@ class Match:
         self._advance(now)
 
     def _refuse_request(self, seat: int, rid: int) -> None:
-        if rid < self._next_rid:
+        if rid in self._issued:
             live = [r.rid for r in self._requests.values() if seat in r.seats]
             hint = f"; answer request {live[0]}" if live else "; nothing is asked of you now"
             raise ProtocolError(ErrorCode.STALE_REQUEST, f"request {rid} is not open for you{hint}")
         raise ProtocolError(ErrorCode.STALE_REQUEST, f"no request {rid} in game {self.gid}")
 
     def _decode(self, decision: Decision, value: str) -> Any:
-        """Wire form to engine form: nicks become seats where the choices are players."""
+        """Wire form to engine form: nicks become seats where the choices are players; a
+        reserved word among the options (``none``, ``abstain``) stays a word."""
         if not decision.targets:
             return value
         items = value.split(",")
-        seats = []
+        words = self.game.reserved_words
+        seats: list[Any] = []
         for item in items:
+            if item in words:
+                seats.append(item)
+                continue
             seat = self._seat_named.get(item.lower())
             if seat is None:
                 raise IllegalAction(ErrorCode.TARGET_INVALID, f"{item[:20]!r} is not a player of game {self.gid}")
@@ -168,10 +194,23 @@ class Match:
             return
         decision = self.game.decision_for(seat)
         assert decision is not None
-        self._send(None, Message.make(TIMEOUT, self.gid, rid, player=self.names[seat], action="default"))
+        # A secret request's timeout is told only to its player: a public one would name a role.
+        to = self.nicks[seat] if decision.kind in self.game.secret_kinds else None
+        self._send(to, Message.make(TIMEOUT, self.gid, rid, player=self.names[seat], action="default"))
         self.game.apply(seat, decision.kind, self.game.default_answer(decision))
 
     # -- output ---------------------------------------------------------------------
+
+    def abort(self, why: str, now: float) -> None:
+        """Stop the game with nobody at fault (an operator's ``!stop``): END says
+        ``reason=aborted`` and no rating moves."""
+        if not self.over:
+            self.game.abort(why)
+            self._advance(now)
+
+    def announce(self, msg: Message) -> None:
+        """Say a line of the referee's own in the game channel (e.g. the rating changes after END)."""
+        self._send(None, msg)
 
     def _advance(self, now: float) -> None:
         """Publish new events, then ask for any round of decisions not yet asked.
@@ -186,12 +225,14 @@ class Match:
             if self.over:
                 self._requests.clear()
                 self._deadline.clear()
+                self._pass_floor()
                 if self.on_end is not None:
                     on_end, self.on_end = self.on_end, None
                     on_end(self)
                 return
             round_ = game.round
             if any(r.round == round_ for r in self._requests.values()):
+                self._pass_floor()
                 return
             self._requests = {}
             self._deadline = {}
@@ -204,14 +245,15 @@ class Match:
     def _publish(self, events: Sequence[Event]) -> None:
         self._published += len(events)
         for event in events:
-            msg = self.lines.event_message(event, self.gid, self.names)
-            if msg is None:
+            out = self.lines.event_message(event, self.gid, self.names)
+            if out is None:
                 continue
-            if event.audience is None:
-                self._send(None, msg)
-            else:
-                for seat in sorted(event.audience):
-                    self._send(self.nicks[seat], msg)
+            for msg in (out,) if isinstance(out, Message) else out:
+                if event.audience is None:
+                    self._send(None, msg)
+                else:
+                    for seat in sorted(event.audience):
+                        self._send(self.nicks[seat], msg)
 
     def _ask(self, decisions: Sequence[Decision], now: float) -> None:
         """One line per group of identical public requests; private ones go to each player."""
@@ -220,20 +262,23 @@ class Match:
         for d in decisions:
             key = (d.kind, d.options, d.count) if d.kind in public else (d.seat,)
             groups.setdefault(key, []).append(d)
-        deadline = now + self.timeouts.decision
         for group in groups.values():
             d = group[0]
-            rid = self._next_rid
-            self._next_rid += 1
+            rid = self._new_rid()
             seats = {x.seat for x in group}
             self._requests[rid] = Request(rid, self.game.round, seats)
+            limit = self.game.time_limit(d)
+            seconds = self.timeouts.decision if limit is None else limit
             for seat in seats:
-                self._deadline[seat] = deadline
-            options = [self.names[o] for o in d.options] if d.targets else list(d.options)
+                self._deadline[seat] = now + seconds
+            names = self.names
+            options = [names[o] if type(o) is int else o for o in d.options] if d.targets else list(d.options)
             to = "all" if len(seats) == len(self.names) else [self.names[s] for s in sorted(seats)]
-            fields: dict[str, Any] = {"to": to, "deadline": int(self.timeouts.decision), "options": options}
+            fields: dict[str, Any] = {"to": to, "deadline": int(seconds), "options": options}
             if d.count != 1:
                 fields["pick"] = d.count
+            if d.kind in self.game.floor_kinds:
+                fields["floor"] = True  # the player has the channel until they answer
             fields.update(self.lines.ask_context(self.game, d, self.names))
             msg = Message.make(ASK, self.gid, rid, d.kind, **fields)
             if d.kind in public:
@@ -241,8 +286,79 @@ class Match:
             else:
                 self._send(self.nicks[d.seat], msg)
 
+    def _new_rid(self) -> int:
+        if self._rids is None:
+            rid = self._next_rid
+            self._next_rid += 1
+        else:
+            rid = self._rids.randrange(1, 10**6)
+            while rid in self._issued:
+                rid = self._rids.randrange(1, 10**6)
+        self._issued.add(rid)
+        return rid
+
+    # -- talk -----------------------------------------------------------------------
+
+    def floor(self) -> int | None:
+        """The seat that has the floor now (a speaking turn is open for it), if any."""
+        kinds = self.game.floor_kinds
+        if kinds and not self.over:
+            for d in self.game.pending():
+                if d.kind in kinds:
+                    return d.seat
+        return None
+
+    def _pass_floor(self) -> None:
+        seat = self.floor()
+        if seat == self._floor:
+            return
+        old, self._floor, self._floor_said = self._floor, seat, 0
+        if self.on_floor is not None:
+            self.on_floor(None if old is None else self.nicks[old], None if seat is None else self.nicks[seat])
+
+    def said(self, nick: str, text: str) -> bool:
+        """A line ``nick`` said in the game's channel: counted if they have the floor and
+        lines left in this turn; otherwise refused with an ERROR to them (the server may
+        enforce no modes, so the referee's word is what counts). Returns whether it counted."""
+        seat = self.seat_of(nick)
+        if seat is None:
+            return False
+        ok = seat == self._floor and self._floor_said < FLOOR_LINES
+        self.chat.append((nick, text, ok))
+        if ok:
+            self._floor_said += 1
+        elif seat == self._floor:
+            self._send(nick, Message.make(ERROR, ErrorCode.ACTION_NOT_ALLOWED.value, self.gid,
+                                          text=f"at most {FLOOR_LINES} lines per turn; answer done to end it"))
+        else:
+            why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
+            self._send(nick, Message.make(ERROR, ErrorCode.NOT_YOUR_TURN.value, self.gid, text=why))
+        return ok
+
+    def team(self, nick: str, msg: Message) -> None:
+        """``TEAM gid :text``: relayed to the seats the game lets hear ``nick`` in private
+        now (living wolves at night), as ``TEAM gid from=nick :text``; refused otherwise."""
+        seat = self.seat_of(nick)
+        if seat is None:
+            self._send(nick, Message.make(ERROR, ErrorCode.NOT_A_PLAYER.value, self.gid, text=f"you are not playing game {self.gid}"))
+            return
+        listeners = () if self.over else self.game.team_talk(seat)
+        if not listeners:
+            self._send(nick, Message.make(ERROR, ErrorCode.INVALID_PHASE.value, self.gid,
+                                          text="no one can hear you in private now"))
+            return
+        if not msg.text:
+            self._send(nick, Message.make(ERROR, ErrorCode.MALFORMED.value, self.gid, text="TEAM needs :text"))
+            return
+        relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
+        for other in listeners:
+            self._send(self.nicks[other], relayed)
+
     def _send(self, nick: str | None, msg: Message) -> None:
         line = msg.format()
+        if len(line.encode()) > MAX_LINE_BYTES:
+            # IRC would cut it: long nicks in a big game (Werewolf with more than ten seats).
+            log.warning("game %s: %d-byte line will be cut on IRC: %.60s...", self.gid, len(line.encode()), line)
         self.transcript.append((nick, line))
         if nick is None:
             self.say(line)

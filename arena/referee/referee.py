@@ -14,10 +14,11 @@ from typing import Any, Callable, Sequence
 
 from ..core.errors import ErrorCode
 from ..core.game import Game
-from ..games import GAMES, LINES
+from ..games import GAMES, LINES, RESERVED_NICKS
 from ..protocol import (
     ANSWER,
     BYE,
+    TEAM,
     ERROR,
     PROTOCOL_VERSION,
     REGISTER,
@@ -44,14 +45,25 @@ class BotInfo:
 
 
 class Referee:
-    def __init__(self, nick: str, timeouts: Timeouts, send: Callable[[str, str], None]) -> None:
+    def __init__(
+        self, nick: str, timeouts: Timeouts, send: Callable[[str, str], None],
+        id_taken: Callable[[str], bool] = lambda gid: False,
+    ) -> None:
         self.nick = nick
         self.timeouts = timeouts
         self.send = send
         self.bots: dict[str, BotInfo] = {}
         self.matches: dict[str, Match] = {}
         self._ids = itertools.count(1)
+        self._id_taken = id_taken
+        """Game ids already used (by earlier runs, in the store): new ids skip them."""
+        self.on_game_start: list[Callable[[Match], None]] = []
         self.on_game_end: list[Callable[[Match], None]] = []
+        self.mode: Callable[[str, str], None] | None = None
+        """Set by a transport whose server has channel modes (IRC): then a game with turns at
+        the floor runs in a moderated channel and the speaker is voiced."""
+        self._channel_games: dict[str, Match] = {}
+        """Game channels to their running match, to judge what players say there."""
 
     # -- incoming -------------------------------------------------------------------
 
@@ -59,6 +71,11 @@ class Referee:
         """A line from IRC or the local hub. Channel chat that is not protocol is ignored;
         a direct message that is not protocol gets an ERROR saying why."""
         direct = target.lower() == self.nick.lower()
+        if not direct:
+            match = self._channel_games.get(target.lower())
+            if match is not None and match.game.floor_kinds:
+                match.said(sender, text)
+                return
         try:
             msg = parse(text)
         except ProtocolError as exc:
@@ -96,6 +113,9 @@ class Referee:
         if not valid_nick(sender):
             self._error(sender, ErrorCode.NAME_INVALID, "nicks of players are 1-16 letters, digits or -[]\\^_`{|}, not starting with a digit or -")
             return
+        if sender.lower() in RESERVED_NICKS:
+            self._error(sender, ErrorCode.NAME_INVALID, f"{sender} is a reserved word of the games' answers; choose another nick")
+            return
         info = BotInfo(sender, msg.get("name") or sender, msg.get("owner") or "unknown", msg.get("version") or "unknown")
         self.bots[sender.lower()] = info
         self.send(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=info.name).format())
@@ -116,11 +136,19 @@ class Referee:
             return
         match.answer(sender, msg, now)
 
+    def _team(self, sender: str, msg: Message, now: float) -> None:
+        match = self.matches.get(msg.args[0])
+        if match is None:
+            self._error(sender, ErrorCode.UNKNOWN_GAME, f"no game {msg.args[0][:20]!r} is running", msg.args[0])
+            return
+        match.team(sender, msg)
+
     _handlers: dict[str, Callable[["Referee", str, Message, float], None]] = {
         REGISTER: _register,
         UNREGISTER: _unregister,
         WHO: _who,
         ANSWER: _answer,
+        TEAM: _team,
     }
 
     def _error(self, nick: str, code: ErrorCode, reason: str, *context: str) -> None:
@@ -129,7 +157,10 @@ class Referee:
     # -- games ----------------------------------------------------------------------
 
     def new_game_id(self) -> str:
-        return f"g{next(self._ids)}"
+        while True:
+            gid = f"g{next(self._ids)}"
+            if gid not in self.matches and not self._id_taken(gid):
+                return gid
 
     def start_game(
         self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float,
@@ -146,10 +177,32 @@ class Referee:
             on_end=self._ended,
         )
         self.matches[gid] = match
+        self._channel_games[channel.lower()] = match
+        if game.floor_kinds and self.mode is not None:
+            self._moderate(match, channel)
+        for callback in self.on_game_start:
+            callback(match)
         match.start(now)
         return match
 
+    def _moderate(self, match: Match, channel: str) -> None:
+        """Only the voiced may talk in a moderated channel: voice whoever has the floor."""
+        mode = self.mode
+        assert mode is not None
+        mode(channel, "+m")
+
+        def floor(old: str | None, new: str | None) -> None:
+            if old is not None:
+                mode(channel, f"-v {old}")
+            if new is not None:
+                mode(channel, f"+v {new}")
+
+        match.on_floor = floor
+
     def _ended(self, match: Match) -> None:
+        for channel, m in list(self._channel_games.items()):
+            if m is match:
+                del self._channel_games[channel]
         for callback in self.on_game_end:
             callback(match)
 

@@ -19,7 +19,8 @@ from ..core.seeds import derive_seed
 from ..games import GAMES
 from ..irc.link import IrcLink
 from ..protocol import TABLE, Message
-from .lobby import Lobby
+from .lobby import Lobby, Seater, Table
+from .recorder import Recorder
 from .match import Match
 from .referee import Referee
 
@@ -41,7 +42,11 @@ class RefereeService:
         seed: int | None = None,
         clock: Callable[[], float] = time.monotonic,
         on_game_end: Callable[[Match], None] | None = None,
+        seater: Seater | None = None,
+        recorder: Recorder | None = None,
     ) -> None:
+        """``seater`` decides the games (default: the lobby of the configuration);
+        ``recorder`` stores each finished game and announces its rating changes."""
         self.config = config
         self.clock = clock
         self.max_games = max_games
@@ -57,14 +62,20 @@ class RefereeService:
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
         )
         self.reactor = self.link.reactor
-        self.referee = Referee(server.nick, config.timeouts, self.link.send)
+        self.referee = Referee(server.nick, config.timeouts, self.link.send,
+                               id_taken=recorder.store.has_game if recorder is not None else lambda gid: False)
         self.referee.on_game_end.append(self._ended)
+        self.referee.mode = self.link.mode  # moderated game channels where the server has modes
+        if recorder is not None:
+            recorder.attach(self.referee)
         self._on_game_end = on_game_end
-        lobby = config.lobby
-        self.lobby = Lobby(lobby.min_players, lobby.max_players, lobby.countdown, lobby.auto_start,
-                           config.seating.games_per_order, self.seed)
-        self._tables: dict[str, tuple[list[str], tuple[int, ...], str, float]] = {}
-        """Games announced whose players are still joining: gid -> (seats, deal, channel, start-by time)."""
+        if seater is None:
+            lobby = config.lobby
+            seater = Lobby(lobby.game, config.games[lobby.game].options, lobby.min_players, lobby.max_players,
+                           lobby.countdown, lobby.auto_start, config.seating.games_per_order, self.seed)
+        self.lobby: Seater = seater
+        self._tables: dict[str, tuple[Table, str, float]] = {}
+        """Games announced whose players are still joining: gid -> (table, channel, start-by time)."""
         self._wake = math.inf
         self.fatal: str | None = None
 
@@ -122,12 +133,22 @@ class RefereeService:
         self._after(now)
 
     def _operator(self, sender: str, text: str, now: float) -> None:
-        """``!start`` from an operator starts a game with the bots waiting now."""
+        """``!start`` from an operator starts a game with the bots waiting now; ``!stop GID``
+        stops that game (``!stop`` alone: every running game) with nobody at fault."""
         if sender.lower() not in (o.lower() for o in self.config.lobby.operators):
             return
-        if text.split()[0] == "!start":
+        words = text.split()
+        if words[0] == "!start":
             if not self._open_table(now):
                 self.link.send(self.lobby_channel, f"{sender}: not enough bots are waiting to start a game")
+        elif words[0] == "!stop":
+            wanted = words[1:] or list(self.referee.matches)
+            for gid in wanted:
+                match = self.referee.matches.get(gid)
+                if match is None:
+                    self.link.send(self.lobby_channel, f"{sender}: no game {gid[:20]} is running")
+                else:
+                    match.abort(f"stopped by {sender}", now)
         self._after(now)
 
     # -- games ----------------------------------------------------------------------
@@ -148,32 +169,32 @@ class RefereeService:
         table = self.lobby.take(max(self._smallest(), 1))
         if table is None:
             return False
-        seats, deal = table
-        game = self.config.lobby.game
+        seats = table.seats
         try:
-            GAMES[game].check_setup(len(seats), self.config.games[game].options)
+            GAMES[table.game].check_setup(len(seats), table.options)
         except ValueError as exc:
             log.warning("cannot seat %d players: %s", len(seats), exc)
             for nick in seats:
                 self.lobby.add(nick, now)
             return False
-        gid = self.referee.new_game_id()
+        gid = table.gid or self.referee.new_game_id()
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
-        self._tables[gid] = (seats, deal, channel, now + self.config.lobby.join_timeout)
-        self.link.send(self.lobby_channel, Message.make(TABLE, gid, game=game, channel=channel, seats=seats).format())
+        self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
+        self.link.send(self.lobby_channel,
+                       Message.make(TABLE, gid, game=table.game, channel=channel, seats=seats).format())
         return True
 
     def _seat_tables(self, now: float) -> None:
         """Start every announced game whose players have all joined (or whose wait is over)."""
-        for gid, (seats, deal, channel, start_by) in list(self._tables.items()):
+        for gid, (table, channel, start_by) in list(self._tables.items()):
             present = {self.link.fold(n) for n in self.link.members(channel)}
-            if now < start_by and not all(self.link.fold(n) in present for n in seats):
+            if now < start_by and not all(self.link.fold(n) in present for n in table.seats):
                 continue
             del self._tables[gid]
-            game = self.config.lobby.game
-            self.referee.start_game(game, seats, self.config.games[game].options,
-                                    derive_seed(self.seed, gid), channel, now, gid=gid, deal=deal)
+            seed = derive_seed(self.seed, gid) if table.seed is None else table.seed
+            self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid,
+                                    deal=table.deal)
 
     def _ended(self, match: Match) -> None:
         self.games_ended += 1
@@ -197,7 +218,7 @@ class RefereeService:
         lobby = None if self.done else self.lobby.deadline  # a finished service seats no one
         wake = min(
             (t for t in (self.referee.next_deadline(), lobby,
-                         min((t[3] for t in self._tables.values()), default=None)) if t is not None),
+                         min((t[2] for t in self._tables.values()), default=None)) if t is not None),
             default=math.inf,
         )
         if wake < self._wake:

@@ -22,6 +22,7 @@ from ..protocol import (
     ROLE,
     START,
     TABLE,
+    TEAM,
     WARN,
     WELCOME,
     Message,
@@ -70,6 +71,10 @@ class GameView:
     over: bool = False
     notes: dict[str, Any] = field(default_factory=dict)
     """The bot's own memory for this game; the SDK never touches it."""
+    floor: str | None = None
+    """Who has the floor now (a turn to speak is open for them), or None."""
+    chat: list[tuple[str, str]] = field(default_factory=list)
+    """What players said at the floor in the game's channel, in order: (nick, text)."""
 
     @property
     def others(self) -> list[str]:
@@ -96,7 +101,22 @@ class Bot:
             return ask.random(self.rng)
         return method(game, ask)
 
+    def speech(self, game: GameView, ask: Ask) -> list[str]:
+        """Lines to say in the game's channel when given the floor (an ASK with
+        ``floor=true``), said before the answer that ends the turn; none by default."""
+        return []
+
+    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
+        """Lines for the bot's team only (Werewolf: the other living wolves, at night), sent
+        as ``TEAM`` before answering a private request; none by default. The referee
+        refuses them when no one may hear the bot in private."""
+        return []
+
     # -- callbacks ------------------------------------------------------------------
+
+    def on_chat(self, game: GameView, nick: str, text: str) -> None:
+        """``nick``, who has the floor, said ``text`` in the game's channel (lines said out
+        of turn never reach a bot: the SDK drops them)."""
 
     def on_start(self, game: GameView) -> None:
         """The game started; ``game.seats`` is the seat order."""
@@ -132,6 +152,7 @@ class Session:
         join: Callable[[str], None] | None = None,
         part: Callable[[str], None] | None = None,
         respond: Callable[[GameView, Ask], None] | None = None,
+        say: Callable[[str, str], None] | None = None,
     ) -> None:
         self.bot = bot
         self.nick = nick
@@ -143,6 +164,8 @@ class Session:
         self._join = join
         self._part = part
         self._respond = respond
+        self._say = say
+        """Says a line in a game's channel: (game id, text)."""
         self._channels: dict[str, str] = {}
         self._open: dict[str, Ask] = {}
         """The latest request addressed to us, per game, for retries."""
@@ -212,6 +235,7 @@ class Session:
             self.bot.on_role(game)
         elif verb == END:
             game.over = True
+            game.floor = None
             self.finished += 1
             self.bot.on_end(game, msg)
             del self.games[gid]
@@ -220,8 +244,33 @@ class Session:
             if channel and self._part is not None:
                 self._part(channel)
         else:
+            if verb == "RULES":  # a game whose options did not fit in START (Werewolf)
+                game.options.update(msg.pairs("options"))
+            if game.floor is not None and msg.get("player", "").lower() == game.floor.lower():
+                game.floor = None  # SPEECH (or a timeout) closed the turn
             self.bot.on_event(game, msg)
         return []
+
+    def channel_of(self, gid: str) -> str | None:
+        """The channel of one of our games (announced by TABLE), if any."""
+        return self._channels.get(gid)
+
+    def chat(self, sender: str, text: str) -> None:
+        """A line said in a game channel by another player: passed on only if they have
+        the floor in one of our games."""
+        low = sender.lower()
+        for game in self.games.values():
+            if game.floor is not None and game.floor.lower() == low:
+                game.chat.append((sender, text))
+                self.bot.on_chat(game, sender, text)
+
+    def speech(self, game: GameView, ask: Ask) -> list[str]:
+        """The bot's lines for a turn at the floor; a failing bot says nothing."""
+        try:
+            return [line for line in self.bot.speech(game, ask) if line]
+        except Exception:
+            log.exception("%s.speech failed", type(self.bot).__name__)
+            return []
 
     def _ask(self, msg: Message) -> list[str]:
         gid, rid, kind = msg.args
@@ -230,6 +279,9 @@ class Session:
             return []
         game.messages.append(msg)
         to = msg.fields.get("to", "")
+        floor = msg.flag("floor")
+        if floor:
+            game.floor = to
         if to != "all" and self._me not in to.lower().split(","):
             self.bot.on_event(game, msg)
             return []
@@ -238,7 +290,25 @@ class Session:
         if self._respond is not None:
             self._respond(game, ask)
             return []
-        return [self.answer(ask, self.decide(game, ask))]
+        out = self.talk(game, ask)
+        return out + [self.answer(ask, self.decide(game, ask))]
+
+    def talk(self, game: GameView, ask: Ask) -> list[str]:
+        """Before answering ``ask``: say the bot's speech in the channel if it has the
+        floor (through ``say``), and return the TEAM lines it wants relayed to its team."""
+        if ask.message.flag("floor"):
+            if self._say is not None:
+                for line in self.speech(game, ask):
+                    self._say(game.gid, line)
+            return []
+        if ask.fields.get("to") == "all":
+            return []
+        try:
+            lines = [t for t in self.bot.team_talk(game, ask) if t]
+        except Exception:
+            log.exception("%s.team_talk failed", type(self.bot).__name__)
+            return []
+        return [Message.make(TEAM, game.gid, text=t).format() for t in lines]
 
     def decide(self, game: GameView, ask: Ask) -> str | list[str]:
         """The bot's choice; a bug in a bot must not cost its seat, so an exception

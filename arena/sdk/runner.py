@@ -45,10 +45,13 @@ class BotRunner:
         self.link = IrcLink(
             host, port, nick, channels=[channel], tls=tls, password=password, reactor=reactor,
             lines_per_second=lines_per_second, on_message=self._on_message, on_ready=self._on_ready,
+            on_membership=self._on_membership,
         )
         self.reactor = self.link.reactor
         self.referee = referee
-        self.session = Session(bot, nick, referee, join=self.link.join, part=self.link.part, respond=self._respond)
+        self.session = Session(
+            bot, nick, referee, join=self.link.join, part=self.link.part, respond=self._respond, say=self._say,
+        )
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{nick}-decide")
         self._lock = threading.Lock()
         self._answered: set[tuple[str, str]] = set()
@@ -76,15 +79,34 @@ class BotRunner:
         self.session.nick = self.link.nick  # the server may have given us a suffixed nick
         self.link.send(self.referee, self.session.hello())
 
+    def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
+        """A referee that (re)joins the lobby has forgotten us, or was not there when we
+        registered: register again."""
+        if kind == "join" and nick.lower() == self.referee.lower() and not self.link.is_me(nick):
+            self.link.send(self.referee, self.session.hello())
+
     def _on_message(self, sender: str, target: str, text: str) -> None:
+        if target[:1] in "#&" and sender.lower() != self.referee.lower():
+            self.session.chat(sender, text)  # another player talking in a channel
+            return
         for line in self.session.feed(sender, text):
             self.link.send(self.referee, line)
+
+    def _say(self, gid: str, text: str) -> None:
+        channel = self.session.channel_of(gid)
+        if channel is not None:
+            self.link.send(channel, text)
 
     def _respond(self, game: GameView, ask: Ask) -> None:
         key = (ask.game, ask.rid)
         budget = max(0.0, ask.deadline * SAFETY)
         self.reactor.scheduler.execute_after(budget, lambda: self._send(key, ask, ask.random(self.session.bot.rng), late=True))
-        self._pool.submit(lambda: self._send(key, ask, self.session.decide(game, ask), late=False))
+        def work() -> None:
+            for line in self.session.talk(game, ask):  # speech in the channel, TEAM lines to the referee
+                self.link.send(self.referee, line)
+            self._send(key, ask, self.session.decide(game, ask), late=False)
+
+        self._pool.submit(work)
 
     def _send(self, key: tuple[str, str], ask: Ask, choice: str | list[str], late: bool) -> None:
         with self._lock:

@@ -16,7 +16,8 @@ import json
 import os
 import sqlite3
 from collections import defaultdict
-from typing import Any, Iterable, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..core.events import Event
 from ..ratings import RatingSystem, default_systems
@@ -57,6 +58,21 @@ def system_params(system: RatingSystem) -> dict[str, Any]:
     if dataclasses.is_dataclass(system):
         return {f.name: getattr(system, f.name) for f in dataclasses.fields(system) if f.init}
     return {"repr": repr(system)}
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[None]:
+    """All or nothing. A Ctrl-C can land anywhere, even just after COMMIT returned: roll
+    back only a transaction that is still open, so the interrupt (not a rollback error)
+    is what the caller sees, and a committed game stays committed."""
+    conn.execute(begin)
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 class Store:
@@ -103,8 +119,7 @@ class Store:
         """
         match = record.match()
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             self._check_params()
             changes: dict[str, tuple[Change, ...]] = {}
             for system in self.systems:
@@ -119,11 +134,16 @@ class Store:
                                    (record.finished, record.tournament))
                 if cur.rowcount != 1:
                     raise KeyError(f"unknown tournament {record.tournament!r}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
         return changes
+
+    def has_game(self, game_id: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    def check_parameters(self) -> None:
+        """Raise ParametersChanged now, before any game is played, if the configured rating
+        parameters differ from those the stored ratings were computed with."""
+        with transaction(self.conn):
+            self._check_params()
 
     def _check_params(self) -> None:
         """Record each system's parameters on first use; refuse to mix in other ones."""
@@ -171,6 +191,10 @@ class Store:
         self.conn.executemany(
             "INSERT INTO actions (game_seq, idx, seat, kind, value) VALUES (?,?,?,?,?)",
             ((seq, i, seat, kind, _json(value)) for i, (seat, kind, value) in enumerate(r.history)),
+        )
+        self.conn.executemany(
+            "INSERT INTO lines (game_seq, idx, target, line) VALUES (?,?,?,?)",
+            ((seq, i, target, line) for i, (target, line) in enumerate(r.transcript)),
         )
 
     def _insert_outcomes(self, seq: int, r: GameRecord, match: Match) -> None:
@@ -251,6 +275,10 @@ class Store:
             for kind, data, aud in self.conn.execute(
                 "SELECT kind, data, audience FROM events WHERE game_seq = ? ORDER BY idx", (seq,))
         )
+        transcript = tuple(
+            (target, line) for target, line in self.conn.execute(
+                "SELECT target, line FROM lines WHERE game_seq = ? ORDER BY idx", (seq,))
+        )
         history = tuple(
             (seat, kind, _tuples(json.loads(value)))
             for seat, kind, value in self.conn.execute(
@@ -270,7 +298,7 @@ class Store:
             roles=tuple(json.loads(row[13])), sides=tuple(json.loads(row[14])),
             winners=frozenset(json.loads(row[15])), forfeited=row[16], events=events, history=history,
             outcomes=outcomes, changes={k: tuple(v) for k, v in changes.items()},
-            deal=None if row[17] is None else tuple(json.loads(row[17])),
+            deal=None if row[17] is None else tuple(json.loads(row[17])), transcript=transcript,
         )
 
     def leaderboard(self, game: str, system: str, limit: int | None = None, min_games: int = 0) -> list[LeaderRow]:
@@ -321,15 +349,8 @@ class Store:
         recomputed ones, in one transaction (after a change of rating parameters). The read runs in one
         transaction too, so games recorded meanwhile are not half-seen.
         """
-        conn = self.conn
-        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            report = self._rebuild(write)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        return report
+        with transaction(self.conn, "BEGIN IMMEDIATE" if write else "BEGIN"):
+            return self._rebuild(write)
 
     def _rebuild(self, write: bool) -> RebuildReport:
         conn = self.conn

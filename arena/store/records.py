@@ -36,6 +36,8 @@ class GameRecord:
     abort_reason: str = ABORTED_REASON
     deal: tuple[int, ...] | None = None
     """How roles were dealt (``Seating.deal``); None: by the seed. Replays need it."""
+    transcript: Sequence[tuple[str | None, str]] = ()
+    """Every line the referee sent, with the nick of a direct message (None: the channel)."""
 
     @property
     def players(self) -> int:
@@ -81,6 +83,7 @@ def record_from_game(
     finished: float,
     tournament: str | None = None,
     aborted_reason: str | None = None,
+    transcript: Sequence[tuple[str | None, str]] = (),
     game_type: str | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> GameRecord:
@@ -119,7 +122,7 @@ def record_from_game(
         id=game_id, game=game_type, options=dict(options), seed=game.seed, nicks=tuple(nicks),
         roles=tuple(roles), sides=tuple(sides), result=result, events=tuple(game.events),
         history=tuple(game.history), started=started, finished=finished, tournament=tournament,
-        abort_reason=aborted_reason or ABORTED_REASON, deal=game.deal,
+        abort_reason=aborted_reason or ABORTED_REASON, deal=game.deal, transcript=tuple(transcript),
     )
 
 
@@ -165,6 +168,7 @@ class StoredGame:
     outcomes: tuple[PlayerOutcome, ...]
     changes: Mapping[str, tuple[Change, ...]] = field(default_factory=dict)
     deal: tuple[int, ...] | None = None
+    transcript: tuple[tuple[str | None, str], ...] = ()
 
     def view(self, seat: int | None) -> list[Event]:
         """What ``seat`` was told during the game (None: a spectator)."""

@@ -58,6 +58,13 @@ V1: Migration = (
         value TEXT NOT NULL,                   -- JSON
         PRIMARY KEY (game_seq, idx)
     ) WITHOUT ROWID""",
+    """CREATE TABLE lines (
+        game_seq INTEGER NOT NULL REFERENCES games(seq),
+        idx INTEGER NOT NULL,
+        target TEXT,                           -- the nick a direct message went to, NULL = the channel
+        line TEXT NOT NULL,                    -- as the referee sent it
+        PRIMARY KEY (game_seq, idx)
+    ) WITHOUT ROWID""",
     """CREATE TABLE outcomes (
         game_seq INTEGER NOT NULL REFERENCES games(seq),
         seat INTEGER NOT NULL,

@@ -34,12 +34,14 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 class Arena:
     """A referee service on its own thread plus bots and a spectator on another."""
 
-    def __init__(self, server: LocalServer, players: int, timeouts: TimeoutConfig, games: int = 1) -> None:
+    def __init__(
+        self, server: LocalServer, players: int, timeouts: TimeoutConfig, games: int = 1, game: str = "avalon",
+    ) -> None:
         self.server = server
         self.config = Config(
             server=ServerConfig(host=server.host, port=server.port, lines_per_second=0),
             timeouts=timeouts,
-            lobby=LobbyConfig(min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
+            lobby=LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
         )
         self.finished: list[Match] = []
         self.service = RefereeService(self.config, max_games=games, seed=7, on_game_end=self.finished.append)

@@ -16,12 +16,12 @@ class Rigged(WerewolfGame):
     """A game whose seat ``i`` gets ``deal[i]`` (the rest of the engine is untouched)."""
 
     def __init__(self, deal: list[str], options: WerewolfOptions, seed: int) -> None:
-        self.deal = deal
+        self.rigged = deal
         super().__init__(len(deal), options, seed)
 
     def _seat(self, roles: list[str]) -> list[str]:
-        assert Counter(roles) == Counter(self.deal)
-        return list(self.deal)
+        assert Counter(roles) == Counter(self.rigged)
+        return list(self.rigged)
 
 
 def game(deal: str | list[str], seed: int = 0, **options: Any) -> WerewolfGame:

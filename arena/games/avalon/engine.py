@@ -12,10 +12,11 @@ applied at the start of a quest], ``leader`` [all], ``team`` [all], ``votes`` [a
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar, Sequence
 
 from ...core.decisions import Decision
-from ...core.game import FORFEIT, Game, Result
+from ...core.game import ABORTED, FORFEIT, Game, Result
 from .options import AvalonOptions
 from .roles import LANCELOTS, Role, Side, seen_roles, starting_side
 from .tables import MAX_REJECTIONS, QUEST_SIZES, QUESTS_TO_WIN, fails_needed
@@ -35,9 +36,36 @@ THREE_FAILS = "three_fails"
 FIVE_REJECTIONS = "five_rejections"
 ASSASSINATED_MERLIN = "assassinated_merlin"
 MERLIN_SURVIVED = "merlin_survived"
-END_REASONS = (THREE_SUCCESSES, MERLIN_SURVIVED, THREE_FAILS, FIVE_REJECTIONS, ASSASSINATED_MERLIN, FORFEIT)
+END_REASONS = (THREE_SUCCESSES, MERLIN_SURVIVED, THREE_FAILS, FIVE_REJECTIONS, ASSASSINATED_MERLIN, FORFEIT, ABORTED)
 
 SIDES = (Side.GOOD.value, Side.EVIL.value)
+SIDE_NAMES = {side: side.value for side in Side}
+"""Plain strings for the event log (an Enum's ``.value`` is a slow property on a hot path)."""
+
+_SEATS = {n: tuple(range(n)) for n in QUEST_SIZES}
+_VOTE_ROUNDS = {n: tuple(Decision(s, "vote", VOTE_OPTIONS) for s in range(n)) for n in QUEST_SIZES}
+ROLE_NAMES = {role: role.value for role in Role}
+STARTING = {role: starting_side(role) for role in Role}
+
+
+@functools.lru_cache(maxsize=256)
+def _setup_cached(players: int, options: AvalonOptions) -> dict[str, Any]:
+    return {
+        "players": players,
+        "options": options.to_dict(),
+        "good": players - options.evil_count(players),
+        "evil": options.evil_count(players),
+        "quest_sizes": list(QUEST_SIZES[players]),
+        "fails_needed": [fails_needed(players, q) for q in range(5)],
+    }
+
+
+def _setup(players: int, options: AvalonOptions) -> dict[str, Any]:
+    """The setup event's data: the same for every game of a table size and rule set, so
+    it is worked out once (and copied, so no two events share mutable data)."""
+    data = _setup_cached(players, options)
+    return {**data, "options": dict(data["options"]), "quest_sizes": list(data["quest_sizes"]),
+            "fails_needed": list(data["fails_needed"])}
 
 
 class AvalonGame(Game):
@@ -59,7 +87,7 @@ class AvalonGame(Game):
         self.options = options
         roles = self.deal_roles(options.roles(players), deal)
         self.roles: list[Role] = roles
-        self.sides_now: list[Side] = [starting_side(r) for r in roles]
+        self.sides_now: list[Side] = [STARTING[r] for r in roles]
         self.sizes = QUEST_SIZES[players]
         self.quest = 0
         self.attempt = 0
@@ -70,27 +98,19 @@ class AvalonGame(Game):
         self._votes: dict[int, str] = {}
         self._fails = 0
         self._deck = self._loyalty_deck()
-        # Decisions are immutable, so the ones every round repeats are built once.
-        self._votes_round = tuple(Decision(s, "vote", VOTE_OPTIONS) for s in range(players))
-        self._team_choices = tuple(range(players))
+        # Decisions are immutable, so the ones every round repeats are built once per table size.
+        self._votes_round = _VOTE_ROUNDS[players]
+        self._team_choices = _SEATS[players]
 
-        self._emit(
-            "setup",
-            {
-                "players": players,
-                "options": options.to_dict(),
-                "good": players - options.evil_count(players),
-                "evil": options.evil_count(players),
-                "quest_sizes": list(self.sizes),
-                "fails_needed": [fails_needed(players, q) for q in range(5)],
-            },
-        )
+        self._emit("setup", _setup(players, options))
         by_role: dict[Role, list[int]] = {}
         for seat, role in enumerate(roles):
             by_role.setdefault(role, []).append(seat)
+        emit = self._emit
         for seat, role in enumerate(roles):
             seen = sorted(s for r in seen_roles(role, options.lancelot) for s in by_role.get(r, ()) if s != seat)
-            self._emit("role", {"seat": seat, "role": role.value, "side": self.sides_now[seat].value, "sees": seen}, (seat,))
+            emit("role", {"seat": seat, "role": ROLE_NAMES[role], "side": SIDE_NAMES[STARTING[role]], "sees": seen},
+                 (seat,))
         if options.lancelot == 2:
             self._emit("loyalty_deck", {"cards": list(self._deck)})
         self._start_quest()
@@ -144,10 +164,11 @@ class AvalonGame(Game):
         self._votes[seat] = vote
         if self._pending:
             return
-        approve = [s for s in range(self.players) if self._votes[s] == APPROVE]
+        votes = self._votes
+        approve = [s for s in self._team_choices if votes[s] == APPROVE]
+        reject = [s for s in self._team_choices if votes[s] != APPROVE]
         passed = 2 * len(approve) > self.players
         self.rejections = 0 if passed else self.rejections + 1
-        reject = [s for s in range(self.players) if self._votes[s] == REJECT]
         self._emit("votes", {"approve": approve, "reject": reject, "passed": passed, "rejections": self.rejections})
         self.leader = (self.leader + 1) % self.players
         if passed:

@@ -51,13 +51,13 @@ reaches ``maxDays`` ends in a draw (reason ``day_limit``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequence
 
 from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction
 from ...core.game import FORFEIT, Game, Result
 from .choice import (
-    ABSTAIN, CLOCKWISE, COUNTERCLOCKWISE, DECLINE, DONE, NONE, PASS, STAND, Choice, Refusal,
+    ABSTAIN, CLOCKWISE, COUNTERCLOCKWISE, DECLINE, DONE, NONE, PASS, STAND, WORDS, Choice, Refusal,
 )
 from .day import STEP, last_words_order, speaking_order, tally
 from .options import WerewolfOptions
@@ -124,15 +124,22 @@ class WerewolfGame(Game):
     public_kinds: ClassVar[frozenset[str]] = frozenset(
         {"candidacy", "leader_vote", "order_start", "order_direction", "speak", "last_words", "vote"}
     )
+    secret_kinds: ClassVar[frozenset[str]] = frozenset(k for k, a in ACTIONS.items() if a.step is not None)
+    floor_kinds: ClassVar[frozenset[str]] = frozenset(SPEECH_KINDS)
+    reserved_words: ClassVar[frozenset[str]] = WORDS
+    default_players: ClassVar[int] = 8
 
     @classmethod
     def check_setup(cls, players: int, options: WerewolfOptions) -> None:
         options.deal(players)
 
-    def __init__(self, players: int, options: WerewolfOptions | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, players: int, options: WerewolfOptions | None = None, seed: int = 0, deal: Sequence[int] | None = None
+    ) -> None:
         options = options or WerewolfOptions()
         roles = options.deal(players)
         super().__init__(players, seed)
+        self._deal = deal
         roles = self._seat(roles)
         self.options = options
         self.roles: list[str] = roles
@@ -185,9 +192,9 @@ class WerewolfGame(Game):
         self._advance()
 
     def _seat(self, roles: list[str]) -> list[str]:
-        """Deal the roles to the seats at random (a seam for tests that need a given deal)."""
-        self.rng.shuffle(roles)
-        return roles
+        """Deal the roles to the seats: by ``deal`` (a series spreads role luck) or at random
+        (a seam for tests that need a given deal)."""
+        return self.deal_roles(roles, self._deal)
 
     # -- what roles and drivers use ------------------------------------------------
 
@@ -200,6 +207,23 @@ class WerewolfGame(Game):
     def living_wolves(self) -> list[int]:
         """The living werewolf-team seats (who share the night talk outside the engine)."""
         return [s for s in range(self.players) if self.alive[s] and self._roles[s].team is Team.WEREWOLF]
+
+    @property
+    def purpose(self) -> str:
+        """What the current speaking turns are for: discussion, runoff or last_words."""
+        return self._purpose or "discussion"
+
+    @property
+    def vote_round(self) -> int:
+        """1 for the day's vote, 2 for the runoff between the tied."""
+        return self._vote_round
+
+    def team_talk(self, seat: int) -> tuple[int, ...]:
+        """Living wolves talk among themselves at night (the referee relays it)."""
+        if self.phase != NIGHT or self.result is not None or not self.alive[seat]:
+            return ()
+        wolves = self.living_wolves()
+        return tuple(s for s in wolves if s != seat) if seat in wolves else ()
 
     def tell(self, kind: str, data: dict[str, Any], audience: Iterable[int] | None = None) -> None:
         """Emit an event; ``audience`` None is everyone."""

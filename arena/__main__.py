@@ -1,0 +1,5 @@
+"""``python -m arena`` is the ``arena`` command."""
+
+from .cli import main
+
+main()

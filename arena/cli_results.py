@@ -1,0 +1,245 @@
+"""The ``arena`` commands about results: tournaments, leaderboards, stored games, replays,
+per-bot statistics and rating rebuilds. Registered on the main group by ``arena.cli``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+import click
+
+from .config import Config
+from .core.errors import SetupError
+from .core.options import OptionError
+from .games import GAMES
+from .referee.recorder import ratings_messages
+from .store import Store
+from .store.db import ParametersChanged
+from .store.report import games_lines, leaderboard_lines, stats_lines
+
+SYSTEMS = ("elo", "trueskill")
+
+
+@contextmanager
+def open_store(config: Config, *, check: bool = True) -> Iterator[Store]:
+    """The configured results database; a clear error instead of a traceback when it cannot be used."""
+    try:
+        store = Store(config.store.path, config.ratings.systems())
+    except Exception as exc:  # sqlite3 errors, a newer schema than this arena knows, ...
+        raise click.ClickException(f"cannot open the results database {config.store.path}: {exc}") from None
+    try:
+        if check:
+            try:
+                store.check_parameters()
+            except ParametersChanged as exc:
+                raise click.ClickException(str(exc)) from None
+        yield store
+    finally:
+        store.close()
+
+
+def _fmt_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    minutes, secs = divmod(int(seconds + 0.5), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def register(main: click.Group) -> None:
+    """Add the results commands to ``main``."""
+
+    @main.command()
+    @click.option("--id", "tid", default=None, help="Tournament id; an existing id resumes it.  [config: tournament.id]")
+    @click.option("--game", type=click.Choice(sorted(GAMES)), default=None, help="[config: tournament.game]")
+    @click.option("--games", "count", type=click.IntRange(min=1), default=None, help="[config: tournament.games]")
+    @click.option("--players", type=click.IntRange(min=1), default=None,
+                  help="Seats per game (default: every bot plays).  [config: tournament.players]")
+    @click.option("--bot", "bots", multiple=True, metavar="NICK=BOT",
+                  help="A player, repeatable: BOT is random, avalon_rule, module:Class or file.py:Class; "
+                       "over IRC just NICK.  [config: tournament.bots]")
+    @click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help="A game option; repeatable.")
+    @click.option("--transport", type=click.Choice(["local", "irc"]), default=None,
+                  help="local: bots run in this process; irc: they connect to the server.  [config: tournament.transport]")
+    @click.option("--seed", type=int, default=None, help="[config: tournament.seed]")
+    @click.pass_obj
+    def tournament(obj: Any, tid: str | None, game: str | None, count: int | None, players: int | None,
+                   bots: tuple[str, ...], pairs: tuple[str, ...], transport: str | None, seed: int | None) -> None:
+        """Play a series of games between chosen bots, storing and rating each one.
+
+        Interrupt it at any time (Ctrl-C, or a killed process) and run the same command
+        again: it resumes after the last stored game. It ends with the leaderboard.
+        """
+        import re
+
+        from .tournament import Settings, TournamentError, play_irc, play_local
+
+        config: Config = obj.config
+        t = config.tournament
+        tid = tid or t.id
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,11}", tid):
+            raise click.UsageError("--id must be 1 to 12 letters, digits or _, starting with a letter")
+        game = game or t.game
+        entries = bots or t.bots
+        game_cls = GAMES[game]
+        n_players = players or t.players or len(entries)
+        try:
+            options = game_cls.Options.from_pairs(pairs, base=config.games[game].options.to_dict(), game=game)
+            game_cls.check_setup(n_players, options)
+        except (OptionError, SetupError) as exc:
+            raise click.UsageError(str(exc)) from None
+        settings = Settings(id=tid, game=game, games=count or t.games, players=n_players, bots=tuple(entries),
+                            options=options.to_dict(), transport=transport or t.transport,
+                            seed=t.seed if seed is None else seed, keep=config.seating.games_per_order)
+        where = "in this process" if settings.transport == "local" else \
+            f"on {config.server.host}:{config.server.port} (bots must connect and register)"
+        click.echo(f"tournament {tid}: {settings.games} {game} games of {n_players} players, "
+                   f"{len(entries)} bots, {where}; Ctrl-C stops, the same command resumes")
+
+        tty = sys.stderr.isatty()
+        shown = [0.0]
+
+        def report(p: Any) -> None:
+            """One status line: rewritten in place on a terminal, else at most every 2 s."""
+            now = time.monotonic()
+            if p.done < p.total and now - shown[0] < (0.2 if tty else 2.0):
+                return
+            shown[0] = now
+            leaders = ", ".join(f"{bot} {score:.0f}" for bot, score in p.leaders)
+            line = (f"{p.done}/{p.total} games, {p.rate:.1f} games/s, eta {_fmt_eta(p.eta)}; "
+                    f"elo leaders: {leaders}")
+            click.echo(f"\r\x1b[K{line}" if tty else line, err=True, nl=not tty or p.done == p.total)
+
+        logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+        with open_store(config) as store:
+            try:
+                play = play_local if settings.transport == "local" else play_irc
+                played = play(settings, options, store, config, report)
+            except TournamentError as exc:
+                raise click.ClickException(str(exc)) from None
+            except KeyboardInterrupt:
+                found = store.tournament(tid)
+                done = found[1] if found else 0
+                click.echo(f"interrupted after {done} of {settings.games} games; run the same command to resume")
+                sys.exit(130)
+            found = store.tournament(tid)
+            done = found[1] if found else played
+            click.echo(f"played {played} games now; tournament {tid} has {done} games stored")
+            click.echo(f"{game} leaderboard (elo, every stored game):")
+            for line in leaderboard_lines(store.leaderboard(game, "elo"), "elo"):
+                click.echo(line)
+
+    @main.command()
+    @click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
+    @click.option("--system", type=click.Choice(SYSTEMS), default="elo", show_default=True)
+    @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
+    @click.option("--limit", type=click.IntRange(min=1), default=None, help="Show only the top N bots.")
+    @click.pass_obj
+    def leaderboard(obj: Any, game: str, system: str, fmt: str, limit: int | None) -> None:
+        """The bots by rating, with games played and win rate (95% Wilson interval)."""
+        with open_store(obj.config, check=False) as store:
+            rows = store.leaderboard(game, system, limit=limit)
+        if fmt == "table":
+            if not rows:
+                click.echo(f"no rated {game} games yet")
+            for line in leaderboard_lines(rows, system):
+                click.echo(line)
+            return
+        records = [{"rank": r.rank, "bot": r.bot, "rating": round(r.score, 3), "mu": round(r.mu, 3),
+                    "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins,
+                    "win_rate": None if r.win_rate.rate is None else round(r.win_rate.rate, 4),
+                    "win_rate_low": round(r.win_rate.low, 4), "win_rate_high": round(r.win_rate.high, 4)}
+                   for r in rows]
+        if fmt == "json":
+            click.echo(json.dumps({"game": game, "system": system, "bots": records}))
+            return
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=["rank", "bot", "rating", "mu", "sigma", "games", "wins",
+                                                 "win_rate", "win_rate_low", "win_rate_high"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records)
+        click.echo(out.getvalue(), nl=False)
+
+    @main.command()
+    @click.option("--game", type=click.Choice(sorted(GAMES)), default=None, help="Only games of this type.")
+    @click.option("--bot", default=None, help="Only games this bot played.")
+    @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+    @click.pass_obj
+    def games(obj: Any, game: str | None, bot: str | None, limit: int) -> None:
+        """The stored games, newest first: id, time (UTC), game, result, seats."""
+        with open_store(obj.config, check=False) as store:
+            found = store.list_games(game=game, bot=bot, limit=limit)
+        if not found:
+            click.echo("no games stored yet")
+        for line in games_lines(found):
+            click.echo(line)
+
+    @main.command()
+    @click.argument("game_id")
+    @click.option("--as", "nick", default=None, help="As this player saw it: the channel and its direct messages.")
+    @click.option("--all", "everything", is_flag=True, help="Everything the referee sent, to everyone.")
+    @click.pass_obj
+    def replay(obj: Any, game_id: str, nick: str | None, everything: bool) -> None:
+        """Print a stored game as the channel showed it (default), as one player saw it, or all of it."""
+        if nick and everything:
+            raise click.UsageError("--as and --all exclude each other")
+        with open_store(obj.config, check=False) as store:
+            game = store.load_game(game_id)
+        if game is None:
+            raise click.ClickException(f"no game {game_id!r} is stored (see `arena games`)")
+        nicks = game.summary.nicks
+        if nick is not None and nick.lower() not in (n.lower() for n in nicks):
+            raise click.UsageError(f"{nick} did not play {game_id} (players: {', '.join(nicks)})")
+        lines = [*game.transcript, *((None, m.format()) for m in ratings_messages(game_id, game.changes, nicks))]
+        for target, line in lines:
+            if target is None:
+                click.echo(f"#     {line}")
+            elif everything or (nick is not None and target.lower() == nick.lower()):
+                click.echo(f"> {target:<5} {line}" if everything else f">     {line}")
+
+    @main.command()
+    @click.argument("bot", required=False)
+    @click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
+    @click.pass_obj
+    def stats(obj: Any, bot: str | None, game: str) -> None:
+        """Per bot and per role: games, wins, win rate (95% Wilson interval) and role figures."""
+        with open_store(obj.config, check=False) as store:
+            found = store.bot_stats(game, bot)
+        if not found:
+            raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else ""))
+        for i, name in enumerate(sorted(found)):
+            if i:
+                click.echo("")
+            for line in stats_lines(found[name]):
+                click.echo(line)
+
+    @main.group()
+    def ratings() -> None:
+        """Rating maintenance."""
+
+    @ratings.command("rebuild")
+    @click.option("--write", is_flag=True, help="Store the recomputed values (after changing ratings: settings).")
+    @click.pass_obj
+    def rebuild(obj: Any, write: bool) -> None:
+        """Recompute every rating from the stored games, in order, and compare with the stored values."""
+        with open_store(obj.config, check=False) as store:
+            report = store.rebuild(write=write)
+        click.echo(f"{report.games} games, {report.changes_checked} rating changes and "
+                   f"{report.ratings_checked} current ratings recomputed")
+        if report.exact:
+            click.echo("every stored value matches exactly")
+            return
+        for m in report.mismatches[:10]:
+            click.echo(f"  {m.where}: stored {m.stored}, computed {m.computed}")
+        if write:
+            click.echo(f"{len(report.mismatches)} differences; the recomputed values are now stored")
+            return
+        raise click.ClickException(f"{len(report.mismatches)} stored values differ; "
+                                   "`arena ratings rebuild --write` stores the recomputed ones")
+

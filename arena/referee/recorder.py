@@ -1,0 +1,95 @@
+"""After every game: store it with its rating changes (one transaction), then say the
+changes in the game's channel.
+
+The recorder sits between the referee and the store, so the same code records games played
+over IRC (``arena serve``, tournaments) and in memory (local tournaments).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Callable, Mapping, Sequence
+
+from ..core.game import ABORTED
+from ..protocol import MAX_LINE_BYTES, RATINGS, Message
+from ..ratings.model import BOT, Change
+from ..store import Store, record_from_game
+from .match import Match
+from .referee import Referee
+
+log = logging.getLogger(__name__)
+
+
+def _entry(change: Change) -> str:
+    after, delta = change.after, change.delta
+    if after.sigma:  # TrueSkill: the mean, one decimal
+        return f"{change.entity[1]}:{after.mu:.1f}:{delta:+.1f}"
+    return f"{change.entity[1]}:{after.mu:.0f}:{delta:+.0f}"
+
+
+def ratings_messages(gid: str, changes: Mapping[str, Sequence[Change]], seats: Sequence[str]) -> list[Message]:
+    """``RATINGS g1 elo=alice:1516:+16,... trueskill=alice:27.0:+2.0,...``, players in seat
+    order: one line, or one line per system when ten long nicks would not fit in one. Side
+    terms are left out: they rate the sides, not the bots."""
+    seat = {nick: i for i, nick in enumerate(seats)}
+    fields = {
+        system: [_entry(c) for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
+                 if c.entity[0] == BOT]
+        for system, items in changes.items()
+    }
+    fields = {system: entries for system, entries in fields.items() if entries}
+    if not fields:
+        return []
+    whole = Message.make(RATINGS, gid, **fields)
+    if len(whole.format().encode()) <= MAX_LINE_BYTES:
+        return [whole]
+    return [Message.make(RATINGS, gid, **{system: entries}) for system, entries in fields.items()]
+
+
+class Recorder:
+    """Subscribes to a referee's game starts and ends.
+
+    ``strict`` re-raises a failed write (a tournament must stop and resume that game later);
+    otherwise the failure is logged and the referee plays on (``arena serve``): the game is
+    then missing from the store, never half written.
+    """
+
+    def __init__(
+        self, store: Store, *, tournament: str | None = None, strict: bool = False,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.tournament = tournament
+        self.strict = strict
+        self.wall = wall
+        self.recorded: list[str] = []
+        """Ids of the games written, in order."""
+        self._started: dict[str, float] = {}
+
+    def attach(self, referee: Referee) -> None:
+        """Subscribe first, so the changes are said before anyone leaves the game's channel."""
+        referee.on_game_start.append(self.started)
+        referee.on_game_end.insert(0, self.ended)
+
+    def started(self, match: Match) -> None:
+        self._started[match.gid] = self.wall()
+
+    def ended(self, match: Match) -> None:
+        finished = self.wall()
+        started = self._started.pop(match.gid, finished)
+        try:
+            result = match.game.result
+            aborted = result is not None and result.reason == ABORTED
+            record = record_from_game(match.gid, match.game, match.names, started=started, finished=finished,
+                                      tournament=self.tournament, transcript=match.transcript,
+                                      aborted_reason="stopped by an operator" if aborted else None)
+            changes = self.store.record_game(record)
+        except Exception:
+            if self.strict:
+                raise
+            log.exception("game %s could not be stored; it is not rated", match.gid)
+            return
+        self.recorded.append(match.gid)
+        for msg in ratings_messages(match.gid, changes, match.names):
+            match.announce(msg)

@@ -1,0 +1,12 @@
+"""Tournaments: a reproducible schedule of games between chosen bots (``schedule``), played
+in memory or over IRC with every game stored as it ends (``run``)."""
+
+from __future__ import annotations
+
+from .run import TournamentSeater, play_irc, play_local, resume_point
+from .schedule import BUILTIN_BOTS, Entry, Progress, Schedule, Settings, Table, TournamentError, load_bot_class
+
+__all__ = [
+    "BUILTIN_BOTS", "Entry", "Progress", "Schedule", "Settings", "Table", "TournamentError", "TournamentSeater",
+    "load_bot_class", "play_irc", "play_local", "resume_point",
+]

@@ -1,0 +1,141 @@
+"""Running a tournament: in memory (bots loaded into this process) or over IRC (bots
+connected to the server), with the same schedule and the same stored results."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from ..config import Config
+from ..core.seeds import derive_seed
+from ..referee.lobby import Table
+from ..referee.local import LocalHub
+from ..referee.match import Match
+from ..referee.recorder import Recorder
+from ..referee.service import RefereeService
+from ..store import Store
+from .schedule import Progress, ProgressCallback, Schedule, Settings, TournamentError, load_bot_class
+
+
+def resume_point(store: Store, settings: Settings, wall: Callable[[], float] = time.time) -> int:
+    """Games of ``settings.id`` already stored (0 for a new tournament, which is registered).
+
+    A tournament resumes only with the settings it started with (more games allowed): any
+    other change would alter the schedule of the games still to play.
+    """
+    found = store.tournament(settings.id)
+    if found is None:
+        store.start_tournament(settings.id, settings.to_dict(), wall())
+        return 0
+    stored, done = found
+    before = dict(stored)
+    before.pop("games", None)
+    if before != settings.schedule_key():
+        changed = sorted(k for k in before.keys() | settings.schedule_key().keys()
+                         if before.get(k) != settings.schedule_key().get(k))
+        raise TournamentError(
+            f"tournament {settings.id} was started with other settings ({', '.join(changed)} differ); "
+            f"resume it with the same settings, or start a new one with another --id")
+    return done
+
+
+class _Tracker:
+    """Turns finished games into Progress reports with the current leaders."""
+
+    def __init__(self, store: Store, settings: Settings, done: int, report: ProgressCallback | None) -> None:
+        self.store = store
+        self.settings = settings
+        self.done = done
+        self.played = 0
+        self.report = report
+        self.start = time.perf_counter()
+
+    def __call__(self, match: Match | None = None) -> None:
+        self.done += 1
+        self.played += 1
+        if self.report is not None:
+            rows = self.store.leaderboard(self.settings.game, "elo", limit=3)
+            self.report(Progress(self.done, self.settings.games, self.played, time.perf_counter() - self.start,
+                                 [(r.bot, r.score) for r in rows]))
+
+
+def play_local(settings: Settings, options: Any, store: Store, config: Config,
+               report: ProgressCallback | None = None) -> int:
+    """Play the games not yet stored with the bots loaded in this process; returns how many were played."""
+    schedule = Schedule(settings)
+    classes = {}
+    for entry in settings.entries:
+        if entry.bot is None:
+            raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
+        classes[entry.nick] = load_bot_class(entry.bot)
+    done = resume_point(store, settings)
+    hub = LocalHub(config.timeouts)
+    Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
+    for entry in settings.entries:
+        hub.connect(entry.nick, classes[entry.nick](seed=derive_seed(settings.seed, "bot", entry.nick)))
+    tracker = _Tracker(store, settings, done, report)
+    for index in range(done, settings.games):
+        table = schedule.table(index)
+        hub.play(settings.game, table.seats, options, table.seed, gid=table.gid, deal=table.deal)
+        tracker()
+    return tracker.played
+
+
+class TournamentSeater:
+    """Seats the tournament's games in order over IRC, each once all its bots wait in the
+    lobby (registered and not playing). Games whose bots are disjoint may run at once."""
+
+    def __init__(self, settings: Settings, options: Any, first: int) -> None:
+        self.schedule = Schedule(settings)
+        self.settings = settings
+        self.options = options
+        self.next = first
+        self.deadline: float | None = None
+        self.waiting: list[str] = []
+
+    def _folded(self) -> set[str]:
+        return {n.lower() for n in self.waiting}
+
+    def add(self, nick: str, now: float) -> None:
+        if nick.lower() not in self._folded():
+            self.waiting.append(nick)
+
+    def remove(self, nick: str) -> None:
+        self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
+
+    def rename(self, old: str, new: str) -> None:
+        self.waiting = [new if n.lower() == old.lower() else n for n in self.waiting]
+
+    def due(self, now: float) -> bool:
+        if self.next >= self.settings.games:
+            return False
+        waiting = self._folded()
+        return all(n.lower() in waiting for n in self.schedule.table(self.next).seats)
+
+    def take(self, smallest: int) -> Table | None:
+        if not self.due(0.0):
+            return None
+        planned = self.schedule.table(self.next)
+        self.next += 1
+        seats = {n.lower() for n in planned.seats}
+        self.waiting = [n for n in self.waiting if n.lower() not in seats]
+        return Table(self.settings.game, self.options, list(planned.seats), planned.deal, planned.gid, planned.seed)
+
+
+def play_irc(settings: Settings, options: Any, store: Store, config: Config,
+             report: ProgressCallback | None = None) -> int:
+    """Referee the games not yet stored on the configured IRC server; the bots named in the
+    settings connect and register themselves. Returns how many games were played."""
+    done = resume_point(store, settings)
+    if done >= settings.games:
+        return 0
+    tracker = _Tracker(store, settings, done, report)
+    service = RefereeService(
+        config, max_games=settings.games - done, seed=settings.seed,
+        seater=TournamentSeater(settings, options, done),
+        recorder=Recorder(store, tournament=settings.id, strict=True), on_game_end=tracker,
+    )
+    service.serve()
+    if service.fatal is not None:
+        raise TournamentError(service.fatal)
+    return tracker.played

@@ -1,0 +1,173 @@
+"""Tournaments: a fixed schedule of games between chosen bots, stored as they finish.
+
+Game ``i`` of a tournament is a pure function of its settings: who plays, in which seat
+order (kept for ``keep`` games, then reshuffled), how roles are dealt (rotating within a
+seat order, so role luck evens out over the bots) and the game's seed. A stored game is
+written with the tournament's progress in one transaction, so an interrupted tournament
+resumes at the first game not stored: nothing is lost and nothing is played twice.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from ..core.seating import Seating
+from ..core.seeds import derive_seed
+from ..sdk.bot import Bot
+
+BUILTIN_BOTS = {
+    "random": "arena.sdk.bot:Bot",
+    "avalon_rule": "arena.bots.avalon_rules_bot:RuleBot",
+}
+"""Bot names a local tournament knows without a module path."""
+
+
+class TournamentError(ValueError):
+    """The tournament cannot run as asked; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player of a tournament: its nick (its rating identity) and, locally, its bot."""
+
+    nick: str
+    bot: str | None
+
+    @classmethod
+    def parse(cls, text: str) -> "Entry":
+        nick, sep, bot = text.partition("=")
+        return cls(nick, bot if sep else None)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that fixes a tournament's schedule; stored with it, checked on resume."""
+
+    id: str
+    game: str
+    games: int
+    players: int
+    bots: tuple[str, ...]
+    options: Mapping[str, Any]
+    transport: str
+    seed: int
+    keep: int
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        return tuple(Entry.parse(b) for b in self.bots)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["bots"] = list(self.bots)
+        data["options"] = dict(self.options)
+        return data
+
+    def schedule_key(self) -> dict[str, Any]:
+        """What must not change between a run and its resumption (the number of games may grow)."""
+        data = self.to_dict()
+        del data["games"]
+        return data
+
+
+@dataclass(frozen=True)
+class Table:
+    """Game ``index`` of the tournament (0-based)."""
+
+    index: int
+    gid: str
+    seats: tuple[str, ...]
+    deal: tuple[int, ...]
+    seed: int
+
+
+class Schedule:
+    """The tables of a tournament, game by game.
+
+    With more bots than seats, each block of ``keep`` games seats a window of the roster
+    that moves on by ``players`` bots per block, so every bot plays as often as the others
+    (to within one block) and meets every other.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        nicks = [e.nick for e in settings.entries]
+        if len({n.lower() for n in nicks}) != len(nicks):
+            raise TournamentError("every bot of a tournament needs its own nick")
+        if settings.players > len(nicks):
+            raise TournamentError(f"{settings.players} seats per game but only {len(nicks)} bots")
+        self.settings = settings
+        self._roster = sorted(nicks)
+        random.Random(derive_seed(settings.seed, "roster")).shuffle(self._roster)
+
+    def table(self, index: int) -> Table:
+        s = self.settings
+        block = index // s.keep
+        n = len(self._roster)
+        if s.players == n:
+            players = self._roster
+        else:
+            start = (block * s.players) % n
+            players = [self._roster[(start + k) % n] for k in range(s.players)]
+        seating = Seating(players, s.keep, derive_seed(s.seed, "seating", block))
+        return Table(
+            index=index,
+            gid=f"{s.id}-{index + 1}",
+            seats=seating.order(index),
+            deal=seating.deal(index, s.players),
+            seed=derive_seed(s.seed, "game", index),
+        )
+
+
+def load_bot_class(spec: str) -> type[Bot]:
+    """``random``, ``avalon_rule``, ``package.module:Class`` or ``path/to/file.py:Class``."""
+    target = BUILTIN_BOTS.get(spec, spec)
+    where, sep, name = target.rpartition(":")
+    if not sep or not where or not name:
+        known = ", ".join(BUILTIN_BOTS)
+        raise TournamentError(f"bot {spec!r}: expected one of {known}, module:Class or file.py:Class")
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            module_name = f"arena_bot_{path.stem}"
+            loader = importlib.util.spec_from_file_location(module_name, path)
+            if loader is None or loader.loader is None:
+                raise TournamentError(f"bot {spec!r}: cannot load {path}")
+            module = importlib.util.module_from_spec(loader)
+            sys.modules[module_name] = module
+            loader.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except (ImportError, OSError) as exc:
+        raise TournamentError(f"bot {spec!r}: {exc}") from None
+    cls = getattr(module, name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise TournamentError(f"bot {spec!r}: {name} is not a subclass of arena.sdk.Bot")
+    return cls
+
+
+@dataclass
+class Progress:
+    """What a progress display needs after each game."""
+
+    done: int
+    total: int
+    played_now: int
+    seconds: float
+    leaders: list[tuple[str, float]]
+
+    @property
+    def rate(self) -> float:
+        return self.played_now / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+
+ProgressCallback = Callable[[Progress], None]

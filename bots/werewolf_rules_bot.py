@@ -1,0 +1,10 @@
+"""Runs the example bot WerewolfRuleBot (its code: arena/bots/werewolf_rules_bot.py).
+
+Usage: python bots/werewolf_rules_bot.py --server HOST:PORT --nick NICK [--referee arena] [--channel '#arena']
+"""
+
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.sdk import run_bot
+
+if __name__ == "__main__":
+    run_bot(WerewolfRuleBot)

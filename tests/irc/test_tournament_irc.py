@@ -1,0 +1,131 @@
+"""A tournament refereed over a real IRC server: SDK bots connect, the schedule seats them,
+every game is stored with its ratings and announced, and a second run resumes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from arena.bots.avalon_rules_bot import RuleBot
+from arena.config import Config, LobbyConfig, ServerConfig, StoreConfig, TimeoutConfig
+from arena.games.avalon.options import AvalonOptions
+from arena.irc.link import ReactorThread
+from arena.irc.servers import LocalServer
+from arena.protocol import parse
+from arena.sdk import Bot
+from arena.sdk.runner import BotRunner
+from arena.store import Store
+from arena.tournament import Schedule, Settings, play_irc
+
+NICKS = ("rule1", "rule2", "rand1", "rand2", "rand3")
+
+
+def run(settings: Settings, config: Config, results: list[int]) -> None:
+    with Store(config.store.path, config.ratings.systems()) as store:  # SQLite: one thread per connection
+        results.append(play_irc(settings, AvalonOptions(), store, config))
+
+
+def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp_path: Path) -> None:
+    config = Config(
+        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0),
+        timeouts=TimeoutConfig(decision=5.0, grace=1.0),
+        lobby=LobbyConfig(countdown=0.2, join_timeout=5.0),
+        store=StoreConfig(str(tmp_path / "results.db")),
+    )
+    settings = Settings(id="net", game="avalon", games=3, players=5, bots=NICKS, options=AvalonOptions().to_dict(),
+                        transport="irc", seed=1, keep=16)
+    reactor = ReactorThread(tick=0.02).start()
+    runners = [BotRunner(RuleBot(seed=i) if nick.startswith("rule") else Bot(seed=i), irc_server.host,
+                         irc_server.port, nick, lines_per_second=0, reactor=reactor.reactor)
+               for i, nick in enumerate(NICKS)]
+    try:
+        for runner in runners:
+            runner.start()
+        for games in (3, 5):  # the second run resumes after the third game
+            played: list[int] = []
+            thread = threading.Thread(target=run, args=(settings.__class__(**{**settings.__dict__, "games": games}),
+                                                        config, played))
+            thread.start()
+            thread.join(60)
+            assert not thread.is_alive(), "the tournament did not finish"
+            assert played == [3 if games == 3 else 2]
+    finally:
+        for runner in runners:
+            runner.link.close()
+        reactor.stop()
+    with Store(config.store.path) as store:
+        ids = sorted(g.id for g in store.list_games(limit=100))
+        assert ids == [f"net-{i}" for i in range(1, 6)]
+        assert store.tournament("net")[1] == 5
+        assert {r.bot for r in store.leaderboard("avalon", "elo")} == set(NICKS)
+        schedule = Schedule(settings)
+        for i in range(5):
+            game = store.load_game(f"net-{i + 1}")
+            assert game.summary.nicks == schedule.table(i).seats
+            assert game.deal == schedule.table(i).deal
+            assert game.replay().events == list(game.events)
+            assert parse(game.transcript[-1][1]).verb == "END"
+            assert game.changes["elo"]
+
+
+def test_an_operator_stops_a_game_with_nobody_at_fault(irc_server: LocalServer, tmp_path: Path) -> None:
+    from arena.referee.recorder import Recorder
+    from arena.referee.service import RefereeService
+
+    from .conftest import RawClient
+
+    config = Config(
+        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0),
+        timeouts=TimeoutConfig(decision=30.0, grace=1.0),
+        lobby=LobbyConfig(min_players=5, max_players=5, countdown=0.2, join_timeout=5.0, operators=("boss",)),
+    )
+    finished: list = []
+    results: dict = {}
+
+    def serve() -> None:
+        with Store(tmp_path / "r.db") as store:
+            service = RefereeService(config, max_games=1, seed=3, recorder=Recorder(store), on_game_end=finished.append)
+            results["service"] = service
+            service.serve()
+            results["game"] = store.load_game(finished[0].gid) if finished else None
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    boss = RawClient(irc_server, "boss")
+    boss.send(b"JOIN #arena\r\n")
+    boss.expect(b"JOIN")
+    reactor = ReactorThread(tick=0.02).start()
+
+    release = threading.Event()
+
+    class Stalling(Bot):
+        """Never decides within the test: the game is surely running when the boss stops it."""
+
+        def decide(self, game, ask):  # type: ignore[override]
+            release.wait(60)
+            return ask.random(self.rng)
+
+    runners = [BotRunner(Stalling(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0,
+                         reactor=reactor.reactor) for i in range(5)]
+    try:
+        for runner in runners:
+            runner.start()
+        gid = parse(boss.expect(b"TABLE", timeout=10).split(b" :", 1)[1].decode()).args[0]
+        deadline = time.monotonic() + 10
+        while gid not in results["service"].referee.matches:  # seated and started
+            assert time.monotonic() < deadline, "the game did not start"
+            time.sleep(0.02)
+        boss.send(f"PRIVMSG #arena :!stop {gid}\r\n".encode())
+        thread.join(20)
+        assert not thread.is_alive()
+    finally:
+        release.set()
+        for runner in runners:
+            runner.link.close()
+        reactor.stop()
+        boss.close()
+    (match,) = finished
+    assert match.game.result.reason == "aborted"
+    game = results["game"]
+    assert game.summary.kind == "aborted" and {o.result for o in game.outcomes} == {"aborted"}

@@ -1,0 +1,126 @@
+"""An 8-player Werewolf game over a real IRC server: speaking turns in the channel, wolf
+talk relayed by the referee, and nobody (player or spectator) ever hearing the wolves'
+talk or a night action that was not theirs."""
+
+from __future__ import annotations
+
+import threading
+
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.irc.servers import LocalServer
+from arena.protocol import parse
+from arena.sdk import Ask, GameView
+from arena.sdk.runner import BotRunner
+
+from .test_games import FAST, Arena
+
+NIGHT_VERBS = {"SEER", "WOLF_VOTES", "WOLF_TARGET", "WOLVES", "LOVERS", "CHARMED", "TEAM", "ROLE"}
+
+
+class Talker(WerewolfRuleBot):
+    """A rule bot that speaks at every turn, talks to its pack, and once a game blurts a
+    line into the channel at night (out of turn: the referee must refuse it)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.blurt: "Tap | None" = None
+        self.blurted: set[str] = set()
+        self.chat_heard: list[tuple[str, str]] = []
+
+    def on_chat(self, game: GameView, nick: str, text: str) -> None:
+        self.chat_heard.append((nick, text))
+        super().on_chat(game, nick, text)
+
+    def speech(self, game: GameView, ask: Ask) -> list[str]:
+        return [f"{game.me} has the floor ({ask.kind})", *super().speech(game, ask)]
+
+    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
+        if self.blurt is not None and game.gid not in self.blurted:
+            self.blurted.add(game.gid)
+            self.blurt.say_now(game.gid, f"{game.me} out of turn at night")
+        return [f"pack secret from {game.me}"] if ask.kind == "wolf_vote" else []
+
+
+class Tap(BotRunner):
+    """A bot runner that keeps every IRC message its bot's connection received."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.heard: list[tuple[str, str, str]] = []
+        self.heard_lock = threading.Lock()
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def _on_message(self, sender: str, target: str, text: str) -> None:
+        with self.heard_lock:
+            self.heard.append((sender, target, text))
+        super()._on_message(sender, target, text)
+
+    def say_now(self, gid: str, text: str) -> None:
+        self._say(gid, text)
+
+
+def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: LocalServer) -> None:
+    arena = Arena(irc_server, 8, FAST, game="werewolf")
+    taps: dict[str, Tap] = {}
+    for i in range(8):
+        nick = f"w{i}"
+        bot = Talker(seed=i)
+        tap = Tap(bot, irc_server.host, irc_server.port, nick, lines_per_second=0, reactor=arena.bots.reactor)
+        bot.blurt = tap
+        taps[nick] = tap
+        arena.runners.append(tap)
+    with arena:
+        (match,) = arena.wait(timeout=60)
+    game = match.game
+    result = game.result
+    assert result is not None and result.forfeited is None
+    wolves = {match.names[s] for s, r in enumerate(game.roles) if r == "werewolf"}
+    channel = f"#arena-{match.gid}"
+
+    # The spectator saw the public game only: no night line, no pack talk, no blurt.
+    public = arena.public_lines(match.gid)
+    assert public[0].startswith("START") and public[-1].startswith("END")
+    for line in public:
+        msg = parse(line)
+        assert msg.verb not in NIGHT_VERBS
+        assert not (msg.verb == "ASK" and msg.args[2] in game.secret_kinds)
+    everything = [text for _, target, text in arena.spectator_log.messages if target == channel]
+    assert not any("pack secret" in t for t in everything)
+    said = [(s, t) for s, target, t in arena.spectator_log.messages if target == channel and s != "arena"]
+    assert any("has the floor" in t for _, t in said), "speakers talk in the channel"
+
+    # The wolves' talk reached living wolves only, relayed by the referee.
+    relayed = [(to, parse(line)) for to, line in match.transcript if line.startswith("TEAM")]
+    assert relayed and all(to in wolves and m.get("from") in wolves for to, m in relayed)
+
+    # Each player heard only its own night: no TEAM unless a wolf, no one else's secret request.
+    for nick, tap in taps.items():
+        with tap.heard_lock:
+            heard = list(tap.heard)
+        for sender, target, text in heard:
+            assert "pack secret" not in text or (nick in wolves and sender == "arena")
+            if sender != "arena":
+                continue
+            msg = parse(text) if text[:1].isupper() else None
+            if msg is None:
+                continue
+            if msg.verb == "ASK" and msg.args[2] in game.secret_kinds:
+                assert msg.get("to") == nick and target == nick
+            if msg.verb in ("WOLF_VOTES", "WOLVES", "TEAM"):
+                assert nick in wolves
+            if msg.verb == "SEER":
+                assert game.roles[match.names.index(nick)] == "seer"
+
+    # Out-of-turn lines were refused by the referee (and on ngircd never even reached the channel).
+    assert any(isinstance(t.session.bot, Talker) and t.session.bot.blurted for t in taps.values())
+    refused = [(n, t) for n, t, ok in match.chat if not ok]
+    blurts = [t for _, t in said if "out of turn" in t]
+    assert all(not ok for _, t, ok in match.chat if "out of turn" in t)
+    if irc_server.kind == "ngircd":
+        assert blurts == [], "the moderated channel must drop lines from players without the floor"
+    else:
+        assert refused, "the embedded server enforces no modes: the referee flags the blurts"
+    # Bots heard at the floor only the floor holder: never a blurt.
+    for tap in taps.values():
+        bot = tap.session.bot
+        assert isinstance(bot, Talker)
+        assert bot.chat_heard and all("out of turn" not in text for _, text in bot.chat_heard)

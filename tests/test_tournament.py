@@ -1,0 +1,226 @@
+"""Tournaments: the schedule, storing every game with its ratings, resuming after an
+interruption without losing or repeating a game, and the results commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.config import parse_config
+from arena.games.avalon.options import AvalonOptions
+from arena.protocol import RATINGS, parse
+from arena.ratings.model import BOT, Change, Rating
+from arena.referee.recorder import ratings_messages
+from arena.store import Store
+from arena.tournament import Schedule, Settings, TournamentError, load_bot_class, play_local
+
+BOTS = ("rule1=avalon_rule", "rule2=avalon_rule", "rand1=random", "rand2=random", "rand3=random")
+
+
+def settings(**overrides) -> Settings:
+    base = dict(id="t1", game="avalon", games=12, players=5, bots=BOTS, options=AvalonOptions().to_dict(),
+                transport="local", seed=3, keep=16)
+    base.update(overrides)
+    return Settings(**base)
+
+
+def config_for(tmp_path: Path):
+    return parse_config({"store": {"path": str(tmp_path / "results.db")}})
+
+
+# -- schedule ------------------------------------------------------------------------------------
+
+
+def test_schedule_keeps_seats_for_a_block_and_rotates_role_slots():
+    schedule = Schedule(settings(games=40))
+    tables = [schedule.table(i) for i in range(40)]
+    assert len({t.seats for t in tables[:16]}) == 1 and tables[16].seats != tables[15].seats
+    assert [t.gid for t in tables[:3]] == ["t1-1", "t1-2", "t1-3"]
+    for seat in range(5):  # five consecutive games deal every role slot to every seat once
+        assert sorted(t.deal[seat] for t in tables[:5]) == list(range(5))
+    assert len({t.seed for t in tables}) == 40
+    assert [Schedule(settings(games=40)).table(i) for i in range(40)] == tables
+
+
+def test_with_more_bots_than_seats_everyone_plays_equally():
+    bots = tuple(f"b{i}=random" for i in range(7))
+    schedule = Schedule(settings(bots=bots, players=5, keep=4))
+    played = Counter(n for i in range(7 * 4 * 5) for n in schedule.table(i).seats)
+    assert set(played) == {f"b{i}" for i in range(7)}
+    assert max(played.values()) - min(played.values()) <= 4
+
+
+@pytest.mark.parametrize("bots,players,message", [
+    (("a=random", "A=random", "b=random", "c=random", "d=random"), 5, "its own nick"),
+    (BOTS, 6, "only 5 bots"),
+])
+def test_bad_schedules_are_clear_errors(bots, players, message):
+    with pytest.raises(TournamentError, match=message):
+        Schedule(settings(bots=bots, players=players))
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("nonsense", "expected one of random, avalon_rule"),
+    ("no_such_module_x:Bot", "No module named"),
+    ("arena.config:Config", "not a subclass of arena.sdk.Bot"),
+])
+def test_bot_specs_that_do_not_load_say_why(spec, message):
+    with pytest.raises(TournamentError, match=message):
+        load_bot_class(spec)
+
+
+def test_a_bot_class_loads_from_a_file(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text("from arena.sdk import Bot\nclass Mine(Bot):\n    name = 'mine'\n")
+    assert load_bot_class(f"{path}:Mine").name == "mine"
+
+
+# -- playing and storing -------------------------------------------------------------------------
+
+
+def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
+    config = config_for(tmp_path)
+    s = settings()
+    with Store(config.store.path, config.ratings.systems()) as store:
+        assert play_local(s, AvalonOptions(), store, config) == 12
+        games = store.list_games(limit=100)
+        assert sorted(g.id for g in games) == sorted(f"t1-{i}" for i in range(1, 13))
+        assert store.tournament("t1")[1] == 12
+        board = store.leaderboard("avalon", "elo")
+        assert {r.bot for r in board} == {"rule1", "rule2", "rand1", "rand2", "rand3"}
+        assert all(r.games == 12 for r in board)
+        stored = store.load_game("t1-5")
+        assert stored.deal == Schedule(s).table(4).deal
+        assert stored.replay().events == list(stored.events)
+        # The game's lines were kept as sent, the END last before the ratings.
+        assert parse(stored.transcript[0][1]).verb == "START"
+        assert parse(stored.transcript[-1][1]).verb == "END"
+        # A second run finds everything stored and plays nothing.
+        assert play_local(s, AvalonOptions(), store, config) == 0
+        assert store.rebuild().exact
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path):
+    config = config_for(tmp_path)
+    with Store(config.store.path, config.ratings.systems()) as store:
+        play_local(settings(games=2), AvalonOptions(), store, config)
+        with pytest.raises(TournamentError, match="seed differ"):
+            play_local(settings(games=2, seed=4), AvalonOptions(), store, config)
+        assert play_local(settings(games=4), AvalonOptions(), store, config) == 2  # more games: resumes
+
+
+def test_rating_changes_are_one_protocol_line_or_one_per_system():
+    short = {"elo": (Change((BOT, "alice"), Rating(1500), Rating(1516)), Change((BOT, "bob"), Rating(1500), Rating(1484))),
+             "trueskill": (Change((BOT, "alice"), Rating(25, 8), Rating(27, 7.5)),)}
+    (msg,) = ratings_messages("g1", short, ["alice", "bob"])
+    assert msg.format() == "RATINGS g1 elo=alice:1516:+16,bob:1484:-16 trueskill=alice:27.0:+2.0"
+    assert parse(msg.format()).verb == RATINGS
+    long = {system: tuple(Change((BOT, f"{'x' * 15}{i}"), Rating(25, 8), Rating(26, 7)) for i in range(10))
+            for system in ("elo", "trueskill")}
+    lines = [m.format() for m in ratings_messages("g1", long, [])]
+    assert len(lines) == 2 and all(len(line.encode()) <= 400 for line in lines)
+
+
+# -- the commands --------------------------------------------------------------------------------
+
+
+def write_config(tmp_path: Path) -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text("store:\n  path: results.db\ntournament:\n  games: 6\n  seed: 2\n")
+    return path
+
+
+def test_tournament_then_every_results_command(tmp_path):
+    cfg = str(write_config(tmp_path))
+    runner = CliRunner()
+    out = runner.invoke(main, ["--config", cfg, "tournament"])
+    assert out.exit_code == 0, out.output
+    assert "tournament t1 has 6 games stored" in out.output
+    board = runner.invoke(main, ["--config", cfg, "leaderboard", "--format", "json"])
+    data = json.loads(board.output)
+    assert data["system"] == "elo" and len(data["bots"]) == 5 and data["bots"][0]["rank"] == 1
+    csv_out = runner.invoke(main, ["--config", cfg, "leaderboard", "--system", "trueskill", "--format", "csv"])
+    assert csv_out.output.splitlines()[0].startswith("rank,bot,rating,mu,sigma")
+    table = runner.invoke(main, ["--config", cfg, "leaderboard"]).output
+    assert "win rate" in table
+    listing = runner.invoke(main, ["--config", cfg, "games"]).output
+    assert listing.splitlines()[0].startswith("t1-6 ")
+    public = runner.invoke(main, ["--config", cfg, "replay", "t1-1"]).output.splitlines()
+    assert public[0].startswith("#     START t1-1") and public[-1].startswith("#     RATINGS t1-1")
+    assert not any(line.startswith(">") for line in public)
+    nick = parse(public[0][6:]).list("seats")[0]
+    mine = runner.invoke(main, ["--config", cfg, "replay", "t1-1", "--as", nick]).output.splitlines()
+    dms = [line for line in mine if line.startswith(">")]
+    assert dms and "ROLE" in dms[0]
+    everything = runner.invoke(main, ["--config", cfg, "replay", "t1-1", "--all"]).output
+    assert everything.count("ROLE t1-1") == 5
+    assert runner.invoke(main, ["--config", cfg, "replay", "nope"]).exit_code != 0
+    stats = runner.invoke(main, ["--config", cfg, "stats", "rule1"])
+    assert stats.exit_code == 0 and "rule1" in stats.output
+    rebuild = runner.invoke(main, ["--config", cfg, "ratings", "rebuild"])
+    assert rebuild.exit_code == 0 and "matches exactly" in rebuild.output
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+def test_an_interrupted_tournament_resumes_without_losing_or_repeating_games(tmp_path, how):
+    cfg = write_config(tmp_path)
+    command = [sys.executable, "-m", "arena", "--config", str(cfg), "tournament", "--games", "100000"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    db = tmp_path / "results.db"
+    deadline = time.monotonic() + 60
+    while True:  # wait until some games are stored
+        time.sleep(0.3)
+        if db.exists():
+            with Store(db) as store:
+                found = store.tournament("t1")
+                if found and found[1] >= 20:
+                    break
+        assert time.monotonic() < deadline, proc.stdout.read() if proc.poll() is not None else "no progress"
+    proc.send_signal(how)
+    out, _ = proc.communicate(timeout=30)
+    if how == signal.SIGINT:
+        assert proc.returncode == 130 and "run the same command to resume" in out, out
+    with Store(db) as store:
+        done = store.tournament("t1")[1]
+        assert len(store.list_games(limit=10**6)) == done
+    resumed = subprocess.run([*command[:-1], str(done + 5)], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "played 5 games now" in resumed.stdout
+    with Store(db) as store:
+        ids = [g.id for g in store.list_games(limit=10**6)]
+        assert sorted(ids, key=lambda i: int(i.split("-")[1])) == [f"t1-{i}" for i in range(1, done + 6)]
+        assert store.rebuild().exact
+
+
+def test_an_aborted_game_is_stored_without_rating_changes(tmp_path):
+    from arena.config import TimeoutConfig
+    from arena.referee.local import LocalHub
+    from arena.referee.recorder import Recorder
+    from arena.sdk import Bot
+
+    with Store(tmp_path / "r.db") as store:
+        hub = LocalHub(TimeoutConfig())
+        Recorder(store).attach(hub.referee)
+        nicks = [f"b{i}" for i in range(5)]
+        for i, nick in enumerate(nicks):
+            hub.connect(nick, Bot(seed=i))
+        match = hub.referee.start_game("avalon", nicks, AvalonOptions(), 1, hub.channel, 0.0)
+        match.abort("stopped by boss", 0.0)
+        hub.run()
+        end = parse(hub.channel_log[-1])
+        assert end.verb == "END" and end.get("reason") == "aborted" and end.get("winner") == "none"
+        stored = store.load_game(match.gid)
+        assert stored.summary.kind == "aborted"
+        assert {o.result for o in stored.outcomes} == {"aborted"}
+        assert all(c.delta == 0 for items in stored.changes.values() for c in items)
+        assert not any(line.startswith(RATINGS) for line in hub.channel_log)

@@ -1,0 +1,278 @@
+"""Werewolf through protocol lines, in memory: full games between SDK bots, and the secrets
+that must never reach the channel (or the wrong player) before END."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.config import TimeoutConfig
+from arena.core.errors import ErrorCode
+from arena.core.seating import Seating
+from arena.games import LINES, RESERVED_NICKS
+from arena.games.werewolf.engine import WerewolfGame
+from arena.games.werewolf.options import WerewolfOptions
+from arena.protocol import ASK, END, ERROR, MAX_LINE_BYTES, TEAM, TIMEOUT, WARN, Message, parse
+from arena.referee.local import LocalHub
+from arena.referee.match import Match
+from arena.sdk.bot import Ask, Bot, GameView
+
+from .helpers import ALL_ROLES
+
+PUBLIC_ONLY = {"START", "RULES", "NIGHT", "DAWN", "DAY", "CANDIDACY", "LEADER_VOTE", "LEADER", "ORDER", "SPEECH", "BALLOT",
+               "VOTE_RESULT", "EXECUTION", "IDIOT", "DEATH", "SHOT", ASK, TIMEOUT, END}
+VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"roleCounts": "werewolf:2,seer:1,witch:1,hunter:1", "leaderEnabled": False},
+    {"enabledRoles": ALL_ROLES, "roleCounts": "werewolf:2,seer:1,cupid:1,piper:1,idiot:1", "revealRolesOnDeath": False},
+    {"enabledRoles": ALL_ROLES, "roleCounts": "werewolf:2,bodyguard:1,vigilante:1,jester:1,doctor:1",
+     "lastWordsScope": "day_and_night", "lastWordsMode": "all"},
+]
+
+
+class Chatty(Bot):
+    """A random bot that talks: a line at every turn at the floor, and wolf talk at night."""
+
+    def speech(self, game: GameView, ask: Ask) -> list[str]:
+        return [f"{game.me} speaking ({ask.kind})"]
+
+    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
+        return [f"secret plan of {game.me}"] if ask.kind == "wolf_vote" else []
+
+
+def flat(out: Any) -> list[Message]:
+    """Event lines as Lines gives them (one, several or none per event), in one list."""
+    return [m for item in out if item is not None for m in ((item,) if isinstance(item, Message) else item)]
+
+
+def hub_with(bots: dict[str, Bot]) -> LocalHub:
+    hub = LocalHub(TimeoutConfig())
+    for nick, bot in bots.items():
+        hub.connect(nick, bot)
+    return hub
+
+
+def play(hub: LocalHub, nicks: list[str], seed: int, **options: Any) -> Match:
+    return hub.play("werewolf", nicks, WerewolfOptions(**options), seed)
+
+
+def channel(match: Match) -> list[Message]:
+    return [parse(line) for to, line in match.transcript if to is None]
+
+
+def private(match: Match, nick: str) -> list[Message]:
+    return [parse(line) for to, line in match.transcript if to == nick]
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_games_tell_the_channel_only_public_events(variant: int) -> None:
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Chatty(seed=i) for i, n in enumerate(nicks)})
+    lines = LINES["werewolf"]
+    for seed in range(6):
+        match = play(hub, nicks, seed, **VARIANTS[variant])
+        game = match.game
+        assert isinstance(game, WerewolfGame) and game.result is not None
+        said = channel(match)
+        assert {m.verb for m in said} <= PUBLIC_ONLY
+        # The channel is exactly the public events (plus public requests and timeouts).
+        events = [m for m in said if m.verb not in (ASK, TIMEOUT)]
+        expected = flat(lines.event_message(e, match.gid, match.names) for e in game.view(None))
+        assert [m.format() for m in events] == [m.format() for m in expected]
+        for m in said:
+            if m.verb == ASK:
+                assert m.args[2] in game.public_kinds
+            if m.verb == TIMEOUT:
+                assert m.get("action") == "forfeit" or m.args[2] not in game.secret_kinds
+        # Before END no channel line names the role of a living player.
+        for m in said[:-1]:
+            if m.verb in ("DAWN",):
+                assert set(m.pairs("roles")) <= set(m.list("dead"))
+        # Each player got exactly the private events of its audience, and nothing else.
+        for seat, nick in enumerate(match.names):
+            got = [m.format() for m in private(match, nick) if m.verb not in (ASK, WARN, TIMEOUT, ERROR, TEAM)]
+            want = flat(lines.event_message(e, match.gid, match.names) for e in game.events
+                        if e.audience is not None and seat in e.audience)
+            assert got == [m.format() for m in want]
+            for m in private(match, nick):
+                if m.verb == ASK:
+                    assert m.get("to") == nick
+
+
+def test_wolf_talk_reaches_the_living_wolves_only_and_only_at_night() -> None:
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Chatty(seed=i) for i, n in enumerate(nicks)})
+    relayed = 0
+    for seed in range(6):
+        match = play(hub, nicks, seed)
+        game = match.game
+        wolves = {match.names[s] for s, r in enumerate(game.roles) if r == "werewolf"}
+        team = [(to, parse(line)) for to, line in match.transcript if line.startswith(TEAM)]
+        relayed += len(team)
+        for to, m in team:
+            assert to in wolves and m.get("from") in wolves and to != m.get("from")
+            assert m.text == f"secret plan of {m.get('from')}"
+        assert not any(TEAM in line or "secret plan" in line for to, line in match.transcript if to is None)
+        assert not any("secret plan" in text for _, text, _ in match.chat)
+    assert relayed > 0
+
+
+def test_team_talk_is_refused_by_day_and_to_villagers() -> None:
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
+    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 1, hub.channel, hub.now)
+    game = match.game
+    villager = next(s for s, r in enumerate(game.roles) if r != "werewolf")
+    wolf = next(s for s, r in enumerate(game.roles) if r == "werewolf")
+    before = len(match.transcript)
+    hub.referee.on_message(nicks[villager], hub.referee.nick, f"TEAM {match.gid} :hello", hub.now)
+    refused = [parse(line) for to, line in match.transcript[before:] if to == nicks[villager]]
+    assert [m.args[0] for m in refused] == [ErrorCode.INVALID_PHASE.value]
+    assert not [to for to, line in match.transcript[before:] if to != nicks[villager]]
+    hub.referee.on_message(nicks[wolf], hub.referee.nick, f"TEAM {match.gid} :hello pack", hub.now)
+    other = next(s for s, r in enumerate(game.roles) if r == "werewolf" and s != wolf)
+    assert match.transcript[-1] == (nicks[other], f"TEAM {match.gid} from={nicks[wolf]} :hello pack")
+
+
+def test_only_the_floor_holder_may_talk_and_bots_hear_only_them() -> None:
+    heard: list[tuple[str, str, str | None]] = []
+
+    class Ear(Chatty):
+        def on_chat(self, game: GameView, nick: str, text: str) -> None:
+            heard.append((nick, text, game.floor))
+
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Ear(seed=i) for i, n in enumerate(nicks)})
+    match = play(hub, nicks, 3)
+    said = [(nick, text) for nick, text, ok in match.chat if ok]
+    assert said and all(ok for _, _, ok in match.chat)
+    assert heard and all(nick == floor for nick, _, floor in heard)
+    assert all(text.startswith(nick) for nick, text in said)
+
+    # Out of turn: refused with an ERROR, recorded, never passed on.
+    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 4, hub.channel, hub.now)
+    heard.clear()
+    hub.referee.on_message("p1", hub.channel, "I am not supposed to talk at night", hub.now)
+    assert match.chat[-1] == ("p1", "I am not supposed to talk at night", False)
+    assert parse(match.transcript[-1][1]).args[0] == ErrorCode.NOT_YOUR_TURN.value
+    assert match.transcript[-1][0] == "p1"
+
+
+def test_secret_requests_time_out_in_private_and_ids_leak_nothing() -> None:
+    nicks = [f"p{i}" for i in range(8)]
+    hub = LocalHub(TimeoutConfig(escalation=("default",)))
+    for i, n in enumerate(nicks):
+        hub.connect(n, Bot(seed=i))
+    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 2, hub.channel, hub.now)
+    hub.sessions.pop("p0")  # p0 never answers again
+    while not match.over:
+        hub.run()
+        if match.over:
+            break
+        hub.now = hub.referee.next_deadline() or hub.now
+        hub.referee.poll(hub.now)
+    timeouts = [(to, parse(line)) for to, line in match.transcript if line.startswith(TIMEOUT)]
+    assert timeouts
+    game = match.game
+    asked = {parse(line).args[1]: parse(line).args[2] for to, line in match.transcript if line.startswith(ASK)}
+    for to, m in timeouts:
+        secret = asked[m.args[1]] in game.secret_kinds
+        assert (to == "p0") if secret else (to is None)
+    rids = [int(parse(line).args[1]) for _, line in match.transcript if line.startswith(ASK)]
+    assert len(set(rids)) == len(rids) and rids != sorted(rids)
+
+
+def test_answers_mix_nicks_and_words_and_nicks_cannot_shadow_words() -> None:
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
+    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 0, hub.channel, hub.now)
+    hub.sessions.clear()  # nobody answers by themselves: the test does
+    hub.run()
+    seer = match.game.roles.index("seer")
+    ask = next(parse(line) for to, line in reversed(match.transcript) if to == nicks[seer] and line.startswith(ASK))
+    assert ask.args[2] == "seer_check" and "none" in ask.list("options") and nicks[(seer + 1) % 8] in ask.list("options")
+    gid, rid = ask.args[:2]
+    hub.referee.on_message(nicks[seer], "arena", f"ANSWER {gid} {rid} nobody", hub.now)
+    assert parse(match.transcript[-1][1]).args[0] == ErrorCode.TARGET_INVALID.value
+    hub.referee.on_message(nicks[seer], "arena", f"ANSWER {gid} {rid} none", hub.now)
+    assert match.game.history[-1] == (seer, "seer_check", "none")
+
+    assert {"none", "abstain"} <= RESERVED_NICKS
+    sent: list[tuple[str, str]] = []
+    hub.referee.send = lambda target, text: sent.append((target, text))
+    hub.referee.on_message("abstain", "arena", "REGISTER 1", hub.now)
+    assert parse(sent[-1][1]).args[0] == ErrorCode.NAME_INVALID.value and "abstain" not in hub.referee.bots
+
+
+def test_a_deal_seats_the_roles() -> None:
+    roles = WerewolfOptions().deal(8)
+    deal = [7, 6, 5, 4, 3, 2, 1, 0]
+    game = WerewolfGame(8, WerewolfOptions(), 0, deal)
+    assert game.roles == [roles[i] for i in deal] and game.deal == tuple(deal)
+    assert WerewolfGame(8, WerewolfOptions(), 5).roles == WerewolfGame(8, WerewolfOptions(), 5, None).roles
+
+
+def test_rule_bot_beats_random_bots_clearly() -> None:
+    hub = LocalHub(TimeoutConfig())
+    rule = [f"rule{i}" for i in range(4)]
+    rand = [f"rand{i}" for i in range(4)]
+    for i, nick in enumerate(rule):
+        hub.connect(nick, WerewolfRuleBot(seed=i))
+    for i, nick in enumerate(rand):
+        hub.connect(nick, Bot(seed=100 + i))
+    seating = Seating(rule + rand, 16, seed=3)
+    wins = {"rule": 0, "rand": 0}
+    errors = 0
+    for g in range(200):
+        match = hub.play("werewolf", list(seating.order(g)), WerewolfOptions(), g)
+        result = match.game.result
+        assert result is not None and result.forfeited is None
+        errors += sum(1 for _, line in match.transcript if line.startswith(ERROR))
+        for seat, nick in enumerate(match.names):
+            wins[nick[:4]] += seat in result.winners
+    assert errors == 0, "the rule bot sent lines the referee refused"
+    rates = {k: v / 800 for k, v in wins.items()}
+    assert rates["rule"] - rates["rand"] >= 0.08, rates
+
+
+@pytest.mark.parametrize("transport", ["engine", "protocol"])
+def test_simulate_summarises_werewolf(transport: str) -> None:
+    from click.testing import CliRunner
+    import json
+
+    from arena.cli import main
+
+    result = CliRunner().invoke(main, ["simulate", "--game", "werewolf", "--players", "9", "--games", "30", "--seed", "4",
+                                       "--transport", transport, "--option", "roleCounts=werewolf:2,seer:1,witch:1", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["players"] == 9 and summary["options"]["roleCounts"] == "werewolf:2,seer:1,witch:1"
+    assert set(summary["wins"]) == set(WerewolfGame.sides)
+    assert sum(summary["wins"].values()) == sum(summary["end_reasons"].get(r, 0) for r in summary["end_reasons"] if r != "day_limit")
+    assert set(summary["end_reasons"]) <= set(WerewolfGame.end_reasons)
+
+
+def test_every_line_fits_in_an_irc_line_with_ten_long_nicks() -> None:
+    nicks = [f"player{i}_abcdefghi"[:16] for i in range(10)]
+    hub = hub_with({n: Chatty(seed=i) for i, n in enumerate(nicks)})
+    options = {"enabledRoles": ALL_ROLES, "roleCounts": "werewolf:3,seer:1,witch:1,cupid:1,piper:1,hunter:1"}
+    for seed in range(5):
+        match = play(hub, nicks, seed, **options)
+        longest = max(len(line.encode()) for _, line in match.transcript)
+        assert longest <= MAX_LINE_BYTES, max(match.transcript, key=lambda t: len(t[1]))
+
+
+def test_the_sdk_reads_the_rules_into_the_game_options() -> None:
+    seen: dict[str, str] = {}
+
+    class Reader(Bot):
+        def vote(self, game: GameView, ask: Ask) -> str:
+            seen.update(game.options)
+            return ask.random(self.rng)  # type: ignore[return-value]
+
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Reader(seed=i) for i, n in enumerate(nicks)})
+    play(hub, nicks, 1, revealRolesOnDeath=False)
+    assert seen["revealRolesOnDeath"] == "false" and seen["leaderEnabled"] == "true"
