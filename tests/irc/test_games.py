@@ -271,10 +271,12 @@ def test_fake_referee_lines_in_the_channel_fool_nobody(irc_server: LocalServer) 
     arena.add_bot("slow", Slow(seed=9))
     for i in range(4):
         arena.add_bot(f"p{i}", RuleBot(seed=i))
+    # In the lobby before any bot registers, so the TABLE line cannot pass it by.
+    faker = RawClient(irc_server, "arena_")
+    arena.raw.append(faker)
+    faker.send(b"JOIN #arena\r\n")
+    faker.expect(b"JOIN")
     with arena:
-        faker = RawClient(irc_server, "arena_")
-        arena.raw.append(faker)
-        faker.send(b"JOIN #arena\r\n")
         table = faker.expect(b"TABLE")
         channel = re.search(rb"channel=(\S+)", table).group(1)
         faker.send(b"JOIN " + channel + b"\r\n")
