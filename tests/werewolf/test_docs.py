@@ -1,0 +1,81 @@
+"""protocol.md's annotated Werewolf transcript (section 9) is a real game: every line shown
+is what the referee and the bots exchange when that game is played again, in that order
+(the transcript leaves out turns that are all alike, marked ``(...)``).
+
+``python -m tests.werewolf.test_docs`` prints the whole transcript afresh."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.config import TimeoutConfig
+from arena.games.werewolf.options import WerewolfOptions
+from arena.referee.local import LocalHub
+from arena.sdk.bot import Ask, GameView
+
+DOC = Path(__file__).resolve().parents[2] / "protocol.md"
+NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
+SEED = 21
+OPTIONS = WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1")
+NOTE_COLUMN = 70
+"""Annotations start after this column (or on a line of their own, indented)."""
+
+
+class Talky(WerewolfRuleBot):
+    """The rule bot, saying "nothing to report" when it has nothing to say."""
+
+    def speech(self, game: GameView, ask: Ask) -> list[str]:
+        return super().speech(game, ask) or ["nothing to report"]
+
+
+def werewolf_transcript() -> list[str]:
+    """Every line of the documented game, as ``sender → target  text``."""
+    hub = LocalHub(TimeoutConfig())
+    for i, nick in enumerate(NICKS):
+        hub.connect(nick, Talky(seed=i))
+    lines: list[str] = []
+    referee = hub.referee
+    send, on_message = referee.send, referee.on_message
+
+    def sent(target: str, text: str) -> None:
+        lines.append(f"arena → {target:<7} {text}")
+        send(target, text)
+
+    def received(sender: str, target: str, text: str, now: float) -> None:
+        lines.append(f"{sender:<5} → {target:<7} {text}")
+        on_message(sender, target, text, now)
+
+    referee.send = sent  # type: ignore[method-assign]
+    referee.on_message = received  # type: ignore[method-assign]
+    hub.play("werewolf", NICKS, OPTIONS, SEED, gid="g1")
+    return lines
+
+
+def documented() -> list[str]:
+    """The transcript's lines in section 9 of protocol.md, annotations removed."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("## 9. Werewolf"):]
+    section = section[section.index("### A complete"):]
+    block = section[section.index("```") + 3:]
+    block = block[block.index("\n") + 1:block.index("```")]
+    out = []
+    for line in block.splitlines():
+        if not line.strip() or line.startswith(" "):
+            continue  # blank, an elision, or an annotation on its own line
+        if line[NOTE_COLUMN:NOTE_COLUMN + 2] == " (":
+            line = line[:NOTE_COLUMN]
+        out.append(line.rstrip())
+    return out
+
+
+def test_the_documented_werewolf_transcript_is_a_real_game() -> None:
+    fresh = iter(werewolf_transcript())
+    shown = documented()
+    assert len(shown) > 50
+    for line in shown:  # in order, each found after the previous one
+        assert any(line == f for f in fresh), f"protocol.md section 9 is out of date at {line!r}"
+
+
+if __name__ == "__main__":
+    print("\n".join(werewolf_transcript()))
