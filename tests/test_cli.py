@@ -21,15 +21,15 @@ KEYS = ["game", "players", "games", "seed", "options", "wins", "end_reasons", "s
 
 
 @pytest.fixture
-def run(tmp_path: Path) -> Iterator:
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator:
     runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        assert not Path("config.yaml").exists()
+    monkeypatch.chdir(tmp_path)  # an empty folder: no config.yaml, the built-in defaults
+    assert not Path("config.yaml").exists()
 
-        def invoke(*args: str) -> Result:
-            return runner.invoke(main, list(args), catch_exceptions=False)
+    def invoke(*args: str) -> Result:
+        return runner.invoke(main, list(args), catch_exceptions=False)
 
-        yield invoke
+    yield invoke
 
 
 def summary(result: Result) -> dict:
