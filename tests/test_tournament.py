@@ -70,7 +70,7 @@ def test_bad_schedules_are_clear_errors(bots, players, message):
 
 
 @pytest.mark.parametrize("spec,message", [
-    ("nonsense", "expected one of random, avalon_rule"),
+    ("nonsense", "expected one of random, avalon_rule, werewolf_rule"),
     ("no_such_module_x:Bot", "No module named"),
     ("arena.config:Config", "not a subclass of arena.sdk.Bot"),
 ])
@@ -224,3 +224,21 @@ def test_an_aborted_game_is_stored_without_rating_changes(tmp_path):
         assert {o.result for o in stored.outcomes} == {"aborted"}
         assert all(c.delta == 0 for items in stored.changes.values() for c in items)
         assert not any(line.startswith(RATINGS) for line in hub.channel_log)
+
+
+def test_a_werewolf_tournament_counts_a_neutral_role_s_own_wins(tmp_path):
+    from arena.games.werewolf.options import WerewolfOptions
+
+    config = config_for(tmp_path)
+    options = WerewolfOptions.from_pairs(["enabledRoles=villager,werewolf,seer,jester",
+                                          "roleCounts=werewolf:2,seer:1,jester:1"])
+    bots = tuple(f"w{i}=werewolf_rule" for i in range(4)) + tuple(f"r{i}=random" for i in range(4))
+    s = settings(game="werewolf", players=8, bots=bots, options=options.to_dict(), games=16)
+    with Store(config.store.path, config.ratings.systems()) as store:
+        assert play_local(s, options, store, config) == 16
+        stats = store.bot_stats("werewolf")
+        jester_games = sum(b.roles["jester"].games for b in stats.values() if "jester" in b.roles)
+        assert jester_games == 16  # one jester per game
+        figures = [b.roles["jester"].figures["jester_own_win"] for b in stats.values() if "jester" in b.roles]
+        assert sum(f.trials for f in figures) == 16
+        assert store.rebuild().exact

@@ -12,7 +12,13 @@ import types
 from dataclasses import dataclass
 from typing import Mapping
 
+from ..core.game import ABORTED, FORFEIT
 from ..games.avalon.engine import ASSASSINATED_MERLIN, MERLIN_SURVIVED
+from ..games.werewolf.engine import WerewolfGame
+from ..games.werewolf.roles import REGISTRY
+
+_WEREWOLF_ENDS = frozenset(WerewolfGame.end_reasons) - {FORFEIT, ABORTED}
+"""Games that ended by the rules (a neutral role's own win is one of these reasons)."""
 
 
 @dataclass(frozen=True)
@@ -30,5 +36,11 @@ FIGURES: Mapping[str, tuple[Figure, ...]] = types.MappingProxyType({
                frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}), frozenset({MERLIN_SURVIVED})),
         Figure("assassin_hit", "assassin", "as assassin, named Merlin (games that reached the assassination)",
                frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}), frozenset({ASSASSINATED_MERLIN})),
+    ),
+    # Each neutral role's own win (the jester executed, the piper charming everyone, ...).
+    "werewolf": tuple(
+        Figure(f"{name}_own_win", name, f"as {name}, won by its own condition ({role.win_reason})",
+               _WEREWOLF_ENDS, frozenset({role.win_reason}))
+        for name, role in REGISTRY.items() if role.win_reason
     ),
 })

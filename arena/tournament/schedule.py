@@ -24,6 +24,7 @@ from ..sdk.bot import Bot
 BUILTIN_BOTS = {
     "random": "arena.sdk.bot:Bot",
     "avalon_rule": "arena.bots.avalon_rules_bot:RuleBot",
+    "werewolf_rule": "arena.bots.werewolf_rules_bot:WerewolfRuleBot",
 }
 """Bot names a local tournament knows without a module path."""
 

@@ -55,7 +55,7 @@ from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequenc
 
 from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction
-from ...core.game import FORFEIT, Game, Result
+from ...core.game import ABORTED, FORFEIT, Game, Result
 from .choice import (
     ABSTAIN, CLOCKWISE, COUNTERCLOCKWISE, DECLINE, DONE, NONE, PASS, STAND, WORDS, Choice, Refusal,
 )
@@ -77,7 +77,7 @@ DAY_LIMIT = "day_limit"
 SIDES = (Team.VILLAGE.value, Team.WEREWOLF.value, *dict.fromkeys(r.win_side for r in REGISTRY.values() if r.win_side))
 END_REASONS = (
     ALL_WOLVES_ELIMINATED, PARITY_OR_MAJORITY,
-    *dict.fromkeys(r.win_reason for r in REGISTRY.values() if r.win_reason), DAY_LIMIT, FORFEIT,
+    *dict.fromkeys(r.win_reason for r in REGISTRY.values() if r.win_reason), DAY_LIMIT, FORFEIT, ABORTED,
 )
 
 SPEECH_KINDS = ("candidacy", "speak", "last_words")
