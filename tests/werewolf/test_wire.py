@@ -276,3 +276,22 @@ def test_the_sdk_reads_the_rules_into_the_game_options() -> None:
     hub = hub_with({n: Reader(seed=i) for i, n in enumerate(nicks)})
     play(hub, nicks, 1, revealRolesOnDeath=False)
     assert seen["revealRolesOnDeath"] == "false" and seen["leaderEnabled"] == "true"
+
+
+def test_runoff_turns_and_votes_say_what_they_are_for() -> None:
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
+    for seed in range(40):
+        match = play(hub, nicks, seed, dayVoteMajority=False)
+        said = channel(match)
+        runoff = next((i for i, m in enumerate(said) if m.verb == "VOTE_RESULT" and m.get("outcome") == "runoff"), None)
+        if runoff is None:
+            continue
+        tied = said[runoff].list("candidates")
+        after = said[runoff + 1:]
+        speak = next(m for m in after if m.verb == ASK and m.args[2] == "speak")
+        assert speak.get("purpose") == "runoff" and speak.get("to") in tied and speak.flag("floor")
+        vote = next(m for m in after if m.verb == ASK and m.args[2] == "vote")
+        assert vote.get("round") == "2" and set(vote.list("options")) <= set(tied) | {"abstain"}
+        return
+    pytest.fail("no runoff in 40 games")
