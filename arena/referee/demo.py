@@ -25,29 +25,35 @@ from .match import Match
 from .recorder import Recorder
 from .service import RefereeService
 
-BOTS = ("arena.bots.avalon_rules_bot", "arena.bots.random_bot")
+BOTS = {
+    "avalon": ("arena.bots.avalon_rules_bot", "arena.bots.random_bot"),
+    "werewolf": ("arena.bots.werewolf_rules_bot", "arena.bots.random_bot"),
+}
+"""Per game: the rule-based sample bot (half the seats, rounded up) and the random one."""
 
 
-def demo_config(config: Config, host: str, port: int, players: int) -> Config:
+def demo_config(config: Config, host: str, port: int, players: int, game: str = "avalon") -> Config:
     """The operator's configuration, pointed at the local server and tuned for a quick show."""
     return dataclasses.replace(
         config,
         server=dataclasses.replace(config.server, host=host, port=port, tls=False, password=None,
                                    sasl_account=None, sasl_password=None, lines_per_second=0),
-        lobby=dataclasses.replace(config.lobby, game="avalon", auto_start=True, min_players=players,
+        lobby=dataclasses.replace(config.lobby, game=game, auto_start=True, min_players=players,
                                   max_players=players, countdown=0.5, join_timeout=10.0),
     )
 
 
 def run_demo(
     config: Config, games: int, players: int, server: str, echo: Callable[[str], None], timeout: float = 300.0,
+    game: str = "avalon",
 ) -> list[Match]:
-    """Play ``games`` games of ``players`` sample bots; returns the finished matches."""
+    """Play ``games`` games of ``game`` between ``players`` sample bots; returns the finished matches."""
     finished: list[Match] = []
     # Results go to a throwaway database: the show has ratings, the operator's store stays clean.
     with start_server(server) as (host, port), tempfile.TemporaryDirectory() as scratch, \
             Store(Path(scratch) / "demo.db", config.ratings.systems()) as store:
-        cfg = demo_config(config, host, port, players)
+        cfg = demo_config(config, host, port, players, game)
+        rule_bot, random_bot = BOTS[game]
         service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store))
         referee = cfg.server.nick
         lobby = cfg.server.channel
@@ -69,8 +75,8 @@ def run_demo(
         bots = []
         try:
             for i in range(players):
-                module = BOTS[0] if i < (players + 1) // 2 else BOTS[1]
-                nick = f"{'rule' if module == BOTS[0] else 'rand'}{i + 1}"
+                module = rule_bot if i < (players + 1) // 2 else random_bot
+                nick = f"{'rule' if module == rule_bot else 'rand'}{i + 1}"
                 bots.append(subprocess.Popen(
                     [sys.executable, "-m", module, "--server", f"{host}:{port}", "--nick", nick,
                      "--referee", referee, "--channel", lobby, "--rate", "0", "--games", str(games), "--seed", str(i)],
