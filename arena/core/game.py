@@ -129,6 +129,11 @@ class Game:
         """Seconds the game's own options give ``decision``; None: the referee's default."""
         return None
 
+    def is_out(self, seat: int) -> bool:
+        """Whether ``seat`` is out of the game (a dead Werewolf player): it may neither talk
+        nor act, and a driver tells it so (PLAYER_DEAD) rather than "not your turn"."""
+        return False
+
     def team_talk(self, seat: int) -> tuple[int, ...]:
         """The other seats that may hear ``seat`` talk in private now (the wolves at night);
         empty when ``seat`` may not talk in private."""

@@ -330,6 +330,8 @@ class Match:
         elif seat == self._floor:
             self._send(nick, Message.make(ERROR, ErrorCode.ACTION_NOT_ALLOWED.value, self.gid,
                                           text=f"at most {FLOOR_LINES} lines per turn; answer done to end it"))
+        elif not self.over and self.game.is_out(seat):
+            self._send(nick, Message.make(ERROR, ErrorCode.PLAYER_DEAD.value, self.gid, text="the dead do not talk"))
         else:
             why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
             self._send(nick, Message.make(ERROR, ErrorCode.NOT_YOUR_TURN.value, self.gid, text=why))

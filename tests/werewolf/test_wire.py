@@ -295,3 +295,17 @@ def test_runoff_turns_and_votes_say_what_they_are_for() -> None:
         assert vote.get("round") == "2" and set(vote.list("options")) <= set(tied) | {"abstain"}
         return
     pytest.fail("no runoff in 40 games")
+
+
+def test_the_dead_are_told_they_cannot_talk() -> None:
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
+    hub.sessions.clear()  # nobody answers: the game waits at night 1
+    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 6, hub.channel, hub.now)
+    hub.run()
+    match.game.kill(3, "test")  # a death in the day, as a hunter's shot would be
+    hub.referee.on_message("p3", hub.channel, "boo", hub.now)
+    hub.referee.on_message("p4", hub.channel, "hello", hub.now)
+    assert match.chat[-2:] == [("p3", "boo", False), ("p4", "hello", False)]
+    codes = [parse(line).args[0] for to, line in match.transcript[-2:]]
+    assert codes == [ErrorCode.PLAYER_DEAD.value, ErrorCode.NOT_YOUR_TURN.value]

@@ -218,6 +218,9 @@ class WerewolfGame(Game):
         """1 for the day's vote, 2 for the runoff between the tied."""
         return self._vote_round
 
+    def is_out(self, seat: int) -> bool:
+        return not self.alive[seat]
+
     def team_talk(self, seat: int) -> tuple[int, ...]:
         """Living wolves talk among themselves at night (the referee relays it)."""
         if self.phase != NIGHT or self.result is not None or not self.alive[seat]:
