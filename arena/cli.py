@@ -139,18 +139,26 @@ def serve(obj: _Context, count: int | None, seed: int | None, verbose: bool) -> 
 
 
 @main.command()
+@click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
 @click.option("--games", "count", type=click.IntRange(min=1), default=3, show_default=True)
-@click.option("--players", type=click.IntRange(5, 10), default=5, show_default=True)
+@click.option("--players", type=click.IntRange(5, 20), default=None,
+              help="Players per game (default: from the configuration; 5 for Avalon, 8 for Werewolf).")
 @click.option("--server", "server_kind", type=click.Choice(["embedded", "ngircd"]), default="embedded",
               show_default=True, help="The local IRC server to start.")
 @click.pass_obj
-def demo(obj: _Context, count: int, players: int, server_kind: str) -> None:
+def demo(obj: _Context, game: str, count: int, players: int | None, server_kind: str) -> None:
     """Start a local IRC server, the referee and sample bots, and show a few games."""
     from .referee.demo import run_demo, summary
 
+    defaults = obj.config.games[game]
+    players = defaults.players if players is None else players
+    try:
+        GAMES[game].check_setup(players, defaults.options)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players") from None
     click.echo(f"starting a {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
     try:
-        matches = run_demo(obj.config, count, players, server_kind, click.echo)
+        matches = run_demo(obj.config, count, players, server_kind, click.echo, game=game)
     except (RuntimeError, TimeoutError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo("")
