@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Mapping
 
-from .model import ABORTED, BOT, FORFEIT, SIDE, Change, Entity, Match, Rating, check_match
+from .model import ABORTED, BOT, FORFEIT, SIDE, Change, Entity, Match, Rating, check_match, lookup
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,7 @@ class Elo:
         if match.kind == ABORTED:
             return ()
 
-        def get(entity: Entity) -> Rating:
-            r = current.get(entity)
-            return self.initial_rating(entity) if r is None else r
-
+        get = lookup(current, self.initial_rating)
         groups = match.groups
         m = len(groups)
         use_sides = match.kind != FORFEIT

@@ -14,7 +14,7 @@ like a player (see ``elo`` and ``skill``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Mapping, Sequence
+from typing import Callable, Literal, Mapping, Sequence
 
 BOT: Literal["bot"] = "bot"
 SIDE: Literal["side"] = "side"
@@ -142,6 +142,16 @@ class Change:
     @property
     def delta(self) -> float:
         return self.after.mu - self.before.mu
+
+
+def lookup(current: Mapping[Entity, Rating], initial: Callable[[Entity], Rating]) -> Callable[[Entity], Rating]:
+    """A rating system's view of the stored ratings: an entity never rated starts fresh."""
+
+    def get(entity: Entity) -> Rating:
+        rating = current.get(entity)
+        return initial(entity) if rating is None else rating
+
+    return get
 
 
 def check_match(match: Match) -> None:

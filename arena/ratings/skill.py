@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Mapping
 
 import trueskill
 
-from .model import ABORTED, BOT, FORFEIT, SIDE, Change, Entity, Match, Rating, check_match
+from .model import ABORTED, BOT, FORFEIT, SIDE, Change, Entity, Match, Rating, check_match, lookup
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,7 @@ class TrueSkill:
         if match.kind == ABORTED:
             return ()
 
-        def get(entity: Entity) -> Rating:
-            r = current.get(entity)
-            return self.initial_rating(entity) if r is None else r
-
+        get = lookup(current, self.initial_rating)
         groups = match.groups
         n = sum(len(g.players) for g in groups)
         use_sides = match.kind != FORFEIT
