@@ -60,6 +60,11 @@ class Game:
     only they) may talk in the game's channel."""
     reserved_words: ClassVar[frozenset[str]] = frozenset()
     """Words that options may hold beside seats; no player may be named like one of them."""
+    tallied_kinds: ClassVar[frozenset[str]] = frozenset()
+    """Kinds of simultaneous decisions whose answers only count together (Avalon's votes and
+    quest cards): their handler runs once, on the last answer of the round, and finds the
+    round's answers at the end of ``history``. That spares a call per answer on the
+    hottest path (a ten-player Avalon game casts some 80 votes)."""
     default_players: ClassVar[int] = 5
     """The player count a configuration starts from for this game."""
 
@@ -74,7 +79,7 @@ class Game:
         """The deal the roles followed (``deal_roles``); None: the seed shuffled them."""
         self.round = 0
         """Counts rounds of decisions, so a driver can tell a new round from the old one."""
-        self._round: dict[int, Decision] = {}
+        self._round: Mapping[int, Decision] = {}
         self._pending: dict[int, Decision] = {}
 
     @classmethod
@@ -91,7 +96,7 @@ class Game:
     def decision_for(self, seat: int) -> Decision | None:
         return self._pending.get(seat)
 
-    def deal_roles(self, roles: list[Any], deal: Sequence[int] | None) -> list[Any]:
+    def deal_roles(self, roles: Sequence[Any], deal: Sequence[int] | None) -> list[Any]:
         """Seat ``s`` gets ``roles[deal[s]]``; without a deal the seeded RNG shuffles.
 
         A series passes deals (``Seating.deal``) so that role luck is spread evenly over
@@ -112,16 +117,19 @@ class Game:
 
     def apply(self, seat: int, kind: str, value: Any) -> list[Event]:
         """Apply one answer; returns the new events, or raises IllegalAction and changes nothing."""
-        decision = self._pending.get(seat) if type(seat) is int else None
+        pending = self._pending
+        decision = pending.get(seat) if type(seat) is int else None
         if decision is None or decision.kind != kind:
             self._refuse(seat, kind, decision)
         # The common case (one item of the options' own type) skips a call.
         if decision.count != 1 or type(value) is not decision.item_type or value not in decision.options:
             value = decision.check(value)
+        self.history.append((seat, kind, value))
+        del pending[seat]
+        if pending and kind in self.tallied_kinds:
+            return []  # the handler sees the round's answers together, on the last one
         events = self.events
         start = len(events)
-        self.history.append((seat, kind, value))
-        del self._pending[seat]
         self.handlers[kind](self, seat, value)
         return events[start:] if len(events) != start else []
 
@@ -180,6 +188,15 @@ class Game:
         self.round += 1
         self._round = {d.seat: d for d in decisions}
         self._pending = self._round.copy()
+
+    def _open_round(self, round_: dict[int, Decision]) -> None:
+        """``_open`` for a round built in advance, seat to decision: engines ask the same
+        rounds again and again (every seat's vote), and building them once spares a dict
+        per round. Games may share ``round_``, so it is never mutated: only the copy that
+        tracks who has yet to answer changes."""
+        self.round += 1
+        self._round = round_
+        self._pending = round_.copy()
 
     def _finish(self, result: Result) -> None:
         self.result = result

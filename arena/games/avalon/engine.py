@@ -13,13 +13,15 @@ applied at the start of a quest], ``leader`` [all], ``team`` [all], ``votes`` [a
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Mapping, Sequence
 
 from ...core.decisions import Decision
 from ...core.game import ABORTED, FORFEIT, Game, Result
 from .options import AvalonOptions
 from .roles import LANCELOTS, Role, Side, seen_roles, starting_side
-from .tables import MAX_REJECTIONS, QUEST_SIZES, QUESTS_TO_WIN, fails_needed
+from .tables import MAX_PLAYERS, MAX_REJECTIONS, QUEST_SIZES, QUESTS_TO_WIN, fails_needed
 
 APPROVE, REJECT = "approve", "reject"
 SUCCESS, FAIL = "success", "fail"
@@ -41,36 +43,75 @@ END_REASONS = (THREE_SUCCESSES, MERLIN_SURVIVED, THREE_FAILS, FIVE_REJECTIONS, A
 SIDES = (Side.GOOD.value, Side.EVIL.value)
 SIDE_NAMES = {side: side.value for side in Side}
 """Plain strings for the event log (an Enum's ``.value`` is a slow property on a hot path)."""
-
-_SEATS = {n: tuple(range(n)) for n in QUEST_SIZES}
-_VOTE_ROUNDS = {n: tuple(Decision(s, "vote", VOTE_OPTIONS) for s in range(n)) for n in QUEST_SIZES}
 ROLE_NAMES = {role: role.value for role in Role}
 STARTING = {role: starting_side(role) for role in Role}
 
+# Decisions are immutable and every game asks the same few of them again and again, so they
+# are built once per table size, already keyed by seat as rounds of decisions (which
+# ``Game._open_round`` shares between games and never mutates).
+_SEATS = {n: tuple(range(n)) for n in QUEST_SIZES}
+_ONLY = tuple(frozenset((seat,)) for seat in range(MAX_PLAYERS))
+"""The audience of a private event to one seat (frozensets are immutable, so events share them)."""
+_VOTE_ROUNDS = {n: {s: Decision(s, "vote", VOTE_OPTIONS) for s in range(n)} for n in QUEST_SIZES}
+_TEAM_ROUNDS = {
+    n: {
+        size: tuple({s: Decision(s, "team", _SEATS[n], size, targets=True)} for s in range(n))
+        for size in set(QUEST_SIZES[n])
+    }
+    for n in QUEST_SIZES
+}
+"""``_TEAM_ROUNDS[players][size][leader]``: the leader's request for a team of ``size``."""
+_QUEST_DECISIONS = {
+    cards: tuple(Decision(s, "quest", cards) for s in range(MAX_PLAYERS)) for cards in (ONLY_SUCCESS, ONLY_FAIL, FREE_CARD)
+}
+"""``_QUEST_DECISIONS[cards][seat]``: a team member's request for a quest card."""
+
+
+@dataclass(frozen=True)
+class _Table:
+    """What every game of one player count and rule set shares: the setup numbers and who
+    sees whom. Worked out once per (players, options) (both are immutable) and never
+    mutated; event data is built afresh from it, so no two events share mutable data.
+    The roles themselves are not kept: ``AvalonOptions.roles`` checks them against the
+    tables for every game."""
+
+    options: tuple[tuple[str, Any], ...]
+    good: int
+    evil: int
+    fails_needed: tuple[int, ...]
+    role_info: Mapping[Role, tuple[str, str, frozenset[Role]]]
+    """Per role: its name, its starting side's name, and the roles it sees."""
+
+    def setup_data(self, players: int) -> dict[str, Any]:
+        """The ``setup`` event's data, a fresh copy every time."""
+        return {
+            "players": players,
+            "options": dict(self.options),
+            "good": self.good,
+            "evil": self.evil,
+            "quest_sizes": list(QUEST_SIZES[players]),
+            "fails_needed": list(self.fails_needed),
+        }
+
 
 @functools.lru_cache(maxsize=256)
-def _setup_cached(players: int, options: AvalonOptions) -> dict[str, Any]:
-    return {
-        "players": players,
-        "options": options.to_dict(),
-        "good": players - options.evil_count(players),
-        "evil": options.evil_count(players),
-        "quest_sizes": list(QUEST_SIZES[players]),
-        "fails_needed": [fails_needed(players, q) for q in range(5)],
-    }
-
-
-def _setup(players: int, options: AvalonOptions) -> dict[str, Any]:
-    """The setup event's data: the same for every game of a table size and rule set, so
-    it is worked out once (and copied, so no two events share mutable data)."""
-    data = _setup_cached(players, options)
-    return {**data, "options": dict(data["options"]), "quest_sizes": list(data["quest_sizes"]),
-            "fails_needed": list(data["fails_needed"])}
+def _table(players: int, options: AvalonOptions) -> _Table:
+    evil = options.evil_count(players)
+    return _Table(
+        options=tuple(options.to_dict().items()),
+        good=players - evil,
+        evil=evil,
+        fails_needed=tuple(fails_needed(players, q) for q in range(5)),
+        role_info=MappingProxyType({
+            role: (ROLE_NAMES[role], SIDE_NAMES[STARTING[role]], seen_roles(role, options.lancelot)) for role in Role
+        }),
+    )
 
 
 class AvalonGame(Game):
     name: ClassVar[str] = "avalon"
     public_kinds: ClassVar[frozenset[str]] = frozenset({"team", "vote", "assassinate"})
+    tallied_kinds: ClassVar[frozenset[str]] = frozenset({"vote", "quest"})
     Options = AvalonOptions
     sides = SIDES
     end_reasons = END_REASONS
@@ -86,6 +127,7 @@ class AvalonGame(Game):
         super().__init__(players, seed)
         self.options = options
         roles = self.deal_roles(options.roles(players), deal)
+        table = _table(players, options)
         self.roles: list[Role] = roles
         self.sides_now: list[Side] = [STARTING[r] for r in roles]
         self.sizes = QUEST_SIZES[players]
@@ -95,24 +137,20 @@ class AvalonGame(Game):
         self.results: list[bool] = []
         self.leader = self.rng.randrange(players)
         self.team: tuple[int, ...] = ()
-        self._votes: dict[int, str] = {}
-        self._fails = 0
+        self._fails_needed = table.fails_needed
         self._deck = self._loyalty_deck()
-        # Decisions are immutable, so the ones every round repeats are built once per table size.
-        self._votes_round = _VOTE_ROUNDS[players]
-        self._team_choices = _SEATS[players]
+        self._vote_round = _VOTE_ROUNDS[players]
+        self._team_rounds = _TEAM_ROUNDS[players]
 
-        self._emit("setup", _setup(players, options))
-        by_role: dict[Role, list[int]] = {}
-        for seat, role in enumerate(roles):
-            by_role.setdefault(role, []).append(seat)
         emit = self._emit
+        emit("setup", table.setup_data(players))
+        seats, info = _SEATS[players], table.role_info
         for seat, role in enumerate(roles):
-            seen = sorted(s for r in seen_roles(role, options.lancelot) for s in by_role.get(r, ()) if s != seat)
-            emit("role", {"seat": seat, "role": ROLE_NAMES[role], "side": SIDE_NAMES[STARTING[role]], "sees": seen},
-                 (seat,))
+            name, side, sees = info[role]
+            seen = [s for s in seats if roles[s] in sees and s != seat] if sees else []
+            emit("role", {"seat": seat, "role": name, "side": side, "sees": seen}, _ONLY[seat])
         if options.lancelot == 2:
-            self._emit("loyalty_deck", {"cards": list(self._deck)})
+            emit("loyalty_deck", {"cards": list(self._deck)})
         self._start_quest()
 
     # -- Lancelot -------------------------------------------------------------------
@@ -152,28 +190,27 @@ class AvalonGame(Game):
     def _ask_for_team(self) -> None:
         size = self.sizes[self.quest]
         self._emit("leader", {"quest": self.quest + 1, "attempt": self.attempt + 1, "leader": self.leader, "size": size, "rejections": self.rejections})
-        self._open((Decision(self.leader, "team", self._team_choices, size, targets=True),))
+        self._open_round(self._team_rounds[size][self.leader])
 
     def _on_team(self, seat: int, team: tuple[int, ...]) -> None:
         self.team = team
-        self._votes = {}
         self._emit("team", {"quest": self.quest + 1, "leader": seat, "team": list(team)})
-        self._open(self._votes_round)
+        self._open_round(self._vote_round)
 
     def _on_vote(self, seat: int, vote: str) -> None:
-        self._votes[seat] = vote
-        if self._pending:
-            return
-        votes = self._votes
-        approve = [s for s in self._team_choices if votes[s] == APPROVE]
-        reject = [s for s in self._team_choices if votes[s] != APPROVE]
+        """The last vote of a round (``tallied_kinds``): everyone's votes are revealed together.
+        Every seat votes and nothing else is asked meanwhile, so the round's votes are the
+        last ``players`` answers of the history."""
+        approve: list[int] = []
+        reject: list[int] = []
+        for s, _, v in sorted(self.history[-self.players:]):
+            (approve if v == APPROVE else reject).append(s)
         passed = 2 * len(approve) > self.players
         self.rejections = 0 if passed else self.rejections + 1
         self._emit("votes", {"approve": approve, "reject": reject, "passed": passed, "rejections": self.rejections})
         self.leader = (self.leader + 1) % self.players
         if passed:
-            self._fails = 0
-            self._open(Decision(s, "quest", self._cards_for(s)) for s in self.team)
+            self._open(_QUEST_DECISIONS[self._cards_for(s)][s] for s in self.team)
         elif self.rejections >= MAX_REJECTIONS:
             self._end(Side.EVIL, FIVE_REJECTIONS)
         else:
@@ -188,11 +225,10 @@ class AvalonGame(Game):
         return FREE_CARD
 
     def _on_quest(self, seat: int, card: str) -> None:
-        if card == FAIL:
-            self._fails += 1
-        if self._pending:
-            return
-        success = self._fails < fails_needed(self.players, self.quest)
+        """The last card of a quest (``tallied_kinds``), so the cards are the last answers of
+        the history, one per team member: only the count of fails is told."""
+        fails = sum(1 for _, _, c in self.history[-len(self.team):] if c == FAIL)
+        success = fails < self._fails_needed[self.quest]
         self.results.append(success)
         wins = sum(self.results)
         losses = len(self.results) - wins
@@ -201,7 +237,7 @@ class AvalonGame(Game):
             {
                 "quest": self.quest + 1,
                 "team": list(self.team),
-                "fails": self._fails,
+                "fails": fails,
                 "result": SUCCESS if success else FAIL,
                 "successes": wins,
                 "failures": losses,
@@ -235,7 +271,7 @@ class AvalonGame(Game):
         self._finish(Result(winner.value, winners, reason))
 
     def _reveal(self) -> dict[str, Any]:
-        return {"roles": [r.value for r in self.roles], "sides": [s.value for s in self.sides_now]}
+        return {"roles": [ROLE_NAMES[r] for r in self.roles], "sides": [SIDE_NAMES[s] for s in self.sides_now]}
 
     def default_answer(self, decision: Decision) -> Any:
         """A silent leader sends themself and the next seats; a silent voter approves; a silent

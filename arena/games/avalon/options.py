@@ -24,13 +24,16 @@ class AvalonOptions(Options):
         return self.evil_at_nine if players == 9 else EVIL_COUNT[players]
 
     def roles(self, players: int) -> list[Role]:
-        """The roles to deal (unshuffled), or SetupError saying why the game cannot start."""
+        """The roles to deal (unshuffled), or SetupError saying why the game cannot start.
+
+        Every game calls this (the tables it reads may change under a test), so the list of
+        chosen extras that only an error message needs is made only for that message."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError(f"Avalon needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
-        extras = [n for n in ("percival", "morgana", "mordred", "oberon") if getattr(self, n)]
-        if self.lancelot:
-            extras.append(f"lancelot={self.lancelot}")
         if not self.merlin:
+            extras = [n for n in ("percival", "morgana", "mordred", "oberon") if getattr(self, n)]
+            if self.lancelot:
+                extras.append(f"lancelot={self.lancelot}")
             if extras:
                 raise SetupError(
                     "without the Merlin/Assassin root rule (merlin=false) no other optional role may be chosen; "
