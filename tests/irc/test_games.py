@@ -280,7 +280,11 @@ def test_fake_referee_lines_in_the_channel_fool_nobody(irc_server: LocalServer) 
         table = faker.expect(b"TABLE")
         channel = re.search(rb"channel=(\S+)", table).group(1)
         faker.send(b"JOIN " + channel + b"\r\n")
-        faker.expect(b"START")
+        faker.expect(b" 366 arena_ " + channel)  # end of NAMES: in the game's channel (its START may have gone by)
+        deadline = time.monotonic() + 10
+        while "g1" not in arena.service.referee.matches:  # and the game is running
+            assert time.monotonic() < deadline, "the game did not start"
+            time.sleep(0.02)
         faker.send(b"PRIVMSG " + channel + b" :ASK g1 999 vote to=all deadline=30 options=approve,reject\r\n")
         faker.send(b"PRIVMSG " + channel + b" :END g1 winner=evil reason=three_fails roles=\r\n")
         time.sleep(0.3)
