@@ -16,6 +16,8 @@ from arena.referee.recorder import Recorder
 from arena.sdk import Bot
 from arena.store import Store
 
+from .transcript import record
+
 DOC = Path(__file__).resolve().parents[1] / "protocol.md"
 NICKS = ["alice", "bob", "carol", "dave", "erin"]
 SEED = 77
@@ -31,22 +33,9 @@ def bot_for(seat: int) -> Bot:
 def avalon_transcript(store_path: Path) -> list[str]:
     """Every line of one 5-player game (random bots), as ``sender → target  text``."""
     hub = LocalHub(TimeoutConfig())
-    lines: list[str] = []
-    referee = hub.referee
-    send, on_message = referee.send, referee.on_message
-
-    def sent(target: str, text: str) -> None:
-        lines.append(f"arena → {target:<7} {text}")
-        send(target, text)
-
-    def received(sender: str, target: str, text: str, now: float) -> None:
-        lines.append(f"{sender:<5} → {target:<7} {text}")
-        on_message(sender, target, text, now)
-
-    referee.send = sent  # type: ignore[method-assign]
-    referee.on_message = received  # type: ignore[method-assign]
+    lines = record(hub)
     with Store(store_path) as store:
-        Recorder(store).attach(referee)
+        Recorder(store).attach(hub.referee)
         for i, nick in enumerate(NICKS):
             hub.connect(nick, bot_for(i))
         hub.play("avalon", NICKS, OPTIONS, SEED)

@@ -14,6 +14,8 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.referee.local import LocalHub
 from arena.sdk.bot import Ask, GameView
 
+from ..transcript import record
+
 DOC = Path(__file__).resolve().parents[2] / "protocol.md"
 NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
 SEED = 21
@@ -34,20 +36,7 @@ def werewolf_transcript() -> list[str]:
     hub = LocalHub(TimeoutConfig())
     for i, nick in enumerate(NICKS):
         hub.connect(nick, Talky(seed=i))
-    lines: list[str] = []
-    referee = hub.referee
-    send, on_message = referee.send, referee.on_message
-
-    def sent(target: str, text: str) -> None:
-        lines.append(f"arena → {target:<7} {text}")
-        send(target, text)
-
-    def received(sender: str, target: str, text: str, now: float) -> None:
-        lines.append(f"{sender:<5} → {target:<7} {text}")
-        on_message(sender, target, text, now)
-
-    referee.send = sent  # type: ignore[method-assign]
-    referee.on_message = received  # type: ignore[method-assign]
+    lines = record(hub)
     hub.play("werewolf", NICKS, OPTIONS, SEED, gid="g1")
     return lines
 
