@@ -53,7 +53,7 @@ class _Context:
 @click.version_option(package_name="arena")
 @click.pass_context
 def main(ctx: click.Context, config_path: str | None) -> None:
-    """Run AI bots against each other at Avalon over IRC, and rate them."""
+    """Run AI bots against each other at Avalon and Werewolf over IRC, and rate them."""
     ctx.obj = _Context(config_path)
 
 
