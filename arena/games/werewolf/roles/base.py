@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ....core.errors import ErrorCode
 from ....core.game import Result
 from ..choice import ABSTAIN, NONE, Choice, Refusal
+from ..resolution import Protection
 
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
@@ -140,3 +141,10 @@ def protect_choice(game: "WerewolfGame", seat: int, kind: str, *, self_ok: bool)
     if last is not None and last[0] == game.day - 1 and not game.options.allowRepeatedProtect:
         exclude[last[1]] = (ErrorCode.REPEATED_PROTECT, f"you protected seat {last[1]} last night")
     return target_choice(game, seat, kind, self_ok=self_ok, exclude=exclude)
+
+
+def protect(game: "WerewolfGame", seat: int, value: Any, mode: str) -> None:
+    """Record tonight's protection (what ``protect_choice`` checks tomorrow) and plan it."""
+    game.state[seat]["last_protect"] = None if value == NONE else (game.day, value)
+    if value != NONE:
+        game.plan.protections.append(Protection(seat, value, mode))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
-from ..resolution import BLOCK, Protection
-from .base import Action, Role, Team, protect_choice
+from ..choice import Choice
+from ..resolution import BLOCK
+from .base import Action, Role, Team, protect, protect_choice
 from .registry import register
 
 if TYPE_CHECKING:
@@ -28,9 +28,7 @@ class DoctorProtect(Action):
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        game.state[seat]["last_protect"] = None if value == NONE else (game.day, value)
-        if value != NONE:
-            game.plan.protections.append(Protection(seat, value, BLOCK))
+        protect(game, seat, value, BLOCK)
 
 
 @register
