@@ -148,7 +148,7 @@ class Message:
     @classmethod
     def make(cls, verb: str, *args: Any, text: str | None = None, **fields: Any) -> "Message":
         """Build a message from Python values: lists become comma lists, bools true/false."""
-        return cls(verb, tuple(_render(a) for a in args), {k: _render(v) for k, v in fields.items()}, text)
+        return cls(verb, tuple(map(_render, args)), {k: _render(v) for k, v in fields.items()}, text)
 
     # -- reading fields -------------------------------------------------------------
 
@@ -184,25 +184,26 @@ class Message:
         verb = self.verb
         if verb not in ARITY and not _VERB.match(verb):
             raise ValueError(f"bad verb {verb!r}")
-        parts = [verb]
-        for arg in self.args:
+        args = self.args
+        for arg in args:
             if not arg or arg[0] == ":" or "=" in arg:
                 raise ValueError(f"bad argument {arg!r} in {verb}")
-            parts.append(arg)
         fields = self.fields
-        for key, value in fields.items():
+        for key in fields:
             if key not in _GOOD_KEYS and not _KEY.match(key):
                 raise ValueError(f"bad field name {key!r} in {verb}")
-            parts.append(f"{key}={value}")
-        # One search covers every token: none may hold a space or a control character.
-        if _BAD.search("".join(self.args)) or _BAD.search("".join(fields.values())):
-            bad = [t for t in (*self.args, *fields.values()) if _BAD.search(t)]
+        line = " ".join((verb, *args, *[f"{k}={v}" for k, v in fields.items()]))
+        # No token may hold a space or a control character: the line then has exactly one
+        # space per token boundary and, if it is printable, no control character at all.
+        if line.count(" ") != len(args) + len(fields) or (not line.isprintable() and _CONTROL.search(line)):
+            bad = [t for t in (*args, *fields.values()) if _BAD.search(t)]
             raise ValueError(f"bad token {bad[0]!r} in {verb}")
-        if self.text is not None:
-            if _CONTROL.search(self.text):
-                raise ValueError(f"control character in text of {self.verb}")
-            parts.append(":" + self.text)
-        return " ".join(parts)
+        text = self.text
+        if text is not None:
+            if not text.isprintable() and _CONTROL.search(text):
+                raise ValueError(f"control character in text of {verb}")
+            return f"{line} :{text}"
+        return line
 
     __str__ = format
 
@@ -222,7 +223,7 @@ def parse(line: str) -> Message:
     """Parse one line; raises ProtocolError (never anything else) when it is not protocol."""
     if not isinstance(line, str):
         raise ProtocolError(ErrorCode.MALFORMED, "a line must be text")
-    if _CONTROL.search(line):
+    if not line.isprintable() and _CONTROL.search(line):  # isprintable: the fast, common case
         raise ProtocolError(ErrorCode.MALFORMED, "control characters are not allowed")
     # Only the ASCII space separates tokens (str.split() would also split on U+00A0 and
     # friends, which format() lets through inside a token).
@@ -238,27 +239,38 @@ def parse(line: str) -> Message:
     if arity is None:
         shown = verb if len(verb) <= 20 else verb[:20] + "..."
         raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown!r}")
-    args: list[str] = []
-    fields: dict[str, str] = {}
-    for i in range(1, len(tokens)):
-        token = tokens[i]
-        key, eq, value = token.partition("=")
-        if eq:
-            if key not in _GOOD_KEYS:
-                if not _KEY.match(key):
-                    raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: bad field name {key[:20]!r}")
-                if len(_GOOD_KEYS) < 4096:
-                    _GOOD_KEYS.add(key)
-            if key in fields:
-                raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: field {key} given twice")
-            fields[key] = value
-        elif fields:
-            raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: positional {token[:20]!r} after key=value fields")
-        else:
-            args.append(token)
+    # Fast path: the args run up to the first token holding "="; every later token must be
+    # a key=value field with a known-good, unrepeated key. Anything else is diagnosed below.
+    n = len(tokens)
+    first = 1
+    while first < n and "=" not in tokens[first]:
+        first += 1
+    args = tokens[1:first]
+    pairs = [token.partition("=") for token in tokens[first:]]
+    fields = {key: value for key, eq, value in pairs if eq}
+    if len(fields) != len(pairs) or not _GOOD_KEYS.issuperset(fields):
+        _check_fields(verb, pairs)  # raises, or only learns new keys
+        fields = {key: value for key, _, value in pairs}
     low, high = arity
     if not low <= len(args) <= high:
         want = str(low) if low == high else f"{low} to {high}"
         raise ProtocolError(ErrorCode.MALFORMED, f"{verb} takes {want} argument(s) before its fields, got {len(args)}")
     return Message(verb, tuple(args), fields, text)
+
+
+def _check_fields(verb: str, pairs: list[tuple[str, str, str]]) -> None:
+    """Say what is wrong with the fields of a line the fast path refused; learn good keys."""
+    seen: set[str] = set()
+    for key, eq, value in pairs:
+        if not eq:
+            raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: positional {key[:20]!r} after key=value fields")
+        if key not in _GOOD_KEYS:
+            if not _KEY.match(key):
+                raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: bad field name {key[:20]!r}")
+            if len(_GOOD_KEYS) < 4096:
+                _GOOD_KEYS.add(key)
+        if key in seen:
+            raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: field {key} given twice")
+        seen.add(key)
+
 

@@ -42,7 +42,6 @@ class Lines(Protocol):
 @dataclass
 class Request:
     rid: int
-    round: int
     seats: set[int]
 
 
@@ -74,6 +73,8 @@ class Match:
         self._seat_named = dict(self._seat_of)
         """Seats by the names announced at the start: choices are named this way for good."""
         self._requests: dict[int, Request] = {}
+        self._asked = -1
+        """The engine round whose requests went out last (the engine counts from 0)."""
         self._next_rid = 1
         self._deadline: dict[int, float] = {}
         self._misses = [0] * len(self.names)
@@ -231,9 +232,11 @@ class Match:
                     on_end(self)
                 return
             round_ = game.round
-            if any(r.round == round_ for r in self._requests.values()):
-                self._pass_floor()
+            if round_ == self._asked:
+                if game.floor_kinds:
+                    self._pass_floor()
                 return
+            self._asked = round_
             self._requests = {}
             self._deadline = {}
             pending = game.pending()
@@ -266,7 +269,7 @@ class Match:
             d = group[0]
             rid = self._new_rid()
             seats = {x.seat for x in group}
-            self._requests[rid] = Request(rid, self.game.round, seats)
+            self._requests[rid] = Request(rid, seats)
             limit = self.game.time_limit(d)
             seconds = self.timeouts.decision if limit is None else limit
             for seat in seats:

@@ -278,14 +278,15 @@ class Session:
         if game is None:
             return []
         game.messages.append(msg)
-        to = msg.fields.get("to", "")
-        floor = msg.flag("floor")
-        if floor:
+        fields = msg.fields
+        to = fields.get("to", "")
+        if fields.get("floor") == "true":
             game.floor = to
         if to != "all" and self._me not in to.lower().split(","):
             self.bot.on_event(game, msg)
             return []
-        ask = Ask(gid, rid, kind, msg.list("options"), msg.int("pick", 1), float(msg.int("deadline", 0)), msg.fields, msg)
+        pick = msg.int("pick") if "pick" in fields else 1
+        ask = Ask(gid, rid, kind, msg.list("options"), pick, float(msg.int("deadline", 0)), fields, msg)
         self._open[gid] = ask
         if self._respond is not None:
             self._respond(game, ask)
@@ -337,4 +338,4 @@ class Session:
     @staticmethod
     def answer(ask: Ask, choice: str | list[str]) -> str:
         value = choice if isinstance(choice, str) else ",".join(choice)
-        return Message.make(ANSWER, ask.game, ask.rid, value).format()
+        return Message(ANSWER, (ask.game, ask.rid, value)).format()
