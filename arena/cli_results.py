@@ -18,7 +18,7 @@ from .config import Config
 from .core.errors import SetupError
 from .core.options import OptionError
 from .games import GAMES
-from .referee.recorder import ratings_messages
+from .referee.recorder import ratings_message
 from .store import Store
 from .store.db import ParametersChanged
 from .store.report import games_lines, leaderboard_lines, stats_lines
@@ -196,7 +196,8 @@ def register(main: click.Group) -> None:
         nicks = game.summary.nicks
         if nick is not None and nick.lower() not in (n.lower() for n in nicks):
             raise click.UsageError(f"{nick} did not play {game_id} (players: {', '.join(nicks)})")
-        lines = [*game.transcript, *((None, m.format()) for m in ratings_messages(game_id, game.changes, nicks))]
+        ratings = ratings_message(game_id, game.changes, nicks)
+        lines = [*game.transcript, *((None, line) for line in (ratings.lines() if ratings else ()))]
         for target, line in lines:
             if target is None:
                 click.echo(f"#     {line}")

@@ -21,6 +21,14 @@ PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 400
 """What a referee line may carry: IRC's 512 bytes less the relay prefix a server adds."""
 
+MORE = "more"
+"""The field that marks every part of a continued message but the last (``Message.lines``)."""
+_MORE_TOKEN = " more=true"
+
+MAX_TEXT_BYTES = 300
+"""Longest free text a bot may have the referee relay (``TEAM``): with the relay's own
+tokens it still fits in one line."""
+
 MAX_NICK = 16
 """Longest player nick the referee accepts, so ten of them fit in one line."""
 
@@ -207,6 +215,57 @@ class Message:
 
     __str__ = format
 
+    def lines(self, limit: int = MAX_LINE_BYTES) -> list[str]:
+        """The line, or lines, that carry this message within ``limit`` bytes each.
+
+        IRC cuts long lines, and a big table (twenty long nicks) does not fit in one. A
+        message that does not fit is continued: consecutive lines with the same verb and
+        args, every one but the last ending in ``more=true``. Fields fill the parts in
+        order; a field that does not fit in the room left starts the next part, and only
+        a list too long for any line is cut at its commas. ``Reassembler``
+        (and any bot, from protocol.md) joins the parts back. Raises ValueError if a single
+        list item, or the text, cannot fit in a line of its own.
+        """
+        line = self.format()
+        if len(line) <= limit and (line.isascii() or len(line.encode()) <= limit):
+            return [line]
+        head = " ".join((self.verb, *self.args))
+        room = limit - len(_MORE_TOKEN)
+        parts: list[str] = []
+        part, size = head, len(head.encode())
+        for key, value in self.fields.items():
+            token = f" {key}={value}"
+            grown = size + len(token.encode())
+            if grown <= room:
+                part, size = part + token, grown
+                continue
+            if len(head.encode()) + len(token.encode()) <= room:  # whole on a line of its own
+                parts.append(part)
+                part, size = head + token, len(head.encode()) + len(token.encode())
+                continue
+            piece = ""  # the items of this list that go into the current part
+            for item in value.split(","):
+                grown = f"{piece},{item}" if piece else f" {key}={item}"
+                if size + len(grown.encode()) <= room:
+                    piece = grown
+                    continue
+                if piece:
+                    part += piece
+                parts.append(part)
+                part, size, piece = head, len(head.encode()), f" {key}={item}"
+                if size + len(piece.encode()) > room:
+                    raise ValueError(f"{self.verb}: {key}={item[:20]}... cannot fit in a line")
+            part, size = part + piece, size + len(piece.encode())
+        if self.text is not None:
+            tail = f" :{self.text}"
+            if size + len(tail.encode()) > limit:
+                parts.append(part)
+                part, size = head, len(head.encode())
+                if size + len(tail.encode()) > limit:
+                    raise ValueError(f"{self.verb}: the text cannot fit in a line")
+            part += tail
+        return [p + _MORE_TOKEN for p in parts] + [part]
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Message) and (self.verb, self.args, self.fields, self.text) == (
             other.verb,
@@ -274,3 +333,35 @@ def _check_fields(verb: str, pairs: list[tuple[str, str, str]]) -> None:
         seen.add(key)
 
 
+
+
+class Reassembler:
+    """Joins the parts of continued messages (``Message.lines``) from one sender.
+
+    Parts arrive back to back: the referee sends them in one go to one place. A part that
+    is not followed by its continuation is passed on as it is.
+    """
+
+    def __init__(self) -> None:
+        self._held: Message | None = None
+
+    def add(self, msg: Message) -> list[Message]:
+        """The whole messages that ``msg`` completes (none while a message is unfinished)."""
+        held, out = self._held, []
+        if held is None and msg.fields.get(MORE) is None:
+            return [msg]  # the common case: a line that is a whole message
+        self._held = None
+        fields = {k: v for k, v in msg.fields.items() if k != MORE}
+        if held is not None:
+            if held.verb == msg.verb and held.args == msg.args:
+                for key, value in held.fields.items():
+                    fields[key] = f"{value},{fields[key]}" if key in fields else value
+                fields = {**held.fields, **fields}
+            else:
+                out.append(held)
+        whole = Message(msg.verb, msg.args, fields, msg.text)
+        if msg.fields.get(MORE) == "true":
+            self._held = whole
+        else:
+            out.append(whole)
+        return out

@@ -42,6 +42,7 @@ def main():
     send(f"USER {args.nick} 0 * :plain socket bot")
     games = {}  # game id -> channel
     finished = 0
+    held = None  # the parts so far of a continued line: (verb and args, fields)
     for raw in inp:
         line = raw.rstrip("\r\n")
         if line.startswith("PING"):
@@ -64,8 +65,16 @@ def main():
         if sender.lower() != args.referee.lower():
             continue  # only the referee speaks the protocol
         text = params.split(" :", 1)[1] if " :" in params else ""
-        tokens = text.split(" ")
+        tokens = text.split(" :", 1)[0].split(" ")  # free text (after " :") is not tokens
         verb, kv = tokens[0], fields_of(tokens)
+        head = [t for t in tokens if "=" not in t]
+        if held is not None and held[0] == head:  # the next part of a continued line
+            for key, value in held[1].items():
+                kv[key] = value + "," + kv[key] if key in kv else value
+        held = None
+        if kv.pop("more", None) == "true":  # more parts follow: join them first
+            held = (head, kv)
+            continue
         me = args.nick.lower()
         if verb == "TABLE" and me in kv.get("seats", "").lower().split(","):
             games[tokens[1]] = kv["channel"]

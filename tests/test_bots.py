@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig
 from arena.core.seating import Seating
@@ -44,3 +49,33 @@ def test_rule_bot_plays_legally_with_every_role():
     rates, errors = win_rates(10, 200, options)  # every role in play: a noisier game, more games
     assert errors == 0
     assert rates["rule"] > rates["rand"], rates
+
+
+def test_plain_bot_joins_a_continued_request_before_answering() -> None:
+    """The socket bot, talked to by a scripted server on 127.0.0.1: a request cut in two
+    parts is answered once, from every option of both parts."""
+    plain = Path(__file__).resolve().parents[1] / "bots" / "plain_bot.py"
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(10)
+        bot = subprocess.Popen([sys.executable, str(plain), "--server", f"127.0.0.1:{server.getsockname()[1]}",
+                                "--nick", "plain"], stdout=subprocess.PIPE, text=True)
+        try:
+            conn, _ = server.accept()
+            conn.settimeout(10)
+            lines = conn.makefile("r", encoding="utf-8", newline="\r\n")
+
+            def said() -> str:
+                return lines.readline().rstrip("\r\n")
+
+            assert said().startswith("NICK") and said().startswith("USER")
+            conn.sendall(b":srv 001 plain :welcome\r\n")
+            assert said() == "JOIN #arena"
+            assert said() == "PRIVMSG arena :REGISTER 1 name=plainbot owner=arena version=1.0"
+            conn.sendall(b":arena!a@h PRIVMSG #arena :ASK g1 5 team to=all deadline=30 options=alice,bob more=true\r\n"
+                         b":arena!a@h PRIVMSG #arena :ASK g1 5 team options=carol,dave pick=4\r\n")
+            answer = said()
+            assert answer.startswith("PRIVMSG arena :ANSWER g1 5 ")
+            assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["alice", "bob", "carol", "dave"]
+        finally:
+            bot.kill()
+            bot.wait()

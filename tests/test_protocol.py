@@ -32,8 +32,10 @@ from arena.protocol import (
     WARN,
     WELCOME,
     WHO,
+    MORE,
     Message,
     ProtocolError,
+    Reassembler,
     parse,
     register_verbs,
     valid_nick,
@@ -382,3 +384,60 @@ def test_format_then_parse_is_identity(msg: Message) -> None:
     line = msg.format()
     assert parse(line) == msg
     assert parse(line).format() == line
+
+
+# -- long messages are continued over several lines and joined back ----------------------------
+
+_ITEM = st.text(_TOKEN_CHARS.filter(lambda c: c != ","), min_size=0, max_size=16)
+
+
+@st.composite
+def long_messages(draw: st.DrawFn) -> Message:
+    verb = draw(st.sampled_from(sorted(ARITY)))
+    low, high = ARITY[verb]
+    args = tuple(draw(st.lists(_ARG, min_size=low, max_size=high)))
+    keys = draw(st.lists(_KEYS.filter(lambda k: k != MORE), max_size=5, unique=True))
+    fields = {key: ",".join(draw(st.lists(_ITEM, max_size=40))) for key in keys}
+    return Message(verb, args, fields, draw(st.none() | _TEXT))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(long_messages(), st.integers(min_value=120, max_value=400))
+def test_long_messages_are_continued_within_the_limit_and_join_back(msg: Message, limit: int) -> None:
+    lines = msg.lines(limit)
+    assert all(len(line.encode()) <= limit for line in lines)
+    if len(msg.format().encode()) <= limit:
+        assert lines == [msg.format()]
+    parts = [parse(line) for line in lines]
+    assert all(p.verb == msg.verb and p.args == msg.args for p in parts)
+    assert [p.get(MORE) for p in parts] == ["true"] * (len(parts) - 1) + [None]
+    joiner = Reassembler()
+    assert [whole for p in parts for whole in joiner.add(p)] == [msg]
+
+
+def test_a_twenty_seat_start_with_long_nicks_takes_two_lines() -> None:
+    seats = [f"player_{i:02d}_abcdefg"[:16] for i in range(20)]
+    msg = Message.make(START, "g12", game="werewolf", seats=seats, roles="seer:1,villager:17,werewolf:2")
+    first, second = msg.lines()
+    assert first.startswith("START g12 game=werewolf seats=player_00_abcdef,") and first.endswith(" more=true")
+    assert second == "START g12 roles=seer:1,villager:17,werewolf:2"  # a short list is not cut
+    joiner = Reassembler()
+    assert joiner.add(parse(first)) == []
+    (whole,) = joiner.add(parse(second))
+    assert whole.list("seats") == seats
+
+
+def test_an_unfinished_message_is_passed_on_when_another_comes() -> None:
+    joiner = Reassembler()
+    assert joiner.add(parse("DAY g1 day=1 alive=a,b more=true")) == []
+    cut, other = joiner.add(parse("VOTES g1 approve=a reject=b"))
+    assert cut.format() == "DAY g1 day=1 alive=a,b"
+    assert other.format() == "VOTES g1 approve=a reject=b"
+    assert joiner.add(parse("QUEST g1 n=1")) == [parse("QUEST g1 n=1")]
+
+
+def test_what_cannot_be_cut_raises() -> None:
+    with pytest.raises(ValueError, match="cannot fit"):
+        Message.make(START, "g1", seats=["x" * 200]).lines(100)
+    with pytest.raises(ValueError, match="text cannot fit"):
+        Message.make(ERROR, "MALFORMED", text="y" * 200).lines(100)

@@ -268,3 +268,15 @@ def test_the_sdk_alone_hears_the_game_lines() -> None:
     assert out.stdout.strip().split(",") == ["DECK", "LOYALTY", "VOTES", "QUEST", "ASSASSINATION"], (
         "game lines were dropped by a bot that imports only arena.sdk"
     )
+
+
+def test_a_continued_request_is_answered_once_whole() -> None:
+    bot = Recorder()
+    s = session(bot)
+    ask = Message.make("ASK", "g1", 7, "team", to="alice", deadline=25, options=SEATS, pick=2, quest=1)
+    *held, last = ask.lines(60)
+    assert len(held) == 2 and all(line.endswith(" more=true") for line in held)
+    assert [s.feed(REF, line) for line in held] == [[], []]  # held until the last part
+    assert s.feed(REF, last) == ["ANSWER g1 7 alice,dave"]
+    ((_, _, seen),) = bot.calls
+    assert seen.options == SEATS and seen.pick == 2 and "more" not in seen.fields

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.config import parse_config
 from arena.games.avalon.options import AvalonOptions
-from arena.protocol import RATINGS, parse
+from arena.protocol import RATINGS, Reassembler, parse
 from arena.ratings.model import BOT, Change, Rating
-from arena.referee.recorder import ratings_messages
+from arena.referee.recorder import ratings_message
 from arena.store import Store
 from arena.tournament import Schedule, Settings, TournamentError, load_bot_class, play_local
 
@@ -119,16 +119,21 @@ def test_resuming_with_other_settings_is_refused(tmp_path):
         assert play_local(settings(games=4), AvalonOptions(), store, config) == 2  # more games: resumes
 
 
-def test_rating_changes_are_one_protocol_line_or_one_per_system():
+def test_rating_changes_are_one_protocol_message_continued_when_long():
     short = {"elo": (Change((BOT, "alice"), Rating(1500), Rating(1516)), Change((BOT, "bob"), Rating(1500), Rating(1484))),
              "trueskill": (Change((BOT, "alice"), Rating(25, 8), Rating(27, 7.5)),)}
-    (msg,) = ratings_messages("g1", short, ["alice", "bob"])
+    msg = ratings_message("g1", short, ["alice", "bob"])
+    assert msg is not None
     assert msg.format() == "RATINGS g1 elo=alice:1516:+16,bob:1484:-16 trueskill=alice:27.0:+2.0"
     assert parse(msg.format()).verb == RATINGS
     long = {system: tuple(Change((BOT, f"{'x' * 15}{i}"), Rating(25, 8), Rating(26, 7)) for i in range(10))
             for system in ("elo", "trueskill")}
-    lines = [m.format() for m in ratings_messages("g1", long, [])]
+    whole = ratings_message("g1", long, [])
+    assert whole is not None
+    lines = whole.lines()
     assert len(lines) == 2 and all(len(line.encode()) <= 400 for line in lines)
+    parts = Reassembler()
+    assert [m for line in lines for m in parts.add(parse(line))] == [whole]
 
 
 # -- the commands --------------------------------------------------------------------------------

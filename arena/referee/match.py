@@ -17,7 +17,7 @@ from ..core.errors import ErrorCode, IllegalAction
 from ..core.events import Event
 from ..core.game import Game
 from ..core.seeds import derive_seed
-from ..protocol import ASK, ERROR, MAX_LINE_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError
+from ..protocol import ASK, ERROR, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError
 
 log = logging.getLogger(__name__)
 
@@ -355,17 +355,18 @@ class Match:
         if not msg.text:
             self._send(nick, Message.make(ERROR, ErrorCode.MALFORMED.value, self.gid, text="TEAM needs :text"))
             return
+        if len(msg.text.encode()) > MAX_TEXT_BYTES:
+            self._send(nick, Message.make(ERROR, ErrorCode.MALFORMED.value, self.gid,
+                                          text=f"TEAM text is at most {MAX_TEXT_BYTES} bytes; split it"))
+            return
         relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
         for other in listeners:
             self._send(self.nicks[other], relayed)
 
     def _send(self, nick: str | None, msg: Message) -> None:
-        line = msg.format()
-        if len(line.encode()) > MAX_LINE_BYTES:
-            # IRC would cut it: long nicks in a big game (Werewolf with more than ten seats).
-            log.warning("game %s: %d-byte line will be cut on IRC: %.60s...", self.gid, len(line.encode()), line)
-        self.transcript.append((nick, line))
-        if nick is None:
-            self.say(line)
-        else:
-            self.tell(nick, line)
+        for line in msg.lines():  # one, unless a big table's lists need continuing
+            self.transcript.append((nick, line))
+            if nick is None:
+                self.say(line)
+            else:
+                self.tell(nick, line)

@@ -12,7 +12,7 @@ import time
 from typing import Callable, Mapping, Sequence
 
 from ..core.game import ABORTED
-from ..protocol import MAX_LINE_BYTES, RATINGS, Message
+from ..protocol import RATINGS, Message
 from ..ratings.model import BOT, Change
 from ..store import Store, record_from_game
 from .match import Match
@@ -28,10 +28,10 @@ def _entry(change: Change) -> str:
     return f"{change.entity[1]}:{after.mu:.0f}:{delta:+.0f}"
 
 
-def ratings_messages(gid: str, changes: Mapping[str, Sequence[Change]], seats: Sequence[str]) -> list[Message]:
+def ratings_message(gid: str, changes: Mapping[str, Sequence[Change]], seats: Sequence[str]) -> Message | None:
     """``RATINGS g1 elo=alice:1516:+16,... trueskill=alice:27.0:+2.0,...``, players in seat
-    order: one line, or one line per system when ten long nicks would not fit in one. Side
-    terms are left out: they rate the sides, not the bots."""
+    order (continued over several lines when long nicks do not fit in one); None when
+    nothing was rated. Side terms are left out: they rate the sides, not the bots."""
     seat = {nick: i for i, nick in enumerate(seats)}
     fields = {
         system: [_entry(c) for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
@@ -39,12 +39,7 @@ def ratings_messages(gid: str, changes: Mapping[str, Sequence[Change]], seats: S
         for system, items in changes.items()
     }
     fields = {system: entries for system, entries in fields.items() if entries}
-    if not fields:
-        return []
-    whole = Message.make(RATINGS, gid, **fields)
-    if len(whole.format().encode()) <= MAX_LINE_BYTES:
-        return [whole]
-    return [Message.make(RATINGS, gid, **{system: entries}) for system, entries in fields.items()]
+    return Message.make(RATINGS, gid, **fields) if fields else None
 
 
 class Recorder:
@@ -91,5 +86,6 @@ class Recorder:
             log.exception("game %s could not be stored; it is not rated", match.gid)
             return
         self.recorded.append(match.gid)
-        for msg in ratings_messages(match.gid, changes, match.names):
+        msg = ratings_message(match.gid, changes, match.names)
+        if msg is not None:
             match.announce(msg)

@@ -118,16 +118,16 @@ class Referee:
             return
         info = BotInfo(sender, msg.get("name") or sender, msg.get("owner") or "unknown", msg.get("version") or "unknown")
         self.bots[sender.lower()] = info
-        self.send(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=info.name).format())
+        self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=info.name))
 
     def _unregister(self, sender: str, msg: Message, now: float) -> None:
         self.bots.pop(sender.lower(), None)
-        self.send(sender, Message.make(BYE).format())
+        self._tell(sender, Message.make(BYE))
 
     def _who(self, sender: str, msg: Message, now: float) -> None:
         bots = sorted(self.bots.values(), key=lambda b: b.nick.lower())
         running = [f"{gid}:{m.game.name}" for gid, m in self.matches.items() if not m.over]
-        self.send(sender, Message.make(REGISTERED, bots=[b.nick for b in bots], games=running).format())
+        self._tell(sender, Message.make(REGISTERED, bots=[b.nick for b in bots], games=running))
 
     def _answer(self, sender: str, msg: Message, now: float) -> None:
         match = self.matches.get(msg.args[0])
@@ -152,7 +152,11 @@ class Referee:
     }
 
     def _error(self, nick: str, code: ErrorCode, reason: str, *context: str) -> None:
-        self.send(nick, Message.make(ERROR, code.value, *context, text=reason).format())
+        self._tell(nick, Message.make(ERROR, code.value, *context, text=reason))
+
+    def _tell(self, target: str, msg: Message) -> None:
+        for line in msg.lines():  # a long list (WHO with many bots) is continued
+            self.send(target, line)
 
     # -- games ----------------------------------------------------------------------
 

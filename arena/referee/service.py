@@ -181,8 +181,8 @@ class RefereeService:
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
         self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
-        self.link.send(self.lobby_channel,
-                       Message.make(TABLE, gid, game=table.game, channel=channel, seats=seats).format())
+        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=seats).lines():
+            self.link.send(self.lobby_channel, line)
         return True
 
     def _seat_tables(self, now: float) -> None:

@@ -27,6 +27,7 @@ from ..protocol import (
     WELCOME,
     Message,
     ProtocolError,
+    Reassembler,
     parse,
 )
 
@@ -169,6 +170,7 @@ class Session:
         self._channels: dict[str, str] = {}
         self._open: dict[str, Ask] = {}
         """The latest request addressed to us, per game, for retries."""
+        self._parts = Reassembler()
 
     @property
     def nick(self) -> str:
@@ -198,7 +200,14 @@ class Session:
         return self.receive(msg)
 
     def receive(self, msg: Message) -> list[str]:
-        """Handle one parsed line known to come from the referee."""
+        """Handle one parsed line known to come from the referee (a part of a continued
+        message is held until its last part arrives)."""
+        wholes = self._parts.add(msg)
+        if len(wholes) == 1:
+            return self._handle(wholes[0])
+        return [line for whole in wholes for line in self._handle(whole)]
+
+    def _handle(self, msg: Message) -> list[str]:
         verb = msg.verb
         if verb == ASK:
             return self._ask(msg)

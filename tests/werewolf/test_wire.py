@@ -14,7 +14,7 @@ from arena.core.seating import Seating
 from arena.games import LINES, RESERVED_NICKS
 from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
-from arena.protocol import ASK, END, ERROR, MAX_LINE_BYTES, TEAM, TIMEOUT, WARN, Message, parse
+from arena.protocol import ASK, END, ERROR, MAX_LINE_BYTES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, parse
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.sdk.bot import Ask, Bot, GameView
@@ -134,6 +134,10 @@ def test_team_talk_is_refused_by_day_and_to_villagers() -> None:
     hub.referee.on_message(nicks[wolf], hub.referee.nick, f"TEAM {match.gid} :hello pack", hub.now)
     other = next(s for s, r in enumerate(game.roles) if r == "werewolf" and s != wolf)
     assert match.transcript[-1] == (nicks[other], f"TEAM {match.gid} from={nicks[wolf]} :hello pack")
+    before = len(match.transcript)
+    hub.referee.on_message(nicks[wolf], hub.referee.nick, f"TEAM {match.gid} :{'x' * (MAX_TEXT_BYTES + 1)}", hub.now)
+    (refused,) = [parse(line) for to, line in match.transcript[before:]]
+    assert refused.args[0] == ErrorCode.MALFORMED.value and "at most 300 bytes" in (refused.text or "")
 
 
 def test_only_the_floor_holder_may_talk_and_bots_hear_only_them() -> None:
@@ -254,14 +258,41 @@ def test_simulate_summarises_werewolf(transport: str) -> None:
     assert set(summary["end_reasons"]) <= set(WerewolfGame.end_reasons)
 
 
-def test_every_line_fits_in_an_irc_line_with_ten_long_nicks() -> None:
-    nicks = [f"player{i}_abcdefghi"[:16] for i in range(10)]
-    hub = hub_with({n: Chatty(seed=i) for i, n in enumerate(nicks)})
+class Watcher(Bot):
+    """Keeps what the SDK handed it: whole messages, however many lines each took."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seats: list[str] = []
+        self.asks: list[Ask] = []
+
+    def on_start(self, game: GameView) -> None:
+        self.seats = game.seats
+
+    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+        self.asks.append(ask)
+        return super().decide(game, ask)
+
+
+@pytest.mark.parametrize("players", [10, 20])
+def test_every_line_fits_in_an_irc_line_with_long_nicks(players: int) -> None:
+    """Twenty 16-character nicks overflow a line: such messages are continued, and the
+    SDK hands bots the whole message."""
+    nicks = [f"player{i}_abcdefghij"[:16] for i in range(players)]
+    bots = {n: Watcher(seed=i) for i, n in enumerate(nicks)}
+    hub = hub_with(bots)
     options = {"enabledRoles": ALL_ROLES, "roleCounts": "werewolf:3,seer:1,witch:1,cupid:1,piper:1,hunter:1"}
-    for seed in range(5):
+    continued = 0
+    for seed in range(3):
         match = play(hub, nicks, seed, **options)
+        assert match.game.result is not None and match.game.result.forfeited is None
         longest = max(len(line.encode()) for _, line in match.transcript)
         assert longest <= MAX_LINE_BYTES, max(match.transcript, key=lambda t: len(t[1]))
+        continued += sum(1 for _, line in match.transcript if line.endswith(" more=true"))
+        assert all(bot.seats == nicks for bot in bots.values())
+        assert not any("more" in ask.fields for bot in bots.values() for ask in bot.asks)
+    assert (continued > 0) == (players == 20)
+    assert not any(line.startswith("ERROR") for _, line in match.transcript)
 
 
 def test_the_sdk_reads_the_rules_into_the_game_options() -> None:
