@@ -256,8 +256,9 @@ def test_votes_are_asked_in_the_channel_and_quests_by_dm(full_game) -> None:
         assert to is None and msg.get("to") == "all"
         assert msg.list("options") == ["approve", "reject"]
 
-    # Between an approved VOTES line and its QUEST line, quest requests go by DM to the team's
-    # members who have a choice (good players' only card is played for them), and to no one else.
+    # Between an approved VOTES line and its QUEST line, quest requests go by DM to every
+    # member of the team, under one request id, and to no one else: neither the ids nor who
+    # is asked tell good from evil; only the options each member sees do.
     transcript = match.transcript
     quests_seen = 0
     for i, (to, line) in enumerate(transcript):
@@ -270,16 +271,13 @@ def test_votes_are_asked_in_the_channel_and_quests_by_dm(full_game) -> None:
         assert all(m.args[2] == "quest" for _, m in asks)
         asked = [to for to, _ in asks]
         assert all(to is not None for to in asked), "a quest request went to the channel"
-        assert sorted(asked) == sorted(n for n in team if n in evil)
+        assert sorted(asked) == sorted(team)
+        assert len({m.args[1] for _, m in asks}) == 1
         for to, m in asks:
-            assert m.get("to") == to and m.list("team") == team
-            assert m.list("options") == ["success", "fail"]
+            assert sorted(m.list("to")) == sorted(team) and m.list("team") == team
+            assert m.list("options") == (["success", "fail"] if to in evil else ["success"])
         quests_seen += 1
     assert quests_seen == len([line for line in public(match) if line.startswith("QUEST ")])
-    for nick in nicks:
-        kinds = [kind for kind, _ in hub.sessions[nick.lower()].bot.asks]
-        if nick not in evil:
-            assert "quest" not in kinds
 
 
 def test_every_line_is_canonical_and_fits_the_payload_limit() -> None:
@@ -367,8 +365,8 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
 
 def test_quest_cards_good_player_cannot_fail_and_evil_choice_is_checked() -> None:
     """Every seat is a puppet. The leader proposes one good and one evil player; everyone
-    approves. Only the evil member is asked for a card (by DM); a good member's card is
-    played for them, so their ``fail`` is refused and does not count."""
+    approves. Both are asked for a card by DM, under one request id; the good member is
+    offered ``success`` only, so their ``fail`` is refused and does not count."""
     hub, nicks = new_hub(5)
     match = start(hub, nicks, seed=11)
     puppets = [install(hub, Puppet(n)) for n in nicks]
@@ -383,16 +381,19 @@ def test_quest_cards_good_player_cannot_fail_and_evil_choice_is_checked() -> Non
         vote = p.open_ask(match.gid)
         answer(hub, p, vote, "approve")
     gid = match.gid
-    # The quest request: a DM to the evil member only.
+    # The quest request: a DM to each member, one request id, options by side.
     quest_asks = [(to, parse(line)) for to, line in match.transcript if line.startswith("ASK ") and " quest " in line]
-    assert [to for to, _ in quest_asks] == [evil]
+    assert sorted(to for to, _ in quest_asks) == sorted([good, evil])
     ask = puppets[nicks.index(evil)].open_ask(gid)
-    assert ask is not None and ask.list("options") == ["success", "fail"] and ask.get("to") == evil
-    assert puppets[nicks.index(good)].open_ask(gid) is None
+    assert ask is not None and ask.list("options") == ["success", "fail"]
+    good_ask = puppets[nicks.index(good)].open_ask(gid)
+    assert good_ask is not None and good_ask.list("options") == ["success"]
+    assert good_ask.args[1] == ask.args[1] and good_ask.get("to") == ask.get("to")
     qrid = ask.args[1]
     good_p, evil_p = puppets[nicks.index(good)], puppets[nicks.index(evil)]
-    check_refused(hub, match, good_p, f"ANSWER {gid} {qrid} fail", ErrorCode.STALE_REQUEST, gid, qrid)
+    check_refused(hub, match, good_p, f"ANSWER {gid} {qrid} fail", ErrorCode.ACTION_NOT_ALLOWED, gid, qrid)
     check_refused(hub, match, evil_p, f"ANSWER {gid} {qrid} maybe", ErrorCode.ACTION_NOT_ALLOWED, gid, qrid)
+    answer(hub, good_p, good_ask, "success")
     answer(hub, evil_p, ask, "success")
     quest = parse(next(line for line in public(match) if line.startswith("QUEST ")))
     assert quest.get("result") == "success" and quest.get("fails") == "0"
@@ -444,10 +445,8 @@ def default_of(match: Match, seat: int, ask: Message):
 
 
 def asked_entries(match: Match, seat: int) -> list[tuple[str, object]]:
-    """The seat's answers in the engine's history, without the cards played for it (a good
-    player's only card is never asked)."""
-    forced = match.game.sides_now[seat] is Side.GOOD
-    return [(k, v) for s, k, v in match.game.history if s == seat and not (k == "quest" and forced)]
+    """The seat's answers in the engine's history: every one of them was asked."""
+    return [(k, v) for s, k, v in match.game.history if s == seat]
 
 
 def test_silent_bot_is_warned_then_defaulted_then_forfeited() -> None:

@@ -216,8 +216,9 @@ class Match:
     def _advance(self, now: float) -> None:
         """Publish new events, then ask for any round of decisions not yet asked.
 
-        A decision with a single legal choice (a good player's quest card) is made for the
-        player instead of asked: it saves a line and a round trip and tells no one anything.
+        Every decision is asked, even one with a single legal choice (a good player's quest
+        card): skipping it would tell everyone who was not asked, through the request ids
+        and through how soon the result comes.
         """
         game = self.game
         while True:
@@ -239,11 +240,7 @@ class Match:
             self._asked = round_
             self._requests = {}
             self._deadline = {}
-            pending = game.pending()
-            forced = [d for d in pending if d.count == 1 and len(d.options) == 1]
-            self._ask([d for d in pending if not (d.count == 1 and len(d.options) == 1)], now)
-            for d in forced:
-                game.apply(d.seat, d.kind, d.options[0])
+            self._ask(game.pending(), now)
 
     def _publish(self, events: Sequence[Event]) -> None:
         self._published += len(events)
@@ -259,35 +256,55 @@ class Match:
                         self._send(self.nicks[seat], msg)
 
     def _ask(self, decisions: Sequence[Decision], now: float) -> None:
-        """One line per group of identical public requests; private ones go to each player."""
-        public = self.game.public_kinds
+        """Ask a round of decisions with as few lines as secrets allow.
+
+        Identical public requests share one line in the channel. Private requests of one
+        kind (the quest cards of a team) share one request id, so the ids tell nobody who
+        was offered what; each distinct variant goes by DM to the players it is for. A
+        secret request (a night action) is asked of its player alone.
+        """
+        game = self.game
+        public, secret = game.public_kinds, game.secret_kinds
         groups: dict[tuple, list[Decision]] = {}
         for d in decisions:
-            key = (d.kind, d.options, d.count) if d.kind in public else (d.seat,)
+            if d.kind in public:
+                key: tuple = (d.kind, d.options, d.count)
+            elif d.kind in secret:
+                key = (d.seat,)
+            else:
+                key = (d.kind,)
             groups.setdefault(key, []).append(d)
+        names = self.names
         for group in groups.values():
-            d = group[0]
             rid = self._new_rid()
-            seats = {x.seat for x in group}
+            seats = {d.seat for d in group}
             self._requests[rid] = Request(rid, seats)
-            limit = self.game.time_limit(d)
+            limit = game.time_limit(group[0])
             seconds = self.timeouts.decision if limit is None else limit
             for seat in seats:
                 self._deadline[seat] = now + seconds
-            names = self.names
-            options = [names[o] if type(o) is int else o for o in d.options] if d.targets else list(d.options)
-            to = "all" if len(seats) == len(self.names) else [self.names[s] for s in sorted(seats)]
-            fields: dict[str, Any] = {"to": to, "deadline": int(seconds), "options": options}
-            if d.count != 1:
-                fields["pick"] = d.count
-            if d.kind in self.game.floor_kinds:
-                fields["floor"] = True  # the player has the channel until they answer
-            fields.update(self.lines.ask_context(self.game, d, self.names))
-            msg = Message.make(ASK, self.gid, rid, d.kind, **fields)
-            if d.kind in public:
-                self._send(None, msg)
-            else:
-                self._send(self.nicks[d.seat], msg)
+            to = "all" if len(seats) == len(names) else [names[s] for s in sorted(seats)]
+            variants: dict[tuple, list[Decision]] = {}
+            for d in group:
+                variants.setdefault((d.options, d.count), []).append(d)
+            for variant in variants.values():
+                msg = self._request(rid, variant[0], to, seconds)
+                if group[0].kind in public:
+                    self._send(None, msg)
+                else:
+                    for d in variant:
+                        self._send(self.nicks[d.seat], msg)
+
+    def _request(self, rid: int, d: Decision, to: str | list[str], seconds: float) -> Message:
+        names = self.names
+        options = [names[o] if type(o) is int else o for o in d.options] if d.targets else list(d.options)
+        fields: dict[str, Any] = {"to": to, "deadline": int(seconds), "options": options}
+        if d.count != 1:
+            fields["pick"] = d.count
+        if d.kind in self.game.floor_kinds:
+            fields["floor"] = True  # the player has the channel until they answer
+        fields.update(self.lines.ask_context(self.game, d, names))
+        return Message.make(ASK, self.gid, rid, d.kind, **fields)
 
     def _new_rid(self) -> int:
         if self._rids is None:
