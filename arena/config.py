@@ -96,6 +96,9 @@ class ServerConfig:
     lines_per_second: float = setting(2.0, help="referee's outgoing line rate, to stay under flood limits; "
                                       "0 = unlimited (a private server without flood limits)", min=0)
     burst: int = setting(5, help="lines that may go out at once before the rate applies", min=1)
+    max_targets: int = setting(1, help="nicks one direct message may name at once (PRIVMSG a,b,c) when the server "
+                               "does not advertise TARGMAX or MAXTARGETS; ngircd takes up to 25 without saying "
+                               "so; 1 is always safe", min=1)
 
     def __post_init__(self) -> None:
         # Messages raised here start with the field name; the builder prefixes the section.

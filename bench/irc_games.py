@@ -3,7 +3,8 @@
 Ten rule-based SDK bots (one reactor thread) and the referee service (another thread)
 play on a local ngircd or the embedded server. With ``--penalties`` ngircd's default flood
 penalties are on and the referee keeps the configured outgoing rate (lines per game then
-decide the time).
+decide the time). Lines are counted as the referee's link writes them: a direct message
+to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is one line.
 
 Usage: python bench/irc_games.py [--server ngircd|embedded] [--games N] [--players P]
                                  [--penalties] [--rate LINES_PER_SECOND]
@@ -19,7 +20,7 @@ import time
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, LobbyConfig, ServerConfig
 from arena.irc.link import ReactorThread
-from arena.irc.servers import start_server
+from arena.irc.servers import MAX_TARGETS, start_server
 from arena.referee.match import Match
 from arena.referee.service import RefereeService
 from arena.sdk.runner import BotRunner
@@ -36,15 +37,17 @@ def main() -> None:
     options = {"flood_penalties": True} if args.penalties else {}
     with start_server(args.server, **options) as (host, port):
         config = Config(
-            server=ServerConfig(host=host, port=port, lines_per_second=args.rate),
+            server=ServerConfig(host=host, port=port, lines_per_second=args.rate, max_targets=MAX_TARGETS[args.server]),
             lobby=LobbyConfig(min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0),
         )
         marks: list[float] = []
+        sent: list[int] = []
         matches: list[Match] = []
 
         def ended(match: Match) -> None:
             matches.append(match)
             marks.append(time.monotonic())
+            sent.append(service.link.sent_messages)
 
         service = RefereeService(config, max_games=args.games, seed=1, on_game_end=ended)
         bots = ReactorThread(tick=0.01).start()
@@ -60,7 +63,8 @@ def main() -> None:
     starts = [start] + marks[:-1]
     # The first game includes registration and the lobby countdown; report the rest.
     durations = [b - a for a, b in zip(starts, marks)][1:] or [marks[0] - start]
-    lines = [len(m.transcript) + 1 for m in matches]  # +1: the TABLE line in the lobby
+    # From one END to the next: the lobby's TABLE, then the whole next game.
+    lines = [b - a for a, b in zip(sent, sent[1:])] or sent
     print(f"{args.server}{' with flood penalties' if args.penalties else ''}, referee rate "
           f"{args.rate or 'unlimited'}: {len(matches)} games of {args.players} players")
     print(f"  seconds per game: mean {statistics.mean(durations):.3f}, median {statistics.median(durations):.3f}, "

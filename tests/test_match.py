@@ -610,3 +610,25 @@ def test_after_a_rename_choices_are_named_as_announced() -> None:
     answer(hub, leader, ask, ",".join(team))
     assert not leader.errors(), f"the referee refused the names its own request offered: {leader.errors()}"
     assert match.game.history[:1] == [(match.game.leader, "team", tuple(sorted(nicks.index(n) for n in team)))]
+
+
+def test_one_line_goes_to_several_nicks_where_the_transport_can() -> None:
+    """With ``send_many`` (IRC's multi-target PRIVMSG) a quest request that is the same for
+    several members is sent once for all of them; the transcript still names each."""
+    hub, nicks = new_hub(10)
+    batches: list[tuple[tuple[str, ...], str]] = []
+
+    def send_many(targets, text) -> None:
+        batches.append((tuple(targets), text))
+        for target in targets:
+            hub._from_referee(target, text)
+
+    hub.referee.send_many = send_many
+    match = hub.play("avalon", nicks, AvalonOptions(), 4)
+    assert match.game.result is not None and match.game.result.forfeited is None
+    quests = [(to, text) for to, text in batches if " quest " in text]
+    assert quests and all(len(to) >= 2 for to, _ in quests)
+    for to, text in quests:
+        assert all((nick, text) in match.transcript for nick in to)
+    sent_each = [line for to, line in match.transcript if to is not None and " quest " in line]
+    assert len(sent_each) > len(quests)  # fewer lines than the DMs they carry

@@ -46,7 +46,7 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import Future
-from typing import Any, Callable, Iterable, Literal, TypeVar
+from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
 
 import irc.client
 from jaraco.stream.buffer import LenientDecodingLineBuffer
@@ -188,6 +188,7 @@ class IrcLink:
         sasl_password: str | None = None,
         lines_per_second: float | None = 2.0,
         burst: int = 5,
+        max_targets: int = 1,
         reconnect_delay: float = 1.0,
         reconnect_max_delay: float = 60.0,
         keepalive: float | None = 60.0,
@@ -206,6 +207,8 @@ class IrcLink:
         ``lines_per_second``: token-bucket rate of outgoing lines (0 or None: unlimited,
         for loopback tests); ``burst``: bucket size, i.e. lines sent back to back after a
         quiet spell.
+        ``max_targets``: how many nicks one PRIVMSG of ``send_many`` may name when the
+        server does not say (ISUPPORT ``TARGMAX`` or ``MAXTARGETS``); 1 is always safe.
         ``reconnect_delay`` doubles after each failed attempt up to ``reconnect_max_delay``
         and resets once registered.
         ``keepalive``: after this many silent seconds we PING; after twice as many we drop
@@ -228,6 +231,11 @@ class IrcLink:
         self.sasl_password = sasl_password
         self.rate = float(lines_per_second) if lines_per_second else 0.0
         self.burst = burst
+        if max_targets < 1:
+            raise ValueError("max_targets must be at least 1")
+        self.max_targets = max_targets
+        self.sent_messages = 0
+        """PRIVMSG and NOTICE lines written to the server so far (a multi-target one counts once)."""
         self.reconnect_delay = reconnect_delay
         self.reconnect_max_delay = reconnect_max_delay
         self.keepalive = keepalive
@@ -377,6 +385,41 @@ class IrcLink:
         reconnection."""
         return self._enqueue("PRIVMSG", target, text)
 
+    def send_many(self, targets: Sequence[str], text: str) -> bool:
+        """Queue ``text`` to several nicks in as few PRIVMSG lines as the server allows
+        (``PRIVMSG a,b,c :text``): on a flood-limited network every line costs time."""
+        for target in targets:
+            _check_name("target", target)
+        text = strip_controls(text)
+        if not text or not targets:
+            return False
+        with self.reactor.mutex:
+            if self._closed:
+                return False
+            per = self.targets_per_message()
+            size = len(text.encode("utf-8"))
+            chunk: list[str] = []
+            for target in targets:
+                if chunk and (len(chunk) == per or size > self.max_text_bytes(",".join((*chunk, target)))):
+                    self._queue.append(("PRIVMSG", ",".join(chunk), text))
+                    chunk = []
+                chunk.append(target)
+            self._queue.append(("PRIVMSG", ",".join(chunk), text))
+            self._drain()
+        return True
+
+    def targets_per_message(self) -> int:
+        """Nicks one PRIVMSG may name: the server's ``TARGMAX`` (or ``MAXTARGETS``) when it
+        advertises one, else ``max_targets``."""
+        features = self._conn.features
+        targmax = getattr(features, "targmax", None)
+        if isinstance(targmax, dict) and "PRIVMSG" in targmax:
+            return max(1, targmax["PRIVMSG"] or 64)  # empty: no limit but the line's length
+        maxtargets = getattr(features, "maxtargets", None)
+        if isinstance(maxtargets, int):
+            return max(1, maxtargets)
+        return self.max_targets
+
     def notice(self, target: str, text: str) -> bool:
         """Like ``send`` but a NOTICE (which bots must never answer automatically)."""
         return self._enqueue("NOTICE", target, text)
@@ -516,6 +559,8 @@ class IrcLink:
                 # The library swallowed a socket error and disconnected: resend later.
                 self._queue.appendleft(item)
                 return
+            if item[0] != "RAW":
+                self.sent_messages += 1
 
     def _join_line(self, folded: str) -> str:
         key = self._keys.get(folded)

@@ -33,6 +33,9 @@ from typing import Iterator, NamedTuple
 
 HOST = "127.0.0.1"
 KINDS = ("embedded", "ngircd")
+MAX_TARGETS = {"embedded": 1, "ngircd": 25}
+"""Nicks one PRIVMSG may name on each kind (measured; neither advertises TARGMAX): the
+value for ``server.max_targets``."""
 _SBIN_PATH = "/usr/sbin:/usr/local/sbin:/sbin"
 
 
@@ -141,6 +144,7 @@ class LocalServer:
         if kind == "ngircd" and not ngircd_available():
             raise ServerStartError("ngircd is not installed (Debian: apt-get install ngircd)")
         self.kind = kind
+        self.max_targets = MAX_TARGETS[kind]
         self.host = HOST
         self.port = port
         self.flood_penalties = flood_penalties

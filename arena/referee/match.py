@@ -55,6 +55,8 @@ class Match:
     timeouts: Timeouts
     say: Callable[[str], None]
     tell: Callable[[str, str], None]
+    tell_many: Callable[[Sequence[str], str], None] | None = None
+    """Sends one line to several nicks at once (one IRC line for many DMs); None: ``tell`` each."""
     on_end: Callable[["Match"], None] | None = None
     on_floor: Callable[[str | None, str | None], None] | None = None
     """Called with the nicks of the old and the new floor holder when the floor changes
@@ -252,8 +254,7 @@ class Match:
                 if event.audience is None:
                     self._send(None, msg)
                 else:
-                    for seat in sorted(event.audience):
-                        self._send(self.nicks[seat], msg)
+                    self._send_each([self.nicks[seat] for seat in sorted(event.audience)], msg)
 
     def _ask(self, decisions: Sequence[Decision], now: float) -> None:
         """Ask a round of decisions with as few lines as secrets allow.
@@ -292,8 +293,7 @@ class Match:
                 if group[0].kind in public:
                     self._send(None, msg)
                 else:
-                    for d in variant:
-                        self._send(self.nicks[d.seat], msg)
+                    self._send_each([self.nicks[d.seat] for d in variant], msg)
 
     def _request(self, rid: int, d: Decision, to: str | list[str], seconds: float) -> Message:
         names = self.names
@@ -377,8 +377,7 @@ class Match:
                                           text=f"TEAM text is at most {MAX_TEXT_BYTES} bytes; split it"))
             return
         relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
-        for other in listeners:
-            self._send(self.nicks[other], relayed)
+        self._send_each([self.nicks[other] for other in listeners], relayed)
 
     def _send(self, nick: str | None, msg: Message) -> None:
         for line in msg.lines():  # one, unless a big table's lists need continuing
@@ -387,3 +386,14 @@ class Match:
                 self.say(line)
             else:
                 self.tell(nick, line)
+
+    def _send_each(self, nicks: Sequence[str], msg: Message) -> None:
+        """The same message by DM to each of ``nicks``: in one line where the transport can
+        (the transcript still says who got it)."""
+        if len(nicks) < 2 or self.tell_many is None:
+            for nick in nicks:
+                self._send(nick, msg)
+            return
+        for line in msg.lines():
+            self.transcript.extend((nick, line) for nick in nicks)
+            self.tell_many(nicks, line)

@@ -48,10 +48,14 @@ class Referee:
     def __init__(
         self, nick: str, timeouts: Timeouts, send: Callable[[str, str], None],
         id_taken: Callable[[str], bool] = lambda gid: False,
+        send_many: Callable[[Sequence[str], str], None] | None = None,
     ) -> None:
         self.nick = nick
         self.timeouts = timeouts
         self.send = send
+        self.send_many = send_many
+        """Sends one line to several nicks at once where the transport can (IRC's
+        multi-target PRIVMSG); None: one ``send`` each."""
         self.bots: dict[str, BotInfo] = {}
         self.matches: dict[str, Match] = {}
         self._ids = itertools.count(1)
@@ -178,6 +182,7 @@ class Referee:
             gid, game, list(seats), LINES[game_name], self.timeouts,
             say=lambda line: self.send(channel, line),
             tell=self.send,
+            tell_many=self.send_many,
             on_end=self._ended,
         )
         self.matches[gid] = match

@@ -58,12 +58,14 @@ class RefereeService:
             server.host, server.port, server.nick,
             channels=[server.channel], tls=server.tls, password=server.password,
             sasl_account=server.sasl_account, sasl_password=server.sasl_password,
-            lines_per_second=server.lines_per_second, burst=server.burst, reactor=reactor,
+            lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
+            reactor=reactor,
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
         )
         self.reactor = self.link.reactor
         self.referee = Referee(server.nick, config.timeouts, self.link.send,
-                               id_taken=recorder.store.has_game if recorder is not None else lambda gid: False)
+                               id_taken=recorder.store.has_game if recorder is not None else lambda gid: False,
+                               send_many=self.link.send_many)
         self.referee.on_game_end.append(self._ended)
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
         if recorder is not None:

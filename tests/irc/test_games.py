@@ -39,7 +39,7 @@ class Arena:
     ) -> None:
         self.server = server
         self.config = Config(
-            server=ServerConfig(host=server.host, port=server.port, lines_per_second=0),
+            server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets),
             timeouts=timeouts,
             lobby=LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
         )

@@ -75,6 +75,35 @@ def test_dm_and_channel_messages(make_link) -> None:
     arec.wait(lambda: arec.messages == [("bob", "alice", "noted")])
 
 
+def test_one_line_reaches_several_nicks_in_as_few_lines_as_the_server_takes(make_link, irc_server) -> None:
+    referee, _ = make_link("referee", max_targets=irc_server.max_targets)
+    players = [make_link(nick) for nick in ("p1", "p2", "p3")]
+    assert referee.send_many(["p1", "p2", "p3"], "ROLE g1 role=servant side=good sees=")
+    for _, rec in players:
+        rec.wait(lambda rec=rec: len(rec.messages) == 1)
+    got = [rec.messages[0] for _, rec in players]
+    assert got == [("referee", nick, "ROLE g1 role=servant side=good sees=") for nick in ("p1", "p2", "p3")]
+    # ngircd takes 25 nicks at once; the embedded server one.
+    assert referee.sent_messages == (1 if irc_server.max_targets > 1 else 3)
+
+
+def test_several_nicks_are_split_by_count_and_by_length(make_link, irc_server) -> None:
+    referee, _ = make_link("referee", max_targets=min(2, irc_server.max_targets))
+    nicks = ["p1", "p2", "p3"]
+    recs = [make_link(nick)[1] for nick in nicks]
+    referee.send_many(nicks, "hello")
+    for rec in recs:
+        rec.wait(lambda rec=rec: len(rec.messages) == 1)
+    assert referee.sent_messages == (2 if irc_server.max_targets > 1 else 3)
+    # A text that leaves no room for a second nick goes to each alone, uncut.
+    text = "x" * referee.max_text_bytes("p1")
+    referee.send_many(nicks, text)
+    for rec in recs:
+        rec.wait(lambda rec=rec: len(rec.messages) == 2)
+        assert rec.messages[1][2] == text
+    assert referee.sent_messages == (5 if irc_server.max_targets > 1 else 6)
+
+
 def test_control_characters_cannot_inject_commands(make_link, raw_client) -> None:
     alice, arec = make_link("alice")
     bob, brec = make_link("bob")

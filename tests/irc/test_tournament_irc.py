@@ -28,7 +28,8 @@ def run(settings: Settings, config: Config, results: list[int]) -> None:
 
 def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp_path: Path) -> None:
     config = Config(
-        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0),
+        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0,
+                            max_targets=irc_server.max_targets),
         timeouts=TimeoutConfig(decision=5.0, grace=1.0),
         lobby=LobbyConfig(countdown=0.2, join_timeout=5.0),
         store=StoreConfig(str(tmp_path / "results.db")),
@@ -76,7 +77,8 @@ def test_an_operator_stops_a_game_with_nobody_at_fault(irc_server: LocalServer, 
     from .conftest import RawClient
 
     config = Config(
-        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0),
+        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0,
+                            max_targets=irc_server.max_targets),
         timeouts=TimeoutConfig(decision=30.0, grace=1.0),
         lobby=LobbyConfig(min_players=5, max_players=5, countdown=0.2, join_timeout=5.0, operators=("boss",)),
     )
