@@ -613,8 +613,11 @@ def test_after_a_rename_choices_are_named_as_announced() -> None:
 
 
 def test_one_line_goes_to_several_nicks_where_the_transport_can() -> None:
-    """With ``send_many`` (IRC's multi-target PRIVMSG) a quest request that is the same for
-    several members is sent once for all of them; the transcript still names each."""
+    """With ``send_many`` (IRC's multi-target PRIVMSG) a quest request or a role that is the
+    same for several players is sent once for all of them; the transcript still names each,
+    and every player gets the same lines in the same order as without it."""
+    hub, nicks = new_hub(10)
+    plain = hub.play("avalon", nicks, AvalonOptions(), 4)
     hub, nicks = new_hub(10)
     batches: list[tuple[tuple[str, ...], str]] = []
 
@@ -632,3 +635,7 @@ def test_one_line_goes_to_several_nicks_where_the_transport_can() -> None:
         assert all((nick, text) in match.transcript for nick in to)
     sent_each = [line for to, line in match.transcript if to is not None and " quest " in line]
     assert len(sent_each) > len(quests)  # fewer lines than the DMs they carry
+    assert any(text.startswith("ROLE ") and "role=servant" in text and len(to) == 5 for to, text in batches)
+    for nick in nicks:  # what each player saw, channel and DMs interleaved
+        assert [line for to, line in match.transcript if to in (None, nick)] == \
+            [line for to, line in plain.transcript if to in (None, nick)]

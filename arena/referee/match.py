@@ -245,16 +245,34 @@ class Match:
             self._ask(game.pending(), now)
 
     def _publish(self, events: Sequence[Event]) -> None:
+        """Say the events' lines. Where one line can reach several nicks (``tell_many``),
+        identical private lines of these events (the servants' ``ROLE``) are held and sent
+        together, before any channel line that follows them: nobody's lines change order
+        (the server tells each recipient only that the line was for them)."""
         self._published += len(events)
+        held: dict[str, tuple[Message, list[str]]] = {}
         for event in events:
             out = self.lines.event_message(event, self.gid, self.names)
             if out is None:
                 continue
             for msg in (out,) if isinstance(out, Message) else out:
                 if event.audience is None:
+                    self._flush(held)
                     self._send(None, msg)
-                else:
-                    self._send_each([self.nicks[seat] for seat in sorted(event.audience)], msg)
+                    continue
+                nicks = [self.nicks[seat] for seat in sorted(event.audience)]
+                if self.tell_many is None:
+                    self._send_each(nicks, msg)
+                    continue
+                if any(nick in group for _, group in held.values() for nick in nicks):
+                    self._flush(held)  # a second line for someone: the first goes out first
+                held.setdefault(msg.format(), (msg, []))[1].extend(nicks)
+        self._flush(held)
+
+    def _flush(self, held: dict[str, tuple[Message, list[str]]]) -> None:
+        for msg, nicks in held.values():
+            self._send_each(nicks, msg)
+        held.clear()
 
     def _ask(self, decisions: Sequence[Decision], now: float) -> None:
         """Ask a round of decisions with as few lines as secrets allow.
