@@ -121,6 +121,10 @@ class TimeoutConfig:
         ESCALATION_STEPS, help="step applied at a player's n-th missed deadline in a game; the last repeats",
         choices=ESCALATION_STEPS, nonempty=True,
     )
+    secret_minimum: float = setting(
+        0.0, help="seconds a stretch of secret requests (a Werewolf night) lasts at least, so its length does not "
+                  "tell which roles are still asked; 0 = it ends as soon as its answers are in", min=0,
+    )
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ class Timeouts(Protocol):
     decision: float
     grace: float
     escalation: tuple[str, ...]
+    secret_minimum: float
 
 
 class Lines(Protocol):
@@ -87,6 +88,10 @@ class Match:
         would tell everyone how many secret requests went out in between."""
         self._floor: int | None = None
         self._floor_said = 0
+        self._secret_since: float | None = None
+        """When the current stretch of secret requests (a Werewolf night) began."""
+        self._hold_until: float | None = None
+        """Until when the stretch must still look busy: its next public line waits."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -165,7 +170,10 @@ class Match:
     # -- deadlines ------------------------------------------------------------------
 
     def next_deadline(self) -> float | None:
-        return min(self._deadline.values(), default=None)
+        deadline = min(self._deadline.values(), default=None)
+        if self._hold_until is not None and (deadline is None or self._hold_until < deadline):
+            return self._hold_until
+        return deadline
 
     def poll(self, now: float) -> None:
         """Apply the escalation step to every seat whose deadline has passed."""
@@ -224,8 +232,17 @@ class Match:
         """
         game = self.game
         while True:
-            if self._published < len(game.events):
-                self._publish(game.events[self._published:])
+            events = game.events
+            if self._published < len(events):
+                stop = len(events)
+                if self._secret_since is not None:
+                    public = next((i for i in range(self._published, stop) if events[i].audience is None), None)
+                    if public is not None and self._held(now):
+                        stop = public
+                if stop > self._published:
+                    self._publish(events[self._published:stop])
+                if stop < len(events):
+                    return  # poll() at the end of the hold carries on
             if self.over:
                 self._requests.clear()
                 self._deadline.clear()
@@ -239,10 +256,30 @@ class Match:
                 if game.floor_kinds:
                     self._pass_floor()
                 return
+            pending = game.pending()
+            if pending and all(d.kind in game.secret_kinds for d in pending):
+                if self._secret_since is None:
+                    self._secret_since = now
+            elif self._held(now):
+                return
             self._asked = round_
             self._requests = {}
             self._deadline = {}
-            self._ask(game.pending(), now)
+            self._ask(pending, now)
+
+    def _held(self, now: float) -> bool:
+        """Whether a stretch of secret requests must go on until ``timeouts.secret_minimum``
+        has passed: a night that ends as soon as its answers are in is shorter when a role
+        is no longer asked, and everyone can time it. Ends the stretch once it has not."""
+        since = self._secret_since
+        if since is None:
+            return False
+        until = since + self.timeouts.secret_minimum
+        if now < until:
+            self._hold_until = until
+            return True
+        self._secret_since = self._hold_until = None
+        return False
 
     def _publish(self, events: Sequence[Event]) -> None:
         """Say the events' lines. Where one line can reach several nicks (``tell_many``),

@@ -340,3 +340,40 @@ def test_the_dead_are_told_they_cannot_talk() -> None:
     assert match.chat[-2:] == [("p3", "boo", False), ("p4", "hello", False)]
     codes = [parse(line).args[0] for to, line in match.transcript[-2:]]
     assert codes == [ErrorCode.PLAYER_DEAD.value, ErrorCode.NOT_YOUR_TURN.value]
+
+
+@pytest.mark.parametrize("minimum", [0.0, 20.0])
+def test_a_night_lasts_the_configured_minimum_whoever_is_asked(minimum: float) -> None:
+    """Bots that answer at once: every night then takes exactly ``secret_minimum`` (on the
+    hub's virtual clock), however many night roles are still alive to be asked."""
+    nicks = [f"p{i}" for i in range(8)]
+    hub = LocalHub(TimeoutConfig(secret_minimum=minimum))
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, Bot(seed=i))
+    said: list[tuple[float, str | None, str]] = []
+    send = hub.referee.send
+
+    def timed(target: str, text: str) -> None:
+        said.append((hub.now, target, text))
+        send(target, text)
+
+    hub.referee.send = timed  # type: ignore[method-assign]
+    nights: list[float] = []
+    asked_per_night: set[int] = set()
+    for seed in range(6):
+        said.clear()
+        play(hub, nicks, seed, roleCounts="werewolf:2,seer:1,witch:1,doctor:1")
+        start = None
+        asked = 0
+        for when, target, text in said:
+            verb = text.split(" ", 1)[0]
+            if target == hub.channel and verb == "NIGHT":
+                start, asked = when, 0
+            elif start is not None and target != hub.channel and verb == ASK:
+                asked += 1
+            elif start is not None and target == hub.channel and verb in ("DAWN", END):
+                nights.append(when - start)
+                asked_per_night.add(asked)
+                start = None
+    assert len(asked_per_night) > 1, "nights asked different numbers of requests"
+    assert nights and all(length == minimum for length in nights), nights
