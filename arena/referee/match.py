@@ -217,6 +217,7 @@ class Match:
         ``reason=aborted`` and no rating moves."""
         if not self.over:
             self.game.abort(why)
+            self._secret_since = self._hold_until = None  # an operator's stop is said at once
             self._advance(now)
 
     def announce(self, msg: Message) -> None:

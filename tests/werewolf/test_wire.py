@@ -377,3 +377,16 @@ def test_a_night_lasts_the_configured_minimum_whoever_is_asked(minimum: float) -
                 start = None
     assert len(asked_per_night) > 1, "nights asked different numbers of requests"
     assert nights and all(length == minimum for length in nights), nights
+
+
+def test_an_operator_stop_is_said_at_once_even_during_a_long_night() -> None:
+    nicks = [f"p{i}" for i in range(8)]
+    hub = LocalHub(TimeoutConfig(secret_minimum=60.0))
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, Bot(seed=i))
+    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 3, hub.channel, hub.now)
+    hub.run()  # every night answer is in; the night is held until its minimum
+    assert match.next_deadline() == 60.0 and not match.over
+    match.abort("stopped by an operator", hub.now)
+    hub.run()
+    assert match.over and parse(match.transcript[-1][1]).get("reason") == "aborted"
