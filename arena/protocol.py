@@ -138,7 +138,10 @@ def _render(value: Any) -> str:
     if cls is bool:
         return "true" if value else "false"
     if cls is list or cls is tuple:
-        return ",".join(v if v.__class__ is str else _render(v) for v in value)
+        try:
+            return ",".join(value)  # a list of text, the common case
+        except TypeError:
+            return ",".join(map(_render, value))
     return str(value)
 
 
@@ -344,6 +347,11 @@ class Reassembler:
 
     def __init__(self) -> None:
         self._held: Message | None = None
+
+    @property
+    def idle(self) -> bool:
+        """No message is half received: a line without ``more`` is then whole as it is."""
+        return self._held is None
 
     def add(self, msg: Message) -> list[Message]:
         """The whole messages that ``msg`` completes (none while a message is unfinished)."""

@@ -17,6 +17,7 @@ from ..protocol import (
     ASK,
     END,
     ERROR,
+    MORE,
     PROTOCOL_VERSION,
     REGISTER,
     ROLE,
@@ -202,10 +203,9 @@ class Session:
     def receive(self, msg: Message) -> list[str]:
         """Handle one parsed line known to come from the referee (a part of a continued
         message is held until its last part arrives)."""
-        wholes = self._parts.add(msg)
-        if len(wholes) == 1:
-            return self._handle(wholes[0])
-        return [line for whole in wholes for line in self._handle(whole)]
+        if self._parts.idle and MORE not in msg.fields:  # the common case, on every line
+            return self._handle(msg)
+        return [line for whole in self._parts.add(msg) for line in self._handle(whole)]
 
     def _handle(self, msg: Message) -> list[str]:
         verb = msg.verb
