@@ -4,6 +4,7 @@ talk or a night action that was not theirs."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
@@ -59,7 +60,8 @@ class Tap(BotRunner):
 
 
 def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: LocalServer) -> None:
-    arena = Arena(irc_server, 8, FAST, game="werewolf")
+    # Nights held to a minimum length: the service must wake up when the hold ends.
+    arena = Arena(irc_server, 8, dataclasses.replace(FAST, secret_minimum=0.3), game="werewolf")
     taps: dict[str, Tap] = {}
     for i in range(8):
         nick = f"w{i}"
