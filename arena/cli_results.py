@@ -197,7 +197,8 @@ def register(main: click.Group) -> None:
         if nick is not None and nick.lower() not in (n.lower() for n in nicks):
             raise click.UsageError(f"{nick} did not play {game_id} (players: {', '.join(nicks)})")
         ratings = ratings_message(game_id, game.changes, nicks)
-        lines = [*game.transcript, *((None, line) for line in (ratings.lines() if ratings else ()))]
+        said: list[str] = ratings.lines() if ratings else []
+        lines = [*game.transcript, *((None, line) for line in said)]
         for target, line in lines:
             if target is None:
                 click.echo(f"#     {line}")

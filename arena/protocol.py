@@ -12,6 +12,7 @@ that starts with ``:`` begins free text that runs to the end of the line.
 
 from __future__ import annotations
 
+import builtins
 import re
 from typing import Any, Mapping
 
@@ -218,23 +219,23 @@ class Message:
 
     __str__ = format
 
-    def lines(self, limit: int = MAX_LINE_BYTES) -> list[str]:
+    def lines(self, limit: builtins.int = MAX_LINE_BYTES) -> builtins.list[str]:
         """The line, or lines, that carry this message within ``limit`` bytes each.
 
         IRC cuts long lines, and a big table (twenty long nicks) does not fit in one. A
         message that does not fit is continued: consecutive lines with the same verb and
         args, every one but the last ending in ``more=true``. Fields fill the parts in
         order; a field that does not fit in the room left starts the next part, and only
-        a list too long for any line is cut at its commas. ``Reassembler``
-        (and any bot, from protocol.md) joins the parts back. Raises ValueError if a single
-        list item, or the text, cannot fit in a line of its own.
+        a list too long for any line is cut at its commas. ``Reassembler`` (and any bot,
+        from protocol.md) joins the parts back. Raises ValueError if a single list item, or
+        the text, cannot fit in a line of its own.
         """
         line = self.format()
         if len(line) <= limit and (line.isascii() or len(line.encode()) <= limit):
             return [line]
         head = " ".join((self.verb, *self.args))
         room = limit - len(_MORE_TOKEN)
-        parts: list[str] = []
+        parts: builtins.list[str] = []
         part, size = head, len(head.encode())
         for key, value in self.fields.items():
             token = f" {key}={value}"
@@ -248,9 +249,9 @@ class Message:
                 continue
             piece = ""  # the items of this list that go into the current part
             for item in value.split(","):
-                grown = f"{piece},{item}" if piece else f" {key}={item}"
-                if size + len(grown.encode()) <= room:
-                    piece = grown
+                longer = f"{piece},{item}" if piece else f" {key}={item}"
+                if size + len(longer.encode()) <= room:
+                    piece = longer
                     continue
                 if piece:
                     part += piece

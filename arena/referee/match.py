@@ -56,7 +56,7 @@ class Match:
     timeouts: Timeouts
     say: Callable[[str], None]
     tell: Callable[[str, str], None]
-    tell_many: Callable[[Sequence[str], str], None] | None = None
+    tell_many: Callable[[Sequence[str], str], object] | None = None
     """Sends one line to several nicks at once (one IRC line for many DMs); None: ``tell`` each."""
     on_end: Callable[["Match"], None] | None = None
     on_floor: Callable[[str | None, str | None], None] | None = None

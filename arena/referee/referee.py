@@ -48,7 +48,7 @@ class Referee:
     def __init__(
         self, nick: str, timeouts: Timeouts, send: Callable[[str, str], None],
         id_taken: Callable[[str], bool] = lambda gid: False,
-        send_many: Callable[[Sequence[str], str], None] | None = None,
+        send_many: Callable[[Sequence[str], str], object] | None = None,
     ) -> None:
         self.nick = nick
         self.timeouts = timeouts
