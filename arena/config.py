@@ -333,7 +333,7 @@ def _convert(where: str, hint: Any, meta: Mapping[str, Any], value: Any) -> Any:
     bare, optional = _optional(hint)
     if value is None and optional:
         return None
-    if dataclasses.is_dataclass(bare):
+    if isinstance(bare, type) and dataclasses.is_dataclass(bare):
         return _build(bare, value, where)
 
     def bad(extra: str = "") -> ConfigError:

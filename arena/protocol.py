@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import builtins
 import re
-from typing import Any, Mapping
+from typing import Any, Mapping, overload
 
 from .core.errors import ErrorCode
 
@@ -163,6 +163,11 @@ class Message:
         return cls(verb, tuple(map(_render, args)), {k: _render(v) for k, v in fields.items()}, text)
 
     # -- reading fields -------------------------------------------------------------
+
+    @overload
+    def get(self, key: str) -> str | None: ...
+    @overload
+    def get(self, key: str, default: str) -> str: ...
 
     def get(self, key: str, default: str | None = None) -> str | None:
         return self.fields.get(key, default)

@@ -38,6 +38,7 @@ def play_random(game: Game, rng: random.Random) -> Result:
         for decision in game.pending():
             if game.round != round_:
                 break  # a new round replaced what was pending
+            options: tuple[Any, ...] | None
             if decision.count == 1:
                 options = decision.options
             else:

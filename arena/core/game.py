@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, NoReturn, Sequence
 
 from .decisions import Decision
 from .errors import ErrorCode, IllegalAction, SetupError
@@ -68,9 +68,13 @@ class Game:
     default_players: ClassVar[int] = 5
     """The player count a configuration starts from for this game."""
 
-    def __init__(self, players: int, seed: int) -> None:
+    def __init__(self, players: int, options: Any, seed: int, deal: Sequence[int] | None = None) -> None:
+        """Every game is made alike, so a driver can make any of them from a registry: a
+        table size, the game's options, a seed and, in a series, a deal (``deal_roles``)."""
         self.players = players
+        self.options = options
         self.seed = seed
+        self._deal_asked = None if deal is None else tuple(deal)
         self.rng = random.Random(seed)
         self.events: list[Event] = []
         self.history: list[tuple[int, str, Any]] = []
@@ -96,19 +100,21 @@ class Game:
     def decision_for(self, seat: int) -> Decision | None:
         return self._pending.get(seat)
 
-    def deal_roles(self, roles: Sequence[Any], deal: Sequence[int] | None) -> list[Any]:
-        """Seat ``s`` gets ``roles[deal[s]]``; without a deal the seeded RNG shuffles.
+    def deal_roles(self, roles: Sequence[Any]) -> list[Any]:
+        """Seat ``s`` gets ``roles[deal[s]]`` for the deal the game was made with; without
+        one the seeded RNG shuffles.
 
         A series passes deals (``Seating.deal``) so that role luck is spread evenly over
         the bots; a lone game lets the seed decide.
         """
+        deal = self._deal_asked
         if deal is None:
             roles = list(roles)
             self.rng.shuffle(roles)
             return roles
         if sorted(deal) != list(range(len(roles))):
             raise SetupError(f"a deal must order the {len(roles)} roles, got {list(deal)}")
-        self.deal = tuple(deal)
+        self.deal = deal
         return [roles[i] for i in deal]
 
     def view(self, seat: int | None) -> list[Event]:
@@ -203,7 +209,7 @@ class Game:
         self._round = {}
         self._pending = {}
 
-    def _refuse(self, seat: int, kind: str, decision: Decision | None) -> None:
+    def _refuse(self, seat: int, kind: str, decision: Decision | None) -> NoReturn:
         if self.result is not None:
             raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
         if not (type(seat) is int and 0 <= seat < self.players):

@@ -9,7 +9,7 @@ from .werewolf.engine import WerewolfGame
 from .werewolf.lines import WerewolfLines
 
 GAMES: dict[str, type[Game]] = {AvalonGame.name: AvalonGame, WerewolfGame.name: WerewolfGame}
-LINES = {AvalonGame.name: AvalonLines(), WerewolfGame.name: WerewolfLines()}
+LINES: dict[str, AvalonLines | WerewolfLines] = {AvalonGame.name: AvalonLines(), WerewolfGame.name: WerewolfLines()}
 
 RESERVED_NICKS: frozenset[str] = frozenset(w for g in GAMES.values() for w in g.reserved_words)
 """Words some game's options hold beside nicks: no player may be named like one."""

@@ -21,7 +21,8 @@ from .stats import wilson
 class RatingSystem(Protocol):
     """What the store needs from a rating system."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def initial_rating(self, entity: Entity) -> Rating: ...
 

@@ -59,10 +59,10 @@ class LocalHub:
                         for line in session.receive(msg):
                             queue.append((session.nick, referee.nick, line))
                 else:
-                    session = sessions.get(low)
-                    if session is not None:
-                        for line in session.feed(sender, text):
-                            queue.append((session.nick, referee.nick, line))
+                    addressee = sessions.get(low)
+                    if addressee is not None:
+                        for line in addressee.feed(sender, text):
+                            queue.append((addressee.nick, referee.nick, line))
             else:
                 if low == channel:  # a player talking in the channel: everyone hears it
                     for session in sessions.values():

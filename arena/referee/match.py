@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, NoReturn, Protocol, Sequence
 
 from ..core.decisions import Decision
 from ..core.errors import ErrorCode, IllegalAction
@@ -27,10 +27,16 @@ FLOOR_LINES = 10
 
 
 class Timeouts(Protocol):
-    decision: float
-    grace: float
-    escalation: tuple[str, ...]
-    secret_minimum: float
+    """Read-only: the config's frozen ``TimeoutConfig`` is the usual one."""
+
+    @property
+    def decision(self) -> float: ...
+    @property
+    def grace(self) -> float: ...
+    @property
+    def escalation(self) -> tuple[str, ...]: ...
+    @property
+    def secret_minimum(self) -> float: ...
 
 
 class Lines(Protocol):
@@ -54,8 +60,8 @@ class Match:
     """The seat order by nick as announced at the start; public lines keep these names."""
     lines: Lines
     timeouts: Timeouts
-    say: Callable[[str], None]
-    tell: Callable[[str, str], None]
+    say: Callable[[str], object]
+    tell: Callable[[str, str], object]
     tell_many: Callable[[Sequence[str], str], object] | None = None
     """Sends one line to several nicks at once (one IRC line for many DMs); None: ``tell`` each."""
     on_end: Callable[["Match"], None] | None = None
@@ -138,7 +144,7 @@ class Match:
         self._deadline.pop(seat, None)
         self._advance(now)
 
-    def _refuse_request(self, seat: int, rid: int) -> None:
+    def _refuse_request(self, seat: int, rid: int) -> NoReturn:
         if rid in self._issued:
             live = [r.rid for r in self._requests.values() if seat in r.seats]
             hint = f"; answer request {live[0]}" if live else "; nothing is asked of you now"

@@ -34,12 +34,12 @@ def ratings_message(gid: str, changes: Mapping[str, Sequence[Change]], seats: Se
     nothing was rated. Side terms are left out: they rate the sides, not the bots."""
     seat = {nick: i for i, nick in enumerate(seats)}
     fields = {
-        system: [_entry(c) for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
-                 if c.entity[0] == BOT]
+        system: ",".join(_entry(c) for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
+                         if c.entity[0] == BOT)
         for system, items in changes.items()
     }
     fields = {system: entries for system, entries in fields.items() if entries}
-    return Message.make(RATINGS, gid, **fields) if fields else None
+    return Message(RATINGS, (gid,), fields) if fields else None
 
 
 class Recorder:

@@ -46,7 +46,7 @@ class BotInfo:
 
 class Referee:
     def __init__(
-        self, nick: str, timeouts: Timeouts, send: Callable[[str, str], None],
+        self, nick: str, timeouts: Timeouts, send: Callable[[str, str], object],
         id_taken: Callable[[str], bool] = lambda gid: False,
         send_many: Callable[[Sequence[str], str], object] | None = None,
     ) -> None:

@@ -49,7 +49,8 @@ class Ask:
     message: Message
 
     def random(self, rng: random.Random | None = None) -> str | list[str]:
-        rng = rng or random
+        if rng is None:
+            rng = random.Random()
         if self.pick == 1:
             return rng.choice(self.options)
         return rng.sample(self.options, self.pick)
@@ -230,10 +231,10 @@ class Session:
             seats = msg.list("seats")
             if self.nick.lower() not in (s.lower() for s in seats):
                 return []
-            game = GameView(gid, msg.get("game", ""), self.nick, seats, msg.pairs("options"), msg)
-            self.games[gid] = game
-            game.messages.append(msg)
-            self.bot.on_start(game)
+            view = GameView(gid, msg.get("game", ""), self.nick, seats, msg.pairs("options"), msg)
+            self.games[gid] = view
+            view.messages.append(msg)
+            self.bot.on_start(view)
             return []
         game = self.games.get(gid)
         if game is None:

@@ -180,7 +180,8 @@ class Store:
              _json(sorted(res.winners) if res else []), res.reason if res else r.abort_reason,
              res.forfeited if res else None, r.tournament, r.started, r.finished),
         )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # an INSERT always has one
+        return cur.lastrowid
 
     def _insert_log(self, seq: int, r: GameRecord) -> None:
         self.conn.executemany(

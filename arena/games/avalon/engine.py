@@ -61,7 +61,7 @@ _TEAM_ROUNDS = {
     for n in QUEST_SIZES
 }
 """``_TEAM_ROUNDS[players][size][leader]``: the leader's request for a team of ``size``."""
-_QUEST_DECISIONS = {
+_QUEST_DECISIONS: dict[tuple[str, ...], tuple[Decision, ...]] = {
     cards: tuple(Decision(s, "quest", cards) for s in range(MAX_PLAYERS)) for cards in (ONLY_SUCCESS, ONLY_FAIL, FREE_CARD)
 }
 """``_QUEST_DECISIONS[cards][seat]``: a team member's request for a quest card."""
@@ -113,6 +113,7 @@ class AvalonGame(Game):
     public_kinds: ClassVar[frozenset[str]] = frozenset({"team", "vote", "assassinate"})
     tallied_kinds: ClassVar[frozenset[str]] = frozenset({"vote", "quest"})
     Options = AvalonOptions
+    options: AvalonOptions
     sides = SIDES
     end_reasons = END_REASONS
 
@@ -124,9 +125,8 @@ class AvalonGame(Game):
         self, players: int, options: AvalonOptions | None = None, seed: int = 0, deal: Sequence[int] | None = None
     ) -> None:
         options = options or AvalonOptions()
-        super().__init__(players, seed)
-        self.options = options
-        roles = self.deal_roles(options.roles(players), deal)
+        super().__init__(players, options, seed, deal)
+        roles = self.deal_roles(options.roles(players))
         table = _table(players, options)
         self.roles: list[Role] = roles
         self.sides_now: list[Side] = [STARTING[r] for r in roles]

@@ -39,8 +39,8 @@ class AvalonOptions(Options):
                     "without the Merlin/Assassin root rule (merlin=false) no other optional role may be chosen; "
                     f"turn off: {', '.join(extras)}"
                 )
-            evil = self.evil_count(players)
-            return [Role.SERVANT] * (players - evil) + [Role.MINION] * evil
+            n_evil = self.evil_count(players)
+            return [Role.SERVANT] * (players - n_evil) + [Role.MINION] * n_evil
         good = [Role.MERLIN]
         evil = [Role.ASSASSIN]
         if self.percival:

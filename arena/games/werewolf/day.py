@@ -31,10 +31,10 @@ def tally(votes: Mapping[int, int | str], majority: bool) -> tuple[dict[int, int
     counts: dict[int, int] = {}
     abstentions = 0
     for target in votes.values():
-        if target == ABSTAIN:
+        if isinstance(target, int):
+            counts[target] = counts.get(target, 0) + 1
+        else:  # ABSTAIN, the only word a vote may hold
             abstentions += 1
-        else:
-            counts[target] = counts.get(target, 0) + 1  # type: ignore[index]
     if not counts:
         return counts, abstentions, []
     top = max(counts.values())

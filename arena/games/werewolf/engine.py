@@ -51,7 +51,7 @@ reaches ``maxDays`` ends in a draw (reason ``day_limit``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, NoReturn, Sequence
 
 from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction
@@ -119,6 +119,7 @@ class _Handlers(Mapping[str, Callable[..., None]]):
 class WerewolfGame(Game):
     name: ClassVar[str] = "werewolf"
     Options = WerewolfOptions
+    options: WerewolfOptions
     sides = SIDES
     end_reasons = END_REASONS
     public_kinds: ClassVar[frozenset[str]] = frozenset(
@@ -138,10 +139,8 @@ class WerewolfGame(Game):
     ) -> None:
         options = options or WerewolfOptions()
         roles = options.deal(players)
-        super().__init__(players, seed)
-        self._deal = deal
+        super().__init__(players, options, seed, deal)
         roles = self._seat(roles)
-        self.options = options
         self.roles: list[str] = roles
         self._roles: list[type[Role]] = [REGISTRY[r] for r in roles]
         self.alive: list[bool] = [True] * players
@@ -194,7 +193,7 @@ class WerewolfGame(Game):
     def _seat(self, roles: list[str]) -> list[str]:
         """Deal the roles to the seats: by ``deal`` (a series spreads role luck) or at random
         (a seam for tests that need a given deal)."""
-        return self.deal_roles(roles, self._deal)
+        return self.deal_roles(roles)
 
     # -- what roles and drivers use ------------------------------------------------
 
@@ -624,7 +623,7 @@ class WerewolfGame(Game):
                 return word
         return decision.options[0]
 
-    def _refuse(self, seat: int, kind: str, decision: Decision | None) -> None:
+    def _refuse(self, seat: int, kind: str, decision: Decision | None) -> NoReturn:
         """Section 11 codes before the generic ones: a dead player, a role without this
         action, a power used up, a revealed idiot voting."""
         if self.result is None and type(seat) is int and 0 <= seat < self.players and isinstance(kind, str):
