@@ -20,11 +20,12 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..core.events import Event
+from ..protocol import ERROR, TIMEOUT, WARN, parse
 from ..ratings import RatingSystem, default_systems
 from ..ratings.model import ABORTED, BOT, FORFEIT, RANKED, SIDE, WIN, Change, Entity, Group, Match, Rating
 from ..ratings.stats import wilson
 from .figures import FIGURES
-from .records import (BotStats, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
+from .records import (BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
                       RebuildReport, RoleStats, StoredGame)
 from .schema import MIGRATIONS, Migration, migrate
 
@@ -330,6 +331,7 @@ class Store:
         for b, role, result, reason, n in self.conn.execute(sql, args):
             counts[b].append((role, result, reason, n))
         figures = FIGURES.get(game, ())
+        conduct = self._conduct(game, bot)
         out: dict[str, BotStats] = {}
         for b in sorted(counts):
             rows = counts[b]
@@ -337,8 +339,39 @@ class Store:
             out[b] = BotStats(
                 b, game, _role_stats(None, rows, figures),
                 {r: _role_stats(r, [x for x in rows if x[0] == r], figures) for r in roles},
+                conduct.get(b, Conduct({}, 0, 0, 0)),
             )
         return out
+
+    def _conduct(self, game: str, bot: str | None) -> dict[str, Conduct]:
+        """Per bot, from the stored transcripts: ``ERROR`` and ``WARN`` lines sent to it
+        (under its seat's nick) and ``TIMEOUT`` lines naming it."""
+        sql = ("SELECT g.nicks, l.target, l.line FROM lines l JOIN games g ON g.seq = l.game_seq"
+               " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')")
+        args: list[Any] = [game]
+        if bot is not None:
+            sql += " AND g.seq IN (SELECT game_seq FROM outcomes WHERE bot = ?)"
+            args.append(bot)
+        refused: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        late: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for nicks, target, line in self.conn.execute(sql, args):
+            msg = parse(line)
+            if msg.verb == TIMEOUT:
+                late[msg.get("player", "")][msg.get("action", "")] += 1
+                continue
+            seated = {n.lower(): n for n in json.loads(nicks)}
+            name = seated.get((target or "").lower())
+            if name is None:
+                continue  # said to someone else (a renamed nick, a bystander)
+            if msg.verb == ERROR:
+                refused[name][msg.args[0]] += 1
+            elif msg.verb == WARN:
+                late[name]["warn"] += 1
+        return {
+            name: Conduct(dict(sorted(refused[name].items())), late[name]["warn"], late[name]["default"],
+                          late[name]["forfeit"])
+            for name in {*refused, *late}
+        }
 
     # -- rebuild --------------------------------------------------------------------------
 

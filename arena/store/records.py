@@ -219,11 +219,23 @@ class RoleStats:
 
 
 @dataclass(frozen=True)
+class Conduct:
+    """How a bot kept to the protocol, from the lines the referee sent it: what it refused
+    (by error code), the warnings for late answers, and the timeouts by what they cost."""
+
+    refused: Mapping[str, int]
+    warnings: int
+    defaults: int
+    forfeits: int
+
+
+@dataclass(frozen=True)
 class BotStats:
     bot: str
     game: str
     overall: RoleStats
     roles: Mapping[str, RoleStats]
+    conduct: Conduct
 
 
 @dataclass(frozen=True)

@@ -49,4 +49,8 @@ def stats_lines(stats: BotStats) -> list[str]:
     for role, r in stats.roles.items():
         extra = "".join(f"; {name} {_pct(f)} of {f.trials}" for name, f in r.figures.items())
         lines.append(f"  {role:14s} {r.games:>5} games  win rate {_pct(r.win_rate)}{extra}")
+    c = stats.conduct
+    codes = ", ".join(f"{code} {n}" for code, n in c.refused.items())
+    lines.append(f"  lines refused: {sum(c.refused.values())}{f' ({codes})' if codes else ''}; "
+                 f"late: {c.warnings} warned, {c.defaults} answered by default, {c.forfeits} forfeited")
     return lines

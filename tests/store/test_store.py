@@ -370,7 +370,41 @@ def test_report_lines_for_the_cli(store):
     bot = recs[0].nicks[0]
     lines = stats_lines(store.bot_stats("avalon", bot)[bot])
     assert lines[0].startswith(f"{bot} (avalon): ")
-    assert len(lines) == 1 + len(store.bot_stats("avalon", bot)[bot].roles)
+    assert len(lines) == 2 + len(store.bot_stats("avalon", bot)[bot].roles)
+    assert lines[-1] == "  lines refused: 0; late: 0 warned, 0 answered by default, 0 forfeited"
+
+
+def test_stats_count_refused_lines_and_timeouts_per_bot(store):
+    """A bot that answers nonsense and one that stays silent, recorded from real games: the
+    refused lines, warnings and timeouts are told per bot, by code."""
+    from arena.config import TimeoutConfig
+    from arena.games.avalon.options import AvalonOptions
+    from arena.referee.local import LocalHub
+    from arena.referee.recorder import Recorder
+    from arena.sdk import Bot
+    from arena.store.report import stats_lines
+
+    class Nonsense(Bot):
+        def vote(self, game, ask):
+            return "maybe"  # refused, then the SDK answers at random
+
+    hub = LocalHub(TimeoutConfig(escalation=("warn", "default")))
+    Recorder(store).attach(hub.referee)
+    nicks = ["odd", "mute", "p3", "p4", "p5"]
+    hub.connect("odd", Nonsense(seed=1))
+    for i, nick in enumerate(nicks[2:]):
+        hub.connect(nick, Bot(seed=i))
+    for seed in range(3):
+        hub.play("avalon", nicks, AvalonOptions(), seed)  # "mute" never connected: it never answers
+    found = store.bot_stats("avalon")
+    odd, mute, p3 = found["odd"].conduct, found["mute"].conduct, found["p3"].conduct
+    assert len(list(store.list_games(limit=10))) == 3
+    assert set(odd.refused) == {"ACTION_NOT_ALLOWED"} and odd.refused["ACTION_NOT_ALLOWED"] > 0
+    assert odd.warnings == odd.defaults == odd.forfeits == 0
+    assert mute.refused == {} and mute.warnings == 3 and mute.defaults > 0 and mute.forfeits == 0
+    assert p3 == type(p3)({}, 0, 0, 0)
+    assert stats_lines(found["mute"])[-1] == (f"  lines refused: 0; late: 3 warned, {mute.defaults} answered by default, "
+                                             "0 forfeited")
 
 
 def test_matches_for_neutral_and_cross_side_winners():
