@@ -331,7 +331,7 @@ class Store:
         for b, role, result, reason, n in self.conn.execute(sql, args):
             counts[b].append((role, result, reason, n))
         figures = FIGURES.get(game, ())
-        conduct = self._conduct(game, bot)
+        conduct = self._conduct(game)
         out: dict[str, BotStats] = {}
         for b in sorted(counts):
             rows = counts[b]
@@ -343,18 +343,14 @@ class Store:
             )
         return out
 
-    def _conduct(self, game: str, bot: str | None) -> dict[str, Conduct]:
+    def _conduct(self, game: str) -> dict[str, Conduct]:
         """Per bot, from the stored transcripts: ``ERROR`` and ``WARN`` lines sent to it
         (under its seat's nick) and ``TIMEOUT`` lines naming it."""
         sql = ("SELECT g.nicks, l.target, l.line FROM lines l JOIN games g ON g.seq = l.game_seq"
                " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')")
-        args: list[Any] = [game]
-        if bot is not None:
-            sql += " AND g.seq IN (SELECT game_seq FROM outcomes WHERE bot = ?)"
-            args.append(bot)
         refused: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         late: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for nicks, target, line in self.conn.execute(sql, args):
+        for nicks, target, line in self.conn.execute(sql, (game,)):
             msg = parse(line)
             if msg.verb == TIMEOUT:
                 late[msg.get("player", "")][msg.get("action", "")] += 1
