@@ -1,9 +1,10 @@
 """Results store: record 10,000 games into a temporary database, then time the reads.
 
 Usage: python bench/store.py [--games N] [--bots B]
-The games are real Avalon games (5 to 10 players) played by random legal players with
-seeded RNGs, each stored with its full event log, outcomes and both rating systems'
-changes through ``Store.record_game`` (one transaction per game). Then it times the
+The games are real Avalon games (5 to 10 players) played through the referee's in-memory
+transport by random SDK bots with seeded RNGs, each stored with its full event log, every
+line the referee sent, outcomes and both rating systems' changes through
+``Store.record_game`` (one transaction per game). Then it times the
 leaderboard (target: < 100 ms), game listing, one game's load, per-bot stats and a rebuild.
 """
 
@@ -18,9 +19,10 @@ import tempfile
 import time
 from typing import Any, Callable
 
-from arena.games.avalon.engine import AvalonGame
+from arena.config import TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
-from arena.simulate import play_random
+from arena.referee.local import LocalHub
+from arena.sdk import Bot
 from arena.store import Store, record_from_game
 
 
@@ -49,21 +51,25 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "bench.db")
         store = Store(path)
+        hub = LocalHub(TimeoutConfig())
+        for n, nick in enumerate(bots):
+            hub.connect(nick, Bot(seed=args.seed * 1000 + n))
         record_time = 0.0
-        events = 0
+        events = lines = 0
         start_all = time.perf_counter()
         for i in range(args.games):
-            players = rng.choice((5, 6, 7, 8, 9, 10))
-            game = AvalonGame(players, options, seed=rng.getrandbits(32))
-            play_random(game, rng)
-            rec = record_from_game(f"g{i}", game, rng.sample(bots, players), started=float(i), finished=i + 0.5)
+            seats = rng.sample(bots, rng.choice((5, 6, 7, 8, 9, 10)))
+            match = hub.play("avalon", seats, options, rng.getrandbits(32), gid=f"g{i}")
+            rec = record_from_game(f"g{i}", match.game, seats, started=float(i), finished=i + 0.5,
+                                   transcript=match.transcript)
             events += len(rec.events)
+            lines += len(match.transcript)
             start = time.perf_counter()
             store.record_game(rec)
             record_time += time.perf_counter() - start
         total = time.perf_counter() - start_all
         size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
-        print(f"recorded {args.games} games ({events} events) in {total:.1f} s; record_game "
+        print(f"recorded {args.games} games ({events} events, {lines} lines) in {total:.1f} s; record_game "
               f"{record_time / args.games * 1000:.2f} ms per game (both ratings, one transaction); "
               f"database {size / 1e6:.1f} MB")
         for system in ("elo", "trueskill"):
@@ -81,7 +87,7 @@ def main() -> None:
         med, _ = timed(lambda: fresh.load_game(f"g{args.games // 2}"), 20)
         print(f"load_game (events, actions, outcomes, changes): median {med:.3f} ms")
         med, _ = timed(lambda: fresh.bot_stats("avalon"), 5)
-        print(f"bot_stats (all bots, all roles, figures): median {med:.1f} ms")
+        print(f"bot_stats (all bots, all roles, figures, conduct from the lines): median {med:.1f} ms")
         start = time.perf_counter()
         report = fresh.rebuild()
         print(f"rebuild ({report.games} games, {report.changes_checked} changes): "
