@@ -12,9 +12,10 @@ from arena.config import TimeoutConfig
 from arena.core.errors import ErrorCode
 from arena.games.avalon.options import AvalonOptions
 from arena.games.avalon.roles import Role, Side
-from arena.protocol import ASK, END, ERROR, ROLE, TIMEOUT, WARN, Message, parse
+from arena.protocol import ASK, END, ERROR, MAX_LINE_BYTES, ROLE, TIMEOUT, WARN, Message, Reassembler, parse
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
+from arena.referee.referee import Referee
 from arena.sdk.bot import Bot, GameView, Session
 
 ROLE_NAMES = {r.value for r in Role}
@@ -639,3 +640,17 @@ def test_one_line_goes_to_several_nicks_where_the_transport_can() -> None:
     for nick in nicks:  # what each player saw, channel and DMs interleaved
         assert [line for to, line in match.transcript if to in (None, nick)] == \
             [line for to, line in plain.transcript if to in (None, nick)]
+
+
+def test_who_with_many_long_nicks_is_continued_and_joins_back() -> None:
+    sent: list[tuple[str, str]] = []
+    referee = Referee("arena", TimeoutConfig(), lambda target, text: sent.append((target, text)))
+    nicks = [f"bot{i:02d}_{'x' * 10}" for i in range(40)]
+    for nick in nicks:
+        referee.on_message(nick, "arena", "REGISTER 1 name=b owner=o version=1", 0.0)
+    sent.clear()
+    referee.on_message("asker", "arena", "WHO", 0.0)
+    assert len(sent) > 1 and all(target == "asker" and len(text.encode()) <= MAX_LINE_BYTES for target, text in sent)
+    joiner = Reassembler()
+    (whole,) = [m for _, text in sent for m in joiner.add(parse(text))]
+    assert whole.verb == "REGISTERED" and whole.list("bots") == sorted(nicks, key=str.lower)
