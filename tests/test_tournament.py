@@ -4,7 +4,6 @@ interruption without losing or repeating a game, and the results commands."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

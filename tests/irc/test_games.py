@@ -3,16 +3,14 @@ clients that misbehave, and a spectator who must never learn a secret early."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
-import pytest
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, LobbyConfig, ServerConfig, TimeoutConfig

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Mapping, Sequence
 
-from .choice import ABSTAIN, CLOCKWISE
+from .choice import CLOCKWISE
 
 STEP = {CLOCKWISE: 1}
 """Clockwise is rising seat numbers; counterclockwise falling (any other direction word)."""

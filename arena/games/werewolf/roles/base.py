@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ....core.errors import ErrorCode
 from ....core.game import Result
 from ..choice import ABSTAIN, NONE, Choice, Refusal
-from ..resolution import Protection
+from ..resolution import Kill, Protection
 
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
@@ -72,6 +72,33 @@ class Action:
     def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         cls.apply(game, seat, value)
         game._advance()
+
+
+class NightKill(Action):
+    """A night kill a role makes while it has uses left (the vigilante's shots, the witch's
+    poison): offered against any other living player, each use spent, and stopped by
+    protections and heals exactly when ``stoppable`` says so (a game option)."""
+
+    cause: ClassVar[str]
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+        return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        if value != NONE:
+            cls.spend(game, seat)
+            stoppable = cls.stoppable(game)
+            game.plan.kills.append(Kill(value, cls.cause, seat, protectable=stoppable, healable=stoppable))
+
+    @classmethod
+    def spend(cls, game: "WerewolfGame", seat: int) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def stoppable(cls, game: "WerewolfGame") -> bool:
+        raise NotImplementedError
 
 
 class Role:

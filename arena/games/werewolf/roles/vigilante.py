@@ -9,33 +9,29 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
-from ..resolution import Kill
-from .base import Action, Role, Team, target_choice
+from .base import NightKill, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
 
 
-class VigilanteShoot(Action):
+class VigilanteShoot(NightKill):
     kind = "vigilante_shoot"
     step = 9
+    cause = "vigilante"
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
-        return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
-
-    @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        if value != NONE:
-            game.state[seat]["shots"] -= 1
-            stoppable = game.options.protectAgainstVigilante
-            game.plan.kills.append(Kill(value, "vigilante", seat, protectable=stoppable, healable=stoppable))
+    def spend(cls, game: "WerewolfGame", seat: int) -> None:
+        game.state[seat]["shots"] -= 1
 
     @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
         return game.state[seat]["shots"] <= 0
+
+    @classmethod
+    def stoppable(cls, game: "WerewolfGame") -> bool:
+        return game.options.protectAgainstVigilante
 
 
 @register

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, SAVE, Choice
-from ..resolution import HEAL, Kill, Protection
-from .base import Action, Role, Team, target_choice
+from ..resolution import HEAL, Protection
+from .base import Action, NightKill, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
@@ -47,24 +47,22 @@ class WitchSave(Action):
         return not game.state[seat]["save"]
 
 
-class WitchPoison(Action):
+class WitchPoison(NightKill):
     kind = "witch_poison"
     step = 10.5
+    cause = "poison"
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
-        return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
-
-    @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        if value != NONE:
-            game.state[seat]["poison"] = False
-            stoppable = game.options.protectAgainstPoison
-            game.plan.kills.append(Kill(value, "poison", seat, protectable=stoppable, healable=stoppable))
+    def spend(cls, game: "WerewolfGame", seat: int) -> None:
+        game.state[seat]["poison"] = False
 
     @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
         return not game.state[seat]["poison"]
+
+    @classmethod
+    def stoppable(cls, game: "WerewolfGame") -> bool:
+        return game.options.protectAgainstPoison
 
 
 @register
