@@ -109,7 +109,32 @@ V1: Migration = (
     )""",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1,)
+V2: Migration = (
+    # Bots are identities: a rating, a seat and a history belong to a bot, never to a nick.
+    """CREATE TABLE bots (
+        name TEXT PRIMARY KEY COLLATE NOCASE,  -- the identity REGISTER names (name=...)
+        owner TEXT NOT NULL DEFAULT 'unknown',
+        version TEXT NOT NULL DEFAULT 'unknown',
+        key_hash TEXT,                         -- slow hash of the bot's key (arena bots add), NULL = none
+        account TEXT COLLATE NOCASE,           -- the services account it is bound to, NULL = none
+        created REAL NOT NULL,
+        seen REAL                              -- when it last registered
+    )""",
+    # Games stored before bots were identities were rated under their nicks: each becomes a bot.
+    "INSERT OR IGNORE INTO bots (name, created) SELECT DISTINCT bot, 0 FROM outcomes",
+    # The identity that played each seat; NULL for older games, whose nicks were the identities.
+    "ALTER TABLE games ADD COLUMN bots TEXT",
+    # A tournament's secret master key (every game's seed and deal derive from it); NULL for
+    # tournaments created before secret deals, which draw one when they resume.
+    "ALTER TABLE tournaments ADD COLUMN secret BLOB",
+    # Other secrets the arena keeps, by name (the master key of `arena serve`'s games).
+    """CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+    )""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2)
 
 
 class SchemaError(Exception):
