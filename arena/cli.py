@@ -13,6 +13,7 @@ from .config import Config, ConfigError, load_config
 from .core.errors import SetupError
 from .core.options import OptionError
 from .games import GAMES
+from .cli_bots import register as register_bots
 from .cli_results import open_store, register as register_results
 from .simulate import simulate
 
@@ -187,3 +188,4 @@ def _print_summary(s: dict[str, Any]) -> None:
 
 
 register_results(main)
+register_bots(main)

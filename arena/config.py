@@ -135,6 +135,19 @@ class SeatingConfig:
 
 
 @dataclass(frozen=True)
+class IdentityConfig:
+    """How a connection proves which bot it plays: a seat, a rating and a history belong to
+    a bot, so whoever can claim a name can take all three."""
+
+    require_key: bool = setting(
+        True, help="a bot must prove itself with its key (arena bots add NAME) or a services account; false: "
+                   "an unknown name is admitted on its word (first come, while no live connection holds it)")
+    accounts: bool = setting(
+        False, help="recognise bots by their services account (IRCv3 account-tag; needs a network with "
+                    "services): a logged-in bot's first registration binds its name to its account")
+
+
+@dataclass(frozen=True)
 class StoreConfig:
     """Where results persist; resolved to an absolute path so a daemon's working directory does not matter."""
 
@@ -242,6 +255,7 @@ class Config:
     server: ServerConfig = section(ServerConfig, help="the IRC connection")
     timeouts: TimeoutConfig = section(TimeoutConfig, help="deadlines for bots")
     seating: SeatingConfig = section(SeatingConfig, help="seat order across a series")
+    identity: IdentityConfig = section(IdentityConfig, help="how bots prove who they are")
     lobby: LobbyConfig = section(LobbyConfig, help="automatic and manual game starts")
     store: StoreConfig = section(StoreConfig, help="where results are kept")
     ratings: RatingsConfig = section(RatingsConfig, help="the rating systems' parameters")

@@ -31,9 +31,9 @@ def game_lines(players: int, games: int) -> list[str]:
     answers: list[str] = []
     on_message = hub.referee.on_message
 
-    def heard(sender: str, target: str, text: str, now: float) -> None:
+    def heard(sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
         answers.append(text)
-        on_message(sender, target, text, now)
+        on_message(sender, target, text, now, account)
 
     hub.referee.on_message = heard  # type: ignore[method-assign]
     lines: list[str] = []

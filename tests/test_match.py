@@ -411,6 +411,10 @@ def test_answer_from_a_non_player_and_channel_chat() -> None:
     vote = voter.open_ask(match.gid)
     assert vote is not None and vote.args[2] == "vote"
     gid, rid = vote.args[0], vote.args[1]
+    # A stranger who never registered is told to register; a registered bot that has no
+    # seat in the game is told it does not play.
+    check_refused(hub, match, outsider, f"ANSWER {gid} {rid} approve", ErrorCode.NOT_REGISTERED, gid)
+    say(hub, "outsider", "REGISTER 1 name=outsider")
     check_refused(hub, match, outsider, f"ANSWER {gid} {rid} approve", ErrorCode.NOT_A_PLAYER, gid, rid)
 
     # Channel lines are chat: ignored, even when they look like answers, and never answered.
@@ -568,9 +572,9 @@ def test_rename_keeps_the_seat() -> None:
 
     squatter = rename(hub, match, player, "renamed")
     renamed_at = len(match.transcript)
-    assert match.seat_of("renamed") == seat and match.seat_of(old) is None
+    assert match.nicks[seat] == "renamed" and match.seat_of(old) == seat, "the seat stays its bot's"
 
-    check_refused(hub, match, squatter, f"ANSWER {gid} {rid} reject", ErrorCode.NOT_A_PLAYER, gid, rid)
+    check_refused(hub, match, squatter, f"ANSWER {gid} {rid} reject", ErrorCode.NOT_REGISTERED, gid)
 
     # DMs follow the rename: the warning for the missed deadline goes to the new nick.
     hub.now = match.next_deadline()
@@ -591,7 +595,7 @@ def test_rename_keeps_the_seat() -> None:
     assert match.game.result.forfeited is None
     assert not any(to == old for to, line in match.transcript[renamed_at:] if not line.startswith(ERROR)), \
         "a line for the seat went to its old nick after the rename"
-    assert squatter.errors() and all(m.args[0] == ErrorCode.NOT_A_PLAYER.value for m in squatter.errors())
+    assert squatter.errors() and all(m.args[0] == ErrorCode.NOT_REGISTERED.value for m in squatter.errors())
 
 
 def test_after_a_rename_choices_are_named_as_announced() -> None:
@@ -647,7 +651,7 @@ def test_who_with_many_long_nicks_is_continued_and_joins_back() -> None:
     referee = Referee("arena", TimeoutConfig(), lambda target, text: sent.append((target, text)))
     nicks = [f"bot{i:02d}_{'x' * 10}" for i in range(40)]
     for nick in nicks:
-        referee.on_message(nick, "arena", "REGISTER 1 name=b owner=o version=1", 0.0)
+        referee.on_message(nick, "arena", "REGISTER 1 owner=o version=1", 0.0)
     sent.clear()
     referee.on_message("asker", "arena", "WHO", 0.0)
     assert len(sent) > 1 and all(target == "asker" and len(text.encode()) <= MAX_LINE_BYTES for target, text in sent)

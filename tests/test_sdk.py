@@ -27,7 +27,6 @@ END_LINE = "END g1 winner=good reason=merlin_survived roles=alice:merlin,bob:ser
 
 
 class Recorder(Bot):
-    name = "recorder"
     owner = "tests"
     version = "9.9"
 
@@ -87,8 +86,10 @@ def test_hello_registers_with_protocol_version_1() -> None:
     msg = parse(line)
     assert msg.verb == REGISTER
     assert msg.args == (str(PROTOCOL_VERSION),) == ("1",)
-    assert (msg.get("name"), msg.get("owner"), msg.get("version")) == ("recorder", "tests", "9.9")
-    assert parse(Session(Bot(), "x", REF).hello()).fields == {"name": "bot", "owner": "anonymous", "version": "0.1"}
+    assert (msg.get("name"), msg.get("owner"), msg.get("version")) == ("alice", "tests", "9.9")
+    assert parse(Session(Bot(), "x", REF).hello()).fields == {"name": "x", "owner": "anonymous", "version": "0.1"}
+    keyed = parse(Session(Bot(), "x7", REF, name="x", key="k3y").hello())
+    assert (keyed.get("name"), keyed.get("key")) == ("x", "k3y"), "the identity and its key, not the nick"
 
 
 def test_welcome_marks_the_session_registered() -> None:

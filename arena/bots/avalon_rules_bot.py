@@ -19,7 +19,6 @@ from arena.sdk import Ask, Bot, GameView, run_bot
 
 
 class RuleBot(Bot):
-    name = "rulebot"
     owner = "arena"
     version = "1.0"
 

@@ -7,7 +7,6 @@ from arena.sdk import Bot, run_bot
 
 
 class RandomBot(Bot):
-    name = "randombot"
     owner = "arena"
     version = "1.0"
 

@@ -27,7 +27,6 @@ WOLF = "werewolf"
 
 
 class WerewolfRuleBot(Bot):
-    name = "werewolfrulebot"
     owner = "arena"
     version = "1.0"
 

@@ -34,6 +34,8 @@ class ErrorCode(str, Enum):
     NAME_INVALID = "NAME_INVALID"
     UNKNOWN_GAME = "UNKNOWN_GAME"
     STALE_REQUEST = "STALE_REQUEST"
+    AUTH_FAILED = "AUTH_FAILED"
+    NAME_TAKEN = "NAME_TAKEN"
 
 
 class IllegalAction(Exception):

@@ -68,6 +68,8 @@ class Match:
     on_floor: Callable[[str | None, str | None], None] | None = None
     """Called with the nicks of the old and the new floor holder when the floor changes
     hands (IRC voices the speaker in a moderated channel)."""
+    bots: list[str] | None = None
+    """The bot (identity) that plays each seat; None: the names announced are the bots."""
     nicks: list[str] = field(init=False)
     """Where each seat's direct messages go now (follows renames)."""
     transcript: list[tuple[str | None, str]] = field(default_factory=list)
@@ -78,8 +80,14 @@ class Match:
 
     def __post_init__(self) -> None:
         self.nicks = list(self.names)
-        self._seat_of = {n.lower(): i for i, n in enumerate(self.names)}
-        self._seat_named = dict(self._seat_of)
+        if self.bots is None:
+            self.bots = list(self.names)
+        self._seat_of = {n.lower(): i for i, n in enumerate(self.bots)}
+        """Seats by bot: only the connection that registered a seat's bot plays it."""
+        self._seat_named = {n.lower(): i for i, n in enumerate(self.names)}
+        self._away: set[str] = set()
+        """Folded nicks of seats whose bot has no connection now: their lines are recorded
+        but go to nobody, since whoever holds the nick meanwhile is not the bot."""
         """Seats by the names announced at the start: choices are named this way for good."""
         self._requests: dict[int, Request] = {}
         self._asked = -1
@@ -108,22 +116,31 @@ class Match:
     def start(self, now: float) -> None:
         self._advance(now)
 
-    def seat_of(self, nick: str) -> int | None:
-        return self._seat_of.get(nick.lower())
+    def seat_of(self, bot: str) -> int | None:
+        return self._seat_of.get(bot.lower())
 
-    def rename(self, old: str, new: str) -> None:
-        seat = self._seat_of.pop(old.lower(), None)
-        if seat is not None:
-            self._seat_of[new.lower()] = seat
-            self.nicks[seat] = new
+    def route(self, seat: int, nick: str | None) -> None:
+        """Where the seat's private lines go from now on: its bot's connection (after it
+        registered or changed nick), or nowhere (None: its connection is gone)."""
+        before = self._present(seat)
+        self._away.discard(self.nicks[seat].lower())
+        if nick is None:
+            self._away.add(self.nicks[seat].lower())
+        else:
+            self.nicks[seat] = nick
+        if seat == self._floor and self.on_floor is not None and before != self._present(seat):
+            self.on_floor(before, self._present(seat))  # the voice follows the bot, not the nick
 
     # -- answers --------------------------------------------------------------------
 
-    def answer(self, nick: str, msg: Message, now: float) -> None:
-        """Handle ``ANSWER gid rid value`` from ``nick``; a bad answer gets an ERROR and changes nothing."""
+    def answer(self, bot: str, msg: Message, now: float, reply_to: str | None = None) -> None:
+        """Handle ``ANSWER gid rid value`` from ``bot`` (a registered connection: the
+        referee has checked who it is); a bad answer gets an ERROR, to ``reply_to`` (the
+        sender's nick), and changes nothing."""
         rid_text, value = msg.args[1], msg.args[2]
+        nick = bot if reply_to is None else reply_to
         try:
-            seat = self.seat_of(nick)
+            seat = self.seat_of(bot)
             if seat is None:
                 raise IllegalAction(ErrorCode.NOT_A_PLAYER, f"you are not playing game {self.gid}")
             if self.over:
@@ -396,13 +413,20 @@ class Match:
             return
         old, self._floor, self._floor_said = self._floor, seat, 0
         if self.on_floor is not None:
-            self.on_floor(None if old is None else self.nicks[old], None if seat is None else self.nicks[seat])
+            self.on_floor(self._present(old), self._present(seat))
 
-    def said(self, nick: str, text: str) -> bool:
-        """A line ``nick`` said in the game's channel: counted if they have the floor and
-        lines left in this turn; otherwise refused with an ERROR to them (the server may
-        enforce no modes, so the referee's word is what counts). Returns whether it counted."""
-        seat = self.seat_of(nick)
+    def _present(self, seat: int | None) -> str | None:
+        """The nick of the seat's bot if it is connected (never a stranger on its nick)."""
+        if seat is None or self.nicks[seat].lower() in self._away:
+            return None
+        return self.nicks[seat]
+
+    def said(self, bot: str | None, nick: str, text: str) -> bool:
+        """A line ``nick`` (playing ``bot``; None: no registered bot) said in the game's
+        channel: counted if its seat has the floor and lines left in this turn; otherwise
+        refused with an ERROR (the server may enforce no modes, so the referee's word is
+        what counts). Returns whether it counted."""
+        seat = None if bot is None else self.seat_of(bot)
         if seat is None:
             return False
         ok = seat == self._floor and self._floor_said < FLOOR_LINES
@@ -419,10 +443,12 @@ class Match:
             self._send(nick, Message.make(ERROR, ErrorCode.NOT_YOUR_TURN.value, self.gid, text=why))
         return ok
 
-    def team(self, nick: str, msg: Message) -> None:
-        """``TEAM gid :text``: relayed to the seats the game lets hear ``nick`` in private
-        now (living wolves at night), as ``TEAM gid from=nick :text``; refused otherwise."""
-        seat = self.seat_of(nick)
+    def team(self, bot: str, msg: Message, reply_to: str | None = None) -> None:
+        """``TEAM gid :text`` from ``bot``: relayed to the seats the game lets hear it in
+        private now (living wolves at night), as ``TEAM gid from=nick :text``; refused
+        otherwise, with an ERROR to ``reply_to`` (the sender's nick)."""
+        nick = bot if reply_to is None else reply_to
+        seat = self.seat_of(bot)
         if seat is None:
             self._send(nick, Message.make(ERROR, ErrorCode.NOT_A_PLAYER.value, self.gid, text=f"you are not playing game {self.gid}"))
             return
@@ -442,11 +468,12 @@ class Match:
         self._send_each([self.nicks[other] for other in listeners], relayed)
 
     def _send(self, nick: str | None, msg: Message) -> None:
+        away = nick is not None and nick.lower() in self._away
         for line in msg.lines():  # one, unless a big table's lists need continuing
             self.transcript.append((nick, line))
             if nick is None:
                 self.say(line)
-            else:
+            elif not away:
                 self.tell(nick, line)
 
     def _send_each(self, nicks: Sequence[str], msg: Message) -> None:
@@ -456,6 +483,8 @@ class Match:
             for nick in nicks:
                 self._send(nick, msg)
             return
+        present = [nick for nick in nicks if nick.lower() not in self._away]
         for line in msg.lines():
             self.transcript.extend((nick, line) for nick in nicks)
-            self.tell_many(nicks, line)
+            if present:
+                self.tell_many(present, line)

@@ -21,21 +21,25 @@ from .referee import Referee
 log = logging.getLogger(__name__)
 
 
-def _entry(change: Change) -> str:
+def _entry(name: str, change: Change) -> str:
     after, delta = change.after, change.delta
     if after.sigma:  # TrueSkill: the mean, one decimal
-        return f"{change.entity[1]}:{after.mu:.1f}:{delta:+.1f}"
-    return f"{change.entity[1]}:{after.mu:.0f}:{delta:+.0f}"
+        return f"{name}:{after.mu:.1f}:{delta:+.1f}"
+    return f"{name}:{after.mu:.0f}:{delta:+.0f}"
 
 
-def ratings_message(gid: str, changes: Mapping[str, Sequence[Change]], seats: Sequence[str]) -> Message | None:
-    """``RATINGS g1 elo=alice:1516:+16,... trueskill=alice:27.0:+2.0,...``, players in seat
-    order (continued over several lines when long nicks do not fit in one); None when
+def ratings_message(gid: str, changes: Mapping[str, Sequence[Change]], bots: Sequence[str],
+                    names: Sequence[str] | None = None) -> Message | None:
+    """``RATINGS g1 elo=alice:1516:+16,... trueskill=alice:27.0:+2.0,...``: the rating of
+    each seat's bot, in seat order under the seat's name in ``START`` (``names``; default:
+    the bots) (continued over several lines when long nicks do not fit in one); None when
     nothing was rated. Side terms are left out: they rate the sides, not the bots."""
-    seat = {nick: i for i, nick in enumerate(seats)}
+    names = bots if names is None else names
+    seat = {bot: i for i, bot in enumerate(bots)}
     fields = {
-        system: ",".join(_entry(c) for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
-                         if c.entity[0] == BOT)
+        system: ",".join(_entry(names[seat[c.entity[1]]], c)
+                         for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
+                         if c.entity[0] == BOT and c.entity[1] in seat)
         for system, items in changes.items()
     }
     fields = {system: entries for system, entries in fields.items() if entries}
@@ -77,7 +81,7 @@ class Recorder:
             result = match.game.result
             aborted = result is not None and result.reason == ABORTED
             record = record_from_game(match.gid, match.game, match.names, started=started, finished=finished,
-                                      tournament=self.tournament, transcript=match.transcript,
+                                      tournament=self.tournament, transcript=match.transcript, bots=match.bots,
                                       aborted_reason="stopped by an operator" if aborted else None)
             changes = self.store.record_game(record)
         except Exception:
@@ -86,6 +90,6 @@ class Recorder:
             log.exception("game %s could not be stored; it is not rated", match.gid)
             return
         self.recorded.append(match.gid)
-        msg = ratings_message(match.gid, changes, match.names)
+        msg = ratings_message(match.gid, changes, match.bots or match.names, match.names)
         if msg is not None:
             match.announce(msg)

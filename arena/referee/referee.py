@@ -31,6 +31,7 @@ from ..protocol import (
     parse,
     valid_nick,
 )
+from .identity import AuthError, Identities
 from .match import Match, Timeouts
 
 log = logging.getLogger(__name__)
@@ -38,10 +39,17 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class BotInfo:
-    nick: str
+    """A registered bot and the connection that plays it now."""
+
     name: str
+    """The identity: ratings, seats and history belong to it."""
+    nick: str
+    """Where the connection that registered it is now (follows nick changes)."""
     owner: str
     version: str
+    account: str | None = None
+    """The services account that proved it, if one did: every line of it must come from
+    that account."""
 
 
 class Referee:
@@ -49,36 +57,84 @@ class Referee:
         self, nick: str, timeouts: Timeouts, send: Callable[[str, str], object],
         id_taken: Callable[[str], bool] = lambda gid: False,
         send_many: Callable[[Sequence[str], str], object] | None = None,
+        identities: Identities | None = None,
     ) -> None:
         self.nick = nick
+        """The nick the referee runs under now; DMs to it are protocol."""
         self.timeouts = timeouts
         self.send = send
         self.send_many = send_many
         """Sends one line to several nicks at once where the transport can (IRC's
         multi-target PRIVMSG); None: one ``send`` each."""
+        self.identities = Identities() if identities is None else identities
         self.bots: dict[str, BotInfo] = {}
+        """Registered connections by folded nick."""
+        self._by_name: dict[str, BotInfo] = {}
+        """The same, by folded bot name: one connection per bot."""
         self.matches: dict[str, Match] = {}
         self._ids = itertools.count(1)
         self._id_taken = id_taken
         """Game ids already used (by earlier runs, in the store): new ids skip them."""
         self.on_game_start: list[Callable[[Match], None]] = []
         self.on_game_end: list[Callable[[Match], None]] = []
+        self.on_bot: list[Callable[[str, bool], None]] = []
+        """Called with a bot's name and True when a connection starts playing it, False
+        when none does any more (unregistered, left the server, replaced)."""
         self.mode: Callable[[str, str], None] | None = None
         """Set by a transport whose server has channel modes (IRC): then a game with turns at
         the floor runs in a moderated channel and the speaker is voiced."""
         self._channel_games: dict[str, Match] = {}
         """Game channels to their running match, to judge what players say there."""
 
+    # -- who is who -----------------------------------------------------------------
+
+    def bot_of(self, nick: str, account: str | None = None) -> BotInfo | None:
+        """The bot that the connection now on ``nick`` registered as, if it did; a bot
+        proven by an account is the sender only when the line comes from that account."""
+        info = self.bots.get(nick.lower())
+        if info is None or (info.account is not None and (account or "").lower() != info.account.lower()):
+            return None
+        return info
+
+    def bot_named(self, name: str) -> BotInfo | None:
+        return self._by_name.get(name.lower())
+
+    def _bind(self, info: BotInfo) -> None:
+        self.bots[info.nick.lower()] = info
+        self._by_name[info.name.lower()] = info
+        self._route(info.name, info.nick)
+        for callback in self.on_bot:
+            callback(info.name, True)
+
+    def _unbind(self, info: BotInfo) -> None:
+        if self.bots.get(info.nick.lower()) is info:
+            del self.bots[info.nick.lower()]
+        if self._by_name.get(info.name.lower()) is info:
+            del self._by_name[info.name.lower()]
+            self._route(info.name, None)
+            for callback in self.on_bot:
+                callback(info.name, False)
+
+    def _route(self, name: str, nick: str | None) -> None:
+        """Send the private lines of ``name``'s seats to ``nick`` (None: to nobody, until
+        the bot registers again: whoever takes its nick meanwhile is not the bot)."""
+        for match in self.matches.values():
+            seat = match.seat_of(name)
+            if seat is not None:
+                match.route(seat, nick)
+
     # -- incoming -------------------------------------------------------------------
 
-    def on_message(self, sender: str, target: str, text: str, now: float) -> None:
-        """A line from IRC or the local hub. Channel chat that is not protocol is ignored;
-        a direct message that is not protocol gets an ERROR saying why."""
+    def on_message(self, sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
+        """A line from IRC or the local hub (``account``: the sender's services account,
+        where the server tells it). Channel chat that is not protocol is ignored; a direct
+        message that is not protocol gets an ERROR saying why."""
         direct = target.lower() == self.nick.lower()
         if not direct:
             match = self._channel_games.get(target.lower())
             if match is not None and match.game.floor_kinds:
-                match.said(sender, text)
+                info = self.bot_of(sender, account)
+                match.said(None if info is None else info.name, sender, text)
                 return
         try:
             msg = parse(text)
@@ -92,24 +148,29 @@ class Referee:
         if handler is None:
             self._error(sender, ErrorCode.UNKNOWN_COMMAND, f"{msg.verb} is sent by the referee, not to it")
             return
-        handler(self, sender, msg, now)
+        handler(self, sender, msg, now, account)
 
     def on_rename(self, old: str, new: str) -> None:
+        """A nick change keeps the bot: its connection is the same."""
         info = self.bots.pop(old.lower(), None)
         if info is not None:
+            stale = self.bots.pop(new.lower(), None)
+            if stale is not None:  # cannot happen on IRC (the nick was free); keep the maps exact
+                self._unbind(stale)
             info.nick = new
             self.bots[new.lower()] = info
-        for match in self.matches.values():
-            match.rename(old, new)
+            self._route(info.name, new)
 
     def on_leave(self, nick: str) -> None:
-        """A bot that leaves the server is unregistered; a seat it holds keeps running on
-        deadlines (warn, default, forfeit) so the game goes on."""
-        self.bots.pop(nick.lower(), None)
+        """A connection that leaves the server no longer plays its bot; a seat the bot holds
+        keeps running on deadlines (warn, default, forfeit) until it registers again."""
+        info = self.bots.get(nick.lower())
+        if info is not None:
+            self._unbind(info)
 
     # -- commands -------------------------------------------------------------------
 
-    def _register(self, sender: str, msg: Message, now: float) -> None:
+    def _register(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         version = msg.args[0]
         if version != str(PROTOCOL_VERSION):
             self._error(sender, ErrorCode.UNSUPPORTED_VERSION, f"this referee speaks protocol {PROTOCOL_VERSION}, not {version[:10]}")
@@ -120,34 +181,69 @@ class Referee:
         if sender.lower() in RESERVED_NICKS:
             self._error(sender, ErrorCode.NAME_INVALID, f"{sender} is a reserved word of the games' answers; choose another nick")
             return
-        info = BotInfo(sender, msg.get("name") or sender, msg.get("owner") or "unknown", msg.get("version") or "unknown")
-        self.bots[sender.lower()] = info
-        self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=info.name))
+        name = msg.get("name") or sender
+        if not valid_nick(name) or name.lower() in RESERVED_NICKS:
+            self._error(sender, ErrorCode.NAME_INVALID, "a bot's name is 1-16 letters, digits or -[]\\^_`{|}, "
+                                                        "not starting with a digit or -, and not a reserved word")
+            return
+        try:
+            proof = self.identities.prove(sender, name, msg.get("key"), account)
+        except AuthError as exc:
+            self._error(sender, exc.code, exc.reason)
+            return
+        holder = self._by_name.get(name.lower())
+        if holder is not None and holder.nick.lower() != sender.lower():
+            if proof.how == "name":  # nothing proves this connection is the bot rather than the holder
+                self._error(sender, ErrorCode.NAME_TAKEN, f"bot {name} is played by another connection now")
+                return
+            self._tell(holder.nick, Message.make(BYE, text=f"{name} registered from another connection"))
+            self._unbind(holder)
+        mine = self.bots.get(sender.lower())
+        if mine is not None and mine.name.lower() != name.lower():
+            self._unbind(mine)  # this connection plays another bot from now on
+        owner, bot_version = msg.get("owner") or "unknown", msg.get("version") or "unknown"
+        self.identities.remember(name, owner, bot_version, proof)
+        info = self._by_name.get(name.lower())
+        if info is None:
+            self._bind(BotInfo(name, sender, owner, bot_version, proof.account))
+        else:
+            info.owner, info.version, info.account = owner, bot_version, proof.account
+        self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name))
 
-    def _unregister(self, sender: str, msg: Message, now: float) -> None:
-        self.bots.pop(sender.lower(), None)
+    def _unregister(self, sender: str, msg: Message, now: float, account: str | None) -> None:
+        info = self.bot_of(sender, account)
+        if info is not None:
+            self._unbind(info)
         self._tell(sender, Message.make(BYE))
 
-    def _who(self, sender: str, msg: Message, now: float) -> None:
+    def _who(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         bots = sorted(self.bots.values(), key=lambda b: b.nick.lower())
         running = [f"{gid}:{m.game.name}" for gid, m in self.matches.items() if not m.over]
         self._tell(sender, Message.make(REGISTERED, bots=[b.nick for b in bots], games=running))
 
-    def _answer(self, sender: str, msg: Message, now: float) -> None:
+    def _player(self, sender: str, msg: Message, account: str | None) -> tuple[BotInfo, Match] | None:
+        """The registered bot behind a game line and its game, or None after an ERROR."""
+        info = self.bot_of(sender, account)
+        if info is None:
+            self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", msg.args[0])
+            return None
         match = self.matches.get(msg.args[0])
         if match is None:
             self._error(sender, ErrorCode.UNKNOWN_GAME, f"no game {msg.args[0][:20]!r} is running", msg.args[0])
-            return
-        match.answer(sender, msg, now)
+            return None
+        return info, match
 
-    def _team(self, sender: str, msg: Message, now: float) -> None:
-        match = self.matches.get(msg.args[0])
-        if match is None:
-            self._error(sender, ErrorCode.UNKNOWN_GAME, f"no game {msg.args[0][:20]!r} is running", msg.args[0])
-            return
-        match.team(sender, msg)
+    def _answer(self, sender: str, msg: Message, now: float, account: str | None) -> None:
+        found = self._player(sender, msg, account)
+        if found is not None:
+            found[1].answer(found[0].name, msg, now, reply_to=sender)
 
-    _handlers: dict[str, Callable[["Referee", str, Message, float], None]] = {
+    def _team(self, sender: str, msg: Message, now: float, account: str | None) -> None:
+        found = self._player(sender, msg, account)
+        if found is not None:
+            found[1].team(found[0].name, msg, reply_to=sender)
+
+    _handlers: dict[str, Callable[["Referee", str, Message, float, str | None], None]] = {
         REGISTER: _register,
         UNREGISTER: _unregister,
         WHO: _who,
@@ -174,17 +270,23 @@ class Referee:
         self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float,
         gid: str | None = None, deal: Sequence[int] | None = None,
     ) -> Match:
-        """Start a game with ``seats`` (nicks in seat order) in ``channel``; ``deal`` as in
-        ``Seating.deal`` (None: the seed deals)."""
+        """Start a game in ``channel`` with the bots named in ``seats`` (seat order); each
+        seat is announced under its bot's nick now, and only its bot can play it; ``deal``
+        as in ``Game.deal_roles`` (None: the seed deals)."""
         game: Game = GAMES[game_name](len(seats), options, seed, deal)
         gid = gid or self.new_game_id()
+        connections = [self._by_name.get(name.lower()) for name in seats]
         match = Match(
-            gid, game, list(seats), LINES[game_name], self.timeouts,
+            gid, game, [name if c is None else c.nick for name, c in zip(seats, connections)],
+            LINES[game_name], self.timeouts, bots=list(seats),
             say=lambda line: self.send(channel, line),
             tell=self.send,
             tell_many=self.send_many,
             on_end=self._ended,
         )
+        for seat, c in enumerate(connections):
+            if c is None:
+                match.route(seat, None)  # not connected now: its lines wait for it to register
         self.matches[gid] = match
         self._channel_games[channel.lower()] = match
         if game.floor_kinds and self.mode is not None:

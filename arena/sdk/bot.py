@@ -89,7 +89,6 @@ class Bot:
     ``quest``, ``assassinate`` for Avalon); any decision without a method is answered with a
     random legal choice. Event callbacks are optional."""
 
-    name = "bot"
     owner = "anonymous"
     version = "0.1"
 
@@ -156,10 +155,16 @@ class Session:
         part: Callable[[str], None] | None = None,
         respond: Callable[[GameView, Ask], None] | None = None,
         say: Callable[[str, str], None] | None = None,
+        name: str | None = None,
+        key: str | None = None,
     ) -> None:
         self.bot = bot
         self.nick = nick
         self.referee = referee
+        self.name = name
+        """The bot's identity (its ratings and seats are its own); None: the nick."""
+        self.key = key
+        """The key that proves the identity (``arena bots add``), sent only to the referee."""
         self.games: dict[str, GameView] = {}
         self.registered = False
         self.finished = 0
@@ -185,7 +190,10 @@ class Session:
 
     def hello(self) -> str:
         b = self.bot
-        return Message.make(REGISTER, PROTOCOL_VERSION, name=b.name, owner=b.owner, version=b.version).format()
+        fields = {"name": self.name or self.nick, "owner": b.owner, "version": b.version}
+        if self.key:
+            fields["key"] = self.key
+        return Message.make(REGISTER, PROTOCOL_VERSION, **fields).format()
 
     def feed(self, sender: str, text: str) -> list[str]:
         """Handle one incoming line; returns the lines to send to the referee.

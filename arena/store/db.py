@@ -25,7 +25,7 @@ from ..ratings import RatingSystem, default_systems
 from ..ratings.model import ABORTED, BOT, FORFEIT, RANKED, SIDE, WIN, Change, Entity, Group, Match, Rating
 from ..ratings.stats import wilson
 from .figures import FIGURES
-from .records import (BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
+from .records import (BotRecord, BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
                       RebuildReport, RoleStats, StoredGame)
 from .schema import MIGRATIONS, Migration, migrate
 
@@ -175,11 +175,11 @@ class Store:
         res = r.result
         cur = self.conn.execute(
             "INSERT INTO games (id, game, options, seed, deal, players, nicks, roles, sides, kind, winner, winners,"
-            " reason, forfeited, tournament, started, finished) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " reason, forfeited, tournament, started, finished, bots) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (r.id, r.game, _json(dict(r.options)), r.seed, None if r.deal is None else _json(list(r.deal)),
              r.players, _json(list(r.nicks)), _json(list(r.roles)), _json(list(r.sides)), match.kind, res.winner if res else None,
              _json(sorted(res.winners) if res else []), res.reason if res else r.abort_reason,
-             res.forfeited if res else None, r.tournament, r.started, r.finished),
+             res.forfeited if res else None, r.tournament, r.started, r.finished, _json(list(r.identities))),
         )
         assert cur.lastrowid is not None  # an INSERT always has one
         return cur.lastrowid
@@ -202,10 +202,10 @@ class Store:
     def _insert_outcomes(self, seq: int, r: GameRecord, match: Match) -> None:
         where = {p: (i, g) for i, g in enumerate(match.groups) for p in g.players}
         rows = []
-        for seat, nick in enumerate(r.nicks):
-            i, g = where[nick]
-            rows.append((seq, seat, nick, r.roles[seat], r.sides[seat], i, g.rank,
-                         g.side if match.kind == RANKED else None, match.result_of(nick)))
+        for seat, bot in enumerate(r.identities):
+            i, g = where[bot]
+            rows.append((seq, seat, bot, r.roles[seat], r.sides[seat], i, g.rank,
+                         g.side if match.kind == RANKED else None, match.result_of(bot)))
         self.conn.executemany(
             "INSERT INTO outcomes (game_seq, seat, bot, role, side, grp, rank, adv, result) VALUES (?,?,?,?,?,?,?,?,?)",
             rows,
@@ -231,6 +231,39 @@ class Store:
                   int(c.entity in wins), seq) for c in items),
             )
 
+    # -- bots ---------------------------------------------------------------------------------
+
+    def bot(self, name: str) -> BotRecord | None:
+        row = self.conn.execute("SELECT name, owner, version, key_hash, account, created, seen FROM bots"
+                                " WHERE name = ?", (name,)).fetchone()
+        return None if row is None else BotRecord(*row)
+
+    def bots(self) -> list[BotRecord]:
+        return [BotRecord(*row) for row in self.conn.execute(
+            "SELECT name, owner, version, key_hash, account, created, seen FROM bots ORDER BY name")]
+
+    def add_bot(self, name: str, owner: str, key_hash: str | None, account: str | None, now: float) -> None:
+        """A new bot, with the hash of its key and/or its account; raises KeyError if the
+        name is taken (names are compared without case)."""
+        try:
+            self.conn.execute("INSERT INTO bots (name, owner, key_hash, account, created) VALUES (?,?,?,?,?)",
+                              (name, owner, key_hash, account, now))
+        except sqlite3.IntegrityError:
+            raise KeyError(name) from None
+
+    def set_bot_key(self, name: str, key_hash: str) -> None:
+        """Replace a bot's key (the old one stops working); raises KeyError if unknown."""
+        if self.conn.execute("UPDATE bots SET key_hash = ? WHERE name = ?", (key_hash, name)).rowcount != 1:
+            raise KeyError(name)
+
+    def save_bot(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
+        """What a bot said of itself when it registered; an account binds it for good."""
+        self.conn.execute(
+            "INSERT INTO bots (name, owner, version, account, created, seen) VALUES (?,?,?,?,?,?)"
+            " ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, version = excluded.version,"
+            " account = COALESCE(bots.account, excluded.account), seen = excluded.seen",
+            (name, owner, version, account, now, now))
+
     # -- tournaments ----------------------------------------------------------------------
 
     def start_tournament(self, tournament_id: str, settings: Mapping[str, Any], now: float) -> None:
@@ -249,7 +282,7 @@ class Store:
     def list_games(self, game: str | None = None, bot: str | None = None, limit: int = 50,
                    before_seq: int | None = None) -> list[GameSummary]:
         """Newest first; ``before_seq`` pages backwards."""
-        sql = ("SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament"
+        sql = ("SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament, bots"
                " FROM games WHERE 1=1")
         args: list[Any] = []
         if game is not None:
@@ -267,7 +300,7 @@ class Store:
 
     def load_game(self, game_id: str) -> StoredGame | None:
         row = self.conn.execute(
-            "SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament,"
+            "SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament, bots,"
             " options, seed, roles, sides, winners, forfeited, deal FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
@@ -296,22 +329,61 @@ class Store:
                 " WHERE game_seq = ?", (seq,)):
             changes[system].append(Change((kind, entity), Rating(mb, sb), Rating(ma, sa)))
         return StoredGame(
-            summary=_summary(row[:11]), options=json.loads(row[11]), seed=row[12],
-            roles=tuple(json.loads(row[13])), sides=tuple(json.loads(row[14])),
-            winners=frozenset(json.loads(row[15])), forfeited=row[16], events=events, history=history,
+            summary=_summary(row[:12]), options=json.loads(row[12]), seed=row[13],
+            roles=tuple(json.loads(row[14])), sides=tuple(json.loads(row[15])),
+            winners=frozenset(json.loads(row[16])), forfeited=row[17], events=events, history=history,
             outcomes=outcomes, changes={k: tuple(v) for k, v in changes.items()},
-            deal=None if row[17] is None else tuple(json.loads(row[17])), transcript=transcript,
+            deal=None if row[18] is None else tuple(json.loads(row[18])), transcript=transcript,
         )
 
-    def leaderboard(self, game: str, system: str, limit: int | None = None, min_games: int = 0) -> list[LeaderRow]:
-        """Bots by the system's score (Elo: rating; TrueSkill: mu - 3 sigma), from the current-ratings table."""
-        sql = ("SELECT entity, mu, sigma, score, games, wins FROM ratings WHERE game = ? AND system = ?"
-               " AND kind = 'bot' AND games >= ? ORDER BY score DESC, entity")
+    def leaderboard(self, game: str, system: str, limit: int | None = None, min_games: int = 0,
+                    tournament: str | None = None) -> list[LeaderRow]:
+        """Bots by the system's score (Elo: rating; TrueSkill: mu - 3 sigma), with their
+        owner and version: from the current ratings, or, for ``tournament``, rated afresh
+        over that tournament's games alone (its standings, whatever else the bots played)."""
+        if tournament is not None:
+            return self._tournament_board(game, system, tournament, limit, min_games)
+        sql = ("SELECT r.entity, r.mu, r.sigma, r.score, r.games, r.wins, COALESCE(b.owner, 'unknown'),"
+               " COALESCE(b.version, 'unknown') FROM ratings r LEFT JOIN bots b ON b.name = r.entity"
+               " WHERE r.game = ? AND r.system = ? AND r.kind = 'bot' AND r.games >= ?"
+               " ORDER BY r.score DESC, r.entity")
         args: list[Any] = [game, system, min_games]
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
         return [LeaderRow(i + 1, *row) for i, row in enumerate(self.conn.execute(sql, args))]
+
+    def _tournament_board(self, game: str, system_name: str, tournament: str, limit: int | None,
+                          min_games: int) -> list[LeaderRow]:
+        system = next((s for s in self.systems if s.name == system_name), None)
+        if system is None:
+            raise KeyError(system_name)
+        rows: dict[int, list[tuple[int, str, int, int, str | None]]] = defaultdict(list)
+        with transaction(self.conn, "BEGIN"):
+            games = self.conn.execute("SELECT seq, kind, forfeited FROM games WHERE game = ? AND tournament = ?"
+                                      " ORDER BY seq", (game, tournament)).fetchall()
+            for seq, seat, bot, grp, rank, adv in self.conn.execute(
+                    "SELECT o.game_seq, o.seat, o.bot, o.grp, o.rank, o.adv FROM outcomes o JOIN games g"
+                    " ON g.seq = o.game_seq WHERE g.game = ? AND g.tournament = ? ORDER BY o.game_seq, o.seat",
+                    (game, tournament)):
+                rows[seq].append((seat, bot, grp, rank, adv))
+            about = {name: (owner, version) for name, owner, version in
+                     self.conn.execute("SELECT name, owner, version FROM bots")}
+        state: dict[Entity, Rating] = {}
+        played: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for seq, kind, forfeited in games:
+            match = _match_from_rows(kind, rows[seq], forfeited)
+            wins = _wins(match)
+            for c in system.rate(match, state):
+                state[c.entity] = c.after
+                if c.entity[0] == BOT:
+                    played[c.entity[1]][0] += 1
+                    played[c.entity[1]][1] += int(c.entity in wins)
+        board = sorted(((system.score(r), bot) for (kind, bot), r in state.items()
+                        if kind == BOT and played[bot][0] >= min_games), key=lambda x: (-x[0], x[1]))
+        return [LeaderRow(i + 1, bot, state[(BOT, bot)].mu, state[(BOT, bot)].sigma, score, *played[bot],
+                          *about.get(bot, ("unknown", "unknown")))
+                for i, (score, bot) in enumerate(board[:limit])]
 
     def ratings(self, game: str, system: str, kind: str = BOT) -> dict[str, Rating]:
         return {e: Rating(mu, s) for e, mu, s in self.conn.execute(
@@ -345,17 +417,18 @@ class Store:
 
     def _conduct(self, game: str) -> dict[str, Conduct]:
         """Per bot, from the stored transcripts: ``ERROR`` and ``WARN`` lines sent to it
-        (under its seat's nick) and ``TIMEOUT`` lines naming it."""
-        sql = ("SELECT g.nicks, l.target, l.line FROM lines l JOIN games g ON g.seq = l.game_seq"
+        (under its seat's nick) and ``TIMEOUT`` lines naming it (by its seat's nick)."""
+        sql = ("SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
+               " JOIN games g ON g.seq = l.game_seq"
                " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')")
         refused: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         late: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for nicks, target, line in self.conn.execute(sql, (game,)):
+        for nicks, bots, target, line in self.conn.execute(sql, (game,)):
             msg = parse(line)
+            seated = {n.lower(): b for n, b in zip(json.loads(nicks), json.loads(bots))}
             if msg.verb == TIMEOUT:
-                late[msg.get("player", "")][msg.get("action", "")] += 1
+                late[seated.get(msg.get("player", "").lower(), msg.get("player", ""))][msg.get("action", "")] += 1
                 continue
-            seated = {n.lower(): n for n in json.loads(nicks)}
             name = seated.get((target or "").lower())
             if name is None:
                 continue  # said to someone else (a renamed nick, a bystander)
@@ -447,9 +520,9 @@ class Store:
 
 
 def _summary(row: Sequence[Any]) -> GameSummary:
-    seq, gid, game, players, kind, winner, reason, nicks, started, finished, tournament = row
+    seq, gid, game, players, kind, winner, reason, nicks, started, finished, tournament, bots = row
     return GameSummary(seq, gid, game, players, kind, winner, reason, tuple(json.loads(nicks)), started, finished,
-                       tournament)
+                       tournament, tuple(json.loads(bots or nicks)))
 
 
 def _wins(match: Match) -> set[Entity]:

@@ -38,14 +38,20 @@ class GameRecord:
     """How roles were dealt (``Seating.deal``); None: by the seed. Replays need it."""
     transcript: Sequence[tuple[str | None, str]] = ()
     """Every line the referee sent, with the nick of a direct message (None: the channel)."""
+    bots: tuple[str, ...] = ()
+    """The bot that played each seat (its rating identity); empty: the nicks are."""
 
     @property
     def players(self) -> int:
         return len(self.nicks)
 
+    @property
+    def identities(self) -> tuple[str, ...]:
+        return self.bots or self.nicks
+
     def match(self) -> Match:
         """The match the rating systems see (see ``build_match``)."""
-        return build_match(self.nicks, self.sides, self.result)
+        return build_match(self.identities, self.sides, self.result)
 
 
 def build_match(nicks: Sequence[str], sides: Sequence[str | None], result: Result | None) -> Match:
@@ -86,11 +92,12 @@ def record_from_game(
     transcript: Sequence[tuple[str | None, str]] = (),
     game_type: str | None = None,
     options: Mapping[str, Any] | None = None,
+    bots: Sequence[str] | None = None,
 ) -> GameRecord:
     """A GameRecord from an engine at the end of a game (or stopped: ``aborted_reason``).
 
-    ``nicks`` are the bots' registered names in seat order (the rating identity, so not a
-    nick that changed mid-game). ``game_type`` and ``options`` default to the engine's
+    ``nicks`` are the names announced at the start, in seat order; ``bots`` the bots that
+    played the seats (the rating identities; default: the nicks). ``game_type`` and ``options`` default to the engine's
     ``name`` and ``options.to_dict()``.
     Roles and final sides come from the ``end`` event's reveal (``roles``, ``sides`` or
     ``teams``);
@@ -123,7 +130,21 @@ def record_from_game(
         roles=tuple(roles), sides=tuple(sides), result=result, events=tuple(game.events),
         history=tuple(game.history), started=started, finished=finished, tournament=tournament,
         abort_reason=aborted_reason or ABORTED_REASON, deal=game.deal, transcript=tuple(transcript),
+        bots=tuple(bots) if bots is not None else (),
     )
+
+
+@dataclass(frozen=True)
+class BotRecord:
+    """A bot as the store knows it."""
+
+    name: str
+    owner: str
+    version: str
+    key_hash: str | None
+    account: str | None
+    created: float
+    seen: float | None
 
 
 @dataclass(frozen=True)
@@ -150,6 +171,8 @@ class GameSummary:
     started: float
     finished: float
     tournament: str | None
+    bots: tuple[str, ...]
+    """The bot of each seat (the nicks, for games stored before bots were identities)."""
 
 
 @dataclass(frozen=True)
@@ -249,6 +272,8 @@ class LeaderRow:
     score: float
     games: int
     wins: int
+    owner: str = "unknown"
+    version: str = "unknown"
 
     @property
     def win_rate(self) -> RateStat:

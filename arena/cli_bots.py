@@ -1,0 +1,74 @@
+"""``arena bots``: the identities that may play here, and their keys."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import click
+
+from .cli_results import open_store
+from .referee.identity import hash_key, new_key
+
+
+def register(main: click.Group) -> None:
+    @main.group()
+    def bots() -> None:
+        """The bots that may play, each proven by a key or a services account."""
+
+    @bots.command("add")
+    @click.argument("name")
+    @click.option("--owner", default="unknown", show_default=True, help="Who runs the bot.")
+    @click.option("--account", default=None, help="Bind the bot to this services account (networks with services).")
+    @click.option("--no-key", is_flag=True, help="With --account: no key, the account alone proves the bot.")
+    @click.pass_obj
+    def add(obj: Any, name: str, owner: str, account: str | None, no_key: bool) -> None:
+        """Add bot NAME and print its key, once: the store keeps only a slow hash of it.
+        The bot sends it when it registers (REGISTER 1 name=NAME key=KEY)."""
+        from .protocol import valid_nick
+
+        if not valid_nick(name):
+            raise click.UsageError("a bot's name is 1-16 letters, digits or -[]\\^_`{|}, not starting with a digit or -")
+        if no_key and account is None:
+            raise click.UsageError("--no-key needs --account: something must prove the bot")
+        key = None if no_key else new_key()
+        with open_store(obj.config, check=False) as store:
+            try:
+                store.add_bot(name, owner, None if key is None else hash_key(key), account, time.time())
+            except KeyError:
+                raise click.ClickException(f"a bot named {name} exists already; `arena bots rekey {name}` "
+                                           "gives it a new key") from None
+        if key is not None:
+            click.echo(f"key for {name} (shown once; give it to the bot, e.g. --key or ARENA_KEY):")
+            click.echo(key)
+        else:
+            click.echo(f"{name} plays from services account {account} only")
+
+    @bots.command("rekey")
+    @click.argument("name")
+    @click.pass_obj
+    def rekey(obj: Any, name: str) -> None:
+        """Give bot NAME a new key (printed once); the old key stops working."""
+        key = new_key()
+        with open_store(obj.config, check=False) as store:
+            try:
+                store.set_bot_key(name, hash_key(key))
+            except KeyError:
+                raise click.ClickException(f"no bot named {name} (see `arena bots list`)") from None
+        click.echo(f"new key for {name} (shown once):")
+        click.echo(key)
+
+    @bots.command("list")
+    @click.pass_obj
+    def list_bots(obj: Any) -> None:
+        """Every bot known here: owner, version, how it proves itself, when it last registered."""
+        with open_store(obj.config, check=False) as store:
+            found = store.bots()
+        if not found:
+            click.echo("no bots yet (`arena bots add NAME`)")
+            return
+        width = max(len(b.name) for b in found)
+        for b in found:
+            proof = " + ".join(p for p, on in (("key", b.key_hash), (f"account {b.account}", b.account)) if on) or "name only"
+            seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(b.seen)) if b.seen else "never"
+            click.echo(f"{b.name:{width}}  owner {b.owner}  version {b.version}  proven by {proof}  last seen {seen}")
