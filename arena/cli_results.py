@@ -140,27 +140,34 @@ def register(main: click.Group) -> None:
     @click.option("--system", type=click.Choice(SYSTEMS), default="elo", show_default=True)
     @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
     @click.option("--limit", type=click.IntRange(min=1), default=None, help="Show only the top N bots.")
+    @click.option("--tournament", default=None, help="Standings of this tournament alone: its games, rated afresh.")
+    @click.option("--min-games", type=click.IntRange(min=0), default=0, show_default=True,
+                  help="Leave out bots with fewer rated games.")
     @click.pass_obj
-    def leaderboard(obj: Any, game: str, system: str, fmt: str, limit: int | None) -> None:
-        """The bots by rating, with games played and win rate (95% Wilson interval)."""
+    def leaderboard(obj: Any, game: str, system: str, fmt: str, limit: int | None, tournament: str | None,
+                    min_games: int) -> None:
+        """The bots by rating, with owner, games played and win rate (95% Wilson interval)."""
         with open_store(obj.config, check=False) as store:
-            rows = store.leaderboard(game, system, limit=limit)
+            if tournament is not None and store.tournament(tournament) is None:
+                raise click.ClickException(f"no tournament {tournament!r} is stored")
+            rows = store.leaderboard(game, system, limit=limit, min_games=min_games, tournament=tournament)
         if fmt == "table":
             if not rows:
-                click.echo(f"no rated {game} games yet")
+                click.echo(f"no rated {game} games yet" + (f" in tournament {tournament}" if tournament else ""))
             for line in leaderboard_lines(rows, system):
                 click.echo(line)
             return
-        records = [{"rank": r.rank, "bot": r.bot, "rating": round(r.score, 3), "mu": round(r.mu, 3),
+        records = [{"rank": r.rank, "bot": r.bot, "owner": r.owner, "version": r.version,
+                    "rating": round(r.score, 3), "mu": round(r.mu, 3),
                     "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins,
                     "win_rate": None if r.win_rate.rate is None else round(r.win_rate.rate, 4),
                     "win_rate_low": round(r.win_rate.low, 4), "win_rate_high": round(r.win_rate.high, 4)}
                    for r in rows]
         if fmt == "json":
-            click.echo(json.dumps({"game": game, "system": system, "bots": records}))
+            click.echo(json.dumps({"game": game, "system": system, "tournament": tournament, "bots": records}))
             return
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=["rank", "bot", "rating", "mu", "sigma", "games", "wins",
+        writer = csv.DictWriter(out, fieldnames=["rank", "bot", "owner", "version", "rating", "mu", "sigma", "games", "wins",
                                                  "win_rate", "win_rate_low", "win_rate_high"], lineterminator="\n")
         writer.writeheader()
         writer.writerows(records)
@@ -182,7 +189,8 @@ def register(main: click.Group) -> None:
 
     @main.command()
     @click.argument("game_id")
-    @click.option("--as", "nick", default=None, help="As this player saw it: the channel and its direct messages.")
+    @click.option("--as", "nick", default=None,
+                  help="As this player (bot name or nick) saw it: the channel and its direct messages.")
     @click.option("--all", "everything", is_flag=True, help="Everything the referee sent, to everyone.")
     @click.pass_obj
     def replay(obj: Any, game_id: str, nick: str | None, everything: bool) -> None:
@@ -193,10 +201,13 @@ def register(main: click.Group) -> None:
             game = store.load_game(game_id)
         if game is None:
             raise click.ClickException(f"no game {game_id!r} is stored (see `arena games`)")
-        nicks = game.summary.nicks
-        if nick is not None and nick.lower() not in (n.lower() for n in nicks):
-            raise click.UsageError(f"{nick} did not play {game_id} (players: {', '.join(nicks)})")
-        ratings = ratings_message(game_id, game.changes, nicks)
+        nicks, bots = game.summary.nicks, game.summary.bots
+        if nick is not None:
+            seat = next((i for i, (n, b) in enumerate(zip(nicks, bots)) if nick.lower() in (n.lower(), b.lower())), None)
+            if seat is None:
+                raise click.UsageError(f"{nick} did not play {game_id} (players: {', '.join(bots)})")
+            nick = nicks[seat]  # its private lines went to the nick it had at the start
+        ratings = ratings_message(game_id, game.changes, bots, nicks)
         said: list[str] = ratings.lines() if ratings else []
         lines = [*game.transcript, *((None, line) for line in said)]
         for target, line in lines:

@@ -4,10 +4,12 @@
 It registers, follows its games into their channels, and answers every request addressed
 to it with a random legal choice. Read it as a template for a bot in any language.
 
-Usage: python bots/plain_bot.py --server HOST:PORT --nick NICK [--referee arena] [--channel '#arena'] [--games N]
+Usage: python bots/plain_bot.py --server HOST:PORT --nick NICK [--name NAME] [--key KEY]
+                                [--referee arena] [--channel '#arena'] [--games N]
 """
 
 import argparse
+import os
 import random
 import socket
 
@@ -21,6 +23,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--server", required=True)
     ap.add_argument("--nick", required=True)
+    ap.add_argument("--name", default=None, help="the bot's identity (default: the nick)")
+    ap.add_argument("--key", default=os.environ.get("ARENA_KEY"), help="the bot's key (default: $ARENA_KEY)")
     ap.add_argument("--referee", default="arena")
     ap.add_argument("--channel", default="#arena")
     ap.add_argument("--games", type=int, default=0, help="leave after N games (0: never)")
@@ -38,6 +42,11 @@ def main():
     def tell_referee(text):
         send(f"PRIVMSG {args.referee} :{text}")
 
+    # Who we are, and the key that proves it: sent only to the referee's nick.
+    register = f"REGISTER 1 name={args.name or args.nick} owner=arena version=1.0"
+    if args.key:
+        register += f" key={args.key}"
+
     send(f"NICK {args.nick}")
     send(f"USER {args.nick} 0 * :plain socket bot")
     games = {}  # game id -> channel
@@ -52,13 +61,13 @@ def main():
         command, _, params = rest.partition(" ")
         if command == "001":  # registered with the server: join the lobby, register with the referee
             send(f"JOIN {args.channel}")
-            tell_referee("REGISTER 1 name=plainbot owner=arena version=1.0")
+            tell_referee(register)
             continue
         sender = prefix[1:].split("!", 1)[0]
         if command == "JOIN" and sender.lower() == args.referee.lower():
             # The referee (re)joined the lobby: it may not know us, so register (again).
             if params.lstrip(":").lower() == args.channel.lower():
-                tell_referee("REGISTER 1 name=plainbot owner=arena version=1.0")
+                tell_referee(register)
             continue
         if command != "PRIVMSG":
             continue

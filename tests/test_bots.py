@@ -70,7 +70,7 @@ def test_plain_bot_joins_a_continued_request_before_answering() -> None:
             assert said().startswith("NICK") and said().startswith("USER")
             conn.sendall(b":srv 001 plain :welcome\r\n")
             assert said() == "JOIN #arena"
-            assert said() == "PRIVMSG arena :REGISTER 1 name=plainbot owner=arena version=1.0"
+            assert said() == "PRIVMSG arena :REGISTER 1 name=plain owner=arena version=1.0"
             conn.sendall(b":arena!a@h PRIVMSG #arena :ASK g1 5 team to=all deadline=30 options=alice,bob more=true\r\n"
                          b":arena!a@h PRIVMSG #arena :ASK g1 5 team options=carol,dave pick=4\r\n")
             answer = said()

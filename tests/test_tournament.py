@@ -154,7 +154,7 @@ def test_tournament_then_every_results_command(tmp_path):
     data = json.loads(board.output)
     assert data["system"] == "elo" and len(data["bots"]) == 5 and data["bots"][0]["rank"] == 1
     csv_out = runner.invoke(main, ["--config", cfg, "leaderboard", "--system", "trueskill", "--format", "csv"])
-    assert csv_out.output.splitlines()[0].startswith("rank,bot,rating,mu,sigma")
+    assert csv_out.output.splitlines()[0].startswith("rank,bot,owner,version,rating,mu,sigma")
     table = runner.invoke(main, ["--config", cfg, "leaderboard"]).output
     assert "win rate" in table
     listing = runner.invoke(main, ["--config", cfg, "games"]).output

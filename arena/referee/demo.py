@@ -8,6 +8,7 @@ game's channel. Everything started here is stopped here.
 from __future__ import annotations
 
 import dataclasses
+import os
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from ..irc.link import IrcLink
 from ..irc.servers import start_server
 from ..protocol import TABLE, ProtocolError, parse
 from ..store import Store
+from .identity import hash_key, new_key
 from .match import Match
 from .recorder import Recorder
 from .service import RefereeService
@@ -77,10 +79,12 @@ def run_demo(
             for i in range(players):
                 module = rule_bot if i < (players + 1) // 2 else random_bot
                 nick = f"{'rule' if module == rule_bot else 'rand'}{i + 1}"
+                key = new_key()  # each sample bot proves itself as a real one would, with its own key
+                store.add_bot(nick, "arena", hash_key(key), None, time.time())
                 bots.append(subprocess.Popen(
                     [sys.executable, "-m", module, "--server", f"{host}:{port}", "--nick", nick,
                      "--referee", referee, "--channel", lobby, "--rate", "0", "--games", str(games), "--seed", str(i)],
-                    stdin=subprocess.DEVNULL,
+                    stdin=subprocess.DEVNULL, env={**os.environ, "ARENA_KEY": key},
                 ))
             service.start()
             deadline = time.monotonic() + timeout
@@ -115,7 +119,7 @@ def summary(matches: list[Match]) -> list[str]:
         result = match.game.result
         assert result is not None
         lines.append(f"{match.gid}: {result.winner or 'nobody'} won ({result.reason})")
-        for seat, nick in enumerate(match.names):
+        for seat, nick in enumerate(match.bots or match.names):
             played[nick] += 1
             wins[nick] += seat in result.winners
     lines.append("bot          wins / games")

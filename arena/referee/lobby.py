@@ -39,7 +39,6 @@ class Seater(Protocol):
 
     def add(self, nick: str, now: float) -> None: ...
     def remove(self, nick: str) -> None: ...
-    def rename(self, old: str, new: str) -> None: ...
     def due(self, now: float) -> bool: ...
     def take(self, smallest: int) -> Table | None: ...
 
@@ -75,9 +74,6 @@ class Lobby:
         self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
         if len(self.waiting) < self.min_players:
             self.deadline = None
-
-    def rename(self, old: str, new: str) -> None:
-        self.waiting = [new if n.lower() == old.lower() else n for n in self.waiting]
 
     def due(self, now: float) -> bool:
         """Whether the automatic countdown has run out with enough bots waiting."""

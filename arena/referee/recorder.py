@@ -37,9 +37,9 @@ def ratings_message(gid: str, changes: Mapping[str, Sequence[Change]], bots: Seq
     names = bots if names is None else names
     seat = {bot: i for i, bot in enumerate(bots)}
     fields = {
-        system: ",".join(_entry(names[seat[c.entity[1]]], c)
+        system: ",".join(_entry(names[seat[c.entity[1]]] if c.entity[1] in seat else c.entity[1], c)
                          for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
-                         if c.entity[0] == BOT and c.entity[1] in seat)
+                         if c.entity[0] == BOT)
         for system, items in changes.items()
     }
     fields = {system: entries for system, entries in fields.items() if entries}

@@ -20,6 +20,7 @@ from ..games import GAMES
 from ..irc.link import IrcLink
 from ..protocol import TABLE, Message
 from .lobby import Lobby, Seater, Table
+from .identity import Identities
 from .recorder import Recorder
 from .match import Match
 from .referee import Referee
@@ -63,10 +64,13 @@ class RefereeService:
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
         )
         self.reactor = self.link.reactor
+        identities = Identities(recorder.store if recorder is not None else None,
+                                require_key=config.identity.require_key, accounts=config.identity.accounts)
         self.referee = Referee(server.nick, config.timeouts, self.link.send,
                                id_taken=recorder.store.has_game if recorder is not None else lambda gid: False,
-                               send_many=self.link.send_many)
+                               send_many=self.link.send_many, identities=identities)
         self.referee.on_game_end.append(self._ended)
+        self.referee.on_bot.append(self._bot_changed)
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
         if recorder is not None:
             recorder.attach(self.referee)
@@ -114,13 +118,19 @@ class RefereeService:
         if target.lower() == self.lobby_channel.lower() and text.startswith("!"):
             self._operator(sender, text, now)
             return
-        known = sender.lower() in self.referee.bots
-        self.referee.on_message(sender, target, text, now)
-        if not known and sender.lower() in self.referee.bots:
-            self.lobby.add(sender, now)
-        elif known and sender.lower() not in self.referee.bots:
-            self.lobby.remove(sender)
+        self.referee.nick = self.link.nick  # DMs to whatever nick the server gave us are ours
+        self.referee.on_message(sender, target, text, now, self.link.account_of(sender))
         self._after(now)
+
+    def _bot_changed(self, name: str, connected: bool) -> None:
+        """A bot that a connection now plays waits in the lobby (unless it is seated); one
+        that no connection plays any more leaves it."""
+        if connected:
+            if not any(m.seat_of(name) is not None for m in self.referee.matches.values()) and \
+                    not any(name.lower() in (n.lower() for n in t.seats) for t, _, _ in self._tables.values()):
+                self.lobby.add(name, self.clock())
+        else:
+            self.lobby.remove(name)
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         if self.link.is_me(nick):
@@ -128,10 +138,8 @@ class RefereeService:
         now = self.clock()
         if kind == "quit":
             self.referee.on_leave(nick)
-            self.lobby.remove(nick)
         elif kind == "nick" and new_nick:
             self.referee.on_rename(nick, new_nick)
-            self.lobby.rename(nick, new_nick)
         self._after(now)
 
     def _operator(self, sender: str, text: str, now: float) -> None:
@@ -183,7 +191,7 @@ class RefereeService:
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
         self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
-        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=seats).lines():
+        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=self._nicks(seats)).lines():
             self.link.send(self.lobby_channel, line)
         return True
 
@@ -191,19 +199,23 @@ class RefereeService:
         """Start every announced game whose players have all joined (or whose wait is over)."""
         for gid, (table, channel, start_by) in list(self._tables.items()):
             present = {self.link.fold(n) for n in self.link.members(channel)}
-            if now < start_by and not all(self.link.fold(n) in present for n in table.seats):
+            if now < start_by and not all(self.link.fold(n) in present for n in self._nicks(table.seats)):
                 continue
             del self._tables[gid]
             seed = derive_seed(self.seed, gid) if table.seed is None else table.seed
             self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid,
                                     deal=table.deal)
 
+    def _nicks(self, bots: list[str]) -> list[str]:
+        """Where the bots are now (a bot no connection plays keeps its name)."""
+        return [info.nick if (info := self.referee.bot_named(name)) is not None else name for name in bots]
+
     def _ended(self, match: Match) -> None:
         self.games_ended += 1
         now = self.clock()
-        for nick in match.nicks:
-            if nick.lower() in self.referee.bots:
-                self.lobby.add(nick, now)
+        for name in match.bots or match.names:
+            if self.referee.bot_named(name) is not None:
+                self.lobby.add(name, now)
         channel = f"{self.lobby_channel}-{match.gid}"
         self.link.part(channel)
         del self.referee.matches[match.gid]

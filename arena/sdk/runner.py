@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
@@ -40,7 +41,11 @@ class BotRunner:
         lines_per_second: float = 2.0,
         max_games: int | None = None,
         reactor: irc.client.Reactor | None = None,
+        name: str | None = None,
+        key: str | None = None,
     ) -> None:
+        """``name`` is the bot's identity (default: the nick) and ``key`` proves it (see
+        ``arena bots add``); the key goes to the referee's nick and to no one else."""
         self.max_games = max_games
         self.link = IrcLink(
             host, port, nick, channels=[channel], tls=tls, password=password, reactor=reactor,
@@ -51,6 +56,7 @@ class BotRunner:
         self.referee = referee
         self.session = Session(
             bot, nick, referee, join=self.link.join, part=self.link.part, respond=self._respond, say=self._say,
+            name=name, key=key,
         )
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{nick}-decide")
         self._lock = threading.Lock()
@@ -129,6 +135,10 @@ def main(bot_class: type[Bot], argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=f"Run {bot_class.__name__} in an arena over IRC.")
     parser.add_argument("--server", type=parse_server, required=True, metavar="HOST:PORT")
     parser.add_argument("--nick", required=True)
+    parser.add_argument("--name", default=None, help="the bot's identity, whose rating it plays for (default: the nick)")
+    parser.add_argument("--key", default=os.environ.get("ARENA_KEY"),
+                        help="the key that proves the identity (`arena bots add NAME` prints it; default: $ARENA_KEY, "
+                             "which keeps it out of the process list)")
     parser.add_argument("--referee", default="arena", help="the referee's nick (default: arena)")
     parser.add_argument("--channel", default="#arena", help="the lobby channel (default: #arena)")
     parser.add_argument("--tls", action="store_true")
@@ -143,6 +153,7 @@ def main(bot_class: type[Bot], argv: Sequence[str] | None = None) -> None:
     runner = BotRunner(
         bot_class(seed=args.seed), host, port, args.nick, referee=args.referee, channel=args.channel,
         tls=args.tls, password=args.password, lines_per_second=args.rate, max_games=args.games,
+        name=args.name, key=args.key,
     )
     try:
         runner.run()

@@ -381,9 +381,13 @@ class Store:
                     played[c.entity[1]][1] += int(c.entity in wins)
         board = sorted(((system.score(r), bot) for (kind, bot), r in state.items()
                         if kind == BOT and played[bot][0] >= min_games), key=lambda x: (-x[0], x[1]))
-        return [LeaderRow(i + 1, bot, state[(BOT, bot)].mu, state[(BOT, bot)].sigma, score, *played[bot],
-                          *about.get(bot, ("unknown", "unknown")))
-                for i, (score, bot) in enumerate(board[:limit])]
+        rows = []
+        for i, (score, bot) in enumerate(board[:limit]):
+            owner, version = about.get(bot, ("unknown", "unknown"))
+            rating = state[(BOT, bot)]
+            rows.append(LeaderRow(i + 1, bot, rating.mu, rating.sigma, score, played[bot][0], played[bot][1],
+                                  owner, version))
+        return rows
 
     def ratings(self, game: str, system: str, kind: str = BOT) -> dict[str, Rating]:
         return {e: Rating(mu, s) for e, mu, s in self.conn.execute(

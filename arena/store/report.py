@@ -19,15 +19,18 @@ def _pct(stat: RateStat) -> str:
 
 
 def leaderboard_lines(rows: Sequence[LeaderRow], system: str) -> list[str]:
-    """Rank, bot, rating (TrueSkill: mu ± sigma and the sorted-by mu - 3 sigma), games, win rate."""
+    """Rank, bot, owner, rating (TrueSkill: mu ± sigma and the sorted-by mu - 3 sigma), games, win rate."""
     width = max([len(r.bot) for r in rows] + [3])
+    owners = max([len(r.owner) for r in rows] + [5])
     if system == "trueskill":
-        head = f"{'#':>3} {'bot':{width}} {'score':>6} {'mu':>6} {'sigma':>5} {'games':>6}  win rate [95% CI]"
-        body = [f"{r.rank:>3} {r.bot:{width}} {r.score:6.2f} {r.mu:6.2f} {r.sigma:5.2f} {r.games:>6}  {_pct(r.win_rate)}"
-                for r in rows]
+        head = (f"{'#':>3} {'bot':{width}} {'owner':{owners}} {'score':>6} {'mu':>6} {'sigma':>5} {'games':>6}"
+                "  win rate [95% CI]")
+        body = [f"{r.rank:>3} {r.bot:{width}} {r.owner:{owners}} {r.score:6.2f} {r.mu:6.2f} {r.sigma:5.2f} "
+                f"{r.games:>6}  {_pct(r.win_rate)}" for r in rows]
     else:
-        head = f"{'#':>3} {'bot':{width}} {system:>7} {'games':>6}  win rate [95% CI]"
-        body = [f"{r.rank:>3} {r.bot:{width}} {r.score:7.1f} {r.games:>6}  {_pct(r.win_rate)}" for r in rows]
+        head = f"{'#':>3} {'bot':{width}} {'owner':{owners}} {system:>7} {'games':>6}  win rate [95% CI]"
+        body = [f"{r.rank:>3} {r.bot:{width}} {r.owner:{owners}} {r.score:7.1f} {r.games:>6}  {_pct(r.win_rate)}"
+                for r in rows]
     return [head, *body]
 
 
@@ -37,7 +40,7 @@ def games_lines(games: Iterable[GameSummary]) -> list[str]:
     for g in games:
         when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(g.finished))
         end = g.kind if g.kind != "ranked" else f"{g.winner} ({g.reason})"
-        out.append(f"{g.id}  {when}  {g.game} {g.players}p  {end}  {' '.join(g.nicks)}")
+        out.append(f"{g.id}  {when}  {g.game} {g.players}p  {end}  {' '.join(g.bots)}")
     return out
 
 

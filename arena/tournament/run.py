@@ -103,9 +103,6 @@ class TournamentSeater:
     def remove(self, nick: str) -> None:
         self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
 
-    def rename(self, old: str, new: str) -> None:
-        self.waiting = [new if n.lower() == old.lower() else n for n in self.waiting]
-
     def due(self, now: float) -> bool:
         if self.next >= self.settings.games:
             return False

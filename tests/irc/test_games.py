@@ -13,7 +13,7 @@ from typing import Any
 
 
 from arena.bots.avalon_rules_bot import RuleBot
-from arena.config import Config, LobbyConfig, ServerConfig, TimeoutConfig
+from arena.config import IdentityConfig, Config, LobbyConfig, ServerConfig, TimeoutConfig
 from arena.irc.link import IrcLink, ReactorThread
 from arena.irc.servers import LocalServer
 from arena.protocol import parse
@@ -37,6 +37,7 @@ class Arena:
     ) -> None:
         self.server = server
         self.config = Config(
+            identity=IdentityConfig(require_key=False),
             server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets),
             timeouts=timeouts,
             lobby=LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
@@ -64,7 +65,7 @@ class Arena:
 
     def add_raw(self, nick: str) -> RawClient:
         client = RawClient(self.server, nick)
-        client.send(b"JOIN #arena\r\nPRIVMSG arena :REGISTER 1 name=raw owner=test version=0\r\n")
+        client.send(b"JOIN #arena\r\nPRIVMSG arena :REGISTER 1 owner=test version=0\r\n")
         self.raw.append(client)
         return client
 

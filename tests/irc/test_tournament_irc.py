@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from arena.bots.avalon_rules_bot import RuleBot
-from arena.config import Config, LobbyConfig, ServerConfig, StoreConfig, TimeoutConfig
+from arena.config import IdentityConfig, Config, LobbyConfig, ServerConfig, StoreConfig, TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.irc.link import ReactorThread
 from arena.irc.servers import LocalServer
@@ -28,6 +28,7 @@ def run(settings: Settings, config: Config, results: list[int]) -> None:
 
 def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp_path: Path) -> None:
     config = Config(
+        identity=IdentityConfig(require_key=False),
         server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0,
                             max_targets=irc_server.max_targets),
         timeouts=TimeoutConfig(decision=5.0, grace=1.0),
@@ -77,6 +78,7 @@ def test_an_operator_stops_a_game_with_nobody_at_fault(irc_server: LocalServer, 
     from .conftest import RawClient
 
     config = Config(
+        identity=IdentityConfig(require_key=False),
         server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0,
                             max_targets=irc_server.max_targets),
         timeouts=TimeoutConfig(decision=30.0, grace=1.0),

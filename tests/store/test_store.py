@@ -55,12 +55,41 @@ def test_reopening_keeps_data_and_runs_nothing(tmp_path):
 
 def test_a_later_migration_upgrades_an_existing_database(tmp_path):
     path = tmp_path / "a.db"
-    with Store(path, migrations=(V1,)) as s:
-        s.record_game(avalon_record(0, random.Random(0)))
+    Store(path, migrations=(V1,)).close()
     v2 = ("ALTER TABLE games ADD COLUMN note TEXT", "UPDATE games SET note = 'migrated'")
     with Store(path, migrations=(V1, v2)) as s:
         assert (s.migrated_from, s.version) == (1, 2)
-        assert s.conn.execute("SELECT note FROM games").fetchall() == [("migrated",)]
+        assert s.conn.execute("SELECT note FROM games").fetchall() == []
+
+
+def v1_copy(source, target) -> None:
+    """A version-1 database holding the games of ``source``: what a store made before bots
+    were identities looks like (every V1 column copied, nothing newer)."""
+    Store(target, migrations=(V1,)).close()
+    conn = sqlite3.connect(target)
+    conn.execute("ATTACH DATABASE ? AS src", (str(source),))
+    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE '%sqlite_%'"
+                                 " AND name != 'sqlite_sequence'").fetchall():
+        columns = ", ".join(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
+        conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM src.{table}")
+    conn.commit()
+    conn.close()
+
+
+def test_a_store_from_before_bot_identities_migrates(tmp_path):
+    """Games rated under nicks keep their ratings: each nick becomes a bot of that name, and
+    the games name their bots."""
+    with Store(tmp_path / "new.db") as s:
+        for i in range(3):
+            s.record_game(avalon_record(i, random.Random(i)))
+        board = s.leaderboard("avalon", "elo")
+    v1_copy(tmp_path / "new.db", tmp_path / "old.db")
+    with Store(tmp_path / "old.db") as s:
+        assert s.migrated_from == 1 and s.version == len(MIGRATIONS)
+        assert s.leaderboard("avalon", "elo") == board
+        assert {b.name for b in s.bots()} == {r.bot for r in board}
+        assert all(g.bots == g.nicks for g in s.list_games())
+        assert s.rebuild().exact
 
 
 def test_a_failing_migration_leaves_the_previous_version(tmp_path):
