@@ -8,8 +8,16 @@ out, each for a measured reason (see ``/work/shared/notes/dependencies.md``):
 * sanitising of every outgoing line, because the library lets ``\\r`` through (a bot's text
   echoed by the referee could inject a command) and raises on lines over 512 bytes;
 * lenient decoding, because invalid UTF-8 from any peer would otherwise raise;
-* nick-collision suffixes, channel (re)joins, membership events, reconnection with
-  exponential backoff, keepalive pings, SASL failure detection.
+* nick-collision suffixes and, for a service that must not answer under another name,
+  getting the preferred nick back (``regain``); channel (re)joins, membership events,
+  reconnection with exponential backoff, keepalive pings, SASL failure detection;
+* services accounts (``account_tags``): who is logged in as whom, from the IRCv3
+  ``account-tag``, ``account-notify`` and ``extended-join`` capabilities, because a nick
+  alone proves nothing about who sent a line.
+
+Incoming text is delivered as the server relayed it: control characters, formatting codes
+and CTCP quoting included, so whoever parses it can refuse what is not plain text (the
+library would dequote CTCP and deliver it as other events, hiding it).
 
 Threading model
 ---------------
@@ -49,6 +57,7 @@ from concurrent.futures import Future
 from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
 
 import irc.client
+import irc.message
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 
 log = logging.getLogger(__name__)
@@ -61,12 +70,20 @@ MAX_HOST_LEN = 63
 MembershipKind = Literal["join", "part", "quit", "kick", "nick"]
 MessageCallback = Callable[[str, str, str], None]
 MembershipCallback = Callable[[str, str, "str | None", "str | None"], None]
+NickStateCallback = Callable[[bool, str], None]
+
+#: IRCv3 capabilities that tell who is logged in as whom, requested one by one because a
+#: ``CAP REQ`` naming several is refused whole if the server lacks any of them.
+ACCOUNT_CAPS = ("account-tag", "account-notify", "extended-join")
 
 # C0 controls (CR, LF, NUL, CTCP \x01, bold \x02, colour \x03, reset \x0f, reverse \x16,
 # italics \x1d, strike \x1e, underline \x1f, ...), DEL and the C1 controls.
 _CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
 # Characters that cannot appear in a target, channel or nick we put on the wire.
 _BAD_NAME_RE = re.compile("[\x00-\x20\x7f-\x9f,]")
+
+# One raw line: optional IRCv3 tags, optional prefix, command, parameters.
+_LINE_RE = re.compile(r"^(?:@(?P<tags>\S*) +)?(?::(?P<prefix>\S+) +)?(?P<command>\S+)(?P<params>.*)$")
 
 _T = TypeVar("_T")
 _QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux only
@@ -136,7 +153,11 @@ _JOIN_ERRORS = {
 }
 _NICK_TAKEN = {"nicknameinuse", "nickcollision", "unavailresource"}
 _SASL_FAILURES = {"saslfail", "sasltoolong", "saslaborted", "nicklocked"}
-_MESSAGE_EVENTS = {"privmsg", "pubmsg", "privnotice", "pubnotice"}
+# Delivered from the raw line (see ``_on_raw_line``); the library's parsed forms, which
+# dequote CTCP and split it off as separate events, are ignored.
+_MESSAGE_EVENTS = {
+    "privmsg", "pubmsg", "privnotice", "pubnotice", "ctcp", "ctcpreply", "action",
+}
 
 
 # -- the link ----------------------------------------------------------------------------
@@ -152,8 +173,12 @@ class IrcLink:
     Callbacks (all optional, all run in the reactor thread, see the module docstring):
 
     * ``on_message(sender_nick, target, text)`` for PRIVMSG and NOTICE from users; ``target``
-      is a channel name or our own nick (a DM). Control characters are removed from
-      ``text``; CTCP and ACTION lines and server notices are not delivered.
+      is a channel name or our own nick (a DM). ``text`` is raw: control characters,
+      formatting codes and CTCP quoting (``\\x01VERSION\\x01``, ``\\x01ACTION waves\\x01``)
+      are left in, for the receiver to refuse or strip (``strip_controls``). Not delivered:
+      server notices (no ``nick!user@host`` prefix), empty texts, and anything from the
+      services nick (``services_nick``), which talks to the link, not to its owner.
+      ``account_of(sender_nick)`` is already updated from the line when this runs.
     * ``on_ready()`` once registered and the configured channels are joined, with their
       member lists loaded (or refused); again after every reconnection.
     * ``on_membership(kind, nick, channel, new_nick)`` with kind ``join``/``part``/``kick``
@@ -164,6 +189,19 @@ class IrcLink:
     * ``on_disconnect(reason)`` when the connection drops (before any reconnection).
     * ``on_error(error)`` with an ``IrcLinkError``: ``JoinFailed`` (link stays up),
       ``SaslFailed`` or ``NickRejected`` (fatal: the link closes itself).
+    * ``on_nick_state(ok, current_nick)`` after every registration and whenever we gain or
+      lose the preferred nick: ``ok`` is ``has_preferred_nick``. A service that others
+      address by name should say so loudly while ``ok`` is False: lines meant for it go
+      to whoever holds its nick.
+
+    Nick collisions: registration never fails for a taken nick; the link takes ``nick_``,
+    then ``nick1``, ``nick2``... With ``regain`` it then works to get the preferred nick
+    back: at once and every ``regain_interval`` seconds it sends ``NICK preferred`` and,
+    when logged in by SASL, asks services for it (``PRIVMSG NickServ :REGAIN preferred``,
+    Atheme's ``nickserv/enforce`` module: the holder is renamed to a guest nick and we get
+    the nick); it retries at once when it sees the holder quit or change nick in a shared
+    channel. The same happens if the server renames us later (e.g. services enforcing a
+    registered nick).
     """
 
     #: Give up on a registration (welcome not received) after this many seconds.
@@ -199,6 +237,11 @@ class IrcLink:
         on_membership: MembershipCallback | None = None,
         on_disconnect: Callable[[str], None] | None = None,
         on_error: Callable[[IrcLinkError], None] | None = None,
+        on_nick_state: NickStateCallback | None = None,
+        account_tags: bool = False,
+        regain: bool = False,
+        regain_interval: float = 30.0,
+        services_nick: str = "NickServ",
     ) -> None:
         """
         ``tls``: True for a default verifying context, or an ``ssl.SSLContext`` of your own.
@@ -213,6 +256,12 @@ class IrcLink:
         and resets once registered.
         ``keepalive``: after this many silent seconds we PING; after twice as many we drop
         the connection and reconnect (catches half-open TCP). None disables it.
+        ``account_tags``: after registration, request the IRCv3 capabilities that carry
+        services accounts (``ACCOUNT_CAPS``, each where offered), so ``account_of`` knows
+        who is logged in; the link becomes ready only once the server has answered.
+        ``regain``: work to get the preferred nick back after registering under a fallback
+        (see the class docstring), retrying every ``regain_interval`` seconds.
+        ``services_nick``: the nick services answer from; its messages are not delivered.
         """
         _check_name("nick", nick)
         if sasl_account is not None and sasl_password is None:
@@ -252,6 +301,13 @@ class IrcLink:
         self.on_membership = on_membership
         self.on_disconnect = on_disconnect
         self.on_error = on_error
+        self.on_nick_state = on_nick_state
+        self.account_tags = account_tags
+        self.regain = regain
+        if regain_interval <= 0:
+            raise ValueError("regain_interval must be positive")
+        self.regain_interval = regain_interval
+        self.services_nick = _check_name("services nick", services_nick)
 
         self.reactor = reactor if reactor is not None else irc.client.Reactor()
         self._conn = self.reactor.server()
@@ -288,6 +344,11 @@ class IrcLink:
         self._sasl_ok = False
         self._nick_attempt = 0
         self._pending_joins: set[str] = set()
+        self._caps: set[str] = set()  # acknowledged by the server on this connection
+        self._pending_caps: set[str] = set()  # requested, not yet answered
+        self._accounts: dict[str, str] = {}  # folded nick -> account, logged-in users only
+        self._nick_ok: bool | None = None  # last reported to on_nick_state
+        self._regain_gen: int | None = None  # the connection whose regain loop is running
         self._backoff = reconnect_delay
         self._last_rx = time.monotonic()
         self._pinged = False
@@ -305,6 +366,28 @@ class IrcLink:
     def nick(self) -> str:
         """Our current nick: the preferred one, or the suffixed one the server accepted."""
         return self._nick
+
+    @property
+    def has_preferred_nick(self) -> bool:
+        """Whether we are registered under the nick we were configured with (not a
+        fallback). False while disconnected."""
+        return self._registered and self.fold(self._nick) == self.fold(self.preferred_nick)
+
+    @property
+    def accounts_enabled(self) -> bool:
+        """Whether the server tags every message with its sender's account (it ACKed
+        ``account-tag``): only then does ``account_of`` returning None mean "not logged in"
+        rather than "cannot tell"."""
+        return "account-tag" in self._caps
+
+    def account_of(self, nick: str) -> str | None:
+        """The services account ``nick`` was logged in to when last seen: from the
+        ``account`` tag of its latest line (so, for the sender of a message, as of that very
+        message), ``ACCOUNT`` notices and extended joins; forgotten when it quits or
+        leaves our sight, moved when it changes nick. None: not logged in, or unknown
+        (see ``accounts_enabled``)."""
+        with self.reactor.mutex:
+            return self._accounts.get(self.fold(nick))
 
     @property
     def is_connected(self) -> bool:
@@ -695,7 +778,7 @@ class IrcLink:
         self._finalize_soon(str(error))
 
     def _become_ready(self) -> None:
-        if self._ready or not self._registered:
+        if self._ready or not self._registered or self._pending_caps or self._pending_joins:
             return
         self._ready = True
         with self._state:
@@ -720,10 +803,11 @@ class IrcLink:
             self._last_rx = time.monotonic()
             self._pinged = False
             self._quick_ack()
+            if event.arguments:
+                self._on_raw_line(event.arguments[0])
             return
         if kind in _MESSAGE_EVENTS:
-            self._on_message(event)
-            return
+            return  # delivered from the raw line
         handler = self._handlers.get(kind)
         if handler is not None:
             handler(self, event)
@@ -745,13 +829,73 @@ class IrcLink:
             except OSError:
                 pass
 
-    def _on_message(self, event: irc.client.Event) -> None:
-        source = event.source or ""
-        if self._closed or not self._registered or "!" not in source:
-            return  # server notices (no nick!user@host prefix) are not messages
-        text = strip_controls(event.arguments[0] if event.arguments else "")
-        if text:
-            self._call(self.on_message, irc.client.NickMask(source).nick, event.target, text)
+    def _on_raw_line(self, line: str) -> None:
+        """Track accounts and deliver messages from the line as the server sent it. The
+        library's parsed message events have lost what we must pass on: it dequotes CTCP
+        (``\\x01...\\x01``, ``\\x10`` escapes) and splits it off as separate events. This
+        runs before the library's events for the same line (quit, nick, join...)."""
+        match = _LINE_RE.match(line)
+        prefix = match.group("prefix") if match else None
+        if match is None or not prefix or "!" not in prefix:
+            return  # from a server: no user, no account, not a message
+        nick = irc.client.NickMask(prefix).nick
+        command = match.group("command").upper()
+        params = irc.message.Arguments.from_group(match.group("params"))
+        tags = {t["key"]: t["value"] for t in irc.message.Tag.from_group(match.group("tags")) or ()}
+        self._track_account(nick, command, params, tags)
+        if command in ("PRIVMSG", "NOTICE") and len(params) >= 2:
+            self._on_message(nick, params[0], params[1])
+
+    def _track_account(self, nick: str, command: str, params: list[str], tags: dict[str, str | None]) -> None:
+        folded = self.fold(nick)
+        if command == "QUIT":
+            self._accounts.pop(folded, None)
+            return
+        if command == "NICK" and params:
+            account = self._accounts.pop(folded, None)
+            folded = self.fold(params[0])
+            if account is not None:
+                self._accounts[folded] = account
+        if command == "ACCOUNT" and params:  # account-notify: logged in, or out ("*")
+            account = params[0]
+        elif command == "JOIN" and len(params) >= 2 and "extended-join" in self._caps:
+            account = params[1]  # JOIN #channel account|* :realname
+        elif self.accounts_enabled:
+            account = tags.get("account")  # absent: not logged in
+        else:
+            return
+        if account and account != "*":
+            self._accounts[folded] = account
+        else:
+            self._accounts.pop(folded, None)
+
+    def _on_message(self, nick: str, target: str, text: str) -> None:
+        if self._closed or not self._registered or not text:
+            return
+        if self.fold(nick) == self.fold(self.services_nick):
+            log.info("%s: %s: %s", self._nick, nick, strip_controls(text))
+            return  # services answer the link (REGAIN...), never the link's owner
+        self._call(self.on_message, nick, target, text)
+
+    def _on_cap(self, event: irc.client.Event) -> None:
+        """``CAP * ACK|NAK :name`` answering one of our requests (one name per request)."""
+        if not event.arguments or event.arguments[0].upper() not in ("ACK", "NAK"):
+            return
+        acked = event.arguments[0].upper() == "ACK"
+        for name in " ".join(event.arguments[1:]).split():
+            name = name.lstrip("-~=")
+            if name in self._pending_caps:
+                self._pending_caps.discard(name)
+                if acked:
+                    self._caps.add(name)
+        self._become_ready()
+
+    def _on_unknown_command(self, event: irc.client.Event) -> None:
+        """A server without capability negotiation answers ``CAP`` with 421 (or 410):
+        nothing more will come, so stop waiting for it."""
+        if event.type == "invalidcapcmd" or (event.arguments and event.arguments[0].upper() == "CAP"):
+            self._pending_caps.clear()
+            self._become_ready()
 
     def _on_welcome(self, event: irc.client.Event) -> None:
         self._nick = event.target or self._conn.get_nickname()
@@ -765,27 +909,84 @@ class IrcLink:
         self._pending_joins = set(self._channels)
         for folded in reversed(list(self._channels)):
             self._queue.appendleft(("RAW", self._join_line(folded)))
-        if self._pending_joins:
+        if self.account_tags:
+            # Before the joins: the server handles our lines in order, so everything it
+            # relays from the channels already carries accounts. After registration
+            # rather than during it, to stay out of the library's SASL negotiation.
+            self._pending_caps = set(ACCOUNT_CAPS)
+            for cap in reversed(ACCOUNT_CAPS):
+                self._queue.appendleft(("RAW", f"CAP REQ :{cap}"))
+        if self._pending_joins or self._pending_caps:
             gen = self._gen
             self.reactor.scheduler.execute_after(
                 self.join_timeout, self._guard(lambda: self._join_deadline(gen))
             )
         else:
             self._become_ready()
+        self._nick_ok = None  # report the nick after every registration
+        self._nick_changed()
         self._drain()
 
     def _join_deadline(self, gen: int) -> None:
         if gen == self._gen and self._registered and not self._ready:
-            log.warning("%s: joins not confirmed: %s", self._nick, sorted(self._pending_joins))
+            log.warning(
+                "%s: not confirmed: joins %s, capabilities %s",
+                self._nick, sorted(self._pending_joins), sorted(self._pending_caps),
+            )
             self._pending_joins.clear()
+            self._pending_caps.clear()
             self._become_ready()
+
+    # -- our nick --------------------------------------------------------------------------
+
+    def _nick_changed(self) -> None:
+        """Report a gain or loss of the preferred nick; start regaining it if lost."""
+        ok = self.has_preferred_nick
+        if ok != self._nick_ok:
+            self._nick_ok = ok
+            if not ok:
+                log.warning("%s: running as %s, not as %s", self.preferred_nick, self._nick, self.preferred_nick)
+            self._call(self.on_nick_state, ok, self._nick)
+        if not ok and self.regain:
+            self._try_regain(services=True)
+            self._schedule_regain(self._gen)
+
+    def _schedule_regain(self, gen: int) -> None:
+        """One retry loop per connection, ending once the nick is ours."""
+        if self._regain_gen == gen:
+            return
+        self._regain_gen = gen
+
+        def tick() -> None:
+            if gen != self._gen or self._closed or self.has_preferred_nick:
+                if self._regain_gen == gen:
+                    self._regain_gen = None
+                return
+            self._try_regain(services=True)
+            self.reactor.scheduler.execute_after(self.regain_interval, self._guard(tick))
+
+        self.reactor.scheduler.execute_after(self.regain_interval, self._guard(tick))
+
+    def _try_regain(self, *, services: bool) -> None:
+        """Ask for the preferred nick (ahead of queued lines): ``NICK``, and when logged
+        in by SASL also services' ``REGAIN``, which frees the nick if another holds it."""
+        if self._closed or not self._registered or self.has_preferred_nick:
+            return
+        if services and self._sasl_ok:
+            self._queue.appendleft(("RAW", f"PRIVMSG {self.services_nick} :REGAIN {self.preferred_nick}"))
+        self._queue.appendleft(("RAW", f"NICK {self.preferred_nick}"))
+        self._drain()
 
     def _on_disconnect(self, event: irc.client.Event) -> None:
         reason = self._server_error or (event.arguments[0] if event.arguments else "")
         self._gen += 1
         self._registered = self._ready = False
         self._pending_joins.clear()
+        self._pending_caps.clear()
+        self._caps.clear()
         self._members.clear()
+        self._accounts.clear()
+        self._nick_ok = None
         self._drain_due = None
         log.info("%s: disconnected (%s)", self._nick, reason)
         with self._state:
@@ -799,7 +1000,7 @@ class IrcLink:
 
     def _on_nick_taken(self, event: irc.client.Event) -> None:
         if self._registered:
-            log.warning("%s: nick change refused: %s", self._nick, event.arguments)
+            log.info("%s: nick change refused: %s", self._nick, event.arguments)
             return
         self._nick_attempt += 1
         if self._nick_attempt > self.max_nick_attempts:
@@ -896,22 +1097,35 @@ class IrcLink:
             self._members.pop(folded, None)
         elif folded in self._members:
             self._members[folded].pop(self.fold(nick), None)
+            if not any(self.fold(nick) in members for members in self._members.values()):
+                self._accounts.pop(self.fold(nick), None)  # out of sight: no longer known
 
     def _on_quit(self, event: irc.client.Event) -> None:
         nick = irc.client.NickMask(event.source).nick
         for members in self._members.values():
             members.pop(self.fold(nick), None)
         self._membership("quit", nick, None, None)
+        self._holder_left(nick)
 
     def _on_nick(self, event: irc.client.Event) -> None:
         old = irc.client.NickMask(event.source).nick
         new = event.target
-        if self.is_me(old):
+        mine = self.is_me(old)
+        if mine:
             self._nick = new
         for members in self._members.values():
             if members.pop(self.fold(old), None) is not None:
                 members[self.fold(new)] = new
         self._membership("nick", old, None, new)
+        if mine:
+            self._nick_changed()
+        else:
+            self._holder_left(old)
+
+    def _holder_left(self, nick: str) -> None:
+        """Whoever held our preferred nick quit or took another: take it at once."""
+        if self.regain and self.fold(nick) == self.fold(self.preferred_nick):
+            self._try_regain(services=False)
 
     def _membership(self, kind: MembershipKind, nick: str, channel: str | None, new: str | None) -> None:
         self._call(self.on_membership, kind, nick, channel, new)
@@ -931,6 +1145,9 @@ class IrcLink:
         "kick": _on_kick,
         "quit": _on_quit,
         "nick": _on_nick,
+        "cap": _on_cap,
+        "unknowncommand": _on_unknown_command,
+        "invalidcapcmd": _on_unknown_command,
     }
 
     # -- plumbing --------------------------------------------------------------------------

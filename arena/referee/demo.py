@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..config import Config
-from ..irc.link import IrcLink
+from ..irc.link import IrcLink, strip_controls
 from ..irc.servers import start_server
 from ..protocol import TABLE, ProtocolError, parse
 from ..store import Store
@@ -62,7 +62,7 @@ def run_demo(
 
         def show(sender: str, target: str, text: str) -> None:
             if target.startswith(("#", "&")):
-                echo(f"{target:<12} <{sender}> {text}")
+                echo(f"{target:<12} <{sender}> {strip_controls(text)}")  # nothing for the terminal to obey
             if sender.lower() == referee.lower() and text.startswith(TABLE):
                 try:
                     channel = parse(text).get("channel")

@@ -17,7 +17,7 @@ import irc.client
 from ..config import Config
 from ..core.seeds import derive_seed
 from ..games import GAMES
-from ..irc.link import IrcLink
+from ..irc.link import IrcLink, strip_controls
 from ..protocol import TABLE, Message
 from .lobby import Lobby, Seater, Table
 from .identity import Identities
@@ -60,7 +60,7 @@ class RefereeService:
             channels=[server.channel], tls=server.tls, password=server.password,
             sasl_account=server.sasl_account, sasl_password=server.sasl_password,
             lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
-            reactor=reactor,
+            reactor=reactor, regain=True, account_tags=True,
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
         )
         self.reactor = self.link.reactor
@@ -114,6 +114,12 @@ class RefereeService:
     # -- incoming -------------------------------------------------------------------
 
     def _on_message(self, sender: str, target: str, text: str) -> None:
+        if not self.link.is_me(target):
+            # Channel chat is recorded and may be shown: no formatting codes, no CTCP.
+            # Direct lines stay raw, so the protocol parser refuses them as MALFORMED.
+            text = strip_controls(text)
+            if not text:
+                return
         now = self.clock()
         if target.lower() == self.lobby_channel.lower() and text.startswith("!"):
             self._operator(sender, text, now)

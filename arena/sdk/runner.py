@@ -17,7 +17,7 @@ from typing import Sequence
 
 import irc.client
 
-from ..irc.link import IrcLink
+from ..irc.link import IrcLink, strip_controls
 from .bot import Ask, Bot, GameView, Session
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,11 @@ class BotRunner:
 
     def _on_message(self, sender: str, target: str, text: str) -> None:
         if target[:1] in "#&" and sender.lower() != self.referee.lower():
-            self.session.chat(sender, text)  # another player talking in a channel
+            # Another player talking in a channel: plain text only, a bot is fed no
+            # formatting codes or CTCP (the link delivers lines raw).
+            text = strip_controls(text)
+            if text:
+                self.session.chat(sender, text)
             return
         for line in self.session.feed(sender, text):
             self.link.send(self.referee, line)

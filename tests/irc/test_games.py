@@ -244,7 +244,7 @@ def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: Local
         evil = RawClient(irc_server, "evil")
         arena.raw.append(evil)
         evil.send(b"JOIN #arena\r\n")
-        # Colour, bold and CTCP quoting are stripped on the way in; what is left is judged.
+        # Colour, bold and CTCP quoting reach the referee as sent; it refuses them.
         evil.send(b"PRIVMSG arena :REGISTER 2 name=\x034red\x02 owner=\x01ACTION\x01\r\n")
         errors = [evil.expect(b"ERROR")]
         # A \r splits the line at the server: the tail is the sender's own QUIT, not the referee's.
@@ -259,6 +259,21 @@ def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: Local
     for line in referee_lines:
         parse(line)  # every channel line of the referee is valid protocol
     assert "evil" not in match.names
+
+
+def test_formatting_tabs_and_ctcp_in_a_direct_line_are_malformed(irc_server: LocalServer) -> None:
+    arena = Arena(irc_server, 5, FAST)
+    for i in range(5):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        sender = RawClient(irc_server, "sender")
+        arena.raw.append(sender)
+        for dirty in (b"ANSWER g1 1 \x02approve\x02", b"ANSWER\tg1 1 approve", b"ANSWER g1 1 \x034approve",
+                      b"\x01ANSWER g1 1 approve\x01", b"\x01ACTION waves\x01"):
+            sender.send(b"PRIVMSG arena :" + dirty + b"\r\n")
+            assert b"ERROR MALFORMED" in sender.expect(b"ERROR"), dirty
+        (match,) = arena.wait()
+    assert match.game.result.forfeited is None
 
 
 class Slow(RuleBot):

@@ -121,14 +121,63 @@ def test_control_characters_cannot_inject_commands(make_link, raw_client) -> Non
     assert not alice.send("bob", "\r\n\x01")  # nothing left: nothing sent
 
 
-def test_ctcp_and_action_are_not_messages(make_link, raw_client) -> None:
+def test_incoming_text_is_delivered_raw_ctcp_and_formatting_included(make_link, raw_client) -> None:
+    # Whoever parses the text must see what was sent, to refuse it; the library would
+    # dequote CTCP into separate events and drop the rest.
     bob, brec = make_link("bob")
     raw = raw_client("raw")
     raw.send(b"PRIVMSG bob :\x01ACTION waves\x01\r\nPRIVMSG bob :\x01VERSION\x01\r\n")
+    raw.send(b"PRIVMSG bob :a\tb \x02bold\x02 \x0304red\x03 \x10n\r\nNOTICE bob :\x01PING 1\x01\r\n")
     raw.send(b"PRIVMSG bob :plain\r\n")
-    brec.wait(lambda: brec.messages)
-    time.sleep(0.1)
-    assert brec.messages == [("raw", "bob", "plain")]
+    brec.wait(lambda: len(brec.messages) == 5)
+    assert brec.texts() == [
+        "\x01ACTION waves\x01", "\x01VERSION\x01", "a\tb \x02bold\x02 \x0304red\x03 \x10n", "\x01PING 1\x01", "plain",
+    ]
+
+
+class ScriptedServer:
+    """A server that registers one client and then sends it the given lines verbatim: for
+    what no real server lets a client send (server notices, prefix-less lines)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        conn, _ = self.listener.accept()
+        with conn, conn.makefile("rb") as incoming:
+            for raw in incoming:
+                if raw.startswith(b"USER "):
+                    script = [":srv 001 bob :welcome", *self.lines]
+                    conn.sendall("".join(line + "\r\n" for line in script).encode())
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_server_notices_prefixless_lines_and_services_are_not_messages(reactor_thread) -> None:
+    server = ScriptedServer([
+        ":srv NOTICE bob :*** server notice",
+        "NOTICE bob :no prefix at all",
+        "PRIVMSG bob :no prefix either",
+        ":srv PRIVMSG bob :from the server",
+        ":NickServ!NickServ@services NOTICE bob :This nickname is registered",
+        ":alice!a@h PRIVMSG bob :last",
+    ])
+    got: list[tuple[str, str, str]] = []
+    link = IrcLink("127.0.0.1", server.port, "bob", reactor=reactor_thread.reactor, lines_per_second=0,
+                   on_message=lambda *m: got.append(m))
+    try:
+        link.connect()
+        deadline = time.monotonic() + WAIT
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert got == [("alice", "bob", "last")]
+    finally:
+        link.close()
+        server.close()
 
 
 def test_invalid_utf8_is_decoded_leniently(make_link, raw_client) -> None:
