@@ -548,6 +548,16 @@ class IrcLink:
             self._queue.append(("RAW", fit_utf8(f"MODE {target} {modestring}", 510)))
             self._drain()
 
+    def topic(self, channel: str, text: str) -> None:
+        """Set ``channel``'s topic (where we may: a server that refuses says so in a
+        numeric, which changes nothing); queued like a message."""
+        _check_name("channel", channel)
+        with self.reactor.mutex:
+            if self._closed:
+                return
+            self._queue.append(("RAW", fit_utf8(f"TOPIC {channel} :{strip_controls(text)}", MAX_LINE_BYTES - 2)))
+            self._drain()
+
     def close(self, message: str = "", *, drain_timeout: float = 0.0) -> None:
         """Quit and stop reconnecting (idempotent). With ``drain_timeout`` > 0, lines still
         queued are sent first (at the usual rate) and the QUIT follows them, giving up after

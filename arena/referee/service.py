@@ -60,8 +60,9 @@ class RefereeService:
             channels=[server.channel], tls=server.tls, password=server.password,
             sasl_account=server.sasl_account, sasl_password=server.sasl_password,
             lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
-            reactor=reactor, regain=True, account_tags=True,
+            reactor=reactor, regain=True, account_tags=config.identity.accounts,
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
+            on_nick_state=self._nick_state,
         )
         self.reactor = self.link.reactor
         identities = Identities(recorder.store if recorder is not None else None,
@@ -106,6 +107,28 @@ class RefereeService:
             while self.link.queued and time.monotonic() < end:
                 self.reactor.process_once(0.05)
 
+    def _nick_state(self, ok: bool, current: str) -> None:
+        """The referee answers to the nick it has; under any other than its own it says so
+        loudly, in the log, the lobby and its topic, while the link works to get its nick
+        back, because bots configured with its nick are talking to someone else."""
+        self.referee.nick = current
+        if not ok:
+            log.error("%s", self._impostor_warning())
+            self.link.send(self.lobby_channel, self._impostor_warning())
+        self._topic()
+
+    def _impostor_warning(self) -> str:
+        preferred = self.config.server.nick
+        return (f"the referee is {self.link.nick}: the nick {preferred} is held by someone else, who is not the "
+                f"referee; do not register with {preferred} until the referee has it back")
+
+    def _topic(self) -> None:
+        """The lobby's topic names the referee's nick now (and, while it lacks its own,
+        whom not to trust)."""
+        current, preferred = self.link.nick, self.config.server.nick
+        warning = "" if self.link.has_preferred_nick else f" ({preferred} is NOT the referee)"
+        self.link.topic(self.lobby_channel, f"arena referee: {current}{warning}")
+
     def _on_link_error(self, error: Exception) -> None:
         log.error("IRC: %s", error)
         if self.link.is_closed:
@@ -140,6 +163,8 @@ class RefereeService:
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         if self.link.is_me(nick):
+            if kind == "join" and channel is not None and self.link.fold(channel) == self.link.fold(self.lobby_channel):
+                self._topic()
             return
         now = self.clock()
         if kind == "quit":

@@ -230,7 +230,7 @@ def test_malformed_and_illegal_lines_get_errors_and_the_game_finishes(irc_server
         assert b"ERROR UNKNOWN_COMMAND" in outsider.expect(b"ERROR")
         outsider.send(b"PRIVMSG arena :ANSWER g1 notanumber approve\r\n")
         reply = outsider.expect(b"ERROR")
-        assert b"ERROR NOT_A_PLAYER" in reply or b"ERROR UNKNOWN_GAME" in reply
+        assert b"ERROR NOT_REGISTERED" in reply, "a stranger who never registered plays no seat"
         (match,) = arena.wait()
     assert match.game.result.forfeited is None
     assert any(e.startswith("ERROR ACTION_NOT_ALLOWED") for e in clumsy.errors), clumsy.errors
