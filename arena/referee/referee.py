@@ -172,11 +172,11 @@ class Referee:
 
     def start_game(
         self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float,
-        gid: str | None = None, deal: Sequence[int] | None = None,
+        gid: str | None = None,
     ) -> Match:
-        """Start a game with ``seats`` (nicks in seat order) in ``channel``; ``deal`` as in
-        ``Seating.deal`` (None: the seed deals)."""
-        game: Game = GAMES[game_name](len(seats), options, seed, deal)
+        """Start a game with ``seats`` (nicks in seat order) in ``channel``; the engine deals
+        the roles from ``seed``, so a seed nobody else knows keeps the deal hidden."""
+        game: Game = GAMES[game_name](len(seats), options, seed)
         gid = gid or self.new_game_id()
         match = Match(
             gid, game, list(seats), LINES[game_name], self.timeouts,
