@@ -115,11 +115,13 @@ def simulate_cmd(
 
 @main.command()
 @click.option("--games", "count", type=click.IntRange(min=1), default=None, help="Stop after this many games (default: run until Ctrl-C).")
-@click.option("--seed", type=int, default=None, help="Root seed of the games (default: random).")
 @click.option("-v", "--verbose", is_flag=True, help="Log connection events.")
 @click.pass_obj
-def serve(obj: _Context, count: int | None, seed: int | None, verbose: bool) -> None:
-    """Run the referee on the IRC server of the configuration."""
+def serve(obj: _Context, count: int | None, verbose: bool) -> None:
+    """Run the referee on the IRC server of the configuration.
+
+    Seat orders and game seeds (hence deals) derive from a secret key kept in the results
+    store, so no player can compute them."""
     from .referee.service import RefereeService
 
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
@@ -127,7 +129,7 @@ def serve(obj: _Context, count: int | None, seed: int | None, verbose: bool) -> 
 
     config = obj.config
     with open_store(config) as store:
-        service = RefereeService(config, max_games=count, seed=seed, recorder=Recorder(store),
+        service = RefereeService(config, max_games=count, key=store.secret("serve"), recorder=Recorder(store),
                                  on_game_end=lambda m: click.echo(_result_line(m)))
         click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
                    f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)")

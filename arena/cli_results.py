@@ -67,14 +67,14 @@ def register(main: click.Group) -> None:
     @click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help="A game option; repeatable.")
     @click.option("--transport", type=click.Choice(["local", "irc"]), default=None,
                   help="local: bots run in this process; irc: they connect to the server.  [config: tournament.transport]")
-    @click.option("--seed", type=int, default=None, help="[config: tournament.seed]")
     @click.pass_obj
     def tournament(obj: Any, tid: str | None, game: str | None, count: int | None, players: int | None,
-                   bots: tuple[str, ...], pairs: tuple[str, ...], transport: str | None, seed: int | None) -> None:
+                   bots: tuple[str, ...], pairs: tuple[str, ...], transport: str | None) -> None:
         """Play a series of games between chosen bots, storing and rating each one.
 
         Interrupt it at any time (Ctrl-C, or a killed process) and run the same command
-        again: it resumes after the last stored game. It ends with the leaderboard.
+        again: it resumes after the last stored game. It ends with the leaderboard. Seeds,
+        seat orders and deals derive from a secret key the tournament keeps in the store.
         """
         import re
 
@@ -96,7 +96,7 @@ def register(main: click.Group) -> None:
             raise click.UsageError(str(exc)) from None
         settings = Settings(id=tid, game=game, games=count or t.games, players=n_players, bots=tuple(entries),
                             options=options.to_dict(), transport=transport or t.transport,
-                            seed=t.seed if seed is None else seed, keep=config.seating.games_per_order)
+                            keep=config.seating.games_per_order)
         where = "in this process" if settings.transport == "local" else \
             f"on {config.server.host}:{config.server.port} (bots must connect and register)"
         click.echo(f"tournament {tid}: {settings.games} {game} games of {n_players} players, "

@@ -196,7 +196,6 @@ class TournamentConfig:
     )
     transport: str = setting("local", help="local: bots run in this process; irc: bots connect to the server",
                              choices=TRANSPORTS)
-    seed: int = setting(0, help="seeds seat orders, deals and games: the same settings replay the same series")
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ def main() -> None:
             marks.append(time.monotonic())
             sent.append(service.link.sent_messages)
 
-        service = RefereeService(config, max_games=args.games, seed=1, on_game_end=ended)
+        service = RefereeService(config, max_games=args.games, key=bytes(32), on_game_end=ended)  # fixed: same games every run
         bots = ReactorThread(tick=0.01).start()
         runners = [BotRunner(RuleBot(seed=i), host, port, f"bot{i}", lines_per_second=args.rate,
                              reactor=bots.reactor) for i in range(args.players)]

@@ -107,40 +107,7 @@ def test_small_rosters():
     assert {two.order(i) for i in range(200)} == {("a", "b"), ("b", "a")}
 
 
-# -- deals: role slots rotate within a block -------------------------------------------------------
-
-
-@pytest.mark.parametrize("players", [5, 7, 10])
-def test_deals_give_every_seat_every_role_slot_once_per_rotation(players):
-    seating = Seating(ROSTER[:players], keep=16, seed=4)
-    for block_start in (0, 16, 32):
-        deals = [seating.deal(block_start + i, players) for i in range(players)]
-        for deal in deals:
-            assert sorted(deal) == list(range(players))
-        for seat in range(players):
-            assert sorted(d[seat] for d in deals) == list(range(players))
-
-
-def test_deals_are_reproducible_and_change_with_the_block():
-    a, b = Seating(ROSTER, 16, seed=2), Seating(ROSTER, 16, seed=2)
-    assert [a.deal(i, 10) for i in range(40)] == [b.deal(i, 10) for i in range(40)]
-    assert {a.deal(16 * k, 10) for k in range(10)} != {a.deal(0, 10)}
-
-
-def test_a_bot_gets_each_role_equally_often_over_a_long_series():
-    from collections import Counter
-
-    from arena.games.avalon.engine import AvalonGame
-
-    seating = Seating(ROSTER[:5], keep=16, seed=8)
-    roles: dict[str, Counter] = {nick: Counter() for nick in ROSTER[:5]}
-    for i in range(16 * 25):
-        game = AvalonGame(5, None, seed=i, deal=seating.deal(i, 5))
-        for nick, role in zip(seating.order(i), game.roles):
-            roles[nick][role.value] += 1
-    for counts in roles.values():
-        # 400 games: merlin and assassin are one slot each (80 expected), servant two (160).
-        assert abs(counts["merlin"] - 80) <= 8 and abs(counts["servant"] - 160) <= 16, counts
+# -- explicit deals: only games stored with one replay by it ----------------------------------------
 
 
 def test_a_game_refuses_a_deal_that_is_not_a_permutation():

@@ -23,12 +23,14 @@ from arena.referee.recorder import ratings_message
 from arena.store import Store
 from arena.tournament import Schedule, Settings, TournamentError, load_bot_class, play_local
 
+KEY = bytes(range(32))
+
 BOTS = ("rule1=avalon_rule", "rule2=avalon_rule", "rand1=random", "rand2=random", "rand3=random")
 
 
 def settings(**overrides) -> Settings:
     base = dict(id="t1", game="avalon", games=12, players=5, bots=BOTS, options=AvalonOptions().to_dict(),
-                transport="local", seed=3, keep=16)
+                transport="local", keep=16)
     base.update(overrides)
     return Settings(**base)
 
@@ -40,20 +42,22 @@ def config_for(tmp_path: Path):
 # -- schedule ------------------------------------------------------------------------------------
 
 
-def test_schedule_keeps_seats_for_a_block_and_rotates_role_slots():
-    schedule = Schedule(settings(games=40))
+def test_schedule_keeps_seats_for_a_block_and_follows_the_key():
+    schedule = Schedule(settings(games=40), KEY)
     tables = [schedule.table(i) for i in range(40)]
     assert len({t.seats for t in tables[:16]}) == 1 and tables[16].seats != tables[15].seats
     assert [t.gid for t in tables[:3]] == ["t1-1", "t1-2", "t1-3"]
-    for seat in range(5):  # five consecutive games deal every role slot to every seat once
-        assert sorted(t.deal[seat] for t in tables[:5]) == list(range(5))
     assert len({t.seed for t in tables}) == 40
-    assert [Schedule(settings(games=40)).table(i) for i in range(40)] == tables
+    assert [Schedule(settings(games=40), KEY).table(i) for i in range(40)] == tables
+    other = [Schedule(settings(games=40), bytes(32)).table(i) for i in range(40)]
+    assert {t.seed for t in other}.isdisjoint(t.seed for t in tables)
+    assert [t.seats for t in other] != [t.seats for t in tables]
+    assert all(str(t.seed) not in repr(t) for t in tables)  # a printed table shows no secret
 
 
 def test_with_more_bots_than_seats_everyone_plays_equally():
     bots = tuple(f"b{i}=random" for i in range(7))
-    schedule = Schedule(settings(bots=bots, players=5, keep=4))
+    schedule = Schedule(settings(bots=bots, players=5, keep=4), KEY)
     played = Counter(n for i in range(7 * 4 * 5) for n in schedule.table(i).seats)
     assert set(played) == {f"b{i}" for i in range(7)}
     assert max(played.values()) - min(played.values()) <= 4
@@ -65,7 +69,7 @@ def test_with_more_bots_than_seats_everyone_plays_equally():
 ])
 def test_bad_schedules_are_clear_errors(bots, players, message):
     with pytest.raises(TournamentError, match=message):
-        Schedule(settings(bots=bots, players=players))
+        Schedule(settings(bots=bots, players=players), KEY)
 
 
 @pytest.mark.parametrize("spec,message", [
@@ -99,7 +103,7 @@ def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
         assert {r.bot for r in board} == {"rule1", "rule2", "rand1", "rand2", "rand3"}
         assert all(r.games == 12 for r in board)
         stored = store.load_game("t1-5")
-        assert stored.deal == Schedule(s).table(4).deal
+        assert stored.seed == Schedule(s, store.tournament_key("t1")).table(4).seed and stored.deal is None
         assert stored.replay().events == list(stored.events)
         # The game's lines were kept as sent, the END last before the ratings.
         assert parse(stored.transcript[0][1]).verb == "START"
@@ -113,9 +117,21 @@ def test_resuming_with_other_settings_is_refused(tmp_path):
     config = config_for(tmp_path)
     with Store(config.store.path, config.ratings.systems()) as store:
         play_local(settings(games=2), AvalonOptions(), store, config)
-        with pytest.raises(TournamentError, match="seed differ"):
-            play_local(settings(games=2, seed=4), AvalonOptions(), store, config)
+        with pytest.raises(TournamentError, match="keep differ"):
+            play_local(settings(games=2, keep=8), AvalonOptions(), store, config)
         assert play_local(settings(games=4), AvalonOptions(), store, config) == 2  # more games: resumes
+
+
+def test_a_tournament_from_before_secret_keys_resumes_with_a_key_of_its_own(tmp_path):
+    """Its stored settings hold the public seed it was created with and it has no key."""
+    config = config_for(tmp_path)
+    s = settings(games=3)
+    with Store(config.store.path, config.ratings.systems()) as store:
+        store.conn.execute("INSERT INTO tournaments (id, settings, games_done, created, updated) VALUES (?,?,0,0,0)",
+                           (s.id, json.dumps({**s.to_dict(), "seed": 3})))
+        assert play_local(s, AvalonOptions(), store, config) == 3
+        key = store.tournament_key(s.id)
+        assert len(key) == 32 and store.tournament_key(s.id) == key
 
 
 def test_rating_changes_are_one_protocol_message_continued_when_long():
@@ -140,7 +156,7 @@ def test_rating_changes_are_one_protocol_message_continued_when_long():
 
 def write_config(tmp_path: Path) -> Path:
     path = tmp_path / "config.yaml"
-    path.write_text("store:\n  path: results.db\ntournament:\n  games: 6\n  seed: 2\n")
+    path.write_text("store:\n  path: results.db\ntournament:\n  games: 6\n")
     return path
 
 

@@ -70,7 +70,8 @@ class Game:
 
     def __init__(self, players: int, options: Any, seed: int, deal: Sequence[int] | None = None) -> None:
         """Every game is made alike, so a driver can make any of them from a registry: a
-        table size, the game's options, a seed and, in a series, a deal (``deal_roles``)."""
+        table size, the game's options, a seed and, to replay an old stored game, its deal
+        (``deal_roles``)."""
         self.players = players
         self.options = options
         self.seed = seed
@@ -102,10 +103,11 @@ class Game:
 
     def deal_roles(self, roles: Sequence[Any]) -> list[Any]:
         """Seat ``s`` gets ``roles[deal[s]]`` for the deal the game was made with; without
-        one the seeded RNG shuffles.
+        one the seeded RNG shuffles, uniformly.
 
-        A series passes deals (``Seating.deal``) so that role luck is spread evenly over
-        the bots; a lone game lets the seed decide.
+        Games are dealt by their secret seed: any other rule (series once rotated a deal to
+        spread role luck) lets players predict roles from earlier games. An explicit deal
+        remains so that games stored with one replay exactly, and for tests.
         """
         deal = self._deal_asked
         if deal is None:

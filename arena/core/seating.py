@@ -1,10 +1,11 @@
 """Seat order across a series: kept for a block of games, then reshuffled.
 
 The order of game ``i`` is a pure function of the roster, the seed and ``i // keep``, so a
-resumed tournament seats players exactly as an uninterrupted one would. So is its deal:
-within a block the role slots rotate one seat per game, so over any ``players``
-consecutive games of a block every seat (every bot) holds every role slot exactly once —
-role luck evens out instead of following the seats.
+resumed tournament seats players exactly as an uninterrupted one would. Seat orders are
+public (``START seats=``); what must stay hidden is who gets which role, so the deal is no
+business of the seating: each game deals uniformly at random from its own secret seed
+(``Game.deal_roles``). A competition passes a seed derived from its secret master key
+(``arena.core.keys``), so not even the seat order of the next block can be computed.
 """
 
 from __future__ import annotations
@@ -33,13 +34,3 @@ class Seating:
         order = list(self.players)
         random.Random(derive_seed(self.seed, "seating", block)).shuffle(order)
         return tuple(order)
-
-    def deal(self, game_index: int, players: int) -> tuple[int, ...]:
-        """The deal of game ``game_index``: seat ``s`` gets the ``deal[s]``-th role of the
-        game's role list (see ``Game.deal_roles``). A random permutation per block,
-        rotated by one seat per game."""
-        block = game_index // self.keep
-        base = list(range(players))
-        random.Random(derive_seed(self.seed, "deal", block, players)).shuffle(base)
-        shift = (game_index - block * self.keep) % players
-        return tuple(base[(s + shift) % players] for s in range(players))

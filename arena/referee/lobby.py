@@ -3,21 +3,22 @@
 Registered bots wait in the lobby. With ``auto_start`` a game starts once at least
 ``min_players`` wait and no one has registered for ``countdown`` seconds (each
 registration restarts the countdown); an operator may start one at any time. The same
-roster keeps its seat order for ``keep`` games, then it is reshuffled (``Seating``).
+roster keeps its seat order for ``keep`` games, then it is reshuffled (``Seating``), from
+the service's secret master key; each game deals its roles from its own secret seed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..core.keys import derive
 from ..core.seating import Seating
-from ..core.seeds import derive_seed
 
 
 @dataclass(frozen=True)
 class Table:
-    """A game to seat: what is played, by whom, in which seat order and with which deal.
+    """A game to seat: what is played, by whom and in which seat order.
 
     ``gid`` and ``seed`` are None when the referee should number the game and derive its
     seed; a tournament fixes both so that its games are the same on every run.
@@ -26,9 +27,9 @@ class Table:
     game: str
     options: Any
     seats: list[str]
-    deal: tuple[int, ...]
     gid: str | None = None
-    seed: int | None = None
+    seed: int | None = field(default=None, repr=False)
+    """Secret: the engine deals the roles from it."""
 
 
 class Seater(Protocol):
@@ -48,8 +49,9 @@ class Lobby:
 
     def __init__(
         self, game: str, options: Any, min_players: int, max_players: int, countdown: float, auto_start: bool,
-        keep: int, seed: int,
+        keep: int, key: bytes,
     ) -> None:
+        """``key``: the secret master key the seat orders derive from."""
         self.game = game
         self.options = options
         self.min_players = min_players
@@ -57,7 +59,7 @@ class Lobby:
         self.countdown = countdown
         self.auto_start = auto_start
         self.keep = keep
-        self.seed = seed
+        self._key = key
         self.waiting: list[str] = []
         """Registered bots not seated in a game, in order of registration."""
         self.deadline: float | None = None
@@ -80,19 +82,17 @@ class Lobby:
         return self.deadline is not None and now >= self.deadline and len(self.waiting) >= self.min_players
 
     def take(self, smallest: int) -> Table | None:
-        """Seat the next game: up to ``max_players`` waiting bots in seat order, with the
-        deal that spreads roles evenly over the series (``Seating.deal``); None if fewer
-        than ``smallest`` wait. Seated bots leave the waiting list until they return."""
+        """Seat the next game: up to ``max_players`` waiting bots in seat order; None if
+        fewer than ``smallest`` wait. Seated bots leave the waiting list until they return."""
         if len(self.waiting) < smallest:
             return None
         players = self.waiting[: self.max_players]
         roster = tuple(sorted(players))
         if self._seating is None or self._seating.players != roster:
-            self._seating = Seating(roster, self.keep, derive_seed(self.seed, *roster))
+            self._seating = Seating(roster, self.keep, derive(self._key, "seating", *roster))
             self._played = 0
         order = list(self._seating.order(self._played))
-        deal = self._seating.deal(self._played, len(order))
         self._played += 1
         self.waiting = self.waiting[len(players):]
         self.deadline = None
-        return Table(self.game, self.options, order, deal)
+        return Table(self.game, self.options, order)

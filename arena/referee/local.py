@@ -72,11 +72,10 @@ class LocalHub:
                 referee.on_message(sender, target, text, self.now)
 
     def play(
-        self, game: str, seats: Sequence[str], options: Any, seed: int,
-        gid: str | None = None, deal: Sequence[int] | None = None,
+        self, game: str, seats: Sequence[str], options: Any, seed: int, gid: str | None = None,
     ) -> Match:
         """Play one game to its end and return the finished match."""
-        match = self.referee.start_game(game, list(seats), options, seed, self.channel, self.now, gid=gid, deal=deal)
+        match = self.referee.start_game(game, list(seats), options, seed, self.channel, self.now, gid=gid)
         while True:
             self.run()
             if match.over:

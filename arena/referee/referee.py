@@ -268,12 +268,13 @@ class Referee:
 
     def start_game(
         self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float,
-        gid: str | None = None, deal: Sequence[int] | None = None,
+        gid: str | None = None,
     ) -> Match:
         """Start a game in ``channel`` with the bots named in ``seats`` (seat order); each
-        seat is announced under its bot's nick now, and only its bot can play it; ``deal``
-        as in ``Game.deal_roles`` (None: the seed deals)."""
-        game: Game = GAMES[game_name](len(seats), options, seed, deal)
+        seat is announced under its bot's nick now, and only its bot can play it. The
+        engine deals the roles from ``seed``, so a seed nobody else knows keeps the deal
+        hidden."""
+        game: Game = GAMES[game_name](len(seats), options, seed)
         gid = gid or self.new_game_id()
         connections = [self._by_name.get(name.lower()) for name in seats]
         match = Match(

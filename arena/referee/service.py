@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import logging
 import math
-import random
 import time
 from typing import Callable
 
 import irc.client
 
 from ..config import Config
-from ..core.seeds import derive_seed
+from ..core.keys import derive, new_key
 from ..games import GAMES
 from ..irc.link import IrcLink, strip_controls
 from ..protocol import TABLE, Message
@@ -40,19 +39,22 @@ class RefereeService:
         *,
         reactor: irc.client.Reactor | None = None,
         max_games: int | None = None,
-        seed: int | None = None,
+        key: bytes | None = None,
         clock: Callable[[], float] = time.monotonic,
         on_game_end: Callable[[Match], None] | None = None,
         seater: Seater | None = None,
         recorder: Recorder | None = None,
     ) -> None:
-        """``seater`` decides the games (default: the lobby of the configuration);
-        ``recorder`` stores each finished game and announces its rating changes."""
+        """``key`` is the secret master key of the lobby's seat orders and game seeds
+        (``arena serve`` keeps one in its store; default: a fresh one, so nothing can
+        compute the games); ``seater`` decides the games (default: the lobby of the
+        configuration); ``recorder`` stores each finished game and announces its rating
+        changes."""
         self.config = config
         self.clock = clock
         self.max_games = max_games
         self.games_ended = 0
-        self.seed = random.SystemRandom().randrange(2**63) if seed is None else seed
+        self._key = new_key() if key is None else key
         server = config.server
         self.lobby_channel = server.channel
         self.link = IrcLink(
@@ -79,7 +81,7 @@ class RefereeService:
         if seater is None:
             lobby = config.lobby
             seater = Lobby(lobby.game, config.games[lobby.game].options, lobby.min_players, lobby.max_players,
-                           lobby.countdown, lobby.auto_start, config.seating.games_per_order, self.seed)
+                           lobby.countdown, lobby.auto_start, config.seating.games_per_order, self._key)
         self.lobby: Seater = seater
         self._tables: dict[str, tuple[Table, str, float]] = {}
         """Games announced whose players are still joining: gid -> (table, channel, start-by time)."""
@@ -233,9 +235,8 @@ class RefereeService:
             if now < start_by and not all(self.link.fold(n) in present for n in self._nicks(table.seats)):
                 continue
             del self._tables[gid]
-            seed = derive_seed(self.seed, gid) if table.seed is None else table.seed
-            self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid,
-                                    deal=table.deal)
+            seed = derive(self._key, "game", gid) if table.seed is None else table.seed
+            self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid)
 
     def _nicks(self, bots: list[str]) -> list[str]:
         """Where the bots are now (a bot no connection plays keeps its name)."""

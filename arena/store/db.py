@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..core.events import Event
+from ..core.keys import new_key
 from ..protocol import ERROR, TIMEOUT, WARN, parse
 from ..ratings import RatingSystem, default_systems
 from ..ratings.model import ABORTED, BOT, FORFEIT, RANKED, SIDE, WIN, Change, Entity, Group, Match, Rating
@@ -267,9 +268,28 @@ class Store:
     # -- tournaments ----------------------------------------------------------------------
 
     def start_tournament(self, tournament_id: str, settings: Mapping[str, Any], now: float) -> None:
-        """Register a tournament; games recorded with its id count towards ``games_done``."""
-        self.conn.execute("INSERT INTO tournaments (id, settings, games_done, created, updated) VALUES (?,?,0,?,?)",
-                          (tournament_id, _json(dict(settings)), now, now))
+        """Register a tournament with a fresh secret master key (``tournament_key``); games
+        recorded with its id count towards ``games_done``."""
+        self.conn.execute(
+            "INSERT INTO tournaments (id, settings, games_done, created, updated, secret) VALUES (?,?,0,?,?,?)",
+            (tournament_id, _json(dict(settings)), now, now, new_key()))
+
+    def tournament_key(self, tournament_id: str) -> bytes:
+        """The master key every seed and deal of the tournament derives from: stored, never
+        shown, so a resumed tournament plays the games an uninterrupted one would while no
+        one can compute them. A tournament from before secret deals draws its key here."""
+        self.conn.execute("UPDATE tournaments SET secret = ? WHERE id = ? AND secret IS NULL",
+                          (new_key(), tournament_id))
+        row = self.conn.execute("SELECT secret FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"unknown tournament {tournament_id!r}")
+        return bytes(row[0])
+
+    def secret(self, name: str) -> bytes:
+        """The master key stored under ``name`` (``serve``: the lobby's games), drawn on
+        first use; ``INSERT OR IGNORE`` lets two processes race and agree on one key."""
+        self.conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (name, new_key()))
+        return bytes(self.conn.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0])
 
     def tournament(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
         """(settings, games done) to resume a tournament, or None if unknown."""
@@ -381,13 +401,13 @@ class Store:
                     played[c.entity[1]][1] += int(c.entity in wins)
         board = sorted(((system.score(r), bot) for (kind, bot), r in state.items()
                         if kind == BOT and played[bot][0] >= min_games), key=lambda x: (-x[0], x[1]))
-        rows = []
+        leaders = []
         for i, (score, bot) in enumerate(board[:limit]):
             owner, version = about.get(bot, ("unknown", "unknown"))
             rating = state[(BOT, bot)]
-            rows.append(LeaderRow(i + 1, bot, rating.mu, rating.sigma, score, played[bot][0], played[bot][1],
-                                  owner, version))
-        return rows
+            leaders.append(LeaderRow(i + 1, bot, rating.mu, rating.sigma, score, played[bot][0], played[bot][1],
+                                     owner, version))
+        return leaders
 
     def ratings(self, game: str, system: str, kind: str = BOT) -> dict[str, Rating]:
         return {e: Rating(mu, s) for e, mu, s in self.conn.execute(

@@ -35,7 +35,7 @@ class GameRecord:
     tournament: str | None = None
     abort_reason: str = ABORTED_REASON
     deal: tuple[int, ...] | None = None
-    """How roles were dealt (``Seating.deal``); None: by the seed. Replays need it."""
+    """How roles were dealt when not by the seed (games of older series); None: by the seed. Replays need it."""
     transcript: Sequence[tuple[str | None, str]] = ()
     """Every line the referee sent, with the nick of a direct message (None: the channel)."""
     bots: tuple[str, ...] = ()

@@ -3,10 +3,10 @@ in memory or over IRC with every game stored as it ends (``run``)."""
 
 from __future__ import annotations
 
-from .run import TournamentSeater, play_irc, play_local, resume_point
+from .run import TournamentSeater, open_tournament, play_irc, play_local
 from .schedule import BUILTIN_BOTS, Entry, Progress, Schedule, Settings, Table, TournamentError, load_bot_class
 
 __all__ = [
     "BUILTIN_BOTS", "Entry", "Progress", "Schedule", "Settings", "Table", "TournamentError", "TournamentSeater",
-    "load_bot_class", "play_irc", "play_local", "resume_point",
+    "load_bot_class", "open_tournament", "play_irc", "play_local",
 ]

@@ -7,7 +7,6 @@ import time
 from typing import Any, Callable
 
 from ..config import Config
-from ..core.seeds import derive_seed
 from ..referee.lobby import Table
 from ..referee.local import LocalHub
 from ..referee.match import Match
@@ -17,26 +16,30 @@ from ..store import Store
 from .schedule import Progress, ProgressCallback, Schedule, Settings, TournamentError, load_bot_class
 
 
-def resume_point(store: Store, settings: Settings, wall: Callable[[], float] = time.time) -> int:
-    """Games of ``settings.id`` already stored (0 for a new tournament, which is registered).
+def open_tournament(store: Store, settings: Settings, wall: Callable[[], float] = time.time) -> tuple[Schedule, int]:
+    """The schedule of tournament ``settings.id``, from its stored secret key, and how many
+    of its games are stored already (0 for a new tournament, which is registered with a
+    fresh key).
 
     A tournament resumes only with the settings it started with (more games allowed): any
     other change would alter the schedule of the games still to play.
     """
+    settings.check()
     found = store.tournament(settings.id)
     if found is None:
         store.start_tournament(settings.id, settings.to_dict(), wall())
-        return 0
+        return Schedule(settings, store.tournament_key(settings.id)), 0
     stored, done = found
     before = dict(stored)
     before.pop("games", None)
+    before.pop("seed", None)  # the public seed of tournaments from before secret keys; the key replaces it
     if before != settings.schedule_key():
         changed = sorted(k for k in before.keys() | settings.schedule_key().keys()
                          if before.get(k) != settings.schedule_key().get(k))
         raise TournamentError(
             f"tournament {settings.id} was started with other settings ({', '.join(changed)} differ); "
             f"resume it with the same settings, or start a new one with another --id")
-    return done
+    return Schedule(settings, store.tournament_key(settings.id)), done
 
 
 class _Tracker:
@@ -61,22 +64,28 @@ class _Tracker:
 
 def play_local(settings: Settings, options: Any, store: Store, config: Config,
                report: ProgressCallback | None = None) -> int:
-    """Play the games not yet stored with the bots loaded in this process; returns how many were played."""
-    schedule = Schedule(settings)
+    """Play the games not yet stored with the bots loaded in this process; returns how many were played.
+
+    Before each game its bots' random streams are reseeded from the schedule
+    (``Schedule.bot_seed``), so a resumed tournament plays what an uninterrupted one would.
+    """
     classes = {}
     for entry in settings.entries:
         if entry.bot is None:
             raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
         classes[entry.nick] = load_bot_class(entry.bot)
-    done = resume_point(store, settings)
+    schedule, done = open_tournament(store, settings)
     hub = LocalHub(config.timeouts)
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
-    for entry in settings.entries:
-        hub.connect(entry.nick, classes[entry.nick](seed=derive_seed(settings.seed, "bot", entry.nick)))
+    bots = {entry.nick: classes[entry.nick]() for entry in settings.entries}
+    for nick, bot in bots.items():
+        hub.connect(nick, bot)
     tracker = _Tracker(store, settings, done, report)
     for index in range(done, settings.games):
         table = schedule.table(index)
-        hub.play(settings.game, table.seats, options, table.seed, gid=table.gid, deal=table.deal)
+        for nick in table.seats:
+            bots[nick].rng.seed(schedule.bot_seed(nick, index))
+        hub.play(settings.game, table.seats, options, table.seed, gid=table.gid)
         tracker()
     return tracker.played
 
@@ -85,9 +94,9 @@ class TournamentSeater:
     """Seats the tournament's games in order over IRC, each once all its bots wait in the
     lobby (registered and not playing). Games whose bots are disjoint may run at once."""
 
-    def __init__(self, settings: Settings, options: Any, first: int) -> None:
-        self.schedule = Schedule(settings)
-        self.settings = settings
+    def __init__(self, schedule: Schedule, options: Any, first: int) -> None:
+        self.schedule = schedule
+        self.settings = schedule.settings
         self.options = options
         self.next = first
         self.deadline: float | None = None
@@ -116,20 +125,20 @@ class TournamentSeater:
         self.next += 1
         seats = {n.lower() for n in planned.seats}
         self.waiting = [n for n in self.waiting if n.lower() not in seats]
-        return Table(self.settings.game, self.options, list(planned.seats), planned.deal, planned.gid, planned.seed)
+        return Table(self.settings.game, self.options, list(planned.seats), planned.gid, planned.seed)
 
 
 def play_irc(settings: Settings, options: Any, store: Store, config: Config,
              report: ProgressCallback | None = None) -> int:
     """Referee the games not yet stored on the configured IRC server; the bots named in the
     settings connect and register themselves. Returns how many games were played."""
-    done = resume_point(store, settings)
+    schedule, done = open_tournament(store, settings)
     if done >= settings.games:
         return 0
     tracker = _Tracker(store, settings, done, report)
     service = RefereeService(
-        config, max_games=settings.games - done, seed=settings.seed,
-        seater=TournamentSeater(settings, options, done),
+        config, max_games=settings.games - done,
+        seater=TournamentSeater(schedule, options, done),
         recorder=Recorder(store, tournament=settings.id, strict=True), on_game_end=tracker,
     )
     service.serve()

@@ -1,10 +1,15 @@
 """Tournaments: a fixed schedule of games between chosen bots, stored as they finish.
 
-Game ``i`` of a tournament is a pure function of its settings: who plays, in which seat
-order (kept for ``keep`` games, then reshuffled), how roles are dealt (rotating within a
-seat order, so role luck evens out over the bots) and the game's seed. A stored game is
-written with the tournament's progress in one transaction, so an interrupted tournament
-resumes at the first game not stored: nothing is lost and nothing is played twice.
+Game ``i`` of a tournament is a pure function of its settings and its secret master key
+(drawn when the tournament is created, kept in the store, never shown): who plays, in which
+seat order (kept for ``keep`` games, then reshuffled) and the game's seed, from which the
+engine deals the roles uniformly at random. Without the key no public line, setting or
+amount of earlier games tells who gets which role next; with it a resumed tournament plays
+exactly the games an uninterrupted one would. Nothing balances role exposure: any balancing
+would make a bot's next role guessable from its public history, and the ratings' side
+terms absorb role luck. A stored game is written with the tournament's progress in one
+transaction, so an interrupted tournament resumes at the first game not stored: nothing is
+lost and nothing is played twice.
 """
 
 from __future__ import annotations
@@ -13,12 +18,12 @@ import importlib
 import importlib.util
 import random
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from ..core.keys import derive
 from ..core.seating import Seating
-from ..core.seeds import derive_seed
 from ..sdk.bot import Bot
 
 BUILTIN_BOTS = {
@@ -57,7 +62,6 @@ class Settings:
     bots: tuple[str, ...]
     options: Mapping[str, Any]
     transport: str
-    seed: int
     keep: int
 
     @property
@@ -69,6 +73,14 @@ class Settings:
         data["bots"] = list(self.bots)
         data["options"] = dict(self.options)
         return data
+
+    def check(self) -> None:
+        """Raise TournamentError if no schedule can seat these bots; before anything is stored."""
+        nicks = [e.nick for e in self.entries]
+        if len({n.lower() for n in nicks}) != len(nicks):
+            raise TournamentError("every bot of a tournament needs its own nick")
+        if self.players > len(nicks):
+            raise TournamentError(f"{self.players} seats per game but only {len(nicks)} bots")
 
     def schedule_key(self) -> dict[str, Any]:
         """What must not change between a run and its resumption (the number of games may grow)."""
@@ -84,8 +96,8 @@ class Table:
     index: int
     gid: str
     seats: tuple[str, ...]
-    deal: tuple[int, ...]
-    seed: int
+    seed: int = field(repr=False)
+    """Secret (kept out of ``repr``): the engine deals the roles from it."""
 
 
 class Schedule:
@@ -96,15 +108,12 @@ class Schedule:
     (to within one block) and meets every other.
     """
 
-    def __init__(self, settings: Settings) -> None:
-        nicks = [e.nick for e in settings.entries]
-        if len({n.lower() for n in nicks}) != len(nicks):
-            raise TournamentError("every bot of a tournament needs its own nick")
-        if settings.players > len(nicks):
-            raise TournamentError(f"{settings.players} seats per game but only {len(nicks)} bots")
+    def __init__(self, settings: Settings, key: bytes) -> None:
+        settings.check()
         self.settings = settings
-        self._roster = sorted(nicks)
-        random.Random(derive_seed(settings.seed, "roster")).shuffle(self._roster)
+        self.key = key
+        self._roster = sorted(e.nick for e in settings.entries)
+        random.Random(derive(key, "roster")).shuffle(self._roster)
 
     def table(self, index: int) -> Table:
         s = self.settings
@@ -115,14 +124,19 @@ class Schedule:
         else:
             start = (block * s.players) % n
             players = [self._roster[(start + k) % n] for k in range(s.players)]
-        seating = Seating(players, s.keep, derive_seed(s.seed, "seating", block))
+        seating = Seating(players, s.keep, derive(self.key, "seating", block))
         return Table(
             index=index,
             gid=f"{s.id}-{index + 1}",
             seats=seating.order(index),
-            deal=seating.deal(index, s.players),
-            seed=derive_seed(s.seed, "game", index),
+            seed=derive(self.key, "game", index),
         )
+
+    def bot_seed(self, nick: str, index: int) -> int:
+        """The seed of ``nick``'s random stream in game ``index`` of a local tournament: under
+        its own label, so a bot learns nothing of the deal from its randomness, and per
+        game, so a resumed tournament plays the same games as an uninterrupted one."""
+        return derive(self.key, "bot", nick, index)
 
 
 def load_bot_class(spec: str) -> type[Bot]:

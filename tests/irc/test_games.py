@@ -43,7 +43,7 @@ class Arena:
             lobby=LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
         )
         self.finished: list[Match] = []
-        self.service = RefereeService(self.config, max_games=games, seed=7, on_game_end=self.finished.append)
+        self.service = RefereeService(self.config, max_games=games, key=b"k" * 32, on_game_end=self.finished.append)
         self.thread = threading.Thread(target=self.service.serve, daemon=True)
         self.bots = ReactorThread(tick=0.02)
         self.spectator_log = Recorder()

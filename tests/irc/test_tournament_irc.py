@@ -36,7 +36,7 @@ def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp
         store=StoreConfig(str(tmp_path / "results.db")),
     )
     settings = Settings(id="net", game="avalon", games=3, players=5, bots=NICKS, options=AvalonOptions().to_dict(),
-                        transport="irc", seed=1, keep=16)
+                        transport="irc", keep=16)
     reactor = ReactorThread(tick=0.02).start()
     runners = [BotRunner(RuleBot(seed=i) if nick.startswith("rule") else Bot(seed=i), irc_server.host,
                          irc_server.port, nick, lines_per_second=0, reactor=reactor.reactor)
@@ -61,11 +61,11 @@ def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp
         assert ids == [f"net-{i}" for i in range(1, 6)]
         assert store.tournament("net")[1] == 5
         assert {r.bot for r in store.leaderboard("avalon", "elo")} == set(NICKS)
-        schedule = Schedule(settings)
+        schedule = Schedule(settings, store.tournament_key("net"))
         for i in range(5):
             game = store.load_game(f"net-{i + 1}")
             assert game.summary.nicks == schedule.table(i).seats
-            assert game.deal == schedule.table(i).deal
+            assert game.seed == schedule.table(i).seed and game.deal is None
             assert game.replay().events == list(game.events)
             assert parse(game.transcript[-1][1]).verb == "END"
             assert game.changes["elo"]
@@ -89,7 +89,7 @@ def test_an_operator_stops_a_game_with_nobody_at_fault(irc_server: LocalServer, 
 
     def serve() -> None:
         with Store(tmp_path / "r.db") as store:
-            service = RefereeService(config, max_games=1, seed=3, recorder=Recorder(store), on_game_end=finished.append)
+            service = RefereeService(config, max_games=1, key=b"k" * 32, recorder=Recorder(store), on_game_end=finished.append)
             results["service"] = service
             service.serve()
             results["game"] = store.load_game(finished[0].gid) if finished else None

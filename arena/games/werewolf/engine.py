@@ -191,8 +191,8 @@ class WerewolfGame(Game):
         self._advance()
 
     def _seat(self, roles: list[str]) -> list[str]:
-        """Deal the roles to the seats: by ``deal`` (a series spreads role luck) or at random
-        (a seam for tests that need a given deal)."""
+        """Deal the roles to the seats: at random from the seed, or by ``deal`` (a replayed
+        old game); a seam for tests that need a given deal."""
         return self.deal_roles(roles)
 
     # -- what roles and drivers use ------------------------------------------------
