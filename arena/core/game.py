@@ -148,6 +148,13 @@ class Game:
         """Seconds the game's own options give ``decision``; None: the referee's default."""
         return None
 
+    def paced(self) -> bool:
+        """Whether the secret decisions pending now open a stretch that may grow with
+        ``dependent_kinds`` ones (a Werewolf night with a witch dealt, alive or not): a
+        driver then ends the stretch no earlier than when those would go out, so its length
+        does not tell whether they did."""
+        return False
+
     def is_out(self, seat: int) -> bool:
         """Whether ``seat`` is out of the game (a dead Werewolf player): it may neither talk
         nor act, and a driver tells it so (PLAYER_DEAD) rather than "not your turn"."""

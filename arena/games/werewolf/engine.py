@@ -186,6 +186,8 @@ class WerewolfGame(Game):
         cover request, see ``_do_triggers``)."""
         self._trigger_kind = next((a.kind for r in self._in_play for a in r.actions if a.step is None), None)
         """The death trigger dealt (the hunter's shot), if any: what the cover requests look like."""
+        self._paced = any(a.needs for r in self._in_play for a in r.actions)
+        """A role that acts on another's result was dealt (the witch): nights are paced."""
         self._tonight: list[tuple[type[Action], int]] = []
         """Tonight's actions not asked yet, in 4.2 order, with their actors."""
         self._unfinished: list[float] = []
@@ -243,6 +245,9 @@ class WerewolfGame(Game):
     def vote_round(self) -> int:
         """1 for the day's vote, 2 for the runoff between the tied."""
         return self._vote_round
+
+    def paced(self) -> bool:
+        return self.phase == NIGHT and self._paced
 
     def is_out(self, seat: int) -> bool:
         return not self.alive[seat]
