@@ -521,9 +521,14 @@ def test_defaults_forever_when_escalation_never_forfeits(escalation, warnings) -
     timeouts = [m for to, m in lines if m.verb == TIMEOUT]
     assert len(warns) == warnings and all(to == silent.nick for to, m in lines if m.verb == WARN)
     assert timeouts and all(m.get("action") == "default" and m.get("player") == silent.nick for m in timeouts)
-    assert all(to is None for to, m in lines if m.verb == TIMEOUT)
-    # One TIMEOUT per request addressed to the silent seat, each applying the default answer.
+    # One TIMEOUT per request addressed to the silent seat, each applying the default answer;
+    # in public only for a public request: a quest card's default would tell the card.
     asked = [m for m in silent.inbox if m.verb == ASK and silent.addressed(m)]
+    kinds = {m.args[1]: m.args[2] for m in asked}
+    assert any(kinds[m.args[1]] == "quest" for to, m in lines if m.verb == TIMEOUT)
+    for to, m in lines:
+        if m.verb == TIMEOUT:
+            assert to == (None if kinds[m.args[1]] in match.game.public_kinds else silent.nick)
     assert [m.args[1] for m in timeouts] == [m.args[1] for m in asked]
     assert asked_entries(match, seat) == [(m.args[2], default_of(match, seat, m)) for m in asked]
     assert hub.now == 30 * len(asked) + 10 * warnings

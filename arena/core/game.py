@@ -65,6 +65,11 @@ class Game:
     quest cards): their handler runs once, on the last answer of the round, and finds the
     round's answers at the end of ``history``. That spares a call per answer on the
     hottest path (a ten-player Avalon game casts some 80 votes)."""
+    dependent_kinds: ClassVar[frozenset[str]] = frozenset()
+    """Secret kinds asked only once another's answer is known (the witch acts on the wolves'
+    target). Every other secret decision of a stretch is asked at its start; a driver sends
+    these no earlier than a fixed time after it began, so how soon they come tells nobody
+    who answered early or who is no longer asked."""
     default_players: ClassVar[int] = 5
     """The player count a configuration starts from for this game."""
 
@@ -145,6 +150,13 @@ class Game:
         """Seconds the game's own options give ``decision``; None: the referee's default."""
         return None
 
+    def paced(self) -> bool:
+        """Whether the secret decisions pending now open a stretch that may grow with
+        ``dependent_kinds`` ones (a Werewolf night with a witch dealt, alive or not): a
+        driver then ends the stretch no earlier than when those would go out, so its length
+        does not tell whether they did."""
+        return False
+
     def is_out(self, seat: int) -> bool:
         """Whether ``seat`` is out of the game (a dead Werewolf player): it may neither talk
         nor act, and a driver tells it so (PLAYER_DEAD) rather than "not your turn"."""
@@ -197,6 +209,15 @@ class Game:
         self._round = {d.seat: d for d in decisions}
         self._pending = self._round.copy()
 
+    def _extend(self, decisions: Iterable[Decision]) -> None:
+        """Add decisions to the open round while others in it are still unanswered (a
+        Werewolf night asks the witch once the wolves are done, whoever else still thinks).
+        It counts as a new round: a driver asks what it has not asked yet."""
+        added = {d.seat: d for d in decisions}
+        self.round += 1
+        self._round = {**self._round, **added}
+        self._pending.update(added)
+
     def _open_round(self, round_: dict[int, Decision]) -> None:
         """``_open`` for a round built in advance, seat to decision: engines ask the same
         rounds again and again (every seat's vote), and building them once spares a dict
@@ -205,6 +226,10 @@ class Game:
         self.round += 1
         self._round = round_
         self._pending = round_.copy()
+
+    def round_answers(self) -> list[tuple[int, str, Any]]:
+        """The answers of the round just completed, for a tallied kind's handler."""
+        return self.history[-len(self._round):]
 
     def _finish(self, result: Result) -> None:
         self.result = result

@@ -37,6 +37,8 @@ class Timeouts(Protocol):
     def escalation(self) -> tuple[str, ...]: ...
     @property
     def secret_minimum(self) -> float: ...
+    @property
+    def night_step(self) -> float | None: ...
 
 
 class Lines(Protocol):
@@ -106,6 +108,10 @@ class Match:
         """When the current stretch of secret requests (a Werewolf night) began."""
         self._hold_until: float | None = None
         """Until when the stretch must still look busy: its next public line waits."""
+        self._step_at: float | None = None
+        """When the stretch's dependent requests (the witch's) may go out (``night_step``)."""
+        self._holding = False
+        """Whether a dependent request waits for ``_step_at``."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -162,11 +168,12 @@ class Match:
         self._advance(now)
 
     def _refuse_request(self, seat: int, rid: int) -> NoReturn:
-        if rid in self._issued:
-            live = [r.rid for r in self._requests.values() if seat in r.seats]
-            hint = f"; answer request {live[0]}" if live else "; nothing is asked of you now"
-            raise ProtocolError(ErrorCode.STALE_REQUEST, f"request {rid} is not open for you{hint}")
-        raise ProtocolError(ErrorCode.STALE_REQUEST, f"no request {rid} in game {self.gid}")
+        """One code and one text whether ``rid`` is someone else's or was never issued: a
+        difference would tell that a secret request (a night action) exists. The hint names
+        only the player's own open request."""
+        live = [r.rid for r in self._requests.values() if seat in r.seats]
+        hint = f"; answer request {live[0]}" if live else "; nothing is asked of you now"
+        raise ProtocolError(ErrorCode.STALE_REQUEST, f"request {rid} is not open for you{hint}")
 
     def _decode(self, decision: Decision, value: str) -> Any:
         """Wire form to engine form: nicks become seats where the choices are players; a
@@ -193,10 +200,10 @@ class Match:
     # -- deadlines ------------------------------------------------------------------
 
     def next_deadline(self) -> float | None:
-        deadline = min(self._deadline.values(), default=None)
-        if self._hold_until is not None and (deadline is None or self._hold_until < deadline):
-            return self._hold_until
-        return deadline
+        """The next time ``poll`` has work: a player's deadline, the end of a hold on public
+        lines, or the time a held dependent request goes out."""
+        wakes = [*self._deadline.values(), self._hold_until, self._step_at if self._holding else None]
+        return min((t for t in wakes if t is not None), default=None)
 
     def poll(self, now: float) -> None:
         """Apply the escalation step to every seat whose deadline has passed."""
@@ -228,8 +235,9 @@ class Match:
             return
         decision = self.game.decision_for(seat)
         assert decision is not None
-        # A secret request's timeout is told only to its player: a public one would name a role.
-        to = self.nicks[seat] if decision.kind in self.game.secret_kinds else None
+        # Only a public request's timeout is public: the default of a private one would tell
+        # what its player chose (an Avalon quest card) or that they hold a role (a night action).
+        to = None if decision.kind in self.game.public_kinds else self.nicks[seat]
         self._send(to, Message.make(TIMEOUT, self.gid, rid, player=self.names[seat], action="default"))
         self.game.apply(seat, decision.kind, self.game.default_answer(decision))
 
@@ -259,7 +267,8 @@ class Match:
             events = game.events
             if self._published < len(events):
                 stop = len(events)
-                if self._secret_since is not None:
+                if self._secret_since is not None and game.result is None:
+                    # (a decided game is not held: its END tells every role anyway)
                     public = next((i for i in range(self._published, stop) if events[i].audience is None), None)
                     if public is not None and self._held(now):
                         stop = public
@@ -276,33 +285,58 @@ class Match:
                     on_end(self)
                 return
             round_ = game.round
-            if round_ == self._asked:
+            due = self._holding and self._step_at is not None and now >= self._step_at
+            if round_ == self._asked and not due:
                 if game.floor_kinds:
                     self._pass_floor()
                 return
             pending = game.pending()
+            started = False
             if pending and all(d.kind in game.secret_kinds for d in pending):
                 if self._secret_since is None:
                     self._secret_since = now
+                    started = True
             elif self._held(now):
                 return
             self._asked = round_
-            self._requests = {}
-            self._deadline = {}
-            self._ask(pending, now)
+            self._ask_new(pending, now)
+            if started and game.paced():
+                step = self.timeouts.night_step
+                self._step_at = max(self._deadline.values(), default=now) if step is None else now + step
+
+    def _ask_new(self, pending: Sequence[Decision], now: float) -> None:
+        """Ask the pending decisions not asked yet (a round may grow: a Werewolf night adds
+        the witch's request while others are still open), and forget answered requests.
+
+        A dependent decision (``Game.dependent_kinds``) waits until ``_step_at``, a fixed
+        time after its stretch began: sent as soon as it could be, it would tell its player
+        when the others answered, and whether the roles before it still act.
+        """
+        self._requests = {rid: r for rid, r in self._requests.items() if r.seats}
+        new = [d for d in pending if d.seat not in self._deadline]
+        step_at = self._step_at
+        dependent = self.game.dependent_kinds
+        early = step_at is not None and self._secret_since is not None and now < step_at
+        held = [d for d in new if d.kind in dependent] if early else []
+        self._holding = bool(held)
+        if held:
+            new = [d for d in new if d.kind not in dependent]
+        if new:
+            self._ask(new, now)
 
     def _held(self, now: float) -> bool:
         """Whether a stretch of secret requests must go on until ``timeouts.secret_minimum``
-        has passed: a night that ends as soon as its answers are in is shorter when a role
-        is no longer asked, and everyone can time it. Ends the stretch once it has not."""
+        has passed, and a paced one until its dependent step (``_step_at``): a night that
+        ends as soon as its answers are in is shorter when a role is no longer asked, and
+        everyone can time it. Ends the stretch once it has not."""
         since = self._secret_since
         if since is None:
             return False
-        until = since + self.timeouts.secret_minimum
+        until = max(since + self.timeouts.secret_minimum, self._step_at or since)
         if now < until:
             self._hold_until = until
             return True
-        self._secret_since = self._hold_until = None
+        self._secret_since = self._hold_until = self._step_at = None
         return False
 
     def _publish(self, events: Sequence[Event]) -> None:

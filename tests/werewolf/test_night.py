@@ -29,12 +29,48 @@ def kinds_in_order(g, wolf_target=11):
     return rounds
 
 
-def test_night_order_follows_4_2():
+def test_the_night_asks_everyone_at_once_but_the_witch():
     g = game(DEAL)
     assert kinds_in_order(g) == [
-        ["cupid_link"], ["seer_check"], ["bodyguard_protect", "doctor_protect"], ["wolf_vote"],
-        ["vigilante_shoot"], ["witch_save"], ["witch_poison"], ["piper_charm"],
+        ["bodyguard_protect", "cupid_link", "doctor_protect", "piper_charm", "seer_check", "vigilante_shoot", "wolf_vote"],
+        ["witch_save"], ["witch_poison"],
     ]
+    assert g.dependent_kinds == {"witch_save", "witch_poison"}
+
+
+def answer(g, seat, value):
+    (d,) = [d for d in g.pending() if d.seat == seat]
+    g.apply(seat, d.kind, value)
+
+
+def test_the_witch_is_asked_once_the_wolves_are_done_whoever_else_still_thinks():
+    g = game(DEAL)
+    for wolf in WOLVES:
+        assert not any(d.kind == "witch_save" for d in g.pending())
+        answer(g, wolf, 10)
+    assert g.decision_for(5).kind == "witch_save" and g.decision_for(3).kind == "seer_check"
+    assert last(g, "wolf_votes")["target"] == 10
+
+
+def test_the_doctor_learns_the_wolves_target_only_after_protecting():
+    g = game(DEAL)
+    for wolf in WOLVES:
+        answer(g, wolf, 10)
+    told = [e for e in events(g, "wolf_target")]
+    assert [e.audience for e in told] == [{5}]
+    answer(g, 4, 10)
+    assert [e.audience for e in events(g, "wolf_target")] == [{5}, {4}]
+
+
+@pytest.mark.parametrize("first", ["wolves", "vigilante"])
+def test_kills_are_resolved_in_4_2_order_whoever_answered_first(first):
+    g = game(DEAL)
+    order = [*WOLVES, 8] if first == "wolves" else [8, *WOLVES]
+    for seat in order:
+        answer(g, seat, 10)
+    assert [k.cause for k in g.plan.ordered_kills()] == ["wolves", "vigilante"]
+    night(g, {"cupid_link": (3, 4), "bodyguard_protect": 10, "doctor_protect": "none", "witch_save": "none"})
+    assert dead(g) == {6, 10}
 
 
 def test_cupid_only_on_the_first_night():

@@ -17,7 +17,7 @@ def execute(g, target):
 
 def test_lovers_are_told_and_die_together():
     g = game("cupid werewolf werewolf villager villager villager villager villager", leaderEnabled=False)
-    step(g, {"cupid_link": (3, 1)}, stop=until_kind("wolf_vote"))
+    g.apply(0, "cupid_link", (3, 1))
     (e,) = events(g, "lovers")
     assert e.audience == {0, 1, 3} and e.data == {"lovers": [1, 3], "cupid": 0}
     night(g, {"wolf_vote": 3})
@@ -109,8 +109,8 @@ def test_vigilante_has_limited_shots():
 
 def test_cupid_default_links_themself_and_the_next_seat():
     g = game("cupid werewolf werewolf villager villager villager villager villager")
-    (d,) = g.pending()
-    assert g.default_answer(d) == (0, 1)
+    d = g.decision_for(0)
+    assert d.kind == "cupid_link" and g.default_answer(d) == (0, 1)
 
 
 def test_bodyguard_dies_in_place_of_the_guarded():

@@ -1,9 +1,11 @@
 """The Werewolf rules engine: a pure, seeded state machine (werewolf-rules.zh.md).
 
-The game starts at night (5.1). A night opens, in the 4.2 priority order, one round per step
-with the decisions of every living player whose role acts at that step (cupid 1, seer 5,
-doctor and bodyguard 7, wolves 8, vigilante 9, witch heal 10 then poison, piper 11); dawn
-resolves kills and protections as section 10.4 (resolution.py). The day follows 5.3: deaths
+The game starts at night (5.1). A night asks at once every living player whose role acts
+(cupid 1, seer 5, doctor and bodyguard 7, wolves 8, vigilante 9, piper 11): none of these
+choices depends on another's, and asking them in turn would let each learn from the delay
+who before them is alive. Only the witch (heal 10 then poison) waits, for the wolves'
+target (``dependent_kinds``). Dawn resolves kills and protections in the 4.2 order as
+section 10.4 (resolution.py), whatever order the answers came in. The day follows 5.3: deaths
 announced; on day 1 the leader election (5.3.3); last words of the night (10.5); hunters'
 shots; discussion, one speaker at a time in the order of 5.3.2/5.3.3; votes one at a time
 in the same order; on a tie the tied speak again and the others vote again; the executed
@@ -37,14 +39,15 @@ Events (audience) and data:
   round | vote_result [all] round, counts, abstentions, outcome (execution|runoff|none),
   target, candidates | execution [all] day, seat, spared, role? | idiot_revealed [all] seat,
   role | death [all] seat, day, role? (a death in the day: shot, heartbreak) | hunter_shot
-  [all] hunter, target|None | end [all] winner, reason, winners, roles, teams, lovers, and
+  [all] hunter, target|None (roles hidden: target only, no event for a declined shot) | end [all] winner, reason, winners, roles, teams, lovers, and
   each role mark (charmed). Night causes are never public before the end.
 
 Choices where the rules are silent: clockwise is rising seat numbers; with no death last
 night the discussion starts next to the leader (who then speaks last) or, with no leader,
 at a random living player; nobody may vote for themself; the leader's vote counts once and
 the title is not passed on at death; a revealed idiot speaks but does not vote; a hunter
-shot at dawn or in the day is not a night victim and gets no last words; a game that
+shot at dawn or in the day is not a night victim and gets no last words; with roles hidden
+every player who dies is asked ``hunter_shoot`` (see roles/hunter.py); a game that
 reaches ``maxDays`` ends in a draw (reason ``day_limit``).
 """
 
@@ -87,11 +90,21 @@ SPEECH_KINDS = ("candidacy", "speak", "last_words")
 class NightPlan:
     """What the night's actions recorded, resolved at dawn (spec section 7: nightActions)."""
 
-    kills: list[Kill] = field(default_factory=list)
+    kills: list[tuple[float, Kill]] = field(default_factory=list)
+    """Each kill with the 4.2 step of the action that made it."""
     protections: list[Protection] = field(default_factory=list)
     blocked: set[int] = field(default_factory=set)
     wolf_target: int | None = None
     notes: dict[str, Any] = field(default_factory=dict)
+
+    def add_kill(self, step: float | None, kill: Kill) -> None:
+        assert step is not None, "only night actions kill at night"
+        self.kills.append((step, kill))
+
+    def ordered_kills(self) -> list[Kill]:
+        """The kills in the 4.2 order (wolves, vigilante, poison), as resolution takes them:
+        the night's actions are asked together, so their answers come in any order."""
+        return [kill for _, kill in sorted(self.kills, key=lambda pair: pair[0])]
 
 
 def _pairs(counts: dict[int, int]) -> list[list[int]]:
@@ -125,7 +138,11 @@ class WerewolfGame(Game):
     public_kinds: ClassVar[frozenset[str]] = frozenset(
         {"candidacy", "leader_vote", "order_start", "order_direction", "speak", "last_words", "vote"}
     )
-    secret_kinds: ClassVar[frozenset[str]] = frozenset(k for k, a in ACTIONS.items() if a.step is not None)
+    secret_kinds: ClassVar[frozenset[str]] = frozenset(ACTIONS)
+    """Every role's action: being asked one tells who holds the role."""
+    dependent_kinds: ClassVar[frozenset[str]] = frozenset(k for k, a in ACTIONS.items() if a.needs)
+    tallied_kinds: ClassVar[frozenset[str]] = frozenset(k for k, a in ACTIONS.items() if a.step is None)
+    """Death triggers (the hunter's shot): with roles hidden all the dead are asked together."""
     floor_kinds: ClassVar[frozenset[str]] = frozenset(SPEECH_KINDS)
     reserved_words: ClassVar[frozenset[str]] = WORDS
     default_players: ClassVar[int] = 8
@@ -164,7 +181,19 @@ class WerewolfGame(Game):
         self._agenda: list[tuple[str, Any]] = [("night", None)]
         self._queue: list[int] = []
         self._order: list[int] = []
-        self._triggers: list[tuple[int, type[Action]]] = []
+        self._triggers: list[tuple[int, type[Action] | None]] = []
+        """Who owes a death-triggered decision; with roles hidden every dead seat (None: a
+        cover request, see ``_do_triggers``)."""
+        self._trigger_kind = next((a.kind for r in self._in_play for a in r.actions if a.step is None), None)
+        """The death trigger dealt (the hunter's shot), if any: what the cover requests look like."""
+        self._paced = any(a.needs for r in self._in_play for a in r.actions)
+        """A role that acts on another's result was dealt (the witch): nights are paced."""
+        self._tonight: list[tuple[type[Action], int]] = []
+        """Tonight's actions not asked yet, in 4.2 order, with their actors."""
+        self._unfinished: list[float] = []
+        """Tonight's steps whose ``finish`` has not run yet."""
+        self._held_tells: list[tuple[int, str, dict[str, Any]]] = []
+        """Private results for a seat still answering its own night request (``tell_when_free``)."""
         self._votes: dict[int, Any] = {}
         self._candidates: list[int] = []
         """Leader candidates on day 1."""
@@ -217,6 +246,9 @@ class WerewolfGame(Game):
         """1 for the day's vote, 2 for the runoff between the tied."""
         return self._vote_round
 
+    def paced(self) -> bool:
+        return self.phase == NIGHT and self._paced
+
     def is_out(self, seat: int) -> bool:
         return not self.alive[seat]
 
@@ -230,6 +262,15 @@ class WerewolfGame(Game):
     def tell(self, kind: str, data: dict[str, Any], audience: Iterable[int] | None = None) -> None:
         """Emit an event; ``audience`` None is everyone."""
         self._emit(kind, data, None if audience is None else frozenset(audience))
+
+    def tell_when_free(self, kind: str, data: dict[str, Any], audience: Iterable[int]) -> None:
+        """Emit an event to ``audience`` now, except to the seats still answering a request:
+        they get it once they have answered, so a night result never reaches a role before
+        it made its own choice (the doctor protects before learning the wolves' target)."""
+        free = [s for s in audience if s not in self._pending]
+        self._held_tells += [(s, kind, data) for s in audience if s in self._pending]
+        if free:
+            self.tell(kind, data, free)
 
     def link(self, a: int, b: int) -> None:
         self.links[a] = b
@@ -256,6 +297,8 @@ class WerewolfGame(Game):
     # -- the flow: an agenda of steps; a step either opens decisions or runs through
 
     def _advance(self) -> None:
+        if self.phase == NIGHT and self.result is None:
+            self._night_next()
         while self.result is None and not self._pending and self._agenda:
             name, arg = self._agenda.pop(0)
             getattr(self, "_do_" + name)(arg)
@@ -271,32 +314,60 @@ class WerewolfGame(Game):
         self.phase = NIGHT
         self.plan = NightPlan()
         self.tell("night", {"night": self.day})
-        steps = sorted({
-            a.step for s in self.living() for a in self._roles[s].actions
+        acting = [
+            (a, s) for s in self.living() for a in self._roles[s].actions
             if a.step is not None and (self.day == 1 or not a.first_night_only)
-        })
-        self._then(*[("step", step) for step in steps], ("dawn", None))
+        ]
+        self._tonight = sorted(acting, key=lambda pair: (pair[0].step, pair[1]))
+        self._unfinished = sorted({a.step for a, _ in acting if a.step is not None})
+        self._then(("dawn", None))
+        self._night_next()
+
+    def _night_next(self) -> None:
+        """Ask every night action that can be asked now, and finish each step whose answers
+        are all in, until nothing moves.
+
+        An action is asked unless its step ``needs`` an unfinished one, or its player is
+        still answering (or yet to be asked) an earlier action: at the start of the night
+        that is everyone but the witch, who is asked once the wolves are done.
+        """
+        for seat, kind, data in [t for t in self._held_tells if t[0] not in self._pending]:
+            self.tell(kind, data, (seat,))
+        self._held_tells = [t for t in self._held_tells if t[0] in self._pending]
+        moved = True
+        while moved:
+            moved = False
+            busy = set(self._pending)
+            opened: list[Decision] = []
+            for pair in list(self._tonight):
+                action, seat = pair
+                needs = action.needs
+                if seat in busy or (needs is not None and ACTIONS[needs].step in self._unfinished):
+                    busy.add(seat)
+                    continue
+                self._tonight.remove(pair)
+                moved = True
+                decision = action.decision(self, seat)
+                if decision is not None:
+                    opened.append(decision)
+                    busy.add(seat)
+            if opened:
+                self._extend(opened)
+            for step in list(self._unfinished):
+                actions = self._step_actions(step)
+                if any(a in actions for a, _ in self._tonight) or any(ACTIONS.get(d.kind) in actions for d in self._pending.values()):
+                    continue
+                self._unfinished.remove(step)
+                moved = True
+                for action in actions:
+                    action.finish(self)
 
     def _step_actions(self, step: float) -> list[type[Action]]:
         return list(dict.fromkeys(a for r in self._in_play for a in r.actions if a.step == step))
 
-    def _do_step(self, step: float) -> None:
-        actions = self._step_actions(step)
-        decisions = [
-            d for s in self.living() for a in self._roles[s].actions if a in actions
-            for d in (a.decision(self, s),) if d is not None
-        ]
-        self._then(("finish", step))
-        if decisions:
-            self._open(decisions)
-
-    def _do_finish(self, step: float) -> None:
-        for action in self._step_actions(step):
-            action.finish(self)
-
     def _do_dawn(self, _: Any) -> None:
         self.phase = DAY_ANNOUNCE
-        outcome = resolve(self.plan.kills, self.plan.protections, self.plan.blocked)
+        outcome = resolve(self.plan.ordered_kills(), self.plan.protections, self.plan.blocked)
         self._batch = []
         for seat, causes in outcome.deaths.items():
             self._die(seat, causes, announce=False)
@@ -336,7 +407,7 @@ class WerewolfGame(Game):
                 data["role"] = self.roles[seat]
             self.tell("death", data)
         trigger = self._roles[seat].on_death(self, seat, causes)
-        if trigger is not None:
+        if trigger is not None or (self._trigger_kind is not None and not self.options.revealRolesOnDeath):
             self._triggers.append((seat, trigger))
         partner = self.links.get(seat)
         if partner is not None and self.alive[partner]:
@@ -378,13 +449,33 @@ class WerewolfGame(Game):
         return frozenset(s for s in range(self.players) if self._roles[s].team is team)
 
     def _do_triggers(self, _: Any) -> None:
+        if not self.options.revealRolesOnDeath:
+            self._hidden_triggers()
+            return
         while self._triggers:
             seat, action = self._triggers.pop(0)
+            assert action is not None
             decision = action.decision(self, seat)
             if decision is not None:
                 self._then(("triggers", None))
                 self._open((decision,))
                 return
+
+    def _hidden_triggers(self) -> None:
+        """With roles hidden, ask every player who died at once, each by the same kind of
+        request (a non-hunter, or a hunter with no one to shoot, gets ``none`` alone): asking
+        only the hunter would name them by the pause it makes in the day."""
+        batch, self._triggers = self._triggers, []
+        if not batch:
+            return
+        kind = self._trigger_kind
+        assert kind is not None
+        decisions = []
+        for seat, action in batch:
+            decision = None if action is None else action.decision(self, seat)
+            decisions.append(decision or Choice(seat, kind, (NONE,)))
+        self._then(("triggers", None))
+        self._open(decisions)
 
     # -- leader election (5.3.3) ----------------------------------------------------
 

@@ -145,6 +145,9 @@ class WerewolfLines:
         return Message.make("DEATH", gid, **fields)
 
     def _hunter_shot(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        """With roles hidden the line names only the shot player (roles/hunter.py)."""
+        if "hunter" not in d:
+            return Message.make("SHOT", gid, target=nicks[d["target"]])
         return Message.make("SHOT", gid, hunter=nicks[d["hunter"]], target=_nick(d["target"], nicks))
 
     def _end(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:

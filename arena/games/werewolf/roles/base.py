@@ -5,9 +5,11 @@ Roles are classes used as namespaces (never instantiated): a role's per-seat mem
 engine asks roles; it never names one.
 
 An ``Action`` is one kind of decision. A night action has ``step``, its priority in the
-4.2 table: the engine opens every living actor's decision of one step together, then calls
-``finish`` once (the wolves count their votes there). An action without ``step`` is a
-trigger: a hook such as ``Role.on_death`` queues it and the engine asks for it in the day.
+4.2 table: the engine asks every night action at the start of the night, except one that
+``needs`` another's result, and calls ``finish`` once a step's answers are all in (the wolves
+count their votes there); effects are resolved at dawn in step order, whatever order the
+answers came in. An action without ``step`` is a trigger: a hook such as ``Role.on_death``
+queues it and the engine asks for it in the day.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ class Action:
     step: ClassVar[float | None] = None
     """The 4.2 priority of a night action; None for a triggered action."""
     first_night_only: ClassVar[bool] = False
+    needs: ClassVar[str | None] = None
+    """The kind whose step must have finished before this action is asked (the witch heals
+    the wolves' target): asked at the start of the night, it would lack what it acts on."""
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
@@ -90,7 +95,7 @@ class NightKill(Action):
         if value != NONE:
             cls.spend(game, seat)
             stoppable = cls.stoppable(game)
-            game.plan.kills.append(Kill(value, cls.cause, seat, protectable=stoppable, healable=stoppable))
+            game.plan.add_kill(cls.step, Kill(value, cls.cause, seat, protectable=stoppable, healable=stoppable))
 
     @classmethod
     def spend(cls, game: "WerewolfGame", seat: int) -> None:

@@ -3,6 +3,12 @@
 Shoots when killed by wolves, executed, shot, heartbroken or killed by the vigilante; when
 poisoned only with ``hunterShootOnPoison``. The shot is asked in the day (5.3 steps 4 and 9)
 and kills at once; it cannot be protected.
+
+With ``revealRolesOnDeath`` off the hunter stays hidden: every player who dies is asked
+``hunter_shoot`` at once, by DM (the others with ``none`` as their only option), so neither
+who is asked nor how long the day pauses tells who the hunter was; the public line names
+the shot player, never the shooter, and a declined shot says nothing. A shot does tell that
+a hunter was among the dead: the rules make it kill in public.
 """
 
 from __future__ import annotations
@@ -27,9 +33,20 @@ class HunterShoot(Action):
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        game.tell("hunter_shot", {"hunter": seat, "target": None if value == NONE else value})
-        if value != NONE:
-            game.kill(value, "hunter")
+        target = None if value == NONE or not game.alive[value] else value  # an earlier shot of the round got them
+        if game.options.revealRolesOnDeath:
+            game.tell("hunter_shot", {"hunter": seat, "target": target})
+        elif target is not None:
+            game.tell("hunter_shot", {"target": target})
+        if target is not None:
+            game.kill(target, "hunter")
+
+    @classmethod
+    def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        """The round's shots (several when every dead player is asked) in seat order."""
+        for shooter, _, shot in sorted(game.round_answers()):
+            cls.apply(game, shooter, shot)
+        game._advance()
 
 
 @register

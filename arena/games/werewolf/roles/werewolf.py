@@ -2,8 +2,9 @@
 
 Every living wolf votes at once (step 8) for a living player or abstains. One target with
 the most votes is the kill; a tie, or no vote at all, means no wolf kill tonight. The wolves
-see the votes and the result; the roles that ``learns_wolf_target`` (doctor, witch) learn
-the final target or that there is none. Wolves may choose any living player, a wolf too.
+see the votes and the result as soon as they have all voted; the roles that
+``learns_wolf_target`` (doctor, witch) learn the final target or that there is none, each
+once it has made its own choice of the night (the doctor protects first, as in 4.2). Wolves may choose any living player, a wolf too.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class WolfVote(Action):
         target = leaders[0] if top and len(leaders) == 1 else None
         game.plan.wolf_target = target
         if target is not None:
-            game.plan.kills.append(Kill(target, "wolves"))
+            game.plan.add_kill(cls.step, Kill(target, "wolves"))
         game.tell(
             "wolf_votes",
             {"night": game.day, "votes": [[s, votes[s]] for s in sorted(votes)], "target": target},
@@ -53,7 +54,7 @@ class WolfVote(Action):
         )
         informed = [s for s in game.living() if game.role_of(s).learns_wolf_target]
         if informed:
-            game.tell("wolf_target", {"night": game.day, "target": target}, informed)
+            game.tell_when_free("wolf_target", {"night": game.day, "target": target}, informed)
 
 
 @register

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 class WitchSave(Action):
     kind = "witch_save"
     step = 10
+    needs = "wolf_vote"
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
@@ -50,6 +51,8 @@ class WitchSave(Action):
 class WitchPoison(NightKill):
     kind = "witch_poison"
     step = 10.5
+    needs = "wolf_vote"
+    """She chooses knowing the wolves' target, as she always did (4.2: the witch acts last)."""
     cause = "poison"
 
     @classmethod

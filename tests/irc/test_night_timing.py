@@ -1,0 +1,77 @@
+"""Over a real IRC server, how soon a night request follows NIGHT tells nothing about who
+else is still alive: every night action that needs no other's answer is asked at once.
+
+Statistic: for each night request a bot receives, its delay is the time between that bot
+receiving NIGHT and receiving the ASK (both on its own connection). Every wolf, seer and
+doctor request must come within 0.25 s of NIGHT, and the medians of the wolves' and the
+doctor's delays on nights when another night role (seer or doctor) was dead may differ
+from those on nights when both lived by less than 0.1 s."""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.irc.servers import LocalServer
+from arena.protocol import parse
+from arena.sdk.runner import BotRunner
+
+from .test_games import FAST, Arena
+
+FIRST = ("wolf_vote", "seer_check", "doctor_protect")
+
+
+class Clocked(BotRunner):
+    """A bot runner that notes when its connection received each referee line."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.heard: list[tuple[float, str]] = []
+        self.lock = threading.Lock()
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def _on_message(self, sender: str, target: str, text: str) -> None:
+        if sender == "arena":
+            with self.lock:
+                self.heard.append((time.monotonic(), text))
+        super()._on_message(sender, target, text)
+
+
+def test_night_requests_come_as_soon_whoever_is_alive(irc_server: LocalServer) -> None:
+    arena = Arena(irc_server, 8, FAST, games=6, game="werewolf")
+    clocks = []
+    for i in range(8):
+        clock = Clocked(WerewolfRuleBot(seed=i), irc_server.host, irc_server.port, f"n{i}", lines_per_second=0,
+                        reactor=arena.bots.reactor)
+        clocks.append(clock)
+        arena.runners.append(clock)
+    with arena:
+        matches = arena.wait(timeout=60, games=6)
+    delays: dict[tuple[str, bool], list[float]] = {}
+    for match in matches:
+        roles = match.game.roles
+        for clock in clocks:
+            with clock.lock:
+                heard = [(t, parse(text)) for t, text in clock.heard]
+            night_at = None
+            dead: set[str] = set()
+            for t, msg in heard:
+                if not msg.args or msg.args[0] != match.gid:
+                    continue
+                if msg.verb == "NIGHT":
+                    night_at = t
+                elif msg.verb == "DAWN":
+                    dead |= set(filter(None, msg.get("dead", "").split(",")))
+                elif msg.verb in ("EXECUTION", "DEATH"):
+                    dead.add(msg.get("player"))
+                elif msg.verb == "ASK" and msg.args[2] in FIRST and night_at is not None:
+                    others_dead = any(match.names[s] in dead for s, r in enumerate(roles) if r in ("seer", "doctor"))
+                    delays.setdefault((msg.args[2], others_dead), []).append(t - night_at)
+    everything = [d for ds in delays.values() for d in ds]
+    assert everything and max(everything) < 0.25, delays
+    for kind in ("wolf_vote", "doctor_protect"):
+        alive, gone = delays.get((kind, False)), delays.get((kind, True))
+        if alive and gone:
+            assert abs(statistics.median(alive) - statistics.median(gone)) < 0.1, (kind, alive, gone)
+    assert delays.get(("wolf_vote", True)), {k: len(v) for k, v in delays.items()}
