@@ -128,6 +128,27 @@ for _verbs in GAME_VERBS.values():
     register_verbs(_verbs)
 
 
+REFEREE_TOPIC = "arena referee: "
+"""How the lobby's topic names the referee's nick (``arena referee: NICK``, then, while it
+lacks its own nick, `` (NICK is NOT the referee)``): bots learn from it when the nick they
+were given is held by someone else."""
+
+
+def referee_topic(nick: str, preferred: str | None = None) -> str:
+    """The lobby topic of a referee running as ``nick``; ``preferred``: its own nick, when
+    it cannot have it."""
+    warning = "" if preferred is None else f" ({preferred} is NOT the referee)"
+    return f"{REFEREE_TOPIC}{nick}{warning}"
+
+
+def topic_referee(topic: str) -> str | None:
+    """The referee's nick as a lobby topic names it, or None if the topic names none."""
+    if not topic.startswith(REFEREE_TOPIC):
+        return None
+    words = topic[len(REFEREE_TOPIC):].split()
+    return words[0] if words else None
+
+
 def valid_nick(nick: str) -> bool:
     return len(nick) <= MAX_NICK and bool(_NICK.match(nick))
 

@@ -52,6 +52,8 @@ def main():
     games = {}  # game id -> channel
     finished = 0
     held = None  # the parts so far of a continued line: (verb and args, fields)
+    trusted = True  # whether the lobby's topic lets us believe the referee's nick
+    joined = False  # whether we are in the lobby (its names list came)
     for raw in inp:
         line = raw.rstrip("\r\n")
         if line.startswith("PING"):
@@ -59,14 +61,30 @@ def main():
             continue
         prefix, _, rest = line.partition(" ")
         command, _, params = rest.partition(" ")
-        if command == "001":  # registered with the server: join the lobby, register with the referee
+        if command == "001":  # registered with the server: join the lobby, then register (366 below)
             send(f"JOIN {args.channel}")
-            tell_referee(register)
+            continue
+        words = params.split(" ")
+        if command in ("332", "TOPIC", "366"):
+            # The lobby's topic names the referee ("arena referee: NICK ..."): if it names
+            # someone else, our referee's nick is held by an impostor; wait for it to change.
+            channel = words[1] if command in ("332", "366") else words[0]
+            if channel.lower() != args.channel.lower():
+                continue
+            if command != "366":
+                topic = params.split(" :", 1)[1] if " :" in params else ""
+                named = topic[len("arena referee: "):].split(" ")[0] if topic.startswith("arena referee: ") else None
+                trusted = named is None or named.lower() == args.referee.lower()
+                if not trusted:
+                    print(f"the lobby says the referee is {named}, not {args.referee}: waiting", flush=True)
+            if trusted and (command == "366" or joined):  # joined: the names list is in
+                tell_referee(register)
+            joined = joined or command == "366"
             continue
         sender = prefix[1:].split("!", 1)[0]
         if command == "JOIN" and sender.lower() == args.referee.lower():
             # The referee (re)joined the lobby: it may not know us, so register (again).
-            if params.lstrip(":").lower() == args.channel.lower():
+            if params.lstrip(":").lower() == args.channel.lower() and trusted:
                 tell_referee(register)
             continue
         if command != "PRIVMSG":

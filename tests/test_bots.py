@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig
 from arena.core.seating import Seating
@@ -70,6 +72,15 @@ def test_plain_bot_joins_a_continued_request_before_answering() -> None:
             assert said().startswith("NICK") and said().startswith("USER")
             conn.sendall(b":srv 001 plain :welcome\r\n")
             assert said() == "JOIN #arena"
+            # An impostor holds the referee's nick: the lobby's topic names the real one, so
+            # the bot does not register (its key would go to the impostor) until it names ours.
+            conn.sendall(b":srv 332 plain #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
+                         b":srv 366 plain #arena :End of NAMES list\r\n")
+            conn.settimeout(0.5)
+            with pytest.raises(TimeoutError):
+                conn.recv(1, socket.MSG_PEEK)  # nothing said: the bot waits
+            conn.settimeout(10)
+            conn.sendall(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
             assert said() == "PRIVMSG arena :REGISTER 1 name=plain owner=arena version=1.0"
             conn.sendall(b":arena!a@h PRIVMSG #arena :ASK g1 5 team to=all deadline=30 options=alice,bob more=true\r\n"
                          b":arena!a@h PRIVMSG #arena :ASK g1 5 team options=carol,dave pick=4\r\n")

@@ -189,6 +189,8 @@ class IrcLink:
     * ``on_disconnect(reason)`` when the connection drops (before any reconnection).
     * ``on_error(error)`` with an ``IrcLinkError``: ``JoinFailed`` (link stays up),
       ``SaslFailed`` or ``NickRejected`` (fatal: the link closes itself).
+    * ``on_topic(channel, text)`` when we learn a channel's topic (on joining) or someone
+      sets it; ``topic_of`` keeps the latest.
     * ``on_nick_state(ok, current_nick)`` after every registration and whenever we gain or
       lose the preferred nick: ``ok`` is ``has_preferred_nick``. A service that others
       address by name should say so loudly while ``ok`` is False: lines meant for it go
@@ -238,6 +240,7 @@ class IrcLink:
         on_disconnect: Callable[[str], None] | None = None,
         on_error: Callable[[IrcLinkError], None] | None = None,
         on_nick_state: NickStateCallback | None = None,
+        on_topic: Callable[[str, str], None] | None = None,
         account_tags: bool = False,
         regain: bool = False,
         regain_interval: float = 30.0,
@@ -302,6 +305,9 @@ class IrcLink:
         self.on_disconnect = on_disconnect
         self.on_error = on_error
         self.on_nick_state = on_nick_state
+        self.on_topic = on_topic
+        self._topics: dict[str, str] = {}
+        """Topics of the channels we are in, by folded name."""
         self.account_tags = account_tags
         self.regain = regain
         if regain_interval <= 0:
@@ -995,6 +1001,7 @@ class IrcLink:
         self._pending_caps.clear()
         self._caps.clear()
         self._members.clear()
+        self._topics.clear()
         self._accounts.clear()
         self._nick_ok = None
         self._drain_due = None
@@ -1070,6 +1077,19 @@ class IrcLink:
             self._pending_joins.discard(folded)
             if not self._pending_joins:
                 self._become_ready()
+
+    def _on_topic(self, event: irc.client.Event) -> None:
+        if event.type == "currenttopic":  # 332 on joining: channel, topic
+            channel, text = (list(event.arguments) + ["", ""])[:2]
+        else:  # someone set it: TOPIC channel :text
+            channel, text = event.target or "", (event.arguments[0] if event.arguments else "")
+        self._topics[self.fold(channel)] = text
+        self._call(self.on_topic, channel, text)
+
+    def topic_of(self, channel: str) -> str | None:
+        """The topic of a channel we are in, as last seen (None: unknown or none)."""
+        with self.reactor.mutex:
+            return self._topics.get(self.fold(channel))
 
     def _on_featurelist(self, event: irc.client.Event) -> None:
         # CASEMAPPING may have changed how names fold: re-key what we keep by folded name.
@@ -1150,6 +1170,8 @@ class IrcLink:
         "namreply": _on_namreply,
         "featurelist": _on_featurelist,
         "endofnames": _on_endofnames,
+        "currenttopic": _on_topic,
+        "topic": _on_topic,
         "join": _on_join,
         "part": _on_part,
         "kick": _on_kick,

@@ -17,7 +17,7 @@ from ..config import Config
 from ..core.keys import derive, new_key
 from ..games import GAMES
 from ..irc.link import IrcLink, strip_controls
-from ..protocol import TABLE, Message
+from ..protocol import TABLE, Message, referee_topic
 from .lobby import Lobby, Seater, Table
 from .identity import Identities
 from .recorder import Recorder
@@ -127,9 +127,8 @@ class RefereeService:
     def _topic(self) -> None:
         """The lobby's topic names the referee's nick now (and, while it lacks its own,
         whom not to trust)."""
-        current, preferred = self.link.nick, self.config.server.nick
-        warning = "" if self.link.has_preferred_nick else f" ({preferred} is NOT the referee)"
-        self.link.topic(self.lobby_channel, f"arena referee: {current}{warning}")
+        preferred = None if self.link.has_preferred_nick else self.config.server.nick
+        self.link.topic(self.lobby_channel, referee_topic(self.link.nick, preferred))
 
     def _on_link_error(self, error: Exception) -> None:
         log.error("IRC: %s", error)

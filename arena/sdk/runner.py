@@ -18,6 +18,7 @@ from typing import Sequence
 import irc.client
 
 from ..irc.link import IrcLink, strip_controls
+from ..protocol import WHO, Message, topic_referee
 from .bot import Ask, Bot, GameView, Session
 
 log = logging.getLogger(__name__)
@@ -43,14 +44,23 @@ class BotRunner:
         reactor: irc.client.Reactor | None = None,
         name: str | None = None,
         key: str | None = None,
+        referee_account: str | None = None,
+        sasl_account: str | None = None,
+        sasl_password: str | None = None,
     ) -> None:
         """``name`` is the bot's identity (default: the nick) and ``key`` proves it (see
-        ``arena bots add``); the key goes to the referee's nick and to no one else."""
+        ``arena bots add``); ``sasl_account``/``sasl_password`` log the bot in to its
+        services account instead. ``referee_account``: the referee's services account;
+        then only lines from that account count as the referee's, and the key goes out
+        only after the referee has answered from it."""
         self.max_games = max_games
+        self.channel = channel
+        self.referee_account = referee_account
         self.link = IrcLink(
             host, port, nick, channels=[channel], tls=tls, password=password, reactor=reactor,
             lines_per_second=lines_per_second, on_message=self._on_message, on_ready=self._on_ready,
-            on_membership=self._on_membership,
+            on_membership=self._on_membership, on_topic=self._on_topic,
+            account_tags=referee_account is not None, sasl_account=sasl_account, sasl_password=sasl_password,
         )
         self.reactor = self.link.reactor
         self.referee = referee
@@ -61,6 +71,8 @@ class BotRunner:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{nick}-decide")
         self._lock = threading.Lock()
         self._answered: set[tuple[str, str]] = set()
+        self._referee_proven = False
+        """Whether a line from the referee's nick came from the referee's account."""
 
     @property
     def done(self) -> bool:
@@ -83,13 +95,36 @@ class BotRunner:
 
     def _on_ready(self) -> None:
         self.session.nick = self.link.nick  # the server may have given us a suffixed nick
+        self._hello()
+
+    def _hello(self) -> None:
+        """Register, unless the referee's nick may not be the referee: the lobby's topic
+        names another referee (then wait for it to name ours), or the referee's account is
+        known and it has not yet spoken from it (then ask WHO, which carries no secret, and
+        register when it answers)."""
+        named = topic_referee(self.link.topic_of(self.channel) or "")
+        if named is not None and named.lower() != self.referee.lower():
+            log.error("the lobby says the referee is %s, not %s: waiting before registering", named, self.referee)
+            return
+        if self.referee_account is not None and not self._referee_proven:
+            self.link.send(self.referee, Message.make(WHO).format())
+            return
         self.link.send(self.referee, self.session.hello())
+
+    def _on_topic(self, channel: str, text: str) -> None:
+        """A lobby topic that names our referee again lets a bot that waited register."""
+        if self.link.fold(channel) == self.link.fold(self.channel) and self.link.is_ready:
+            named = topic_referee(text)
+            if named is not None and named.lower() == self.referee.lower() and not self.session.registered:
+                self._hello()
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         """A referee that (re)joins the lobby has forgotten us, or was not there when we
         registered: register again."""
         if kind == "join" and nick.lower() == self.referee.lower() and not self.link.is_me(nick):
-            self.link.send(self.referee, self.session.hello())
+            self._referee_proven = False  # a new connection under the referee's nick
+            self.session.registered = False
+            self._hello()
 
     def _on_message(self, sender: str, target: str, text: str) -> None:
         if target[:1] in "#&" and sender.lower() != self.referee.lower():
@@ -99,6 +134,16 @@ class BotRunner:
             if text:
                 self.session.chat(sender, text)
             return
+        if sender.lower() == self.referee.lower() and self.referee_account is not None:
+            account = self.link.account_of(sender)
+            if (account or "").lower() != self.referee_account.lower():
+                log.warning("ignoring a line from %s, not logged in as the referee's account %s: %r",
+                            sender, self.referee_account, text[:80])
+                return
+            if not self._referee_proven:
+                self._referee_proven = True
+                if not self.session.registered:
+                    self.link.send(self.referee, self.session.hello())
         for line in self.session.feed(sender, text):
             self.link.send(self.referee, line)
 
@@ -145,6 +190,11 @@ def main(bot_class: type[Bot], argv: Sequence[str] | None = None) -> None:
                              "which keeps it out of the process list)")
     parser.add_argument("--referee", default="arena", help="the referee's nick (default: arena)")
     parser.add_argument("--channel", default="#arena", help="the lobby channel (default: #arena)")
+    parser.add_argument("--referee-account", default=None,
+                        help="the referee's services account: trust its nick only when it speaks from it")
+    parser.add_argument("--sasl-account", default=None, help="log in to this services account (SASL PLAIN)")
+    parser.add_argument("--sasl-password", default=os.environ.get("ARENA_SASL_PASSWORD"),
+                        help="its password (default: $ARENA_SASL_PASSWORD)")
     parser.add_argument("--tls", action="store_true")
     parser.add_argument("--password", default=None, help="server password")
     parser.add_argument("--rate", type=float, default=2.0, help="lines per second at most (0: unlimited)")
@@ -157,7 +207,8 @@ def main(bot_class: type[Bot], argv: Sequence[str] | None = None) -> None:
     runner = BotRunner(
         bot_class(seed=args.seed), host, port, args.nick, referee=args.referee, channel=args.channel,
         tls=args.tls, password=args.password, lines_per_second=args.rate, max_games=args.games,
-        name=args.name, key=args.key,
+        name=args.name, key=args.key, referee_account=args.referee_account,
+        sasl_account=args.sasl_account, sasl_password=args.sasl_password if args.sasl_account else None,
     )
     try:
         runner.run()
