@@ -52,6 +52,7 @@ class Recorder:
     ready: int = 0
     disconnects: list[str] = field(default_factory=list)
     errors: list[IrcLinkError] = field(default_factory=list)
+    nick_states: list[tuple[bool, str]] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
     cond: threading.Condition = field(default_factory=threading.Condition)
 
@@ -77,6 +78,9 @@ class Recorder:
 
     def on_error(self, error: IrcLinkError) -> None:
         self._add(lambda: self.errors.append(error))
+
+    def on_nick_state(self, ok: bool, nick: str) -> None:
+        self._add(lambda: self.nick_states.append((ok, nick)))
 
     def wait(self, predicate: Callable[[], Any], timeout: float = WAIT) -> Any:
         with self.cond:
@@ -110,6 +114,7 @@ def make_link(
             on_ready=rec.on_ready,
             on_disconnect=rec.on_disconnect,
             on_error=rec.on_error,
+            on_nick_state=rec.on_nick_state,
             **options,
         )
         links.append(link)

@@ -220,6 +220,58 @@ def test_nick_collision_gets_a_suffix(make_link) -> None:
     rec3.wait(lambda: rec3.messages == [("player", "player1", "to the third")])
 
 
+def test_without_regain_a_taken_nick_is_reported_not_fought(make_link, raw_client) -> None:
+    squatter = raw_client("arena")
+    link, rec = make_link("arena")
+    assert link.nick == "arena_" and not link.has_preferred_nick
+    assert rec.nick_states == [(False, "arena_")]
+    squatter.send(b"QUIT :gone\r\n")
+    time.sleep(0.2)
+    assert link.nick == "arena_"
+
+
+def test_regain_takes_the_nick_when_the_squatter_quits(make_link, raw_client) -> None:
+    squatter = raw_client("arena")
+    squatter.send(b"JOIN #lobby\r\n")
+    squatter.expect(b" 366 ")
+    # A long interval: the nick must come back because the quit was seen in the channel.
+    link, rec = make_link("arena", channels=["#lobby"], regain=True, regain_interval=600)
+    assert link.nick == "arena_" and not link.has_preferred_nick
+    assert rec.nick_states == [(False, "arena_")]
+    squatter.send(b"QUIT :gone\r\n")
+    rec.wait(lambda: rec.nick_states[-1:] == [(True, "arena")])
+    assert link.nick == "arena" and link.has_preferred_nick
+    assert link.members("#lobby") == {"arena"}
+
+
+def test_regain_retries_periodically_without_a_shared_channel(make_link, raw_client) -> None:
+    squatter = raw_client("arena")
+    link, rec = make_link("arena", regain=True, regain_interval=0.2)
+    assert rec.nick_states == [(False, "arena_")]
+    time.sleep(0.5)  # a few refused retries change nothing
+    assert rec.nick_states == [(False, "arena_")] and link.is_ready
+    squatter.send(b"NICK other\r\n")
+    rec.wait(lambda: rec.nick_states[-1:] == [(True, "arena")])
+    assert link.nick == "arena"
+
+
+def test_losing_the_nick_later_is_reported_and_regained(make_link) -> None:
+    link, rec = make_link("arena", channels=["#lobby"], regain=True, regain_interval=0.2)
+    assert rec.nick_states == [(True, "arena")]
+    link._conn.send_raw("NICK elsewhere")  # as if services had renamed us
+    rec.wait(lambda: rec.nick_states[-1:] == [(True, "arena")] and len(rec.nick_states) == 3)
+    assert rec.nick_states == [(True, "arena"), (False, "elsewhere"), (True, "arena")]
+
+
+def test_account_tags_on_a_server_without_them(make_link, raw_client) -> None:
+    link, rec = make_link("ref", channels=["#lobby"], account_tags=True)
+    assert not link.accounts_enabled
+    raw = raw_client("someone")
+    raw.send(b"PRIVMSG ref :hello\r\n")
+    rec.wait(lambda: rec.messages == [("someone", "ref", "hello")])
+    assert link.account_of("someone") is None
+
+
 def test_rename_part_and_quit_reach_on_membership(make_link, raw_client) -> None:
     ref, rec = make_link("ref", channels=["#game"])
     raw = raw_client("bot")

@@ -1,0 +1,70 @@
+"""Fixtures for tests that need services accounts: InspIRCd with Atheme on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from arena.irc.link import IrcLink, ReactorThread
+from arena.irc.servers import ServicesServer, services_available
+
+from ..irc.conftest import WAIT, Recorder
+
+CONFIGS = Path(__file__).resolve().parents[1] / "servers"
+"""The InspIRCd and Atheme config templates of ``ServicesServer``."""
+
+
+@pytest.fixture(scope="session")
+def services_server() -> Iterator[ServicesServer]:
+    """One InspIRCd + Atheme pair for the whole session (it starts in well under a second,
+    but each test registers its own accounts, under its own names). Skipped when the
+    binaries are absent, unless ARENA_REQUIRE_SERVICES=1 (CI): then their absence fails."""
+    if not services_available():
+        if os.environ.get("ARENA_REQUIRE_SERVICES") == "1":
+            pytest.fail("InspIRCd and Atheme are required (ARENA_REQUIRE_SERVICES=1) but not installed")
+        pytest.skip(
+            "InspIRCd and Atheme not installed (apt-get install inspircd atheme-services); "
+            "ARENA_REQUIRE_SERVICES=1 makes this fail"
+        )
+    with ServicesServer(CONFIGS) as server:
+        yield server
+
+
+@pytest.fixture
+def reactor_thread() -> Iterator[ReactorThread]:
+    thread = ReactorThread(tick=0.02).start()
+    try:
+        yield thread
+    finally:
+        thread.stop()
+
+
+@pytest.fixture
+def services_link(
+    services_server: ServicesServer, reactor_thread: ReactorThread
+) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
+    """``services_link(nick, **options)`` -> (link, its Recorder) on the services server;
+    closed at teardown. Waits until ready unless ``wait=False``."""
+    links: list[IrcLink] = []
+
+    def make(nick: str, *, wait: bool = True, **options: Any) -> tuple[IrcLink, Recorder]:
+        rec = Recorder()
+        options.setdefault("lines_per_second", 0)
+        link = IrcLink(
+            services_server.host, services_server.port, nick, reactor=reactor_thread.reactor,
+            on_message=rec.on_message, on_membership=rec.on_membership, on_ready=rec.on_ready,
+            on_disconnect=rec.on_disconnect, on_error=rec.on_error, on_nick_state=rec.on_nick_state,
+            **options,
+        )
+        links.append(link)
+        link.connect()
+        if wait:
+            assert link.wait_ready(WAIT), f"{nick} not ready"
+        return link, rec
+
+    yield make
+    for link in links:
+        link.close()
