@@ -324,7 +324,7 @@ class ServicesServer:
         self.port: int | None = None
         self.start_timeout = start_timeout
         self.startup_seconds: float | None = None
-        self._procs: list[subprocess.Popen[bytes]] = []
+        self._procs: dict[str, subprocess.Popen[bytes]] = {}  # by name, in start order
         self._dir: tempfile.TemporaryDirectory[str] | None = None
 
     @property
@@ -335,7 +335,7 @@ class ServicesServer:
 
     @property
     def running(self) -> bool:
-        return len(self._procs) == 2 and all(p.poll() is None for p in self._procs)
+        return len(self._procs) == 2 and all(p.poll() is None for p in self._procs.values())
 
     def output(self) -> str:
         """What both processes printed so far, InspIRCd first."""
@@ -375,11 +375,12 @@ class ServicesServer:
         ircd = [self.inspircd_binary, "--nofork", f"--config={workdir / 'inspircd.conf'}"]
         if os.geteuid() == 0:
             ircd.append("--runasroot")  # InspIRCd refuses root otherwise
-        inspircd = self._spawn(ircd, workdir, "inspircd.out")
+        inspircd = self._spawn("InspIRCd", ircd, workdir, "inspircd.out")
         while not _listener_owned_by(inspircd.pid, port):
             self._check(deadline, f"InspIRCd not listening on {HOST}:{port}")
             time.sleep(0.01)
         self._spawn(
+            "Atheme",
             [self.atheme_binary, "-n", "-c", str(workdir / "atheme.conf"), "-D", str(workdir),
              "-p", str(workdir / "atheme.pid"), "-l", str(workdir / "atheme.log")],
             workdir, "atheme.out",
@@ -392,27 +393,27 @@ class ServicesServer:
         self.startup_seconds = time.monotonic() - began
         _running.add(self)
 
-    def _spawn(self, command: list[str], workdir: Path, output: str) -> subprocess.Popen[bytes]:
+    def _spawn(self, name: str, command: list[str], workdir: Path, output: str) -> subprocess.Popen[bytes]:
         with open(workdir / output, "wb") as log_file:
             proc = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
                 cwd=workdir, start_new_session=True,
             )
-        self._procs.append(proc)
+        self._procs[name] = proc
         return proc
 
     def _check(self, deadline: float, what: str) -> None:
-        for proc in self._procs:
+        for name, proc in self._procs.items():
             if proc.poll() is not None:
-                raise ServerStartError(f"{proc.args[0]} exited with {proc.returncode}:\n{self.output()}")
+                raise ServerStartError(f"{name} exited with {proc.returncode}:\n{self.output()}")
         if time.monotonic() > deadline:
             raise ServerStartError(f"{what} after {self.start_timeout} s:\n{self.output()}")
 
     def stop(self, timeout: float = 5.0) -> None:
         """Terminate both processes (services first; kill what lingers), delete the files."""
         _running.discard(self)
-        procs, self._procs = self._procs, []
-        for proc in reversed(procs):
+        procs, self._procs = self._procs, {}
+        for proc in reversed(list(procs.values())):
             if proc.poll() is None:
                 proc.terminate()
                 try:
