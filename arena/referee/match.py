@@ -202,8 +202,11 @@ class Match:
     def next_deadline(self) -> float | None:
         """The next time ``poll`` has work: a player's deadline, the end of a hold on public
         lines, or the time a held dependent request goes out."""
-        wakes = [*self._deadline.values(), self._hold_until, self._step_at if self._holding else None]
-        return min((t for t in wakes if t is not None), default=None)
+        deadline = min(self._deadline.values(), default=None)
+        for t in (self._hold_until, self._step_at if self._holding else None):
+            if t is not None and (deadline is None or t < deadline):
+                deadline = t
+        return deadline
 
     def poll(self, now: float) -> None:
         """Apply the escalation step to every seat whose deadline has passed."""
@@ -502,7 +505,7 @@ class Match:
         self._send_each([self.nicks[other] for other in listeners], relayed)
 
     def _send(self, nick: str | None, msg: Message) -> None:
-        away = nick is not None and nick.lower() in self._away
+        away = bool(self._away) and nick is not None and nick.lower() in self._away
         for line in msg.lines():  # one, unless a big table's lists need continuing
             self.transcript.append((nick, line))
             if nick is None:
@@ -517,7 +520,7 @@ class Match:
             for nick in nicks:
                 self._send(nick, msg)
             return
-        present = [nick for nick in nicks if nick.lower() not in self._away]
+        present = [nick for nick in nicks if nick.lower() not in self._away] if self._away else nicks
         for line in msg.lines():
             self.transcript.extend((nick, line) for nick in nicks)
             if present:

@@ -222,8 +222,11 @@ class Referee:
         self._tell(sender, Message.make(REGISTERED, bots=[b.nick for b in bots], games=running))
 
     def _player(self, sender: str, msg: Message, account: str | None) -> tuple[BotInfo, Match] | None:
-        """The registered bot behind a game line and its game, or None after an ERROR."""
-        info = self.bot_of(sender, account)
+        """The registered bot behind a game line and its game, or None after an ERROR (the
+        hottest path of a game: ``bot_of`` inlined)."""
+        info = self.bots.get(sender.lower())
+        if info is not None and info.account is not None and (account or "").lower() != info.account.lower():
+            info = None
         if info is None:
             self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", msg.args[0])
             return None
