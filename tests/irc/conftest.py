@@ -43,6 +43,14 @@ def reactor_thread() -> Iterator[ReactorThread]:
         thread.stop()
 
 
+def until(predicate: Callable[[], Any], timeout: float = WAIT) -> None:
+    """Poll for state that changes without any callback."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
 @dataclass
 class Recorder:
     """Everything a link reported, with a way to wait for a condition on it."""
@@ -135,6 +143,8 @@ class RawClient:
     def __init__(self, server: LocalServer, nick: str) -> None:
         self.sock = socket.create_connection((server.host, server.port), timeout=WAIT)
         self.buffer = b""
+        self.read: list[bytes] = []
+        """Every line read so far: what the client was sent, for tests of what it must not be."""
         self.nick = nick
         self.send(f"NICK {nick}\r\nUSER {nick} 0 * :{nick}\r\n".encode())
         self.expect(b" 001 ")
@@ -144,12 +154,19 @@ class RawClient:
 
     def expect(self, needle: bytes, timeout: float = WAIT) -> bytes:
         """Read until a line containing ``needle`` arrives; return that line."""
+        return self.lines_until(needle, timeout)[-1]
+
+    def lines_until(self, needle: bytes, timeout: float = WAIT) -> list[bytes]:
+        """Every line read until one containing ``needle`` arrives, that one last."""
         deadline = time.monotonic() + timeout
+        lines: list[bytes] = []
         while True:
             while b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
+                lines.append(line.rstrip(b"\r"))
+                self.read.append(lines[-1])
                 if needle in line:
-                    return line.rstrip(b"\r")
+                    return lines
             remaining = deadline - time.monotonic()
             assert remaining > 0, f"{needle!r} not received"
             self.sock.settimeout(remaining)

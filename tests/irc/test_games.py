@@ -9,18 +9,21 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import IdentityConfig, Config, LobbyConfig, ServerConfig, TimeoutConfig
 from arena.irc.link import IrcLink, ReactorThread
-from arena.irc.servers import LocalServer
+from arena.irc.servers import LocalServer, ServicesServer
 from arena.protocol import parse
 from arena.referee.match import Match
+from arena.referee.recorder import Recorder as GameRecorder
 from arena.referee.service import RefereeService
 from arena.sdk import Ask, Bot, GameView
 from arena.sdk.runner import BotRunner
+from arena.store import Store
+from arena.store.records import StoredGame
 
 from .conftest import RawClient, Recorder
 
@@ -30,36 +33,66 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class Arena:
-    """A referee service on its own thread plus bots and a spectator on another."""
+    """A referee service on its own thread plus bots and a spectator on another.
+
+    ``identity`` and ``server`` (extra ``ServerConfig`` fields: the referee's nick, SASL)
+    let a test attack an arena configured as in production; with ``store`` (a database
+    path) games are recorded, and the service is built on its own thread, since a Store
+    is used only by the thread that opened it (``stored`` then holds the games read back)."""
 
     def __init__(
-        self, server: LocalServer, players: int, timeouts: TimeoutConfig, games: int = 1, game: str = "avalon",
+        self, server: LocalServer | ServicesServer, players: int, timeouts: TimeoutConfig, games: int = 1,
+        game: str = "avalon", *, identity: IdentityConfig = IdentityConfig(require_key=False),
+        server_options: Mapping[str, Any] | None = None, store: Path | None = None,
     ) -> None:
         self.server = server
         self.config = Config(
-            identity=IdentityConfig(require_key=False),
-            server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets),
+            identity=identity,
+            server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets,
+                                **(server_options or {})),
             timeouts=timeouts,
             lobby=LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
         )
+        self.referee = self.config.server.nick
+        self.games = games
         self.finished: list[Match] = []
-        self.service = RefereeService(self.config, max_games=games, key=b"k" * 32, on_game_end=self.finished.append)
-        self.thread = threading.Thread(target=self.service.serve, daemon=True)
+        self.store = store
+        self.stored: list[StoredGame | None] = []
+        self._built = threading.Event()
+        if store is None:
+            self.service = self._service(None)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
         self.bots = ReactorThread(tick=0.02)
         self.spectator_log = Recorder()
-        self.spectator = IrcLink(server.host, server.port, "watcher", channels=["#arena"], lines_per_second=0,
-                                 reactor=self.bots.reactor, on_message=self._watch)
+        self.spectator = IrcLink(server.host, server.port, "watcher", channels=[self.config.server.channel],
+                                 lines_per_second=0, reactor=self.bots.reactor, on_message=self._watch)
         self.runners: list[BotRunner] = []
         self.raw: list[RawClient] = []
 
+    def _service(self, recorder: GameRecorder | None) -> RefereeService:
+        service = RefereeService(self.config, max_games=self.games, key=b"k" * 32, on_game_end=self.finished.append,
+                                 recorder=recorder)
+        self.service = service
+        self._built.set()
+        return service
+
+    def _serve(self) -> None:
+        if self.store is None:
+            self.service.serve()
+            return
+        with Store(self.store) as store:
+            self._service(GameRecorder(store)).serve()
+            self.stored = [store.load_game(m.gid) for m in self.finished]
+
     def _watch(self, sender: str, target: str, text: str) -> None:
         self.spectator_log.on_message(sender, target, text)
-        if sender == "arena" and text.startswith("TABLE"):
+        if sender == self.referee and text.startswith("TABLE"):
             self.spectator.join(parse(text).get("channel"))
 
-    def add_bot(self, nick: str, bot: Bot) -> BotRunner:
+    def add_bot(self, nick: str, bot: Bot, **options: Any) -> BotRunner:
+        """An SDK bot (``options``: more of BotRunner's, e.g. its ``key``), started on entry."""
         runner = BotRunner(bot, self.server.host, self.server.port, nick, lines_per_second=0,
-                           reactor=self.bots.reactor)
+                           reactor=self.bots.reactor, **options)
         self.runners.append(runner)
         return runner
 
@@ -74,6 +107,7 @@ class Arena:
         self.spectator.connect()
         assert self.spectator.wait_ready(5)
         self.thread.start()
+        assert self._built.wait(5), "the referee service was not built"
         # Raw clients talk to the referee at once: it must be on the server first, or their
         # lines go to a nick that does not exist yet.
         assert self.service.link.wait_ready(5), "the referee did not come up"
@@ -100,12 +134,14 @@ class Arena:
         self.spectator.close()
         for client in self.raw:
             client.close()
-        self.service.max_games = 0
+        if self._built.is_set():
+            self.service.max_games = 0
         self.thread.join(5)
         self.bots.stop()
 
     def public_lines(self, gid: str) -> list[str]:
-        return [t for s, target, t in self.spectator_log.messages if target == f"#arena-{gid}" and s == "arena"]
+        return [t for s, target, t in self.spectator_log.messages
+                if target == f"{self.config.server.channel}-{gid}" and s == self.referee]
 
     def seen_from_start(self, match: Match) -> list[str]:
         """The game's channel lines as the spectator read them, checked to be the referee's

@@ -3,22 +3,11 @@ line is known by account, and a link logged in by SASL gets its nick back from a
 
 from __future__ import annotations
 
-import time
-from typing import Callable
-
 import pytest
 
 from arena.irc.servers import AccountError, ServicesServer, register_account, register_accounts
 
-from ..irc.conftest import WAIT, RawClient
-
-
-def until(predicate: Callable[[], bool], timeout: float = WAIT) -> None:
-    """Poll for state that changes without any callback."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
+from ..irc.conftest import WAIT, RawClient, until
 
 
 def test_each_message_carries_its_senders_account(services_server: ServicesServer, services_link) -> None:
