@@ -18,7 +18,7 @@ import threading
 import time
 
 from arena.bots.avalon_rules_bot import RuleBot
-from arena.config import Config, LobbyConfig, ServerConfig
+from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
 from arena.referee.match import Match
@@ -37,6 +37,8 @@ def main() -> None:
     options = {"flood_penalties": True} if args.penalties else {}
     with start_server(args.server, **options) as (host, port):
         config = Config(
+            # Names alone: bots register once, so keys would change nothing per game.
+            identity=IdentityConfig(require_key=False),
             server=ServerConfig(host=host, port=port, lines_per_second=args.rate, max_targets=MAX_TARGETS[args.server]),
             lobby=LobbyConfig(min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0),
         )

@@ -19,6 +19,7 @@ from arena.config import parse_config
 from arena.games.avalon.options import AvalonOptions
 from arena.protocol import RATINGS, Reassembler, parse
 from arena.ratings.model import BOT, Change, Rating
+from arena.referee.identity import check_key
 from arena.referee.recorder import ratings_message
 from arena.store import Store
 from arena.tournament import Schedule, Settings, TournamentError, load_bot_class, play_local
@@ -189,6 +190,60 @@ def test_tournament_then_every_results_command(tmp_path):
     assert stats.exit_code == 0 and "rule1" in stats.output
     rebuild = runner.invoke(main, ["--config", cfg, "ratings", "rebuild"])
     assert rebuild.exit_code == 0 and "matches exactly" in rebuild.output
+
+
+def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
+    """``--tournament`` rates a tournament's games alone, afresh: a second tournament's
+    games move the overall board, not the first one's standings."""
+    cfg = str(write_config(tmp_path))
+    runner = CliRunner()
+    assert runner.invoke(main, ["--config", cfg, "tournament"]).exit_code == 0
+
+    def board(*args: str) -> list[dict]:
+        out = runner.invoke(main, ["--config", cfg, "leaderboard", "--format", "json", *args])
+        assert out.exit_code == 0, out.output
+        return json.loads(out.output)["bots"]
+
+    first = board("--tournament", "t1")
+    assert first == board(), "one tournament: its standings are the board"
+    assert {b["owner"] for b in first} == {"unknown"}, "bots from a local tournament have no owner on record"
+    out = runner.invoke(main, ["--config", cfg, "tournament", "--id", "t2", "--games", "4", "--bot", "rule1=random",
+                               "--bot", "newbie=random", "--bot", "rule2=random", "--bot", "rule3=random",
+                               "--bot", "random1=random"])
+    assert out.exit_code == 0, out.output
+    assert board("--tournament", "t1") == first
+    assert board() != first and "newbie" in {b["bot"] for b in board()}
+    assert {b["bot"] for b in board("--tournament", "t2")} == {"rule1", "newbie", "rule2", "rule3", "random1"}
+    assert all(b["games"] >= 5 for b in board("--min-games", "5")) and "newbie" not in \
+        {b["bot"] for b in board("--min-games", "5")}
+    missing = runner.invoke(main, ["--config", cfg, "leaderboard", "--tournament", "nope"])
+    assert missing.exit_code != 0 and "no tournament 'nope'" in missing.output
+
+
+def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_hash(tmp_path):
+    cfg = str(write_config(tmp_path))
+    runner = CliRunner()
+    added = runner.invoke(main, ["--config", cfg, "bots", "add", "alice", "--owner", "bob"])
+    assert added.exit_code == 0, added.output
+    key = added.output.splitlines()[-1]
+    assert len(key) == 32 and key.isalnum()
+    assert runner.invoke(main, ["--config", cfg, "bots", "add", "ALICE"]).exit_code != 0, "names ignore case"
+    assert runner.invoke(main, ["--config", cfg, "bots", "add", "9bad"]).exit_code != 0
+    assert runner.invoke(main, ["--config", cfg, "bots", "add", "carol", "--no-key"]).exit_code != 0
+    carol = runner.invoke(main, ["--config", cfg, "bots", "add", "carol", "--account", "carolacct", "--no-key"])
+    assert carol.exit_code == 0 and "carolacct" in carol.output
+    listing = runner.invoke(main, ["--config", cfg, "bots", "list"]).output
+    assert "alice  owner bob" in listing and "proven by key" in listing and "account carolacct" in listing
+    assert key not in listing
+    rekeyed = runner.invoke(main, ["--config", cfg, "bots", "rekey", "alice"])
+    new = rekeyed.output.splitlines()[-1]
+    assert rekeyed.exit_code == 0 and new != key
+    assert runner.invoke(main, ["--config", cfg, "bots", "rekey", "zed"]).exit_code != 0
+    with Store(tmp_path / "results.db") as store:
+        stored = store.bot("alice").key_hash
+        raw = store.conn.execute("SELECT group_concat(key_hash) FROM bots").fetchone()[0]
+    assert key not in raw and new not in raw
+    assert check_key(new, stored) and not check_key(key, stored)
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])

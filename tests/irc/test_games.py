@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 
 from arena.bots.avalon_rules_bot import RuleBot
-from arena.config import IdentityConfig, Config, LobbyConfig, ServerConfig, TimeoutConfig
+from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
 from arena.irc.link import IrcLink, ReactorThread
 from arena.irc.servers import LocalServer, ServicesServer
 from arena.protocol import parse

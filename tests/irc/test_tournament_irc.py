@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from arena.bots.avalon_rules_bot import RuleBot
-from arena.config import IdentityConfig, Config, LobbyConfig, ServerConfig, StoreConfig, TimeoutConfig
+from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig, StoreConfig, TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.irc.link import ReactorThread
 from arena.irc.servers import LocalServer
