@@ -35,7 +35,7 @@ import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Iterator, Mapping, NamedTuple
+from typing import Any, Iterator, Mapping, NamedTuple
 
 HOST = "127.0.0.1"
 KINDS = ("embedded", "ngircd")
@@ -268,13 +268,8 @@ class LocalServer:
         """Terminate the process (kill it if it lingers) and delete its files."""
         _running.discard(self)
         proc, self._proc = self._proc, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout)
+        if proc is not None:
+            _terminate(proc, timeout)
         if self._dir is not None:
             self._dir.cleanup()
             self._dir = None
@@ -294,6 +289,17 @@ class LocalServer:
 
     def __repr__(self) -> str:
         return f"<LocalServer {self.kind} {self.host}:{self.port} pid={self.pid}>"
+
+
+def _terminate(proc: subprocess.Popen[Any], timeout: float) -> None:
+    """Stop a server process politely, and for good if it lingers."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout)
 
 
 class ServicesServer:
@@ -414,13 +420,7 @@ class ServicesServer:
         _running.discard(self)
         procs, self._procs = self._procs, {}
         for proc in reversed(list(procs.values())):
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(timeout)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(timeout)
+            _terminate(proc, timeout)
         if self._dir is not None:
             self._dir.cleanup()
             self._dir = None

@@ -101,28 +101,18 @@ class Recorder:
             return [text for _, _, text in self.messages]
 
 
-@pytest.fixture
-def make_link(
-    irc_server: LocalServer, reactor_thread: ReactorThread
-) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
-    """``make_link(nick, **options)`` -> (connected link, its Recorder); closed at teardown.
-    Unlimited rate unless given; waits until ready unless ``wait=False``."""
+def link_maker(host: str, port: int, reactor: Any) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
+    """Yields ``make(nick, **options)`` -> (connected link, its Recorder), closing every link
+    it made afterwards. Unlimited rate unless given; waits until ready unless ``wait=False``."""
     links: list[IrcLink] = []
 
     def make(nick: str, *, wait: bool = True, **options: Any) -> tuple[IrcLink, Recorder]:
         rec = Recorder()
         options.setdefault("lines_per_second", 0)
         link = IrcLink(
-            irc_server.host,
-            irc_server.port,
-            nick,
-            reactor=reactor_thread.reactor,
-            on_message=rec.on_message,
-            on_membership=rec.on_membership,
-            on_ready=rec.on_ready,
-            on_disconnect=rec.on_disconnect,
-            on_error=rec.on_error,
-            on_nick_state=rec.on_nick_state,
+            host, port, nick, reactor=reactor,
+            on_message=rec.on_message, on_membership=rec.on_membership, on_ready=rec.on_ready,
+            on_disconnect=rec.on_disconnect, on_error=rec.on_error, on_nick_state=rec.on_nick_state,
             **options,
         )
         links.append(link)
@@ -134,6 +124,14 @@ def make_link(
     yield make
     for link in links:
         link.close()
+
+
+@pytest.fixture
+def make_link(
+    irc_server: LocalServer, reactor_thread: ReactorThread
+) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
+    """``make_link(nick, **options)``: links to the test server (see ``link_maker``)."""
+    yield from link_maker(irc_server.host, irc_server.port, reactor_thread.reactor)
 
 
 class RawClient:

@@ -11,7 +11,7 @@ import pytest
 from arena.irc.link import IrcLink, ReactorThread
 from arena.irc.servers import ServicesServer, services_available
 
-from ..irc.conftest import WAIT, Recorder
+from ..irc.conftest import Recorder, link_maker
 
 CONFIGS = Path(__file__).resolve().parents[1] / "servers"
 """The InspIRCd and Atheme config templates of ``ServicesServer``."""
@@ -46,25 +46,6 @@ def reactor_thread() -> Iterator[ReactorThread]:
 def services_link(
     services_server: ServicesServer, reactor_thread: ReactorThread
 ) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
-    """``services_link(nick, **options)`` -> (link, its Recorder) on the services server;
-    closed at teardown. Waits until ready unless ``wait=False``."""
-    links: list[IrcLink] = []
-
-    def make(nick: str, *, wait: bool = True, **options: Any) -> tuple[IrcLink, Recorder]:
-        rec = Recorder()
-        options.setdefault("lines_per_second", 0)
-        link = IrcLink(
-            services_server.host, services_server.port, nick, reactor=reactor_thread.reactor,
-            on_message=rec.on_message, on_membership=rec.on_membership, on_ready=rec.on_ready,
-            on_disconnect=rec.on_disconnect, on_error=rec.on_error, on_nick_state=rec.on_nick_state,
-            **options,
-        )
-        links.append(link)
-        link.connect()
-        if wait:
-            assert link.wait_ready(WAIT), f"{nick} not ready"
-        return link, rec
-
-    yield make
-    for link in links:
-        link.close()
+    """``services_link(nick, **options)`` -> (link, its Recorder) on the services server
+    (see ``link_maker``)."""
+    yield from link_maker(services_server.host, services_server.port, reactor_thread.reactor)
