@@ -11,7 +11,7 @@ import pytest
 from arena.irc.link import IrcLink, ReactorThread
 from arena.irc.servers import ServicesServer, services_available
 
-from ..irc.conftest import Recorder, link_maker
+from ..irc.conftest import Recorder, link_maker, reactor_thread  # noqa: F401 (a fixture)
 
 CONFIGS = Path(__file__).resolve().parents[1] / "servers"
 """The InspIRCd and Atheme config templates of ``ServicesServer``."""
@@ -31,15 +31,6 @@ def services_server() -> Iterator[ServicesServer]:
         )
     with ServicesServer(CONFIGS) as server:
         yield server
-
-
-@pytest.fixture
-def reactor_thread() -> Iterator[ReactorThread]:
-    thread = ReactorThread(tick=0.02).start()
-    try:
-        yield thread
-    finally:
-        thread.stop()
 
 
 @pytest.fixture
