@@ -98,8 +98,11 @@ the SDK parses every line a referee can send (each takes the game id as its one 
 
 _KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
 _VERB = re.compile(r"[A-Z][A-Z_]*\Z")
-_BAD = re.compile(r"[\x00-\x20\x7f]")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_BAD = re.compile("[\x00-\x20\x7f\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+"""Control characters, and the lone surrogates that stand for bytes that were not UTF-8
+(transports decode with ``surrogateescape``): neither is ever valid in a line."""
+_NOT_UTF8 = re.compile("[\ud800-\udfff]")
 _GOOD_KEYS: set[str] = set()
 """Field names already checked: parsing is on every hot path, the regex need not be."""
 _NICK = re.compile(r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\[\]\\^_`{|}-]*\Z")
@@ -313,6 +316,8 @@ def parse(line: str) -> Message:
     if not isinstance(line, str):
         raise ProtocolError(ErrorCode.MALFORMED, "a line must be text")
     if not line.isprintable() and _CONTROL.search(line):  # isprintable: the fast, common case
+        if _NOT_UTF8.search(line):
+            raise ProtocolError(ErrorCode.MALFORMED, "the line is not valid UTF-8")
         raise ProtocolError(ErrorCode.MALFORMED, "control characters are not allowed")
     # Only the ASCII space separates tokens (str.split() would also split on U+00A0 and
     # friends, which format() lets through inside a token).

@@ -58,7 +58,7 @@ from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
 
 import irc.client
 import irc.message
-from jaraco.stream.buffer import LenientDecodingLineBuffer
+from jaraco.stream.buffer import DecodingLineBuffer
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +77,11 @@ NickStateCallback = Callable[[bool, str], None]
 ACCOUNT_CAPS = ("account-tag", "account-notify", "extended-join")
 
 # C0 controls (CR, LF, NUL, CTCP \x01, bold \x02, colour \x03, reset \x0f, reverse \x16,
-# italics \x1d, strike \x1e, underline \x1f, ...), DEL and the C1 controls.
-_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
+# italics \x1d, strike \x1e, underline \x1f, ...), DEL, the C1 controls, and the lone
+# surrogates that stand for bytes that were not UTF-8 (``_MarkingLineBuffer``).
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 # Characters that cannot appear in a target, channel or nick we put on the wire.
-_BAD_NAME_RE = re.compile("[\x00-\x20\x7f-\x9f,]")
+_BAD_NAME_RE = re.compile("[\x00-\x20\x7f-\x9f,\ud800-\udfff]")
 
 # One raw line: optional IRCv3 tags, optional prefix, command, parameters.
 _LINE_RE = re.compile(r"^(?:@(?P<tags>\S*) +)?(?::(?P<prefix>\S+) +)?(?P<command>\S+)(?P<params>.*)$")
@@ -92,8 +93,16 @@ _QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux only
 # -- text helpers ------------------------------------------------------------------------
 
 
+class _MarkingLineBuffer(DecodingLineBuffer):
+    """Decodes UTF-8 and keeps each byte that is not UTF-8 as a lone surrogate
+    (``surrogateescape``), so a line with bad bytes reaches the protocol parser as such and
+    gets ``MALFORMED``, instead of being read as Latin-1 and understood as something else."""
+
+    errors = "surrogateescape"
+
+
 def strip_controls(text: str) -> str:
-    """Remove every control character (C0, DEL, C1) from ``text``.
+    """Remove every control character (C0, DEL, C1) and stray byte from ``text``.
 
     Removing (rather than replacing) keeps printable text intact and makes command
     injection impossible: no CR or LF survives, nor CTCP or formatting codes.
@@ -318,7 +327,7 @@ class IrcLink:
         self.reactor = reactor if reactor is not None else irc.client.Reactor()
         self._conn = self.reactor.server()
         # An instance attribute: ``connect`` builds ``self.buffer_class()`` on each connect.
-        self._conn.buffer_class = LenientDecodingLineBuffer
+        self._conn.buffer_class = _MarkingLineBuffer
         # The library registers its SASL state machine as a *reactor-global* handler that
         # ignores which connection an event came from, so two links doing SASL on one
         # reactor would drive each other's state machines. Filter per connection.

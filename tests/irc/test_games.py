@@ -305,7 +305,8 @@ def test_formatting_tabs_and_ctcp_in_a_direct_line_are_malformed(irc_server: Loc
         sender = RawClient(irc_server, "sender")
         arena.raw.append(sender)
         for dirty in (b"ANSWER g1 1 \x02approve\x02", b"ANSWER\tg1 1 approve", b"ANSWER g1 1 \x034approve",
-                      b"\x01ANSWER g1 1 approve\x01", b"\x01ACTION waves\x01"):
+                      b"\x01ANSWER g1 1 approve\x01", b"\x01ACTION waves\x01", b"ANSWER g1 1 appr\xe9ve",
+                      b"REGISTER 1 name=m\xffllory"):
             sender.send(b"PRIVMSG arena :" + dirty + b"\r\n")
             assert b"ERROR MALFORMED" in sender.expect(b"ERROR"), dirty
         (match,) = arena.wait()

@@ -21,6 +21,7 @@ from arena.irc.link import (
     strip_controls,
 )
 from arena.irc.servers import LocalServer, ServerAddress, embedded_server
+from arena.protocol import ProtocolError, parse
 
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
 
@@ -180,12 +181,17 @@ def test_server_notices_prefixless_lines_and_services_are_not_messages(reactor_t
         server.close()
 
 
-def test_invalid_utf8_is_decoded_leniently(make_link, raw_client) -> None:
+def test_bytes_that_are_not_utf8_stay_recognisable(make_link, raw_client) -> None:
+    """Each stray byte arrives as a lone surrogate (never guessed as Latin-1): the parser
+    refuses such a line, and the link neither raises nor lets one back out."""
     bob, brec = make_link("bob")
     raw = raw_client("raw")
     raw.send(b"PRIVMSG bob :caf\xe9 \xff\xfe\r\nPRIVMSG bob :ok \xc3\xa9\r\n")
     brec.wait(lambda: len(brec.messages) == 2)
-    assert brec.texts() == ["caf\xe9 \xff\xfe", "ok é"]  # latin-1 fallback, no exception
+    assert brec.texts() == ["caf\udce9 \udcff\udcfe", "ok é"]
+    with pytest.raises(ProtocolError, match="not valid UTF-8"):
+        parse(brec.texts()[0])
+    assert strip_controls(brec.texts()[0]) == "caf "
     assert bob.is_connected
 
 
