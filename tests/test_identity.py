@@ -122,7 +122,7 @@ def test_an_account_binds_its_first_bot_and_then_proves_it() -> None:
 
 def test_bot_names_follow_nick_rules_and_avoid_reserved_words() -> None:
     wire = Wire()
-    for name in ("all", "9lives", "x" * 17):
+    for name in ("all", "9lives", "x" * 17, "approve", "Abstain", "none"):
         assert code(wire.say("carol", f"REGISTER 1 name={name}")) == ErrorCode.NAME_INVALID.value
 
 

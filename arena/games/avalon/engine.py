@@ -112,6 +112,9 @@ class AvalonGame(Game):
     name: ClassVar[str] = "avalon"
     public_kinds: ClassVar[frozenset[str]] = frozenset({"team", "vote", "assassinate"})
     tallied_kinds: ClassVar[frozenset[str]] = frozenset({"vote", "quest"})
+    reserved_words: ClassVar[frozenset[str]] = frozenset(VOTE_OPTIONS + FREE_CARD)
+    """The words of votes and quest cards: a bot named ``approve`` would make a log of
+    answers ambiguous, so no player may be called so."""
     Options = AvalonOptions
     options: AvalonOptions
     sides = SIDES
