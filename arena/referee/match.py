@@ -492,7 +492,7 @@ class Match:
         listeners = () if self.over else self.game.team_talk(seat)
         if not listeners:
             self._send(nick, Message.make(ERROR, ErrorCode.INVALID_PHASE.value, self.gid,
-                                          text="no one can hear you in private now"))
+                                          text="no one can hear you in private now: TEAM goes to your living fellow wolves, at night"))
             return
         if not msg.text:
             self._send(nick, Message.make(ERROR, ErrorCode.MALFORMED.value, self.gid, text="TEAM needs :text"))

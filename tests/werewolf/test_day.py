@@ -266,6 +266,22 @@ def test_leader_chooses_start_among_several_victims_and_gets_extra_speech():
     assert speakers == [8, 0, 1, 2, 3, 4, 6, 3]  # from 7 clockwise, and the leader again at the end
 
 
+def test_leader_is_asked_the_start_even_with_one_victim():
+    # Every decision is asked, even with one legal choice (protocol.md, section 4).
+    deal = "werewolf werewolf seer doctor witch villager villager villager villager"
+    g = game(deal)
+    step(g, {**QUIET, "witch_save": "none", "witch_poison": "none",
+             "candidacy": lambda d: "stand" if d.seat == 3 else "decline"}, stop=until_kind("order_direction"))
+    g.apply(3, "order_direction", "counterclockwise")
+    step(g, {"vote": "abstain"}, stop=lambda x: x.day == 2)
+    night(g, {**QUIET, "wolf_vote": 5, "witch_save": "none", "witch_poison": "none"})
+    (d,) = g.pending()
+    assert (d.kind, d.seat, d.options) == ("order_start", 3, (5,))
+    g.apply(3, "order_start", 5)
+    g.apply(3, "order_direction", "clockwise")
+    assert last(g, "order")["start"] == 5
+
+
 def test_dead_leader_falls_back_to_default_order():
     g = game(DEAL)
     step(g, {**QUIET, "candidacy": lambda d: "stand" if d.seat == 4 else "decline"}, stop=until_kind("order_direction"))

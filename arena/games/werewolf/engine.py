@@ -541,8 +541,8 @@ class WerewolfGame(Game):
         victims = sorted(self.victims)
         if self._leader_alive():
             assert self.leader is not None
-            self._start = victims[0] if len(victims) == 1 else None
-            if len(victims) > 1:
+            self._start = None
+            if victims:  # asked even with one dead to start from: every decision is asked (protocol.md, section 4)
                 self._then(("order_direction", None))
                 self._open((Choice(self.leader, "order_start", tuple(victims)),))
             else:
