@@ -329,9 +329,13 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     others = [n for n in nicks if n != leader.nick]
     team = ",".join(others[:size])
 
-    check_refused(hub, match, leader, "ANSWER g1", ErrorCode.MALFORMED)
+    # A line the grammar refuses still names the ids it opens with, as far as they read as ids.
+    check_refused(hub, match, leader, "ANSWER g1", ErrorCode.MALFORMED, "g1")
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid}", ErrorCode.MALFORMED, gid, rid)
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid} \x02{team}\x02", ErrorCode.MALFORMED, gid, rid)
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid}\x02 {team}", ErrorCode.MALFORMED, gid)
     check_refused(hub, match, leader, "\x01VERSION\x01", ErrorCode.MALFORMED)
-    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team} {team}", ErrorCode.MALFORMED)
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team} {team}", ErrorCode.MALFORMED, gid, rid)
     check_refused(hub, match, leader, "HELLO referee", ErrorCode.UNKNOWN_COMMAND)
     check_refused(hub, match, leader, f"START {gid}", ErrorCode.UNKNOWN_COMMAND)
     check_refused(hub, match, leader, f"ANSWER {gid} x{rid} {team}", ErrorCode.MALFORMED, gid, f"x{rid}")
@@ -352,10 +356,13 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     assert vote is not None and vote.args[2] == "vote" and vote.list("team") == others[:size]
     vrid = vote.args[1]
     check_refused(hub, match, leader, f"ANSWER {gid} {vrid} maybe", ErrorCode.ACTION_NOT_ALLOWED, gid, vrid)
-    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team}", ErrorCode.STALE_REQUEST, gid, rid)  # old round
+    assert last_error(leader).text == f"vote: maybe is not one of your options: approve,reject"
+    check_refused(hub, match, leader, f"ANSWER {gid} {vrid} approve,reject", ErrorCode.WRONG_COUNT, gid, vrid)
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team}", ErrorCode.ALREADY_ACTED, gid, rid)  # old round
     answer(hub, leader, vote, "approve")
-    # Answering twice: the second is refused (the request is no longer open for us).
-    check_refused(hub, match, leader, f"ANSWER {gid} {vrid} reject", ErrorCode.STALE_REQUEST, gid, vrid)
+    # Answering twice: the second is refused, while the vote is still open for others.
+    check_refused(hub, match, leader, f"ANSWER {gid} {vrid} reject", ErrorCode.ALREADY_ACTED, gid, vrid)
+    assert last_error(leader).text == f"you already answered request {vrid}"
 
     assert settle(hub, match, [leader]) is None
     result = match.game.result
