@@ -134,7 +134,8 @@ def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: Loca
         assert refused, "the embedded server enforces no modes: the referee refuses the blurts"
     # Every speech reached the record whole, up to the cap (the floor is voiced before it is
     # announced, so the server refused none of it); the lines past the cap did not.
-    speeches = [(nick, lines) for nick, tap in taps.items() for lines in tap.session.bot.spoken]  # type: ignore[attr-defined]
+    talkers = {nick: tap.session.bot for nick, tap in taps.items()}
+    speeches = [(nick, lines) for nick, bot in talkers.items() if isinstance(bot, Talker) for lines in bot.spoken]
     assert any(len(lines) > FLOOR_LINES for _, lines in speeches)
     recorded = set(match.chat)
     assert all((nick, line) in recorded for nick, lines in speeches for line in lines[:FLOOR_LINES])

@@ -14,7 +14,9 @@ from arena.core.seating import Seating
 from arena.games import LINES, RESERVED_NICKS
 from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
-from arena.protocol import ASK, END, ERROR, FLOOR_LINES, MAX_LINE_BYTES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, parse
+from arena.protocol import (
+    ASK, END, ERROR, FLOOR_LINES, MAX_LINE_BYTES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, parse,
+)
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.sdk.bot import Ask, Bot, GameView
@@ -405,19 +407,22 @@ NAMES = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal"]
 """Nicks without digits: an explanation that shows a seat number is then easy to catch."""
 
 
-def puppet_game(seed: int, **options: Any) -> tuple[LocalHub, Match, list[Puppet]]:
+Log = list[tuple[str, str, str]]
+"""What the referee did, in order: ("SEND", target, line) or ("MODE", channel, modes)."""
+
+
+def puppet_game(seed: int, **options: Any) -> tuple[LocalHub, Match, list[Puppet], Log]:
     """A game whose every seat is a puppet the test answers for (through ``settle``), with
     the channel's voice (``MODE``) and every line the referee sends logged in order."""
     hub = LocalHub(TimeoutConfig())
     for i, nick in enumerate(NAMES):
         hub.connect(nick, Bot(seed=i))
-    log: list[tuple[str, str, str]] = []
+    log: Log = []
     send = hub.referee.send
     hub.referee.send = lambda target, text: (log.append(("SEND", target, text)), send(target, text))
     hub.referee.mode = lambda channel, modes: log.append(("MODE", channel, modes))
-    hub.log = log  # type: ignore[attr-defined]
     match = hub.referee.start_game("werewolf", NAMES, WerewolfOptions(**options), seed, hub.channel, hub.now)
-    return hub, match, [install(hub, Puppet(n)) for n in NAMES]
+    return hub, match, [install(hub, Puppet(n)) for n in NAMES], log
 
 
 def floor_choice(puppet: Puppet, ask: Message) -> str:
@@ -427,7 +432,7 @@ def floor_choice(puppet: Puppet, ask: Message) -> str:
 
 def test_refused_answers_get_the_documented_codes_and_name_players_by_nick() -> None:
     for seed in range(20):
-        hub, match, puppets = puppet_game(seed)
+        hub, match, puppets, _ = puppet_game(seed)
         game = match.game
         found = settle(hub, match, puppets, floor_choice, stop=lambda p, ask: ask.args[2] == "vote"
                        and any(game.is_out(s) for s in range(8)))
@@ -470,14 +475,14 @@ def test_refused_answers_get_the_documented_codes_and_name_players_by_nick() -> 
 
 
 def test_the_dead_may_not_talk_to_the_pack() -> None:
-    hub, match, puppets = puppet_game(3)
+    hub, match, puppets, _ = puppet_game(3)
     game = match.game
     wolf = next(s for s, r in enumerate(game.roles) if r == "werewolf")
     game.kill(wolf, "test")
     check_refused(hub, match, puppets[wolf], f"TEAM {match.gid} :still here", ErrorCode.PLAYER_DEAD, match.gid)
 
 
-def voiced_at_each_line(log: list[tuple[str, str, str]], channel: str) -> list[tuple[str, set[str]]]:
+def voiced_at_each_floor_ask(log: Log, channel: str) -> list[tuple[str, set[str]]]:
     """Each floor ASK the channel got, with who was voiced when it went out."""
     voiced: set[str] = set()
     out = []
@@ -490,18 +495,17 @@ def voiced_at_each_line(log: list[tuple[str, str, str]], channel: str) -> list[t
 
 
 def test_the_floor_is_voiced_before_its_request_goes_out() -> None:
-    hub, match, puppets = puppet_game(5)
+    hub, match, puppets, log = puppet_game(5)
     assert settle(hub, match, puppets, floor_choice) is None
-    turns = voiced_at_each_line(hub.log, hub.channel)  # type: ignore[attr-defined]
+    turns = voiced_at_each_floor_ask(log, hub.channel)
     assert turns and all(voiced == {to} for to, voiced in turns), turns
 
 
 def test_a_speech_is_capped_in_lines_and_bytes_and_the_floor_taken_back() -> None:
-    hub, match, puppets = puppet_game(1)
+    hub, match, puppets, log = puppet_game(1)
     found = settle(hub, match, puppets, floor_choice, stop=lambda p, ask: ask.args[2] == "speak")
     assert found is not None
     speaker, ask = found
-    log = hub.log  # type: ignore[attr-defined]
     say(hub, speaker.nick, "x" * (MAX_TEXT_BYTES + 1), target=hub.channel)
     assert last_error(speaker).args[:2] == (ErrorCode.MALFORMED.value, match.gid)
     for i in range(1, FLOOR_LINES + 3):
