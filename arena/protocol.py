@@ -28,7 +28,12 @@ _MORE_TOKEN = " more=true"
 
 MAX_TEXT_BYTES = 300
 """Longest free text a bot may have the referee relay (``TEAM``): with the relay's own
-tokens it still fits in one line."""
+tokens it still fits in one line. A line of speech at the floor has the same limit, so
+every line of a game, said or relayed, fits one IRC message with room to spare."""
+
+FLOOR_LINES = 10
+"""Lines a player may say in the channel in one turn at the floor: then the referee takes
+the floor back, and later lines of the turn are refused."""
 
 MAX_NICK = 16
 """Longest player nick the referee accepts, so ten of them fit in one line."""

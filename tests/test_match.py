@@ -13,6 +13,7 @@ from arena.core.errors import ErrorCode
 from arena.games.avalon.options import AvalonOptions
 from arena.games.avalon.roles import Role, Side
 from arena.protocol import ASK, END, ERROR, MAX_LINE_BYTES, ROLE, TIMEOUT, WARN, Message, Reassembler, parse
+from arena.referee import referee as referee_module
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.referee.referee import Referee
@@ -329,9 +330,13 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     others = [n for n in nicks if n != leader.nick]
     team = ",".join(others[:size])
 
-    check_refused(hub, match, leader, "ANSWER g1", ErrorCode.MALFORMED)
+    # A line the grammar refuses still names the ids it opens with, as far as they read as ids.
+    check_refused(hub, match, leader, "ANSWER g1", ErrorCode.MALFORMED, "g1")
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid}", ErrorCode.MALFORMED, gid, rid)
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid} \x02{team}\x02", ErrorCode.MALFORMED, gid, rid)
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid}\x02 {team}", ErrorCode.MALFORMED, gid)
     check_refused(hub, match, leader, "\x01VERSION\x01", ErrorCode.MALFORMED)
-    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team} {team}", ErrorCode.MALFORMED)
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team} {team}", ErrorCode.MALFORMED, gid, rid)
     check_refused(hub, match, leader, "HELLO referee", ErrorCode.UNKNOWN_COMMAND)
     check_refused(hub, match, leader, f"START {gid}", ErrorCode.UNKNOWN_COMMAND)
     check_refused(hub, match, leader, f"ANSWER {gid} x{rid} {team}", ErrorCode.MALFORMED, gid, f"x{rid}")
@@ -352,10 +357,13 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     assert vote is not None and vote.args[2] == "vote" and vote.list("team") == others[:size]
     vrid = vote.args[1]
     check_refused(hub, match, leader, f"ANSWER {gid} {vrid} maybe", ErrorCode.ACTION_NOT_ALLOWED, gid, vrid)
-    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team}", ErrorCode.STALE_REQUEST, gid, rid)  # old round
+    assert last_error(leader).text == f"vote: maybe is not one of your options: approve,reject"
+    check_refused(hub, match, leader, f"ANSWER {gid} {vrid} approve,reject", ErrorCode.WRONG_COUNT, gid, vrid)
+    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team}", ErrorCode.ALREADY_ACTED, gid, rid)  # old round
     answer(hub, leader, vote, "approve")
-    # Answering twice: the second is refused (the request is no longer open for us).
-    check_refused(hub, match, leader, f"ANSWER {gid} {vrid} reject", ErrorCode.STALE_REQUEST, gid, vrid)
+    # Answering twice: the second is refused, while the vote is still open for others.
+    check_refused(hub, match, leader, f"ANSWER {gid} {vrid} reject", ErrorCode.ALREADY_ACTED, gid, vrid)
+    assert last_error(leader).text == f"you already answered request {vrid}"
 
     assert settle(hub, match, [leader]) is None
     result = match.game.result
@@ -663,3 +671,33 @@ def test_who_with_many_long_nicks_is_continued_and_joins_back() -> None:
     joiner = Reassembler()
     (whole,) = [m for _, text in sent for m in joiner.add(parse(text))]
     assert whole.verb == "REGISTERED" and whole.list("bots") == sorted(nicks, key=str.lower)
+
+
+def test_lines_for_an_ended_game_get_game_over_while_the_referee_remembers_it(monkeypatch) -> None:
+    """The match is let go at the end; the referee keeps the ids and bots of the last
+    ``ENDED_MEMORY`` games, so a late answer hears GAME_OVER, and an old one UNKNOWN_GAME."""
+    monkeypatch.setattr(referee_module, "ENDED_MEMORY", 2)
+    hub, nicks = new_hub(5)
+    outsider = install(hub, Puppet("outsider"))
+    say(hub, "outsider", "REGISTER 1 name=outsider")
+    matches = [hub.play("avalon", nicks, AvalonOptions(), seed) for seed in range(3)]
+    assert not hub.referee.matches
+    player = install(hub, Puppet(nicks[0]))
+    first, *recent = matches
+    for match in recent:
+        check_refused(hub, match, player, f"ANSWER {match.gid} 3 approve", ErrorCode.GAME_OVER, match.gid, "3")
+        assert last_error(player).text == f"game {match.gid} is over"
+        check_refused(hub, match, player, f"TEAM {match.gid} :hello", ErrorCode.GAME_OVER, match.gid)
+        check_refused(hub, match, outsider, f"ANSWER {match.gid} 3 approve", ErrorCode.NOT_A_PLAYER, match.gid, "3")
+    check_refused(hub, first, player, f"ANSWER {first.gid} 3 approve", ErrorCode.UNKNOWN_GAME, first.gid)
+
+
+def test_a_match_that_is_over_says_game_over_itself() -> None:
+    hub, nicks = new_hub(5)
+    match = start(hub, nicks, seed=2)
+    player = install(hub, Puppet(nicks[0]))
+    hub.run()
+    match.abort("test", hub.now)
+    assert match.gid in hub.referee.matches
+    check_refused(hub, match, player, f"ANSWER {match.gid} 1 approve", ErrorCode.GAME_OVER, match.gid, "1")
+    check_refused(hub, match, player, f"TEAM {match.gid} :hello", ErrorCode.GAME_OVER, match.gid)

@@ -17,13 +17,22 @@ from ..core.errors import ErrorCode, IllegalAction
 from ..core.events import Event
 from ..core.game import Game
 from ..core.seeds import derive_seed
-from ..protocol import ASK, ERROR, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError
+from ..protocol import ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError
 
 log = logging.getLogger(__name__)
 
 WARN_STEP, DEFAULT_STEP, FORFEIT_STEP = "warn", "default", "forfeit"
-FLOOR_LINES = 10
-"""Lines a player may say in the channel in one turn at the floor; the rest are refused."""
+
+
+def not_playing(gid: str) -> IllegalAction:
+    """The refusal of a line about a game its sender has no seat in (running or ended)."""
+    return IllegalAction(ErrorCode.NOT_A_PLAYER, f"you are not playing game {gid}")
+
+
+def game_over(gid: str) -> IllegalAction:
+    """The refusal of a player's line about a game that has ended: the same words from the
+    match and, once the match is gone, from the referee that remembers the game."""
+    return IllegalAction(ErrorCode.GAME_OVER, f"game {gid} is over")
 
 
 class Timeouts(Protocol):
@@ -76,9 +85,10 @@ class Match:
     """Where each seat's direct messages go now (follows renames)."""
     transcript: list[tuple[str | None, str]] = field(default_factory=list)
     """Every line sent, with its addressee (None: the channel) — the game as people saw it."""
-    chat: list[tuple[str, str, bool]] = field(default_factory=list)
-    """Every line players said in the game's channel: nick, text, and whether it was said
-    at the floor (False: out of turn, refused)."""
+    chat: list[tuple[str, str]] = field(default_factory=list)
+    """The speeches: every line a floor holder said in the game's channel during its turn,
+    within the turn's limits, with its nick. Refused lines (out of turn, too long, past
+    ``FLOOR_LINES``) are left out: they are no part of the game."""
 
     def __post_init__(self) -> None:
         self.nicks = list(self.names)
@@ -99,11 +109,16 @@ class Match:
         self._misses = [0] * len(self.names)
         self._published = 0
         self._issued: set[int] = set()
+        self._answered: set[tuple[int, int]] = set()
+        """(seat, request id) of every answer that counted: a second answer to the same
+        request is told ALREADY_ACTED, whether or not the request is still open for others."""
         self._rids = random.Random(derive_seed(self.game.seed, "rids")) if self.game.secret_kinds else None
         """Request ids are drawn at random when some requests are secret: consecutive ids
         would tell everyone how many secret requests went out in between."""
         self._floor: int | None = None
         self._floor_said = 0
+        self._voiced: str | None = None
+        """The nick that ``on_floor`` voiced last and has not devoiced."""
         self._secret_since: float | None = None
         """When the current stretch of secret requests (a Werewolf night) began."""
         self._hold_until: float | None = None
@@ -128,14 +143,13 @@ class Match:
     def route(self, seat: int, nick: str | None) -> None:
         """Where the seat's private lines go from now on: its bot's connection (after it
         registered or changed nick), or nowhere (None: its connection is gone)."""
-        before = self._present(seat)
         self._away.discard(self.nicks[seat].lower())
         if nick is None:
             self._away.add(self.nicks[seat].lower())
         else:
             self.nicks[seat] = nick
-        if seat == self._floor and self.on_floor is not None and before != self._present(seat):
-            self.on_floor(before, self._present(seat))  # the voice follows the bot, not the nick
+        if seat == self._floor and self._floor_said < FLOOR_LINES:
+            self._voice(seat)  # the voice follows the bot, not the nick
 
     # -- answers --------------------------------------------------------------------
 
@@ -148,9 +162,9 @@ class Match:
         try:
             seat = self.seat_of(bot)
             if seat is None:
-                raise IllegalAction(ErrorCode.NOT_A_PLAYER, f"you are not playing game {self.gid}")
+                raise not_playing(self.gid)
             if self.over:
-                raise IllegalAction(ErrorCode.GAME_OVER, f"game {self.gid} is over")
+                raise game_over(self.gid)
             if not rid_text.isdigit():
                 raise ProtocolError(ErrorCode.MALFORMED, f"request id must be a number, got {rid_text[:20]!r}")
             rid = int(rid_text)
@@ -159,28 +173,42 @@ class Match:
                 self._refuse_request(seat, rid)
             decision = self.game.decision_for(seat)
             assert decision is not None
-            self.game.apply(seat, decision.kind, self._decode(decision, value))
+            items = value.split(",")
+            chosen = self._decode(decision, items)
+            try:
+                self.game.apply(seat, decision.kind, chosen[0] if decision.count == 1 else chosen)
+            except IllegalAction as exc:
+                raise IllegalAction(exc.code, self._explain(exc.code, decision, items, chosen)) from None
         except (IllegalAction, ProtocolError) as exc:
             self._send(nick, Message.make(ERROR, exc.code.value, self.gid, rid_text, text=exc.reason))
             return
+        self._answered.add((seat, rid))
         request.seats.discard(seat)
         self._deadline.pop(seat, None)
         self._advance(now)
 
     def _refuse_request(self, seat: int, rid: int) -> NoReturn:
-        """One code and one text whether ``rid`` is someone else's or was never issued: a
-        difference would tell that a secret request (a night action) exists. The hint names
-        only the player's own open request."""
+        """Why ``rid`` is not open for ``seat``: answered already (ALREADY_ACTED), nothing
+        asked of a player who is out (PLAYER_DEAD), or else STALE_REQUEST, with one text
+        whether ``rid`` is someone else's or was never issued: a difference would tell that
+        a secret request (a night action) exists. The hint names only the player's own
+        open request."""
+        if (seat, rid) in self._answered:
+            raise IllegalAction(ErrorCode.ALREADY_ACTED, f"you already answered request {rid}")
         live = [r.rid for r in self._requests.values() if seat in r.seats]
+        if not live and self.game.is_out(seat):
+            raise IllegalAction(ErrorCode.PLAYER_DEAD, "you are dead: nothing is asked of you")
         hint = f"; answer request {live[0]}" if live else "; nothing is asked of you now"
         raise ProtocolError(ErrorCode.STALE_REQUEST, f"request {rid} is not open for you{hint}")
 
-    def _decode(self, decision: Decision, value: str) -> Any:
-        """Wire form to engine form: nicks become seats where the choices are players; a
-        reserved word among the options (``none``, ``abstain``) stays a word."""
+    def _decode(self, decision: Decision, items: list[str]) -> list[Any]:
+        """Wire form to engine form, one item per choice: nicks become seats where the
+        choices are players; a reserved word among the options (``none``, ``abstain``)
+        stays a word. Counted first: ``approve,reject`` is two choices, not a bad one."""
+        if len(items) != decision.count:
+            raise IllegalAction(ErrorCode.WRONG_COUNT, f"{decision.kind}: choose {decision.count}, not {len(items)}")
         if not decision.targets:
-            return value
-        items = value.split(",")
+            return items
         words = self.game.reserved_words
         seats: list[Any] = []
         for item in items:
@@ -189,13 +217,26 @@ class Match:
                 continue
             seat = self._seat_named.get(item.lower())
             if seat is None:
-                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{item[:20]!r} is not a player of game {self.gid}")
+                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{item[:20]} is not a player of game {self.gid}")
             seats.append(seat)
-        if decision.count == 1:
-            if len(seats) != 1:
-                raise IllegalAction(ErrorCode.WRONG_COUNT, f"{decision.kind}: name exactly one player")
-            return seats[0]
         return seats
+
+    def _explain(self, code: ErrorCode, decision: Decision, items: list[str], chosen: list[Any]) -> str:
+        """The engine's refusal in the wire's words. Engines know players by seat and say
+        so; a bot knows them by the nicks of START, so the reason is phrased here, from the
+        code, the choice as the bot wrote it and the options as its request showed them."""
+        kind = decision.kind
+        bad = next((item for item, c in zip(items, chosen) if c not in decision.options), None)
+        if code is ErrorCode.CANNOT_SELF_TARGET:
+            return f"{kind}: you cannot choose yourself"
+        if code is ErrorCode.TARGET_ALREADY_DEAD:
+            return f"{kind}: {bad} is dead"
+        if code is ErrorCode.REPEATED_PROTECT:
+            return f"{kind}: you protected {bad} last night"
+        if bad is None:
+            return f"{kind}: a choice is repeated"
+        reason = f"{kind}: {bad} is not one of your options: {','.join(self._shown(decision))}"
+        return reason if len(reason.encode()) <= MAX_TEXT_BYTES else f"{kind}: {bad} is not one of your options"
 
     # -- deadlines ------------------------------------------------------------------
 
@@ -302,6 +343,8 @@ class Match:
             elif self._held(now):
                 return
             self._asked = round_
+            if game.floor_kinds:
+                self._pass_floor()  # voiced before the ASK that grants the floor goes out
             self._ask_new(pending, now)
             if started and game.paced():
                 step = self.timeouts.night_step
@@ -411,10 +454,14 @@ class Match:
                 else:
                     self._send_each([self.nicks[d.seat] for d in variant], msg)
 
+    def _shown(self, d: Decision) -> list[str]:
+        """The decision's options as the wire shows them: players by their START nicks."""
+        names, targets = self.names, d.targets
+        return [names[o] if targets and type(o) is int else str(o) for o in d.options]
+
     def _request(self, rid: int, d: Decision, to: str | list[str], seconds: float) -> Message:
         names = self.names
-        options = [names[o] if type(o) is int else o for o in d.options] if d.targets else list(d.options)
-        fields: dict[str, Any] = {"to": to, "deadline": int(seconds), "options": options}
+        fields: dict[str, Any] = {"to": to, "deadline": int(seconds), "options": self._shown(d)}
         if d.count != 1:
             fields["pick"] = d.count
         if d.kind in self.game.floor_kinds:
@@ -445,12 +492,20 @@ class Match:
         return None
 
     def _pass_floor(self) -> None:
+        """Give the floor to whoever's turn is open now, if it changed hands."""
         seat = self.floor()
-        if seat == self._floor:
-            return
-        old, self._floor, self._floor_said = self._floor, seat, 0
-        if self.on_floor is not None:
-            self.on_floor(self._present(old), self._present(seat))
+        if seat != self._floor:
+            self._floor, self._floor_said = seat, 0
+            self._voice(seat)
+
+    def _voice(self, seat: int | None) -> None:
+        """Let ``seat`` alone talk in the channel (None: nobody), where the transport can
+        enforce it (``on_floor``: IRC voices it in a moderated channel)."""
+        nick = self._present(seat)
+        if nick != self._voiced:
+            old, self._voiced = self._voiced, nick
+            if self.on_floor is not None:
+                self.on_floor(old, nick)
 
     def _present(self, seat: int | None) -> str | None:
         """The nick of the seat's bot if it is connected (never a stranger on its nick)."""
@@ -460,25 +515,34 @@ class Match:
 
     def said(self, bot: str | None, nick: str, text: str) -> bool:
         """A line ``nick`` (playing ``bot``; None: no registered bot) said in the game's
-        channel: counted if its seat has the floor and lines left in this turn; otherwise
-        refused with an ERROR (the server may enforce no modes, so the referee's word is
-        what counts). Returns whether it counted."""
+        channel: part of a speech if its seat has the floor, the turn has lines left and
+        the line fits ``MAX_TEXT_BYTES``; otherwise refused with an ERROR and left out of
+        ``chat`` (a server may enforce no modes, so the referee's word is what counts). The
+        line that fills the turn takes the floor back. Returns whether it counted."""
         seat = None if bot is None else self.seat_of(bot)
         if seat is None:
             return False
-        ok = seat == self._floor and self._floor_said < FLOOR_LINES
-        self.chat.append((nick, text, ok))
-        if ok:
+        if seat == self._floor and self._floor_said < FLOOR_LINES:
+            if len(text.encode()) > MAX_TEXT_BYTES:
+                return self._refuse_line(nick, ErrorCode.MALFORMED, f"a line of speech is at most {MAX_TEXT_BYTES} "
+                                                                    "bytes; this one does not count")
+            self.chat.append((nick, text))
             self._floor_said += 1
-        elif seat == self._floor:
-            self._send(nick, Message.make(ERROR, ErrorCode.ACTION_NOT_ALLOWED.value, self.gid,
-                                          text=f"at most {FLOOR_LINES} lines per turn; answer done to end it"))
-        elif not self.over and self.game.is_out(seat):
-            self._send(nick, Message.make(ERROR, ErrorCode.PLAYER_DEAD.value, self.gid, text="the dead do not talk"))
-        else:
-            why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
-            self._send(nick, Message.make(ERROR, ErrorCode.NOT_YOUR_TURN.value, self.gid, text=why))
-        return ok
+            if self._floor_said == FLOOR_LINES:
+                self._voice(None)
+            return True
+        if seat == self._floor:
+            return self._refuse_line(nick, ErrorCode.NOT_YOUR_TURN, f"a turn holds {FLOOR_LINES} lines: the floor "
+                                                                    "is taken back; answer your request to end it")
+        if not self.over and self.game.is_out(seat):
+            return self._refuse_line(nick, ErrorCode.PLAYER_DEAD, "the dead do not talk")
+        why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
+        return self._refuse_line(nick, ErrorCode.NOT_YOUR_TURN, why)
+
+    def _refuse_line(self, nick: str, code: ErrorCode, why: str) -> bool:
+        """Tell ``nick`` its channel line does not count (always False, for ``said``)."""
+        self._send(nick, Message.make(ERROR, code.value, self.gid, text=why))
+        return False
 
     def team(self, bot: str, msg: Message, reply_to: str | None = None) -> None:
         """``TEAM gid :text`` from ``bot``: relayed to the seats the game lets hear it in
@@ -486,20 +550,23 @@ class Match:
         otherwise, with an ERROR to ``reply_to`` (the sender's nick)."""
         nick = bot if reply_to is None else reply_to
         seat = self.seat_of(bot)
-        if seat is None:
-            self._send(nick, Message.make(ERROR, ErrorCode.NOT_A_PLAYER.value, self.gid, text=f"you are not playing game {self.gid}"))
-            return
-        listeners = () if self.over else self.game.team_talk(seat)
-        if not listeners:
-            self._send(nick, Message.make(ERROR, ErrorCode.INVALID_PHASE.value, self.gid,
-                                          text="no one can hear you in private now: TEAM goes to your living fellow wolves, at night"))
-            return
-        if not msg.text:
-            self._send(nick, Message.make(ERROR, ErrorCode.MALFORMED.value, self.gid, text="TEAM needs :text"))
-            return
-        if len(msg.text.encode()) > MAX_TEXT_BYTES:
-            self._send(nick, Message.make(ERROR, ErrorCode.MALFORMED.value, self.gid,
-                                          text=f"TEAM text is at most {MAX_TEXT_BYTES} bytes; split it"))
+        try:
+            if seat is None:
+                raise not_playing(self.gid)
+            if self.over:
+                raise game_over(self.gid)
+            listeners = self.game.team_talk(seat)
+            if not listeners:
+                if self.game.is_out(seat):
+                    raise IllegalAction(ErrorCode.PLAYER_DEAD, "the dead do not talk")
+                raise IllegalAction(ErrorCode.INVALID_PHASE,
+                                    "no one can hear you in private now: TEAM goes to your living fellow wolves, at night")
+            if not msg.text:
+                raise ProtocolError(ErrorCode.MALFORMED, "TEAM needs :text")
+            if len(msg.text.encode()) > MAX_TEXT_BYTES:
+                raise ProtocolError(ErrorCode.MALFORMED, f"TEAM text is at most {MAX_TEXT_BYTES} bytes; split it")
+        except (IllegalAction, ProtocolError) as exc:
+            self._send(nick, Message.make(ERROR, exc.code.value, self.gid, text=exc.reason))
             return
         relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
         self._send_each([self.nicks[other] for other in listeners], relayed)

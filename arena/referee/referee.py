@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -32,9 +34,29 @@ from ..protocol import (
     valid_nick,
 )
 from .identity import AuthError, Identities
-from .match import Match, Timeouts
+from .match import Match, Timeouts, game_over, not_playing
 
 log = logging.getLogger(__name__)
+
+ENDED_MEMORY = 500
+"""Ended games whose ids the referee still knows (the oldest is forgotten first): a late answer to
+one gets GAME_OVER, not UNKNOWN_GAME, and the memory stays bounded however long it runs."""
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,20}\Z")
+_IDS = {ANSWER: 2, TEAM: 1}
+"""How many ids (game, request) open each game line a bot sends."""
+
+
+def line_ids(line: str) -> tuple[str, ...]:
+    """The game and request ids that open a game line the grammar refused, as far as they
+    read as ids: the ERROR names them, so the bot knows which answer failed."""
+    tokens = line.split(" ", 3)
+    ids: list[str] = []
+    for token in tokens[1:1 + _IDS.get(tokens[0], 0)]:
+        if not _ID.match(token):
+            break
+        ids.append(token)
+    return tuple(ids)
 
 
 @dataclass
@@ -85,6 +107,8 @@ class Referee:
         the floor runs in a moderated channel and the speaker is voiced."""
         self._channel_games: dict[str, Match] = {}
         """Game channels to their running match, to judge what players say there."""
+        self._ended_games: OrderedDict[str, frozenset[str]] = OrderedDict()
+        """The last ``ENDED_MEMORY`` ended games: id to the folded names of their bots."""
 
     # -- who is who -----------------------------------------------------------------
 
@@ -140,7 +164,7 @@ class Referee:
             msg = parse(text)
         except ProtocolError as exc:
             if direct:
-                self._error(sender, exc.code, exc.reason)
+                self._error(sender, exc.code, exc.reason, *line_ids(text))
             return
         if not direct:
             return  # answers and registrations count only in private
@@ -230,9 +254,15 @@ class Referee:
         if info is None:
             self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", msg.args[0])
             return None
-        match = self.matches.get(msg.args[0])
+        gid = msg.args[0]
+        match = self.matches.get(gid)
         if match is None:
-            self._error(sender, ErrorCode.UNKNOWN_GAME, f"no game {msg.args[0][:20]!r} is running", msg.args[0])
+            seated = self._ended_games.get(gid)
+            if seated is None:
+                self._error(sender, ErrorCode.UNKNOWN_GAME, f"no game {gid[:20]!r} is running", gid)
+            else:
+                refusal = game_over(gid) if info.name.lower() in seated else not_playing(gid)
+                self._error(sender, refusal.code, refusal.reason, *msg.args[:2])
             return None
         return info, match
 
@@ -315,6 +345,10 @@ class Referee:
         match.on_floor = floor
 
     def _ended(self, match: Match) -> None:
+        ended = self._ended_games
+        ended[match.gid] = frozenset(name.lower() for name in match.bots or match.names)
+        if len(ended) > ENDED_MEMORY:
+            ended.popitem(last=False)
         for channel, m in list(self._channel_games.items()):
             if m is match:
                 del self._channel_games[channel]

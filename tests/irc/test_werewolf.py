@@ -1,6 +1,7 @@
-"""An 8-player Werewolf game over a real IRC server: speaking turns in the channel, wolf
-talk relayed by the referee, and nobody (player or spectator) ever hearing the wolves'
-talk or a night action that was not theirs."""
+"""An 8-player Werewolf game over a real IRC server: speaking turns in the channel (none
+lost to the server, none longer than the floor allows), wolf talk relayed by the referee,
+and nobody (player or spectator) ever hearing the wolves' talk or a night action that was
+not theirs."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import threading
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.irc.servers import LocalServer
-from arena.protocol import parse
+from arena.protocol import FLOOR_LINES, parse
 from arena.sdk import Ask, GameView
 from arena.sdk.runner import BotRunner
 
@@ -19,21 +20,30 @@ NIGHT_VERBS = {"SEER", "WOLF_VOTES", "WOLF_TARGET", "WOLVES", "LOVERS", "CHARMED
 
 
 class Talker(WerewolfRuleBot):
-    """A rule bot that speaks at every turn, talks to its pack, and once a game blurts a
-    line into the channel at night (out of turn: the referee must refuse it)."""
+    """A rule bot that speaks at every turn as soon as it is asked, talks to its pack, and
+    once a game blurts a line into the channel at night (out of turn: the referee must
+    refuse it). The first Talker at the floor in a game says two lines past the cap."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, long: set[str]) -> None:
         super().__init__(seed)
         self.blurt: "Tap | None" = None
         self.blurted: set[str] = set()
         self.chat_heard: list[tuple[str, str]] = []
+        self.long = long
+        """Games where a Talker made its long speech already (shared by the table)."""
+        self.spoken: list[list[str]] = []
 
     def on_chat(self, game: GameView, nick: str, text: str) -> None:
         self.chat_heard.append((nick, text))
         super().on_chat(game, nick, text)
 
     def speech(self, game: GameView, ask: Ask) -> list[str]:
-        return [f"{game.me} has the floor ({ask.kind})", *super().speech(game, ask)]
+        lines = [f"{game.me} has the floor ({ask.kind}, turn {len(self.spoken)})", *super().speech(game, ask)]
+        if game.gid not in self.long:
+            self.long.add(game.gid)
+            lines += [f"{game.me} speaks on, line {i}" for i in range(len(lines) + 1, FLOOR_LINES + 3)]
+        self.spoken.append(lines)
+        return lines
 
     def team_talk(self, game: GameView, ask: Ask) -> list[str]:
         if self.blurt is not None and game.gid not in self.blurted:
@@ -63,9 +73,10 @@ def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: Loca
     # Nights held to a minimum length: the service must wake up when the hold ends.
     arena = Arena(irc_server, 8, dataclasses.replace(FAST, secret_minimum=0.3), game="werewolf")
     taps: dict[str, Tap] = {}
+    long: set[str] = set()
     for i in range(8):
         nick = f"w{i}"
-        bot = Talker(seed=i)
+        bot = Talker(seed=i, long=long)
         tap = Tap(bot, irc_server.host, irc_server.port, nick, lines_per_second=0, reactor=arena.bots.reactor)
         bot.blurt = tap
         taps[nick] = tap
@@ -114,13 +125,23 @@ def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: Loca
 
     # Out-of-turn lines were refused by the referee (and on ngircd never even reached the channel).
     assert any(isinstance(t.session.bot, Talker) and t.session.bot.blurted for t in taps.values())
-    refused = [(n, t) for n, t, ok in match.chat if not ok]
+    refused = [to for to, line in match.transcript if line.startswith(f"ERROR NOT_YOUR_TURN {match.gid}")]
     blurts = [t for _, t in said if "out of turn" in t]
-    assert all(not ok for _, t, ok in match.chat if "out of turn" in t)
+    assert not any("out of turn" in t for _, t in match.chat)
     if irc_server.kind == "ngircd":
         assert blurts == [], "the moderated channel must drop lines from players without the floor"
     else:
-        assert refused, "the embedded server enforces no modes: the referee flags the blurts"
+        assert refused, "the embedded server enforces no modes: the referee refuses the blurts"
+    # Every speech reached the record whole, up to the cap (the floor is voiced before it is
+    # announced, so the server refused none of it); the lines past the cap did not.
+    talkers = {nick: tap.session.bot for nick, tap in taps.items()}
+    speeches = [(nick, lines) for nick, bot in talkers.items() if isinstance(bot, Talker) for lines in bot.spoken]
+    assert any(len(lines) > FLOOR_LINES for _, lines in speeches)
+    recorded = set(match.chat)
+    assert all((nick, line) in recorded for nick, lines in speeches for line in lines[:FLOOR_LINES])
+    assert not any((nick, line) in recorded for nick, lines in speeches for line in lines[FLOOR_LINES:])
+    assert len(match.chat) == sum(min(len(lines), FLOOR_LINES) for _, lines in speeches)
+
     # Bots heard at the floor only the floor holder: never a blurt.
     for tap in taps.values():
         bot = tap.session.bot

@@ -14,11 +14,14 @@ from arena.core.seating import Seating
 from arena.games import LINES, RESERVED_NICKS
 from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
-from arena.protocol import ASK, END, ERROR, MAX_LINE_BYTES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, parse
+from arena.protocol import (
+    ASK, END, ERROR, FLOOR_LINES, MAX_LINE_BYTES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, parse,
+)
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.sdk.bot import Ask, Bot, GameView
 
+from ..test_match import Puppet, answer, check_refused, install, last_error, random_choice, say, settle
 from .helpers import ALL_ROLES
 
 PUBLIC_ONLY = {"START", "RULES", "NIGHT", "DAWN", "DAY", "CANDIDACY", "LEADER_VOTE", "LEADER", "ORDER", "SPEECH", "BALLOT",
@@ -115,7 +118,7 @@ def test_wolf_talk_reaches_the_living_wolves_only_and_only_at_night() -> None:
             assert to in wolves and m.get("from") in wolves and to != m.get("from")
             assert m.text == f"secret plan of {m.get('from')}"
         assert not any(TEAM in line or "secret plan" in line for to, line in match.transcript if to is None)
-        assert not any("secret plan" in text for _, text, _ in match.chat)
+        assert not any("secret plan" in text for _, text in match.chat)
     assert relayed > 0
 
 
@@ -150,16 +153,15 @@ def test_only_the_floor_holder_may_talk_and_bots_hear_only_them() -> None:
     nicks = [f"p{i}" for i in range(8)]
     hub = hub_with({n: Ear(seed=i) for i, n in enumerate(nicks)})
     match = play(hub, nicks, 3)
-    said = [(nick, text) for nick, text, ok in match.chat if ok]
-    assert said and all(ok for _, _, ok in match.chat)
+    assert match.chat and not any(line.startswith(ERROR) for _, line in match.transcript)
     assert heard and all(nick == floor for nick, _, floor in heard)
-    assert all(text.startswith(nick) for nick, text in said)
+    assert all(text.startswith(nick) for nick, text in match.chat)
 
-    # Out of turn: refused with an ERROR, recorded, never passed on.
+    # Out of turn: refused with an ERROR, left out of the record, never passed on.
     match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 4, hub.channel, hub.now)
     heard.clear()
     hub.referee.on_message("p1", hub.channel, "I am not supposed to talk at night", hub.now)
-    assert match.chat[-1] == ("p1", "I am not supposed to talk at night", False)
+    assert match.chat == []
     assert parse(match.transcript[-1][1]).args[0] == ErrorCode.NOT_YOUR_TURN.value
     assert match.transcript[-1][0] == "p1"
 
@@ -337,7 +339,7 @@ def test_the_dead_are_told_they_cannot_talk() -> None:
     match.game.kill(3, "test")  # a death in the day, as a hunter's shot would be
     hub.referee.on_message("p3", hub.channel, "boo", hub.now)
     hub.referee.on_message("p4", hub.channel, "hello", hub.now)
-    assert match.chat[-2:] == [("p3", "boo", False), ("p4", "hello", False)]
+    assert match.chat == []
     codes = [parse(line).args[0] for to, line in match.transcript[-2:]]
     assert codes == [ErrorCode.PLAYER_DEAD.value, ErrorCode.NOT_YOUR_TURN.value]
 
@@ -397,3 +399,126 @@ def test_an_operator_stop_is_said_at_once_even_during_a_long_night() -> None:
     match.abort("stopped by an operator", hub.now)
     hub.run()
     assert match.over and parse(match.transcript[-1][1]).get("reason") == "aborted"
+
+
+# -- errors and the floor, on the wire ---------------------------------------------------------
+
+NAMES = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal"]
+"""Nicks without digits: an explanation that shows a seat number is then easy to catch."""
+
+
+Log = list[tuple[str, str, str]]
+"""What the referee did, in order: ("SEND", target, line) or ("MODE", channel, modes)."""
+
+
+def puppet_game(seed: int, **options: Any) -> tuple[LocalHub, Match, list[Puppet], Log]:
+    """A game whose every seat is a puppet the test answers for (through ``settle``), with
+    the channel's voice (``MODE``) and every line the referee sends logged in order."""
+    hub = LocalHub(TimeoutConfig())
+    for i, nick in enumerate(NAMES):
+        hub.connect(nick, Bot(seed=i))
+    log: Log = []
+    send = hub.referee.send
+    hub.referee.send = lambda target, text: (log.append(("SEND", target, text)), send(target, text))
+    hub.referee.mode = lambda channel, modes: log.append(("MODE", channel, modes))
+    match = hub.referee.start_game("werewolf", NAMES, WerewolfOptions(**options), seed, hub.channel, hub.now)
+    return hub, match, [install(hub, Puppet(n)) for n in NAMES], log
+
+
+def floor_choice(puppet: Puppet, ask: Message) -> str:
+    """Random, but a turn at the floor is ended (``pass`` would say the same, less plainly)."""
+    return "done" if ask.flag("floor") and "done" in ask.list("options") else random_choice(puppet, ask)
+
+
+def test_refused_answers_get_the_documented_codes_and_name_players_by_nick() -> None:
+    for seed in range(20):
+        hub, match, puppets, _ = puppet_game(seed)
+        game = match.game
+        found = settle(hub, match, puppets, floor_choice, stop=lambda p, ask: ask.args[2] == "vote"
+                       and any(game.is_out(s) for s in range(8)))
+        if found is not None:
+            break
+    else:
+        pytest.fail("no day vote after a death in 20 games")
+    voter, ask = found
+    gid, rid = ask.args[:2]
+    dead = next(p for s, p in enumerate(puppets) if game.is_out(s))
+    options = ask.list("options")
+    check_refused(hub, match, voter, f"ANSWER {gid} {rid} {dead.nick}", ErrorCode.TARGET_ALREADY_DEAD, gid, rid)
+    assert last_error(voter).text == f"vote: {dead.nick} is dead"
+    check_refused(hub, match, voter, f"ANSWER {gid} {rid} none", ErrorCode.TARGET_INVALID, gid, rid)
+    assert last_error(voter).text == f"vote: none is not one of your options: {','.join(options)}"
+    check_refused(hub, match, voter, f"ANSWER {gid} {rid} {voter.nick}", ErrorCode.CANNOT_SELF_TARGET, gid, rid)
+    check_refused(hub, match, voter, f"ANSWER {gid} {rid} {options[0]},{options[1]}", ErrorCode.WRONG_COUNT, gid, rid)
+    # The dead are told they are dead, whatever the request id: a real one or none at all.
+    check_refused(hub, match, dead, f"ANSWER {gid} {rid} abstain", ErrorCode.PLAYER_DEAD, gid, rid)
+    text = last_error(dead).text
+    check_refused(hub, match, dead, f"ANSWER {gid} 1000000 abstain", ErrorCode.PLAYER_DEAD, gid, "1000000")
+    assert last_error(dead).text == text
+    # Someone else's request and a request that does not exist: one code, one text.
+    other = next(p for s, p in enumerate(puppets) if p is not voter and not game.is_out(s))
+    check_refused(hub, match, other, f"ANSWER {gid} {rid} abstain", ErrorCode.STALE_REQUEST, gid, rid)
+    text = last_error(other).text
+    check_refused(hub, match, other, f"ANSWER {gid} 1000000 abstain", ErrorCode.STALE_REQUEST, gid, "1000000")
+    assert last_error(other).text.replace("1000000", rid) == text
+    answer(hub, voter, ask, "abstain")
+    check_refused(hub, match, voter, f"ANSWER {gid} {rid} abstain", ErrorCode.ALREADY_ACTED, gid, rid)
+    # No explanation shows a seat number (a count may show: WRONG_COUNT says how many).
+    errors = [(m.text or "").replace(rid, "").replace("1000000", "") for p in puppets for m in p.errors()
+              if m.args[0] != ErrorCode.WRONG_COUNT.value]
+    assert not any(ch.isdigit() for text in errors for ch in text), errors
+    assert settle(hub, match, puppets, floor_choice) is None
+    # After END, and after the referee let the match go: GAME_OVER, still with the ids.
+    del hub.referee.matches[gid]
+    check_refused(hub, match, voter, f"ANSWER {gid} {rid} abstain", ErrorCode.GAME_OVER, gid, rid)
+    check_refused(hub, match, dead, f"TEAM {gid} :too late", ErrorCode.GAME_OVER, gid)
+
+
+def test_the_dead_may_not_talk_to_the_pack() -> None:
+    hub, match, puppets, _ = puppet_game(3)
+    game = match.game
+    wolf = next(s for s, r in enumerate(game.roles) if r == "werewolf")
+    game.kill(wolf, "test")
+    check_refused(hub, match, puppets[wolf], f"TEAM {match.gid} :still here", ErrorCode.PLAYER_DEAD, match.gid)
+
+
+def voiced_at_each_floor_ask(log: Log, channel: str) -> list[tuple[str, set[str]]]:
+    """Each floor ASK the channel got, with who was voiced when it went out."""
+    voiced: set[str] = set()
+    out = []
+    for what, target, text in log:
+        if what == "MODE" and text[:2] in ("+v", "-v"):
+            (voiced.add if text[0] == "+" else voiced.discard)(text[3:])
+        elif what == "SEND" and target == channel and text.startswith(ASK) and parse(text).flag("floor"):
+            out.append((parse(text).get("to", ""), set(voiced)))
+    return out
+
+
+def test_the_floor_is_voiced_before_its_request_goes_out() -> None:
+    hub, match, puppets, log = puppet_game(5)
+    assert settle(hub, match, puppets, floor_choice) is None
+    turns = voiced_at_each_floor_ask(log, hub.channel)
+    assert turns and all(voiced == {to} for to, voiced in turns), turns
+
+
+def test_a_speech_is_capped_in_lines_and_bytes_and_the_floor_taken_back() -> None:
+    hub, match, puppets, log = puppet_game(1)
+    found = settle(hub, match, puppets, floor_choice, stop=lambda p, ask: ask.args[2] == "speak")
+    assert found is not None
+    speaker, ask = found
+    say(hub, speaker.nick, "x" * (MAX_TEXT_BYTES + 1), target=hub.channel)
+    assert last_error(speaker).args[:2] == (ErrorCode.MALFORMED.value, match.gid)
+    for i in range(1, FLOOR_LINES + 3):
+        say(hub, speaker.nick, f"line {i}", target=hub.channel)
+        if i == FLOOR_LINES:
+            assert log[-1] == ("MODE", hub.channel, f"-v {speaker.nick}")
+    assert match.chat == [(speaker.nick, f"line {i}") for i in range(1, FLOOR_LINES + 1)]
+    refused = [m for m in speaker.errors() if m.args[0] == ErrorCode.NOT_YOUR_TURN.value]
+    assert len(refused) == 2 and all(m.args[1:] == (match.gid,) for m in refused)
+    # The turn is still open: the answer ends it, and the next speaker is voiced (once).
+    marks = len(log)
+    answer(hub, speaker, ask, "done")
+    modes = [text for what, _, text in log[marks:] if what == "MODE"]
+    assert f"-v {speaker.nick}" not in modes
+    assert settle(hub, match, puppets, floor_choice) is None
+    assert all(nick != speaker.nick or text.startswith("line") for nick, text in match.chat)
