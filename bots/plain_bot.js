@@ -181,12 +181,16 @@ function onMessage(msg, target) {
       break;
     case 'ASK': onAsk(msg); break;
     case 'WOLVES': if (games.has(gid)) games.get(gid).wolves = list(msg.fields.wolves); break;
-    case 'END':     // the game is over: leave its channel; stop after --games games
+    case 'END':     // the game is over: leave its channel (we wait to be seated again)
       if (!games.has(gid)) break;
       log(`${gid} ended: winner=${msg.fields.winner} reason=${msg.fields.reason}`);
       send(`PART ${games.get(gid).channel}`);
       games.delete(gid);
-      if (opts.games > 0 && ++gamesDone >= opts.games) { send('QUIT :done'); setTimeout(() => process.exit(0), 500); }
+      if (opts.games > 0 && ++gamesDone >= opts.games) {
+        toReferee('UNREGISTER');   // after our last game: not to be seated again, then leave
+        send('QUIT :done');
+        setTimeout(() => process.exit(0), 500);
+      }
       break;
   }
 }
