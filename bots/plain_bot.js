@@ -34,25 +34,9 @@ const toReferee = (text) => say(opts.referee, text);   // everything for the ref
 
 let nick = opts.nick;
 let registered = false;    // the referee answered WELCOME
-let inLobby = false;      // we joined the lobby channel
-let topicOk = true;        // Werewolf game channels are moderated (+m) and the floor holder is voiced (+v).
-function onMode([channel, modes = '', ...nicks]) {
-  const game = [...games.values()].find((g) => lower(g.channel) === lower(channel));
-  if (!game) return;
-  let sign = '+';
-  for (const c of modes) {
-    if (c === '+' || c === '-') sign = c;
-    else if (c === 'm') game.moderated = sign === '+';
-    else if (c === 'v' && lower(nicks.shift() || '') === lower(nick)) {
-      game.voiced = sign === '+';
-      if (game.voiced && game.onVoice) { game.onVoice(); game.onVoice = null; }
-    }
-    else if ('beIko'.includes(c) || (c === 'l' && sign === '+')) nicks.shift();   // modes with a parameter
-  }
-}
-
-// §3 "Is it the referee?": the lobby topic does not name another nick
-const games = new Map();   // GID -> { channel }: the games we are seated in
+let inLobby = false;       // we joined the lobby channel
+let topicOk = true;        // §3 "Is it the referee?": the lobby topic does not name another nick
+const games = new Map();   // GID -> { channel, moderated, voiced, wolves }: the games we sit in
 let gamesDone = 0;
 const pending = new Map(); // where (channel or DM) -> a referee line that said more=true (§2)
 
@@ -125,7 +109,7 @@ function onMode([channel, modes = '', ...nicks]) {
 // §3 "Is it the referee?": the lobby topic names the referee's nick ("arena referee: NICK ...").
 // While it names another nick than ours, the real referee is not on our nick: wait.
 function checkTopic(topic) {
-  const named = /referee: (\S+)/.exec(topic);
+  const named = /^arena referee: (\S+)/.exec(topic);
   topicOk = !named || lower(named[1]) === lower(opts.referee);
   if (!topicOk) { log(`the topic names ${named[1]} as the referee, not ${opts.referee}: waiting`); registered = false; }
   else register();
