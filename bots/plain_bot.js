@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+// A random bot for the arena, written from protocol.md alone, on Node's standard library.
+// It plays Avalon and Werewolf: every request it is asked, it answers with random legal
+// choices. Copy it and replace `choose` (and `speech`) to write a real bot.
+//
+//   node bots/plain_bot.js --server 127.0.0.1:6667 --nick alice [--name NAME] [--key KEY]
+//        [--referee arena] [--channel '#arena'] [--games N]
+'use strict';
+const net = require('net');
+
+// ---- Command line ---------------------------------------------------------------------
+const opts = { server: null, nick: null, name: null, key: process.env.ARENA_KEY || null,
+               referee: 'arena', channel: '#arena', games: 0 };
+for (let i = 2; i < process.argv.length; i += 2) {
+  const flag = process.argv[i].replace(/^--/, ''), value = process.argv[i + 1];
+  if (!(flag in opts) || value === undefined) {
+    console.error('usage: plain_bot.js --server HOST:PORT --nick NICK [--name NAME] [--key KEY] '
+                  + "[--referee arena] [--channel '#arena'] [--games N]");
+    process.exit(2);
+  }
+  opts[flag] = flag === 'games' ? Number(value) : value;
+}
+if (!opts.server || !opts.nick) { console.error('--server and --nick are required'); process.exit(2); }
+const [host, port] = opts.server.split(':');
+const lower = (s) => s.toLowerCase();   // nicks compare without case (good enough for a template)
+const log = (...a) => console.error(`[${opts.nick}]`, ...a);
+
+// ---- IRC plumbing: one line per "\r\n", UTF-8 ----------------------------------------
+const sock = net.connect(Number(port) || 6667, host);
+sock.setEncoding('utf8');
+const send = (line) => sock.write(line + '\r\n');
+const say = (target, text) => send(`PRIVMSG ${target} :${text}`);
+const toReferee = (text) => say(opts.referee, text);   // everything for the referee goes by DM
+
+let nick = opts.nick;
+let registered = false;    // the referee answered WELCOME
+let inLobby = false;       // we joined the lobby channel
+let topicOk = true;        // §3 "Is it the referee?": the lobby topic does not name another nick
+const games = new Map();   // GID -> { channel, moderated, voiced, wolves }: the games we sit in
+let gamesDone = 0;
+const pending = new Map(); // where (channel or DM) -> a referee line that said more=true (§2)
+
+sock.on('connect', () => {
+  send(`NICK ${nick}`);
+  send(`USER ${nick} 0 * :arena plain_bot.js`);
+});
+let buffer = '';
+sock.on('data', (chunk) => {
+  buffer += chunk;
+  let end;
+  while ((end = buffer.search(/\r?\n/)) >= 0) {
+    const line = buffer.slice(0, end);
+    buffer = buffer.slice(end + (buffer[end] === '\r' ? 2 : 1));
+    if (line) onIrcLine(line);
+  }
+});
+sock.on('close', () => { log('disconnected'); process.exit(0); });
+sock.on('error', (e) => { log('socket error:', e.message); process.exit(1); });
+
+// Splits ":prefix COMMAND p1 p2 :trailing" (IRCv3 tags, "@...", are skipped).
+function parseIrc(line) {
+  if (line.startsWith('@')) line = line.slice(line.indexOf(' ') + 1);
+  let prefix = '';
+  if (line.startsWith(':')) { prefix = line.slice(1, line.indexOf(' ')); line = line.slice(prefix.length + 2); }
+  const cut = line.indexOf(' :');
+  const params = (cut >= 0 ? line.slice(0, cut) : line).split(' ').filter(Boolean);
+  if (cut >= 0) params.push(line.slice(cut + 2));
+  return { from: prefix.split('!')[0], command: params.shift().toUpperCase(), params };
+}
+
+function onIrcLine(raw) {
+  const { from, command, params } = parseIrc(raw);
+  const isReferee = lower(from) === lower(opts.referee);
+  switch (command) {
+    case 'PING': send(`PONG :${params[0] || ''}`); break;
+    case '001': nick = params[0]; send(`JOIN ${opts.channel}`); break;   // welcome: join the lobby
+    case '433': nick += '_'; send(`NICK ${nick}`); break;                 // nick in use: try another
+    case '332': checkTopic(params[2] || ''); break;                       // the topic, on joining
+    case 'TOPIC': if (lower(params[0]) === lower(opts.channel)) checkTopic(params[1] || ''); break;
+    case '366': if (lower(params[1]) === lower(opts.channel)) { inLobby = true; register(); } break;
+    case 'JOIN':  // §3: register again whenever the referee joins the lobby (it was restarted)
+      if (isReferee && lower(params[0]) === lower(opts.channel)) { registered = false; register(); }
+      break;
+    case 'NICK': if (lower(from) === lower(nick)) nick = params[0]; break;
+    case 'MODE': onMode(params); break;
+    case 'PRIVMSG':
+      // §1: only lines whose sender is the referee's nick are protocol; the rest is chat.
+      if (isReferee && !params[1].startsWith('\x01')) onRefereeLine(params[0], params[1]);
+      break;
+  }
+}
+
+// Werewolf game channels are moderated (+m) and the floor holder is voiced (+v).
+function onMode([channel, modes = '', ...nicks]) {
+  const game = [...games.values()].find((g) => lower(g.channel) === lower(channel));
+  if (!game) return;
+  let sign = '+';
+  for (const c of modes) {
+    if (c === '+' || c === '-') sign = c;
+    else if (c === 'm') game.moderated = sign === '+';
+    else if (c === 'v' && lower(nicks.shift() || '') === lower(nick)) {
+      game.voiced = sign === '+';
+      if (game.voiced && game.onVoice) { game.onVoice(); game.onVoice = null; }
+    }
+    else if ('beIko'.includes(c) || (c === 'l' && sign === '+')) nicks.shift();   // modes with a parameter
+  }
+}
+
+// §3 "Is it the referee?": the lobby topic names the referee's nick ("arena referee: NICK ...").
+// While it names another nick than ours, the real referee is not on our nick: wait.
+function checkTopic(topic) {
+  const named = /^arena referee: (\S+)/.exec(topic);
+  topicOk = !named || lower(named[1]) === lower(opts.referee);
+  if (!topicOk) { log(`the topic names ${named[1]} as the referee, not ${opts.referee}: waiting`); registered = false; }
+  else register();
+}
+
+function register() {
+  if (registered || !topicOk || !inLobby) return;
+  const name = opts.name || opts.nick;
+  toReferee(`REGISTER 1 name=${name} owner=plain_bot.js version=1.0` + (opts.key ? ` key=${opts.key}` : ''));
+}
+
+// ---- Protocol lines (§2): VERB args key=value ... [:text] -----------------------------
+function parseProtocol(text) {
+  const cut = text.indexOf(' :');
+  const words = (cut >= 0 ? text.slice(0, cut) : text).split(' ').filter(Boolean);
+  const msg = { verb: words.shift(), args: [], fields: {}, text: cut >= 0 ? text.slice(cut + 2) : null };
+  for (const w of words) {
+    const eq = w.indexOf('=');
+    if (eq > 0) msg.fields[w.slice(0, eq)] = w.slice(eq + 1); else msg.args.push(w);
+  }
+  return msg;
+}
+const list = (value) => (value ? value.split(',') : []);   // an empty value is an empty list
+
+function onRefereeLine(target, text) {
+  const where = lower(target) === lower(nick) ? 'dm' : lower(target);
+  let msg = parseProtocol(text);
+  // §2 continued lines: hold a part with more=true; the next part from the same place has the
+  // same verb and args; a field in both is a list cut at a comma.
+  const held = pending.get(where);
+  if (held) {
+    pending.delete(where);
+    for (const [k, v] of Object.entries(msg.fields)) held.fields[k] = k in held.fields ? `${held.fields[k]},${v}` : v;
+    held.text = msg.text;
+    msg = held;
+  }
+  if (msg.fields.more === 'true') { delete msg.fields.more; pending.set(where, msg); return; }
+  delete msg.fields.more;
+  onMessage(msg, target);
+}
+
+function onMessage(msg, target) {
+  const gid = msg.args[0];
+  switch (msg.verb) {
+    case 'WELCOME': registered = true; log(`registered as ${msg.fields.name}`); break;
+    case 'BYE': registered = false; log('the referee ended our registration:', msg.text || ''); break;
+    case 'ERROR': log('refused:', msg.args.join(' '), msg.text || ''); break;
+    case 'TABLE':   // in the lobby: a game is seated; if we are seated, follow it to its channel
+      if (list(msg.fields.seats).some((s) => lower(s) === lower(nick))) {
+        games.set(gid, { channel: msg.fields.channel });
+        send(`JOIN ${msg.fields.channel}`);
+      }
+      break;
+    case 'ASK': onAsk(msg); break;
+    case 'WOLVES': if (games.has(gid)) games.get(gid).wolves = list(msg.fields.wolves); break;
+    case 'END':     // the game is over: leave its channel (we wait to be seated again)
+      if (!games.has(gid)) break;
+      log(`${gid} ended: winner=${msg.fields.winner} reason=${msg.fields.reason}`);
+      send(`PART ${games.get(gid).channel}`);
+      games.delete(gid);
+      if (opts.games > 0 && ++gamesDone >= opts.games) {
+        toReferee('UNREGISTER');   // after our last game: not to be seated again, then leave
+        send('QUIT :done');
+        setTimeout(() => process.exit(0), 500);
+      }
+      break;
+  }
+}
+
+// ---- Requests (§4): ASK GID RID KIND to=WHO deadline=S options=... [pick=N] ------------
+function onAsk(msg) {
+  const [gid, rid, kind] = msg.args;
+  const to = list(msg.fields.to);
+  if (!to.some((who) => who === 'all' || lower(who) === lower(nick))) return;   // not for us
+  const options = list(msg.fields.options);
+  const pick = Number(msg.fields.pick || 1);
+  const game = games.get(gid) || {};
+  if (msg.fields.floor === 'true') {
+    // Werewolf §9: we hold the floor until we answer. Our lines go to the game channel; in a
+    // moderated (+m) channel only once the referee has voiced us (+v), or the server drops them.
+    const answer = `ANSWER ${gid} ${rid} ${options.includes('done') ? 'done' : choose(options, 1)}`;
+    const speak = () => { say(game.channel, speech(kind)); toReferee(answer); };
+    if (!game.moderated || game.voiced) return speak();
+    game.onVoice = speak;   // wait for +v, but answer (silently) in time if it never comes
+    setTimeout(() => { if (game.onVoice === speak) { game.onVoice = null; toReferee(answer); } }, 3000);
+    return;
+  }
+  if (kind === 'wolf_vote' && msg.fields.day === '1' && (game.wolves || []).length > 1) {
+    // Werewolf pack talk: at night a wolf may whisper to the other wolves (first night only,
+    // when the whole pack is surely alive).
+    toReferee(`TEAM ${gid} :I am ${nick}, voting at random tonight`);
+  }
+  toReferee(`ANSWER ${gid} ${rid} ${choose(options, pick)}`);
+}
+
+// The whole strategy: N distinct options at random.
+function choose(options, n) {
+  const pool = options.slice();
+  const picked = [];
+  while (picked.length < n && pool.length) picked.push(pool.splice(Math.floor(Math.random() * pool.length), 1)[0]);
+  return picked.join(',');
+}
+
+function speech(kind) {
+  return kind === 'candidacy' ? 'I will lead if you want me to.' : 'I have nothing to report.';
+}

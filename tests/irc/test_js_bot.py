@@ -1,0 +1,200 @@
+"""bots/plain_bot.js, a bot written in JavaScript from protocol.md alone, plays whole games
+over ngircd: an Avalon game of five, and a Werewolf game of eight beside SDK bots. The
+referee must refuse none of its lines (no ERROR to it), and no game may end in a forfeit:
+what the bot needed to know is in the document."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import pytest
+
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.irc.servers import LocalServer, ngircd_available
+from arena.protocol import parse
+
+from .test_games import FAST, Arena
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT = ROOT / "bots" / "plain_bot.js"
+NODE = shutil.which("node") or shutil.which("nodejs")
+
+
+def _require(what: str, present: bool, env: str, install: str) -> None:
+    if present:
+        return
+    if os.environ.get(env) == "1":
+        pytest.fail(f"{what} is required ({env}=1) but not installed")
+    pytest.skip(f"{what} not installed ({install}); {env}=1 makes this fail")
+
+
+def _require_node() -> None:
+    _require("node", NODE is not None, "ARENA_REQUIRE_NODE", "apt-get install nodejs")
+
+
+@pytest.fixture
+def ngircd() -> Iterator[LocalServer]:
+    _require_node()
+    _require("ngircd", ngircd_available(), "ARENA_REQUIRE_NGIRCD", "apt-get install ngircd")
+    server = LocalServer("ngircd")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class JsBots:
+    """plain_bot.js processes, started once the referee is up, and every line the referee
+    sent them (an ERROR among them is a line of theirs it refused)."""
+
+    def __init__(self, arena: Arena, nicks: Sequence[str]) -> None:
+        self.arena = arena
+        self.nicks = list(nicks)
+        self.to_them: list[tuple[str, str]] = []
+        referee = arena.service.referee
+        send, send_many = referee.send, referee.send_many
+
+        def tap_send(target: str, text: str) -> Any:
+            if target.lower() in (n.lower() for n in self.nicks):
+                self.to_them.append((target, text))
+            return send(target, text)
+
+        def tap_send_many(targets: Sequence[str], text: str) -> Any:
+            self.to_them.extend((t, text) for t in targets if t.lower() in (n.lower() for n in self.nicks))
+            assert send_many is not None
+            return send_many(targets, text)
+
+        referee.send = tap_send
+        if send_many is not None:
+            referee.send_many = tap_send_many
+        self.procs: list[subprocess.Popen[str]] = []
+
+    def start(self, games: int = 1) -> None:
+        server = self.arena.server
+        for nick in self.nicks:
+            self.procs.append(subprocess.Popen(
+                [str(NODE), str(BOT), "--server", f"{server.host}:{server.port}", "--nick", nick,
+                 "--referee", self.arena.referee, "--channel", self.arena.config.server.channel, "--games", str(games)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            ))
+
+    def stop(self) -> list[str]:
+        """Wait for the bots to leave (they do after their games), and return their logs."""
+        logs = []
+        for proc in self.procs:
+            try:
+                _, err = proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _, err = proc.communicate()
+            logs.append(err)
+        return logs
+
+    def errors(self) -> list[tuple[str, str]]:
+        return [(nick, text) for nick, text in self.to_them if parse(text).verb == "ERROR"]
+
+
+def test_five_js_bots_play_avalon(ngircd: LocalServer) -> None:
+    arena = Arena(ngircd, 5, FAST)
+    js = JsBots(arena, [f"js{i}" for i in range(5)])
+    with arena:
+        js.start()
+        try:
+            (match,) = arena.wait()
+        finally:
+            logs = js.stop()
+    result = match.game.result
+    assert result is not None and result.forfeited is None, logs
+    assert js.errors() == [], logs
+    assert all(p.returncode == 0 for p in js.procs), logs  # --games 1: each left after its END
+    # Every JS bot was asked and answered in private (its ROLE, quest cards by DM).
+    assert {nick for nick, text in js.to_them if text.startswith("ROLE")} == set(js.nicks)
+
+
+def test_js_bots_play_werewolf_beside_sdk_bots(ngircd: LocalServer) -> None:
+    arena = Arena(ngircd, 8, dataclasses.replace(FAST, night_step=0.2), game="werewolf")
+    for i in range(4):
+        arena.add_bot(f"sdk{i}", WerewolfRuleBot(seed=i))
+    js = JsBots(arena, [f"js{i}" for i in range(4)])
+    with arena:
+        js.start()
+        try:
+            (match,) = arena.wait(timeout=40)
+        finally:
+            logs = js.stop()
+    result = match.game.result
+    assert result is not None and result.forfeited is None, logs
+    assert js.errors() == [], logs
+    # A JS bot says one line at each turn it has the floor: every one reached the channel
+    # (the server did not drop it: the bot waits to be voiced) and the referee counted it.
+    turns = [m.fields["to"] for target, line in match.transcript
+             if target is None and (m := parse(line)).verb == "ASK" and m.get("floor") == "true"
+             and m.fields["to"] in js.nicks]
+    spoken = [(nick, ok) for nick, _, ok in match.chat if nick in js.nicks]
+    assert sorted(nick for nick, _ in spoken) == sorted(turns), (spoken, turns)
+    assert all(ok for _, ok in spoken), spoken
+
+
+def test_js_bot_follows_the_document_step_by_step() -> None:
+    """The bot, talked to by a scripted server on 127.0.0.1: it waits while the lobby's
+    topic names another referee, joins a game's channel from TABLE, joins a continued
+    request, speaks only once voiced, and leaves the channel after END."""
+    _require_node()
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(10)
+        bot = subprocess.Popen([str(NODE), str(BOT), "--server", f"127.0.0.1:{server.getsockname()[1]}",
+                                "--nick", "js", "--key", "K" * 32], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        try:
+            conn, _ = server.accept()
+            conn.settimeout(10)
+            lines = conn.makefile("r", encoding="utf-8", newline="\r\n")
+
+            def said() -> str:
+                return lines.readline().rstrip("\r\n")
+
+            def quiet() -> None:
+                conn.settimeout(0.5)
+                with pytest.raises(TimeoutError):
+                    conn.recv(1, socket.MSG_PEEK)
+                conn.settimeout(10)
+
+            assert said().startswith("NICK") and said().startswith("USER")
+            conn.sendall(b":srv 001 js :welcome\r\n")
+            assert said() == "JOIN #arena"
+            conn.sendall(b":srv 332 js #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
+                         b":srv 366 js #arena :End of NAMES list\r\n")
+            quiet()  # the topic names another referee: no key goes out
+            conn.sendall(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
+            assert said() == "PRIVMSG arena :REGISTER 1 name=js owner=plain_bot.js version=1.0 key=" + "K" * 32
+            conn.sendall(b":arena!a@h PRIVMSG js :WELCOME js protocol=1 name=js\r\n"
+                         b":mallory!m@h PRIVMSG #arena :TABLE g6 game=avalon channel=#evil seats=js\r\n"
+                         b":arena!a@h PRIVMSG #arena :TABLE g7 game=werewolf channel=#arena-g7 seats=a,b more=true\r\n"
+                         b":arena!a@h PRIVMSG #arena :TABLE g7 seats=js,c\r\n")
+            assert said() == "JOIN #arena-g7"  # not #evil: only the referee's lines count
+            conn.sendall(b":arena!a@h PRIVMSG #arena-g7 :ASK g7 5 vote to=a deadline=30 options=b,js,abstain\r\n"
+                         b":arena!a@h MODE #arena-g7 +m\r\n"
+                         b":arena!a@h PRIVMSG #arena-g7 :ASK g7 6 speak to=js deadline=30 options=done,pass "
+                         b"floor=true\r\n")
+            quiet()  # not for us, and the floor is not ours until we are voiced
+            conn.sendall(b":arena!a@h MODE #arena-g7 +v js\r\n")
+            assert said().startswith("PRIVMSG #arena-g7 :")
+            assert said() == "PRIVMSG arena :ANSWER g7 6 done"
+            conn.sendall(b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote to=js deadline=30 options=a,b more=true\r\n"
+                         b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote options=c pick=3\r\n")
+            answer = said()
+            assert answer.startswith("PRIVMSG arena :ANSWER g7 8 ")
+            assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["a", "b", "c"]
+            conn.sendall(b":arena!a@h PRIVMSG #arena-g7 :END g7 winner=village reason=all_wolves_eliminated "
+                         b"roles=villager,werewolf,villager,seer\r\n")
+            assert said() == "PART #arena-g7"
+        finally:
+            bot.kill()
+            bot.wait()
