@@ -137,9 +137,8 @@ def test_js_bots_play_werewolf_beside_sdk_bots(ngircd: LocalServer) -> None:
     turns = [m.fields["to"] for target, line in match.transcript
              if target is None and (m := parse(line)).verb == "ASK" and m.get("floor") == "true"
              and m.fields["to"] in js.nicks]
-    spoken = [(nick, ok) for nick, _, ok in match.chat if nick in js.nicks]
-    assert sorted(nick for nick, _ in spoken) == sorted(turns), (spoken, turns)
-    assert all(ok for _, ok in spoken), spoken
+    spoken = [nick for nick, _ in match.chat if nick in js.nicks]  # the record keeps counted lines only
+    assert sorted(spoken) == sorted(turns), (spoken, turns)
 
 
 def test_js_bot_follows_the_document_step_by_step() -> None:
