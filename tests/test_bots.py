@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig
@@ -15,6 +11,8 @@ from arena.core.seating import Seating
 from arena.games.avalon.options import AvalonOptions
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
+
+from .scripted import scripted
 
 def win_rates(players: int, games: int, options: AvalonOptions) -> tuple[dict[str, float], int]:
     hub = LocalHub(TimeoutConfig())
@@ -57,36 +55,19 @@ def test_plain_bot_joins_a_continued_request_before_answering() -> None:
     """The socket bot, talked to by a scripted server on 127.0.0.1: a request cut in two
     parts is answered once, from every option of both parts."""
     plain = Path(__file__).resolve().parents[1] / "bots" / "plain_bot.py"
-    with socket.create_server(("127.0.0.1", 0)) as server:
-        server.settimeout(10)
-        bot = subprocess.Popen([sys.executable, str(plain), "--server", f"127.0.0.1:{server.getsockname()[1]}",
-                                "--nick", "plain"], stdout=subprocess.PIPE, text=True)
-        try:
-            conn, _ = server.accept()
-            conn.settimeout(10)
-            lines = conn.makefile("r", encoding="utf-8", newline="\r\n")
-
-            def said() -> str:
-                return lines.readline().rstrip("\r\n")
-
-            assert said().startswith("NICK") and said().startswith("USER")
-            conn.sendall(b":srv 001 plain :welcome\r\n")
-            assert said() == "JOIN #arena"
-            # An impostor holds the referee's nick: the lobby's topic names the real one, so
-            # the bot does not register (its key would go to the impostor) until it names ours.
-            conn.sendall(b":srv 332 plain #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
-                         b":srv 366 plain #arena :End of NAMES list\r\n")
-            conn.settimeout(0.5)
-            with pytest.raises(TimeoutError):
-                conn.recv(1, socket.MSG_PEEK)  # nothing said: the bot waits
-            conn.settimeout(10)
-            conn.sendall(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
-            assert said() == "PRIVMSG arena :REGISTER 1 name=plain owner=arena version=1.0"
-            conn.sendall(b":arena!a@h PRIVMSG #arena :ASK g1 5 team to=all deadline=30 options=alice,bob more=true\r\n"
-                         b":arena!a@h PRIVMSG #arena :ASK g1 5 team options=carol,dave pick=4\r\n")
-            answer = said()
-            assert answer.startswith("PRIVMSG arena :ANSWER g1 5 ")
-            assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["alice", "bob", "carol", "dave"]
-        finally:
-            bot.kill()
-            bot.wait()
+    with scripted([sys.executable, str(plain), "--nick", "plain"]) as peer:
+        assert peer.said().startswith("NICK") and peer.said().startswith("USER")
+        peer.send(b":srv 001 plain :welcome\r\n")
+        assert peer.said() == "JOIN #arena"
+        # An impostor holds the referee's nick: the lobby's topic names the real one, so
+        # the bot does not register (its key would go to the impostor) until it names ours.
+        peer.send(b":srv 332 plain #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
+                  b":srv 366 plain #arena :End of NAMES list\r\n")
+        peer.quiet()  # nothing said: the bot waits
+        peer.send(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
+        assert peer.said() == "PRIVMSG arena :REGISTER 1 name=plain owner=arena version=1.0"
+        peer.send(b":arena!a@h PRIVMSG #arena :ASK g1 5 team to=all deadline=30 options=alice,bob more=true\r\n"
+                  b":arena!a@h PRIVMSG #arena :ASK g1 5 team options=carol,dave pick=4\r\n")
+        answer = peer.said()
+        assert answer.startswith("PRIVMSG arena :ANSWER g1 5 ")
+        assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["alice", "bob", "carol", "dave"]

@@ -357,7 +357,7 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     assert vote is not None and vote.args[2] == "vote" and vote.list("team") == others[:size]
     vrid = vote.args[1]
     check_refused(hub, match, leader, f"ANSWER {gid} {vrid} maybe", ErrorCode.ACTION_NOT_ALLOWED, gid, vrid)
-    assert last_error(leader).text == f"vote: maybe is not one of your options: approve,reject"
+    assert last_error(leader).text == "vote: maybe is not one of your options: approve,reject"
     check_refused(hub, match, leader, f"ANSWER {gid} {vrid} approve,reject", ErrorCode.WRONG_COUNT, gid, vrid)
     check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team}", ErrorCode.ALREADY_ACTED, gid, rid)  # old round
     answer(hub, leader, vote, "approve")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
-import socket
 import subprocess
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -19,6 +18,7 @@ from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.irc.servers import LocalServer, ngircd_available
 from arena.protocol import parse
 
+from ..scripted import scripted
 from .test_games import FAST, Arena
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,54 +146,33 @@ def test_js_bot_follows_the_document_step_by_step() -> None:
     topic names another referee, joins a game's channel from TABLE, joins a continued
     request, speaks only once voiced, and leaves the channel after END."""
     _require_node()
-    with socket.create_server(("127.0.0.1", 0)) as server:
-        server.settimeout(10)
-        bot = subprocess.Popen([str(NODE), str(BOT), "--server", f"127.0.0.1:{server.getsockname()[1]}",
-                                "--nick", "js", "--key", "K" * 32], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-        try:
-            conn, _ = server.accept()
-            conn.settimeout(10)
-            lines = conn.makefile("r", encoding="utf-8", newline="\r\n")
-
-            def said() -> str:
-                return lines.readline().rstrip("\r\n")
-
-            def quiet() -> None:
-                conn.settimeout(0.5)
-                with pytest.raises(TimeoutError):
-                    conn.recv(1, socket.MSG_PEEK)
-                conn.settimeout(10)
-
-            assert said().startswith("NICK") and said().startswith("USER")
-            conn.sendall(b":srv 001 js :welcome\r\n")
-            assert said() == "JOIN #arena"
-            conn.sendall(b":srv 332 js #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
-                         b":srv 366 js #arena :End of NAMES list\r\n")
-            quiet()  # the topic names another referee: no key goes out
-            conn.sendall(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
-            assert said() == "PRIVMSG arena :REGISTER 1 name=js owner=plain_bot.js version=1.0 key=" + "K" * 32
-            conn.sendall(b":arena!a@h PRIVMSG js :WELCOME js protocol=1 name=js\r\n"
-                         b":mallory!m@h PRIVMSG #arena :TABLE g6 game=avalon channel=#evil seats=js\r\n"
-                         b":arena!a@h PRIVMSG #arena :TABLE g7 game=werewolf channel=#arena-g7 seats=a,b more=true\r\n"
-                         b":arena!a@h PRIVMSG #arena :TABLE g7 seats=js,c\r\n")
-            assert said() == "JOIN #arena-g7"  # not #evil: only the referee's lines count
-            conn.sendall(b":arena!a@h PRIVMSG #arena-g7 :ASK g7 5 vote to=a deadline=30 options=b,js,abstain\r\n"
-                         b":arena!a@h MODE #arena-g7 +m\r\n"
-                         b":arena!a@h PRIVMSG #arena-g7 :ASK g7 6 speak to=js deadline=30 options=done,pass "
-                         b"floor=true\r\n")
-            quiet()  # not for us, and the floor is not ours until we are voiced
-            conn.sendall(b":arena!a@h MODE #arena-g7 +v js\r\n")
-            assert said().startswith("PRIVMSG #arena-g7 :")
-            assert said() == "PRIVMSG arena :ANSWER g7 6 done"
-            conn.sendall(b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote to=js deadline=30 options=a,b more=true\r\n"
-                         b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote options=c pick=3\r\n")
-            answer = said()
-            assert answer.startswith("PRIVMSG arena :ANSWER g7 8 ")
-            assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["a", "b", "c"]
-            conn.sendall(b":arena!a@h PRIVMSG #arena-g7 :END g7 winner=village reason=all_wolves_eliminated "
-                         b"roles=villager,werewolf,villager,seer\r\n")
-            assert said() == "PART #arena-g7"
-        finally:
-            bot.kill()
-            bot.wait()
+    with scripted([str(NODE), str(BOT), "--nick", "js", "--key", "K" * 32]) as peer:
+        assert peer.said().startswith("NICK") and peer.said().startswith("USER")
+        peer.send(b":srv 001 js :welcome\r\n")
+        assert peer.said() == "JOIN #arena"
+        peer.send(b":srv 332 js #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
+                  b":srv 366 js #arena :End of NAMES list\r\n")
+        peer.quiet()  # the topic names another referee: no key goes out
+        peer.send(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
+        assert peer.said() == "PRIVMSG arena :REGISTER 1 name=js owner=plain_bot.js version=1.0 key=" + "K" * 32
+        peer.send(b":arena!a@h PRIVMSG js :WELCOME js protocol=1 name=js\r\n"
+                  b":mallory!m@h PRIVMSG #arena :TABLE g6 game=avalon channel=#evil seats=js\r\n"
+                  b":arena!a@h PRIVMSG #arena :TABLE g7 game=werewolf channel=#arena-g7 seats=a,b more=true\r\n"
+                  b":arena!a@h PRIVMSG #arena :TABLE g7 seats=js,c\r\n")
+        assert peer.said() == "JOIN #arena-g7"  # not #evil: only the referee's lines count
+        peer.send(b":arena!a@h PRIVMSG #arena-g7 :ASK g7 5 vote to=a deadline=30 options=b,js,abstain\r\n"
+                  b":arena!a@h MODE #arena-g7 +m\r\n"
+                  b":arena!a@h PRIVMSG #arena-g7 :ASK g7 6 speak to=js deadline=30 options=done,pass "
+                     b"floor=true\r\n")
+        peer.quiet()  # not for us, and the floor is not ours until we are voiced
+        peer.send(b":arena!a@h MODE #arena-g7 +v js\r\n")
+        assert peer.said().startswith("PRIVMSG #arena-g7 :")
+        assert peer.said() == "PRIVMSG arena :ANSWER g7 6 done"
+        peer.send(b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote to=js deadline=30 options=a,b more=true\r\n"
+                  b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote options=c pick=3\r\n")
+        answer = peer.said()
+        assert answer.startswith("PRIVMSG arena :ANSWER g7 8 ")
+        assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["a", "b", "c"]
+        peer.send(b":arena!a@h PRIVMSG #arena-g7 :END g7 winner=village reason=all_wolves_eliminated "
+                     b"roles=villager,werewolf,villager,seer\r\n")
+        assert peer.said() == "PART #arena-g7"
