@@ -4,7 +4,9 @@
 out, each for a measured reason (see ``/work/shared/notes/dependencies.md``):
 
 * an outgoing queue drained by the reactor's scheduler through a token bucket, because the
-  library's own ``set_rate_limit`` sleeps inside the event loop and its sends block;
+  library's own ``set_rate_limit`` sleeps inside the event loop and its sends block; replies
+  to others' lines (``reply``) wait in a second, bounded queue and use only capacity the
+  first leaves unused, so whoever floods us with lines cannot delay what we send of our own;
 * sanitising of every outgoing line, because the library lets ``\\r`` through (a bot's text
   echoed by the referee could inject a command) and raises on lines over 512 bytes;
 * lenient decoding, because invalid UTF-8 from any peer would otherwise raise;
@@ -69,6 +71,8 @@ MAX_HOST_LEN = 63
 
 MembershipKind = Literal["join", "part", "quit", "kick", "nick"]
 MessageCallback = Callable[[str, str, str], None]
+_Item = tuple[str, ...] | Callable[[], None]
+"""An entry of the outgoing queue: a line to write, or an ``after_sent`` callback."""
 MembershipCallback = Callable[[str, str, "str | None", "str | None"], None]
 NickStateCallback = Callable[[bool, str], None]
 
@@ -237,6 +241,7 @@ class IrcLink:
         sasl_password: str | None = None,
         lines_per_second: float | None = 2.0,
         burst: int = 5,
+        max_replies: int = 50,
         max_targets: int = 1,
         reconnect_delay: float = 1.0,
         reconnect_max_delay: float = 60.0,
@@ -262,6 +267,7 @@ class IrcLink:
         ``lines_per_second``: token-bucket rate of outgoing lines (0 or None: unlimited,
         for loopback tests); ``burst``: bucket size, i.e. lines sent back to back after a
         quiet spell.
+        ``max_replies``: how many lines ``reply`` keeps waiting; more are dropped.
         ``max_targets``: how many nicks one PRIVMSG of ``send_many`` may name when the
         server does not say (ISUPPORT ``TARGMAX`` or ``MAXTARGETS``); 1 is always safe.
         ``reconnect_delay`` doubles after each failed attempt up to ``reconnect_max_delay``
@@ -282,6 +288,8 @@ class IrcLink:
             raise ValueError("a server password and SASL cannot be combined")
         if burst < 1:
             raise ValueError("burst must be at least 1")
+        if max_replies < 1:
+            raise ValueError("max_replies must be at least 1")
         self.host = host
         self.port = port
         self.preferred_nick = nick
@@ -297,6 +305,9 @@ class IrcLink:
         self.max_targets = max_targets
         self.sent_messages = 0
         """PRIVMSG and NOTICE lines written to the server so far (a multi-target one counts once)."""
+        self.max_replies = max_replies
+        self.replies_dropped = 0
+        """Lines ``reply`` dropped so far because ``max_replies`` were waiting already."""
         self.reconnect_delay = reconnect_delay
         self.reconnect_max_delay = reconnect_max_delay
         self.keepalive = keepalive
@@ -345,7 +356,9 @@ class IrcLink:
             self._channels[self.fold(_check_name("channel", channel))] = channel
         self._members: dict[str, dict[str, str]] = {}  # folded channel -> folded nick -> nick
         self._nick = nick
-        self._queue: deque[tuple[str, ...]] = deque()
+        self._queue: deque[_Item] = deque()
+        self._replies: deque[tuple[str, str]] = deque()
+        """Lines of ``reply`` (target, text): sent only when ``_queue`` is empty."""
         self._tokens = float(burst)
         self._last_refill = time.monotonic()
         self._drain_due: float | None = None
@@ -419,8 +432,8 @@ class IrcLink:
 
     @property
     def queued(self) -> int:
-        """Lines waiting in the outgoing queue."""
-        return len(self._queue)
+        """Lines waiting to be sent, replies included."""
+        return sum(not callable(item) for item in self._queue) + len(self._replies)
 
     @property
     def channels(self) -> frozenset[str]:
@@ -482,6 +495,39 @@ class IrcLink:
         empty text or a closed link. Lines queued while disconnected wait for the
         reconnection."""
         return self._enqueue("PRIVMSG", target, text)
+
+    def reply(self, target: str, text: str) -> bool:
+        """Queue a PRIVMSG that answers someone else's line (a refusal, an acknowledgement)
+        behind everything else: it goes out only when no other line waits and the token
+        bucket is full, so it takes only capacity that nothing of ours needed, and a flood
+        of lines to answer never delays our own. At most ``max_replies`` wait; past that
+        the line is dropped (counted in ``replies_dropped``) and False returned, as for
+        empty text or a closed link."""
+        _check_name("target", target)
+        text = strip_controls(text)
+        if not text:
+            return False
+        with self.reactor.mutex:
+            if self._closed:
+                return False
+            if len(self._replies) >= self.max_replies:
+                self.replies_dropped += 1
+                return False
+            self._replies.append((target, text))
+            self._drain()
+        return True
+
+    def after_sent(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once every line queued so far (``reply`` lines aside) has
+        been written to the server, e.g. to start a deadline when the request actually goes
+        out rather than when it was queued. It runs in the reactor thread at its next turn
+        after that (never inside a ``send``), with the mutex held; never, if the link is
+        closed first."""
+        with self.reactor.mutex:
+            if self._closed:
+                return
+            self._queue.append(callback)
+            self._drain()
 
     def send_many(self, targets: Sequence[str], text: str) -> bool:
         """Queue ``text`` to several nicks in as few PRIVMSG lines as the server allows
@@ -576,7 +622,8 @@ class IrcLink:
     def close(self, message: str = "", *, drain_timeout: float = 0.0) -> None:
         """Quit and stop reconnecting (idempotent). With ``drain_timeout`` > 0, lines still
         queued are sent first (at the usual rate) and the QUIT follows them, giving up after
-        that many seconds; otherwise queued lines are dropped."""
+        that many seconds; otherwise queued lines are dropped. Waiting replies are dropped
+        either way: they answered lines of a connection that is ending."""
         message = strip_controls(message)
         with self.reactor.mutex:
             if self._closed:
@@ -639,16 +686,29 @@ class IrcLink:
         """Send what the bucket allows; schedule the rest. Called with the mutex held."""
         if self._finalized or not self._registered or not self._conn.is_connected():
             return
-        while self._queue:
+        while self._queue or self._replies:
+            head = self._queue[0] if self._queue else None
+            if callable(head):
+                self._queue.popleft()
+                self.reactor.scheduler.execute_after(0, self._guard(head))
+                continue
             self._refill()
-            if self.rate and self._tokens < 1:
-                self._schedule_drain((1 - self._tokens) / self.rate)
+            # Ours need one token; a reply waits for a full bucket, so it cannot hold up a
+            # burst of ours that comes right after it.
+            needed = 1.0 if head is not None else float(self.burst)
+            if self.rate and self._tokens < needed:
+                self._schedule_drain((needed - self._tokens) / self.rate)
                 return
             if not self._writable():
                 # The server is not reading (flood penalties, stall): never block on send.
                 self._schedule_drain(0.05)
                 return
-            item = self._queue.popleft()
+            item: tuple[str, ...]
+            if head is None:
+                item = ("PRIVMSG", *self._replies.popleft())
+            else:
+                item = head
+                self._queue.popleft()
             if self.rate:
                 self._tokens -= 1
             if item[0] == "QUIT":
@@ -770,6 +830,7 @@ class IrcLink:
         self._finalized = True
         self._closed = True
         self._queue.clear()
+        self._replies.clear()
         if self._conn.is_connected():
             self._conn.disconnect(message)
         self.reactor.remove_global_handler("all_events", self._on_event)

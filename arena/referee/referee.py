@@ -33,6 +33,7 @@ from ..protocol import (
     parse,
     valid_nick,
 )
+from .budget import ReplyBudget
 from .identity import AuthError, Identities
 from .match import Match, Timeouts, game_over, not_playing
 
@@ -80,6 +81,9 @@ class Referee:
         id_taken: Callable[[str], bool] = lambda gid: False,
         send_many: Callable[[Sequence[str], str], object] | None = None,
         identities: Identities | None = None,
+        reply: Callable[[str, str], object] | None = None,
+        budget: ReplyBudget | None = None,
+        after_sent: Callable[[Callable[[float], None]], object] | None = None,
     ) -> None:
         self.nick = nick
         """The nick the referee runs under now; DMs to it are protocol."""
@@ -88,6 +92,16 @@ class Referee:
         self.send_many = send_many
         """Sends one line to several nicks at once where the transport can (IRC's
         multi-target PRIVMSG); None: one ``send`` each."""
+        self.reply = reply
+        """Sends a line that answers someone's line (an ERROR, a WELCOME) where the transport
+        puts it behind the games' lines (IRC: ``IrcLink.reply``), so answering a flood cannot
+        delay a game; None: ``send``."""
+        self.budget = budget
+        """What one sender may cost in replies; past it they are dropped. None: no limit
+        (the in-memory transport, whose games must not depend on the wall clock)."""
+        self.after_sent = after_sent
+        """Calls back with the time every line sent so far actually went out, where a
+        transport queues lines (IRC): deadlines start then. None: lines go out at once."""
         self.identities = Identities() if identities is None else identities
         self.bots: dict[str, BotInfo] = {}
         """Registered connections by folded nick."""
@@ -288,8 +302,14 @@ class Referee:
         self._tell(nick, Message.make(ERROR, code.value, *context, text=reason))
 
     def _tell(self, target: str, msg: Message) -> None:
+        """Answer ``target`` (whose line this is about) with ``msg``."""
         for line in msg.lines():  # a long list (WHO with many bots) is continued
-            self.send(target, line)
+            self._reply(target, line)
+
+    def _reply(self, target: str, line: str) -> None:
+        """Send a reply to ``target`` behind the games' lines, if its budget allows."""
+        if self.budget is None or self.budget.allow(target):
+            (self.send if self.reply is None else self.reply)(target, line)
 
     # -- games ----------------------------------------------------------------------
 
@@ -316,6 +336,8 @@ class Referee:
             say=lambda line: self.send(channel, line),
             tell=self.send,
             tell_many=self.send_many,
+            reply=self._reply,
+            after_sent=self.after_sent,
             on_end=self._ended,
         )
         for seat, c in enumerate(connections):

@@ -18,6 +18,7 @@ from ..core.keys import derive, new_key
 from ..games import GAMES
 from ..irc.link import IrcLink, strip_controls
 from ..protocol import TABLE, Message, referee_topic
+from .budget import ReplyBudget
 from .lobby import Lobby, Seater, Table
 from .identity import Identities
 from .recorder import Recorder
@@ -71,7 +72,8 @@ class RefereeService:
                                 require_key=config.identity.require_key, accounts=config.identity.accounts)
         self.referee = Referee(server.nick, config.timeouts, self.link.send,
                                id_taken=recorder.store.has_game if recorder is not None else lambda gid: False,
-                               send_many=self.link.send_many, identities=identities)
+                               send_many=self.link.send_many, identities=identities,
+                               reply=self.link.reply, budget=ReplyBudget(clock=clock), after_sent=self._after_sent)
         self.referee.on_game_end.append(self._ended)
         self.referee.on_bot.append(self._bot_changed)
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
@@ -271,6 +273,17 @@ class RefereeService:
             # Never zero: the scheduler runs what falls due while it runs, so a wake-up that
             # is still due after its tick (a table that could not be seated) must not spin.
             self.reactor.scheduler.execute_after(max(MIN_WAKE, wake - now), self._tick)
+
+    def _after_sent(self, then: Callable[[float], None]) -> None:
+        """Call ``then`` with the time the lines queued so far go out (a request's deadline
+        starts then), and wake for the deadline that starts."""
+
+        def sent() -> None:
+            now = self.clock()
+            then(now)
+            self._after(now)
+
+        self.link.after_sent(sent)
 
     def _tick(self) -> None:
         now = self.clock()

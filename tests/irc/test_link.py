@@ -517,3 +517,20 @@ def test_embedded_server_context_manager() -> None:
     server = LocalServer("embedded", port=port)
     with server:
         assert server.port == port and server.startup_seconds is not None
+
+
+def test_replies_wait_behind_our_lines_and_after_sent_follows_them(make_link) -> None:
+    """A reply goes out only once nothing of ours waits and the bucket is full again; a
+    full reply queue drops; ``after_sent`` fires once the lines before it are written."""
+    rx, rec = make_link("rx")
+    tx, _ = make_link("tx", lines_per_second=20, burst=2, max_replies=1)
+    sent: list[int] = []
+    for i in range(3):
+        tx.send("rx", f"ours {i}")
+    assert tx.reply("rx", "a reply")
+    assert not tx.reply("rx", "one reply too many") and tx.replies_dropped == 1
+    tx.send("rx", "ours 3")
+    tx.after_sent(lambda: sent.append(len(rec.messages)))
+    rec.wait(lambda: len(rec.messages) == 5)
+    assert rec.texts() == ["ours 0", "ours 1", "ours 2", "ours 3", "a reply"]
+    assert sent and sent[0] <= 4  # called once "ours 3" was written, before the reply was read
