@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, NoReturn, Protocol, Sequence
 
@@ -22,6 +23,10 @@ from ..protocol import ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, TEAM, TIMEOUT, W
 log = logging.getLogger(__name__)
 
 WARN_STEP, DEFAULT_STEP, FORFEIT_STEP = "warn", "default", "forfeit"
+
+REFUSALS_KEPT = 20
+"""Refusals (ERROR lines) the transcript keeps one by one per seat; the rest are counted by
+code, so a bot that floods the referee with bad lines cannot grow a stored game without bound."""
 
 
 def not_playing(gid: str) -> IllegalAction:
@@ -75,6 +80,12 @@ class Match:
     tell: Callable[[str, str], object]
     tell_many: Callable[[Sequence[str], str], object] | None = None
     """Sends one line to several nicks at once (one IRC line for many DMs); None: ``tell`` each."""
+    reply: Callable[[str, str], object] | None = None
+    """Sends a refusal to the nick whose line it answers, behind the game's lines where the
+    transport can, and may drop it (the referee limits what one sender costs); None: ``tell``."""
+    after_sent: Callable[[Callable[[float], None]], object] | None = None
+    """Calls back with the time every line sent so far actually went out (IRC queues them
+    behind a rate limit): a deadline starts then. None: lines go out at once."""
     on_end: Callable[["Match"], None] | None = None
     on_floor: Callable[[str | None, str | None], None] | None = None
     """Called with the nicks of the old and the new floor holder when the floor changes
@@ -84,7 +95,9 @@ class Match:
     nicks: list[str] = field(init=False)
     """Where each seat's direct messages go now (follows renames)."""
     transcript: list[tuple[str | None, str]] = field(default_factory=list)
-    """Every line sent, with its addressee (None: the channel) — the game as people saw it."""
+    """Every line sent, with its addressee (None: the channel) — the game as people saw it —
+    except refusals past ``REFUSALS_KEPT`` per seat: at the end, one line per seat and code
+    stands for those, ``ERROR CODE GID count=N :...`` (to the seat's name in START)."""
     chat: list[tuple[str, str]] = field(default_factory=list)
     """The speeches: every line a floor holder said in the game's channel during its turn,
     within the turn's limits, with its nick. Refused lines (out of turn, too long, past
@@ -106,6 +119,14 @@ class Match:
         """The engine round whose requests went out last (the engine counts from 0)."""
         self._next_rid = 1
         self._deadline: dict[int, float] = {}
+        self._unsent: dict[int, int] = {}
+        """Seats whose request (by id) is still queued in the transport: their deadline
+        starts when it goes out (``after_sent``), and cannot pass before."""
+        self._kept: Counter[int | None] = Counter()
+        """Refusals kept in the transcript, by seat (None: senders without a seat, who
+        share one allowance and are not counted past it: they are no player's conduct)."""
+        self._refusals: dict[int, Counter[str]] = {}
+        """Refusals past the allowance, by seat and code."""
         self._misses = [0] * len(self.names)
         self._published = 0
         self._issued: set[int] = set()
@@ -180,11 +201,12 @@ class Match:
             except IllegalAction as exc:
                 raise IllegalAction(exc.code, self._explain(exc.code, decision, items, chosen)) from None
         except (IllegalAction, ProtocolError) as exc:
-            self._send(nick, Message.make(ERROR, exc.code.value, self.gid, rid_text, text=exc.reason))
+            self._refuse(nick, seat, exc.code, exc.reason, rid_text)
             return
         self._answered.add((seat, rid))
         request.seats.discard(seat)
         self._deadline.pop(seat, None)
+        self._unsent.pop(seat, None)
         self._advance(now)
 
     def _refuse_request(self, seat: int, rid: int) -> NoReturn:
@@ -243,7 +265,7 @@ class Match:
     def next_deadline(self) -> float | None:
         """The next time ``poll`` has work: a player's deadline, the end of a hold on public
         lines, or the time a held dependent request goes out."""
-        deadline = min(self._deadline.values(), default=None)
+        deadline = min((d for seat, d in self._deadline.items() if seat not in self._unsent), default=None)
         for t in (self._hold_until, self._step_at if self._holding else None):
             if t is not None and (deadline is None or t < deadline):
                 deadline = t
@@ -252,7 +274,7 @@ class Match:
     def poll(self, now: float) -> None:
         """Apply the escalation step to every seat whose deadline has passed."""
         for seat, deadline in sorted(self._deadline.items(), key=lambda kv: kv[1]):
-            if self.over or deadline > now or self._deadline.get(seat) != deadline:
+            if self.over or deadline > now or self._deadline.get(seat) != deadline or seat in self._unsent:
                 continue
             self._missed(seat, now)
         self._advance(now)
@@ -266,11 +288,12 @@ class Match:
         self._misses[seat] += 1
         rid = next(r.rid for r in self._requests.values() if seat in r.seats)
         if step == WARN_STEP:
-            self._deadline[seat] = now + self.timeouts.grace
             self._send(self.nicks[seat], Message.make(WARN, self.gid, rid, seconds=int(self.timeouts.grace),
                                                       text="your deadline passed; answer now or the default applies"))
+            self._start_deadlines(rid, {seat}, self.timeouts.grace, now)
             return
         del self._deadline[seat]
+        self._unsent.pop(seat, None)
         for request in self._requests.values():
             request.seats.discard(seat)
         if step == FORFEIT_STEP:
@@ -323,7 +346,9 @@ class Match:
             if self.over:
                 self._requests.clear()
                 self._deadline.clear()
+                self._unsent.clear()
                 self._pass_floor()
+                self._count_refusals()
                 if self.on_end is not None:
                     on_end, self.on_end = self.on_end, None
                     on_end(self)
@@ -441,8 +466,6 @@ class Match:
             self._requests[rid] = Request(rid, seats)
             limit = game.time_limit(group[0])
             seconds = self.timeouts.decision if limit is None else limit
-            for seat in seats:
-                self._deadline[seat] = now + seconds
             to = "all" if len(seats) == len(names) else [names[s] for s in sorted(seats)]
             variants: dict[tuple, list[Decision]] = {}
             for d in group:
@@ -453,6 +476,29 @@ class Match:
                     self._send(None, msg)
                 else:
                     self._send_each([self.nicks[d.seat] for d in variant], msg)
+            self._start_deadlines(rid, seats, seconds, now)
+
+    def _start_deadlines(self, rid: int, seats: set[int], seconds: float, now: float) -> None:
+        """Give ``seats`` ``seconds`` to answer request ``rid``, counted from when the lines
+        just sent actually go out: a line that waits in a busy transport's queue must not eat
+        its reader's time. Until the transport says so (``after_sent``) the deadline stands
+        at ``now + seconds`` (what a dependent step is timed by) but cannot pass."""
+        for seat in seats:
+            self._deadline[seat] = now + seconds
+        if self.after_sent is None:
+            return
+        for seat in seats:
+            self._unsent[seat] = rid
+
+        def sent(at: float) -> None:
+            request = self._requests.get(rid)
+            for seat in seats:
+                if self._unsent.get(seat) == rid:
+                    del self._unsent[seat]
+                    if request is not None and seat in request.seats and seat in self._deadline:
+                        self._deadline[seat] = at + seconds
+
+        self.after_sent(sent)
 
     def _shown(self, d: Decision) -> list[str]:
         """The decision's options as the wire shows them: players by their START nicks."""
@@ -524,25 +570,49 @@ class Match:
             return False
         if seat == self._floor and self._floor_said < FLOOR_LINES:
             if len(text.encode()) > MAX_TEXT_BYTES:
-                return self._refuse_line(nick, ErrorCode.MALFORMED, f"a line of speech is at most {MAX_TEXT_BYTES} "
-                                                                    "bytes; this one does not count")
+                return self._refuse_line(nick, seat, ErrorCode.MALFORMED, f"a line of speech is at most {MAX_TEXT_BYTES} "
+                                                                          "bytes; this one does not count")
             self.chat.append((nick, text))
             self._floor_said += 1
             if self._floor_said == FLOOR_LINES:
                 self._voice(None)
             return True
         if seat == self._floor:
-            return self._refuse_line(nick, ErrorCode.NOT_YOUR_TURN, f"a turn holds {FLOOR_LINES} lines: the floor "
-                                                                    "is taken back; answer your request to end it")
+            return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, f"a turn holds {FLOOR_LINES} lines: the floor "
+                                                                          "is taken back; answer your request to end it")
         if not self.over and self.game.is_out(seat):
-            return self._refuse_line(nick, ErrorCode.PLAYER_DEAD, "the dead do not talk")
+            return self._refuse_line(nick, seat, ErrorCode.PLAYER_DEAD, "the dead do not talk")
         why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
-        return self._refuse_line(nick, ErrorCode.NOT_YOUR_TURN, why)
+        return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, why)
 
-    def _refuse_line(self, nick: str, code: ErrorCode, why: str) -> bool:
+    def _refuse_line(self, nick: str, seat: int, code: ErrorCode, why: str) -> bool:
         """Tell ``nick`` its channel line does not count (always False, for ``said``)."""
-        self._send(nick, Message.make(ERROR, code.value, self.gid, text=why))
+        self._refuse(nick, seat, code, why)
         return False
+
+    def _refuse(self, nick: str, seat: int | None, code: ErrorCode, why: str, *context: str) -> None:
+        """Tell ``nick`` (playing ``seat``, if any) that its line was refused: an ERROR
+        naming the game (and ``context``), sent through ``reply``. The transcript keeps the
+        first ``REFUSALS_KEPT`` per seat and counts the rest (see ``transcript``)."""
+        msg = Message.make(ERROR, code.value, self.gid, *context, text=why)
+        lines = msg.lines()
+        if self._kept[seat] < REFUSALS_KEPT:
+            self._kept[seat] += 1
+            self.transcript.extend((nick, line) for line in lines)
+        elif seat is not None:
+            self._refusals.setdefault(seat, Counter())[code.value] += 1
+        send = self.tell if self.reply is None else self.reply
+        for line in lines:
+            send(nick, line)
+
+    def _count_refusals(self) -> None:
+        """At the end: one transcript line per seat and code for the refusals not kept."""
+        for seat, counts in sorted(self._refusals.items()):
+            for code, n in sorted(counts.items()):
+                line = Message.make(ERROR, code, self.gid, count=n,
+                                    text=f"{n} more refusals with this code, not kept one by one").format()
+                self.transcript.append((self.names[seat], line))
+        self._refusals.clear()
 
     def team(self, bot: str, msg: Message, reply_to: str | None = None) -> None:
         """``TEAM gid :text`` from ``bot``: relayed to the seats the game lets hear it in
@@ -566,7 +636,7 @@ class Match:
             if len(msg.text.encode()) > MAX_TEXT_BYTES:
                 raise ProtocolError(ErrorCode.MALFORMED, f"TEAM text is at most {MAX_TEXT_BYTES} bytes; split it")
         except (IllegalAction, ProtocolError) as exc:
-            self._send(nick, Message.make(ERROR, exc.code.value, self.gid, text=exc.reason))
+            self._refuse(nick, seat, exc.code, exc.reason)
             return
         relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
         self._send_each([self.nicks[other] for other in listeners], relayed)

@@ -441,7 +441,8 @@ class Store:
 
     def _conduct(self, game: str) -> dict[str, Conduct]:
         """Per bot, from the stored transcripts: ``ERROR`` and ``WARN`` lines sent to it
-        (under its seat's nick) and ``TIMEOUT`` lines naming it (by its seat's nick)."""
+        (under its seat's nick; an ``ERROR`` with ``count=N`` stands for N refusals) and
+        ``TIMEOUT`` lines naming it (by its seat's nick)."""
         sql = ("SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
                " JOIN games g ON g.seq = l.game_seq"
                " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')")
@@ -456,8 +457,8 @@ class Store:
             name = seated.get((target or "").lower())
             if name is None:
                 continue  # said to someone else (a renamed nick, a bystander)
-            if msg.verb == ERROR:
-                refused[name][msg.args[0]] += 1
+            if msg.verb == ERROR:  # ``count=N``: a match's tally of refusals not kept one by one
+                refused[name][msg.args[0]] += msg.int("count", 1)
             elif msg.verb == WARN:
                 late[name]["warn"] += 1
         return {

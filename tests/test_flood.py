@@ -1,0 +1,89 @@
+"""What a flood can cost the referee: replies per sender, refusals kept in a game's
+transcript, and deadlines that start when a request actually goes out."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from arena.config import TimeoutConfig
+from arena.games.avalon.options import AvalonOptions
+from arena.protocol import ASK, ERROR, WARN, parse
+from arena.referee.budget import ReplyBudget
+from arena.referee.match import REFUSALS_KEPT
+from arena.referee.referee import Referee
+from arena.store import Store, record_from_game
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_sender_gets_a_burst_of_replies_then_a_trickle_and_others_are_unaffected() -> None:
+    clock = Clock()
+    budget = ReplyBudget(burst=3, per_second=0.5, clock=clock, senders=2)
+    assert [budget.allow("Mallory") for _ in range(4)] == [True, True, True, False]
+    assert budget.allow("alice")  # another sender has its own budget
+    clock.now = 2.0
+    assert budget.allow("mallory") and not budget.allow("MALLORY")  # one more every 2 s, case-folded
+    assert budget.dropped == 2
+    budget.allow("bob")  # a third sender: the least recently charged (alice) is forgotten
+    assert len(budget._buckets) == 2
+
+
+def _referee(budget: ReplyBudget | None = None,
+             after_sent: Callable[[Callable[[float], None]], object] | None = None) -> tuple[Referee, list[tuple[str, str]]]:
+    sent: list[tuple[str, str]] = []
+    referee = Referee("arena", TimeoutConfig(escalation=("warn", "default")), lambda t, x: sent.append((t, x)),
+                      budget=budget, after_sent=after_sent)
+    return referee, sent
+
+
+def test_a_stranger_flooding_garbage_gets_a_few_errors_then_silence() -> None:
+    clock = Clock()
+    referee, sent = _referee(ReplyBudget(burst=5, per_second=0.1, clock=clock))
+    for i in range(100):
+        referee.on_message("stranger", "arena", f"garbage {i}", clock.now)
+    assert len(sent) == 5 and all(text.startswith("ERROR ") for _, text in sent)
+    referee.on_message("honest", "arena", "REGISTER 1", clock.now)
+    assert sent[-1][0] == "honest" and sent[-1][1].startswith("WELCOME")
+
+
+def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp_path) -> None:
+    referee, sent = _referee()
+    nicks = [f"p{i}" for i in range(5)]
+    for nick in nicks:
+        referee.on_message(nick, "arena", "REGISTER 1", 0.0)
+    match = referee.start_game("avalon", nicks, AvalonOptions(), 1, "#g", 0.0)
+    flood = 3 * REFUSALS_KEPT
+    for i in range(flood):
+        referee.on_message("p1", "arena", f"ANSWER {match.gid} {999000 + i} approve", 0.0)
+    match.abort("test", 0.0)
+    errors = [(to, line) for to, line in match.transcript if line.startswith(ERROR)]
+    assert len(errors) == REFUSALS_KEPT + 1
+    to, summary = errors[-1]
+    assert to == "p1" and parse(summary).int("count") == flood - REFUSALS_KEPT
+    assert sum(1 for to, text in sent if to == "p1" and text.startswith(ERROR)) == flood  # all were answered
+    with Store(tmp_path / "arena.db") as store:
+        store.record_game(record_from_game(match.gid, match.game, match.names, started=0.0, finished=1.0,
+                                           transcript=match.transcript, bots=match.bots, aborted_reason="test"))
+        assert sum(store.bot_stats("avalon")["p1"].conduct.refused.values()) == flood
+
+
+def test_a_deadline_starts_when_the_request_goes_out() -> None:
+    waiting: list[Callable[[float], None]] = []
+    referee, sent = _referee(after_sent=waiting.append)
+    nicks = [f"p{i}" for i in range(5)]
+    for nick in nicks:
+        referee.on_message(nick, "arena", "REGISTER 1", 0.0)
+    match = referee.start_game("avalon", nicks, AvalonOptions(), 1, "#g", 0.0)
+    assert any(parse(text).verb == ASK for _, text in sent) and waiting
+    assert match.next_deadline() is None  # queued, not sent: no clock runs
+    referee.poll(1000.0)
+    assert not any(parse(text).verb == WARN for _, text in sent)
+    for callback in waiting:
+        callback(1000.0)
+    assert match.next_deadline() == 1000.0 + TimeoutConfig().decision
