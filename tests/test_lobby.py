@@ -136,6 +136,13 @@ def test_help_and_status_answer_anyone_but_not_faster_than_the_interval() -> Non
     for name in bots("b", 3):
         service.lobby.add(name, 0.0)
     assert service._status(0.0) == ["waiting (3): b0, b1, b2"]
+    for name in bots("x", 200):
+        service.lobby.add(name, 0.0)
+    status = service._status(0.0)  # a few lines, however many wait
+    assert status[0].startswith("waiting (203): b0, b1, b2, x0,") and status[-1].endswith("and 153 more")
+    assert len(status) <= 3
+    for name in bots("x", 200):
+        service.lobby.remove(name)
     before = service.link.queued
     service._operator("stranger", "!help", 0.0)
     assert service.link.queued == before + 1

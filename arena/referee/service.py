@@ -36,6 +36,9 @@ no one can flood the lobby (or the referee's send queue) through the referee."""
 STATUS_GAMES = 10
 """Running games listed by ``!status`` at most; the rest are counted."""
 
+STATUS_WAITING = 50
+"""Waiting bots named by ``!status`` at most: its answer stays a few lines, however many wait."""
+
 HELP = ("commands: !help (this), !status (who waits, what runs); operators only: !start (seat the waiting "
         "bots now), !stop [GID] (stop that game, or every game, with nobody at fault)")
 
@@ -223,13 +226,16 @@ class RefereeService:
     def _status(self, now: float) -> list[str]:
         """Who waits and what runs, in as many lines as the lobby's line length needs."""
         width = self.link.max_text_bytes(self.lobby_channel)
-        lines = _listed(f"waiting ({len(self.lobby.waiting)}):", self.lobby.waiting, width)
+        waiting = self.lobby.waiting
+        more = [f"and {len(waiting) - STATUS_WAITING} more"] if len(waiting) > STATUS_WAITING else []
+        lines = _listed(f"waiting ({len(waiting)}):", waiting[:STATUS_WAITING] + more, width)
         for gid, (table, _, _) in self._tables.items():
             lines += _listed(f"{gid} {table.game} joining:", self._nicks(table.seats), width)
         running = sorted(self._started.items(), key=lambda item: item[1])
         for gid, started in running[:STATUS_GAMES]:
             match = self.referee.matches[gid]
-            lines += _listed(f"{gid} {match.game.name} running {now - started:.0f} s:", match.bots or match.names, width)
+            lines += _listed(f"{gid} {match.game.name} running {now - started:.0f} s:", match.bots or match.names,
+                             width)
         if len(running) > STATUS_GAMES:
             lines.append(f"... and {len(running) - STATUS_GAMES} more games running")
         return lines
