@@ -284,9 +284,10 @@ def test_malformed_and_illegal_lines_get_errors_and_the_game_finishes(irc_server
 
 
 def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: LocalServer) -> None:
-    # A full table starts at once and five rule bots may finish before evil's second line:
-    # a second game keeps the referee there to answer it.
-    arena = Arena(irc_server, 5, FAST, games=2)
+    # A full table would start at once, and five rule bots may finish their game (and the
+    # referee leave) before evil's second line: a sixth seat makes the lobby count down.
+    lobby = LobbyConfig(min_players=5, max_players=6, countdown=0.5, join_timeout=5.0)
+    arena = Arena(irc_server, 5, FAST, lobby=lobby)
     for i in range(5):
         arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
@@ -299,7 +300,7 @@ def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: Local
         # A \r splits the line at the server: the tail is the sender's own QUIT, not the referee's.
         evil.send(b"PRIVMSG arena :ANSWER g1 1 \x1fp1\x0f\rPRIVMSG #arena :fake\r\n")
         errors.append(evil.expect(b"ERROR"))
-        match = arena.wait()[0]
+        (match,) = arena.wait()
     assert match.game.result.forfeited is None
     for line in errors:
         assert not CONTROL.search(line.decode().split(" :", 1)[1]), line
