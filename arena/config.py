@@ -168,10 +168,16 @@ class LobbyConfig:
     auto_start: bool = setting(True, help="start a game by itself once enough bots are registered")
     min_players: int = setting(5, help="fewest registered bots for an automatic start", min=1)
     max_players: int = setting(10, help="most players seated in one game", min=1)
-    countdown: float = setting(30.0, help="seconds without a new registration before an automatic start", min=0)
+    countdown: float = setting(
+        30.0, help="seconds without a new bot waiting before a table that is not full opens (a full one opens at once)",
+        min=0)
+    max_wait: float = setting(
+        120.0, help="seconds at most from when the longest-waiting bot began waiting to an automatic start, "
+                    "however many registrations restart the countdown", min=0)
     join_timeout: float = setting(30.0, help="seconds seated bots have to join the game channel", min=0)
-    operators: tuple[str, ...] = setting((), help="nicks allowed to send !start and !stop", pattern=_NICK,
-                                         form="a list of IRC nicks")
+    operators: tuple[str, ...] = setting(
+        (), help="nicks allowed to send !start and !stop (!help and !status answer anyone)", pattern=_NICK,
+        form="a list of IRC nicks")
 
     def __post_init__(self) -> None:
         if self.max_players < self.min_players:

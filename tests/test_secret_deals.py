@@ -26,7 +26,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.config import parse_config
+from arena.config import LobbyConfig, parse_config
 from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import END, START, parse
@@ -339,7 +339,7 @@ def test_the_serve_key_is_kept_in_the_store_and_seats_the_lobby(tmp_path: Path) 
         assert store.secret("serve") != key
 
     def orders(key: bytes) -> list[list[str]]:
-        lobby = Lobby("avalon", AvalonOptions(), 5, 5, 0.0, False, 1, key)
+        lobby = Lobby(LobbyConfig(min_players=5, max_players=5, auto_start=False), AvalonOptions(), 1, key)
         seated = []
         for _ in range(8):
             for i in range(5):

@@ -30,7 +30,11 @@ class Seating:
 
     def order(self, game_index: int) -> tuple[str, ...]:
         """The seat order of the ``game_index``-th game (0-based) of the series."""
-        block = game_index // self.keep
-        order = list(self.players)
-        random.Random(derive_seed(self.seed, "seating", block)).shuffle(order)
-        return tuple(order)
+        return shuffled(self.players, derive_seed(self.seed, "seating", game_index // self.keep))
+
+
+def shuffled(players: Sequence[str], seed: int) -> tuple[str, ...]:
+    """``players`` in the seat order that ``seed`` picks, uniformly among all orders."""
+    order = list(players)
+    random.Random(seed).shuffle(order)
+    return tuple(order)

@@ -1,10 +1,22 @@
 """Who plays next, when, and in which seat order — free of IRC and of the clock.
 
-Registered bots wait in the lobby. With ``auto_start`` a game starts once at least
-``min_players`` wait and no one has registered for ``countdown`` seconds (each
-registration restarts the countdown); an operator may start one at any time. The same
-roster keeps its seat order for ``keep`` games, then it is reshuffled (``Seating``), from
-the service's secret master key; each game deals its roles from its own secret seed.
+Registered bots wait in the lobby and are seated ``max_players`` at a time, longest-waiting
+first and, among bots that began waiting together (back from one game), those that played
+fewest games first: so every bot plays about as often as any other, and bots left out
+of one table are the first seated at the next. (Going by seat order instead would leave
+out the same bots again and again, since a roster keeps its order.) A full table
+opens at once, since waiting cannot make it fuller; with ``auto_start``, a smaller one
+(at least ``min_players``) opens once no bot has begun waiting for ``countdown`` seconds,
+and at the latest ``max_wait`` seconds after the longest-waiting bot began waiting, so
+neither a registration storm nor one client's REGISTER/UNREGISTER toggle holds the lobby
+back. Another table opens while enough bots still wait. An operator may start one at any
+time.
+
+Each roster (the set of bots at a table) keeps its seat order for ``keep`` games whenever
+it sits again, then it is reshuffled; the orders derive from the service's secret master
+key, and each roster's place in its series is kept in the store (``RosterBook``), so a
+restart neither resets it nor brings the first order back. Each game deals its roles from
+its own secret seed.
 """
 
 from __future__ import annotations
@@ -12,8 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..config import LobbyConfig
 from ..core.keys import derive
-from ..core.seating import Seating
+from ..core.seating import shuffled
 
 
 @dataclass(frozen=True)
@@ -37,6 +50,8 @@ class Seater(Protocol):
 
     deadline: float | None
     """When ``due`` may next become true by itself (a countdown); None: only on an event."""
+    waiting: list[str]
+    """The bots waiting to be seated, longest-waiting first."""
 
     def add(self, nick: str, now: float) -> None: ...
     def remove(self, nick: str) -> None: ...
@@ -44,55 +59,92 @@ class Seater(Protocol):
     def take(self, smallest: int) -> Table | None: ...
 
 
+class RosterBook(Protocol):
+    """Where a roster's place in its series of seat orders outlives the process (``Store``)."""
+
+    def roster(self, game: str, roster: str) -> tuple[int, int] | None: ...
+    def save_roster(self, game: str, roster: str, block: int, games: int) -> None: ...
+
+
 class Lobby:
     """Seats the bots that wait, ``max_players`` at a time, for the configured game."""
 
-    def __init__(
-        self, game: str, options: Any, min_players: int, max_players: int, countdown: float, auto_start: bool,
-        keep: int, key: bytes,
-    ) -> None:
-        """``key``: the secret master key the seat orders derive from."""
-        self.game = game
+    def __init__(self, settings: LobbyConfig, options: Any, keep: int, key: bytes,
+                 book: RosterBook | None = None) -> None:
+        """``keep``: games a roster plays in one seat order; ``key``: the secret master key
+        the seat orders derive from; ``book``: where rosters' series persist (None: memory only)."""
+        self.settings = settings
         self.options = options
-        self.min_players = min_players
-        self.max_players = max_players
-        self.countdown = countdown
-        self.auto_start = auto_start
         self.keep = keep
         self._key = key
+        self._book = book
         self.waiting: list[str] = []
-        """Registered bots not seated in a game, in order of registration."""
+        self._since: dict[str, float] = {}
+        """When each waiting bot (folded name) began waiting."""
+        self._last_arrival: float | None = None
+        """When a bot last began waiting: the countdown runs from there."""
+        self._played: dict[str, int] = {}
+        """Games each bot (folded name) was seated at by this lobby: who goes first among equals."""
+        self._rosters: dict[str, tuple[int, int]] = {}
+        """Folded roster -> (block of its seat order, games seated in that block)."""
         self.deadline: float | None = None
-        self._seating: Seating | None = None
-        self._played = 0
 
     def add(self, nick: str, now: float) -> None:
-        if nick.lower() not in (n.lower() for n in self.waiting):
+        """A bot begins waiting (one already waiting keeps its place)."""
+        if nick.lower() not in self._since:
             self.waiting.append(nick)
-        if self.auto_start and len(self.waiting) >= self.min_players:
-            self.deadline = now + self.countdown
+            self._since[nick.lower()] = now
+            self._last_arrival = now
+        self._plan()
 
     def remove(self, nick: str) -> None:
-        self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
-        if len(self.waiting) < self.min_players:
+        if self._since.pop(nick.lower(), None) is not None:
+            self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
+        self._plan()
+
+    def _plan(self) -> None:
+        """When a table of fewer than ``max_players`` falls due: ``countdown`` after the
+        last arrival, but never later than ``max_wait`` after the first waiter's arrival."""
+        s = self.settings
+        if not s.auto_start or len(self.waiting) < s.min_players or self._last_arrival is None:
             self.deadline = None
+        else:
+            first = self._since[self.waiting[0].lower()]
+            self.deadline = min(self._last_arrival + s.countdown, first + s.max_wait)
 
     def due(self, now: float) -> bool:
-        """Whether the automatic countdown has run out with enough bots waiting."""
-        return self.deadline is not None and now >= self.deadline and len(self.waiting) >= self.min_players
+        """Whether a table should open now by itself: a full one, or one whose countdown ran out."""
+        s = self.settings
+        if not s.auto_start or len(self.waiting) < s.min_players:
+            return False
+        return len(self.waiting) >= s.max_players or (self.deadline is not None and now >= self.deadline)
 
     def take(self, smallest: int) -> Table | None:
-        """Seat the next game: up to ``max_players`` waiting bots in seat order; None if
-        fewer than ``smallest`` wait. Seated bots leave the waiting list until they return."""
-        if len(self.waiting) < smallest:
+        """Seat the next game: up to ``max_players`` bots, longest-waiting first (then
+        fewest games played), in their roster's seat order; None if fewer than ``smallest``
+        wait. Seated bots leave the waiting list until they return."""
+        if len(self.waiting) < max(smallest, 1):
             return None
-        players = self.waiting[: self.max_players]
-        roster = tuple(sorted(players))
-        if self._seating is None or self._seating.players != roster:
-            self._seating = Seating(roster, self.keep, derive(self._key, "seating", *roster))
-            self._played = 0
-        order = list(self._seating.order(self._played))
-        self._played += 1
-        self.waiting = self.waiting[len(players):]
-        self.deadline = None
-        return Table(self.game, self.options, order)
+        queue = sorted(self.waiting, key=lambda n: (self._since[n.lower()], self._played.get(n.lower(), 0)))
+        players = queue[: self.settings.max_players]
+        seated = {p.lower() for p in players}
+        self.waiting = [n for n in self.waiting if n.lower() not in seated]
+        for nick in players:
+            del self._since[nick.lower()]
+            self._played[nick.lower()] = self._played.get(nick.lower(), 0) + 1
+        self._plan()
+        return Table(self.settings.game, self.options, list(self._order(players)))
+
+    def _order(self, players: list[str]) -> tuple[str, ...]:
+        """The roster's seat order for this game, moving it one game on in its series."""
+        roster = sorted(players, key=str.lower)
+        name = ",".join(n.lower() for n in roster)
+        game = self.settings.game
+        stored = self._book.roster(game, name) if self._book is not None and name not in self._rosters else None
+        block, games = self._rosters.get(name) or stored or (0, 0)
+        if games >= self.keep:
+            block, games = block + 1, 0
+        self._rosters[name] = (block, games + 1)
+        if self._book is not None:
+            self._book.save_roster(game, name, block, games + 1)
+        return shuffled(roster, derive(self._key, "seating", game, name, block))

@@ -30,6 +30,19 @@ log = logging.getLogger(__name__)
 MIN_WAKE = 0.01
 """Seconds: the soonest the service wakes itself up again."""
 
+PUBLIC_INTERVAL = 5.0
+"""Seconds between two answers to ``!help`` or ``!status`` from non-operators, so that
+no one can flood the lobby (or the referee's send queue) through the referee."""
+
+STATUS_GAMES = 10
+"""Running games listed by ``!status`` at most; the rest are counted."""
+
+STATUS_WAITING = 50
+"""Waiting bots named by ``!status`` at most: its answer stays a few lines, however many wait."""
+
+HELP = ("commands: !help (this), !status (who waits, what runs); operators only: !start (seat the waiting "
+        "bots now), !stop [GID] (stop that game, or every game, with nobody at fault)")
+
 
 class RefereeService:
     """Runs games for the bots that register, until stopped or ``max_games`` have ended."""
@@ -82,11 +95,15 @@ class RefereeService:
         self._on_game_end = on_game_end
         if seater is None:
             lobby = config.lobby
-            seater = Lobby(lobby.game, config.games[lobby.game].options, lobby.min_players, lobby.max_players,
-                           lobby.countdown, lobby.auto_start, config.seating.games_per_order, self._key)
+            seater = Lobby(lobby, config.games[lobby.game].options, config.seating.games_per_order, self._key,
+                           recorder.store if recorder is not None else None)
         self.lobby: Seater = seater
         self._tables: dict[str, tuple[Table, str, float]] = {}
         """Games announced whose players are still joining: gid -> (table, channel, start-by time)."""
+        self._started: dict[str, float] = {}
+        """When each running game started (for ``!status``)."""
+        self._public_answer = -math.inf
+        """When a non-operator's ``!help`` or ``!status`` was last answered."""
         self._wake = math.inf
         self.fatal: str | None = None
 
@@ -177,14 +194,27 @@ class RefereeService:
         self._after(now)
 
     def _operator(self, sender: str, text: str, now: float) -> None:
-        """``!start`` from an operator starts a game with the bots waiting now; ``!stop GID``
-        stops that game (``!stop`` alone: every running game) with nobody at fault."""
-        if sender.lower() not in (o.lower() for o in self.config.lobby.operators):
-            return
+        """``!help`` and ``!status`` answer anyone (a non-operator once per
+        ``PUBLIC_INTERVAL``); ``!start`` from an operator seats the bots waiting now at as
+        many tables as they fill; ``!stop GID`` stops that game (``!stop`` alone: every
+        running game) with nobody at fault."""
         words = text.split()
+        operator = sender.lower() in (o.lower() for o in self.config.lobby.operators)
+        if words[0] in ("!help", "!status"):
+            if not operator and now < self._public_answer + PUBLIC_INTERVAL:
+                return
+            if not operator:
+                self._public_answer = now
+            for line in [HELP] if words[0] == "!help" else self._status(now):
+                self.link.send(self.lobby_channel, line)
+            return
+        if not operator:
+            return
         if words[0] == "!start":
             if not self._open_table(now):
                 self.link.send(self.lobby_channel, f"{sender}: not enough bots are waiting to start a game")
+            while self._open_table(now):
+                pass
         elif words[0] == "!stop":
             wanted = words[1:] or list(self.referee.matches)
             for gid in wanted:
@@ -194,6 +224,23 @@ class RefereeService:
                 else:
                     match.abort(f"stopped by {sender}", now)
         self._after(now)
+
+    def _status(self, now: float) -> list[str]:
+        """Who waits and what runs, in as many lines as the lobby's line length needs."""
+        width = self.link.max_text_bytes(self.lobby_channel)
+        waiting = self.lobby.waiting
+        more = [f"and {len(waiting) - STATUS_WAITING} more"] if len(waiting) > STATUS_WAITING else []
+        lines = _listed(f"waiting ({len(waiting)}):", waiting[:STATUS_WAITING] + more, width)
+        for gid, (table, _, _) in self._tables.items():
+            lines += _listed(f"{gid} {table.game} joining:", self._nicks(table.seats), width)
+        running = sorted(self._started.items(), key=lambda item: item[1])
+        for gid, started in running[:STATUS_GAMES]:
+            match = self.referee.matches[gid]
+            lines += _listed(f"{gid} {match.game.name} running {now - started:.0f} s:", match.bots or match.names,
+                             width)
+        if len(running) > STATUS_GAMES:
+            lines.append(f"... and {len(running) - STATUS_GAMES} more games running")
+        return lines
 
     # -- games ----------------------------------------------------------------------
 
@@ -237,6 +284,7 @@ class RefereeService:
                 continue
             del self._tables[gid]
             seed = derive(self._key, "game", gid) if table.seed is None else table.seed
+            self._started[gid] = now  # first: a game may end as it starts
             self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid)
 
     def _nicks(self, bots: list[str]) -> list[str]:
@@ -252,6 +300,7 @@ class RefereeService:
         channel = f"{self.lobby_channel}-{match.gid}"
         self.link.part(channel)
         del self.referee.matches[match.gid]
+        self._started.pop(match.gid, None)
         if self._on_game_end is not None:
             self._on_game_end(match)
 
@@ -259,8 +308,8 @@ class RefereeService:
 
     def _after(self, now: float) -> None:
         """Start what is due, then make sure we wake for the next deadline."""
-        if not self.done and self.lobby.due(now):
-            self._open_table(now)
+        while not self.done and self.lobby.due(now) and self._open_table(now):
+            pass  # another table, while enough bots still wait
         self._seat_tables(now)
         lobby = None if self.done else self.lobby.deadline  # a finished service seats no one
         wake = min(
@@ -290,3 +339,16 @@ class RefereeService:
         self._wake = math.inf
         self.referee.poll(now)
         self._after(now)
+
+
+def _listed(head: str, names: list[str], width: int) -> list[str]:
+    """``head`` and the names, comma-separated, wrapped into lines of at most ``width``
+    bytes (a name is never split); ``head`` alone says nobody."""
+    lines = [head]
+    for name in names:
+        sep = " " if lines[-1].endswith(":") else ", "
+        if len((lines[-1] + sep + name).encode()) > width:
+            lines.append(f"  {name}")
+        else:
+            lines[-1] += sep + name
+    return lines

@@ -291,6 +291,19 @@ class Store:
         self.conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)", (name, new_key()))
         return bytes(self.conn.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0])
 
+    # -- the lobby's seat orders ------------------------------------------------------------
+
+    def roster(self, game: str, roster: str) -> tuple[int, int] | None:
+        """(block, games seated in it) of a lobby roster's seat order, or None if never seated."""
+        row = self.conn.execute("SELECT block, games FROM rosters WHERE game = ? AND roster = ?",
+                                (game, roster)).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def save_roster(self, game: str, roster: str, block: int, games: int) -> None:
+        self.conn.execute("INSERT INTO rosters (game, roster, block, games) VALUES (?,?,?,?)"
+                          " ON CONFLICT(game, roster) DO UPDATE SET block = excluded.block, games = excluded.games",
+                          (game, roster, block, games))
+
     def tournament(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
         """(settings, games done) to resume a tournament, or None if unknown."""
         row = self.conn.execute("SELECT settings, games_done FROM tournaments WHERE id = ?",

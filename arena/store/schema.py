@@ -134,7 +134,18 @@ V2: Migration = (
     )""",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2)
+V3_ROSTERS: Migration = (
+    # The lobby's seat orders: a roster keeps its order for a block of games across restarts.
+    """CREATE TABLE rosters (
+        game TEXT NOT NULL,                    -- game type, e.g. avalon
+        roster TEXT NOT NULL,                  -- the bots' names, folded, sorted, joined by commas
+        block INTEGER NOT NULL,                -- which of the roster's seat orders it plays now
+        games INTEGER NOT NULL,                -- games seated in that order so far
+        PRIMARY KEY (game, roster)
+    ) WITHOUT ROWID""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS)
 
 
 class SchemaError(Exception):

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any, Mapping
 
+import pytest
+
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
@@ -25,7 +27,7 @@ from arena.sdk.runner import BotRunner
 from arena.store import Store
 from arena.store.records import StoredGame
 
-from .conftest import RawClient, Recorder
+from .conftest import RawClient, Recorder, until
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_WAIT = 30.0
@@ -38,12 +40,15 @@ class Arena:
     ``identity`` and ``server`` (extra ``ServerConfig`` fields: the referee's nick, SASL)
     let a test attack an arena configured as in production; with ``store`` (a database
     path) games are recorded, and the service is built on its own thread, since a Store
-    is used only by the thread that opened it (``stored`` then holds the games read back)."""
+    is used only by the thread that opened it (``stored`` then holds the games read back).
+    ``lobby`` replaces the lobby of exactly ``players`` seats; ``peak`` is the most games
+    that ran at once."""
 
     def __init__(
         self, server: LocalServer | ServicesServer, players: int, timeouts: TimeoutConfig, games: int = 1,
         game: str = "avalon", *, identity: IdentityConfig = IdentityConfig(require_key=False),
         server_options: Mapping[str, Any] | None = None, store: Path | None = None,
+        lobby: LobbyConfig | None = None,
     ) -> None:
         self.server = server
         self.config = Config(
@@ -51,11 +56,13 @@ class Arena:
             server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets,
                                 **(server_options or {})),
             timeouts=timeouts,
-            lobby=LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
+            lobby=lobby or LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2,
+                                       join_timeout=5.0),
         )
         self.referee = self.config.server.nick
         self.games = games
         self.finished: list[Match] = []
+        self.peak = 0
         self.store = store
         self.stored: list[StoredGame | None] = []
         self._built = threading.Event()
@@ -72,9 +79,13 @@ class Arena:
     def _service(self, recorder: GameRecorder | None) -> RefereeService:
         service = RefereeService(self.config, max_games=self.games, key=b"k" * 32, on_game_end=self.finished.append,
                                  recorder=recorder)
+        service.referee.on_game_start.append(lambda _: self._count_running(service))
         self.service = service
         self._built.set()
         return service
+
+    def _count_running(self, service: RefereeService) -> None:
+        self.peak = max(self.peak, len(service.referee.matches))
 
     def _serve(self) -> None:
         if self.store is None:
@@ -273,7 +284,10 @@ def test_malformed_and_illegal_lines_get_errors_and_the_game_finishes(irc_server
 
 
 def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: LocalServer) -> None:
-    arena = Arena(irc_server, 5, FAST)
+    # A full table would start at once, and five rule bots may finish their game (and the
+    # referee leave) before evil's second line: a sixth seat makes the lobby count down.
+    lobby = LobbyConfig(min_players=5, max_players=6, countdown=0.5, join_timeout=5.0)
+    arena = Arena(irc_server, 5, FAST, lobby=lobby)
     for i in range(5):
         arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
@@ -381,3 +395,21 @@ def test_plain_socket_bot_plays_a_full_game(irc_server: LocalServer) -> None:
     assert match.game.result.forfeited is None
     assert not [line for line in match.transcript if line[1].startswith("TIMEOUT")]
     assert plain.returncode == 0, out
+
+
+@pytest.mark.parametrize("irc_server", ["ngircd"], indirect=True)
+def test_thirty_bots_keep_three_tables_of_ten_playing_at_once(irc_server: LocalServer) -> None:
+    """The lobby opens a table whenever ten bots wait, not one game at a time; anyone may
+    ask it who waits and what runs."""
+    lobby = LobbyConfig(min_players=5, max_players=10, countdown=0.2, join_timeout=5.0)
+    arena = Arena(irc_server, 10, FAST, games=3, lobby=lobby)
+    for i in range(30):
+        arena.add_bot(f"p{i}", Bot(seed=i))
+    with arena:
+        until(lambda: arena.peak >= 3 or arena.finished, GAME_WAIT)
+        arena.spectator.send(arena.config.server.channel, "!status")
+        arena.spectator_log.wait(lambda: any(" running " in t for _, _, t in arena.spectator_log.messages))
+        finished = arena.wait(3)
+    assert arena.peak >= 3, f"at most {arena.peak} games ran at once"
+    assert all(m.game.result is not None and m.game.result.forfeited is None for m in finished)
+    assert len({bot for m in finished for bot in m.bots or ()}) == 30
