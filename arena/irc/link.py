@@ -503,19 +503,14 @@ class IrcLink:
         of lines to answer never delays our own. At most ``max_replies`` wait; past that
         the line is dropped (counted in ``replies_dropped``) and False returned, as for
         empty text or a closed link."""
-        _check_name("target", target)
-        text = strip_controls(text)
-        if not text:
-            return False
-        with self.reactor.mutex:
-            if self._closed:
-                return False
+        def push(clean: str) -> bool:
             if len(self._replies) >= self.max_replies:
                 self.replies_dropped += 1
                 return False
-            self._replies.append((target, text))
-            self._drain()
-        return True
+            self._replies.append((target, clean))
+            return True
+
+        return self._put(target, text, push)
 
     def after_sent(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once every line queued so far (``reply`` lines aside) has
@@ -643,14 +638,22 @@ class IrcLink:
     # -- outgoing queue --------------------------------------------------------------------
 
     def _enqueue(self, command: str, target: str, text: str) -> bool:
+        def push(clean: str) -> bool:
+            self._queue.append((command, target, clean))
+            return True
+
+        return self._put(target, text, push)
+
+    def _put(self, target: str, text: str, push: Callable[[str], bool]) -> bool:
+        """Sanitise ``text`` and hand it to ``push`` (a queue) under the reactor's lock;
+        False for a closed link, empty text or a line ``push`` refused."""
         _check_name("target", target)
         text = strip_controls(text)
         if not text:
             return False
         with self.reactor.mutex:
-            if self._closed:
+            if self._closed or not push(text):
                 return False
-            self._queue.append((command, target, text))
             self._drain()
         return True
 
