@@ -47,10 +47,16 @@ class Ask:
     deadline: float
     fields: dict[str, str]
     message: Message
+    rng: random.Random | None = field(default=None, repr=False, compare=False)
+    """The answering bot's random stream (``Session`` sets it): ``random()`` draws from it,
+    so a local tournament, which reseeds that stream before every game, replays the same
+    answers when resumed; a fresh unseeded stream would differ on every run."""
 
     def random(self, rng: random.Random | None = None) -> str | list[str]:
+        """A random legal answer from ``rng``, else the bot's stream (``self.rng``), else
+        (an Ask built by hand) a fresh unseeded one."""
         if rng is None:
-            rng = random.Random()
+            rng = self.rng if self.rng is not None else random.Random()
         if self.pick == 1:
             return rng.choice(self.options)
         return rng.sample(self.options, self.pick)
@@ -304,7 +310,8 @@ class Session:
             self.bot.on_event(game, msg)
             return []
         pick = msg.int("pick") if "pick" in fields else 1
-        ask = Ask(gid, rid, kind, msg.list("options"), pick, float(msg.int("deadline", 0)), fields, msg)
+        ask = Ask(gid, rid, kind, msg.list("options"), pick, float(msg.int("deadline", 0)), fields, msg,
+                  rng=self.bot.rng)
         self._open[gid] = ask
         if self._respond is not None:
             self._respond(game, ask)

@@ -3,6 +3,7 @@ connected to the server), with the same schedule and the same stored results."""
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any, Callable
 
@@ -66,8 +67,10 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
                report: ProgressCallback | None = None) -> int:
     """Play the games not yet stored with the bots loaded in this process; returns how many were played.
 
-    Before each game its bots' random streams are reseeded from the schedule
-    (``Schedule.bot_seed``), so a resumed tournament plays what an uninterrupted one would.
+    Before each game its bots' random streams (and the ``random`` module's, which naive bots
+    use) are reseeded from the schedule (``Schedule.bot_seed``, ``module_seed``), and every other stream of a
+    game derives from its seed (request ids, the rule bots' per-game picks) or lives in the
+    game's own state, so a resumed tournament plays what an uninterrupted one would.
     """
     classes = {}
     for entry in settings.entries:
@@ -81,12 +84,19 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     for nick, bot in bots.items():
         hub.connect(nick, bot)
     tracker = _Tracker(store, settings, done, report)
-    for index in range(done, settings.games):
-        table = schedule.table(index)
-        for nick in table.seats:
-            bots[nick].rng.seed(schedule.bot_seed(nick, index))
-        hub.play(settings.game, table.seats, options, table.seed, gid=table.gid)
-        tracker()
+    outside = random.getstate()
+    try:
+        for index in range(done, settings.games):
+            table = schedule.table(index)
+            for nick in table.seats:
+                bots[nick].rng.seed(schedule.bot_seed(nick, index))
+            # Bots that draw from the ``random`` module itself share one process-wide
+            # stream: seeded per game too, or a resumed run would deal them other numbers.
+            random.seed(schedule.module_seed(index))
+            hub.play(settings.game, table.seats, options, table.seed, gid=table.gid)
+            tracker()
+    finally:
+        random.setstate(outside)  # the caller's stream is its own business
     return tracker.played
 
 

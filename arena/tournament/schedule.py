@@ -138,6 +138,11 @@ class Schedule:
         game, so a resumed tournament plays the same games as an uninterrupted one."""
         return derive(self.key, "bot", nick, index)
 
+    def module_seed(self, index: int) -> int:
+        """The seed of the ``random`` module's stream in game ``index`` of a local tournament,
+        which every bot of the process shares; a label of its own, like ``bot_seed``."""
+        return derive(self.key, "module", index)
+
 
 def load_bot_class(spec: str) -> type[Bot]:
     """``random``, ``avalon_rule``, ``package.module:Class`` or ``path/to/file.py:Class``."""

@@ -1,0 +1,230 @@
+"""Deterministic resume: a local tournament killed (SIGKILL) and resumed plays exactly the
+games an uninterrupted run of the same command plays.
+
+Usage: python bench/kill_resume.py [--game avalon|werewolf|both] [--games N] [--kills K] [--seed S]
+
+For each game type: ``arena tournament --games 1`` creates the tournament (and its secret
+key) in a scratch store, which is then copied twice. Copy A runs ``--games N`` to the end
+in one process; copy B runs the same command and is killed with SIGKILL ``K`` times, at
+random points (once its store holds a random number of games, plus a random delay so the
+kill often lands inside a game), re-running the command after each kill until it ends.
+Then both stores must agree on every game (seed, seats, roles, winner, reason, every
+answer, every line the referee sent) and on the final Elo and TrueSkill tables, exactly,
+and ``arena ratings rebuild`` must match exactly on both. Any difference means some
+random stream (a bot's, the SDK's, the referee's) was per process, not per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROSTERS = {
+    "avalon": ("rule1=avalon_rule", "rule2=avalon_rule", "rule3=avalon_rule", "rand1=random", "rand2=random"),
+    "werewolf": ("w1=werewolf_rule", "w2=werewolf_rule", "w3=werewolf_rule", "w4=werewolf_rule",
+                 "r1=random", "r2=random", "r3=random", "r4=random"),
+}
+"""Rule bots and random bots: both kinds draw from their random streams every game."""
+
+DB = "results.db"
+TOURNAMENT = "t1"
+
+
+@dataclass
+class Run:
+    """What happened to the killed copy: the games stored at each kill, and how many
+    processes it took to finish."""
+
+    killed_at: list[int] = field(default_factory=list)
+    processes: int = 0
+
+
+def write_config(where: Path, game: str, extra: tuple[str, ...] = ()) -> Path:
+    """A config whose store path is relative, so the same command works in every copy;
+    ``extra`` bots join the game's roster."""
+    where.mkdir(parents=True, exist_ok=True)
+    bots = ", ".join(ROSTERS[game] + extra)
+    path = where / "config.yaml"
+    path.write_text(f"store:\n  path: {DB}\ntournament:\n  id: {TOURNAMENT}\n  game: {game}\n  bots: [{bots}]\n")
+    return path
+
+
+def command(games: int) -> list[str]:
+    return [sys.executable, "-m", "arena", "--config", "config.yaml", "tournament", "--games", str(games)]
+
+
+def environment(rng: random.Random) -> dict[str, str]:
+    """This environment with a hash seed of its own: every process orders sets of strings
+    its own way, so a game that depended on that order would show up as a difference."""
+    return {**os.environ, "PYTHONHASHSEED": str(rng.randrange(1, 2**32))}
+
+
+def games_done(where: Path) -> int:
+    """The tournament's progress, read without writing (the tournament may be running)."""
+    db = where / DB
+    if not db.exists():
+        return 0
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1.0)
+        try:
+            row = conn.execute("SELECT games_done FROM tournaments WHERE id = ?", (TOURNAMENT,)).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0  # the first run has not created its tables yet
+    return 0 if row is None else int(row[0])
+
+
+def copy_store(source: Path, target: Path) -> None:
+    """Copy a closed store (its WAL files too, should any be left) and its config."""
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source / "config.yaml", target / "config.yaml")
+    for suffix in ("", "-wal", "-shm"):
+        if (source / (DB + suffix)).exists():
+            shutil.copy2(source / (DB + suffix), target / (DB + suffix))
+
+
+def run_to_end(where: Path, games: int, rng: random.Random, timeout: float = 120.0) -> None:
+    done = subprocess.run(command(games), cwd=where, capture_output=True, text=True, timeout=timeout,
+                          env=environment(rng))
+    if done.returncode != 0:
+        raise RuntimeError(f"tournament failed in {where}:\n{done.stdout}{done.stderr}")
+
+
+def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, timeout: float = 120.0) -> Run:
+    """Run the command, SIGKILL it ``kills`` times at random points, re-running it after
+    each kill, until one run ends by itself."""
+    run = Run()
+    deadline = time.monotonic() + timeout
+    while True:
+        run.processes += 1
+        proc = subprocess.Popen(command(games), cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                env=environment(rng))
+        start = games_done(where)
+        if len(run.killed_at) < kills and start < games - 1:
+            # A target spread over what is left, then a few ms more: the kill lands between
+            # games or, more often, inside one (whose lines are then lost and replayed).
+            remaining = kills - len(run.killed_at)
+            target = rng.randint(start + 1, max(start + 1, start + (games - 1 - start) // remaining))
+            extra = rng.uniform(0.0, 0.01)
+            while proc.poll() is None and games_done(where) < target:
+                if time.monotonic() > deadline:
+                    proc.kill()
+                    raise RuntimeError("no progress")
+                time.sleep(0.002)
+            time.sleep(extra)
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                run.killed_at.append(games_done(where))
+                continue
+        _, err = proc.communicate(timeout=max(1.0, deadline - time.monotonic()))
+        if proc.returncode != 0:
+            raise RuntimeError(f"tournament failed in {where}:\n{err}")
+        return run
+
+
+def snapshot(where: Path, game: str) -> dict[str, Any]:
+    """Everything a resumed run must reproduce: each game as played, the final tables."""
+    from arena.config import parse_config
+    from arena.store import Store
+
+    config = parse_config({"store": {"path": str(where / DB)}})
+    with Store(config.store.path, config.ratings.systems()) as store:
+        games = {}
+        for summary in store.list_games(limit=10**6):
+            stored = store.load_game(summary.id)
+            assert stored is not None
+            games[summary.id] = {
+                "seed": stored.seed, "seats": summary.nicks, "roles": stored.roles, "winner": summary.winner,
+                "reason": summary.reason, "kind": summary.kind, "history": stored.history,
+                "lines": stored.transcript,
+            }
+        boards = {system: [(r.bot, r.mu, r.sigma, r.score, r.games, r.wins) for r in store.leaderboard(game, system)]
+                  for system in ("elo", "trueskill")}
+        done = store.tournament(TOURNAMENT)
+    return {"games": games, "boards": boards, "done": None if done is None else done[1]}
+
+
+def rebuild_exact(where: Path) -> bool:
+    """``arena ratings rebuild`` on the copy, as an operator would run it."""
+    out = subprocess.run([sys.executable, "-m", "arena", "--config", "config.yaml", "ratings", "rebuild"],
+                         cwd=where, capture_output=True, text=True, timeout=60)
+    return out.returncode == 0 and "matches exactly" in out.stdout
+
+
+def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """What differs between the uninterrupted copy ``a`` and the killed one ``b``."""
+    found = []
+    if a["games"].keys() != b["games"].keys():
+        found.append(f"game ids: {sorted(a['games'].keys() ^ b['games'].keys())} in one copy only")
+    for gid in sorted(a["games"].keys() & b["games"].keys(), key=lambda g: int(g.rsplit("-", 1)[1])):
+        ga, gb = a["games"][gid], b["games"][gid]
+        fields = [k for k in ga if ga[k] != gb[k]]
+        if fields:
+            found.append(f"{gid}: {', '.join(fields)} differ")
+    for system in a["boards"]:
+        if a["boards"][system] != b["boards"][system]:
+            found.append(f"final {system} ratings differ")
+    if a["done"] != b["done"]:
+        found.append(f"games done: {a['done']} vs {b['done']}")
+    return found
+
+
+def trial(root: Path, game: str, games: int, kills: int, rng: random.Random,
+          extra: tuple[str, ...] = ()) -> tuple[Run, list[str], dict[str, Any]]:
+    """One comparison in ``root``: (the killed run, the differences, copy A's snapshot)."""
+    base, a, b = root / "base", root / "a", root / "b"
+    write_config(base, game, extra)
+    run_to_end(base, 1, rng)  # the tournament and its key exist; its first game is stored
+    copy_store(base, a)
+    copy_store(base, b)
+    run_to_end(a, games, rng)
+    killed = run_with_kills(b, games, kills, rng)
+    sa, sb = snapshot(a, game), snapshot(b, game)
+    found = differences(sa, sb)
+    for name, where in (("A", a), ("B", b)):
+        if not rebuild_exact(where):
+            found.append(f"ratings rebuild of copy {name} is not exact")
+    return killed, found, sa
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=("avalon", "werewolf", "both"), default="both")
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--kills", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=None, help="the kill points' seed (default: random)")
+    args = parser.parse_args()
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    rng = random.Random(seed)
+    failed = False
+    for game in (("avalon", "werewolf") if args.game == "both" else (args.game,)):
+        with tempfile.TemporaryDirectory() as tmp:
+            begun = time.perf_counter()
+            killed, found, sa = trial(Path(tmp), game, args.games, args.kills, rng)
+            seconds = time.perf_counter() - begun
+        same = len(sa["games"]) - sum(1 for d in found if d.startswith(f"{TOURNAMENT}-"))
+        print(f"{game}: {args.games} games, {len(killed.killed_at)} kills (games stored then: "
+              f"{', '.join(map(str, killed.killed_at))}), {killed.processes} processes; "
+              f"{same} of {len(sa['games'])} games identical; "
+              f"{'ratings identical, rebuilds exact' if not found else 'DIFFERENCES'} ({seconds:.1f} s, seed {seed})")
+        for line in found[:20]:
+            print("  " + line)
+        failed = failed or bool(found)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

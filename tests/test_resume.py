@@ -1,0 +1,33 @@
+"""Deterministic resume of local tournaments: a series killed (SIGKILL) at random points
+and resumed each time plays exactly the games an uninterrupted run plays — same seeds,
+seats, roles, answers, lines, winners and reasons, same final Elo and TrueSkill values —
+because every random stream is per game (derived from the tournament's stored key), none
+per process. The work is ``bench/kill_resume.py``'s, at a smaller scale."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from bench.kill_resume import trial
+
+GAMES = 60
+KILLS = 3
+NAIVE = ("naive=tests.naive_bot:NaiveBot",)
+"""A bot using the ``random`` module and ``Ask.random()``: their streams must be per game too."""
+
+
+@pytest.mark.parametrize("game, extra", [("avalon", NAIVE), ("werewolf", ())])
+def test_a_killed_and_resumed_tournament_plays_the_same_games(
+        tmp_path: Path, game: str, extra: tuple[str, ...]) -> None:
+    seed = random.randrange(2**32)
+    begun = time.monotonic()
+    killed, found, played = trial(tmp_path, game, GAMES, KILLS, random.Random(seed), extra)
+    where = f"(kill points from seed {seed}: games stored at the kills {killed.killed_at})"
+    assert len(killed.killed_at) == KILLS and killed.processes == KILLS + 1, where
+    assert len(played["games"]) == GAMES and played["done"] == GAMES
+    assert not found, "\n".join([where, *found])
+    assert time.monotonic() - begun < 30
