@@ -16,7 +16,7 @@ from bench.kill_resume import trial
 
 GAMES = 60
 KILLS = 3
-NAIVE = ("naive=tests.naive_bot:NaiveBot",)
+NAIVE = (f"naive={Path(__file__).with_name('naive_bot.py')}:NaiveBot",)
 """A bot using the ``random`` module and ``Ask.random()``: their streams must be per game too."""
 
 
