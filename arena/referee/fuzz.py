@@ -8,10 +8,22 @@ seeded so a failure can be replayed exactly.
 
 from __future__ import annotations
 
+import gc
+import logging
+import os
 import random
+import socket
+import threading
+import time
+from dataclasses import dataclass
 from typing import Sequence
 
+from ..bots.avalon_rules_bot import RuleBot
+from ..config import Config, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
+from ..irc.link import ReactorThread
 from ..protocol import PROTOCOL_VERSION
+from ..sdk.runner import BotRunner
+from .service import RefereeService
 
 ODD_DIGITS = ("²", "³", "¹", "٣", "۴", "१", "１２", "𝟙", "߁", "⑦", "½", "Ⅻ", "〇", "0x1", "1e3", "-1", "+2", " 1")
 """Strings that look like numbers to someone: ``str.isdigit()`` is True for several, and
@@ -87,3 +99,155 @@ class LineFuzzer:
             else:
                 tokens.append(":" + self.token())
         return " ".join(tokens)
+
+
+@dataclass
+class FuzzReport:
+    """What a fuzz run against a live referee found (``fuzz_over_irc``)."""
+
+    lines: int
+    replies: int
+    exceptions: list[str]
+    """Every log record with an exception, or at ERROR level, while the run lasted."""
+    crashed: str | None
+    """Why the referee stopped, if it did before it was asked to."""
+    games: int
+    unfinished: int
+    """Games still running when the referee was stopped (after a bounded wait)."""
+    rss_growth: int
+    """Bytes the process's resident memory grew from after the first tenth of the lines."""
+    seconds: float
+
+
+class _Client:
+    """A raw IRC connection that sends whatever it is given (a bot would refuse to) and
+    counts the referee's replies, reading all the time so the server never drops it."""
+
+    def __init__(self, host: str, port: int, nick: str) -> None:
+        self.sock = socket.create_connection((host, port), timeout=10)
+        self.nick = nick
+        self.replies = 0
+        self.welcomed = threading.Event()
+        self.sock.sendall(f"NICK {nick}\r\nUSER {nick} 0 * :fuzz\r\n".encode())
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        buffer = b""
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                return
+            if not data:
+                return
+            buffer += data
+            *lines, buffer = buffer.split(b"\r\n")
+            for raw in lines:
+                words = raw.split(b" ", 3)
+                if words[0] == b"PING":
+                    self.sock.sendall(b"PONG " + raw[5:] + b"\r\n")
+                elif len(words) > 1 and words[1] == b"001":
+                    self.welcomed.set()
+                elif len(words) > 1 and words[1] in (b"PRIVMSG", b"NOTICE"):
+                    self.replies += 1
+
+    def send(self, target: str, line: str) -> None:
+        """``line`` as it is, but for what would end or cut the IRC line (CR, LF, NUL), and
+        cut to fit one IRC message; lone surrogates go out as the bytes they stand for."""
+        data = line.translate(_IRC_BREAKS).encode("utf-8", "surrogateescape")[:400]
+        self.sock.sendall(f"PRIVMSG {target} :".encode() + data + b"\r\n")
+
+    def close(self) -> None:
+        try:
+            self.sock.sendall(b"QUIT :done\r\n")
+        except OSError:
+            pass
+        self.sock.close()
+
+
+_IRC_BREAKS = {ord("\r"): "?", ord("\n"): "?", 0: "?"}
+
+
+class _LogCatcher(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(self.format(record))
+
+
+def _rss() -> int:
+    """Resident memory of this process in bytes (Linux; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        return 0
+
+
+def fuzz_over_irc(host: str, port: int, lines: int, *, seed: int = 1, players: int = 5, clients: int = 4,
+                  window: int = 64, finish_timeout: float = 60.0) -> FuzzReport:
+    """Send ``lines`` fuzzed DMs from ``clients`` raw connections to a referee service on the
+    IRC server at ``host:port`` while ``players`` rule bots play Avalon in its lobby; then
+    let the game in progress finish. Each client keeps at most ``window`` lines unanswered,
+    so the run measures the referee, not the server's buffers."""
+    config = Config(
+        identity=IdentityConfig(require_key=False),
+        server=ServerConfig(host=host, port=port, nick="arena", lines_per_second=0.0),
+        timeouts=TimeoutConfig(decision=2.0, grace=0.5),
+        lobby=LobbyConfig(min_players=players, max_players=players, countdown=0.0, join_timeout=10.0),
+    )
+    catcher = _LogCatcher()
+    root = logging.getLogger()
+    root.addHandler(catcher)
+    gids: list[str] = []
+    ended: list[str] = []
+    service = RefereeService(config, key=bytes(32), on_game_end=lambda match: ended.append(match.gid))
+    service.referee.on_game_start.append(lambda match: gids.append(match.gid))
+    bots = ReactorThread(tick=0.01).start()
+    runners = [BotRunner(RuleBot(seed=i), host, port, f"bot{i}", reactor=bots.reactor) for i in range(players)]
+    thread = threading.Thread(target=service.serve, kwargs={"tick": 0.01}, daemon=True)
+    fuzzer = LineFuzzer(seed)
+    rng = fuzzer.rng
+    senders: list[_Client] = []
+    start = time.monotonic()
+    try:
+        thread.start()
+        for runner in runners:
+            runner.start()
+        senders = [_Client(host, port, f"fz{i}") for i in range(clients)]
+        for client in senders:
+            client.welcomed.wait(10)
+        ready = time.monotonic() + 30.0
+        while not gids and time.monotonic() < ready:  # fuzz a referee with a game in progress
+            time.sleep(0.01)
+        nicks = [f"bot{i}" for i in range(players)]
+        base, sent = 0, [0] * clients
+        for n in range(lines):
+            if n == lines // 10:
+                gc.collect()
+                base = _rss()
+            i = n % clients
+            client = senders[i]
+            patience = time.monotonic() + 2.0  # a line may rightly get no reply: do not wait forever
+            while sent[i] - client.replies > window and time.monotonic() < patience:
+                time.sleep(0.001)
+            recent = gids[-2:] or ["g1"]
+            client.send(config.server.nick, fuzzer.line(recent, [1, 2, 3, rng.randrange(1, 40)], nicks))
+            sent[i] += 1
+        gc.collect()
+        growth = _rss() - base
+        service.max_games = service.games_ended + len(set(gids) - set(ended))  # let the games in progress end
+        thread.join(finish_timeout)
+    finally:
+        for client in senders:
+            client.close()
+        service.max_games = service.games_ended  # stop now if the games did not end in time
+        thread.join(10)
+        bots.stop()
+        root.removeHandler(catcher)
+    crashed = service.fatal if service.fatal is not None else ("still running" if thread.is_alive() else None)
+    return FuzzReport(lines, sum(c.replies for c in senders), catcher.records, crashed, len(ended),
+                      len(set(gids) - set(ended)), growth, time.monotonic() - start)
