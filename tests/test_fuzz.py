@@ -101,9 +101,16 @@ def test_fuzzed_lines_get_errors_and_games_finish(game, bot, options, caplog):
     ("REGISTER 1 owner=" + "o" * 65, "ERROR MALFORMED :owner= is at most 64 characters"),
 ])
 def test_odd_ids_and_names_get_a_clear_error(line, reply):
-    """The issue's cases: each was an exception inside the referee, or no answer at all."""
+    """The issue's cases, from a seated player: each was an exception inside the referee,
+    or no answer at all."""
     out: list[tuple[str, str]] = []
     hub = LocalHub(TimeoutConfig())
-    hub.referee.send = lambda target, text: out.append((target, text))
-    hub.referee.on_message("p0", hub.referee.nick, line, 0.0)
+    referee = hub.referee
+    referee.send = lambda target, text: out.append((target, text))
+    nicks = [f"p{i}" for i in range(5)]
+    for nick in nicks:
+        referee.on_message(nick, referee.nick, "REGISTER 1", 0.0)
+    referee.start_game("avalon", nicks, AvalonOptions(), 0, hub.channel, 0.0)
+    out.clear()
+    referee.on_message("p0", referee.nick, line, 0.0)
     assert out == [("p0", reply)]

@@ -18,7 +18,8 @@ from ..core.events import Event
 from ..core.game import Game
 from ..core.seeds import derive_seed
 from ..protocol import (
-    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError, shown, text_fault,
+    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError, request_id, shown,
+    text_fault,
 )
 
 log = logging.getLogger(__name__)
@@ -155,17 +156,19 @@ class Match:
 
     # -- answers --------------------------------------------------------------------
 
-    def answer(self, bot: str, rid: int, value: str, now: float, reply_to: str | None = None) -> None:
+    def answer(self, bot: str, rid_text: str, value: str, now: float, reply_to: str | None = None) -> None:
         """Handle ``ANSWER gid rid value`` from ``bot`` (a registered connection: the
-        referee has checked who it is and that ``rid`` was spelled as an id); a bad answer
-        gets an ERROR, to ``reply_to`` (the sender's nick), and changes nothing."""
+        referee has checked who it is); a bad answer gets an ERROR, to ``reply_to`` (the
+        sender's nick), and changes nothing."""
         nick = bot if reply_to is None else reply_to
+        rid: int | None = None  # echoed by the ERROR only once it reads as a request id
         try:
             seat = self.seat_of(bot)
             if seat is None:
                 raise not_playing(self.gid)
             if self.over:
                 raise game_over(self.gid)
+            rid = request_id(rid_text)
             request = self._requests.get(rid)
             if request is None or seat not in request.seats:
                 self._refuse_request(seat, rid)
@@ -178,7 +181,8 @@ class Match:
             except IllegalAction as exc:
                 raise IllegalAction(exc.code, self._explain(exc.code, decision, items, chosen)) from None
         except (IllegalAction, ProtocolError) as exc:
-            self._send(nick, Message.make(ERROR, exc.code.value, self.gid, rid, text=exc.reason))
+            self._send(nick, Message.make(ERROR, exc.code.value, self.gid, *(() if rid is None else (rid,)),
+                                          text=exc.reason))
             return
         self._answered.add((seat, rid))
         request.seats.discard(seat)

@@ -31,7 +31,6 @@ from ..protocol import (
     ProtocolError,
     game_id,
     parse,
-    request_id,
     shown,
     valid_id,
     valid_nick,
@@ -269,12 +268,10 @@ class Referee:
 
     def _player(self, sender: str, msg: Message, account: str | None) -> tuple[BotInfo, Match] | None:
         """The registered bot behind a game line and its game, or None after an ERROR (the
-        hottest path of a game: ``bot_of`` inlined). Ids that are not ids break the
-        grammar: MALFORMED, whoever sends them."""
+        hottest path of a game: ``bot_of`` inlined). A game id that is not an id breaks
+        the grammar: MALFORMED, whoever sends it (every later ERROR echoes it)."""
         try:
             gid = game_id(msg.args[0])
-            if msg.verb == ANSWER:
-                request_id(msg.args[1])
         except ProtocolError as exc:
             self._error(sender, exc.code, exc.reason, *leading_ids(msg.verb, msg.args))
             return None
@@ -298,7 +295,7 @@ class Referee:
     def _answer(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         found = self._player(sender, msg, account)
         if found is not None:
-            found[1].answer(found[0].name, request_id(msg.args[1]), msg.args[2], now, reply_to=sender)
+            found[1].answer(found[0].name, msg.args[1], msg.args[2], now, reply_to=sender)
 
     def _team(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         found = self._player(sender, msg, account)
