@@ -19,7 +19,7 @@ from ..core.game import Game
 from ..core.seeds import derive_seed
 from ..protocol import (
     ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError, request_id, shown,
-    text_fault,
+    text_fault, valid_id,
 )
 
 log = logging.getLogger(__name__)
@@ -161,7 +161,6 @@ class Match:
         referee has checked who it is); a bad answer gets an ERROR, to ``reply_to`` (the
         sender's nick), and changes nothing."""
         nick = bot if reply_to is None else reply_to
-        rid: int | None = None  # echoed by the ERROR only once it reads as a request id
         try:
             seat = self.seat_of(bot)
             if seat is None:
@@ -181,8 +180,8 @@ class Match:
             except IllegalAction as exc:
                 raise IllegalAction(exc.code, self._explain(exc.code, decision, items, chosen)) from None
         except (IllegalAction, ProtocolError) as exc:
-            self._send(nick, Message.make(ERROR, exc.code.value, self.gid, *(() if rid is None else (rid,)),
-                                          text=exc.reason))
+            echo = (rid_text,) if valid_id(rid_text) else ()  # an ERROR echoes only what fits as an id
+            self._send(nick, Message.make(ERROR, exc.code.value, self.gid, *echo, text=exc.reason))
             return
         self._answered.add((seat, rid))
         request.seats.discard(seat)
