@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from typing import Any
 
 import click
 
-from .config import Config, ConfigError, load_config
+from .config import SECRETS, Config, ConfigError, config_source, env_overrides, load_config
 from .core.errors import SetupError
 from .core.options import OptionError
 from .games import GAMES
@@ -43,13 +44,37 @@ class _Context:
         return self._config
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+INTERRUPTED = 130
+"""The exit status of every command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+class _Arena(click.Group):
+    """The ``arena`` group: one way to end on Ctrl-C, and a quiet end when the reader of
+    the output goes away (``arena demo | head``), whatever the command."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("interrupted (Ctrl-C)", err=True)
+            ctx.exit(INTERRUPTED)
+        except BrokenPipeError:
+            # Nobody reads stdout any more: point it at /dev/null, so flushing it at exit
+            # raises nothing either, and end without a word.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(0)
+
+
+@click.group(cls=_Arena, context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "ARENA"})
 @click.option(
     "--config",
     "config_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Configuration file (default: ./config.yaml if present, else built-in defaults).",
+    help="Configuration file (default: ./config.yaml if present, else built-in defaults). Every option of every "
+         "command can also come from ARENA_<COMMAND>_<PARAMETER> (e.g. ARENA_SIMULATE_SEED), and every setting from "
+         "ARENA_<SECTION>_<KEY> (e.g. ARENA_SERVER_PASSWORD, or ARENA_SERVER_PASSWORD_FILE naming a file).",
 )
 @click.version_option(package_name="arena")
 @click.pass_context
@@ -61,10 +86,18 @@ def main(ctx: click.Context, config_path: str | None) -> None:
 @main.command("config")
 @click.pass_obj
 def show_config(obj: _Context) -> None:
-    """Validate the configuration and print the effective settings."""
+    """Validate the configuration and print the effective settings (passwords as ***)."""
     import yaml
 
-    click.echo(yaml.safe_dump(obj.config.to_dict(), sort_keys=False), nl=False)
+    data = obj.config.to_dict()
+    for section, key in SECRETS:
+        if data[section][key] is not None:
+            data[section][key] = "***"
+    click.echo(f"# read from: {config_source(obj.path)}")
+    overrides = sorted(f"ARENA_{section}_{key}".upper() for section, key in env_overrides())
+    if overrides:
+        click.echo(f"# overridden by the environment: {', '.join(overrides)}")
+    click.echo(yaml.safe_dump(data, sort_keys=False), nl=False)
 
 
 @main.command("simulate", epilog=_options_help())
@@ -133,10 +166,7 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
                                  on_game_end=lambda m: click.echo(_result_line(m)))
         click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
                    f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)")
-        try:
-            service.serve()
-        except KeyboardInterrupt:
-            click.echo("stopped")
+        service.serve()  # Ctrl-C: the link says goodbye on its way out, the group reports it
     if service.fatal:
         raise click.ClickException(service.fatal)
 
@@ -162,6 +192,8 @@ def demo(obj: _Context, game: str, count: int, players: int | None, server_kind:
     click.echo(f"starting a {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
     try:
         matches = run_demo(obj.config, count, players, server_kind, click.echo, game=game)
+    except BrokenPipeError:
+        raise  # nobody reads on: the group ends quietly
     except (RuntimeError, TimeoutError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo("")

@@ -50,7 +50,7 @@ def register(main: click.Group) -> None:
     def rekey(obj: Any, name: str) -> None:
         """Give bot NAME a new key (printed once); the old key stops working."""
         key = new_key()
-        with open_store(obj.config, check=False) as store:
+        with open_store(obj.config, check=False, create=False) as store:
             try:
                 store.set_bot_key(name, hash_key(key))
             except KeyError:
@@ -62,7 +62,7 @@ def register(main: click.Group) -> None:
     @click.pass_obj
     def list_bots(obj: Any) -> None:
         """Every bot known here: owner, version, how it proves itself, when it last registered."""
-        with open_store(obj.config, check=False) as store:
+        with open_store(obj.config, check=False, create=False) as store:
             found = store.bots()
         if not found:
             click.echo("no bots yet (`arena bots add NAME`)")

@@ -10,6 +10,7 @@ import logging
 import sys
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator
 
 import click
@@ -27,8 +28,15 @@ SYSTEMS = ("elo", "trueskill")
 
 
 @contextmanager
-def open_store(config: Config, *, check: bool = True) -> Iterator[Store]:
-    """The configured results database; a clear error instead of a traceback when it cannot be used."""
+def open_store(config: Config, *, check: bool = True, create: bool = True) -> Iterator[Store]:
+    """The configured results database; a clear error instead of a traceback when it cannot
+    be used. ``create=False`` (commands that only read): a database that does not exist is
+    an error naming where it was looked for, not a new empty file left behind."""
+    path = config.store.path
+    if not create and not Path(path).exists():
+        raise click.ClickException(f"no results database at {path}: nothing is stored there yet "
+                                   "(arena serve, arena tournament and arena bots add create it; "
+                                   "--config or ARENA_STORE_PATH point to another)")
     try:
         store = Store(config.store.path, config.ratings.systems())
     except Exception as exc:  # sqlite3 errors, a newer schema than this arena knows, ...
@@ -147,7 +155,7 @@ def register(main: click.Group) -> None:
     def leaderboard(obj: Any, game: str, system: str, fmt: str, limit: int | None, tournament: str | None,
                     min_games: int) -> None:
         """The bots by rating, with owner, games played and win rate (95% Wilson interval)."""
-        with open_store(obj.config, check=False) as store:
+        with open_store(obj.config, check=False, create=False) as store:
             if tournament is not None and store.tournament(tournament) is None:
                 raise click.ClickException(f"no tournament {tournament!r} is stored")
             rows = store.leaderboard(game, system, limit=limit, min_games=min_games, tournament=tournament)
@@ -180,7 +188,7 @@ def register(main: click.Group) -> None:
     @click.pass_obj
     def games(obj: Any, game: str | None, bot: str | None, limit: int) -> None:
         """The stored games, newest first: id, time (UTC), game, result, seats."""
-        with open_store(obj.config, check=False) as store:
+        with open_store(obj.config, check=False, create=False) as store:
             found = store.list_games(game=game, bot=bot, limit=limit)
         if not found:
             click.echo("no games stored yet")
@@ -197,7 +205,7 @@ def register(main: click.Group) -> None:
         """Print a stored game as the channel showed it (default), as one player saw it, or all of it."""
         if nick and everything:
             raise click.UsageError("--as and --all exclude each other")
-        with open_store(obj.config, check=False) as store:
+        with open_store(obj.config, check=False, create=False) as store:
             game = store.load_game(game_id)
         if game is None:
             raise click.ClickException(f"no game {game_id!r} is stored (see `arena games`)")
@@ -222,7 +230,7 @@ def register(main: click.Group) -> None:
     @click.pass_obj
     def stats(obj: Any, bot: str | None, game: str) -> None:
         """Per bot and per role: games, wins, win rate (95% Wilson interval) and role figures."""
-        with open_store(obj.config, check=False) as store:
+        with open_store(obj.config, check=False, create=False) as store:
             found = store.bot_stats(game, bot)
         if not found:
             raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else ""))
@@ -241,7 +249,7 @@ def register(main: click.Group) -> None:
     @click.pass_obj
     def rebuild(obj: Any, write: bool) -> None:
         """Recompute every rating from the stored games, in order, and compare with the stored values."""
-        with open_store(obj.config, check=False) as store:
+        with open_store(obj.config, check=False, create=write) as store:
             report = store.rebuild(write=write)
         click.echo(f"{report.games} games, {report.changes_checked} rating changes and "
                    f"{report.ratings_checked} current ratings recomputed")

@@ -468,11 +468,66 @@ def parse_config(data: Any, *, base_dir: str | os.PathLike[str] | None = None) -
     return dataclasses.replace(config, store=StoreConfig(str(store)))
 
 
-def load_config(path: str | os.PathLike[str] | None = None) -> Config:
-    """The configuration from ``path``; without one, ./config.yaml if present, else the defaults."""
+ENV_PREFIX = "ARENA_"
+"""``ARENA_<SECTION>_<KEY>`` overrides ``<section>.<key>`` of the file; ``..._FILE`` reads the
+value from a file: secrets then need not sit in config.yaml nor in a process listing."""
+SECRETS = frozenset({("server", "password"), ("server", "sasl_password")})
+"""Settings ``arena config`` never prints; from the environment they are taken verbatim."""
+
+
+def config_source(path: str | os.PathLike[str] | None = None) -> str:
+    """Where ``load_config(path)`` reads its settings: a file, or the built-in defaults."""
+    if path is None and not Path(DEFAULT_FILE).is_file():
+        return "built-in defaults"
+    return os.fspath(path if path is not None else DEFAULT_FILE)
+
+
+def env_overrides(environ: Mapping[str, str] | None = None) -> dict[tuple[str, str], str]:
+    """The settings the environment overrides: (section, key) to the text given."""
+    environ = os.environ if environ is None else environ
+    found: dict[tuple[str, str], str] = {}
+    for section in dataclasses.fields(Config):
+        cls = section.default_factory  # a section's class (``section``); the games' mapping has none
+        if not isinstance(cls, type) or not dataclasses.is_dataclass(cls):
+            continue
+        for key in dataclasses.fields(cls):
+            name = f"{ENV_PREFIX}{section.name}_{key.name}".upper()
+            if name in environ:
+                found[(section.name, key.name)] = environ[name]
+            elif f"{name}_FILE" in environ:
+                file = environ[f"{name}_FILE"]
+                try:
+                    found[(section.name, key.name)] = Path(file).read_text(encoding="utf-8").rstrip("\r\n")
+                except OSError as exc:
+                    raise ConfigError(f"{name}_FILE: cannot read {file}: {exc}") from None
+    return found
+
+
+def _apply_env(data: Any, environ: Mapping[str, str] | None) -> Any:
+    """``data`` with the environment's overrides in it (a secret verbatim, anything else
+    read as YAML, so ``ARENA_SERVER_PORT=6697`` is a number)."""
+    overrides = env_overrides(environ)
+    if not overrides or not isinstance(data, Mapping):
+        return data
+    merged = {k: dict(v) if isinstance(v, Mapping) else v for k, v in data.items()}
+    for (section, key), text in overrides.items():
+        value = text if (section, key) in SECRETS else yaml.safe_load(text)
+        target = merged.setdefault(section, {})
+        if isinstance(target, dict):
+            target[key] = value
+    return merged
+
+
+def load_config(path: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None) -> Config:
+    """The configuration from ``path``; without one, ./config.yaml if present, else the
+    defaults; ``ARENA_<SECTION>_<KEY>`` variables of ``environ`` (default: the process's)
+    override the file."""
     if path is None:
         if not Path(DEFAULT_FILE).is_file():
-            return parse_config({})
+            try:
+                return parse_config(_apply_env({}, environ))
+            except ConfigError as exc:
+                raise ConfigError(f"environment: {exc}") from None
         path = DEFAULT_FILE
     name = os.fspath(path)
     try:
@@ -489,6 +544,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         problem = getattr(exc, "problem", None) or str(exc)
         raise ConfigError(f"{name}: YAML syntax error{at}: {problem}") from None
     try:
-        return parse_config(data, base_dir=Path(path).parent)
+        return parse_config(_apply_env({} if data is None else data, environ), base_dir=Path(path).parent)
     except ConfigError as exc:
-        raise ConfigError(f"{name}: {exc}") from None
+        raise ConfigError(f"{name} (with the ARENA_* environment): {exc}" if env_overrides(environ)
+                          else f"{name}: {exc}") from None

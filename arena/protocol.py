@@ -38,6 +38,13 @@ the floor back, and later lines of the turn are refused."""
 MAX_NICK = 16
 """Longest player nick the referee accepts, so ten of them fit in one line."""
 
+MAX_ID = 20
+"""Longest game id a line may carry: an ERROR echoes the ids of the line it refuses, and
+an unbounded id would make that ERROR too long to send."""
+MAX_REQUEST_DIGITS = 9
+"""Longest request id, in digits: a game asks far fewer, and a bound keeps ``int()`` cheap
+and every echo short."""
+
 # Bot -> referee.
 REGISTER = "REGISTER"
 UNREGISTER = "UNREGISTER"
@@ -110,6 +117,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 _NOT_UTF8 = re.compile("[\ud800-\udfff]")
 _GOOD_KEYS: set[str] = set()
 """Field names already checked: parsing is on every hot path, the regex need not be."""
+_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_ID}}}\Z")
 _NICK = re.compile(r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\[\]\\^_`{|}-]*\Z")
 
 
@@ -159,6 +167,36 @@ def topic_referee(topic: str) -> str | None:
 
 def valid_nick(nick: str) -> bool:
     return len(nick) <= MAX_NICK and bool(_NICK.match(nick))
+
+
+def valid_id(token: str) -> bool:
+    """Whether ``token`` can be a game id: 1-20 ASCII letters, digits, ``-`` or ``_``."""
+    return bool(_ID.match(token))
+
+
+def shown(token: str, limit: int = 20) -> str:
+    """``token`` cut to ``limit`` characters for an error text: a reply quotes what it
+    refuses, and must still fit in one line however long the refused token was."""
+    return token if len(token) <= limit else token[:limit] + "..."
+
+
+def request_id(token: str) -> int:
+    """The request id ``token`` spells; raises ProtocolError (MALFORMED) unless it is 1-9
+    ASCII digits. ``str.isdigit()`` alone is not enough: it accepts '²', which ``int()``
+    refuses, and '٣' or fullwidth digits, which ``int()`` reads as ASCII ones, so one id
+    would have many spellings."""
+    if not (token.isascii() and token.isdigit() and len(token) <= MAX_REQUEST_DIGITS):
+        raise ProtocolError(ErrorCode.MALFORMED,
+                            f"a request id is 1-{MAX_REQUEST_DIGITS} ASCII digits, not {shown(token)!r}")
+    return int(token)
+
+
+def game_id(token: str) -> str:
+    """``token`` if it can be a game id; raises ProtocolError (MALFORMED) otherwise."""
+    if not valid_id(token):
+        raise ProtocolError(ErrorCode.MALFORMED,
+                            f"a game id is 1-{MAX_ID} ASCII letters, digits, - or _, not {shown(token)!r}")
+    return token
 
 
 def _render(value: Any) -> str:
@@ -316,14 +354,24 @@ class Message:
         return f"Message({self.format()!r})"
 
 
+def text_fault(text: str) -> str | None:
+    """What makes ``text`` unfit for any line (a control character, bytes that were not
+    UTF-8), or None: the protocol's lines and the speeches said in a game's channel share
+    the rule."""
+    if text.isprintable() or not _CONTROL.search(text):  # isprintable: the fast, common case
+        return None
+    if _NOT_UTF8.search(text):
+        return "the line is not valid UTF-8"
+    return "control characters are not allowed"
+
+
 def parse(line: str) -> Message:
     """Parse one line; raises ProtocolError (never anything else) when it is not protocol."""
     if not isinstance(line, str):
         raise ProtocolError(ErrorCode.MALFORMED, "a line must be text")
-    if not line.isprintable() and _CONTROL.search(line):  # isprintable: the fast, common case
-        if _NOT_UTF8.search(line):
-            raise ProtocolError(ErrorCode.MALFORMED, "the line is not valid UTF-8")
-        raise ProtocolError(ErrorCode.MALFORMED, "control characters are not allowed")
+    fault = text_fault(line)
+    if fault is not None:
+        raise ProtocolError(ErrorCode.MALFORMED, fault)
     # Only the ASCII space separates tokens (str.split() would also split on U+00A0 and
     # friends, which format() lets through inside a token).
     head, colon, text_part = line.partition(" :")
@@ -336,8 +384,7 @@ def parse(line: str) -> Message:
     verb = tokens[0]
     arity = ARITY.get(verb)
     if arity is None:
-        shown = verb if len(verb) <= 20 else verb[:20] + "..."
-        raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown!r}")
+        raise ProtocolError(ErrorCode.UNKNOWN_COMMAND, f"unknown command {shown(verb)!r}")
     # Fast path: the args run up to the first token holding "="; every later token must be
     # a key=value field with a known-good, unrepeated key. Anything else is diagnosed below.
     n = len(tokens)

@@ -175,3 +175,48 @@ def test_help_lists_the_game_options(run) -> None:
     assert result.exit_code == 0
     for name in ("merlin", "percival", "lancelot", "evil_at_nine"):
         assert name in result.output
+
+
+def test_config_hides_passwords_and_names_its_source(run, monkeypatch) -> None:
+    Path("config.yaml").write_text("server:\n  password: hunter2\n")
+    monkeypatch.setenv("ARENA_SERVER_SASL_ACCOUNT", "ref")
+    Path("sasl.txt").write_text("s3cret\n")
+    monkeypatch.setenv("ARENA_SERVER_SASL_PASSWORD_FILE", "sasl.txt")
+    monkeypatch.setenv("ARENA_SERVER_PORT", "7000")
+    result = run("config")
+    assert result.exit_code == 0, result.output
+    assert "hunter2" not in result.output and "s3cret" not in result.output
+    assert result.output.startswith("# read from: config.yaml\n# overridden by the environment: ")
+    data = yaml.safe_load(result.stdout)
+    assert data["server"]["password"] == data["server"]["sasl_password"] == "***"
+    assert data["server"]["port"] == 7000 and data["server"]["sasl_account"] == "ref"
+    Path("config.yaml").unlink()
+    for name in ("ARENA_SERVER_SASL_ACCOUNT", "ARENA_SERVER_SASL_PASSWORD_FILE", "ARENA_SERVER_PORT"):
+        monkeypatch.delenv(name)
+    assert run("config").output.startswith("# read from: built-in defaults\nserver:")
+
+
+@pytest.mark.parametrize("args", [
+    ["leaderboard"], ["games"], ["replay", "g1"], ["stats"], ["bots", "list"], ["bots", "rekey", "x"],
+    ["ratings", "rebuild"],
+])
+def test_read_only_commands_never_create_a_database(run, args) -> None:
+    result = run(*args)
+    assert result.exit_code == 1
+    assert "no results database at " in result.output and "nothing is stored there yet" in result.output
+    assert list(Path().iterdir()) == []
+
+
+def test_ctrl_c_is_one_line_and_exit_130(run, monkeypatch) -> None:
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("arena.cli.simulate", interrupted)
+    result = run("simulate", "--games", "3", "--json")
+    assert result.exit_code == 130
+    assert result.output == "interrupted (Ctrl-C)\n"
+
+
+def test_options_come_from_the_environment(run, monkeypatch) -> None:
+    monkeypatch.setenv("ARENA_SIMULATE_SEED", "4")
+    assert summary(run("simulate", "--games", "2", "--json"))["seed"] == 4

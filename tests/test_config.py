@@ -299,3 +299,15 @@ def test_tournament_and_ratings_sections_are_checked(text, message):
     with pytest.raises(ConfigError) as info:
         parse_config(yaml.safe_load(text))
     assert str(info.value).startswith(message), str(info.value)
+
+
+def test_environment_overrides_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "server:\n  port: 6667\n  password: old\n")
+    (tmp_path / "pw").write_text("from-file\n")
+    environ = {"ARENA_SERVER_PORT": "6697", "ARENA_SERVER_PASSWORD_FILE": str(tmp_path / "pw"),
+               "ARENA_TIMEOUTS_DECISION": "5", "ARENA_UNRELATED": "x"}
+    config = load_config(path, environ)
+    assert (config.server.port, config.server.password, config.timeouts.decision) == (6697, "from-file", 5.0)
+    assert load_config(path, {"ARENA_SERVER_PASSWORD": "123"}).server.password == "123"  # a secret stays text
+    with pytest.raises(ConfigError, match="ARENA_\\* environment.*server.port"):
+        load_config(path, {"ARENA_SERVER_PORT": "abc"})

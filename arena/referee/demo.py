@@ -60,9 +60,16 @@ def run_demo(
         referee = cfg.server.nick
         lobby = cfg.server.channel
 
+        gone: list[BrokenPipeError] = []
+        """Set when nobody reads the output any more (``arena demo | head``): the demo then
+        ends, from its own loop, since an IRC callback's exceptions stay in the link."""
+
         def show(sender: str, target: str, text: str) -> None:
-            if target.startswith(("#", "&")):
-                echo(f"{target:<12} <{sender}> {strip_controls(text)}")  # nothing for the terminal to obey
+            if target.startswith(("#", "&")) and not gone:
+                try:
+                    echo(f"{target:<12} <{sender}> {strip_controls(text)}")  # nothing for the terminal to obey
+                except BrokenPipeError as exc:
+                    gone.append(exc)
             if sender.lower() == referee.lower() and text.startswith(TABLE):
                 try:
                     channel = parse(text).get("channel")
@@ -89,6 +96,8 @@ def run_demo(
             service.start()
             deadline = time.monotonic() + timeout
             while not service.done:
+                if gone:
+                    raise gone[0]
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"the demo did not finish {games} games in {timeout:.0f} s")
                 if service.fatal:

@@ -18,7 +18,10 @@ from ..core.errors import ErrorCode, IllegalAction
 from ..core.events import Event
 from ..core.game import Game
 from ..core.seeds import derive_seed
-from ..protocol import ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError
+from ..protocol import (
+    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError, request_id, shown,
+    text_fault, valid_id,
+)
 
 log = logging.getLogger(__name__)
 
@@ -174,11 +177,10 @@ class Match:
 
     # -- answers --------------------------------------------------------------------
 
-    def answer(self, bot: str, msg: Message, now: float, reply_to: str | None = None) -> None:
+    def answer(self, bot: str, rid_text: str, value: str, now: float, reply_to: str | None = None) -> None:
         """Handle ``ANSWER gid rid value`` from ``bot`` (a registered connection: the
         referee has checked who it is); a bad answer gets an ERROR, to ``reply_to`` (the
         sender's nick), and changes nothing."""
-        rid_text, value = msg.args[1], msg.args[2]
         nick = bot if reply_to is None else reply_to
         try:
             seat = self.seat_of(bot)
@@ -186,9 +188,7 @@ class Match:
                 raise not_playing(self.gid)
             if self.over:
                 raise game_over(self.gid)
-            if not rid_text.isdigit():
-                raise ProtocolError(ErrorCode.MALFORMED, f"request id must be a number, got {rid_text[:20]!r}")
-            rid = int(rid_text)
+            rid = request_id(rid_text)
             request = self._requests.get(rid)
             if request is None or seat not in request.seats:
                 self._refuse_request(seat, rid)
@@ -201,7 +201,8 @@ class Match:
             except IllegalAction as exc:
                 raise IllegalAction(exc.code, self._explain(exc.code, decision, items, chosen)) from None
         except (IllegalAction, ProtocolError) as exc:
-            self._refuse(nick, seat, exc.code, exc.reason, rid_text)
+            echo = (rid_text,) if valid_id(rid_text) else ()  # an ERROR echoes only what fits as an id
+            self._refuse(nick, seat, exc.code, exc.reason, *echo)
             return
         self._answered.add((seat, rid))
         request.seats.discard(seat)
@@ -239,7 +240,7 @@ class Match:
                 continue
             seat = self._seat_named.get(item.lower())
             if seat is None:
-                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{item[:20]} is not a player of game {self.gid}")
+                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{shown(item)} is not a player of game {self.gid}")
             seats.append(seat)
         return seats
 
@@ -248,7 +249,7 @@ class Match:
         so; a bot knows them by the nicks of START, so the reason is phrased here, from the
         code, the choice as the bot wrote it and the options as its request showed them."""
         kind = decision.kind
-        bad = next((item for item, c in zip(items, chosen) if c not in decision.options), None)
+        bad = next((shown(item) for item, c in zip(items, chosen) if c not in decision.options), None)
         if code is ErrorCode.CANNOT_SELF_TARGET:
             return f"{kind}: you cannot choose yourself"
         if code is ErrorCode.TARGET_ALREADY_DEAD:
@@ -569,6 +570,9 @@ class Match:
         if seat is None:
             return False
         if seat == self._floor and self._floor_said < FLOOR_LINES:
+            fault = text_fault(text)
+            if fault is not None:
+                return self._refuse_line(nick, seat, ErrorCode.MALFORMED, f"{fault}; this line does not count")
             if len(text.encode()) > MAX_TEXT_BYTES:
                 return self._refuse_line(nick, seat, ErrorCode.MALFORMED, f"a line of speech is at most {MAX_TEXT_BYTES} "
                                                                           "bytes; this one does not count")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -30,7 +29,10 @@ from ..protocol import (
     WHO,
     Message,
     ProtocolError,
+    game_id,
     parse,
+    shown,
+    valid_id,
     valid_nick,
 )
 from .budget import ReplyBudget
@@ -43,21 +45,28 @@ ENDED_MEMORY = 500
 """Ended games whose ids the referee still knows (the oldest is forgotten first): a late answer to
 one gets GAME_OVER, not UNKNOWN_GAME, and the memory stays bounded however long it runs."""
 
-_ID = re.compile(r"[A-Za-z0-9_-]{1,20}\Z")
 _IDS = {ANSWER: 2, TEAM: 1}
 """How many ids (game, request) open each game line a bot sends."""
+MAX_LABEL = 64
+"""Longest ``owner=`` or ``version=`` a bot may give: both are stored and shown."""
 
 
-def line_ids(line: str) -> tuple[str, ...]:
-    """The game and request ids that open a game line the grammar refused, as far as they
-    read as ids: the ERROR names them, so the bot knows which answer failed."""
-    tokens = line.split(" ", 3)
+def leading_ids(verb: str, args: Sequence[str]) -> tuple[str, ...]:
+    """The game and request ids that open a game line, as far as they read as ids: an
+    ERROR names them, so the bot knows which answer failed, and never echoes a token that
+    could make the ERROR itself too long or not an id."""
     ids: list[str] = []
-    for token in tokens[1:1 + _IDS.get(tokens[0], 0)]:
-        if not _ID.match(token):
+    for token in args[:_IDS.get(verb, 0)]:
+        if not valid_id(token):
             break
         ids.append(token)
     return tuple(ids)
+
+
+def line_ids(line: str) -> tuple[str, ...]:
+    """``leading_ids`` of a line the grammar refused."""
+    tokens = line.split(" ", 3)
+    return leading_ids(tokens[0], tokens[1:])
 
 
 @dataclass
@@ -186,7 +195,14 @@ class Referee:
         if handler is None:
             self._error(sender, ErrorCode.UNKNOWN_COMMAND, f"{msg.verb} is sent by the referee, not to it")
             return
-        handler(self, sender, msg, now, account)
+        try:
+            handler(self, sender, msg, now, account)
+        except Exception:
+            # A bug, not the sender's fault: a referee left running must outlive it, and
+            # the sender must still learn its line did nothing.
+            log.exception("line from %s could not be handled: %r", sender, text[:200])
+            self._error(sender, ErrorCode.MALFORMED, "the referee failed on this line (logged); it changed nothing",
+                        *leading_ids(msg.verb, msg.args))
 
     def on_rename(self, old: str, new: str) -> None:
         """A nick change keeps the bot: its connection is the same."""
@@ -221,9 +237,14 @@ class Referee:
             return
         name = msg.get("name") or sender
         if not valid_nick(name) or name.lower() in RESERVED_NICKS:
-            self._error(sender, ErrorCode.NAME_INVALID, "a bot's name is 1-16 letters, digits or -[]\\^_`{|}, "
-                                                        "not starting with a digit or -, and not a reserved word")
+            self._error(sender, ErrorCode.NAME_INVALID, f"name={shown(name)} is not a bot name: a bot's name is 1-16 "
+                                                        "letters, digits or -[]\\^_`{|}, not starting with a digit "
+                                                        "or -, and not a reserved word")
             return
+        for label in ("owner", "version"):
+            if len(msg.get(label, "")) > MAX_LABEL:
+                self._error(sender, ErrorCode.MALFORMED, f"{label}= is at most {MAX_LABEL} characters")
+                return
         try:
             proof = self.identities.prove(sender, name, msg.get("key"), account)
         except AuthError as exc:
@@ -261,19 +282,24 @@ class Referee:
 
     def _player(self, sender: str, msg: Message, account: str | None) -> tuple[BotInfo, Match] | None:
         """The registered bot behind a game line and its game, or None after an ERROR (the
-        hottest path of a game: ``bot_of`` inlined)."""
+        hottest path of a game: ``bot_of`` inlined). A game id that is not an id breaks
+        the grammar: MALFORMED, whoever sends it (every later ERROR echoes it)."""
+        try:
+            gid = game_id(msg.args[0])
+        except ProtocolError as exc:
+            self._error(sender, exc.code, exc.reason, *leading_ids(msg.verb, msg.args))
+            return None
         info = self.bots.get(sender.lower())
         if info is not None and info.account is not None and (account or "").lower() != info.account.lower():
             info = None
         if info is None:
-            self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", msg.args[0])
+            self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", gid)
             return None
-        gid = msg.args[0]
         match = self.matches.get(gid)
         if match is None:
             seated = self._ended_games.get(gid)
             if seated is None:
-                self._error(sender, ErrorCode.UNKNOWN_GAME, f"no game {gid[:20]!r} is running", gid)
+                self._error(sender, ErrorCode.UNKNOWN_GAME, f"no game {gid!r} is running", gid)
             else:
                 refusal = game_over(gid) if info.name.lower() in seated else not_playing(gid)
                 self._error(sender, refusal.code, refusal.reason, *msg.args[:2])
@@ -283,7 +309,7 @@ class Referee:
     def _answer(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         found = self._player(sender, msg, account)
         if found is not None:
-            found[1].answer(found[0].name, msg, now, reply_to=sender)
+            found[1].answer(found[0].name, msg.args[1], msg.args[2], now, reply_to=sender)
 
     def _team(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         found = self._player(sender, msg, account)
