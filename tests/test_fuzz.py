@@ -15,6 +15,7 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ANSWER, ERROR, TEAM, ProtocolError, parse
 from arena.referee.fuzz import LineFuzzer
 from arena.referee.local import LocalHub
+from arena.sdk import Bot
 
 LINES = 12_000
 STRANGERS = ("zed", "mallory", "x-1")
@@ -114,3 +115,19 @@ def test_odd_ids_and_names_get_a_clear_error(line, reply):
     out.clear()
     referee.on_message("p0", referee.nick, line, 0.0)
     assert out == [("p0", reply)]
+
+
+def test_a_long_request_id_for_an_ended_game_gets_game_over():
+    """Found by the long fuzz run over IRC: the ended-games path echoed the request id
+    whole, and an ERROR with a 190-character id cannot fit in a line."""
+    out: list[tuple[str, str]] = []
+    hub = LocalHub(TimeoutConfig())
+    referee = hub.referee
+    nicks = [f"p{i}" for i in range(5)]
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, Bot(seed=i))
+    hub.play("avalon", nicks, AvalonOptions(), 0, gid="g1")
+    referee.send = lambda target, text: out.append((target, text))
+    referee.on_message("p0", referee.nick, "ANSWER g1 " + "-" * 190 + " approve", 0.0)
+    referee.on_message("p0", referee.nick, "ANSWER g1 3" + ":" * 190 + " approve", 0.0)
+    assert out == [("p0", "ERROR GAME_OVER g1 :game g1 is over")] * 2

@@ -302,7 +302,7 @@ class Referee:
                 self._error(sender, ErrorCode.UNKNOWN_GAME, f"no game {gid!r} is running", gid)
             else:
                 refusal = game_over(gid) if info.name.lower() in seated else not_playing(gid)
-                self._error(sender, refusal.code, refusal.reason, *msg.args[:2])
+                self._error(sender, refusal.code, refusal.reason, *leading_ids(msg.verb, msg.args))
             return None
         return info, match
 
