@@ -122,6 +122,15 @@ def fit_utf8(text: str, max_bytes: int) -> str:
     return data[: max(max_bytes, 0)].decode("utf-8", "ignore")
 
 
+def _reason(exc: BaseException) -> str:
+    """Why a connection failed, in the operator's words: the socket error's own text
+    (``connection refused``), not the library's wrapping of it."""
+    cause = exc.__cause__
+    if isinstance(cause, OSError) and cause.strerror:
+        return cause.strerror.lower()
+    return str(cause or exc)
+
+
 def _check_name(kind: str, name: str) -> str:
     if not name or _BAD_NAME_RE.search(name) or name.startswith(":"):
         raise ValueError(f"invalid IRC {kind}: {name!r}")
@@ -379,6 +388,8 @@ class IrcLink:
         self._regain_gen: int | None = None  # the connection whose regain loop is running
         self._backoff = reconnect_delay
         self._last_rx = time.monotonic()
+        self._heard = False
+        """Whether this connection has received a line: a silent peer is not an IRC server."""
         self._pinged = False
         self._server_error = ""
         self._depth = 0  # > 0 while one of our events is being dispatched
@@ -776,10 +787,12 @@ class IrcLink:
                 sasl_login=self.sasl_account,
             )
         except irc.client.ServerConnectionError as exc:
-            log.warning("%s: connecting to %s:%s failed: %s", self.preferred_nick, self.host, self.port, exc)
+            log.error("%s: no IRC server answered at %s:%s (%s)", self.preferred_nick, self.host, self.port,
+                      _reason(exc))
             self._schedule_reconnect()
             return
         self._nick = self.preferred_nick
+        self._heard = False
         self._last_rx = time.monotonic()
         self._pinged = False
         self.reactor.scheduler.execute_after(
@@ -804,7 +817,12 @@ class IrcLink:
 
     def _registration_check(self, gen: int) -> None:
         if gen == self._gen and not self._registered and self._conn.is_connected():
-            log.warning("%s: registration timed out", self.preferred_nick)
+            if self._heard:
+                log.error("%s: %s:%s did not accept our registration within %g s", self.preferred_nick,
+                          self.host, self.port, self.registration_timeout)
+            else:  # e.g. a web server: the operator gave the wrong port
+                log.error("%s: %s:%s accepted the connection but did not speak IRC within %g s",
+                          self.preferred_nick, self.host, self.port, self.registration_timeout)
             self._conn.disconnect("registration timed out")
 
     def _schedule_keepalive(self, gen: int) -> None:
@@ -889,6 +907,7 @@ class IrcLink:
     def _dispatch(self, event: irc.client.Event) -> None:
         kind = event.type
         if kind == "all_raw_messages":
+            self._heard = True
             self._last_rx = time.monotonic()
             self._pinged = False
             self._quick_ack()

@@ -534,3 +534,31 @@ def test_replies_wait_behind_our_lines_and_after_sent_follows_them(make_link) ->
     rec.wait(lambda: len(rec.messages) == 5)
     assert rec.texts() == ["ours 0", "ours 1", "ours 2", "ours 3", "a reply"]
     assert sent and sent[0] <= 4  # called once "ours 3" was written, before the reply was read
+
+
+def test_a_port_that_is_not_an_irc_server_is_named(reactor_thread, caplog) -> None:
+    """A peer that accepts and says nothing (a web server on the wrong port) gets one clear
+    line once the registration timeout runs out, not a silent wait."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        link = IrcLink("127.0.0.1", port, "bot", reactor=reactor_thread.reactor, keepalive=None)
+        link.registration_timeout = 0.3
+        link.connect()
+        peer, _ = listener.accept()
+        try:
+            deadline = time.monotonic() + WAIT
+            while "did not speak IRC" not in caplog.text and time.monotonic() < deadline:
+                time.sleep(0.02)
+        finally:
+            link.close()
+            peer.close()
+    assert f"127.0.0.1:{port} accepted the connection but did not speak IRC within 0.3 s" in caplog.text
+
+
+def test_a_refused_connection_is_named(reactor_thread, caplog) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]  # closed below: nothing listens there any more
+    link = IrcLink("127.0.0.1", port, "bot", reactor=reactor_thread.reactor, keepalive=None)
+    link.connect()
+    link.close()
+    assert f"no IRC server answered at 127.0.0.1:{port} (connection refused)" in caplog.text
