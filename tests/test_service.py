@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+import socket
 import threading
+import time
 
-from arena.config import Config
+import pytest
+
+from arena.config import Config, parse_config
+from arena.games.avalon.options import AvalonOptions
 from arena.referee.service import MIN_WAKE, RefereeService
+from arena.tournament import Schedule, Settings
+from arena.tournament.run import TournamentSeater
 
 
 def test_a_finished_service_with_a_lobby_countdown_past_does_not_spin() -> None:
@@ -28,3 +36,52 @@ def test_a_wake_up_due_now_is_scheduled_no_sooner_than_the_minimum() -> None:
     service._after(50.0)
     (command,) = service.reactor.scheduler.queue
     assert command.delay.total_seconds() >= MIN_WAKE
+
+
+def _tournament_service(config: Config = Config(), wait_report: float = 10.0) -> RefereeService:
+    settings = Settings(id="t1", game="avalon", games=3, players=5, bots=("alice", "bob", "carol", "dave", "eve"),
+                        options=AvalonOptions().to_dict(), transport="irc", keep=16)
+    seater = TournamentSeater(Schedule(settings, bytes(32)), AvalonOptions(), 0)
+    return RefereeService(config, max_games=3, seater=seater, wait_report=wait_report)
+
+
+def test_a_tournament_names_the_bots_its_next_game_lacks() -> None:
+    service = _tournament_service()
+    for nick in ("alice", "carol", "eve"):
+        service.lobby.add(nick, 0.0)
+    assert service.waiting_line() == "waiting for bots: bob, dave (not registered)"
+    for nick in ("bob", "dave"):
+        service.lobby.add(nick, 0.0)
+    assert service.waiting_line() is None
+
+
+def test_the_wait_is_reported_periodically_once_started(caplog: pytest.LogCaptureFixture) -> None:
+    """Every ``wait_report`` seconds, as long as the bots are missing, not just once."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]  # nothing listens once closed: the link just retries
+    service = _tournament_service(parse_config({"server": {"port": port}}), wait_report=0.05)
+    service.start()
+    try:
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            service.reactor.process_once(0.01)
+    finally:
+        service.link.close()
+    reports = [r for r in caplog.records if r.getMessage().startswith("waiting for bots:")]
+    assert len(reports) >= 3 and all(r.levelno == logging.WARNING for r in reports)
+    assert reports[0].getMessage() == "waiting for bots: alice, bob, carol, dave, eve (not registered)"
+
+
+def test_the_lobby_says_who_waits_once_until_that_changes(caplog: pytest.LogCaptureFixture) -> None:
+    service = RefereeService(Config(), clock=lambda: 0.0)
+    assert service.waiting_line() is None  # nobody waits: nothing to say
+    service.lobby.add("alice", 0.0)
+    service.lobby.add("bob", 0.0)
+    service._report_waiting()
+    service._report_waiting()
+    service.lobby.add("carol", 0.0)
+    service._report_waiting()
+    assert [r.getMessage() for r in caplog.records] == [
+        "lobby: 2 waiting (alice, bob); a avalon game needs 5",
+        "lobby: 3 waiting (alice, bob, carol); a avalon game needs 5",
+    ]

@@ -57,6 +57,10 @@ class Seater(Protocol):
     def remove(self, nick: str) -> None: ...
     def due(self, now: float) -> bool: ...
     def take(self, smallest: int) -> Table | None: ...
+    def wanted(self) -> list[str] | None:
+        """The bots the next game waits for by name (a tournament's table), so an operator
+        can be told whom; None when it waits for enough bots, whoever they are."""
+        ...
 
 
 class RosterBook(Protocol):
@@ -118,6 +122,10 @@ class Lobby:
         if not s.auto_start or len(self.waiting) < s.min_players:
             return False
         return len(self.waiting) >= s.max_players or (self.deadline is not None and now >= self.deadline)
+
+    def wanted(self) -> None:
+        """Any bots will do: the lobby waits for a number, not for names."""
+        return None
 
     def take(self, smallest: int) -> Table | None:
         """Seat the next game: up to ``max_players`` bots, longest-waiting first (then

@@ -40,6 +40,10 @@ STATUS_GAMES = 10
 STATUS_WAITING = 50
 """Waiting bots named by ``!status`` at most: its answer stays a few lines, however many wait."""
 
+WAIT_REPORT = 10.0
+"""Seconds between two reports, in the log, of why no game starts: a referee that waits
+silently looks exactly like one that hangs."""
+
 HELP = ("commands: !help (this), !status (who waits, what runs); operators only: !start (seat the waiting "
         "bots now), !stop [GID] (stop that game, or every game, with nobody at fault)")
 
@@ -58,13 +62,18 @@ class RefereeService:
         on_game_end: Callable[[Match], None] | None = None,
         seater: Seater | None = None,
         recorder: Recorder | None = None,
+        wait_report: float = WAIT_REPORT,
     ) -> None:
         """``key`` is the secret master key of the lobby's seat orders and game seeds
         (``arena serve`` keeps one in its store; default: a fresh one, so nothing can
         compute the games); ``seater`` decides the games (default: the lobby of the
         configuration); ``recorder`` stores each finished game and announces its rating
-        changes."""
+        changes; every ``wait_report`` seconds the log says why no game starts, if none
+        can (``waiting_line``)."""
         self.config = config
+        self.wait_report = wait_report
+        self._reported: str | None = None
+        """The lobby's last report of who waits: repeated only once it changes."""
         self.clock = clock
         self.max_games = max_games
         self.games_ended = 0
@@ -115,6 +124,7 @@ class RefereeService:
 
     def start(self) -> None:
         self.link.connect()
+        self.reactor.scheduler.execute_every(self.wait_report, self._report_waiting)
 
     def serve(self, tick: float = 0.05) -> None:
         """Drive the reactor in this thread until ``done`` (Ctrl-C also stops it)."""
@@ -153,6 +163,41 @@ class RefereeService:
         log.error("IRC: %s", error)
         if self.link.is_closed:
             self.fatal = str(error)
+
+    def waiting_line(self) -> str | None:
+        """Why the next game does not start, for an operator; None when nothing is amiss:
+        a game is due or running, or nobody waits. A tournament names the bots its next game
+        needs that have not registered; the lobby names who waits, and for what."""
+        if self.done:
+            return None
+        wanted = self.lobby.wanted()
+        if wanted is not None:
+            absent = sorted((name for name in wanted if self.referee.bot_named(name) is None), key=str.lower)
+            return f"waiting for bots: {', '.join(absent)} (not registered)" if absent else None
+        waiting = self.lobby.waiting
+        if not waiting or self._tables or self.referee.matches:
+            return None
+        lobby = self.config.lobby
+        named = ", ".join(waiting[:STATUS_WAITING]) + (f" and {len(waiting) - STATUS_WAITING} more"
+                                                        if len(waiting) > STATUS_WAITING else "")
+        needed = max(self._smallest(), lobby.min_players)
+        if len(waiting) < needed:
+            return f"lobby: {len(waiting)} waiting ({named}); a {lobby.game} game needs {needed}"
+        if not lobby.auto_start:
+            return f"lobby: {len(waiting)} waiting ({named}) for an operator's !start"
+        return None
+
+    def _report_waiting(self) -> None:
+        """Log ``waiting_line`` (``arena serve`` and ``arena tournament`` print warnings): a
+        tournament's missing bots every time, the lobby's waiters when they change. Never
+        raises: the scheduler would run a command that raised again and again."""
+        try:
+            line = self.waiting_line()
+            if line is not None and (self.lobby.wanted() is not None or line != self._reported):
+                log.warning("%s", line)
+            self._reported = line
+        except Exception:
+            log.exception("reporting who waits failed")
 
     # -- incoming -------------------------------------------------------------------
 

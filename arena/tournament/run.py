@@ -128,6 +128,13 @@ class TournamentSeater:
         waiting = self._folded()
         return all(n.lower() in waiting for n in self.schedule.table(self.next).seats)
 
+    def wanted(self) -> list[str]:
+        """The bots the next game needs that are not waiting (none once every game is seated)."""
+        if self.next >= self.settings.games:
+            return []
+        waiting = self._folded()
+        return [n for n in self.schedule.table(self.next).seats if n.lower() not in waiting]
+
     def take(self, smallest: int) -> Table | None:
         if not self.due(0.0):
             return None
