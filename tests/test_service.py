@@ -82,6 +82,6 @@ def test_the_lobby_says_who_waits_once_until_that_changes(caplog: pytest.LogCapt
     service.lobby.add("carol", 0.0)
     service._report_waiting()
     assert [r.getMessage() for r in caplog.records] == [
-        "lobby: 2 waiting (alice, bob); a avalon game needs 5",
-        "lobby: 3 waiting (alice, bob, carol); a avalon game needs 5",
+        "lobby: 2 waiting (alice, bob); avalon needs 5 players",
+        "lobby: 3 waiting (alice, bob, carol); avalon needs 5 players",
     ]

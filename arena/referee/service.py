@@ -182,7 +182,7 @@ class RefereeService:
                                                         if len(waiting) > STATUS_WAITING else "")
         needed = max(self._smallest(), lobby.min_players)
         if len(waiting) < needed:
-            return f"lobby: {len(waiting)} waiting ({named}); a {lobby.game} game needs {needed}"
+            return f"lobby: {len(waiting)} waiting ({named}); {lobby.game} needs {needed} players"
         if not lobby.auto_start:
             return f"lobby: {len(waiting)} waiting ({named}) for an operator's !start"
         return None
