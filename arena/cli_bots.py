@@ -9,6 +9,7 @@ import click
 
 from .cli_results import open_store
 from .referee.identity import hash_key, new_key
+from .store.report import bots_lines
 
 
 def register(main: click.Group) -> None:
@@ -67,8 +68,5 @@ def register(main: click.Group) -> None:
         if not found:
             click.echo("no bots yet (`arena bots add NAME`)")
             return
-        width = max(len(b.name) for b in found)
-        for b in found:
-            proof = " + ".join(p for p, on in (("key", b.key_hash), (f"account {b.account}", b.account)) if on) or "name only"
-            seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(b.seen)) if b.seen else "never"
-            click.echo(f"{b.name:{width}}  owner {b.owner}  version {b.version}  proven by {proof}  last seen {seen}")
+        for line in bots_lines(found):
+            click.echo(line)

@@ -175,7 +175,7 @@ def test_tournament_then_every_results_command(tmp_path):
     table = runner.invoke(main, ["--config", cfg, "leaderboard"]).output
     assert "win rate" in table
     listing = runner.invoke(main, ["--config", cfg, "games"]).output
-    assert listing.splitlines()[0].startswith("t1-6 ")
+    assert listing.splitlines()[0].split()[0] == "id" and listing.splitlines()[1].startswith("t1-6 ")
     public = runner.invoke(main, ["--config", cfg, "replay", "t1-1"]).output.splitlines()
     assert public[0].startswith("#     START t1-1") and public[-1].startswith("#     RATINGS t1-1")
     assert not any(line.startswith(">") for line in public)
@@ -233,7 +233,11 @@ def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_hash(tmp_path):
     carol = runner.invoke(main, ["--config", cfg, "bots", "add", "carol", "--account", "carolacct", "--no-key"])
     assert carol.exit_code == 0 and "carolacct" in carol.output
     listing = runner.invoke(main, ["--config", cfg, "bots", "list"]).output
-    assert "alice  owner bob" in listing and "proven by key" in listing and "account carolacct" in listing
+    head, alice, carol_line = listing.splitlines()
+    assert head.split() == ["bot", "owner", "version", "proven", "by", "last", "seen", "(UTC)"]
+    assert alice.split()[:2] == ["alice", "bob"] and " key " in alice and "account carolacct" in carol_line
+    assert head.index("proven by") == alice.index("key") == carol_line.index("account"), "columns align"
+    assert "\x1b" not in listing, "plain text for pipes"
     assert key not in listing
     rekeyed = runner.invoke(main, ["--config", cfg, "bots", "rekey", "alice"])
     new = rekeyed.output.splitlines()[-1]

@@ -395,11 +395,17 @@ def test_report_lines_for_the_cli(store):
         lines = leaderboard_lines(rows, system)
         assert len(lines) == len(rows) + 1 and rows[0].bot in lines[1]
         assert rows[0].win_rate.trials == rows[0].games
-    assert games_lines(store.list_games(limit=2))[0].startswith("g29  1970-01-01 00:00  avalon")
+        rate = lines[0].index("win rate")
+        assert {line[rate - 2:rate] for line in lines[1:]} == {"  "}, "the column starts where its header does"
+        assert len({line.index("%") for line in lines[1:]}) == 1, "aligned"
+        assert not any("\x1b" in line or "─" in line for line in lines), "plain text"
+    head, first, _ = games_lines(store.list_games(limit=2))
+    assert head.split()[:2] == ["id", "finished"] and first.startswith("g29  1970-01-01 00:00  avalon")
     bot = recs[0].nicks[0]
     lines = stats_lines(store.bot_stats("avalon", bot)[bot])
     assert lines[0].startswith(f"{bot} (avalon): ")
-    assert len(lines) == 2 + len(store.bot_stats("avalon", bot)[bot].roles)
+    assert lines[1].split()[:2] == ["role", "games"]
+    assert len(lines) == 3 + len(store.bot_stats("avalon", bot)[bot].roles)
     assert lines[-1] == "  lines refused: 0; late: 0 warned, 0 answered by default, 0 forfeited"
 
 
