@@ -206,7 +206,7 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
 
     first = board("--tournament", "t1")
     assert first == board(), "one tournament: its standings are the board"
-    assert {b["owner"] for b in first} == {"unknown"}, "bots from a local tournament have no owner on record"
+    assert {b["owner"] for b in first} == {"arena", "anonymous"}, "bots keep the owner they registered with"
     out = runner.invoke(main, ["--config", cfg, "tournament", "--id", "t2", "--games", "4", "--bot", "rule1=random",
                                "--bot", "newbie=random", "--bot", "rule2=random", "--bot", "rule3=random",
                                "--bot", "random1=random"])

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from ..core.game import Result
 from ..protocol import parse
 from ..sdk.bot import Bot, Session
+from .identity import Identities
 from .match import Match, Timeouts
 from .referee import Referee
 
@@ -20,11 +21,14 @@ from .referee import Referee
 class LocalHub:
     """A tiny network with one channel, one referee and any number of bots."""
 
-    def __init__(self, timeouts: Timeouts, referee_nick: str = "arena", channel: str = "#arena") -> None:
+    def __init__(self, timeouts: Timeouts, referee_nick: str = "arena", channel: str = "#arena",
+                 identities: Identities | None = None) -> None:
+        """``identities``: where the bots that register are kept (default: in memory; a
+        local tournament keeps them in its store, so leaderboards show owners)."""
         self.channel = channel
         self.now = 0.0
         self._queue: deque[tuple[str, str, str]] = deque()
-        self.referee = Referee(referee_nick, timeouts, self._from_referee)
+        self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities)
         self.sessions: dict[str, Session] = {}
         self.channel_log: list[str] = []
         """Every line the referee said in the channel."""

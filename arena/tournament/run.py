@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from ..config import Config
 from ..referee.lobby import Table
+from ..referee.identity import Identities
 from ..referee.local import LocalHub
 from ..referee.match import Match
 from ..referee.recorder import Recorder
@@ -78,7 +79,7 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
             raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
         classes[entry.nick] = load_bot_class(entry.bot)
     schedule, done = open_tournament(store, settings)
-    hub = LocalHub(config.timeouts)
+    hub = LocalHub(config.timeouts, identities=Identities(store))  # bots load in this process: no keys
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
     bots = {entry.nick: classes[entry.nick]() for entry in settings.entries}
     for nick, bot in bots.items():
