@@ -16,7 +16,7 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, ERROR, RESYNC, Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
-from arena.sdk.bot import Session
+from arena.sdk.bot import GameView, Session
 
 NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
 
@@ -28,6 +28,8 @@ class Hung:
     def __init__(self, session: Session, answers: int) -> None:
         self.session, self.left = session, answers
         self.nick = session.nick
+        self.heard: list[str] = []
+        """Every line sent to it privately."""
 
     def _pass(self, out: list[str]) -> list[str]:
         if self.left <= 0:
@@ -36,6 +38,7 @@ class Hung:
         return out
 
     def feed(self, sender: str, text: str) -> list[str]:
+        self.heard.append(text)
         return self._pass(self.session.feed(sender, text))
 
     def receive(self, msg: Message) -> list[str]:
@@ -45,10 +48,25 @@ class Hung:
         self.session.chat(sender, text)
 
 
+def recording(bot: type[Bot]) -> type[Bot]:
+    """``bot`` keeping, in ``views``, what it knew whenever it learned its role."""
+
+    class Recording(bot):  # type: ignore[valid-type,misc]
+        def __init__(self, seed: int | None = None) -> None:
+            super().__init__(seed)
+            self.views: list[tuple[Any, ...]] = []
+
+        def on_role(self, game: GameView) -> None:
+            super().on_role(game)
+            self.views.append((game.role, game.side, game.sees, game.seats))
+
+    return Recording
+
+
 def shown(messages: list[Message]) -> list[str]:
     """A view's lines with the deadlines left out (a re-sent request has less time)."""
-    return [line for m in messages for line in [Message(m.verb, m.args, {k: v for k, v in m.fields.items()
-                                                                         if k != "deadline"}, m.text).format()]]
+    return [Message(m.verb, m.args, {k: v for k, v in m.fields.items() if k != "deadline"}, m.text).format()
+            for m in messages]
 
 
 @pytest.mark.parametrize("game, options, players, bot, seed, answers", [
@@ -72,14 +90,10 @@ def test_a_bot_replaced_mid_game_is_resynced_and_plays_on(
     old = lost.games[match.gid]
     sent = len(match.transcript)
 
-    fresh = hub.connect("alice", bot(seed=2))  # the bot's process restarted: it knows nothing
-    resync = [parse(text) for _, text in match.transcript[sent:] if text.startswith(RESYNC)]
-    assert resync == []  # a replay is told, not recorded as part of the game
-    view = fresh.games.get(match.gid)
-    assert view is not None or match.over
-    if view is not None:
-        assert (view.role, view.side, view.sees, view.seats) == (old.role, old.side, old.sees, old.seats)
-        assert view.role is not None
+    fresh = hub.connect("alice", recording(bot)(seed=2))  # the bot's process restarted: it knows nothing
+    assert not [text for _, text in match.transcript[sent:] if text.startswith(RESYNC)]  # told, not part of the game
+    assert fresh.bot.views == [(old.role, old.side, old.sees, old.seats)]  # type: ignore[attr-defined]
+    assert old.role is not None
     while not match.over:
         hub.run()
         if match.over:
@@ -106,12 +120,11 @@ def test_the_resync_block_is_what_the_seat_was_told() -> None:
     match = hub.referee.start_game("avalon", nicks, AvalonOptions(), 7, hub.channel, hub.now)
     hub.run()
     hub.now += 12.0
-    got: list[str] = []
-    hub.sessions["alice"] = type("Tap", (), {"nick": "alice", "feed": lambda self, s, t: got.append(t) or [],
-                                             "receive": lambda self, m: [], "chat": lambda self, s, t: None})()
-    hub.referee.on_message("alice", hub.referee.nick, Session(RuleBot(), "alice", "arena").hello(), hub.now)
+    tap = Hung(Session(RuleBot(), "alice", hub.referee.nick), 0)  # a new connection that only listens
+    hub.sessions["alice"] = tap  # type: ignore[assignment]
+    hub.referee.on_message("alice", hub.referee.nick, tap.session.hello(), hub.now)
     hub.run()
-    block = got[got.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}") + 1:]
+    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}") + 1:]
     end = block.index(f"{RESYNC} {match.gid} end")
     history, after = block[:end], block[end + 1:]
     expected = [text for to, text in match.transcript if to in (None, "alice")]
