@@ -62,6 +62,7 @@ WARN = "WARN"
 TIMEOUT = "TIMEOUT"
 END = "END"
 TABLE = "TABLE"
+RESYNC = "RESYNC"
 # Both ways: private talk among a team (the wolves at night), relayed by the referee.
 TEAM = "TEAM"
 RATINGS = "RATINGS"
@@ -82,6 +83,7 @@ ARITY: dict[str, tuple[int, int]] = {
     TIMEOUT: (2, 2),
     END: (1, 1),
     TABLE: (1, 1),  # game id
+    RESYNC: (2, 2),  # game id, begin or end
     TEAM: (1, 1),  # game id
     RATINGS: (1, 1),  # game id
 }

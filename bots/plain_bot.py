@@ -50,6 +50,7 @@ def main():
     send(f"NICK {args.nick}")
     send(f"USER {args.nick} 0 * :plain socket bot")
     games = {}  # game id -> channel
+    replaying = set()  # games whose past lines the referee is replaying (RESYNC): answer none of them
     finished = 0
     held = None  # the parts so far of a continued line: (verb and args, fields)
     trusted = True  # whether the lobby's topic lets us believe the referee's nick
@@ -106,7 +107,14 @@ def main():
         if verb == "TABLE" and me in kv.get("seats", "").lower().split(","):
             games[tokens[1]] = kv["channel"]
             send(f"JOIN {kv['channel']}")
-        elif verb == "ASK":
+        elif verb == "RESYNC" and tokens[2] == "begin":  # we came back to a game in progress
+            replaying.add(tokens[1])
+            if games.get(tokens[1]) != kv.get("channel"):
+                games[tokens[1]] = kv["channel"]
+                send(f"JOIN {kv['channel']}")
+        elif verb == "RESYNC":
+            replaying.discard(tokens[1])
+        elif verb == "ASK" and tokens[1] not in replaying:
             gid, rid = tokens[1], tokens[2]
             to = kv.get("to", "")
             if to == "all" or me in to.lower().split(","):

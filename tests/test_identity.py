@@ -9,7 +9,7 @@ import pytest
 from arena.config import TimeoutConfig
 from arena.core.errors import ErrorCode
 from arena.games.avalon.options import AvalonOptions
-from arena.protocol import ASK, BYE, ERROR, ROLE, WELCOME, Message, parse
+from arena.protocol import ASK, BYE, ERROR, RESYNC, ROLE, WELCOME, Message, parse
 from arena.referee.identity import AuthError, Identities, MemoryBook, check_key, hash_key, new_key
 from arena.referee.local import LocalHub
 from arena.referee.recorder import Recorder
@@ -156,7 +156,8 @@ def test_a_seat_is_played_by_its_bot_never_by_whoever_holds_its_nick() -> None:
     private = [(to, t) for to, t in wire.sent[before:] if to == f"{victim}_nick" and not t.startswith(ERROR)]
     assert private == [], f"the stranger got the seat's lines: {private}"
     # The bot comes back under another nick, proves itself, and plays its seat again.
-    assert code(wire.say("back", f"REGISTER 1 name={victim} key={keys[victim]}")) == WELCOME
+    reply = wire.say("back", f"REGISTER 1 name={victim} key={keys[victim]}")
+    assert [m.verb for m in reply[:2]] == [WELCOME, RESYNC]  # then what the seat was told meanwhile
     assert match.nicks[0] == "back"
     seat = match.seat_of(victim)
     decision = match.game.decision_for(seat)

@@ -19,8 +19,8 @@ from ..core.events import Event
 from ..core.game import Game
 from ..core.seeds import derive_seed
 from ..protocol import (
-    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, ProtocolError, request_id, shown,
-    text_fault, valid_id,
+    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, request_id,
+    shown, text_fault, valid_id,
 )
 
 log = logging.getLogger(__name__)
@@ -95,6 +95,8 @@ class Match:
     hands (IRC voices the speaker in a moderated channel)."""
     bots: list[str] | None = None
     """The bot (identity) that plays each seat; None: the names announced are the bots."""
+    channel: str | None = None
+    """The game's channel, named in ``RESYNC`` so that a bot coming back can rejoin it."""
     nicks: list[str] = field(init=False)
     """Where each seat's direct messages go now (follows renames)."""
     transcript: list[tuple[str | None, str]] = field(default_factory=list)
@@ -113,6 +115,11 @@ class Match:
         self._seat_of = {n.lower(): i for i, n in enumerate(self.bots)}
         """Seats by bot: only the connection that registered a seat's bot plays it."""
         self._seat_named = {n.lower(): i for i, n in enumerate(self.names)}
+        self._seat_at = dict(self._seat_named)
+        """Seats by the folded nick their private lines go to now (``nicks``)."""
+        self._told: dict[int, list[int]] = {}
+        """Per seat, the transcript indices of the private lines sent to it, whoever held
+        the nick: what ``resync`` replays besides the channel's lines."""
         self._away: set[str] = set()
         """Folded nicks of seats whose bot has no connection now: their lines are recorded
         but go to nobody, since whoever holds the nick meanwhile is not the bot."""
@@ -171,9 +178,42 @@ class Match:
         if nick is None:
             self._away.add(self.nicks[seat].lower())
         else:
+            self._seat_at.pop(self.nicks[seat].lower(), None)
             self.nicks[seat] = nick
+            self._seat_at[nick.lower()] = seat
         if seat == self._floor and self._floor_said < FLOOR_LINES:
             self._voice(seat)  # the voice follows the bot, not the nick
+
+    def resync(self, seat: int, now: float) -> None:
+        """Tell the seat's bot, which has just registered (again), everything it was told in
+        this game, so that it can rebuild what it knows: ``RESYNC GID begin``, then every
+        channel line and every private line sent to the seat, verbatim and in order, then
+        ``RESYNC GID end`` and its open request with the seconds left. Left out: refusals
+        and warnings (answers to lines of a connection that is gone), and the open request's
+        ASK, which comes last, live, with its deadline as it stands now."""
+        nick = self.nicks[seat]
+        open_rid = next((r.rid for r in self._requests.values() if seat in r.seats), None)
+        live = f"{ASK} {self.gid} {open_rid} "
+        told = set(self._told.get(seat, ()))
+        history: list[str] = []
+        ask: list[str] = []
+        for i, (to, line) in enumerate(self.transcript):
+            if to is not None and i not in told or line.startswith(WARN + " "):
+                continue
+            (ask if open_rid is not None and line.startswith(live) else history).append(line)
+        begin = Message.make(RESYNC, self.gid, "begin", seat=self.names[seat])
+        if self.channel is not None:
+            begin.fields["channel"] = self.channel
+        self.tell(nick, begin.format())
+        for line in history:
+            self.tell(nick, line)
+        self.tell(nick, Message.make(RESYNC, self.gid, "end").format())
+        left = int(max(0.0, self._deadline.get(seat, now) - now))
+        for line in ask:
+            msg = parse(line)
+            if "deadline" in msg.fields:
+                msg.fields["deadline"] = str(left)
+            self.tell(nick, msg.format())
 
     # -- answers --------------------------------------------------------------------
 
@@ -647,7 +687,10 @@ class Match:
 
     def _send(self, nick: str | None, msg: Message) -> None:
         away = bool(self._away) and nick is not None and nick.lower() in self._away
+        told = None if nick is None else self._told.setdefault(self._seat_at[nick.lower()], [])
         for line in msg.lines():  # one, unless a big table's lists need continuing
+            if told is not None:
+                told.append(len(self.transcript))
             self.transcript.append((nick, line))
             if nick is None:
                 self.say(line)
@@ -662,7 +705,10 @@ class Match:
                 self._send(nick, msg)
             return
         present = [nick for nick in nicks if nick.lower() not in self._away] if self._away else nicks
+        told = [self._told.setdefault(self._seat_at[nick.lower()], []) for nick in nicks]
         for line in msg.lines():
-            self.transcript.extend((nick, line) for nick in nicks)
+            for nick, indices in zip(nicks, told):
+                indices.append(len(self.transcript))
+                self.transcript.append((nick, line))
             if present:
                 self.tell_many(present, line)

@@ -268,6 +268,10 @@ class Referee:
         else:
             info.owner, info.version, info.account = owner, bot_version, proof.account
         self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name))
+        for match in list(self.matches.values()):  # what it was told before, if it comes back
+            seat = match.seat_of(name)
+            if seat is not None and not match.over:
+                match.resync(seat, now)
 
     def _unregister(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         info = self.bot_of(sender, account)
@@ -358,7 +362,7 @@ class Referee:
         connections = [self._by_name.get(name.lower()) for name in seats]
         match = Match(
             gid, game, [name if c is None else c.nick for name, c in zip(seats, connections)],
-            LINES[game_name], self.timeouts, bots=list(seats),
+            LINES[game_name], self.timeouts, bots=list(seats), channel=channel,
             say=lambda line: self.send(channel, line),
             tell=self.send,
             tell_many=self.send_many,

@@ -20,6 +20,7 @@ from ..protocol import (
     MORE,
     PROTOCOL_VERSION,
     REGISTER,
+    RESYNC,
     ROLE,
     START,
     TABLE,
@@ -184,6 +185,9 @@ class Session:
         self._open: dict[str, Ask] = {}
         """The latest request addressed to us, per game, for retries."""
         self._parts = Reassembler()
+        self._replaying: dict[str, str] = {}
+        """Games whose history the referee is replaying (``RESYNC``), with our seat's name
+        in them: their requests are past, answered or not, and get no answer."""
 
     @property
     def nick(self) -> str:
@@ -234,6 +238,9 @@ class Session:
         if not msg.args:
             return []
         gid = msg.args[0]
+        if verb == RESYNC:
+            self._resync(gid, msg)
+            return []
         if verb == TABLE:
             channel = msg.get("channel")
             if channel and self._me in (n.lower() for n in msg.list("seats")):
@@ -243,9 +250,10 @@ class Session:
             return []
         if verb == START:
             seats = msg.list("seats")
-            if self.nick.lower() not in (s.lower() for s in seats):
+            me = self._replaying.get(gid, self.nick)
+            if me.lower() not in (s.lower() for s in seats):
                 return []
-            view = GameView(gid, msg.get("game", ""), self.nick, seats, msg.pairs("options"), msg)
+            view = GameView(gid, msg.get("game", ""), me, seats, msg.pairs("options"), msg)
             self.games[gid] = view
             view.messages.append(msg)
             self.bot.on_start(view)
@@ -274,6 +282,22 @@ class Session:
                 game.floor = None  # SPEECH (or a timeout) closed the turn
             self.bot.on_event(game, msg)
         return []
+
+    def _resync(self, gid: str, msg: Message) -> None:
+        """``RESYNC GID begin``: we came back to a game in progress; forget what we had of
+        it (the referee now replays all of it) and rejoin its channel. ``RESYNC GID end``:
+        the view is whole again, and the next ASK is live."""
+        if msg.args[1:] != ("begin",):
+            self._replaying.pop(gid, None)
+            return
+        self.games.pop(gid, None)
+        self._open.pop(gid, None)
+        self._replaying[gid] = msg.get("seat") or self.nick
+        channel = msg.get("channel")
+        if channel and self._channels.get(gid) != channel:
+            self._channels[gid] = channel
+            if self._join is not None:
+                self._join(channel)
 
     def channel_of(self, gid: str) -> str | None:
         """The channel of one of our games (announced by TABLE), if any."""
@@ -306,7 +330,7 @@ class Session:
         to = fields.get("to", "")
         if fields.get("floor") == "true":
             game.floor = to
-        if to != "all" and self._me not in to.lower().split(","):
+        if gid in self._replaying or to != "all" and game.me.lower() not in to.lower().split(","):
             self.bot.on_event(game, msg)
             return []
         pick = msg.int("pick") if "pick" in fields else 1

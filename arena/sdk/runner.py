@@ -9,6 +9,7 @@ instead (and the late one is dropped), so a slow bot loses a choice, not its sea
 from __future__ import annotations
 
 import argparse
+import itertools
 import logging
 import os
 import threading
@@ -70,7 +71,11 @@ class BotRunner:
         )
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{nick}-decide")
         self._lock = threading.Lock()
-        self._answered: set[tuple[str, str]] = set()
+        self._answered: set[int] = set()
+        """The requests answered, by the number ``_respond`` gave them: the decision and the
+        fallback race, and only one may answer. Not by request id: a request the referee
+        asks again (after a ``RESYNC``) is answered again."""
+        self._asks = itertools.count()
         self._referee_proven = False
         """Whether a line from the referee's nick came from the referee's account."""
 
@@ -153,7 +158,7 @@ class BotRunner:
             self.link.send(channel, text)
 
     def _respond(self, game: GameView, ask: Ask) -> None:
-        key = (ask.game, ask.rid)
+        key = next(self._asks)
         budget = max(0.0, ask.deadline * SAFETY)
         self.reactor.scheduler.execute_after(budget, lambda: self._send(key, ask, ask.random(self.session.bot.rng), late=True))
         def work() -> None:
@@ -163,7 +168,7 @@ class BotRunner:
 
         self._pool.submit(work)
 
-    def _send(self, key: tuple[str, str], ask: Ask, choice: str | list[str], late: bool) -> None:
+    def _send(self, key: int, ask: Ask, choice: str | list[str], late: bool) -> None:
         with self._lock:
             if key in self._answered:
                 return

@@ -1,0 +1,135 @@
+"""A bot that comes back mid-game is resynced: ``RESYNC GID begin``, every line it was
+entitled to, ``RESYNC GID end``, then its open request with the time left. A fresh SDK
+session rebuilt from that knows what the lost one knew and plays on legally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arena.bots.avalon_rules_bot import RuleBot
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.config import TimeoutConfig
+from arena.games.avalon.options import AvalonOptions
+from arena.games.werewolf.options import WerewolfOptions
+from arena.protocol import ASK, ERROR, RESYNC, Message, parse
+from arena.referee.local import LocalHub
+from arena.sdk import Bot
+from arena.sdk.bot import GameView, Session
+
+NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
+
+
+class Hung:
+    """A connection whose bot hears everything but whose answers are lost after its first
+    ``answers`` (a process that hung): the referee still thinks it is there."""
+
+    def __init__(self, session: Session, answers: int) -> None:
+        self.session, self.left = session, answers
+        self.nick = session.nick
+        self.heard: list[str] = []
+        """Every line sent to it privately."""
+
+    def _pass(self, out: list[str]) -> list[str]:
+        if self.left <= 0:
+            return []
+        self.left -= sum(line.startswith("ANSWER") for line in out)
+        return out
+
+    def feed(self, sender: str, text: str) -> list[str]:
+        self.heard.append(text)
+        return self._pass(self.session.feed(sender, text))
+
+    def receive(self, msg: Message) -> list[str]:
+        return self._pass(self.session.receive(msg))
+
+    def chat(self, sender: str, text: str) -> None:
+        self.session.chat(sender, text)
+
+
+def recording(bot: type[Bot]) -> type[Bot]:
+    """``bot`` keeping, in ``views``, what it knew whenever it learned its role."""
+
+    class Recording(bot):  # type: ignore[valid-type,misc]
+        def __init__(self, seed: int | None = None) -> None:
+            super().__init__(seed)
+            self.views: list[tuple[Any, ...]] = []
+
+        def on_role(self, game: GameView) -> None:
+            super().on_role(game)
+            self.views.append((game.role, game.side, game.sees, game.seats))
+
+    return Recording
+
+
+def shown(messages: list[Message]) -> list[str]:
+    """A view's lines with the deadlines left out (a re-sent request has less time)."""
+    return [Message(m.verb, m.args, {k: v for k, v in m.fields.items() if k != "deadline"}, m.text).format()
+            for m in messages]
+
+
+@pytest.mark.parametrize("game, options, players, bot, seed, answers", [
+    ("avalon", AvalonOptions(), 5, RuleBot, 7, 0),
+    ("avalon", AvalonOptions(), 5, RuleBot, 7, 3),
+    ("werewolf", WerewolfOptions(), 7, WerewolfRuleBot, 1, 0),
+    ("werewolf", WerewolfOptions(), 7, WerewolfRuleBot, 1, 3),
+])
+def test_a_bot_replaced_mid_game_is_resynced_and_plays_on(
+    game: str, options: Any, players: int, bot: type[Bot], seed: int, answers: int,
+) -> None:
+    hub = LocalHub(TimeoutConfig(escalation=("forfeit",)))  # a single missed deadline would forfeit
+    nicks = NICKS[:players]
+    for nick in nicks:
+        hub.connect(nick, bot(seed=1))
+    lost = hub.sessions["alice"]
+    hub.sessions["alice"] = Hung(lost, answers)  # type: ignore[assignment]
+    match = hub.referee.start_game(game, nicks, options, seed, hub.channel, hub.now)
+    hub.run()
+    assert not match.over and match.game.decision_for(0) is not None, "alice's request must be what the game waits for"
+    old = lost.games[match.gid]
+    sent = len(match.transcript)
+
+    fresh = hub.connect("alice", recording(bot)(seed=2))  # the bot's process restarted: it knows nothing
+    assert not [text for _, text in match.transcript[sent:] if text.startswith(RESYNC)]  # told, not part of the game
+    assert fresh.bot.views == [(old.role, old.side, old.sees, old.seats)]  # type: ignore[attr-defined]
+    assert old.role is not None
+    while not match.over:
+        hub.run()
+        if match.over:
+            break
+        deadline = hub.referee.next_deadline()
+        assert deadline is not None
+        hub.now = deadline
+        hub.referee.poll(hub.now)
+    assert match.game.result is not None and match.game.result.reason != "forfeit"
+    errors = [text for to, text in match.transcript[sent:] if to == "alice" and text.startswith(ERROR)]
+    assert errors == []
+
+
+def test_the_resync_block_is_what_the_seat_was_told() -> None:
+    """The lines between ``begin`` and ``end`` are the channel's lines and the seat's own
+    private lines of that game, in order; the open request comes after ``end``, once,
+    with the time left; nobody else's private lines are in it."""
+    hub = LocalHub(TimeoutConfig(decision=30.0))
+    nicks = NICKS[:5]
+    for nick in nicks:
+        hub.connect(nick, RuleBot(seed=1))
+    lost = hub.sessions["alice"]
+    hub.sessions["alice"] = Hung(lost, 0)  # type: ignore[assignment]
+    match = hub.referee.start_game("avalon", nicks, AvalonOptions(), 7, hub.channel, hub.now)
+    hub.run()
+    hub.now += 12.0
+    tap = Hung(Session(RuleBot(), "alice", hub.referee.nick), 0)  # a new connection that only listens
+    hub.sessions["alice"] = tap  # type: ignore[assignment]
+    hub.referee.on_message("alice", hub.referee.nick, tap.session.hello(), hub.now)
+    hub.run()
+    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}") + 1:]
+    end = block.index(f"{RESYNC} {match.gid} end")
+    history, after = block[:end], block[end + 1:]
+    expected = [text for to, text in match.transcript if to in (None, "alice")]
+    live = f"{ASK} {match.gid} {parse(after[0]).args[1]} "
+    assert history == [line for line in expected if not line.startswith(live)]
+    assert shown([parse(line) for line in after]) == shown([parse(line) for line in expected if line.startswith(live)])
+    assert parse(after[0]).int("deadline") == 18
+    assert shown(lost.games[match.gid].messages) == shown([parse(line) for line in expected])
