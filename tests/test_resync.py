@@ -90,6 +90,7 @@ def test_a_bot_replaced_mid_game_is_resynced_and_plays_on(
     old = lost.games[match.gid]
     sent = len(match.transcript)
 
+    hub.referee.on_leave("alice")  # the old connection's QUIT, as the server reports it
     fresh = hub.connect("alice", recording(bot)(seed=2))  # the bot's process restarted: it knows nothing
     assert not [text for _, text in match.transcript[sent:] if text.startswith(RESYNC)]  # told, not part of the game
     assert fresh.bot.views == [(old.role, old.side, old.sees, old.seats)]  # type: ignore[attr-defined]
@@ -120,6 +121,7 @@ def test_the_resync_block_is_what_the_seat_was_told() -> None:
     match = hub.referee.start_game("avalon", nicks, AvalonOptions(), 7, hub.channel, hub.now)
     hub.run()
     hub.now += 12.0
+    hub.referee.on_leave("alice")  # the old connection's QUIT
     tap = Hung(Session(RuleBot(), "alice", hub.referee.nick), 0)  # a new connection that only listens
     hub.sessions["alice"] = tap  # type: ignore[assignment]
     hub.referee.on_message("alice", hub.referee.nick, tap.session.hello(), hub.now)
@@ -133,3 +135,22 @@ def test_the_resync_block_is_what_the_seat_was_told() -> None:
     assert shown([parse(line) for line in after]) == shown([parse(line) for line in expected if line.startswith(live)])
     assert parse(after[0]).int("deadline") == 18
     assert shown(lost.games[match.gid].messages) == shown([parse(line) for line in expected])
+
+
+def test_registering_again_from_the_same_connection_replays_nothing() -> None:
+    """A resync costs the game's lines again on a rate-limited link: a bot that registers
+    over and over from the connection that already plays it gets a WELCOME each time and
+    no replay, so it cannot slow everyone's games at will."""
+    hub = LocalHub(TimeoutConfig())
+    for nick in NICKS[:5]:
+        hub.connect(nick, RuleBot(seed=1))
+    tap = Hung(hub.sessions["alice"], 0)  # hears alice's private lines, answers nothing
+    hub.sessions["alice"] = tap  # type: ignore[assignment]
+    match = hub.referee.start_game("avalon", NICKS[:5], AvalonOptions(), 7, hub.channel, hub.now)
+    hub.run()
+    before = len(tap.heard)
+    for _ in range(3):
+        hub.referee.on_message("alice", hub.referee.nick, "REGISTER 1", hub.now)
+        hub.run()
+    assert [text.split(" ")[0] for text in tap.heard[before:]] == ["WELCOME"] * 3
+    assert not match.over

@@ -263,12 +263,16 @@ class Referee:
         owner, bot_version = msg.get("owner") or "unknown", msg.get("version") or "unknown"
         self.identities.remember(name, owner, bot_version, proof)
         info = self._by_name.get(name.lower())
-        if info is None:
-            self._bind(BotInfo(name, sender, owner, bot_version, proof.account))
-        else:
+        if info is not None:  # the same connection again: it has heard everything already
             info.owner, info.version, info.account = owner, bot_version, proof.account
+            self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name))
+            return
+        self._bind(BotInfo(name, sender, owner, bot_version, proof.account))
         self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name))
-        for match in list(self.matches.values()):  # what it was told before, if it comes back
+        # A connection that comes back is told what its seats were told before. Only a new
+        # one: a resync costs the game's lines again, which a bot must not be able to
+        # trigger at will by registering over and over.
+        for match in list(self.matches.values()):
             seat = match.seat_of(name)
             if seat is not None and not match.over:
                 match.resync(seat, now)
