@@ -163,7 +163,13 @@ function onMessage(msg, target) {
         send(`JOIN ${msg.fields.channel}`);
       }
       break;
-    case 'ASK': onAsk(msg); break;
+    case 'RESYNC':  // §4 "Resync": we came back; until `end` the lines are the game so far
+      if (msg.args[1] === 'begin') {
+        games.set(gid, { channel: msg.fields.channel, seat: msg.fields.seat, replaying: true });
+        send(`JOIN ${msg.fields.channel}`);
+      } else if (games.has(gid)) games.get(gid).replaying = false;
+      break;
+    case 'ASK': if (!(games.get(gid) || {}).replaying) onAsk(msg); break;   // replayed requests are past
     case 'WOLVES': if (games.has(gid)) games.get(gid).wolves = list(msg.fields.wolves); break;
     case 'END':     // the game is over: leave its channel (we wait to be seated again)
       if (!games.has(gid)) break;
@@ -183,7 +189,8 @@ function onMessage(msg, target) {
 function onAsk(msg) {
   const [gid, rid, kind] = msg.args;
   const to = list(msg.fields.to);
-  if (!to.some((who) => who === 'all' || lower(who) === lower(nick))) return;   // not for us
+  const me = (games.get(gid) || {}).seat || nick;   // after a resync: our seat's nick in START
+  if (!to.some((who) => who === 'all' || lower(who) === lower(me))) return;   // not for us
   const options = list(msg.fields.options);
   const pick = Number(msg.fields.pick || 1);
   const game = games.get(gid) || {};
