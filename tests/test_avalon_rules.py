@@ -1,4 +1,4 @@
-"""The Avalon rules, checked against the rule sources in /work/shared/rules.
+"""The Avalon rules, checked against the rule sources the arena was built from.
 
 Expected values are transcribed from the sources (README decisions, the IRC readme's tables
 and the visibility table of the optional rules), never computed from the engine's own tables.
