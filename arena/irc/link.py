@@ -1,7 +1,7 @@
 """One IRC client connection that a referee (or a bot SDK) can trust not to misbehave.
 
 ``IrcLink`` wraps a jaraco ``irc.client.ServerConnection`` and adds what the library leaves
-out, each for a measured reason (each measured against the library and real servers):
+out, each for a reason measured against the library and real servers:
 
 * an outgoing queue drained by the reactor's scheduler through a token bucket, because the
   library's own ``set_rate_limit`` sleeps inside the event loop and its sends block; replies
