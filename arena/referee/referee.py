@@ -289,17 +289,15 @@ class Referee:
         self._tell(sender, Message.make(REGISTERED, bots=[b.nick for b in bots], games=running))
 
     def _player(self, sender: str, msg: Message, account: str | None) -> tuple[BotInfo, Match] | None:
-        """The registered bot behind a game line and its game, or None after an ERROR (the
-        hottest path of a game: ``bot_of`` inlined). A game id that is not an id breaks
-        the grammar: MALFORMED, whoever sends it (every later ERROR echoes it)."""
+        """The registered bot behind a game line and its game, or None after an ERROR. A
+        game id that is not an id breaks the grammar: MALFORMED, whoever sends it (every
+        later ERROR echoes it)."""
         try:
             gid = game_id(msg.args[0])
         except ProtocolError as exc:
             self._error(sender, exc.code, exc.reason, *leading_ids(msg.verb, msg.args))
             return None
-        info = self.bots.get(sender.lower())
-        if info is not None and info.account is not None and (account or "").lower() != info.account.lower():
-            info = None
+        info = self.bot_of(sender, account)
         if info is None:
             self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", gid)
             return None
