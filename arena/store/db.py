@@ -386,20 +386,26 @@ class Store:
             args.append(limit)
         return [LeaderRow(i + 1, *row) for i, row in enumerate(self.conn.execute(sql, args))]
 
+    def _outcome_rows(self, where: str = "",
+                      args: Sequence[Any] = ()) -> dict[int, list[tuple[int, str, int, int, str | None]]]:
+        """Each game's outcome rows (seat, bot, group, rank, side key), by game seq, as
+        ``_match_from_rows`` rebuilds a rated match from them; ``where`` filters on ``g``."""
+        rows: dict[int, list[tuple[int, str, int, int, str | None]]] = defaultdict(list)
+        for seq, seat, bot, grp, rank, adv in self.conn.execute(
+                "SELECT o.game_seq, o.seat, o.bot, o.grp, o.rank, o.adv FROM outcomes o JOIN games g"
+                f" ON g.seq = o.game_seq {where} ORDER BY o.game_seq, o.seat", args):
+            rows[seq].append((seat, bot, grp, rank, adv))
+        return rows
+
     def _tournament_board(self, game: str, system_name: str, tournament: str, limit: int | None,
                           min_games: int) -> list[LeaderRow]:
         system = next((s for s in self.systems if s.name == system_name), None)
         if system is None:
             raise KeyError(system_name)
-        rows: dict[int, list[tuple[int, str, int, int, str | None]]] = defaultdict(list)
         with transaction(self.conn, "BEGIN"):
             games = self.conn.execute("SELECT seq, kind, forfeited FROM games WHERE game = ? AND tournament = ?"
                                       " ORDER BY seq", (game, tournament)).fetchall()
-            for seq, seat, bot, grp, rank, adv in self.conn.execute(
-                    "SELECT o.game_seq, o.seat, o.bot, o.grp, o.rank, o.adv FROM outcomes o JOIN games g"
-                    " ON g.seq = o.game_seq WHERE g.game = ? AND g.tournament = ? ORDER BY o.game_seq, o.seat",
-                    (game, tournament)):
-                rows[seq].append((seat, bot, grp, rank, adv))
+            rows = self._outcome_rows("WHERE g.game = ? AND g.tournament = ?", (game, tournament))
             about = {name: (owner, version) for name, owner, version in
                      self.conn.execute("SELECT name, owner, version FROM bots")}
         state: dict[Entity, Rating] = {}
@@ -501,10 +507,7 @@ class Store:
                 " FROM rating_changes"):
             stored_changes[(seq, system)][(kind, entity)] = (mb, sb, ma, sa)
         games = conn.execute("SELECT seq, game, kind, forfeited FROM games ORDER BY seq").fetchall()
-        rows: dict[int, list[tuple[int, str, int, int, str | None]]] = defaultdict(list)
-        for seq, seat, bot, grp, rank, adv in conn.execute(
-                "SELECT game_seq, seat, bot, grp, rank, adv FROM outcomes ORDER BY game_seq, seat"):
-            rows[seq].append((seat, bot, grp, rank, adv))
+        rows = self._outcome_rows()
         current: dict[tuple[str, str], dict[Entity, Rating]] = defaultdict(dict)
         tally: dict[tuple[str, str, Entity], list[int]] = {}
         mismatches: list[Mismatch] = []
