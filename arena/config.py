@@ -125,6 +125,10 @@ class TimeoutConfig:
         0.0, help="seconds a stretch of secret requests (a Werewolf night) lasts at least, so its length does not "
                   "tell which roles are still asked; 0 = it ends as soon as its answers are in", min=0,
     )
+    resume: float = setting(
+        60.0, help="seconds a game taken up after a referee restart waits for its bots to come back; past them it "
+                   "ends aborted (no rating moves)", min=0,
+    )
     night_step: float | None = setting(
         None, help="seconds after a Werewolf night begins before a request that needs another's answer (the "
                    "witch's, after the wolves') goes out, so its timing does not tell who answered or who is alive; "

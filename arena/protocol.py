@@ -63,6 +63,7 @@ TIMEOUT = "TIMEOUT"
 END = "END"
 TABLE = "TABLE"
 RESYNC = "RESYNC"
+RESUME = "RESUME"
 # Both ways: private talk among a team (the wolves at night), relayed by the referee.
 TEAM = "TEAM"
 RATINGS = "RATINGS"
@@ -84,6 +85,7 @@ ARITY: dict[str, tuple[int, int]] = {
     END: (1, 1),
     TABLE: (1, 1),  # game id
     RESYNC: (2, 2),  # game id, begin or end
+    RESUME: (1, 1),  # game id
     TEAM: (1, 1),  # game id
     RATINGS: (1, 1),  # game id
 }

@@ -133,7 +133,7 @@ def test_config_prints_the_defaults_as_yaml(run) -> None:
     data = yaml.safe_load(result.stdout)
     assert list(data) == ["server", "timeouts", "seating", "identity", "lobby", "store", "ratings", "tournament", "games"]
     assert data["timeouts"] == {"decision": 30.0, "grace": 10.0, "escalation": ["warn", "default", "forfeit"],
-                                "secret_minimum": 0.0, "night_step": None}
+                                "secret_minimum": 0.0, "resume": 60.0, "night_step": None}
     assert data["games"]["avalon"]["players"] == 5
     assert data["games"]["avalon"]["options"]["merlin"] is True
     assert Path(data["store"]["path"]).is_absolute()

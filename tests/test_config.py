@@ -178,7 +178,7 @@ BAD = [
     ("server: {host: ''}", "server.host must be a non-empty host name or address without spaces, got ''"),
     ("sever: {}", "unknown key 'sever' (known: server, timeouts, seating, identity, lobby, store, ratings, tournament, games)"),
     ("server: {hots: x}", "unknown key 'server.hots' (known: host, port, tls, password, nick, channel, "),
-    ("timeouts: {decison: 3}", "unknown key 'timeouts.decison' (known: decision, grace, escalation, secret_minimum, night_step)"),
+    ("timeouts: {decison: 3}", "unknown key 'timeouts.decison' (known: decision, grace, escalation, secret_minimum, resume, night_step)"),
     ("server: 5", "server must be a mapping of keys to values, got 5"),
     ("server: {channel: arena}", "server.channel must be a channel name in quotes such as \"#arena\""),
     ("server: {channel: '#a b'}", "server.channel must be a channel name in quotes such as \"#arena\""),

@@ -91,6 +91,8 @@ CANONICAL: list[tuple[Message, str]] = [
      "TABLE g3 game=avalon channel=#arena-g3 seats=alice,bob,carol,dave,erin"),
     (Message.make("RESYNC", "g3", "begin", seat="alice", channel="#arena-g3"), "RESYNC g3 begin seat=alice channel=#arena-g3"),
     (Message.make("RESYNC", "g3", "end"), "RESYNC g3 end"),
+    (Message.make("RESUME", "g3", game="avalon", channel="#arena-g3-r1", seats=["alice", "bob"], wait=60),
+     "RESUME g3 game=avalon channel=#arena-g3-r1 seats=alice,bob wait=60"),
     (Message.make(VOTES, "g1", approve=["alice", "bob", "carol"], reject=["dave", "erin"], result="approved", rejections=0),
      "VOTES g1 approve=alice,bob,carol reject=dave,erin result=approved rejections=0"),
     (Message.make(VOTES, "g1", approve=[], reject=SEATS, result="rejected", rejections=5),

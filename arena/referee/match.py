@@ -11,12 +11,12 @@ import logging
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, NoReturn, Protocol, Sequence
+from typing import Any, Callable, Mapping, NoReturn, Protocol, Sequence
 
 from ..core.decisions import Decision
 from ..core.errors import ErrorCode, IllegalAction
 from ..core.events import Event
-from ..core.game import Game
+from ..core.game import ABORTED, FORFEIT, Game
 from ..core.seeds import derive_seed
 from ..protocol import (
     ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, request_id,
@@ -97,6 +97,9 @@ class Match:
     """The bot (identity) that plays each seat; None: the names announced are the bots."""
     channel: str | None = None
     """The game's channel, named in ``RESYNC`` so that a bot coming back can rejoin it."""
+    started: float | None = None
+    """Wall-clock time the game began, when it began in an earlier run of the referee
+    (``restore``); None: now."""
     nicks: list[str] = field(init=False)
     """Where each seat's direct messages go now (follows renames)."""
     transcript: list[tuple[str | None, str]] = field(default_factory=list)
@@ -117,9 +120,10 @@ class Match:
         self._seat_named = {n.lower(): i for i, n in enumerate(self.names)}
         self._seat_at = dict(self._seat_named)
         """Seats by the folded nick their private lines go to now (``nicks``)."""
-        self._told: dict[int, list[int]] = {}
-        """Per seat, the transcript indices of the private lines sent to it, whoever held
-        the nick: what ``resync`` replays besides the channel's lines."""
+        self.told: list[int | None] = []
+        """For each transcript line, the seat whose knowledge it is (a private line to the
+        seat, whoever held the nick), or None (the channel, refusals, strangers): what
+        ``resync`` replays to a seat besides the channel's lines."""
         self._away: set[str] = set()
         """Folded nicks of seats whose bot has no connection now: their lines are recorded
         but go to nobody, since whoever holds the nick meanwhile is not the bot."""
@@ -158,6 +162,8 @@ class Match:
         """When the stretch's dependent requests (the witch's) may go out (``night_step``)."""
         self._holding = False
         """Whether a dependent request waits for ``_step_at``."""
+        self._suspended = False
+        """Restored from the store and waiting for its bots (``restore``, ``go_on``)."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -194,11 +200,11 @@ class Match:
         nick = self.nicks[seat]
         open_rid = next((r.rid for r in self._requests.values() if seat in r.seats), None)
         live = f"{ASK} {self.gid} {open_rid} "
-        told = set(self._told.get(seat, ()))
+        told = self.told
         history: list[str] = []
         ask: list[str] = []
         for i, (to, line) in enumerate(self.transcript):
-            if to is not None and i not in told or line.startswith(WARN + " "):
+            if to is not None and told[i] != seat or line.startswith(WARN + " "):
                 continue
             (ask if open_rid is not None and line.startswith(live) else history).append(line)
         begin = Message.make(RESYNC, self.gid, "begin", seat=self.names[seat])
@@ -214,6 +220,68 @@ class Match:
             if "deadline" in msg.fields:
                 msg.fields["deadline"] = str(left)
             self.tell(nick, msg.format())
+
+    # -- taken up again after a restart ---------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The bookkeeping that neither the engine's answers nor the transcript hold, as
+        plain data: with those two it is all ``restore`` needs. A forfeit or a stop ends a
+        game outside its answers, so it is kept here too."""
+        state: dict[str, Any] = {
+            "published": self._published,
+            "misses": list(self._misses),
+            "kept": {"-" if seat is None else str(seat): n for seat, n in self._kept.items()},
+            "refusals": {str(seat): dict(counts) for seat, counts in self._refusals.items()},
+        }
+        result = self.game.result
+        if result is not None and result.reason in (FORFEIT, ABORTED):
+            end = next(e for e in reversed(self.game.events) if e.kind == "end")
+            state["end"] = {"reason": result.reason, "seat": result.forfeited, "why": end.data.get("why", "")}
+        return state
+
+    def restore(self, transcript: Sequence[tuple[str | None, int | None, str]], state: Mapping[str, Any],
+                resumes: int) -> None:
+        """Take up a game an earlier run of the referee left, whose engine has been rebuilt
+        from its answers: the lines it sent (``(to, seat told, line)``) and its
+        ``state``. The match then waits (no request open, no deadline running) until
+        ``go_on``: its bots must come back first. ``resumes`` counts earlier resumptions,
+        so the request ids drawn from now on come from a stream of their own."""
+        self.transcript = [(to, line) for to, _, line in transcript]
+        self.told = [seat for _, seat, _ in transcript]
+        self._published = int(state.get("published", len(self.game.events)))
+        self._misses = [int(n) for n in state.get("misses", self._misses)]
+        self._kept = Counter({None if seat == "-" else int(seat): int(n) for seat, n in state.get("kept", {}).items()})
+        self._refusals = {int(seat): Counter(counts) for seat, counts in state.get("refusals", {}).items()}
+        end = state.get("end")
+        if end is not None and self.game.result is None:
+            if end["reason"] == FORFEIT:
+                self.game.forfeit(int(end["seat"]), end["why"])
+            else:
+                self.game.abort(end["why"])
+        prefix = ASK + " " + self.gid + " "
+        for _, line in self.transcript:
+            if line.startswith(prefix):
+                self._issued.add(int(line[len(prefix):].split(" ", 1)[0]))
+        self._next_rid = max(self._issued, default=0) + 1
+        if self._rids is not None:
+            self._rids = random.Random(derive_seed(self.game.seed, "rids", resumes + 1))
+        self._asked = self.game.round
+        self._suspended = not self.over
+
+    @property
+    def suspended(self) -> bool:
+        """Restored and not yet going on (its bots are not all back)."""
+        return self._suspended
+
+    def go_on(self, now: float) -> None:
+        """Carry on a restored game from the step where it stopped: every decision still
+        pending is asked again, under a new request id (its bot may have answered the old
+        one into a referee that died before storing it, and bots ignore an id they
+        answered), with its whole time."""
+        if self._suspended:
+            self._suspended = False
+            self._asked = -1
+            self._advance(now)
 
     # -- answers --------------------------------------------------------------------
 
@@ -357,6 +425,7 @@ class Match:
         if not self.over:
             self.game.abort(why)
             self._secret_since = self._hold_until = None  # an operator's stop is said at once
+            self._suspended = False
             self._advance(now)
 
     def announce(self, msg: Message) -> None:
@@ -371,6 +440,8 @@ class Match:
         and through how soon the result comes.
         """
         game = self.game
+        if self._suspended:
+            return
         while True:
             events = game.events
             if self._published < len(events):
@@ -643,6 +714,7 @@ class Match:
         if self._kept[seat] < REFUSALS_KEPT:
             self._kept[seat] += 1
             self.transcript.extend((nick, line) for line in lines)
+            self.told.extend(None for _ in lines)
         elif seat is not None:
             self._refusals.setdefault(seat, Counter())[code.value] += 1
         send = self.tell if self.reply is None else self.reply
@@ -656,6 +728,7 @@ class Match:
                 line = Message.make(ERROR, code, self.gid, count=n,
                                     text=f"{n} more refusals with this code, not kept one by one").format()
                 self.transcript.append((self.names[seat], line))
+                self.told.append(None)
         self._refusals.clear()
 
     def team(self, bot: str, msg: Message, reply_to: str | None = None) -> None:
@@ -687,10 +760,9 @@ class Match:
 
     def _send(self, nick: str | None, msg: Message) -> None:
         away = bool(self._away) and nick is not None and nick.lower() in self._away
-        told = None if nick is None else self._told.setdefault(self._seat_at[nick.lower()], [])
+        seat = None if nick is None else self._seat_at[nick.lower()]
         for line in msg.lines():  # one, unless a big table's lists need continuing
-            if told is not None:
-                told.append(len(self.transcript))
+            self.told.append(seat)
             self.transcript.append((nick, line))
             if nick is None:
                 self.say(line)
@@ -705,10 +777,10 @@ class Match:
                 self._send(nick, msg)
             return
         present = [nick for nick in nicks if nick.lower() not in self._away] if self._away else nicks
-        told = [self._told.setdefault(self._seat_at[nick.lower()], []) for nick in nicks]
+        seats = [self._seat_at[nick.lower()] for nick in nicks]
         for line in msg.lines():
-            for nick, indices in zip(nicks, told):
-                indices.append(len(self.transcript))
+            for nick, seat in zip(nicks, seats):
+                self.told.append(seat)
                 self.transcript.append((nick, line))
             if present:
                 self.tell_many(present, line)

@@ -72,17 +72,20 @@ class Recorder:
         referee.on_game_end.insert(0, self.ended)
 
     def started(self, match: Match) -> None:
-        self._started[match.gid] = self.wall()
+        self._started[match.gid] = self.wall() if match.started is None else match.started
 
     def ended(self, match: Match) -> None:
         finished = self.wall()
         started = self._started.pop(match.gid, finished)
         try:
             result = match.game.result
-            aborted = result is not None and result.reason == ABORTED
+            why = None
+            if result is not None and result.reason == ABORTED:
+                end = next(e for e in reversed(match.game.events) if e.kind == "end")
+                why = end.data.get("why") or ABORTED
             record = record_from_game(match.gid, match.game, match.names, started=started, finished=finished,
                                       tournament=self.tournament, transcript=match.transcript, bots=match.bots,
-                                      aborted_reason="stopped by an operator" if aborted else None)
+                                      aborted_reason=why)
             changes = self.store.record_game(record)
         except Exception:
             if self.strict:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Sequence
 from ..core.errors import ErrorCode
 from ..core.game import Game
 from ..games import GAMES, LINES, RESERVED_NICKS
+from ..store import LiveGame
 from ..protocol import (
     ANSWER,
     BYE,
@@ -37,6 +38,7 @@ from ..protocol import (
 )
 from .budget import ReplyBudget
 from .identity import AuthError, Identities
+from .journal import Journal
 from .match import Match, Timeouts, game_over, not_playing
 
 log = logging.getLogger(__name__)
@@ -87,12 +89,12 @@ class BotInfo:
 class Referee:
     def __init__(
         self, nick: str, timeouts: Timeouts, send: Callable[[str, str], object],
-        id_taken: Callable[[str], bool] = lambda gid: False,
         send_many: Callable[[Sequence[str], str], object] | None = None,
         identities: Identities | None = None,
         reply: Callable[[str, str], object] | None = None,
         budget: ReplyBudget | None = None,
         after_sent: Callable[[Callable[[float], None]], object] | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.nick = nick
         """The nick the referee runs under now; DMs to it are protocol."""
@@ -118,8 +120,11 @@ class Referee:
         """The same, by folded bot name: one connection per bot."""
         self.matches: dict[str, Match] = {}
         self._ids = itertools.count(1)
-        self._id_taken = id_taken
-        """Game ids already used (by earlier runs, in the store): new ids skip them."""
+        self.journal = journal
+        """Where games in progress are written ahead of their lines (None: nowhere; a
+        game then ends with the process that runs it)."""
+        self._outbox: list[tuple[Callable[..., object], tuple[Any, ...]]] | None = None if journal is None else []
+        """With a journal: what the games' steps send, held until ``_commit`` stored them."""
         self.on_game_start: list[Callable[[Match], None]] = []
         self.on_game_end: list[Callable[[Match], None]] = []
         self.on_bot: list[Callable[[str, bool], None]] = []
@@ -132,6 +137,40 @@ class Referee:
         """Game channels to their running match, to judge what players say there."""
         self._ended_games: OrderedDict[str, frozenset[str]] = OrderedDict()
         """The last ``ENDED_MEMORY`` ended games: id to the folded names of their bots."""
+        if journal is not None:
+            self.on_game_end.append(journal.ended)
+
+    # -- write ahead ----------------------------------------------------------------
+
+    def behind(self, send: Callable[..., object], *args: Any) -> None:
+        """Send for a game, behind the lines of the step in progress: at once without a
+        journal, else once the step is stored."""
+        if self._outbox is None:
+            send(*args)
+        else:
+            self._outbox.append((send, args))
+
+    def _held(self, send: Callable[..., object]) -> Callable[..., object]:
+        """``send`` as a game uses it: itself without a journal, else held like ``behind``."""
+        if self._outbox is None:
+            return send
+        return lambda *args: self.behind(send, *args)
+
+    def _commit(self) -> None:
+        """Store the games' new steps, then send what they held back. Every public entry
+        point that can move a game ends here."""
+        outbox = self._outbox
+        if not outbox or self.journal is None:
+            return
+        try:
+            self.journal.save()
+        except Exception:
+            # The lines still go out: holding them would fail the game's bots too. The game
+            # is then taken up after a restart from its last stored step, not this one.
+            log.exception("games in progress could not be written to the store")
+        self._outbox = []
+        for send, args in outbox:
+            send(*args)
 
     # -- who is who -----------------------------------------------------------------
 
@@ -176,6 +215,10 @@ class Referee:
         """A line from IRC or the local hub (``account``: the sender's services account,
         where the server tells it). Channel chat that is not protocol is ignored; a direct
         message that is not protocol gets an ERROR saying why."""
+        self._on_message(sender, target, text, now, account)
+        self._commit()
+
+    def _on_message(self, sender: str, target: str, text: str, now: float, account: str | None) -> None:
         direct = target.lower() == self.nick.lower()
         if not direct:
             match = self._channel_games.get(target.lower())
@@ -214,6 +257,7 @@ class Referee:
             info.nick = new
             self.bots[new.lower()] = info
             self._route(info.name, new)
+            self._commit()
 
     def on_leave(self, nick: str) -> None:
         """A connection that leaves the server no longer plays its bot; a seat the bot holds
@@ -221,6 +265,7 @@ class Referee:
         info = self.bots.get(nick.lower())
         if info is not None:
             self._unbind(info)
+            self._commit()
 
     # -- commands -------------------------------------------------------------------
 
@@ -346,9 +391,13 @@ class Referee:
     # -- games ----------------------------------------------------------------------
 
     def new_game_id(self) -> str:
+        """An id no game had: from the journal's store (never given twice, across restarts
+        and referees sharing it), or else counted in this process."""
+        if self.journal is not None:
+            return self.journal.new_game_id()
         while True:
             gid = f"g{next(self._ids)}"
-            if gid not in self.matches and not self._id_taken(gid):
+            if gid not in self.matches:
                 return gid
 
     def start_game(
@@ -362,39 +411,88 @@ class Referee:
         game: Game = GAMES[game_name](len(seats), options, seed)
         gid = gid or self.new_game_id()
         connections = [self._by_name.get(name.lower()) for name in seats]
+        names = [name if c is None else c.nick for name, c in zip(seats, connections)]
+        match = self._seat(gid, game, names, list(seats), channel)
+        if self.journal is not None:
+            self.journal.opened(match)
+        for callback in self.on_game_start:
+            callback(match)
+        match.start(now)
+        self._commit()
+        return match
+
+    def resume_game(self, live: LiveGame, channel: str, now: float) -> Match:
+        """Take up a game that an earlier run of the referee left in progress (its journal
+        kept it), in ``channel``: its engine is rebuilt from its stored answers, its lines
+        and bookkeeping restored, and it waits for ``go_on`` while its bots come back (each
+        one that registers is resynced). A game the store knew to be over ends now."""
+        cls = GAMES[live.game]
+        game: Game = cls(len(live.names), cls.Options.from_mapping(live.options, game=live.game), live.seed, live.deal)
+        game.replay(live.history)
+        match = self._seat(live.id, game, list(live.names), list(live.bots), channel)
+        match.started = live.started
+        match.restore(live.lines, live.state, live.resumes)
+        if self.journal is not None:
+            self.journal.resumed(match, live)
+        for callback in self.on_game_start:
+            callback(match)
+        if match.over:
+            match.start(now)  # its end is said and recorded
+        self._commit()
+        return match
+
+    def go_on(self, gid: str, now: float) -> None:
+        """A resumed game's bots are back: it carries on (``Match.go_on``)."""
+        match = self.matches.get(gid)
+        if match is not None:
+            match.go_on(now)
+            self._commit()
+
+    def abort_game(self, gid: str, why: str, now: float) -> bool:
+        """Stop a running game with nobody at fault; False if no game ``gid`` runs."""
+        match = self.matches.get(gid)
+        if match is None or match.over:
+            return False
+        match.abort(why, now)
+        self._commit()
+        return True
+
+    def _seat(self, gid: str, game: Game, names: list[str], bots: list[str], channel: str) -> Match:
+        """A match for ``game`` in ``channel``, its seats announced as ``names`` and played
+        by ``bots``; a seat whose bot has no connection now gets its lines when it registers."""
         match = Match(
-            gid, game, [name if c is None else c.nick for name, c in zip(seats, connections)],
-            LINES[game_name], self.timeouts, bots=list(seats), channel=channel,
-            say=lambda line: self.send(channel, line),
-            tell=self.send,
-            tell_many=self.send_many,
-            reply=self._reply,
-            after_sent=self.after_sent,
+            gid, game, names, LINES[game.name], self.timeouts, bots=bots, channel=channel,
+            say=lambda line: self.behind(self.send, channel, line),
+            tell=self._held(self.send),
+            tell_many=None if self.send_many is None else self._held(self.send_many),
+            reply=self._held(self._reply),
+            after_sent=None if self.after_sent is None else self._held(self.after_sent),
             on_end=self._ended,
         )
-        for seat, c in enumerate(connections):
-            if c is None:
-                match.route(seat, None)  # not connected now: its lines wait for it to register
+        for seat, bot in enumerate(bots):
+            info = self._by_name.get(bot.lower())
+            match.route(seat, None if info is None else info.nick)
         self.matches[gid] = match
         self._channel_games[channel.lower()] = match
         if game.floor_kinds and self.mode is not None:
             self._moderate(match, channel)
-        for callback in self.on_game_start:
-            callback(match)
-        match.start(now)
         return match
 
     def _moderate(self, match: Match, channel: str) -> None:
         """Only the voiced may talk in a moderated channel: voice whoever has the floor."""
-        mode = self.mode
-        assert mode is not None
-        mode(channel, "+m")
+        server_mode = self.mode
+        assert server_mode is not None
+
+        def mode(what: str) -> None:
+            self.behind(server_mode, channel, what)
+
+        mode("+m")
 
         def floor(old: str | None, new: str | None) -> None:
             if old is not None:
-                mode(channel, f"-v {old}")
+                mode(f"-v {old}")
             if new is not None:
-                mode(channel, f"+v {new}")
+                mode(f"+v {new}")
 
         match.on_floor = floor
 
@@ -416,3 +514,4 @@ class Referee:
         for match in list(self.matches.values()):
             if not match.over:
                 match.poll(now)
+        self._commit()

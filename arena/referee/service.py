@@ -17,10 +17,12 @@ from ..config import Config
 from ..core.keys import derive, new_key
 from ..games import GAMES
 from ..irc.link import IrcLink, strip_controls
-from ..protocol import TABLE, Message, referee_topic
+from ..protocol import RESUME, TABLE, Message, referee_topic
+from ..store import LiveGame
 from .budget import ReplyBudget
 from .lobby import Lobby, Seater, Table
 from .identity import Identities
+from .journal import Journal
 from .recorder import Recorder
 from .match import Match
 from .referee import Referee
@@ -92,10 +94,13 @@ class RefereeService:
         self.reactor = self.link.reactor
         identities = Identities(recorder.store if recorder is not None else None,
                                 require_key=config.identity.require_key, accounts=config.identity.accounts)
+        self.journal = None if recorder is None else Journal(
+            recorder.store, f"{server.host}:{server.port}/{server.channel}", recorder.tournament)
+        """Games in progress, written ahead so that a restart takes them up (with a store)."""
         self.referee = Referee(server.nick, config.timeouts, self.link.send,
-                               id_taken=recorder.store.has_game if recorder is not None else lambda gid: False,
                                send_many=self.link.send_many, identities=identities,
-                               reply=self.link.reply, budget=ReplyBudget(clock=clock), after_sent=self._after_sent)
+                               reply=self.link.reply, budget=ReplyBudget(clock=clock), after_sent=self._after_sent,
+                               journal=self.journal)
         self.referee.on_game_end.append(self._ended)
         self.referee.on_bot.append(self._bot_changed)
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
@@ -113,6 +118,10 @@ class RefereeService:
         """When each running game started (for ``!status``)."""
         self._public_answer = -math.inf
         """When a non-operator's ``!help`` or ``!status`` was last answered."""
+        self._resuming: dict[str, float] = {}
+        """Games taken up after a restart that wait for their bots: gid -> until when."""
+        self._took_up = False
+        """Whether the games an earlier run left have been taken up (on joining the lobby)."""
         self._wake = math.inf
         self.fatal: str | None = None
 
@@ -170,6 +179,10 @@ class RefereeService:
         needs that have not registered; the lobby names who waits, and for what."""
         if self.done:
             return None
+        if self._resuming:
+            now = self.clock()
+            return "; ".join(f"game {gid} resumes once {', '.join(self._missing(gid))} come back "
+                             f"({until - now:.0f} s left)" for gid, until in self._resuming.items())
         wanted = self.lobby.wanted()
         if wanted is not None:
             absent = sorted((name for name in wanted if self.referee.bot_named(name) is None), key=str.lower)
@@ -230,6 +243,9 @@ class RefereeService:
         if self.link.is_me(nick):
             if kind == "join" and channel is not None and self.link.fold(channel) == self.link.fold(self.lobby_channel):
                 self._topic()
+                if not self._took_up:
+                    self._took_up = True
+                    self._take_up(self.clock())
             return
         now = self.clock()
         if kind == "quit":
@@ -263,11 +279,8 @@ class RefereeService:
         elif words[0] == "!stop":
             wanted = words[1:] or list(self.referee.matches)
             for gid in wanted:
-                match = self.referee.matches.get(gid)
-                if match is None:
+                if not self.referee.abort_game(gid, f"stopped by {sender}", now):
                     self.link.send(self.lobby_channel, f"{sender}: no game {gid[:20]} is running")
-                else:
-                    match.abort(f"stopped by {sender}", now)
         self._after(now)
 
     def _status(self, now: float) -> list[str]:
@@ -278,6 +291,8 @@ class RefereeService:
         lines = _listed(f"waiting ({len(waiting)}):", waiting[:STATUS_WAITING] + more, width)
         for gid, (table, _, _) in self._tables.items():
             lines += _listed(f"{gid} {table.game} joining:", self._nicks(table.seats), width)
+        for gid, until in self._resuming.items():
+            lines += _listed(f"{gid} resumes when back ({until - now:.0f} s left):", self._missing(gid), width)
         running = sorted(self._started.items(), key=lambda item: item[1])
         for gid, started in running[:STATUS_GAMES]:
             match = self.referee.matches[gid]
@@ -332,6 +347,63 @@ class RefereeService:
             self._started[gid] = now  # first: a game may end as it starts
             self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid)
 
+    def _take_up(self, now: float) -> None:
+        """Take up the games an earlier run left in progress (``Journal``): each goes on in
+        a channel of its own run (the old one may be moderated, and a referee that comes
+        back is no operator there), announced by ``RESUME`` in the lobby and there; it
+        waits ``timeouts.resume`` seconds for its bots, which are resynced as they register."""
+        if self.journal is None:
+            return
+        for live in self.journal.unfinished():
+            try:
+                self._resume(live, now)
+            except Exception:
+                log.exception("game %s could not be taken up; it stays in the store", live.id)
+        self._after(now)
+
+    def _resume(self, live: LiveGame, now: float) -> None:
+        channel = f"{self.lobby_channel}-{live.id}-r{live.resumes + 1}"
+        self.link.join(channel)
+        wait = self.config.timeouts.resume
+        resume = Message.make(RESUME, live.id, game=live.game, channel=channel, seats=list(live.names),
+                              wait=int(wait))
+        for line in resume.lines():
+            self.link.send(self.lobby_channel, line)
+        match = self.referee.resume_game(live, channel, now)
+        if match.over:
+            return
+        self._started[live.id] = now
+        self._resuming[live.id] = now + wait
+        match.announce(resume)
+        log.warning("game %s taken up after a restart: waiting up to %.0f s for %s", live.id, wait,
+                    ", ".join(live.bots))
+
+    def _missing(self, gid: str) -> list[str]:
+        """The bots of a resumed game that are not back: not registered, or not in its channel."""
+        match = self.referee.matches[gid]
+        assert match.channel is not None and match.bots is not None
+        present = {self.link.fold(n) for n in self.link.members(match.channel)}
+        return [bot for bot in match.bots
+                if (info := self.referee.bot_named(bot)) is None or self.link.fold(info.nick) not in present]
+
+    def _resume_due(self, now: float) -> None:
+        """Resumed games whose bots are all back go on; those whose wait is over end
+        aborted, naming who did not come back."""
+        for gid, until in list(self._resuming.items()):
+            if gid not in self.referee.matches:
+                del self._resuming[gid]
+                continue
+            missing = self._missing(gid)
+            if missing and now < until:
+                continue
+            del self._resuming[gid]
+            if missing:
+                wait = self.config.timeouts.resume
+                self.referee.abort_game(gid, f"the referee restarted and {', '.join(missing)} did not come back "
+                                             f"within {wait:.0f} s", now)
+            else:
+                self.referee.go_on(gid, now)
+
     def _nicks(self, bots: list[str]) -> list[str]:
         """Where the bots are now (a bot no connection plays keeps its name)."""
         return [info.nick if (info := self.referee.bot_named(name)) is not None else name for name in bots]
@@ -342,10 +414,11 @@ class RefereeService:
         for name in match.bots or match.names:
             if self.referee.bot_named(name) is not None:
                 self.lobby.add(name, now)
-        channel = f"{self.lobby_channel}-{match.gid}"
-        self.link.part(channel)
+        if match.channel is not None:
+            self.referee.behind(self.link.part, match.channel)  # after END and the ratings
         del self.referee.matches[match.gid]
         self._started.pop(match.gid, None)
+        self._resuming.pop(match.gid, None)
         if self._on_game_end is not None:
             self._on_game_end(match)
 
@@ -356,10 +429,12 @@ class RefereeService:
         while not self.done and self.lobby.due(now) and self._open_table(now):
             pass  # another table, while enough bots still wait
         self._seat_tables(now)
+        self._resume_due(now)
         lobby = None if self.done else self.lobby.deadline  # a finished service seats no one
         wake = min(
             (t for t in (self.referee.next_deadline(), lobby,
-                         min((t[2] for t in self._tables.values()), default=None)) if t is not None),
+                         min((t[2] for t in self._tables.values()), default=None),
+                         min(self._resuming.values(), default=None)) if t is not None),
             default=math.inf,
         )
         if wake < self._wake:

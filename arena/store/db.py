@@ -25,25 +25,15 @@ from ..protocol import ERROR, TIMEOUT, WARN, parse
 from ..ratings import RatingSystem, default_systems
 from ..ratings.model import ABORTED, BOT, FORFEIT, RANKED, SIDE, WIN, Change, Entity, Group, Match, Rating
 from ..ratings.stats import wilson
+from .codec import encode, tuples
 from .figures import FIGURES
+from . import live
+from .live import Line, LiveGame
 from .records import (BotRecord, BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
                       RebuildReport, RoleStats, StoredGame)
 from .schema import MIGRATIONS, Migration, migrate
 
 
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-"""Compact JSON; one stateless encoder, not ``json.dumps`` per value (a third of the write time)."""
-
-
-def _json(value: Any) -> str:
-    return _encode(value)
-
-
-def _tuples(value: Any) -> Any:
-    """JSON arrays back to tuples: answers such as a team are tuples in the engines."""
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
 
 
 class ParametersChanged(Exception):
@@ -131,6 +121,8 @@ class Store:
             self._insert_log(seq, record)
             self._insert_outcomes(seq, record, match)
             self._write_ratings(seq, record.game, match, changes)
+            live.reserve_game_id(conn, record.id, record.started)
+            live.close_live(conn, record.id)
             if record.tournament is not None:
                 cur = conn.execute("UPDATE tournaments SET games_done = games_done + 1, updated = ? WHERE id = ?",
                                    (record.finished, record.tournament))
@@ -140,6 +132,39 @@ class Store:
 
     def has_game(self, game_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    # -- games in progress ------------------------------------------------------------------
+
+    def new_game_id(self, now: float) -> str:
+        """A lobby game id (``g1``, ``g2``, ...) never handed out before by this file."""
+        with transaction(self.conn):
+            return live.new_game_id(self.conn, now)
+
+    def reserve_game_id(self, game_id: str, now: float) -> bool:
+        """Claim a planned id (a tournament's); False if a game already had it."""
+        with transaction(self.conn):
+            return live.reserve_game_id(self.conn, game_id, now)
+
+    def open_live(self, game: LiveGame) -> None:
+        """Start writing ahead a game in progress (its id claimed or claimed now)."""
+        with transaction(self.conn):
+            live.reserve_game_id(self.conn, game.id, game.started)
+            live.open_live(self.conn, game)
+
+    def append_live(self, game_id: str, first_action: int, actions: Sequence[tuple[int, str, Any]],
+                    first_line: int, lines: Sequence[Line], state: dict[str, Any]) -> None:
+        """One step of a game in progress, durable when this returns (see ``live.append``)."""
+        with transaction(self.conn):
+            live.append(self.conn, game_id, first_action, actions, first_line, lines, state)
+
+    def resumed_live(self, game_id: str, place: str) -> None:
+        with transaction(self.conn):
+            live.resumed(self.conn, game_id, place)
+
+    def live_games(self, *, place: str | None = None, tournament: str | None = None) -> list[LiveGame]:
+        """Games in progress left by an earlier run (see ``live.load_live``)."""
+        with transaction(self.conn, "BEGIN"):
+            return live.load_live(self.conn, place=place, tournament=tournament)
 
     def check_parameters(self) -> None:
         """Raise ParametersChanged now, before any game is played, if the configured rating
@@ -151,7 +176,7 @@ class Store:
         """Record each system's parameters on first use; refuse to mix in other ones."""
         stored = dict(self.conn.execute("SELECT system, params FROM rating_systems"))
         for system in self.systems:
-            mine = _json(system_params(system))
+            mine = encode(system_params(system))
             if system.name not in stored:
                 self.conn.execute("INSERT INTO rating_systems (system, params) VALUES (?, ?)", (system.name, mine))
             elif json.loads(stored[system.name]) != json.loads(mine):
@@ -177,10 +202,10 @@ class Store:
         cur = self.conn.execute(
             "INSERT INTO games (id, game, options, seed, deal, players, nicks, roles, sides, kind, winner, winners,"
             " reason, forfeited, tournament, started, finished, bots) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (r.id, r.game, _json(dict(r.options)), r.seed, None if r.deal is None else _json(list(r.deal)),
-             r.players, _json(list(r.nicks)), _json(list(r.roles)), _json(list(r.sides)), match.kind, res.winner if res else None,
-             _json(sorted(res.winners) if res else []), res.reason if res else r.abort_reason,
-             res.forfeited if res else None, r.tournament, r.started, r.finished, _json(list(r.identities))),
+            (r.id, r.game, encode(dict(r.options)), r.seed, None if r.deal is None else encode(list(r.deal)),
+             r.players, encode(list(r.nicks)), encode(list(r.roles)), encode(list(r.sides)), match.kind, res.winner if res else None,
+             encode(sorted(res.winners) if res else []), res.reason if res else r.abort_reason,
+             res.forfeited if res else None, r.tournament, r.started, r.finished, encode(list(r.identities))),
         )
         assert cur.lastrowid is not None  # an INSERT always has one
         return cur.lastrowid
@@ -188,12 +213,12 @@ class Store:
     def _insert_log(self, seq: int, r: GameRecord) -> None:
         self.conn.executemany(
             "INSERT INTO events (game_seq, idx, kind, data, audience) VALUES (?,?,?,?,?)",
-            ((seq, i, e.kind, _json(e.data), None if e.audience is None else _json(sorted(e.audience)))
+            ((seq, i, e.kind, encode(e.data), None if e.audience is None else encode(sorted(e.audience)))
              for i, e in enumerate(r.events)),
         )
         self.conn.executemany(
             "INSERT INTO actions (game_seq, idx, seat, kind, value) VALUES (?,?,?,?,?)",
-            ((seq, i, seat, kind, _json(value)) for i, (seat, kind, value) in enumerate(r.history)),
+            ((seq, i, seat, kind, encode(value)) for i, (seat, kind, value) in enumerate(r.history)),
         )
         self.conn.executemany(
             "INSERT INTO lines (game_seq, idx, target, line) VALUES (?,?,?,?)",
@@ -272,7 +297,7 @@ class Store:
         recorded with its id count towards ``games_done``."""
         self.conn.execute(
             "INSERT INTO tournaments (id, settings, games_done, created, updated, secret) VALUES (?,?,0,?,?,?)",
-            (tournament_id, _json(dict(settings)), now, now, new_key()))
+            (tournament_id, encode(dict(settings)), now, now, new_key()))
 
     def tournament_key(self, tournament_id: str) -> bytes:
         """The master key every seed and deal of the tournament derives from: stored, never
@@ -348,7 +373,7 @@ class Store:
                 "SELECT target, line FROM lines WHERE game_seq = ? ORDER BY idx", (seq,))
         )
         history = tuple(
-            (seat, kind, _tuples(json.loads(value)))
+            (seat, kind, tuples(json.loads(value)))
             for seat, kind, value in self.conn.execute(
                 "SELECT seat, kind, value FROM actions WHERE game_seq = ? ORDER BY idx", (seq,))
         )
@@ -553,7 +578,7 @@ class Store:
             conn.execute("DELETE FROM ratings")
             conn.execute("DELETE FROM rating_systems")
             conn.executemany("INSERT INTO rating_systems (system, params) VALUES (?, ?)",
-                             ((s.name, _json(system_params(s))) for s in self.systems))
+                             ((s.name, encode(system_params(s))) for s in self.systems))
             conn.executemany("INSERT INTO rating_changes VALUES (?,?,?,?,?,?,?,?)", new_changes)
             conn.executemany("INSERT INTO ratings (game, system, kind, entity, mu, sigma, score, games, wins, last_seq)"
                              " VALUES (?,?,?,?,?,?,?,?,?,?)", (k + v for k, v in computed_ratings.items()))

@@ -145,7 +145,56 @@ V3_ROSTERS: Migration = (
     ) WITHOUT ROWID""",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS)
+V4_LIVE: Migration = (
+    # Every game id ever handed out, finished or not: an id is never given twice, across
+    # restarts and across referees sharing the file.
+    """CREATE TABLE game_ids (
+        id TEXT PRIMARY KEY,
+        reserved REAL NOT NULL
+    ) WITHOUT ROWID""",
+    "INSERT INTO game_ids (id, reserved) SELECT id, started FROM games",
+    # Named counters; 'game' numbers the lobby's games (g1, g2, ...).
+    """CREATE TABLE counters (
+        name TEXT PRIMARY KEY,
+        value INTEGER NOT NULL
+    ) WITHOUT ROWID""",
+    """INSERT INTO counters (name, value) SELECT 'game', COALESCE(MAX(CAST(SUBSTR(id, 2) AS INTEGER)), 0)
+        FROM games WHERE id GLOB 'g[0-9]*' AND SUBSTR(id, 2) NOT GLOB '*[^0-9]*'""",
+    # Games in progress on IRC, written ahead of every line the referee sends, so that a
+    # restarted referee rebuilds them; a game leaves these tables when it is recorded.
+    """CREATE TABLE live_games (
+        id TEXT PRIMARY KEY REFERENCES game_ids(id),
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,                 -- JSON
+        seed INTEGER NOT NULL,
+        deal TEXT,                             -- JSON list, NULL = dealt by the seed
+        names TEXT NOT NULL,                   -- JSON list: the seats' names in START
+        bots TEXT NOT NULL,                    -- JSON list: the bot playing each seat
+        place TEXT NOT NULL,                   -- the referee's server and lobby, host:port/#channel
+        tournament TEXT REFERENCES tournaments(id),
+        started REAL NOT NULL,
+        resumes INTEGER NOT NULL DEFAULT 0,    -- how many times a restarted referee took it up
+        state TEXT NOT NULL DEFAULT '{}'       -- JSON: the referee's bookkeeping (Match.state)
+    )""",
+    """CREATE TABLE live_actions (
+        gid TEXT NOT NULL REFERENCES live_games(id),
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,                   -- JSON
+        PRIMARY KEY (gid, idx)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE live_lines (
+        gid TEXT NOT NULL REFERENCES live_games(id),
+        idx INTEGER NOT NULL,
+        target TEXT,                           -- the nick of a direct message, NULL = the channel
+        seat INTEGER,                          -- the seat a direct message told, NULL = none
+        line TEXT NOT NULL,
+        PRIMARY KEY (gid, idx)
+    ) WITHOUT ROWID""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE)
 
 
 class SchemaError(Exception):

@@ -105,13 +105,21 @@ class TournamentSeater:
     """Seats the tournament's games in order over IRC, each once all its bots wait in the
     lobby (registered and not playing). Games whose bots are disjoint may run at once."""
 
-    def __init__(self, schedule: Schedule, options: Any, first: int) -> None:
+    def __init__(self, schedule: Schedule, options: Any, played: Callable[[str], bool]) -> None:
+        """``played`` tells the games to skip: stored already, or in progress (a restarted
+        referee takes those up where they stopped)."""
         self.schedule = schedule
         self.settings = schedule.settings
         self.options = options
-        self.next = first
+        self.next = 0
         self.deadline: float | None = None
         self.waiting: list[str] = []
+        self._played = played
+        self._skip()
+
+    def _skip(self) -> None:
+        while self.next < self.settings.games and self._played(self.schedule.table(self.next).gid):
+            self.next += 1
 
     def _folded(self) -> set[str]:
         return {n.lower() for n in self.waiting}
@@ -141,6 +149,7 @@ class TournamentSeater:
             return None
         planned = self.schedule.table(self.next)
         self.next += 1
+        self._skip()
         seats = {n.lower() for n in planned.seats}
         self.waiting = [n for n in self.waiting if n.lower() not in seats]
         return Table(self.settings.game, self.options, list(planned.seats), planned.gid, planned.seed)
@@ -154,9 +163,10 @@ def play_irc(settings: Settings, options: Any, store: Store, config: Config,
     if done >= settings.games:
         return 0
     tracker = _Tracker(store, settings, done, report)
+    live = {game.id for game in store.live_games(tournament=settings.id)}
     service = RefereeService(
         config, max_games=settings.games - done,
-        seater=TournamentSeater(schedule, options, done),
+        seater=TournamentSeater(schedule, options, lambda gid: gid in live or store.has_game(gid)),
         recorder=Recorder(store, tournament=settings.id, strict=True), on_game_end=tracker,
     )
     service.serve()

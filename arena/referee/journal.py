@@ -1,0 +1,88 @@
+"""Games in progress, written to the store ahead of every line the referee sends.
+
+The referee holds back what a step of a game sends (lines, mode changes, deadline starts)
+until ``save`` has made the step durable: the answers the engine took since the last step,
+the lines, and the match's bookkeeping. A referee killed at any moment therefore leaves a
+store from which a new one rebuilds every game in progress exactly as far as anyone saw it
+(``Referee.resume_game``); an answer that was not yet stored was never acted on, and its
+bot is asked again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Callable
+
+from ..store import LiveGame, Store
+from .match import Match
+
+log = logging.getLogger(__name__)
+
+
+class Journal:
+    """Writes the live games of one referee to ``store``.
+
+    ``place`` names where the referee runs (its server and lobby): a restarted ``arena
+    serve`` takes up the games left at its own place, so referees sharing a store never
+    take each other's; a tournament's referee takes up its tournament's games wherever
+    they ran.
+    """
+
+    def __init__(self, store: Store, place: str, tournament: str | None = None,
+                 wall: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.place = place
+        self.tournament = tournament
+        self.wall = wall
+        self._live: dict[str, tuple[Match, int, int, dict]] = {}
+        """Games being written: the match, how many of its answers and lines are stored,
+        and the state stored last."""
+
+    def new_game_id(self) -> str:
+        return self.store.new_game_id(self.wall())
+
+    def unfinished(self) -> list[LiveGame]:
+        """The games an earlier run left in progress here, to take up."""
+        return self.store.live_games(place=self.place, tournament=self.tournament)
+
+    def opened(self, match: Match) -> None:
+        """Start writing a new game (before its first line goes out)."""
+        game = match.game
+        started = self.wall() if match.started is None else match.started
+        match.started = started
+        self.store.open_live(LiveGame(
+            match.gid, game.name, game.options.to_dict(), game.seed, game.deal, tuple(match.names),
+            tuple(match.bots or match.names), self.place, self.tournament, started))
+        self._live[match.gid] = (match, 0, 0, {})
+
+    def resumed(self, match: Match, live: LiveGame) -> None:
+        """Go on writing a game taken up from ``live`` (``match`` is restored from it)."""
+        self.store.resumed_live(live.id, self.place)
+        self._live[match.gid] = (match, len(live.history), len(live.lines), live.state)
+
+    def save(self) -> None:
+        """Make every game's new step durable; returns once it is."""
+        for gid, (match, actions, lines, state) in list(self._live.items()):
+            history, transcript = match.game.history, match.transcript
+            now_state = match.state()
+            if len(history) == actions and len(transcript) == lines and now_state == state:
+                continue
+            told = match.told
+            self.store.append_live(gid, actions, history[actions:], lines,
+                                   [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
+                                   now_state)
+            self._live[gid] = (match, len(history), len(transcript), now_state)
+
+    def ended(self, match: Match) -> None:
+        """A game ended. Its record (``Recorder``) removed it from the live games; if
+        recording failed, its last step is written so that a restart records it."""
+        if match.gid not in self._live:
+            return
+        if self.store.has_game(match.gid):
+            del self._live[match.gid]
+            return
+        try:
+            self.save()
+        finally:
+            self._live.pop(match.gid, None)

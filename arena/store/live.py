@@ -1,0 +1,120 @@
+"""Games in progress, written ahead: what a restarted referee needs to take a game up again.
+
+A live game is its setup (game, options, seed, deal, seats), the answers its engine took
+(replayed into a fresh engine, they rebuild its state exactly, since engines are
+deterministic), the lines the referee sent (what each bot was told, for its resync) and
+the referee's own bookkeeping. The referee writes each step here *before* any line of it
+goes out, so nothing anyone saw is ever missing from the store. A game leaves these tables
+in the transaction that records it as finished (``Store.record_game``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .codec import encode as _encode, tuples as _tuples
+
+Line = tuple[str | None, int | None, str]
+"""A line as the referee sent it: (the nick of a direct message, None = the channel; the
+seat that line told, None = no seat's knowledge; the line)."""
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """A game in progress as the store keeps it."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    deal: tuple[int, ...] | None
+    names: tuple[str, ...]
+    """The seats' names as START announced them."""
+    bots: tuple[str, ...]
+    """The bot that plays each seat."""
+    place: str
+    """Where it runs: the referee's server and lobby (``host:port/#channel``)."""
+    tournament: str | None
+    started: float
+    """Wall-clock time the game began, in its first run."""
+    resumes: int = 0
+    """How many times a restarted referee has taken it up."""
+    history: tuple[tuple[int, str, Any], ...] = ()
+    """The answers the engine took, in order (defaults of missed deadlines included)."""
+    lines: tuple[Line, ...] = ()
+    state: dict[str, Any] = field(default_factory=dict)
+    """The referee's bookkeeping (``Match.state``)."""
+
+
+def new_game_id(conn: sqlite3.Connection, now: float) -> str:
+    """The next lobby game id (``g1``, ``g2``, ...) that no game in this file ever had.
+    Call inside a write transaction: two referees sharing the file then never get one id."""
+    while True:
+        n = conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'game' RETURNING value").fetchone()[0]
+        gid = f"g{n}"
+        if conn.execute("INSERT OR IGNORE INTO game_ids (id, reserved) VALUES (?, ?)", (gid, now)).rowcount:
+            return gid
+
+
+def reserve_game_id(conn: sqlite3.Connection, gid: str, now: float) -> bool:
+    """Claim ``gid`` (a tournament's planned id); False if some game already had it."""
+    return bool(conn.execute("INSERT OR IGNORE INTO game_ids (id, reserved) VALUES (?, ?)", (gid, now)).rowcount)
+
+
+def open_live(conn: sqlite3.Connection, live: LiveGame) -> None:
+    """Start journaling a game whose id is reserved (raises IntegrityError if it is live)."""
+    conn.execute(
+        "INSERT INTO live_games (id, game, options, seed, deal, names, bots, place, tournament, started, resumes,"
+        " state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        (live.id, live.game, _encode(live.options), live.seed, None if live.deal is None else _encode(list(live.deal)),
+         _encode(list(live.names)), _encode(list(live.bots)), live.place, live.tournament, live.started,
+         live.resumes, _encode(live.state)))
+
+
+def append(conn: sqlite3.Connection, gid: str, first_action: int, actions: Sequence[tuple[int, str, Any]],
+           first_line: int, lines: Sequence[Line], state: dict[str, Any]) -> None:
+    """Add a step of a live game: its new answers and lines, numbered on from ``first_*``
+    (a number written twice is an IntegrityError: nothing is ever overwritten), and the
+    bookkeeping as it stands after them."""
+    conn.executemany("INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
+                     ((gid, first_action + i, seat, kind, _encode(value))
+                      for i, (seat, kind, value) in enumerate(actions)))
+    conn.executemany("INSERT INTO live_lines (gid, idx, target, seat, line) VALUES (?,?,?,?,?)",
+                     ((gid, first_line + i, target, seat, line) for i, (target, seat, line) in enumerate(lines)))
+    if conn.execute("UPDATE live_games SET state = ? WHERE id = ?", (_encode(state), gid)).rowcount != 1:
+        raise KeyError(f"game {gid} is not live")
+
+
+def resumed(conn: sqlite3.Connection, gid: str, place: str) -> None:
+    """Count one more resumption of ``gid``, now run from ``place``."""
+    conn.execute("UPDATE live_games SET resumes = resumes + 1, place = ? WHERE id = ?", (place, gid))
+
+
+def close_live(conn: sqlite3.Connection, gid: str) -> None:
+    """Forget a live game (it is being recorded as finished, in the same transaction)."""
+    for table, column in (("live_actions", "gid"), ("live_lines", "gid"), ("live_games", "id")):
+        conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (gid,))
+
+
+def load_live(conn: sqlite3.Connection, *, place: str | None = None, tournament: str | None = None) -> list[LiveGame]:
+    """The live games of ``tournament``, or (None) those outside any tournament run from
+    ``place``, oldest first."""
+    if tournament is not None:
+        where, args = "tournament = ?", (tournament,)
+    else:
+        where, args = "tournament IS NULL AND place = ?", (place or "",)
+    rows = conn.execute(
+        "SELECT id, game, options, seed, deal, names, bots, place, tournament, started, resumes, state"
+        f" FROM live_games WHERE {where} ORDER BY started, id", args).fetchall()
+    games = []
+    for gid, game, options, seed, deal, names, bots, where_, tid, started, resumes, state in rows:
+        history = tuple((seat, kind, _tuples(json.loads(value))) for seat, kind, value in conn.execute(
+            "SELECT seat, kind, value FROM live_actions WHERE gid = ? ORDER BY idx", (gid,)))
+        lines = tuple(conn.execute("SELECT target, seat, line FROM live_lines WHERE gid = ? ORDER BY idx", (gid,)))
+        games.append(LiveGame(gid, game, json.loads(options), seed, None if deal is None else tuple(json.loads(deal)),
+                              tuple(json.loads(names)), tuple(json.loads(bots)), where_, tid, started, resumes,
+                              history, lines, json.loads(state)))
+    return games
