@@ -165,6 +165,8 @@ function onMessage(msg, target) {
       break;
     case 'RESYNC':  // §4 "Resync": we came back; until `end` the lines are the game so far
       if (msg.args[1] === 'begin') {
+        const old = (games.get(gid) || {}).channel;
+        if (old && old !== msg.fields.channel) send(`PART ${old}`);  // a restarted referee moved the game
         games.set(gid, { channel: msg.fields.channel, seat: msg.fields.seat, replaying: true });
         send(`JOIN ${msg.fields.channel}`);
       } else if (games.has(gid)) games.get(gid).replaying = false;

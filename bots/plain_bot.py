@@ -109,7 +109,10 @@ def main():
             send(f"JOIN {kv['channel']}")
         elif verb == "RESYNC" and tokens[2] == "begin":  # we came back to a game in progress
             replaying.add(tokens[1])
-            if games.get(tokens[1]) != kv.get("channel"):
+            old = games.get(tokens[1])
+            if old != kv.get("channel"):
+                if old:  # the game moved: a restarted referee took it up in a new channel
+                    send(f"PART {old}")
                 games[tokens[1]] = kv["channel"]
                 send(f"JOIN {kv['channel']}")
         elif verb == "RESYNC":

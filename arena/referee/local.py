@@ -14,6 +14,7 @@ from ..core.game import Result
 from ..protocol import parse
 from ..sdk.bot import Bot, Session
 from .identity import Identities
+from .journal import Journal
 from .match import Match, Timeouts
 from .referee import Referee
 
@@ -22,13 +23,15 @@ class LocalHub:
     """A tiny network with one channel, one referee and any number of bots."""
 
     def __init__(self, timeouts: Timeouts, referee_nick: str = "arena", channel: str = "#arena",
-                 identities: Identities | None = None) -> None:
+                 identities: Identities | None = None, journal: Journal | None = None) -> None:
         """``identities``: where the bots that register are kept (default: in memory; a
-        local tournament keeps them in its store, so leaderboards show owners)."""
+        local tournament keeps them in its store, so leaderboards show owners).
+        ``journal``: where games in progress are written ahead, as on IRC (default:
+        nowhere; a local tournament replays an interrupted game whole instead)."""
         self.channel = channel
         self.now = 0.0
         self._queue: deque[tuple[str, str, str]] = deque()
-        self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities)
+        self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities, journal=journal)
         self.sessions: dict[str, Session] = {}
         self.channel_log: list[str] = []
         """Every line the referee said in the channel."""
@@ -40,11 +43,19 @@ class LocalHub:
 
     def connect(self, nick: str, bot: Bot) -> Session:
         """Add a bot and register it with the referee, as the SDK does on IRC."""
-        session = Session(bot, nick, self.referee.nick, say=lambda gid, text: self._queue.append((nick, self.channel, text)))
-        self.sessions[nick.lower()] = session
-        self._queue.append((nick, self.referee.nick, session.hello()))
-        self.run()
+        session = Session(bot, nick, self.referee.nick, say=lambda gid, text: self.say(nick, text))
+        self.register(session)
         return session
+
+    def register(self, session: Session) -> None:
+        """Add a bot's session, new or one that outlived another referee, and register it."""
+        self.sessions[session.nick.lower()] = session
+        self._queue.append((session.nick, self.referee.nick, session.hello()))
+        self.run()
+
+    def say(self, nick: str, text: str) -> None:
+        """``nick`` says ``text`` in the channel (delivered by ``run``)."""
+        self._queue.append((nick, self.channel, text))
 
     def run(self) -> None:
         """Deliver lines until the network is quiet."""
@@ -79,7 +90,10 @@ class LocalHub:
         self, game: str, seats: Sequence[str], options: Any, seed: int, gid: str | None = None,
     ) -> Match:
         """Play one game to its end and return the finished match."""
-        match = self.referee.start_game(game, list(seats), options, seed, self.channel, self.now, gid=gid)
+        return self.finish(self.referee.start_game(game, list(seats), options, seed, self.channel, self.now, gid=gid))
+
+    def finish(self, match: Match) -> Match:
+        """Play a started (or resumed) game to its end, jumping the clock to each deadline."""
         while True:
             self.run()
             if match.over:

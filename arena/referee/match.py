@@ -248,7 +248,7 @@ class Match:
         so the request ids drawn from now on come from a stream of their own."""
         self.transcript = [(to, line) for to, _, line in transcript]
         self.told = [seat for _, seat, _ in transcript]
-        self._published = int(state.get("published", len(self.game.events)))
+        self._published = int(state.get("published", 0))
         self._misses = [int(n) for n in state.get("misses", self._misses)]
         self._kept = Counter({None if seat == "-" else int(seat): int(n) for seat, n in state.get("kept", {}).items()})
         self._refusals = {int(seat): Counter(counts) for seat, counts in state.get("refusals", {}).items()}

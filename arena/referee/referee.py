@@ -438,6 +438,10 @@ class Referee:
             callback(match)
         if match.over:
             match.start(now)  # its end is said and recorded
+        else:
+            for seat, bot in enumerate(live.bots):
+                if self.bot_named(bot) is not None:  # registered before the game was taken up
+                    match.resync(seat, now)
         self._commit()
         return match
 

@@ -294,8 +294,11 @@ class Session:
         self._open.pop(gid, None)
         self._replaying[gid] = msg.get("seat") or self.nick
         channel = msg.get("channel")
-        if channel and self._channels.get(gid) != channel:
+        old = self._channels.get(gid)
+        if channel and old != channel:
             self._channels[gid] = channel
+            if old is not None and self._part is not None:
+                self._part(old)  # the game moved (a restarted referee takes it up elsewhere)
             if self._join is not None:
                 self._join(channel)
 

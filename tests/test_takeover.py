@@ -1,0 +1,223 @@
+"""A referee that dies mid-game and a new one that takes the game up from the store.
+
+The referee is "killed" by an exception thrown from its journal, just before or just after
+it stores a step (nothing of that step sent), at random steps, several times a game; the
+bots outlive it, as they do on IRC, and register with the next referee. Every game must end
+normally (no forfeit: the bots are honest), be stored once with the result its stored
+answers imply, and no line anyone saw may be missing from the store.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.bots.avalon_rules_bot import RuleBot
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.config import TimeoutConfig
+from arena.games.avalon.options import AvalonOptions
+from arena.games.werewolf.options import WerewolfOptions
+from arena.protocol import ASK, RESYNC, parse
+from arena.referee.journal import Journal
+from arena.referee.local import LocalHub
+from arena.referee.recorder import Recorder
+from arena.sdk import Bot, Session
+from arena.store import Store
+
+PLACE = "127.0.0.1:6667/#arena"
+TIMEOUTS = TimeoutConfig(decision=30.0, grace=5.0)
+
+
+class Crash(BaseException):
+    """The referee's process dies here (a BaseException: nothing in the referee catches it)."""
+
+
+class DyingJournal(Journal):
+    """Dies at its ``at``-th save, before writing it or (``after``) once it is written."""
+
+    def __init__(self, store: Store, at: int, after: bool) -> None:
+        super().__init__(store, PLACE)
+        self.at, self.after, self.saves = at, after, 0
+
+    def save(self) -> None:
+        self.saves += 1
+        if self.saves == self.at and not self.after:
+            raise Crash
+        super().save()
+        if self.saves == self.at and self.after:
+            raise Crash
+
+
+class Table:
+    """Bots that outlive referees: each new referee gets a new hub they register with."""
+
+    def __init__(self, bots: dict[str, Bot]) -> None:
+        self.hub: LocalHub | None = None
+        self.sessions = [Session(bot, nick, "arena", say=lambda gid, text, nick=nick: self._say(nick, text))
+                         for nick, bot in bots.items()]
+
+    def _say(self, nick: str, text: str) -> None:
+        assert self.hub is not None
+        self.hub.say(nick, text)
+
+    def referee(self, store: Store, journal: Journal) -> LocalHub:
+        self.hub = LocalHub(TIMEOUTS, journal=journal)
+        Recorder(store).attach(self.hub.referee)
+        return self.hub
+
+
+def play_with_crashes(tmp_path: Path, game: str, options: Any, bots: dict[str, Bot], seed: int,
+                      rng: random.Random, crashes: int) -> tuple[Store, str, list[list[str]]]:
+    """One game whose referee dies ``crashes`` times at random steps; returns the store,
+    the game id and, per referee, the channel lines it actually sent."""
+    store = Store(tmp_path / "results.db")
+    table = Table(bots)
+    said: list[list[str]] = []
+    gid = None
+    died = 0
+    for run in range(crashes + 1):
+        dying = run < crashes
+        journal: Journal = DyingJournal(store, rng.randint(1, 10), rng.random() < 0.5) if dying else \
+            Journal(store, PLACE)
+        hub = table.referee(store, journal)
+        said.append(hub.channel_log)
+        try:
+            if gid is None:
+                for session in table.sessions:
+                    hub.register(session)
+                gid = "g1"
+                hub.play(game, list(bots), options, seed, gid=gid)
+            else:
+                (live,) = journal.unfinished()
+                match = hub.referee.resume_game(live, hub.channel, hub.now)
+                for session in table.sessions:
+                    hub.register(session)
+                hub.referee.go_on(gid, hub.now)
+                hub.finish(match)
+        except Crash:
+            died += 1
+        if gid is not None and store.has_game(gid):
+            break
+    assert gid is not None and died, "the referee never died"
+    return store, gid, said
+
+
+def check(store: Store, gid: str, said: list[list[str]]) -> None:
+    stored = store.load_game(gid)
+    assert stored is not None, "the game was lost"
+    assert stored.summary.kind == "ranked", f"{stored.summary.reason}: an innocent bot was punished"
+    assert stored.replay().events == list(stored.events), "the result is not what the stored answers imply"
+    assert store.live_games(place=PLACE) == []
+    assert store.rebuild().exact
+    channel = [line for to, line in stored.transcript if to is None]
+    said = [[line for line in sent if not line.startswith("RATINGS ")] for sent in said]  # said after the record
+    for sent in said:  # nothing went out that the store lacks (write-ahead), in order
+        assert all(line in channel for line in sent), "a line was sent that was never stored"
+    starts = [line for line in channel if line.startswith("START ")]
+    assert len(starts) == 1
+    rids = [parse(line).args[1] for line in channel if line.startswith(ASK + " ")]
+    assert len(rids) == len(set(rids)), "a request id was reused after a restart"
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_avalon_survives_referees_dying_mid_game(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    bots: dict[str, Bot] = {f"p{i}": (RuleBot if i % 2 else Bot)(seed=seed * 10 + i) for i in range(7)}
+    store, gid, said = play_with_crashes(tmp_path, "avalon", AvalonOptions(percival=True, morgana=True), bots,
+                                         seed, rng, crashes=3)
+    check(store, gid, said)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_werewolf_survives_referees_dying_mid_game(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(100 + seed)
+    bots: dict[str, Bot] = {f"w{i}": (WerewolfRuleBot if i % 2 else Bot)(seed=seed * 10 + i) for i in range(9)}
+    store, gid, said = play_with_crashes(tmp_path, "werewolf", WerewolfOptions(), bots, seed, rng, crashes=3)
+    check(store, gid, said)
+
+
+def test_bots_come_back_knowing_their_roles_and_nobody_is_left_in_a_game(tmp_path: Path) -> None:
+    """After a restart each bot is resynced (it knows its role again) and every bot sees
+    the game end: none is stranded in a game that no referee runs."""
+    bots: dict[str, Bot] = {f"p{i}": RuleBot(seed=i) for i in range(5)}
+    store = Store(tmp_path / "results.db")
+    table = Table(bots)
+    hub = table.referee(store, DyingJournal(store, 12, after=True))
+    for session in table.sessions:
+        hub.register(session)
+    with pytest.raises(Crash):
+        hub.play("avalon", list(bots), AvalonOptions(), 5, gid="g1")
+    roles = {s.nick: s.games["g1"].role for s in table.sessions}
+    assert all(roles.values())
+    hub = table.referee(store, Journal(store, PLACE))
+    (live,) = hub.referee.journal.unfinished()  # type: ignore[union-attr]
+    match = hub.referee.resume_game(live, hub.channel, hub.now)
+    for session in table.sessions:
+        hub.register(session)
+        assert session.games["g1"].role == roles[session.nick]  # rebuilt from the resync alone
+    hub.referee.go_on("g1", hub.now)
+    hub.finish(match)
+    assert all(s.games == {} and s.finished == 1 for s in table.sessions)
+    check(store, "g1", [])
+
+
+def test_a_game_over_in_the_store_is_recorded_on_restart(tmp_path: Path) -> None:
+    """A game whose end was written ahead but not recorded (the referee died in between,
+    or recording failed) is recorded by the next referee, with the end it had: here a
+    forfeit for a missed deadline, which stays that bot's."""
+    store = Store(tmp_path / "results.db")
+    table = Table({f"p{i}": Bot(seed=i) for i in range(5)})
+    hub = table.referee(store, Journal(store, PLACE))
+    hub.referee.on_game_end.clear()  # recording "fails": the journal keeps the ended game
+    for session in table.sessions[:4]:
+        hub.register(session)
+    # p4 never registers: it misses every deadline and forfeits.
+    hub.play("avalon", [s.nick for s in table.sessions], AvalonOptions(), 3, gid="g1")
+    (live,) = Journal(store, PLACE).unfinished()
+    assert live.state["end"]["reason"] == "forfeit"
+    hub = table.referee(store, Journal(store, PLACE))
+    match = hub.referee.resume_game(live, hub.channel, hub.now)
+    assert match.over
+    stored = store.load_game("g1")
+    assert stored is not None and stored.summary.kind == "forfeit" and stored.forfeited == 4
+    assert store.live_games(place=PLACE) == []
+
+
+def test_game_ids_never_repeat_across_restarts_and_referees(tmp_path: Path) -> None:
+    path = tmp_path / "results.db"
+    with Store(path) as one, Store(path) as two:
+        ids = [one.new_game_id(0.0), two.new_game_id(0.0), one.new_game_id(0.0)]
+        assert not one.reserve_game_id(ids[1], 0.0)
+        assert one.reserve_game_id("t-1", 0.0) and not two.reserve_game_id("t-1", 0.0)
+    with Store(path) as again:
+        ids.append(again.new_game_id(0.0))
+    assert ids == ["g1", "g2", "g3", "g4"]
+
+
+def test_resync_after_a_restart_replays_only_what_the_seat_was_told(tmp_path: Path) -> None:
+    """The store keeps, per line, whose knowledge it is: a resync from a restarted referee
+    tells a seat its own private lines and the channel's, never another seat's."""
+    store = Store(tmp_path / "results.db")
+    bots: dict[str, Bot] = {f"p{i}": RuleBot(seed=i) for i in range(6)}
+    table = Table(bots)
+    hub = table.referee(store, DyingJournal(store, 15, after=False))
+    for session in table.sessions:
+        hub.register(session)
+    with pytest.raises(Crash):
+        hub.play("avalon", list(bots), AvalonOptions(), 11, gid="g1")
+    hub = table.referee(store, Journal(store, PLACE))
+    (live,) = hub.referee.journal.unfinished()  # type: ignore[union-attr]
+    sent: list[tuple[str, str]] = []
+    hub.referee.send = lambda target, text: sent.append((target, text))  # type: ignore[method-assign]
+    hub.referee.resume_game(live, hub.channel, hub.now)
+    told = {seat: [line for to, s, line in live.lines if s == seat] for seat in range(6)}
+    hub.referee.on_message("p2", "arena", table.sessions[2].hello(), hub.now)
+    block = [text for target, text in sent if target == "p2"]
+    assert block[0].startswith("WELCOME") or block[0].startswith(RESYNC)
+    replayed = [text for text in block if not text.startswith(("WELCOME", RESYNC))]
+    private = [line for line in replayed if line not in {l for to, _, l in live.lines if to is None}]
+    assert private == told[2]
+    assert all(line not in told[s] or line in told[2] for s in told for line in replayed if s != 2)
