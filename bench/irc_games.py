@@ -5,25 +5,32 @@ play on a local ngircd or the embedded server. With ``--penalties`` ngircd's def
 penalties are on and the referee keeps the configured outgoing rate (lines per game then
 decide the time). Lines are counted as the referee's link writes them: a direct message
 to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is one line.
+With ``--store`` the referee keeps results in a scratch store, as ``arena serve`` does:
+every step of a game is written ahead to it before its lines go out, and every game is
+recorded and rated.
 
 Usage: python bench/irc_games.py [--server ngircd|embedded] [--games N] [--players P]
-                                 [--penalties] [--rate LINES_PER_SECOND]
+                                 [--penalties] [--rate LINES_PER_SECOND] [--store]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import threading
 import time
+from pathlib import Path
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
 from arena.referee.match import Match
+from arena.referee.recorder import Recorder
 from arena.referee.service import RefereeService
 from arena.sdk.runner import BotRunner
+from arena.store import Store
 
 
 def main() -> None:
@@ -33,6 +40,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--penalties", action="store_true", help="ngircd's default flood penalties on")
     parser.add_argument("--rate", type=float, default=0.0, help="referee lines per second (0: unlimited)")
+    parser.add_argument("--store", action="store_true", help="write ahead and record every game, as arena serve does")
     args = parser.parse_args()
     options = {"flood_penalties": True} if args.penalties else {}
     with start_server(args.server, **options) as (host, port):
@@ -51,13 +59,26 @@ def main() -> None:
             marks.append(time.monotonic())
             sent.append(service.link.sent_messages)
 
-        service = RefereeService(config, max_games=args.games, key=bytes(32), on_game_end=ended)  # fixed: same games every run
+        def serve(store: Store | None) -> None:
+            nonlocal service
+            service = RefereeService(config, max_games=args.games, key=bytes(32), on_game_end=ended,  # the same games
+                                     recorder=None if store is None else Recorder(store))        # every run
+            service.serve(tick=0.01)
+
+        def run() -> None:
+            if not args.store:
+                serve(None)
+                return
+            with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "results.db") as store:
+                serve(store)  # a store is used by the thread that opened it
+
+        service: RefereeService
         bots = ReactorThread(tick=0.01).start()
         runners = [BotRunner(RuleBot(seed=i), host, port, f"bot{i}", lines_per_second=args.rate,
                              reactor=bots.reactor) for i in range(args.players)]
         for runner in runners:
             runner.start()
-        thread = threading.Thread(target=service.serve, kwargs={"tick": 0.01}, daemon=True)
+        thread = threading.Thread(target=run, daemon=True)
         start = time.monotonic()
         thread.start()
         thread.join()
@@ -68,7 +89,8 @@ def main() -> None:
     # From one END to the next: the lobby's TABLE, then the whole next game.
     lines = [b - a for a, b in zip(sent, sent[1:])] or sent
     print(f"{args.server}{' with flood penalties' if args.penalties else ''}, referee rate "
-          f"{args.rate or 'unlimited'}: {len(matches)} games of {args.players} players")
+          f"{args.rate or 'unlimited'}{', results stored' if args.store else ''}: {len(matches)} games of "
+          f"{args.players} players")
     print(f"  seconds per game: mean {statistics.mean(durations):.3f}, median {statistics.median(durations):.3f}, "
           f"max {max(durations):.3f}")
     print(f"  referee lines per game: mean {statistics.mean(lines):.1f}, median {statistics.median(lines)}, "
