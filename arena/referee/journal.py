@@ -35,9 +35,8 @@ class Journal:
         self.place = place
         self.tournament = tournament
         self.wall = wall
-        self._live: dict[str, tuple[Match, int, int, dict]] = {}
-        """Games being written: the match, how many of its answers and lines are stored,
-        and the state stored last."""
+        self._live: dict[str, tuple[Match, int, int]] = {}
+        """Games being written: the match, and how many of its answers and lines are stored."""
 
     def new_game_id(self) -> str:
         return self.store.new_game_id(self.wall())
@@ -54,25 +53,26 @@ class Journal:
         self.store.open_live(LiveGame(
             match.gid, game.name, game.options.to_dict(), game.seed, game.deal, tuple(match.names),
             tuple(match.bots or match.names), self.place, self.tournament, started))
-        self._live[match.gid] = (match, 0, 0, {})
+        self._live[match.gid] = (match, 0, 0)
 
     def resumed(self, match: Match, live: LiveGame) -> None:
         """Go on writing a game taken up from ``live`` (``match`` is restored from it)."""
         self.store.resumed_live(live.id, self.place)
-        self._live[match.gid] = (match, len(live.history), len(live.lines), live.state)
+        self._live[match.gid] = (match, len(live.history), len(live.lines))
 
     def save(self) -> None:
-        """Make every game's new step durable; returns once it is."""
-        for gid, (match, actions, lines, state) in list(self._live.items()):
+        """Make every game's new step durable; returns once it is. A step is new answers or
+        new lines: whatever else changes in a match comes with one of them, except counts
+        of refusals past the transcript's allowance, which ride with the next step."""
+        for gid, (match, actions, lines) in list(self._live.items()):
             history, transcript = match.game.history, match.transcript
-            now_state = match.state()
-            if len(history) == actions and len(transcript) == lines and now_state == state:
+            if len(history) == actions and len(transcript) == lines:
                 continue
             told = match.told
             self.store.append_live(gid, actions, history[actions:], lines,
                                    [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
-                                   now_state)
-            self._live[gid] = (match, len(history), len(transcript), now_state)
+                                   match.state())
+            self._live[gid] = (match, len(history), len(transcript))
 
     def ended(self, match: Match) -> None:
         """A game ended. Its record (``Recorder``) removed it from the live games; if
