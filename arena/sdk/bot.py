@@ -20,6 +20,7 @@ from ..protocol import (
     MORE,
     PROTOCOL_VERSION,
     REGISTER,
+    RESUME,
     RESYNC,
     ROLE,
     START,
@@ -241,6 +242,9 @@ class Session:
         if verb == RESYNC:
             self._resync(gid, msg)
             return []
+        if verb == RESUME:
+            self._resumed(gid, msg)
+            return []
         if verb == TABLE:
             channel = msg.get("channel")
             if channel and self._me in (n.lower() for n in msg.list("seats")):
@@ -293,12 +297,28 @@ class Session:
         self.games.pop(gid, None)
         self._open.pop(gid, None)
         self._replaying[gid] = msg.get("seat") or self.nick
-        channel = msg.get("channel")
+        self._follow(gid, msg.get("channel"))
+
+    def _resumed(self, gid: str, msg: Message) -> None:
+        """``RESUME GID channel=... seats=...`` (in the lobby, then first in the new
+        channel): a restarted referee took up a game in a new channel, and waits for its
+        bots to be there. If we play it, go there at once: our ``RESYNC`` may wait behind
+        the other bots' at the referee's line rate, and the wait is for all of us."""
+        if gid in self._replaying:
+            return  # an earlier restart's, replayed in a RESYNC block: the game is elsewhere now
+        game = self.games.get(gid)
+        me = (game.me if game is not None else self.nick).lower()
+        if me in (n.lower() for n in msg.list("seats")):
+            self._follow(gid, msg.get("channel"))
+
+    def _follow(self, gid: str, channel: str | None) -> None:
+        """Play ``gid`` in ``channel``: join it, and leave the one it had (the game moved:
+        a restarted referee takes it up elsewhere)."""
         old = self._channels.get(gid)
         if channel and old != channel:
             self._channels[gid] = channel
             if old is not None and self._part is not None:
-                self._part(old)  # the game moved (a restarted referee takes it up elsewhere)
+                self._part(old)
             if self._join is not None:
                 self._join(channel)
 
