@@ -273,6 +273,7 @@ class Session:
             game.over = True
             game.floor = None
             self.finished += 1
+            log.info("game %s ended (%s): %d games of ours ended so far", gid, msg.get("reason", "?"), self.finished)
             self.bot.on_end(game, msg)
             del self.games[gid]
             self._open.pop(gid, None)
