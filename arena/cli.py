@@ -114,7 +114,8 @@ def show_config(obj: _Context) -> None:
     show_default=True,
     help="engine: call the rules engine directly; protocol: referee and SDK bots exchange protocol lines in memory.",
 )
-@click.option("--clock", type=click.Choice(sorted(CLOCKS)), default="virtual", show_default=True, help=CLOCK_HELP)
+@click.option("--clock", type=click.Choice(sorted(CLOCKS)), default="virtual", show_default=True,
+              help=f"With --transport protocol only. {CLOCK_HELP}")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a summary.")
 @click.pass_obj
 def simulate_cmd(

@@ -212,8 +212,9 @@ def test_the_clock_is_for_local_play_only(run) -> None:
     assert engine.exit_code == 2 and "--clock wall needs --transport protocol" in engine.output
 
 
-def test_bots_in_time_play_the_same_games_on_either_clock(run) -> None:
-    """Random bots take microseconds against 0.2 s: the wall clock changes nothing."""
+def test_bots_in_time_play_the_same_games_on_either_clock(run, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random bots take microseconds against 30 s: the wall clock changes nothing."""
+    monkeypatch.setenv("ARENA_TIMEOUTS_DECISION", "30")
     args = ("simulate", "--transport", "protocol", "--games", "20", "--seed", "4", "--json")
     virtual, wall = run(*args), run(*args, "--clock", "wall")
     assert virtual.exit_code == 0 and wall.exit_code == 0, wall.output
