@@ -5,6 +5,7 @@ whatever the model does, and what it logs."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from pathlib import Path
@@ -171,6 +172,20 @@ def test_server_errors_are_retried_once_then_fall_back(chat: FakeChat, log_path:
     first, second = records(log_path)
     assert first["outcome"] == "reasked" and first["errors"][0].startswith("http: HTTP 500")
     assert second["outcome"] == "fallback" and [e[:12] for e in second["errors"]] == ["http: HTTP 5"] * 2
+
+
+def test_no_server_at_all_gives_a_quick_fallback(log_path: Path) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bot = LlmBot(seed=1, settings=LlmSettings(base_url=f"http://127.0.0.1:{port}/v1", model="m", log=str(log_path)))
+    session, _ = session_for(bot, AVALON[:2])
+    began = time.monotonic()
+    (answer,) = session.receive(parse(VOTE.format(deadline=30)))
+    assert answer.startswith("ANSWER g1 2 ") and time.monotonic() - began < 1
+    (line,) = records(log_path)
+    assert line["outcome"] == "fallback" and line["calls"] == 2
+    assert all(e.startswith("network: ConnectionRefusedError") for e in line["errors"])
 
 
 def test_broken_responses_and_missing_usage_are_survived(chat: FakeChat, log_path: Path) -> None:
@@ -347,6 +362,8 @@ def test_settings_come_from_the_environment() -> None:
         LlmSettings.from_env({"ARENA_LLM_BASE_URL": "http://127.0.0.1:11434/v1"})
     with pytest.raises(LlmConfigError, match="ARENA_LLM_FORMAT"):
         LlmSettings.from_env({**env, "ARENA_LLM_FORMAT": "yaml"})
+    with pytest.raises(LlmConfigError, match="http:// or https://"):
+        LlmSettings.from_env({**env, "ARENA_LLM_BASE_URL": "127.0.0.1:11434/v1"})
     with pytest.raises(LlmConfigError, match="ARENA_LLM_TIMEOUT"):
         LlmSettings.from_env({**env, "ARENA_LLM_TIMEOUT": "soon"})
 

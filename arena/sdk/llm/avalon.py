@@ -55,7 +55,7 @@ or by making five proposals in a row fail. Anyone may lie about their role."""
 
 SEES = {
     "merlin": "the evil players{mordred}",
-    "percival": "Merlin{morgana} (you cannot tell which is which)",
+    "percival": "Merlin{morgana}",
     "assassin": "your fellow evil players{oberon}",
     "morgana": "your fellow evil players{oberon}",
     "mordred": "your fellow evil players{oberon}",
@@ -159,8 +159,8 @@ class AvalonText(Renderer):
                 options = game.options
                 facts.append("You see " + join(game.sees) + ": " + meaning.format(
                     mordred=" except Mordred, who is hidden from you" if options.get("mordred") == "true" else "",
-                    morgana=" and Morgana" if options.get("morgana") == "true" else "",
-                    oberon=" (Oberon, if in play, is hidden from you)" if options.get("oberon") == "true" else "",
+                    morgana=" and Morgana (you cannot tell which is which)" if options.get("morgana") == "true" else "",
+                    oberon=" (Oberon is hidden from you)" if options.get("oberon") == "true" else "",
                 ) + ".")
             elif game.role in ("servant", "oberon") or not game.sees:
                 facts.append("You see nobody: you know no one's side but your own.")

@@ -51,6 +51,8 @@ class LlmSettings:
     """Fields merged into every request body (server-specific switches)."""
 
     def __post_init__(self) -> None:
+        if not self.base_url.startswith(("http://", "https://")):
+            raise LlmConfigError(f"ARENA_LLM_BASE_URL must start with http:// or https://, got {self.base_url!r}")
         if self.format not in FORMATS:
             raise LlmConfigError(f"ARENA_LLM_FORMAT must be one of {', '.join(FORMATS)}, got {self.format!r}")
 
@@ -190,10 +192,10 @@ class ChatClient:
                     outcome["body"] = reply.read()
             except urllib.error.HTTPError as exc:
                 outcome["error"] = ChatError("http", f"HTTP {exc.code}: {_error_text(exc)}")
-            except (urllib.error.URLError, OSError) as exc:
+            except Exception as exc:  # refused, reset, cut short: whatever it is, this call gave nothing
                 reason = getattr(exc, "reason", exc)
                 kind = "timeout" if isinstance(reason, TimeoutError) else "network"
-                outcome["error"] = ChatError(kind, str(reason))
+                outcome["error"] = ChatError(kind, f"{type(reason).__name__}: {reason}")
             finally:
                 done.set()
 
@@ -231,10 +233,13 @@ def _count(value: Any) -> int | None:
 
 
 def _error_text(exc: urllib.error.HTTPError) -> str:
+    """The start of an error reply's body (servers say there what they refused)."""
     try:
         return exc.read(500).decode("utf-8", "replace").strip() or str(exc.reason)
-    except OSError:
+    except Exception:
         return str(exc.reason)
+    finally:
+        exc.close()
 
 
 def _refuses_format(detail: str) -> bool:

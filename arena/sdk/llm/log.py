@@ -9,16 +9,16 @@ import sys
 import threading
 import time
 from dataclasses import asdict, dataclass, field
-from typing import IO, Any
+from typing import Any
 
 
 class JsonLog:
-    """JSON lines to a file (appended, opened on first use) or, without one, to standard
-    error. Thread-safe: lines from concurrent games never interleave."""
+    """JSON lines appended to a file or, without one, written to standard error. Each line
+    opens the file anew: nothing stays open to close, and a log moved aside (rotated) is
+    simply started again. Thread-safe: lines from concurrent games never interleave."""
 
     def __init__(self, path: str | None) -> None:
         self.path = None if path in (None, "", "-") else path
-        self._file: IO[str] | None = None
         self._lock = threading.Lock()
 
     def write(self, record: dict[str, Any]) -> None:
@@ -28,10 +28,8 @@ class JsonLog:
                 sys.stderr.write(line)
                 sys.stderr.flush()
                 return
-            if self._file is None:
-                self._file = open(self.path, "a", encoding="utf-8")
-            self._file.write(line)
-            self._file.flush()
+            with open(self.path, "a", encoding="utf-8") as file:
+                file.write(line)
 
 
 @dataclass
