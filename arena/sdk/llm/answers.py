@@ -2,9 +2,9 @@
 
 A reply is a JSON object: ``reason`` (a sentence or two, logged, never sent), then as the
 request needs ``speech`` (what to say at the floor), ``message`` (words for the pack) and
-``choice`` (one option, or a list of ``pick`` options). The schema is kept to what every
-structured-output server accepts (no length or count limits: OpenAI's strict mode refuses
-them), so the count of a multiple choice is stated in the prompt and checked here.
+``choice`` (one option, or a list of ``pick`` options). The schema keeps to what strict
+structured-output modes accept everywhere (no length or count limits, which some refuse),
+so the count of a multiple choice is stated in the prompt and checked here.
 """
 
 from __future__ import annotations
