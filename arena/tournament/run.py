@@ -59,7 +59,7 @@ class _Tracker:
         self.done += 1
         self.played += 1
         if self.report is not None:
-            rows = self.store.leaderboard(self.settings.game, "elo", limit=3)
+            rows = self.store.leaderboard(self.settings.game, "elo", limit=3, tournament=self.settings.id)
             self.report(Progress(self.done, self.settings.games, self.played, time.perf_counter() - self.start,
                                  [(r.bot, r.score) for r in rows]))
 
