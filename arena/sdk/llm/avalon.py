@@ -144,9 +144,6 @@ class AvalonText(Renderer):
             return f"Loyalty card for quest {get('quest', '?')}: {get('card', '?')}.{swap}"
         if verb == "TIMEOUT":
             return f"{get('player', '?')} missed a deadline ({get('action', '?')})."
-        if verb == "END":
-            roles = ", ".join(f"{n} {r}" for n, r in msg.pairs("roles").items())
-            return f"The game is over: {get('winner', '?')} wins ({get('reason', '?')}). Roles: {roles}."
         return super().line(msg, game) if verb != "RATINGS" else None
 
     def facts(self, game: GameView) -> list[str]:

@@ -188,9 +188,6 @@ class WerewolfText(Renderer):
             return f"{get('player', '?')} dies" + (f"; they were {get('role')}." if get("role") else ".")
         if verb == "TIMEOUT":
             return f"{get('player', '?')} missed a deadline."
-        if verb == "END":
-            dealt = ", ".join(f"{n} {r}" for n, r in zip(game.seats, msg.list("roles")))  # in seat order
-            return f"The game is over: {get('winner', '?')} wins ({get('reason', '?')}). Roles: {dealt}."
         return super().line(msg, game)
 
     def facts(self, game: GameView) -> list[str]:
