@@ -13,8 +13,9 @@ from arena.sdk import run_bot
 from arena.sdk.llm import LlmBot, LlmConfigError, LlmSettings
 
 if __name__ == "__main__":
-    try:
-        LlmSettings.from_env()
-    except LlmConfigError as exc:
-        sys.exit(f"llm_bot: {exc}")
+    if not {"-h", "--help"} & set(sys.argv[1:]):  # the options' help needs no model
+        try:
+            LlmSettings.from_env()
+        except LlmConfigError as exc:
+            sys.exit(f"llm_bot: {exc}")
     run_bot(LlmBot)

@@ -5,7 +5,10 @@ whatever the model does, and what it logs."""
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -373,3 +376,12 @@ def test_extra_fields_reach_the_request_and_max_tokens_can_be_left_out(chat: Fak
     session, _ = session_for(make_bot(chat, log_path, max_tokens=0, extra={"max_completion_tokens": 900}), AVALON[:2])
     session.receive(parse(VOTE.format(deadline=30)))
     assert "max_tokens" not in chat.requests[0] and chat.requests[0]["max_completion_tokens"] == 900
+
+
+def test_the_launcher_says_what_to_set_before_connecting() -> None:
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "OPENAI_"))}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    run = subprocess.run([sys.executable, str(root / "bots" / "llm_bot.py"), "--server", "127.0.0.1:1", "--nick", "x"],
+                         env=env, capture_output=True, text=True, timeout=30)
+    assert run.returncode == 1 and run.stderr.startswith("llm_bot: set ARENA_LLM_BASE_URL"), run.stderr

@@ -6,6 +6,9 @@ reach the referee's record, and each game leaves a summary in the bot's log."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from arena.bots.avalon_rules_bot import RuleBot
@@ -14,7 +17,7 @@ from arena.irc.servers import LocalServer
 from arena.sdk.llm import LlmBot, LlmSettings
 
 from ..llm_server import FakeChat
-from .test_games import FAST, Arena
+from .test_games import FAST, ROOT, Arena
 
 
 def llm_bot(chat: FakeChat, log: Path, seed: int) -> LlmBot:
@@ -31,18 +34,35 @@ def clean_log(log: Path, seats: int) -> list[dict[str, object]]:
     return acts
 
 
-def test_avalon_over_irc_with_llm_bots(irc_server: LocalServer, tmp_path: Path) -> None:
+def test_avalon_over_irc_with_llm_bots_one_run_by_its_launcher(irc_server: LocalServer, tmp_path: Path) -> None:
+    """p0 is bots/llm_bot.py in a process of its own, set up by the environment alone."""
     log = tmp_path / "llm.jsonl"
     arena = Arena(irc_server, 5, FAST)
     with FakeChat() as chat:
-        for i in range(5):
-            arena.add_bot(f"p{i}", llm_bot(chat, log, i) if i < 2 else RuleBot(seed=i))
+        arena.add_bot("p1", llm_bot(chat, log, 1))
+        for i in range(2, 5):
+            arena.add_bot(f"p{i}", RuleBot(seed=i))
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "OPENAI_"))}
+        env.update(ARENA_LLM_BASE_URL=chat.url, ARENA_LLM_MODEL="scripted", ARENA_LLM_LOG=str(log),
+                   PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])))
         with arena:
-            (match,) = arena.wait()
+            launched = subprocess.Popen(
+                [sys.executable, str(ROOT / "bots" / "llm_bot.py"), "--server", f"{irc_server.host}:{irc_server.port}",
+                 "--nick", "p0", "--games", "1", "--rate", "0"],
+                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            )
+            try:
+                (match,) = arena.wait()
+                out, _ = launched.communicate(timeout=10)
+            finally:
+                if launched.poll() is None:
+                    launched.kill()
+    assert launched.returncode == 0, out
     result = match.game.result
     assert result is not None and result.forfeited is None
     assert not [line for to, line in match.transcript if to in ("p0", "p1") and line.startswith(("ERROR", "WARN"))]
     acts = clean_log(log, 2)
+    assert {r["bot"] for r in acts} == {"p0", "p1"}
     assert sum(r["calls"] for r in acts) == len(chat.requests) > 0
 
 
