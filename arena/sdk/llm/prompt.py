@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from ..bot import Ask, GameView
+from .. import Ask, GameView
 from .answers import SPEECH_CHARS, SPEECH_LINES, Shape
 from .avalon import AvalonText
 from .render import Renderer, memory

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...protocol import Message
-from ..bot import Ask, GameView
+from .. import Ask, GameView
 
 
 @dataclass

@@ -5,7 +5,7 @@ lover, its night results, its powers left, who lives and who died as what."""
 from __future__ import annotations
 
 from ...protocol import Message
-from ..bot import Ask, GameView
+from .. import Ask, GameView
 from .render import Fields, Renderer, join, memory
 
 BASICS = """\
