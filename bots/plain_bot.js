@@ -37,7 +37,7 @@ let registered = false;    // the referee answered WELCOME
 let inLobby = false;       // we joined the lobby channel
 let topicOk = true;        // §3 "Is it the referee?": the lobby topic does not name another nick
 const games = new Map();   // GID -> { channel, moderated, voiced, wolves }: the games we sit in
-let gamesDone = 0;
+const ended = new Set();   // games of ours that have ended
 const pending = new Map(); // where (channel or DM) -> a referee line that said more=true (§2)
 
 sock.on('connect', () => {
@@ -173,6 +173,16 @@ function onMessage(msg, target) {
         send(`JOIN ${msg.fields.channel}`);
       } else if (games.has(gid)) games.get(gid).replaying = false;
       break;
+    case 'RESUME':  // §4 "When the referee restarts": our game goes on in a new channel
+      if (list(msg.fields.seats).some((s) => lower(s) === lower(nick)) && !(games.get(gid) || {}).replaying) {
+        const old = (games.get(gid) || {}).channel;
+        if (old !== msg.fields.channel) {
+          if (old) send(`PART ${old}`);
+          games.set(gid, { ...(games.get(gid) || {}), channel: msg.fields.channel });
+          send(`JOIN ${msg.fields.channel}`);
+        }
+      }
+      break;
     case 'ASK': if (!(games.get(gid) || {}).replaying) onAsk(msg); break;   // replayed requests are past
     case 'WOLVES': if (games.has(gid)) games.get(gid).wolves = list(msg.fields.wolves); break;
     case 'END':     // the game is over: leave its channel (we wait to be seated again)
@@ -180,7 +190,8 @@ function onMessage(msg, target) {
       log(`${gid} ended: winner=${msg.fields.winner} reason=${msg.fields.reason}`);
       send(`PART ${games.get(gid).channel}`);
       games.delete(gid);
-      if (opts.games > 0 && ++gamesDone >= opts.games) {
+      ended.add(gid);   // §4: a restarted referee may tell an end twice; count each game once
+      if (opts.games > 0 && ended.size >= opts.games) {
         toReferee('UNREGISTER');   // after our last game: not to be seated again, then leave
         send('QUIT :done');
         setTimeout(() => process.exit(0), 500);

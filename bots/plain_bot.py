@@ -51,7 +51,7 @@ def main():
     send(f"USER {args.nick} 0 * :plain socket bot")
     games = {}  # game id -> channel
     replaying = set()  # games whose past lines the referee is replaying (RESYNC): answer none of them
-    finished = 0
+    ended = set()  # games of ours that have ended
     held = None  # the parts so far of a continued line: (verb and args, fields)
     trusted = True  # whether the lobby's topic lets us believe the referee's nick
     joined = False  # whether we are in the lobby (its names list came)
@@ -109,11 +109,15 @@ def main():
         if verb == "TABLE" and me in kv.get("seats", "").lower().split(","):
             games[tokens[1]] = kv["channel"]
             send(f"JOIN {kv['channel']}")
-        elif verb == "RESYNC" and tokens[2] == "begin":  # we came back to a game in progress
-            replaying.add(tokens[1])
+        elif verb == "RESYNC" and tokens[2] == "begin" or verb == "RESUME" and tokens[1] not in replaying \
+                and me in kv.get("seats", "").lower().split(","):
+            # We came back to a game in progress, or a restarted referee took ours up in a new
+            # channel (a RESUME inside a RESYNC block is past: the game may have moved since).
+            if verb == "RESYNC":
+                replaying.add(tokens[1])
             old = games.get(tokens[1])
             if old != kv.get("channel"):
-                if old:  # the game moved: a restarted referee took it up in a new channel
+                if old:  # the game moved
                     send(f"PART {old}")
                 games[tokens[1]] = kv["channel"]
                 send(f"JOIN {kv['channel']}")
@@ -128,8 +132,8 @@ def main():
                 tell_referee(f"ANSWER {gid} {rid} {','.join(rng.sample(options, pick))}")
         elif verb == "END" and tokens[1] in games:
             send(f"PART {games.pop(tokens[1])}")
-            finished += 1
-            if args.games and finished >= args.games:
+            ended.add(tokens[1])  # a game's end may be told twice (a restarted referee): count it once
+            if args.games and len(ended) >= args.games:
                 send("QUIT :done")
                 break
         elif verb == "ERROR":

@@ -186,7 +186,8 @@ def test_a_game_over_in_the_store_is_recorded_on_restart(tmp_path: Path) -> None
     assert live.state["end"]["reason"] == "forfeit"
     hub = table.referee(store, Journal(store, PLACE))
     match = hub.referee.resume_game(live, hub.channel, hub.now)
-    assert match.over
+    assert match.over and match.suspended  # until its bots are back to hear the end
+    hub.referee.go_on("g1", hub.now)
     stored = store.load_game("g1")
     assert stored is not None and stored.summary.kind == "forfeit" and stored.forfeited == 4
     assert store.live_games(place=PLACE) == []
@@ -220,3 +221,37 @@ def test_resync_after_a_restart_replays_only_what_the_seat_was_told(tmp_path: Pa
     private = [line for line in replayed if line not in {l for to, _, l in live.lines if to is None}]
     assert private == told[2]
     assert all(line not in told[s] or line in told[2] for s in told for line in replayed if s != 2)
+
+
+def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_restart(tmp_path: Path) -> None:
+    """Killed after the game was recorded but before its END was sent: the store keeps it
+    in progress until the END is written, so the next referee tells the end to each bot
+    as it comes back (none is left holding a game that no referee runs), rates nothing
+    twice, and then forgets it."""
+
+    class DyingRecorder(Recorder):
+        def ended(self, match: Any) -> None:
+            super().ended(match)
+            raise Crash  # recorded; END still held back
+
+    store = Store(tmp_path / "results.db")
+    table = Table({f"p{i}": RuleBot(seed=i) for i in range(5)})
+    table.hub = hub = LocalHub(TIMEOUTS, journal=Journal(store, PLACE))
+    DyingRecorder(store).attach(hub.referee)
+    for session in table.sessions:
+        hub.register(session)
+    with pytest.raises(Crash):
+        hub.play("avalon", [s.nick for s in table.sessions], AvalonOptions(), 2, gid="g1")
+    assert store.has_game("g1") and all("g1" in s.games for s in table.sessions)  # nobody heard END
+    (live,) = Journal(store, PLACE).unfinished()
+    assert live.recorded
+    ratings = store.ratings("avalon", "elo")
+    hub = table.referee(store, Journal(store, PLACE))
+    match = hub.referee.resume_game(live, hub.channel, hub.now)
+    for session in table.sessions:
+        hub.register(session)
+    assert all(s.games == {} and s.finished == 1 for s in table.sessions)
+    hub.referee.go_on("g1", hub.now)
+    hub.run()
+    assert match.over and store.live_games(place=PLACE) == []
+    assert len(store.list_games()) == 1 and store.ratings("avalon", "elo") == ratings

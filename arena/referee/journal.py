@@ -74,15 +74,10 @@ class Journal:
                                    match.state())
             self._live[gid] = (match, len(history), len(transcript))
 
-    def ended(self, match: Match) -> None:
-        """A game ended. Its record (``Recorder``) removed it from the live games; if
-        recording failed, its last step is written so that a restart records it."""
-        if match.gid not in self._live:
-            return
-        if self.store.has_game(match.gid):
-            del self._live[match.gid]
-            return
-        try:
-            self.save()
-        finally:
-            self._live.pop(match.gid, None)
+    def forget(self, gid: str) -> None:
+        """A game's end has been written to the server: it is no longer in progress, if it
+        is recorded. Until then a restart takes it up and tells its end again to its bots
+        (they may not have heard it); one whose recording failed is recorded then."""
+        self._live.pop(gid, None)
+        if self.store.has_game(gid):
+            self.store.close_live(gid)

@@ -276,7 +276,7 @@ class Match:
         if self._rids is not None:
             self._rids = random.Random(derive_seed(self.game.seed, "rids", resumes + 1))
         self._asked = self.game.round
-        self._suspended = not self.over
+        self._suspended = True
 
     @property
     def suspended(self) -> bool:
@@ -287,7 +287,7 @@ class Match:
         """Carry on a restored game from the step where it stopped: every decision still
         pending is asked again, under a new request id (its bot may have answered the old
         one into a referee that died before storing it, and bots ignore an id they
-        answered), with its whole time."""
+        answered), with its whole time. A game that was over just ends (``on_end``)."""
         if self._suspended:
             self._suspended = False
             self._asked = -1

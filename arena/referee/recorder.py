@@ -75,6 +75,8 @@ class Recorder:
         self._started[match.gid] = self.wall() if match.started is None else match.started
 
     def ended(self, match: Match) -> None:
+        if self.store.has_game(match.gid):
+            return  # recorded by an earlier run, which died before its end went out: told again, not rated again
         finished = self.wall()
         started = self._started.pop(match.gid, finished)
         try:

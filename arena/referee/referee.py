@@ -146,8 +146,6 @@ class Referee:
         """Game channels to their running match, to judge what players say there."""
         self._ended_games: OrderedDict[str, frozenset[str]] = OrderedDict()
         """The last ``ENDED_MEMORY`` ended games: id to the folded names of their bots."""
-        if journal is not None:
-            self.on_game_end.append(journal.ended)
 
     # -- write ahead ----------------------------------------------------------------
 
@@ -330,7 +328,7 @@ class Referee:
         # trigger at will by registering over and over.
         for match in list(self.matches.values()):
             seat = match.seat_of(name)
-            if seat is not None and not match.over:
+            if seat is not None and (not match.over or match.suspended):
                 self._resync(match, seat, now)
 
     def _resync(self, match: Match, seat: int, now: float) -> None:
@@ -339,8 +337,8 @@ class Referee:
         seconds pass: channel lines said meanwhile would be lost to it, and the block sent
         once it is in holds them all."""
         nick = match.nicks[seat]
-        if self.member is None or match.channel is None or self.member(nick, match.channel):
-            match.resync(seat, now)
+        if self.member is None or match.channel is None or match.over or self.member(nick, match.channel):
+            match.resync(seat, now)  # (a game over says nothing more in its channel: its block ends with END)
             return
         match.resync_begin(seat)
         self._rejoining[(match.gid, seat)] = now + REJOIN_WAIT
@@ -460,7 +458,8 @@ class Referee:
         kept it), in ``channel``: its engine is rebuilt from its stored answers, its lines
         and bookkeeping restored, ``announce`` said first in the channel (and kept in the
         transcript), and it waits for ``go_on`` while its bots come back (each one that
-        registers is resynced). A game the store knew to be over ends now."""
+        registers is resynced). A game that was over (its end stored, perhaps never heard)
+        waits too: its bots learn its end from their resync, and ``go_on`` ends it here."""
         cls = GAMES[live.game]
         game: Game = cls(len(live.names), cls.Options.from_mapping(live.options, game=live.game), live.seed, live.deal)
         game.replay(live.history)
@@ -473,12 +472,9 @@ class Referee:
             match.announce(announce)
         for callback in self.on_game_start:
             callback(match)
-        if match.over:
-            match.start(now)  # its end is said and recorded
-        else:
-            for seat, bot in enumerate(live.bots):
-                if self.bot_named(bot) is not None:  # registered before the game was taken up
-                    self._resync(match, seat, now)
+        for seat, bot in enumerate(live.bots):
+            if self.bot_named(bot) is not None:  # registered before the game was taken up
+                self._resync(match, seat, now)
         self._commit()
         return match
 
@@ -545,8 +541,17 @@ class Referee:
         for channel, m in list(self._channel_games.items()):
             if m is match:
                 del self._channel_games[channel]
+        journal = self.journal
+        if journal is not None:
+            journal.save()  # the end's step, before it is recorded: a restart then finds the whole game
         for callback in self.on_game_end:
             callback(match)
+        if journal is not None:
+            gid = match.gid
+            if self.after_sent is None:
+                self.behind(journal.forget, gid)
+            else:  # once END and what follows it are written to the server, not merely queued
+                self.behind(self.after_sent, lambda at: journal.forget(gid))
 
     def next_deadline(self) -> float | None:
         games = (d for m in self.matches.values() if (d := m.next_deadline()) is not None)

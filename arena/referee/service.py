@@ -122,6 +122,9 @@ class RefereeService:
         """When a non-operator's ``!help`` or ``!status`` was last answered."""
         self._resuming: dict[str, float] = {}
         """Games taken up after a restart that wait for their bots: gid -> until when."""
+        self._told_again: set[str] = set()
+        """Games taken up that an earlier run had recorded (their end maybe never sent): told
+        again to their bots, not counted again."""
         self._took_up = False
         """Whether the games an earlier run left have been taken up (on joining the lobby)."""
         self._wake = math.inf
@@ -373,21 +376,23 @@ class RefereeService:
                               wait=int(wait))
         for line in resume.lines():
             self.link.send(self.lobby_channel, line)
-        match = self.referee.resume_game(live, channel, now, announce=resume)
-        if match.over:
-            return
+        if live.recorded:
+            self._told_again.add(live.id)
+        self.referee.resume_game(live, channel, now, announce=resume)
         self._started[live.id] = now
         self._resuming[live.id] = now + wait
         log.warning("game %s taken up after a restart: waiting up to %.0f s for %s", live.id, wait,
                     ", ".join(live.bots))
 
     def _missing(self, gid: str) -> list[str]:
-        """The bots of a resumed game that are not back: not registered, or not in its channel."""
+        """The bots of a resumed game that are not back: not registered, or not in its
+        channel (for a game that was over, registered is enough: its resync tells the end)."""
         match = self.referee.matches[gid]
         assert match.channel is not None and match.bots is not None
         present = {self.link.fold(n) for n in self.link.members(match.channel)}
         return [bot for bot in match.bots
-                if (info := self.referee.bot_named(bot)) is None or self.link.fold(info.nick) not in present]
+                if (info := self.referee.bot_named(bot)) is None
+                or not match.over and self.link.fold(info.nick) not in present]
 
     def _resume_due(self, now: float) -> None:
         """Resumed games whose bots are all back go on; those whose wait is over end
@@ -400,7 +405,7 @@ class RefereeService:
             if missing and now < until:
                 continue
             del self._resuming[gid]
-            if missing:
+            if missing and not self.referee.matches[gid].over:
                 wait = self.config.timeouts.resume
                 self.referee.abort_game(gid, f"the referee restarted and {', '.join(missing)} did not come back "
                                              f"within {wait:.0f} s", now)
@@ -412,7 +417,10 @@ class RefereeService:
         return [info.nick if (info := self.referee.bot_named(name)) is not None else name for name in bots]
 
     def _ended(self, match: Match) -> None:
-        self.games_ended += 1
+        again = match.gid in self._told_again
+        self._told_again.discard(match.gid)
+        if not again:
+            self.games_ended += 1
         now = self.clock()
         for name in match.bots or match.names:
             if self.referee.bot_named(name) is not None:
@@ -422,7 +430,7 @@ class RefereeService:
         del self.referee.matches[match.gid]
         self._started.pop(match.gid, None)
         self._resuming.pop(match.gid, None)
-        if self._on_game_end is not None:
+        if self._on_game_end is not None and not again:
             self._on_game_end(match)
 
     # -- time -----------------------------------------------------------------------

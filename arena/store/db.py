@@ -122,7 +122,6 @@ class Store:
             self._insert_outcomes(seq, record, match)
             self._write_ratings(seq, record.game, match, changes)
             live.reserve_game_id(conn, record.id, record.started)
-            live.close_live(conn, record.id)
             if record.tournament is not None:
                 cur = conn.execute("UPDATE tournaments SET games_done = games_done + 1, updated = ? WHERE id = ?",
                                    (record.finished, record.tournament))
@@ -156,6 +155,11 @@ class Store:
         """One step of a game in progress, durable when this returns (see ``live.append``)."""
         with transaction(self.conn):
             live.append(self.conn, game_id, first_action, actions, first_line, lines, state)
+
+    def close_live(self, game_id: str) -> None:
+        """Forget a game in progress: its end has reached the server (``Journal.forget``)."""
+        with transaction(self.conn):
+            live.close_live(self.conn, game_id)
 
     def resumed_live(self, game_id: str, place: str) -> None:
         with transaction(self.conn):

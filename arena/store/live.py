@@ -5,7 +5,8 @@ A live game is its setup (game, options, seed, deal, seats), the answers its eng
 deterministic), the lines the referee sent (what each bot was told, for its resync) and
 the referee's own bookkeeping. The referee writes each step here *before* any line of it
 goes out, so nothing anyone saw is ever missing from the store. A game leaves these tables
-in the transaction that records it as finished (``Store.record_game``).
+once its end has been written to the server, after it is recorded as finished: a game
+recorded whose end no bot may have heard is still here, for a restarted referee to tell.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class LiveGame:
     lines: tuple[Line, ...] = ()
     state: dict[str, Any] = field(default_factory=dict)
     """The referee's bookkeeping (``Match.state``)."""
+    recorded: bool = False
+    """Whether the game is recorded as finished already (its end may not have been sent)."""
 
 
 def new_game_id(conn: sqlite3.Connection, now: float) -> str:
@@ -94,7 +97,7 @@ def resumed(conn: sqlite3.Connection, gid: str, place: str) -> None:
 
 
 def close_live(conn: sqlite3.Connection, gid: str) -> None:
-    """Forget a live game (it is being recorded as finished, in the same transaction)."""
+    """Forget a live game (it is recorded and its end has gone out)."""
     for table, column in (("live_actions", "gid"), ("live_lines", "gid"), ("live_games", "id")):
         conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (gid,))
 
@@ -107,14 +110,15 @@ def load_live(conn: sqlite3.Connection, *, place: str | None = None, tournament:
     else:
         where, args = "tournament IS NULL AND place = ?", (place or "",)
     rows = conn.execute(
-        "SELECT id, game, options, seed, deal, names, bots, place, tournament, started, resumes, state"
+        "SELECT id, game, options, seed, deal, names, bots, place, tournament, started, resumes, state,"
+        " EXISTS (SELECT 1 FROM games WHERE games.id = live_games.id)"
         f" FROM live_games WHERE {where} ORDER BY started, id", args).fetchall()
     games = []
-    for gid, game, options, seed, deal, names, bots, where_, tid, started, resumes, state in rows:
+    for gid, game, options, seed, deal, names, bots, where_, tid, started, resumes, state, recorded in rows:
         history = tuple((seat, kind, _tuples(json.loads(value))) for seat, kind, value in conn.execute(
             "SELECT seat, kind, value FROM live_actions WHERE gid = ? ORDER BY idx", (gid,)))
         lines = tuple(conn.execute("SELECT target, seat, line FROM live_lines WHERE gid = ? ORDER BY idx", (gid,)))
         games.append(LiveGame(gid, game, json.loads(options), seed, None if deal is None else tuple(json.loads(deal)),
                               tuple(json.loads(names)), tuple(json.loads(bots)), where_, tid, started, resumes,
-                              history, lines, json.loads(state)))
+                              history, lines, json.loads(state), bool(recorded)))
     return games
