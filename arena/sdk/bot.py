@@ -175,8 +175,8 @@ class Session:
         """The key that proves the identity (``arena bots add``), sent only to the referee."""
         self.games: dict[str, GameView] = {}
         self.registered = False
-        self.finished = 0
-        """Games of ours that have ended."""
+        self.ended: set[str] = set()
+        """Games of ours that have ended (an end told twice, by a restarted referee, once)."""
         self._join = join
         self._part = part
         self._respond = respond
@@ -189,6 +189,11 @@ class Session:
         self._replaying: dict[str, str] = {}
         """Games whose history the referee is replaying (``RESYNC``), with our seat's name
         in them: their requests are past, answered or not, and get no answer."""
+
+    @property
+    def finished(self) -> int:
+        """How many games of ours have ended."""
+        return len(self.ended)
 
     @property
     def nick(self) -> str:
@@ -272,7 +277,7 @@ class Session:
         elif verb == END:
             game.over = True
             game.floor = None
-            self.finished += 1
+            self.ended.add(gid)
             log.info("game %s ended (%s): %d games of ours ended so far", gid, msg.get("reason", "?"), self.finished)
             self.bot.on_end(game, msg)
             del self.games[gid]
