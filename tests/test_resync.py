@@ -192,3 +192,25 @@ def test_where_a_bot_must_rejoin_the_channel_the_block_waits_for_it() -> None:
     hub.referee.poll(hub.now + REJOIN_WAIT)
     hub.run()
     assert f"{RESYNC} {match.gid} end" in late.heard
+
+
+def test_a_game_that_ends_while_a_replay_waits_for_its_bot_ends_the_replay() -> None:
+    """The block a resync holds back for its bot's JOIN goes out when the game ends
+    meanwhile: it ends with END, so the bot is not left in a game that is over."""
+    hub = LocalHub(TimeoutConfig(decision=30.0))
+    for nick in NICKS[:5]:
+        hub.connect(nick, RuleBot(seed=1))
+    hub.referee.member = lambda nick, channel: nick != "alice"
+    hub.sessions["alice"] = Hung(hub.sessions["alice"], 0)  # type: ignore[assignment]
+    match = hub.referee.start_game("avalon", NICKS[:5], AvalonOptions(), 7, hub.channel, hub.now)
+    hub.run()
+    hub.referee.on_leave("alice")
+    tap = Hung(Session(RuleBot(), "alice", hub.referee.nick), 0)
+    hub.sessions["alice"] = tap  # type: ignore[assignment]
+    hub.referee.on_message("alice", hub.referee.nick, tap.session.hello(), hub.now)
+    hub.run()
+    assert f"{RESYNC} {match.gid} end" not in tap.heard
+    match.abort("stopped", hub.now)
+    hub.run()
+    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}"):]
+    assert any(line.startswith(f"END {match.gid} ") for line in block) and block[-1] == f"{RESYNC} {match.gid} end"

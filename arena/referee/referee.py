@@ -541,6 +541,9 @@ class Referee:
         for channel, m in list(self._channel_games.items()):
             if m is match:
                 del self._channel_games[channel]
+        for gid, seat in [key for key in self._rejoining if key[0] == match.gid]:
+            del self._rejoining[(gid, seat)]
+            match.resync_rest(seat, 0.0)  # a replay still waiting for its bot: it ends with END now
         journal = self.journal
         if journal is not None:
             journal.save()  # the end's step, before it is recorded: a restart then finds the whole game
