@@ -244,6 +244,7 @@ def test_regain_takes_the_nick_when_the_squatter_quits(make_link, raw_client) ->
     # A long interval: the nick must come back because the quit was seen in the channel.
     link, rec = make_link("arena", channels=["#lobby"], regain=True, regain_interval=600)
     assert link.nick == "arena_" and not link.has_preferred_nick
+    rec.wait(lambda: rec.nick_states)
     assert rec.nick_states == [(False, "arena_")]
     squatter.send(b"QUIT :gone\r\n")
     rec.wait(lambda: rec.nick_states[-1:] == [(True, "arena")])
