@@ -46,8 +46,8 @@ class Faults:
             if first:
                 self.first[where] = f"{type(exc).__name__}: {exc}"
         if first:
-            log.error("%s.%s raised %s in game %s; the SDK answers for it at random. This traceback is shown "
-                      "once: later exceptions in %s are counted and summed up at each game's end.",
+            log.error("%s.%s raised %s in game %s; the bot plays on (a failed decision is answered at random). This "
+                      "traceback is shown once: later exceptions in %s are counted and summed up at each game's end.",
                       self.bot, where, type(exc).__name__, gid, where, exc_info=exc)
 
     def game_over(self, gid: str) -> None:

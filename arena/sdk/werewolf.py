@@ -449,7 +449,7 @@ class WerewolfBot(GameBot):
         return self._at_random(ask)
 
     def vote(self, game: WerewolfView, ask: DayVoteAsk) -> str:
-        """Your public vote on whom to execute: a player of ``ask.options`` (never
+        """Return your public vote on whom to execute: a player of ``ask.options`` (never
         yourself) or ``"abstain"``. In a runoff (``ask.round == 2``) only the tied are
         options. Default: at random."""
         return self._at_random(ask)
