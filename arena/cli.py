@@ -15,7 +15,8 @@ from .core.errors import SetupError
 from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
-from .cli_results import open_store, register as register_results
+from .cli_results import CLOCK_HELP, open_store, register as register_results
+from .referee.local import CLOCKS
 from .simulate import simulate
 
 
@@ -113,6 +114,8 @@ def show_config(obj: _Context) -> None:
     show_default=True,
     help="engine: call the rules engine directly; protocol: referee and SDK bots exchange protocol lines in memory.",
 )
+@click.option("--clock", type=click.Choice(sorted(CLOCKS)), default="virtual", show_default=True,
+              help=f"With --transport protocol only. {CLOCK_HELP}")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a summary.")
 @click.pass_obj
 def simulate_cmd(
@@ -123,6 +126,7 @@ def simulate_cmd(
     seed: int,
     pairs: tuple[str, ...],
     transport: str,
+    clock: str,
     as_json: bool,
 ) -> None:
     """Play many games in-process between random legal players."""
@@ -134,13 +138,17 @@ def simulate_cmd(
         game_cls.check_setup(players, options)
     except (OptionError, SetupError) as exc:
         raise click.UsageError(str(exc)) from None
+    if clock != "virtual" and transport != "protocol":
+        raise click.UsageError(f"--clock {clock} needs --transport protocol: the engine alone keeps no deadlines")
     if as_json:
-        summary = simulate(game, players, count, seed, options, transport=transport, timeouts=obj.config.timeouts)
+        summary = simulate(game, players, count, seed, options, transport=transport, timeouts=obj.config.timeouts,
+                           clock=clock)
         click.echo(json.dumps(summary.to_dict(), sort_keys=False))
         return
     with click.progressbar(length=count, label=f"{game}, {players} players", file=sys.stderr) as bar:
         summary = simulate(
-            game, players, count, seed, options, progress=bar.update, transport=transport, timeouts=obj.config.timeouts
+            game, players, count, seed, options, progress=bar.update, transport=transport, timeouts=obj.config.timeouts,
+            clock=clock,
         )
     _print_summary(summary.to_dict())
 

@@ -19,12 +19,19 @@ from .config import Config
 from .core.errors import SetupError
 from .core.options import OptionError
 from .games import GAMES
+from .referee.local import CLOCKS
 from .referee.recorder import ratings_message
 from .store import Store
 from .store.db import ParametersChanged
 from .store.report import games_lines, leaderboard_lines, stats_lines
 
 SYSTEMS = ("elo", "trueskill")
+
+CLOCK_HELP = ("virtual: bots decide in no time and are never late; the same command plays the same games. "
+              "wall: the real time a bot takes to decide counts against its deadlines, as over IRC (warn, "
+              "default, forfeit: timeouts.escalation); each bot's deadlines count its own thinking only; "
+              "not reproducible.")
+"""The ``--clock`` option's help, shared by ``simulate`` and ``tournament``."""
 
 
 @contextmanager
@@ -75,14 +82,19 @@ def register(main: click.Group) -> None:
     @click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help="A game option; repeatable.")
     @click.option("--transport", type=click.Choice(["local", "irc"]), default=None,
                   help="local: bots run in this process; irc: they connect to the server.  [config: tournament.transport]")
+    @click.option("--clock", type=click.Choice(sorted(CLOCKS)), default="virtual", show_default=True,
+                  help=f"Local tournaments only. {CLOCK_HELP} A tournament resumes only on the clock it started with.")
     @click.pass_obj
     def tournament(obj: Any, tid: str | None, game: str | None, count: int | None, players: int | None,
-                   bots: tuple[str, ...], pairs: tuple[str, ...], transport: str | None) -> None:
+                   bots: tuple[str, ...], pairs: tuple[str, ...], transport: str | None, clock: str) -> None:
         """Play a series of games between chosen bots, storing and rating each one.
 
         Interrupt it at any time (Ctrl-C, or a killed process) and run the same command
         again: it resumes after the last stored game. It ends with the leaderboard. Seeds,
         seat orders and deals derive from a secret key the tournament keeps in the store.
+        On the virtual clock (the default) a resumed tournament plays exactly the games an
+        uninterrupted one would; with --clock wall the bots' real thinking time decides who
+        is late, so no run repeats another.
         """
         import re
 
@@ -102,10 +114,13 @@ def register(main: click.Group) -> None:
             game_cls.check_setup(n_players, options)
         except (OptionError, SetupError) as exc:
             raise click.UsageError(str(exc)) from None
+        transport = transport or t.transport
+        if clock != "virtual" and transport != "local":
+            raise click.UsageError(f"--clock {clock} is for --transport local: over IRC every clock is real")
         settings = Settings(id=tid, game=game, games=count or t.games, players=n_players, bots=tuple(entries),
-                            options=options.to_dict(), transport=transport or t.transport,
-                            keep=config.seating.games_per_order)
-        where = "in this process" if settings.transport == "local" else \
+                            options=options.to_dict(), transport=transport, keep=config.seating.games_per_order,
+                            clock=clock)
+        where = f"in this process, {clock} clock" if settings.transport == "local" else \
             f"on {config.server.host}:{config.server.port} (bots must connect and register)"
         click.echo(f"tournament {tid}: {settings.games} {game} games of {n_players} players, "
                    f"{len(entries)} bots, {where}; Ctrl-C stops, the same command resumes")

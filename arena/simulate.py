@@ -20,7 +20,7 @@ from .core.options import Options
 from .core.seeds import derive_seed
 from .config import TimeoutConfig
 from .games import GAMES
-from .referee.local import LocalHub
+from .referee.local import CLOCKS, LocalHub
 from .referee.match import Timeouts
 from .sdk.bot import Bot
 
@@ -99,16 +99,19 @@ def simulate(
     progress: Callable[[int], None] | None = None,
     transport: str = "engine",
     timeouts: Timeouts | None = None,
+    clock: str = "virtual",
 ) -> Summary:
     """Play ``games`` random games; game ``i`` uses seeds derived from ``(seed, i)`` alone.
 
     ``transport="engine"`` calls the engine directly; ``"protocol"`` plays the same games
-    through protocol lines between the referee and SDK bots in memory (``timeouts`` apply).
+    through protocol lines between the referee and SDK bots in memory (``timeouts`` apply,
+    on the ``clock`` named, one of ``CLOCKS``: with ``"wall"`` the time the bots take to
+    decide counts against their deadlines, and the same arguments may give other results).
     """
     game_cls = GAMES[game]
     summary = Summary(game, players, games, seed, options.to_dict())
     if transport == "protocol":
-        hub = LocalHub(timeouts or TimeoutConfig())
+        hub = LocalHub(timeouts or TimeoutConfig(), clock=CLOCKS[clock])
         nicks = [f"random{i + 1}" for i in range(players)]
         for i, nick in enumerate(nicks):
             hub.connect(nick, Bot(seed=derive_seed(seed, "bot", i)))

@@ -57,13 +57,14 @@ def main() -> None:
         def ended(match: Match) -> None:
             matches.append(match)
             marks.append(time.monotonic())
-            sent.append(service.link.sent_messages)
+            sent.append(services[0].link.sent_messages)
+
+        services: list[RefereeService] = []
 
         def serve(store: Store | None) -> None:
-            nonlocal service
-            service = RefereeService(config, max_games=args.games, key=bytes(32), on_game_end=ended,  # the same games
-                                     recorder=None if store is None else Recorder(store))        # every run
-            service.serve(tick=0.01)
+            services.append(RefereeService(config, max_games=args.games, key=bytes(32), on_game_end=ended,  # the same
+                                           recorder=None if store is None else Recorder(store)))  # games every run
+            services[0].serve(tick=0.01)
 
         def run() -> None:
             if not args.store:
@@ -72,7 +73,6 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "results.db") as store:
                 serve(store)  # a store is used by the thread that opened it
 
-        service: RefereeService
         bots = ReactorThread(tick=0.01).start()
         runners = [BotRunner(RuleBot(seed=i), host, port, f"bot{i}", lines_per_second=args.rate,
                              reactor=bots.reactor) for i in range(args.players)]

@@ -25,7 +25,7 @@ from arena.referee.journal import Journal
 from arena.referee.local import LocalHub
 from arena.referee.recorder import Recorder
 from arena.sdk import Bot, Session
-from arena.store import Store
+from arena.store import LiveGame, Store
 
 PLACE = "127.0.0.1:6667/#arena"
 TIMEOUTS = TimeoutConfig(decision=30.0, grace=5.0)
@@ -139,21 +139,27 @@ def test_werewolf_survives_referees_dying_mid_game(tmp_path: Path, seed: int) ->
     check(store, gid, said)
 
 
-def test_bots_come_back_knowing_their_roles_and_nobody_is_left_in_a_game(tmp_path: Path) -> None:
-    """After a restart each bot is resynced (it knows its role again) and every bot sees
-    the game end: none is stranded in a game that no referee runs."""
-    bots: dict[str, Bot] = {f"p{i}": RuleBot(seed=i) for i in range(5)}
-    store = Store(tmp_path / "results.db")
-    table = Table(bots)
-    hub = table.referee(store, DyingJournal(store, 12, after=True))
+def die_mid_game(store: Store, players: int, seed: int, at: int, after: bool) -> tuple[Table, LiveGame]:
+    """Rule bots start an Avalon game ``g1`` dealt by ``seed``; its referee dies at its ``at``-th save.
+    Returns the bots and the game as the store left it."""
+    table = Table({f"p{i}": RuleBot(seed=i) for i in range(players)})
+    hub = table.referee(store, DyingJournal(store, at, after))
     for session in table.sessions:
         hub.register(session)
     with pytest.raises(Crash):
-        hub.play("avalon", list(bots), AvalonOptions(), 5, gid="g1")
+        hub.play("avalon", [s.nick for s in table.sessions], AvalonOptions(), seed, gid="g1")
+    (live,) = Journal(store, PLACE).unfinished()
+    return table, live
+
+
+def test_bots_come_back_knowing_their_roles_and_nobody_is_left_in_a_game(tmp_path: Path) -> None:
+    """After a restart each bot is resynced (it knows its role again) and every bot sees
+    the game end: none is stranded in a game that no referee runs."""
+    store = Store(tmp_path / "results.db")
+    table, live = die_mid_game(store, 5, seed=5, at=12, after=True)
     roles = {s.nick: s.games["g1"].role for s in table.sessions}
     assert all(roles.values())
     hub = table.referee(store, Journal(store, PLACE))
-    (live,) = hub.referee.journal.unfinished()  # type: ignore[union-attr]
     match = hub.referee.resume_game(live, hub.channel, hub.now)
     for session in table.sessions:
         hub.register(session)
@@ -201,15 +207,8 @@ def test_resync_after_a_restart_replays_only_what_the_seat_was_told(tmp_path: Pa
     """The store keeps, per line, whose knowledge it is: a resync from a restarted referee
     tells a seat its own private lines and the channel's, never another seat's."""
     store = Store(tmp_path / "results.db")
-    bots: dict[str, Bot] = {f"p{i}": RuleBot(seed=i) for i in range(6)}
-    table = Table(bots)
-    hub = table.referee(store, DyingJournal(store, 15, after=False))
-    for session in table.sessions:
-        hub.register(session)
-    with pytest.raises(Crash):
-        hub.play("avalon", list(bots), AvalonOptions(), 11, gid="g1")
+    table, live = die_mid_game(store, 6, seed=11, at=15, after=False)
     hub = table.referee(store, Journal(store, PLACE))
-    (live,) = hub.referee.journal.unfinished()  # type: ignore[union-attr]
     sent: list[tuple[str, str]] = []
     hub.referee.send = lambda target, text: sent.append((target, text))  # type: ignore[method-assign]
     hub.referee.resume_game(live, hub.channel, hub.now)

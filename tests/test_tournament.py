@@ -323,3 +323,15 @@ def test_a_werewolf_tournament_counts_a_neutral_role_s_own_wins(tmp_path):
         figures = [b.roles["jester"].figures["jester_own_win"] for b in stats.values() if "jester" in b.roles]
         assert sum(f.trials for f in figures) == 16
         assert store.rebuild().exact
+
+
+def test_progress_shows_the_leaders_of_this_tournament_only(tmp_path: Path) -> None:
+    """A store that holds other tournaments: each progress line names this one's bots."""
+    config = config_for(tmp_path)
+    with Store(config.store.path) as store:
+        play_local(settings(id="old", games=3), AvalonOptions(), store, config)
+        other = ("x1=avalon_rule", "x2=avalon_rule", "x3=random", "x4=random", "x5=random")
+        seen: list[set[str]] = []
+        play_local(settings(id="new", games=3, bots=other), AvalonOptions(), store, config,
+                   report=lambda progress: seen.append({bot for bot, _ in progress.leaders}))
+    assert len(seen) == 3 and all(leaders and leaders <= {"x1", "x2", "x3", "x4", "x5"} for leaders in seen)

@@ -1,14 +1,22 @@
 """The in-memory transport: the referee and SDK bots exchange the very lines they would
-exchange over IRC, without a server, a socket or a real clock.
+exchange over IRC, without a server or a socket.
 
-Time is virtual: when every line has been delivered and a game still waits, the clock jumps
-to the next deadline, so a silent bot costs no wall time.
+Two clocks. The virtual one (the default) makes bots think in no time: a game is as fast and
+as reproducible as the code allows, and no bot is ever late. The wall clock times every call
+into a bot and lets that time pass on the referee's clock for that bot's lines alone (each bot
+thinks as if on a machine of its own, as over IRC), so that a bot that thinks longer than its
+deadline gets the referee's timeouts (``timeouts.escalation``) as it would over IRC. With
+either, when every line has been delivered and a game still waits, the clock jumps to the
+next deadline: a wait during which no bot thinks costs no real time.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import time
 from collections import deque
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..core.game import Result
 from ..protocol import parse
@@ -18,19 +26,39 @@ from .journal import Journal
 from .match import Match, Timeouts
 from .referee import Referee
 
+Clock = Callable[[], float]
+"""A monotonic clock in seconds, such as ``time.perf_counter``."""
+
+CLOCKS: dict[str, Clock | None] = {"virtual": None, "wall": time.perf_counter}
+"""The clocks of local play by the names the command line gives them (``--clock``): None is
+the virtual clock."""
+
 
 class LocalHub:
     """A tiny network with one channel, one referee and any number of bots."""
 
     def __init__(self, timeouts: Timeouts, referee_nick: str = "arena", channel: str = "#arena",
-                 identities: Identities | None = None, journal: Journal | None = None) -> None:
+                 identities: Identities | None = None, journal: Journal | None = None,
+                 clock: Clock | None = None) -> None:
         """``identities``: where the bots that register are kept (default: in memory; a
         local tournament keeps them in its store, so leaderboards show owners).
         ``journal``: where games in progress are written ahead, as on IRC (default:
-        nowhere; a local tournament replays an interrupted game whole instead)."""
+        nowhere; a local tournament replays an interrupted game whole instead).
+
+        ``clock``: None for the virtual clock (bots think in no time); else every call into
+        a bot is timed with it, and the time it took passes on the referee's clock before
+        the bot's lines arrive (``_run_timed``)."""
         self.channel = channel
         self.now = 0.0
         self._queue: deque[tuple[str, str, str]] = deque()
+        """Lines said at ``now`` and not yet delivered (with a clock: not yet timed)."""
+        self._clock = clock
+        self._timeline: list[tuple[float, int, str, str, str]] = []
+        """With a clock: the lines on their way, as ``(arrival, order, sender, target,
+        text)`` in a heap; ``order`` keeps lines of one instant in the order they were said."""
+        self._order = itertools.count()
+        self._free: dict[Session, float] = {}
+        """With a clock: when each bot is done with the lines it was given so far."""
         self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities, journal=journal)
         self.sessions: dict[str, Session] = {}
         self.channel_log: list[str] = []
@@ -59,6 +87,9 @@ class LocalHub:
 
     def run(self) -> None:
         """Deliver lines until the network is quiet."""
+        if self._clock is not None:
+            self._run_timed(self._clock)
+            return
         queue = self._queue
         referee = self.referee
         sessions = self.sessions
@@ -86,6 +117,72 @@ class LocalHub:
                     self.chat_log.append((sender, text))
                 referee.on_message(sender, target, text, self.now)
 
+    def _run_timed(self, clock: Clock) -> None:
+        """``run`` with a clock: deliver lines in the order of their arrival on the
+        referee's clock, and apply every deadline that passes before the next line arrives,
+        as the referee on IRC does while it waits (a bot whose answer comes late is warned,
+        or answered by default, before its answer is read).
+
+        Each bot thinks as if alone on its own machine, as bots on IRC do: a call into it
+        starts when its line arrives, or when it has done with the lines before (one bot
+        thinks of one thing at a time), and its lines arrive when the call returns, timed
+        by ``clock``. The calls run one after another in this process, but no bot's
+        thinking delays another bot's lines, so each deadline measures its own bot's
+        thinking alone. The referee's own work takes no time."""
+        timeline, referee, sessions = self._timeline, self.referee, self.sessions
+        channel = self.channel.lower()
+        while True:
+            self._post(self.now)  # what the referee (or a caller) said just now
+            if not timeline:
+                return
+            at = timeline[0][0]
+            deadline = referee.next_deadline()
+            # A wait of no time (a grace of 0 s) is left to a later poll: polling again at
+            # the same instant, with the late answer still on its way, could warn forever.
+            if deadline is not None and self.now < deadline < at:
+                self.now = deadline
+                referee.poll(deadline)
+                continue
+            _, _, sender, target, text = heapq.heappop(timeline)
+            self.now = at
+            low = target.lower()
+            if sender == referee.nick:
+                if low == channel:
+                    self.channel_log.append(text)
+                    msg = parse(text)
+                    for session in sessions.values():
+                        self._think(session, clock, session.receive, msg)
+                else:
+                    addressee = sessions.get(low)
+                    if addressee is not None:
+                        self._think(addressee, clock, addressee.feed, sender, text)
+            else:
+                if low == channel:
+                    for session in sessions.values():
+                        if session.nick != sender:
+                            self._think(session, clock, session.chat, sender, text)
+                    self.chat_log.append((sender, text))
+                referee.on_message(sender, target, text, self.now)
+
+    def _think(self, session: Session, clock: Clock, work: Callable[..., list[str] | None], *args: Any) -> None:
+        """Give ``session`` a line (``work(*args)``) and time what its bot makes of it: the
+        lines it says (speech, through ``say``) and returns (answers, TEAM) arrive at the
+        referee that much later."""
+        start = max(self.now, self._free.get(session, self.now))
+        began = clock()
+        lines = work(*args)
+        done = start + (clock() - began)
+        self._free[session] = done
+        self._post(done)  # the speech, said before the answer that ends the turn
+        for line in lines or ():
+            heapq.heappush(self._timeline, (done, next(self._order), session.nick, self.referee.nick, line))
+
+    def _post(self, at: float) -> None:
+        """Put the lines said so far on their way, to arrive at ``at``."""
+        queue, timeline, order = self._queue, self._timeline, self._order
+        while queue:
+            heapq.heappush(timeline, (at, next(order), *queue.popleft()))
+
     def play(
         self, game: str, seats: Sequence[str], options: Any, seed: int, gid: str | None = None,
     ) -> Match:
@@ -93,7 +190,9 @@ class LocalHub:
         return self.finish(self.referee.start_game(game, list(seats), options, seed, self.channel, self.now, gid=gid))
 
     def finish(self, match: Match) -> Match:
-        """Play a started (or resumed) game to its end, jumping the clock to each deadline."""
+        """Play a started (or resumed) game to its end, jumping the clock to each deadline
+        that passes with no line on its way (no bot is thinking: with either clock, a wait
+        costs no real time)."""
         while True:
             self.run()
             if match.over:

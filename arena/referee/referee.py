@@ -421,11 +421,12 @@ class Referee:
         self._commit()
         return match
 
-    def resume_game(self, live: LiveGame, channel: str, now: float) -> Match:
+    def resume_game(self, live: LiveGame, channel: str, now: float, announce: Message | None = None) -> Match:
         """Take up a game that an earlier run of the referee left in progress (its journal
         kept it), in ``channel``: its engine is rebuilt from its stored answers, its lines
-        and bookkeeping restored, and it waits for ``go_on`` while its bots come back (each
-        one that registers is resynced). A game the store knew to be over ends now."""
+        and bookkeeping restored, ``announce`` said first in the channel (and kept in the
+        transcript), and it waits for ``go_on`` while its bots come back (each one that
+        registers is resynced). A game the store knew to be over ends now."""
         cls = GAMES[live.game]
         game: Game = cls(len(live.names), cls.Options.from_mapping(live.options, game=live.game), live.seed, live.deal)
         game.replay(live.history)
@@ -434,6 +435,8 @@ class Referee:
         match.restore(live.lines, live.state, live.resumes)
         if self.journal is not None:
             self.journal.resumed(match, live)
+        if announce is not None:
+            match.announce(announce)
         for callback in self.on_game_start:
             callback(match)
         if match.over:

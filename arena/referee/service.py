@@ -369,12 +369,11 @@ class RefereeService:
                               wait=int(wait))
         for line in resume.lines():
             self.link.send(self.lobby_channel, line)
-        match = self.referee.resume_game(live, channel, now)
+        match = self.referee.resume_game(live, channel, now, announce=resume)
         if match.over:
             return
         self._started[live.id] = now
         self._resuming[live.id] = now + wait
-        match.announce(resume)
         log.warning("game %s taken up after a restart: waiting up to %.0f s for %s", live.id, wait,
                     ", ".join(live.bots))
 

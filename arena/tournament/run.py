@@ -10,7 +10,7 @@ from typing import Any, Callable
 from ..config import Config
 from ..referee.lobby import Table
 from ..referee.identity import Identities
-from ..referee.local import LocalHub
+from ..referee.local import CLOCKS, LocalHub
 from ..referee.match import Match
 from ..referee.recorder import Recorder
 from ..referee.service import RefereeService
@@ -59,7 +59,7 @@ class _Tracker:
         self.done += 1
         self.played += 1
         if self.report is not None:
-            rows = self.store.leaderboard(self.settings.game, "elo", limit=3)
+            rows = self.store.leaderboard(self.settings.game, "elo", limit=3, tournament=self.settings.id)
             self.report(Progress(self.done, self.settings.games, self.played, time.perf_counter() - self.start,
                                  [(r.bot, r.score) for r in rows]))
 
@@ -71,7 +71,9 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     Before each game its bots' random streams (and the ``random`` module's, which naive bots
     use) are reseeded from the schedule (``Schedule.bot_seed``, ``module_seed``), and every other stream of a
     game derives from its seed (request ids, the rule bots' per-game picks) or lives in the
-    game's own state, so a resumed tournament plays what an uninterrupted one would.
+    game's own state, so a resumed tournament plays what an uninterrupted one would — on the
+    virtual clock. On the wall clock (``settings.clock``) the bots' real thinking time
+    counts against their deadlines: games are as on IRC, and not reproducible.
     """
     classes = {}
     for entry in settings.entries:
@@ -79,7 +81,8 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
             raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
         classes[entry.nick] = load_bot_class(entry.bot)
     schedule, done = open_tournament(store, settings)
-    hub = LocalHub(config.timeouts, identities=Identities(store))  # bots load in this process: no keys
+    # Bots load in this process: no keys.
+    hub = LocalHub(config.timeouts, identities=Identities(store), clock=CLOCKS[settings.clock])
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
     bots = {entry.nick: classes[entry.nick]() for entry in settings.entries}
     for nick, bot in bots.items():

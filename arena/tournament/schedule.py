@@ -53,7 +53,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything that fixes a tournament's schedule; stored with it, checked on resume."""
+    """Everything that fixes a tournament's schedule and how its games are played; stored
+    with it, checked on resume."""
 
     id: str
     game: str
@@ -63,15 +64,22 @@ class Settings:
     options: Mapping[str, Any]
     transport: str
     keep: int
+    clock: str = "virtual"
+    """The clock of a local tournament (``arena.referee.local.CLOCKS``): a tournament keeps
+    the one it started with, so that one on the virtual clock stays reproducible as a whole."""
 
     @property
     def entries(self) -> tuple[Entry, ...]:
         return tuple(Entry.parse(b) for b in self.bots)
 
     def to_dict(self) -> dict[str, Any]:
+        """As stored. The virtual clock is left out: tournaments stored before there was a
+        choice of clock played on it, and say nothing of it."""
         data = asdict(self)
         data["bots"] = list(self.bots)
         data["options"] = dict(self.options)
+        if self.clock == "virtual":
+            del data["clock"]
         return data
 
     def check(self) -> None:

@@ -115,6 +115,9 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
     if game.links:
         a, b = sorted(game.links)
         assert game.alive[a] == game.alive[b]
+    # A day names only a living leader (one who died at its dawn leads nobody).
+    for e in of(game, "day"):
+        assert e.data["leader"] is None or e.data["leader"] in e.data["alive"]
     # Votes come only from living players with a vote, for living players.
     for e in of(game, "vote"):
         assert e.data["vote"] == "abstain" or e.data["vote"] != e.data["seat"]

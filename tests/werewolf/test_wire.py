@@ -293,7 +293,7 @@ def test_every_line_fits_in_an_irc_line_with_long_nicks(players: int) -> None:
         continued += sum(1 for _, line in match.transcript if line.endswith(" more=true"))
         assert all(bot.seats == nicks for bot in bots.values())
         assert not any("more" in ask.fields for bot in bots.values() for ask in bot.asks)
-    assert (continued > 0) == (players == 20)
+    assert continued > 0 or players < 20  # twenty long nicks cannot fit one line
     assert not any(line.startswith("ERROR") for _, line in match.transcript)
 
 

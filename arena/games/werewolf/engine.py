@@ -377,7 +377,8 @@ class WerewolfGame(Game):
         if self.options.revealRolesOnDeath:
             data["roles"] = [self.roles[s] for s in dead]
         self.tell("dawn", data)
-        self.tell("day", {"day": self.day, "alive": self.living(), "leader": self.leader})
+        # A leader who died at this dawn leads nobody: the day names no leader then.
+        self.tell("day", {"day": self.day, "alive": self.living(), "leader": self.leader if self._leader_alive() else None})
         steps: list[tuple[str, Any]] = [("early_end", None)]
         if self.day == 1 and self.options.leaderEnabled:
             steps.append(("leader", None))

@@ -154,9 +154,9 @@ class WerewolfLines:
         fields: dict[str, Any] = {"winner": d["winner"] or NOBODY, "reason": d["reason"]}
         if d.get("forfeit") is not None:
             fields["forfeit"] = nicks[d["forfeit"]]
-        # Roles in seat order (as START seats them), no winners= nor sides=: both follow from
-        # the roles (and lovers), and with ten long nicks nothing more fits in one IRC line.
-        fields["roles"] = list(d["roles"])
+        # Each player with its role, as Avalon's END; no winners= nor sides=: both follow from
+        # the roles (and lovers). Long tables continue the line (protocol.md, section 2).
+        fields["roles"] = [f"{n}:{r}" for n, r in zip(nicks, d["roles"])]
         if d.get("lovers"):
             fields["lovers"] = _seats(d["lovers"], nicks)
         if d.get("charmed"):

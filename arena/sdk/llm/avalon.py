@@ -1,0 +1,203 @@
+"""Avalon for a model: the rules as this table plays them, the history in sentences, and what
+a player knows (its role, whom it sees and what that means, the quest track)."""
+
+from __future__ import annotations
+
+from ...protocol import Message
+from .. import Ask, GameView
+from .render import Fields, Renderer, join, memory
+
+BASICS = """\
+Avalon is a game of hidden loyalties between two sides, good and evil. Evil players mostly \
+know one another; good players know nothing about anyone except through a special role.
+
+Each round one player is the leader. The leader proposes a team of exactly the size the \
+current quest needs (leaders may include themselves). Then every player votes approve or \
+reject, all at once, and the votes are shown. If a strict majority approves, the team goes \
+on the quest; if not, the next player in seat order leads a new proposal. The lead passes to \
+the next seat after every proposal. Five rejected proposals in a row: evil wins at once.
+
+On a quest each team member secretly plays a card. Good players can only play success; \
+evil players may play success or fail. The quest fails when it receives at least the number \
+of fail cards it needs (listed below); only the number of fail cards is revealed, never who \
+played them. Three failed quests: evil wins. Three successful quests: good wins{assassin}."""
+
+ASSASSIN = (", unless the assassin then names Merlin correctly, which gives the game to evil")
+
+ROLES = {
+    "merlin": "Merlin (good) knows the evil players{mordred}. Merlin must steer the good side without being "
+              "recognised, because the assassin gets one guess at the end.",
+    "assassin": "The assassin (evil) knows the other evil players{oberon}. If good wins three quests, the assassin names "
+                "one player as Merlin; a correct guess wins the game for evil.",
+    "percival": "Percival (good) sees Merlin{morgana} and can protect Merlin by drawing suspicion.",
+    "morgana": "Morgana (evil) appears to Percival exactly like Merlin, to confuse him.",
+    "mordred": "Mordred (evil) is hidden from Merlin.",
+    "oberon": "Oberon (evil) does not know the other evil players and they do not know him; Merlin does see him.",
+    "servant": "Loyal servants (good) know nothing at the start.",
+    "minion": "Minions (evil) know the other evil players{oberon}.",
+}
+
+LANCELOT = {
+    1: "Lancelot variant 1: a good and an evil Lancelot are in play. From quest 3 on, a hidden loyalty card is "
+       "turned at the start of each quest; a switch card swaps the two Lancelots' sides.",
+    2: "Lancelot variant 2: a good and an evil Lancelot are in play. Five loyalty cards were shown at the start, "
+       "one applying at the start of each quest; a switch card swaps the two Lancelots' sides. On a quest the "
+       "Lancelot who is evil at that moment must play fail, the good one success.",
+    3: "Lancelot variant 3: a good and an evil Lancelot are in play and know each other (the evil Lancelot cannot "
+       "tell the good one from the other evil players he sees).",
+}
+
+STRATEGY = """\
+Good players win by sending only good players on quests: read the votes and the quest \
+results to find out who is evil, and reject teams you do not trust. Evil players win by \
+getting onto teams and failing quests (one fail card is usually enough) while looking good, \
+or by making five proposals in a row fail. Anyone may lie about their role."""
+
+SEES = {
+    "merlin": "the evil players{mordred}",
+    "percival": "Merlin{morgana}",
+    "assassin": "your fellow evil players{oberon}",
+    "morgana": "your fellow evil players{oberon}",
+    "mordred": "your fellow evil players{oberon}",
+    "minion": "your fellow evil players{oberon}",
+    "good_lancelot": "the evil Lancelot",
+    "evil_lancelot": "the good Lancelot and the evil players except Oberon, without knowing which one is Lancelot",
+}
+
+TASKS = {
+    "team": "You lead quest {quest} (proposal {attempt}; {rejections} rejected in a row). Choose exactly {pick} "
+            "players for the team.",
+    "vote": "{leader} proposes the team {team} for quest {quest}. Vote approve or reject "
+            "({rejections} proposals in a row were rejected; a fifth rejection makes evil win).",
+    "quest": "You are on quest {quest} with {team}. Play your card.",
+    "assassinate": "Good has won three quests. Name the player you believe is Merlin: if you are right, evil wins.",
+}
+
+
+class AvalonText(Renderer):
+    title = "Avalon"
+
+    def rules(self, game: GameView) -> str:
+        options = game.options
+        start = game.start
+        merlin = options.get("merlin", "true") == "true"
+        lancelot = int(options.get("lancelot", "0") or 0)
+        text = [BASICS.format(assassin=ASSASSIN if merlin else "")]
+        text.append(
+            f"This table: {len(game.seats)} players in seat order {', '.join(game.seats)}; "
+            f"{start.get('good', '?')} good and {start.get('evil', '?')} evil. Team size of quests 1-5: "
+            f"{start.get('quests', '?')}; fail cards that sink quests 1-5: {start.get('fails', '?')}.")
+        dealt = {r for r in ("percival", "morgana", "mordred", "oberon") if options.get(r) == "true"}
+        oberon = " (except Oberon)" if "oberon" in dealt else ""
+        roles = [ROLES["merlin"].format(mordred=", except Mordred" if "mordred" in dealt else ""),
+                 ROLES["assassin"].format(oberon=oberon)] if merlin else []
+        if "percival" in dealt:
+            roles.append(ROLES["percival"].format(morgana=" and Morgana, without knowing which is which,"
+                                                  if "morgana" in dealt else ""))
+        roles += [ROLES[r] for r in ("morgana", "mordred", "oberon") if r in dealt]
+        # Plain servants and minions fill the seats the special roles leave on each side.
+        lancelots = 1 if lancelot in LANCELOT else 0
+        good_specials = merlin + ("percival" in dealt) + lancelots
+        evil_specials = merlin + len(dealt - {"percival"}) + lancelots
+        if start.int("good", 0) > good_specials:
+            roles.append(ROLES["servant"])
+        if start.int("evil", 0) > evil_specials:
+            roles.append(ROLES["minion"].format(oberon=oberon))
+        if lancelots:
+            roles.append(LANCELOT[lancelot])
+        text.append("Roles in play:\n" + "\n".join(f"- {r}" for r in roles))
+        text.append(STRATEGY)
+        return "\n\n".join(text)
+
+    def line(self, msg: Message, game: GameView) -> str | None:
+        verb, get = msg.verb, msg.get
+        if verb == "START":
+            return "The game begins."
+        if verb == "ROLE":
+            return None  # shown in what you know
+        if verb == "ASK":
+            kind = msg.args[2] if len(msg.args) > 2 else ""
+            if kind == "team":
+                return (f"Quest {get('quest', '?')}, proposal {get('attempt', '?')}: {get('to', '?')} leads and picks "
+                        f"{get('pick', '1')} players.")
+            if kind == "vote":
+                return (f"{get('leader', '?')} proposes the team {join(msg.list('team'))} for quest {get('quest', '?')}; "
+                        "everyone votes.")
+            if kind == "assassinate":
+                return f"Good has won three quests; the assassin {get('to', '?')} must name Merlin."
+            return None  # quest cards: the QUEST line tells the result
+        if verb == "VOTES":
+            return (f"Votes: approve {join(msg.list('approve'))}; reject {join(msg.list('reject'))}. The team is "
+                    f"{get('result', '?')} ({get('rejections', '?')} rejected in a row).")
+        if verb == "QUEST":
+            fails = msg.int("fails", 0)
+            return (f"Quest {get('quest', '?')} with {join(msg.list('team'))}: {get('result', '?').upper()}, "
+                    f"{fails} fail card{'s' if fails != 1 else ''}. Score: {get('successes', '?')} succeeded, "
+                    f"{get('failures', '?')} failed.")
+        if verb == "ASSASSINATION":
+            hit = "correct" if msg.flag("hit") else "wrong"
+            return f"The assassin {get('assassin', '?')} named {get('target', '?')} as Merlin: {hit}."
+        if verb == "DECK":
+            return f"The Lancelot loyalty cards for quests 1-5: {', '.join(msg.list('cards'))}."
+        if verb == "LOYALTY":
+            swap = " The Lancelots swap sides." if get("card") == "switch" else ""
+            return f"Loyalty card for quest {get('quest', '?')}: {get('card', '?')}.{swap}"
+        if verb == "TIMEOUT":
+            return f"{get('player', '?')} missed a deadline ({get('action', '?')})."
+        return super().line(msg, game) if verb != "RATINGS" else None
+
+    def facts(self, game: GameView) -> list[str]:
+        facts = [f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
+                 if game.me in game.seats else f"You are {game.me}."]
+        if game.role:
+            facts.append(f"Your role: {game.role.replace('_', ' ')}, on the {game.side} side.")
+            meaning = SEES.get(game.role)
+            if meaning and game.sees:
+                options = game.options
+                facts.append("You see " + join(game.sees) + ": " + meaning.format(
+                    mordred=" except Mordred, who is hidden from you" if options.get("mordred") == "true" else "",
+                    morgana=" and Morgana (you cannot tell which is which)" if options.get("morgana") == "true" else "",
+                    oberon=" (Oberon is hidden from you)" if options.get("oberon") == "true" else "",
+                ) + ".")
+            elif game.role in ("servant", "oberon") or not game.sees:
+                facts.append("You see nobody: you know no one's side but your own.")
+        facts += self._track(game)
+        return facts
+
+    def _track(self, game: GameView) -> list[str]:
+        """The quest track, the rejections in a row, and the cards this player played."""
+        successes = failures = rejections = switches = 0
+        played: list[str] = []
+        quest = 1
+        for msg in list(game.messages):
+            if msg.verb == "LOYALTY" and msg.get("card") == "switch":
+                switches += 1
+            elif msg.verb == "QUEST":
+                successes, failures = msg.int("successes", successes), msg.int("failures", failures)
+                quest = msg.int("quest", quest) + 1
+                rejections = 0
+            elif msg.verb == "VOTES":
+                rejections = msg.int("rejections", rejections)
+        for kind, choice in list(memory(game).answers):
+            if kind == "quest":
+                played.append(str(choice))
+        sizes, fails = game.start.list("quests"), game.start.list("fails")
+        facts = [f"Score: {successes} quests succeeded, {failures} failed; {rejections} proposals rejected in a row."]
+        if quest <= len(sizes):
+            need = fails[quest - 1] if quest <= len(fails) else "1"
+            facts.append(f"Quest {quest} needs a team of {sizes[quest - 1]}; {need} fail card(s) sink it.")
+        if played:
+            facts.append(f"Your quest cards so far, in order: {', '.join(played)}.")
+        if game.role in ("good_lancelot", "evil_lancelot") and switches % 2:
+            facts.append(f"The loyalty cards have switched the Lancelots: you are now on the "
+                         f"{'evil' if game.side == 'good' else 'good'} side.")
+        return facts
+
+    def task(self, game: GameView, ask: Ask) -> str:
+        template = TASKS.get(ask.kind)
+        if template is None:
+            return super().task(game, ask)
+        fields = Fields(ask.fields)
+        fields["pick"] = ask.pick
+        fields["team"] = join(ask.message.list("team"))
+        return template.format_map(fields)

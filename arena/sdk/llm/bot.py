@@ -1,0 +1,194 @@
+"""``LlmBot``: every decision, speech and word to the pack comes from a chat model.
+
+A request's deadline is the one thing the model cannot be trusted with, so every
+consultation has a budget, ``BUDGET`` of the deadline counted from when the bot first saw
+the request: calls stop when it is spent, an unusable reply gets one re-ask while it lasts,
+and a random legal choice answers when nothing usable came (logged as ``fallback``). The
+SDK's own fallback, at 80% of the deadline, stays the last resort for a bot that hangs.
+
+A turn at the floor (a speech, with a choice when it is a candidacy) and a wolf's night vote
+(with a line to the pack) take one call, not two: the SDK asks for the words first, and the
+choice made with them answers the request that follows.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+from ...protocol import Message
+from .. import Ask, Bot, GameView
+from .answers import Reply, Shape, read_reply, speech_lines
+from .client import ChatClient, ChatError, LlmSettings
+from .log import GameStats, JsonLog, Outcome
+from .prompt import conversation, correction, said
+from .render import Memory, memory
+from .werewolf import living_pack
+
+BUDGET = 0.7
+"""Share of a request's deadline the model may use, all calls included: the answer still
+has to cross the network, and the SDK answers at random at 80%."""
+ATTEMPTS = 2
+"""Calls per request at most: the first, and one re-ask (or retry after an error)."""
+MIN_CALL = 0.2
+"""Seconds below which a call is not worth starting."""
+TURN_OPTIONS = {"done", "pass"}
+"""The options of a turn that is only a speech (``speak``, ``last_words``)."""
+
+
+class LlmBot(Bot):
+    """Plays Avalon and Werewolf through an OpenAI-compatible chat-completions endpoint.
+
+    ``settings`` default to the environment (``LlmSettings.from_env``: ``ARENA_LLM_BASE_URL``,
+    ``ARENA_LLM_MODEL``, ``ARENA_LLM_API_KEY``, ...). Thread-safe: several games may decide at
+    once; each game's state lives in its ``GameView``, the totals behind a lock."""
+
+    owner = "arena"
+    version = "1.0"
+
+    def __init__(self, seed: int | None = None, settings: LlmSettings | None = None) -> None:
+        super().__init__(seed)
+        self.settings = settings if settings is not None else LlmSettings.from_env()
+        self.client = ChatClient(self.settings)
+        self.log = JsonLog(self.settings.log)
+        self._stats: dict[str, GameStats] = {}
+        self._lock = threading.Lock()
+
+    # -- the game's course ------------------------------------------------------------
+
+    def on_start(self, game: GameView) -> None:
+        with self._lock:
+            self._stats.setdefault(game.gid, GameStats())  # kept across a resync's new START
+
+    def on_chat(self, game: GameView, nick: str, text: str) -> None:
+        memory(game).note(game, said(nick, text))
+
+    def on_end(self, game: GameView, msg: Message) -> None:
+        with self._lock:
+            stats = self._stats.pop(game.gid, GameStats())
+        self.log.write({"event": "game", "bot": game.me, "game": game.gid, "model": self.settings.model,
+                        "role": game.role, "winner": msg.get("winner"), "reason": msg.get("reason"),
+                        **stats.summary()})
+
+    # -- the requests -----------------------------------------------------------------
+
+    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+        mem = memory(game)
+        started = self._first_seen(mem, ask)
+        with mem.lock:
+            ready = mem.decided.pop(ask.rid, None)
+            mem.seen.pop(ask.rid, None)
+        if ready is not None:
+            choice = ready  # chosen with this turn's speech or pack talk
+        elif len(ask.options) == ask.pick:
+            choice = ask.options[0] if ask.pick == 1 else list(ask.options)
+            self._record("decision", game, ask, Outcome(result="forced"), choice)
+        elif set(ask.options) == TURN_OPTIONS:
+            choice = "done"  # a turn whose speech was never asked for
+        else:
+            outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick), started)
+            choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+            self._record("decision", game, ask, outcome, choice, reply)
+        with mem.lock:
+            mem.answers.append((ask.kind, choice))
+        if set(ask.options) != TURN_OPTIONS:  # "done" after a speech tells nothing
+            mem.note(game, f"You answered {ask.kind}: {choice if isinstance(choice, str) else ', '.join(choice)}.")
+        return choice
+
+    def speech(self, game: GameView, ask: Ask) -> list[str]:
+        """The floor: what to say, and for a candidacy whether to stand, in one call."""
+        mem = memory(game)
+        turn_only = set(ask.options) == TURN_OPTIONS
+        shape = Shape(None if turn_only else ask.options, ask.pick, speech=True)
+        outcome, reply = self._consult(game, ask, shape, self._first_seen(mem, ask))
+        lines = speech_lines(reply.speech) if reply is not None else []
+        if turn_only:
+            choice: str | list[str] = "done" if lines else "pass"
+        else:
+            choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+        with mem.lock:
+            mem.decided[ask.rid] = choice
+        if lines:
+            mem.note(game, f"You said: {json.dumps(' '.join(lines), ensure_ascii=False)}")
+        self._record("speech", game, ask, outcome, choice, reply, lines=len(lines))
+        return lines
+
+    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
+        """A wolf's night vote with a line to the living pack, in one call; nothing for
+        any other private request (no one would hear it)."""
+        if ask.kind != "wolf_vote" or not living_pack(game):
+            return []
+        mem = memory(game)
+        outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True), self._first_seen(mem, ask))
+        choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+        words = speech_lines(reply.message, lines=1) if reply is not None else []
+        with mem.lock:
+            mem.decided[ask.rid] = choice
+        if words:
+            mem.note(game, f"(secret) You tell the pack: {words[0]}")
+        self._record("team_talk", game, ask, outcome, choice, reply, lines=len(words))
+        return words
+
+    # -- the model --------------------------------------------------------------------
+
+    @staticmethod
+    def _first_seen(mem: Memory, ask: Ask) -> float:
+        with mem.lock:
+            return mem.seen.setdefault(ask.rid, time.monotonic())
+
+    def _consult(self, game: GameView, ask: Ask, shape: Shape, started: float) -> tuple[Outcome, Reply | None]:
+        """Ask the model until a usable reply comes, ``ATTEMPTS`` calls at most, all within the
+        request's budget. Returns what happened and the reply (None: fall back)."""
+        end = started + max(0.0, ask.deadline) * BUDGET
+        messages = conversation(game, ask, shape, self.settings.history_chars)
+        schema = shape.schema()
+        outcome = Outcome()
+        began = time.monotonic()
+        for attempt in range(ATTEMPTS):
+            left = min(self.settings.timeout, end - time.monotonic())
+            if left < MIN_CALL:
+                outcome.errors.append(f"timeout: {max(left, 0.0):.2f} s left, no call made")
+                break
+            outcome.calls += 1
+            try:
+                completion = self.client.complete(messages, schema, ask.kind, left)
+            except ChatError as exc:
+                outcome.errors.append(str(exc))
+                if exc.kind == "timeout":
+                    break
+                continue
+            outcome.tokens(completion.prompt_tokens, completion.completion_tokens)
+            reply = read_reply(completion.content, shape)
+            if reply.problem is None:
+                outcome.result = "legal" if attempt == 0 else "reasked"
+                outcome.seconds = time.monotonic() - began
+                return outcome, reply
+            outcome.unusable.append(reply.problem)
+            messages = [*messages, {"role": "assistant", "content": completion.content},
+                        {"role": "user", "content": correction(reply.problem, shape)}]
+        outcome.seconds = time.monotonic() - began
+        return outcome, None
+
+    def _record(self, event: str, game: GameView, ask: Ask, outcome: Outcome, choice: str | list[str] | None,
+                reply: Reply | None = None, **extra: Any) -> None:
+        with self._lock:
+            stats = self._stats.get(game.gid)
+            if stats is not None:  # a decision that outlived its game is logged, not counted
+                stats.add(event, outcome)
+        record: dict[str, Any] = {
+            "event": event, "bot": game.me, "game": game.gid, "rid": ask.rid, "kind": ask.kind,
+            "outcome": outcome.result, "choice": choice, "calls": outcome.calls,
+            "prompt_tokens": outcome.prompt_tokens, "completion_tokens": outcome.completion_tokens,
+            "latency_s": round(outcome.seconds, 3), **extra,
+        }
+        if outcome.calls:
+            record["format"] = self.client.format
+        if outcome.errors:
+            record["errors"] = outcome.errors
+        if outcome.unusable:
+            record["unusable"] = outcome.unusable
+        if reply is not None and reply.reason:
+            record["reason"] = reply.reason
+        self.log.write(record)

@@ -1,0 +1,250 @@
+"""A chat-completions client on the standard library, bounded in time whatever the server does.
+
+Any server that speaks OpenAI's ``POST {base}/chat/completions`` will do: llama.cpp's
+``llama-server``, Ollama, vLLM, hosted APIs. A game gives every decision a deadline, so a
+call here never outlives the time it is given: the request runs on a helper thread that is
+abandoned when its time is up (its socket times out on its own soon after), because a
+socket timeout alone bounds each read, not a reply that trickles in slowly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+FORMATS = ("json_schema", "json_object", "text")
+"""How a structured answer is asked for, most to least constrained: a JSON schema in
+``response_format``, any JSON object (``{"type": "json_object"}``), or the prompt alone."""
+
+
+class LlmConfigError(ValueError):
+    """The environment does not say how to reach a model."""
+
+
+@dataclass(frozen=True)
+class LlmSettings:
+    """Where the model is and how to call it; ``from_env`` reads them from ``ARENA_LLM_*``."""
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+    format: str = "json_schema"
+    max_tokens: int = 400
+    """Sent as ``max_tokens``; 0 sends none (e.g. for APIs that want ``max_completion_tokens``,
+    given through ``extra``)."""
+    temperature: float | None = None
+    """None: the server's default."""
+    timeout: float = 60.0
+    """The longest any one request may take, however long the deadline."""
+    log: str | None = None
+    """A file the JSON lines are appended to; None or ``-``: standard error."""
+    history_chars: int = 12000
+    """The public history shown to the model is cut to its newest lines within this many
+    characters, so a long game fits a small context window."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Fields merged into every request body (server-specific switches)."""
+
+    def __post_init__(self) -> None:
+        if not self.base_url.startswith(("http://", "https://")):
+            raise LlmConfigError(f"ARENA_LLM_BASE_URL must start with http:// or https://, got {self.base_url!r}")
+        if self.format not in FORMATS:
+            raise LlmConfigError(f"ARENA_LLM_FORMAT must be one of {', '.join(FORMATS)}, got {self.format!r}")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> "LlmSettings":
+        """``ARENA_LLM_BASE_URL``, ``ARENA_LLM_MODEL`` and ``ARENA_LLM_API_KEY`` (else
+        ``OPENAI_BASE_URL``, ``OPENAI_MODEL``, ``OPENAI_API_KEY``, so a shell set up for
+        OpenAI's tools works as is), and the optional ``ARENA_LLM_FORMAT``,
+        ``ARENA_LLM_MAX_TOKENS``, ``ARENA_LLM_TEMPERATURE``, ``ARENA_LLM_TIMEOUT``,
+        ``ARENA_LLM_LOG``, ``ARENA_LLM_HISTORY``, ``ARENA_LLM_EXTRA`` (a JSON object)."""
+        env = os.environ if environ is None else environ
+
+        def get(name: str, fallback: str | None = None) -> str | None:
+            value = env.get(f"ARENA_LLM_{name}") or (env.get(fallback) if fallback else None)
+            return value.strip() if value and value.strip() else None
+
+        def number(name: str, kind: type[int] | type[float]) -> Any:
+            text = get(name)
+            if text is None:
+                return None
+            try:
+                return kind(text)
+            except ValueError:
+                raise LlmConfigError(f"ARENA_LLM_{name} must be a number, got {text!r}") from None
+
+        base_url = get("BASE_URL", "OPENAI_BASE_URL")
+        model = get("MODEL", "OPENAI_MODEL")
+        if base_url is None or model is None:
+            raise LlmConfigError("set ARENA_LLM_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama) and "
+                                 "ARENA_LLM_MODEL (e.g. llama3.2)")
+        extra_text = get("EXTRA")
+        try:
+            extra = json.loads(extra_text) if extra_text else {}
+        except json.JSONDecodeError as exc:
+            raise LlmConfigError(f"ARENA_LLM_EXTRA must be a JSON object: {exc}") from None
+        if not isinstance(extra, dict):
+            raise LlmConfigError("ARENA_LLM_EXTRA must be a JSON object")
+        options: dict[str, Any] = {
+            "format": get("FORMAT"), "max_tokens": number("MAX_TOKENS", int), "temperature": number("TEMPERATURE", float),
+            "timeout": number("TIMEOUT", float), "history_chars": number("HISTORY", int),
+        }
+        return cls(base_url=base_url.rstrip("/"), model=model, api_key=get("API_KEY", "OPENAI_API_KEY"),
+                   log=get("LOG"), extra=extra, **{k: v for k, v in options.items() if v is not None})
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One answer of the model, with what it cost."""
+
+    content: str
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    """From the reply's ``usage``; None when the server sends none."""
+    seconds: float
+
+
+class ChatError(Exception):
+    """A call that gave no usable answer. ``kind``: ``timeout`` (out of time), ``http`` (an
+    error status), ``network`` (no connection), ``malformed`` (a reply that is not a
+    chat completion, or one without text)."""
+
+    def __init__(self, kind: str, detail: str, seconds: float = 0.0) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+        self.seconds = seconds
+
+
+class ChatClient:
+    """Calls one model. Thread-safe: calls share nothing but the answer format, which only
+    ever steps down (``json_schema`` → ``json_object`` → ``text``) when the server refuses
+    the more constrained one."""
+
+    def __init__(self, settings: LlmSettings) -> None:
+        self.settings = settings
+        self.url = f"{settings.base_url}/chat/completions"
+        self._format = settings.format
+        self._lock = threading.Lock()
+
+    @property
+    def format(self) -> str:
+        """The answer format requests use now."""
+        return self._format
+
+    def complete(self, messages: list[dict[str, str]], schema: dict[str, Any], name: str, timeout: float) -> Completion:
+        """The model's answer to ``messages`` within ``timeout`` seconds, asked to follow
+        ``schema`` as far as the server allows. A server that refuses ``response_format``
+        is asked again at once in the next format down, while time remains."""
+        end = time.monotonic() + timeout
+        while True:
+            fmt = self._format
+            body = self._body(messages, schema, name, fmt)
+            try:
+                return self._post(body, end)
+            except ChatError as exc:
+                if not (exc.kind == "http" and fmt != "text" and _refuses_format(exc.detail)):
+                    raise
+                self._step_down(fmt)
+                if end - time.monotonic() <= 0:
+                    raise
+
+    def _step_down(self, fmt: str) -> None:
+        with self._lock:
+            if self._format == fmt:
+                self._format = FORMATS[FORMATS.index(fmt) + 1]
+
+    def _body(self, messages: list[dict[str, str]], schema: dict[str, Any], name: str, fmt: str) -> dict[str, Any]:
+        s = self.settings
+        body: dict[str, Any] = {"model": s.model, "messages": messages, "stream": False}
+        if s.max_tokens > 0:
+            body["max_tokens"] = s.max_tokens
+        if s.temperature is not None:
+            body["temperature"] = s.temperature
+        if fmt == "json_schema":
+            body["response_format"] = {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
+        elif fmt == "json_object":
+            body["response_format"] = {"type": "json_object"}
+        body.update(s.extra)
+        return body
+
+    def _post(self, body: dict[str, Any], end: float) -> Completion:
+        """POST ``body`` and read the completion, giving up at ``end`` (monotonic time)."""
+        started = time.monotonic()
+        timeout = end - started
+        if timeout <= 0:
+            raise ChatError("timeout", "no time left for a request")
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.settings.api_key:
+            headers["Authorization"] = f"Bearer {self.settings.api_key}"
+        request = urllib.request.Request(self.url, json.dumps(body).encode(), headers, method="POST")
+        outcome: dict[str, Any] = {}
+        done = threading.Event()
+
+        def call() -> None:
+            try:
+                with urllib.request.urlopen(request, timeout=timeout) as reply:
+                    outcome["body"] = reply.read()
+            except urllib.error.HTTPError as exc:
+                outcome["error"] = ChatError("http", f"HTTP {exc.code}: {_error_text(exc)}")
+            except Exception as exc:  # refused, reset, cut short: whatever it is, this call gave nothing
+                reason = getattr(exc, "reason", exc)
+                kind = "timeout" if isinstance(reason, TimeoutError) else "network"
+                outcome["error"] = ChatError(kind, f"{type(reason).__name__}: {reason}")
+            finally:
+                done.set()
+
+        threading.Thread(target=call, name="llm-request", daemon=True).start()
+        finished = done.wait(timeout)
+        seconds = time.monotonic() - started
+        if not finished:
+            raise ChatError("timeout", f"no answer within {timeout:.1f} s", seconds)
+        if "error" in outcome:
+            error: ChatError = outcome["error"]
+            error.seconds = seconds
+            raise error
+        return _completion(outcome["body"], seconds)
+
+
+def _completion(raw: bytes, seconds: float) -> Completion:
+    try:
+        data = json.loads(raw)
+        message = data["choices"][0]["message"]
+        finish = data["choices"][0].get("finish_reason")
+    except (ValueError, LookupError, TypeError, AttributeError):
+        raise ChatError("malformed", f"not a chat completion: {raw[:200]!r}", seconds) from None
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list):  # content parts, as some servers send them
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    if not isinstance(content, str) or not content.strip():
+        raise ChatError("malformed", f"the reply holds no text (finish_reason={finish})", seconds)
+    usage = data.get("usage") if isinstance(data, dict) else None
+    usage = usage if isinstance(usage, dict) else {}
+    return Completion(content, _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens")), seconds)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _error_text(exc: urllib.error.HTTPError) -> str:
+    """The start of an error reply's body (servers say there what they refused)."""
+    try:
+        return exc.read(500).decode("utf-8", "replace").strip() or str(exc.reason)
+    except Exception:
+        return str(exc.reason)
+    finally:
+        exc.close()
+
+
+def _refuses_format(detail: str) -> bool:
+    """Whether an error reply blames the requested answer format (HTTP 400 or 422 that
+    names it), as servers without structured output answer."""
+    low = detail.lower()
+    return (low.startswith("http 400") or low.startswith("http 422")) and any(
+        word in low for word in ("response_format", "json_schema", "json_object", "schema"))

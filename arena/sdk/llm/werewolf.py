@@ -1,0 +1,317 @@
+"""Werewolf for a model: the rules as this game's deal and options make them, the history in
+sentences (secret lines marked as such), and what a player knows: its role, its pack or
+lover, its night results, its powers left, who lives and who died as what."""
+
+from __future__ import annotations
+
+from ...protocol import Message
+from .. import Ask, GameView
+from .render import Fields, Renderer, join, memory
+
+BASICS = """\
+Werewolf is a game of hidden roles. Every player is on the village side, the werewolf side \
+or (rarer) a neutral side of their own; roles stay secret{reveal}. Nights and days \
+alternate, starting with night 1.
+
+Night: the living werewolves, who know one another, each vote for a victim; the player \
+with the most wolf votes is attacked (a tie, or no vote, means no attack). Players with \
+night powers use them in secret.
+
+Day: the night's dead are announced (never how they died).{leader} Then the living players \
+speak one at a time, in an order announced beforehand. Then, in the same order, each living \
+player votes in public to execute another player, or abstains. The player with the most \
+votes is executed{majority}; a tie for the most votes leads to a runoff among the tied, \
+and a second tie executes nobody.{last_words}
+
+The village wins when no werewolf is alive. The werewolves win when the living werewolves \
+are at least as many as the living village-side players (neutral players count for \
+neither).{limit}"""
+
+LEADER = (" On day 1 a leader is elected first: each player in turn may stand, then the others vote among the "
+          "candidates. The leader chooses where the day's discussion starts and its direction, and speaks again "
+          "at the end of the round.")
+
+ROLES = {
+    "villager": "Villager (village): no power; finds the werewolves by listening and voting.",
+    "werewolf": "Werewolf (werewolf side): knows the other werewolves, votes with them each night on a victim, "
+                "and may talk with them in private at night.",
+    "seer": "Seer (village): each night checks one living player and learns whether they are a werewolf "
+            "(neutral roles look like village).",
+    "doctor": "Doctor (village): each night protects one player from an attack{self}{repeat}.",
+    "bodyguard": "Bodyguard (village): each night guards another player and takes the first attack aimed at "
+                 "them, dying instead{repeat}.",
+    "witch": "Witch (village): one healing potion and one poison for the whole game. Each night she learns the "
+             "wolves' target and may heal it{self_save}{first_night}, then may poison a living player.",
+    "hunter": "Hunter (village): when dying may shoot a living player, who dies at once{poison}.",
+    "vigilante": "Vigilante (village): {shots} shot(s) for the whole game, fired at night at another living player.",
+    "idiot": "Idiot (village): the first time the village executes them they are revealed and survive, but lose "
+             "their vote.",
+    "cupid": "Cupid (neutral): on night 1 links two players as lovers; when a lover dies the other dies of grief. "
+             "Cupid and the lovers win together when every living player is a lover or Cupid.",
+    "jester": "Jester (neutral): wins alone, and ends the game, if the village executes them.",
+    "piper": "Piper (neutral): each night charms a player; wins alone when alive and every other living player "
+             "is charmed.",
+}
+
+STRATEGY = """\
+Everything said in the day is public, and anyone may lie. Villagers find the werewolves \
+from what players claim, whom they defend and how they vote; a seer's findings are strong \
+evidence, but a werewolf may claim to be the seer. Werewolves pretend to be villagers, never \
+expose one another, steer the vote onto villagers, and kill the players who threaten them."""
+
+TASKS = {
+    "seer_check": "Night {day}: choose a living player to check (you learn whether they are a werewolf), or none.",
+    "doctor_protect": "Night {day}: choose a player to protect from an attack tonight, or none.",
+    "bodyguard_protect": "Night {day}: choose a player to guard tonight (you die in their place if they are "
+                         "attacked), or none.",
+    "wolf_vote": "Night {day}: vote for the pack's victim tonight (the most votes is attacked; a tie means no "
+                 "attack), or abstain. Agree with your pack.",
+    "witch_save": "Night {day}: the wolves attack {target}. Use your only healing potion to save them (save), or "
+                  "keep it (none).",
+    "witch_poison": "Night {day}: poison a player with your only poison (they die), or none.",
+    "vigilante_shoot": "Night {day}: shoot a player, or none (your shots are limited).",
+    "cupid_link": "Night 1: link two players as lovers (yourself allowed). When one dies, the other dies too.",
+    "piper_charm": "Night {day}: charm a player, or none.",
+    "candidacy": "Day 1: stand for leader (stand) or not (decline). You have the floor: you may also speak.",
+    "leader_vote": "Vote for a leader among the candidates, or abstain.",
+    "order_start": "As leader, choose from which of last night's dead the discussion starts.",
+    "order_direction": "As leader, choose the direction of the discussion (clockwise is rising seat numbers).",
+    "speak": "Day {day}: you have the floor{runoff}. Speak to the table.",
+    "last_words": "You are leaving the game: say your last words.",
+    "vote": "Day {day}{round}: vote to execute a living player (never yourself), or abstain.",
+    "hunter_shoot": "You died. Shoot a living player (they die at once), or none.",
+}
+
+SECRET = "(secret) "
+
+
+class WerewolfText(Renderer):
+    title = "Werewolf"
+
+    def rules(self, game: GameView) -> str:
+        o = game.options
+        deal = _deal(game)
+        scope = o.get("lastWordsScope") == "day_and_night"
+        last_words = "" if o.get("lastWordsMode", "none") == "none" else (
+            " Executed players" + (" and the night's dead" if scope else "") + " may get last words"
+            + (" (as many in the game as werewolves were dealt)." if o.get("lastWordsMode") == "limit_by_initial_wolves" else "."))
+        days = o.get("maxDays", "0")
+        text = [BASICS.format(
+            reveal=" until the end" if o.get("revealRolesOnDeath") == "false" else ", but a dead player's role is announced",
+            leader=LEADER if o.get("leaderEnabled", "true") == "true" else "",
+            majority=" if those votes outnumber the abstentions" if o.get("dayVoteMajority", "true") == "true" else "",
+            last_words=last_words,
+            limit=f" After {days} days without a winner the game is a draw." if days not in ("0", "") else "",
+        )]
+        text.append(f"This table: {len(game.seats)} players in seat order {', '.join(game.seats)}. Roles dealt: "
+                    + ", ".join(f"{n} {r}" for r, n in deal.items()) + ".")
+        fills = {
+            "self": "" if o.get("allowDoctorSelfProtect", "true") == "true" else " (never themself)",
+            "repeat": "" if o.get("allowRepeatedProtect") == "true" else ", never the same player two nights in a row",
+            "self_save": "" if o.get("witchCanSaveSelf", "true") == "true" else " (unless it is herself)",
+            "first_night": " (on night 1 only)" if o.get("witchSaveFirstNightOnly") == "true" else "",
+            "poison": "" if o.get("hunterShootOnPoison") == "true" else " (not when poisoned)",
+            "shots": o.get("vigilanteShots", "1"),
+        }
+        text.append("Roles in play:\n" + "\n".join(f"- {ROLES[r].format(**fills)}" for r in deal if r in ROLES))
+        text.append(STRATEGY)
+        return "\n\n".join(text)
+
+    def line(self, msg: Message, game: GameView) -> str | None:
+        verb, get = msg.verb, msg.get
+        if verb in ("ASK", "ROLE", "RULES", "RATINGS"):
+            return None  # requests: the lines that close them tell the outcome; ROLE: in what you know
+        if verb == "START":
+            return "The game begins."
+        if verb == "WOLVES":
+            return f"{SECRET}The werewolves are {join(msg.list('wolves'))}."
+        if verb == "LOVERS":
+            return f"{SECRET}Cupid {get('cupid', '?')} linked the lovers {join(msg.list('lovers'))}."
+        if verb == "NIGHT":
+            return f"Night {get('night', '?')} falls."
+        if verb == "SEER":
+            return f"{SECRET}Your check: {get('target', '?')} is {get('side', '?')}."
+        if verb == "WOLF_VOTES":
+            votes = ", ".join(f"{w} for {t}" for w, t in msg.pairs("votes").items())
+            return f"{SECRET}The pack voted: {votes or 'no votes'}. Target: {get('target', 'none')}."
+        if verb == "WOLF_TARGET":
+            target = get("target", "none")
+            return f"{SECRET}The wolves' target tonight: {target}." if target != "none" else \
+                f"{SECRET}The wolves have no target tonight."
+        if verb == "CHARMED":
+            return f"{SECRET}Charmed now: {join(msg.list('charmed'))} (new: {get('new', 'none')})."
+        if verb == "TEAM":
+            return f"{SECRET}{get('from', '?')} tells the pack: {msg.text or ''}"
+        if verb == "DAWN":
+            dead = msg.list("dead")
+            roles = msg.pairs("roles")
+            if not dead:
+                return f"Day {get('day', '?')} dawns. Nobody died in the night."
+            return f"Day {get('day', '?')} dawns. Died in the night: {_with_roles(dead, roles)}."
+        if verb == "DAY":
+            leader = get("leader", "none")
+            return f"Alive: {join(msg.list('alive'))}." + (f" Leader: {leader}." if leader != "none" else "")
+        if verb == "CANDIDACY":
+            return f"{get('player', '?')} {'stands' if msg.flag('stand') else 'does not stand'} for leader."
+        if verb == "LEADER_VOTE":
+            vote = get("vote", "abstain")
+            return f"{get('player', '?')} " + ("abstains." if vote == "abstain" else f"votes for {vote} as leader.")
+        if verb == "LEADER":
+            leader = get("leader", "none")
+            return "No leader was elected." if leader == "none" else f"{leader} is the leader."
+        if verb == "ORDER":
+            return f"Speaking order: {', '.join(msg.list('speakers'))}."
+        if verb == "SPEECH":
+            return f"{get('player', '?')} passes." if msg.flag("passed") else None
+        if verb == "BALLOT":
+            vote = get("vote", "abstain")
+            runoff = " (runoff)" if get("round") == "2" else ""
+            return f"{get('player', '?')} " + ("abstains" if vote == "abstain" else f"votes to execute {vote}") + f"{runoff}."
+        if verb == "VOTE_RESULT":
+            counts = ", ".join(f"{n} {c}" for n, c in msg.pairs("counts").items()) or "no votes"
+            outcome = get("outcome")
+            result = (f"{get('target', '?')} is to be executed" if outcome == "execution" else
+                      f"a runoff between {join(msg.list('candidates'))}" if outcome == "runoff" else "nobody is executed")
+            return f"Votes: {counts}; {get('abstentions', '0')} abstained. Result: {result}."
+        if verb == "EXECUTION":
+            if msg.flag("spared"):
+                return f"{get('player', '?')} is spared."
+            return f"{get('player', '?')} is executed" + (f"; they were {get('role')}." if get("role") else ".")
+        if verb == "IDIOT":
+            return f"{get('player', '?')} is revealed as the idiot: spared, but no longer votes."
+        if verb == "SHOT":
+            target, hunter = get("target", "none"), get("hunter")
+            if hunter is None:
+                return f"A hunter shot {target}."
+            return f"The hunter {hunter} " + ("does not shoot." if target == "none" else f"shoots {target}.")
+        if verb == "DEATH":
+            return f"{get('player', '?')} dies" + (f"; they were {get('role')}." if get("role") else ".")
+        if verb == "TIMEOUT":
+            return f"{get('player', '?')} missed a deadline."
+        return super().line(msg, game)
+
+    def facts(self, game: GameView) -> list[str]:
+        facts = [f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
+                 if game.me in game.seats else f"You are {game.me}."]
+        if game.role:
+            facts.append(f"Your role: {game.role}, on the {game.side} side.")
+        state = _State(game)
+        facts.append(f"It is {state.phase}. Alive: {join(state.alive)}.")
+        if state.dead:
+            facts.append("Dead: " + ", ".join(f"{n} ({state.roles.get(n, 'role unknown')})" for n in state.dead) + ".")
+        if state.leader:
+            facts.append(f"Leader: {state.leader}.")
+        if state.wolves:
+            pack = [w for w in state.wolves if w != game.me and w in state.alive]
+            facts.append(f"The werewolves are {join(state.wolves)}; your living pack mates: {join(pack)}.")
+        if state.lovers:
+            facts.append(f"Lovers: {join(state.lovers)} (linked by Cupid {state.cupid}); if one dies, so does the other.")
+        if state.checks:
+            facts.append("Your checks: " + "; ".join(f"{t} is {s}" for t, s in state.checks) + ".")
+        if state.charmed:
+            facts.append(f"Charmed players: {join(state.charmed)}.")
+        facts += _powers(game)
+        return facts
+
+    def task(self, game: GameView, ask: Ask) -> str:
+        template = TASKS.get(ask.kind)
+        if template is None:
+            return super().task(game, ask)
+        fields = Fields(ask.fields)
+        fields["target"] = next((m.get("target", "none") for m in reversed(game.messages) if m.verb == "WOLF_TARGET"), "?")
+        fields["runoff"] = " again for the runoff" if ask.fields.get("purpose") == "runoff" else ""
+        fields["round"] = ""
+        if ask.fields.get("round") == "2":
+            tied = next((m.list("candidates") for m in reversed(game.messages) if m.verb == "VOTE_RESULT"), [])
+            fields["round"] = f", runoff among {join(tied)}"
+        return template.format_map(fields)
+
+
+def _deal(game: GameView) -> dict[str, str]:
+    """The deal (role: count), villagers last."""
+    counts = game.start.pairs("roles")
+    return dict(sorted(counts.items(), key=lambda rc: rc[0] == "villager"))
+
+
+def _with_roles(names: list[str], roles: dict[str, str]) -> str:
+    return join([f"{n} ({roles[n]})" if n in roles else n for n in names])
+
+
+class _State:
+    """Who lives, who died as what, the phase, and this player's secrets, read from the lines."""
+
+    def __init__(self, game: GameView) -> None:
+        self.alive = list(game.seats)
+        self.dead: list[str] = []
+        self.roles: dict[str, str] = {}
+        self.phase = "the start"
+        self.leader: str | None = None
+        self.wolves: list[str] = []
+        self.lovers: list[str] = []
+        self.cupid = "?"
+        self.checks: list[tuple[str, str]] = []
+        self.charmed: list[str] = []
+        for msg in list(game.messages):
+            verb, get = msg.verb, msg.get
+            if verb == "NIGHT":
+                self.phase = f"night {get('night', '?')}"
+            elif verb == "DAWN":
+                self.phase = f"day {get('day', '?')}"
+                self.roles.update(msg.pairs("roles"))
+                for n in msg.list("dead"):
+                    self._dies(n)
+            elif verb == "DAY":
+                alive = msg.list("alive")
+                self.dead += [n for n in self.alive if n not in alive and n not in self.dead]
+                self.alive = alive
+                leader = get("leader", "none")
+                self.leader = None if leader == "none" else leader
+            elif verb == "LEADER":
+                leader = get("leader", "none")
+                self.leader = None if leader == "none" else leader
+            elif verb in ("EXECUTION", "DEATH") and not msg.flag("spared"):
+                player = get("player", "")
+                if get("role"):
+                    self.roles[player] = get("role", "")
+                self._dies(player)
+            elif verb == "SHOT" and get("target", "none") != "none":
+                self._dies(get("target", ""))
+            elif verb == "WOLVES":
+                self.wolves = msg.list("wolves")
+            elif verb == "LOVERS":
+                self.lovers, self.cupid = msg.list("lovers"), get("cupid", "?")
+            elif verb == "SEER":
+                self.checks.append((get("target", "?"), get("side", "?")))
+            elif verb == "CHARMED":
+                self.charmed = msg.list("charmed")
+
+    def _dies(self, nick: str) -> None:
+        if nick in self.alive:
+            self.alive.remove(nick)
+            self.dead.append(nick)
+
+
+def _powers(game: GameView) -> list[str]:
+    """What this player's own answers used up: potions, shots, last night's protection."""
+    answers = list(memory(game).answers)
+    role = game.role
+    facts: list[str] = []
+    if role == "witch":
+        healed = any(k == "witch_save" and c == "save" for k, c in answers)
+        poisoned = any(k == "witch_poison" and c != "none" for k, c in answers)
+        facts.append(f"Your healing potion is {'used' if healed else 'unused'}; your poison is "
+                     f"{'used' if poisoned else 'unused'}.")
+    elif role in ("doctor", "bodyguard"):
+        last = [c for k, c in answers if k == f"{role}_protect"]
+        if last and last[-1] != "none":
+            facts.append(f"Last night you protected {last[-1]}.")
+    elif role == "vigilante":
+        used = sum(1 for k, c in answers if k == "vigilante_shoot" and c != "none")
+        facts.append(f"Shots used: {used} of {game.options.get('vigilanteShots', '1')}.")
+    return facts
+
+
+def living_pack(game: GameView) -> list[str]:
+    """The other living werewolves, who hear this player's pack talk (none: not a wolf)."""
+    state = _State(game)
+    return [w for w in state.wolves if w != game.me and w in state.alive]

@@ -1,0 +1,97 @@
+"""Whole games in memory with LLM bots (their model: the scripted server of llm_server.py,
+answering legal values from each request's schema) seated among rule bots: every request
+is answered legally through the model, every line the referee sends reads as a sentence in
+the prompt, and each game ends with a summary per LLM bot."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from arena.bots.avalon_rules_bot import RuleBot
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.config import TimeoutConfig
+from arena.games.avalon.options import AvalonOptions
+from arena.games.werewolf.options import WerewolfOptions
+from arena.referee.local import LocalHub
+from arena.referee.match import Match
+from arena.sdk import Bot
+from arena.sdk.llm import LlmBot, LlmSettings
+from arena.sdk.llm.avalon import TASKS as AVALON_TASKS
+from arena.sdk.llm.werewolf import TASKS as WEREWOLF_TASKS
+
+from .llm_server import FakeChat
+
+NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "ken", "liam",
+         "mia", "nick", "olga", "pete"]
+RAW = re.compile(r"^[A-Z_]{3,} g\d+\b", re.M)
+"""A protocol line left as it came: a verb the renderer does not put in words."""
+
+
+def play(game: str, players: int, llm: int, options: Any, seed: int, log: Path, chat: FakeChat) -> Match:
+    """One game: the first ``llm`` seats are LLM bots, the others rule bots."""
+    hub = LocalHub(TimeoutConfig())
+    settings = LlmSettings(base_url=chat.url, model="scripted", log=str(log))
+    nicks = NICKS[:players]
+    for i, nick in enumerate(nicks):
+        rule: Bot = RuleBot(seed=i) if game == "avalon" else WerewolfRuleBot(seed=i)
+        hub.connect(nick, LlmBot(seed=i, settings=settings) if i < llm else rule)
+    match = hub.play(game, nicks, options, seed)
+    result = match.game.result
+    assert result is not None and result.forfeited is None
+    refused = [line for to, line in match.transcript if line.startswith("ERROR") and to in nicks[:llm]]
+    assert refused == [], "the referee refused an LLM bot's line"
+    return match
+
+
+def check_log(log: Path, chat: FakeChat, seats: int, tasks: dict[str, str]) -> list[dict[str, Any]]:
+    """Every act legal through the model (or forced), one clean summary per LLM seat
+    (``seats`` in all), the tokens summed right, and every prompt in words; returns the acts."""
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    acts = [r for r in records if r["event"] != "game"]
+    assert acts and [r for r in acts if r["outcome"] not in ("legal", "forced")] == []
+    summaries = [r for r in records if r["event"] == "game"]
+    assert len(summaries) == seats and all(s["fallbacks"] == 0 and s["errors"] == 0 for s in summaries)
+    assert sum(s["calls"] for s in summaries) == len(chat.requests)
+    assert sum(s["prompt_tokens"] for s in summaries) == 120 * len(chat.requests)
+    for body in chat.requests:
+        user = body["messages"][1]["content"]
+        assert not RAW.search(user), f"a line left raw in the prompt: {RAW.search(user).group(0)}"
+        assert "The referee asks you" not in user, "a request kind without a description"
+    assert {r["kind"] for r in acts if r["calls"]} <= set(tasks)
+    return acts
+
+
+def test_avalon_games_with_llm_bots_among_rule_bots(tmp_path: Path) -> None:
+    log = tmp_path / "llm.jsonl"
+    tables = [(5, AvalonOptions()), (7, AvalonOptions(percival=True, morgana=True, oberon=True)),
+              (10, AvalonOptions(percival=True, morgana=True, mordred=True, lancelot=2)),
+              (8, AvalonOptions(merlin=False)), (8, AvalonOptions(mordred=True, lancelot=3))]
+    with FakeChat() as chat:
+        for seed, (players, options) in enumerate(tables):
+            play("avalon", players, 3, options, seed, log, chat)
+    acts = check_log(log, chat, 3 * len(tables), AVALON_TASKS)
+    assert {r["kind"] for r in acts} >= {"team", "vote", "quest"}
+
+
+def test_werewolf_games_with_llm_bots_use_every_power(tmp_path: Path) -> None:
+    """A default table among rule bots, then a table of LLM bots only with every role dealt
+    (so every kind of request, a pick of two included, goes through the model)."""
+    log = tmp_path / "llm.jsonl"
+    every = "villager,werewolf,seer,doctor,hunter,witch,bodyguard,cupid,idiot,jester,piper,vigilante"
+    powers = "werewolf:3,seer:1,doctor:1,hunter:1,witch:1,bodyguard:1,cupid:1,idiot:1,jester:1,piper:1,vigilante:1"
+    with FakeChat(seed=3) as chat:
+        play("werewolf", 8, 4, WerewolfOptions(), 1, log, chat)
+        play("werewolf", 16, 16, WerewolfOptions(enabledRoles=every, roleCounts=powers, maxDays=6), 2, log, chat)
+        hidden = WerewolfOptions(enabledRoles=every, roleCounts="werewolf:2,witch:1,hunter:1,cupid:1,piper:1,idiot:1",
+                                 revealRolesOnDeath=False, leaderEnabled=False, lastWordsMode="all",
+                                 lastWordsScope="day_and_night", maxDays=4)
+        play("werewolf", 12, 12, hidden, 3, log, chat)
+    acts = check_log(log, chat, 4 + 16 + 12, WEREWOLF_TASKS)
+    kinds = {r["kind"] for r in acts}
+    assert kinds >= {"seer_check", "doctor_protect", "bodyguard_protect", "wolf_vote", "cupid_link", "piper_charm",
+                     "candidacy", "speak", "vote"}, kinds
+    assert any(r["event"] == "team_talk" and r["lines"] == 1 for r in acts)
+    assert any(r["event"] == "speech" and r["lines"] >= 1 for r in acts)
