@@ -194,7 +194,6 @@ class AvalonState(GameState):
 
     def _end(self, msg: Message) -> None:
         super()._end(msg)
-        self.roles = msg.pairs("roles")
         self.lancelots = msg.pairs("lancelots")
 
     READERS = {

@@ -100,6 +100,7 @@ class GameState:
     def _end(self, msg: Message) -> None:
         self.winner = msg.get("winner")
         self.reason = msg.get("reason")
+        self.roles = msg.pairs("roles")
 
     READERS: ClassVar[Mapping[str, Callable[[Any, Message], None]]] = {END: _end}
     """How each line changes the state: by verb, and by ``"ASK kind"`` for a request. A

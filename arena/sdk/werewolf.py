@@ -306,7 +306,6 @@ class WerewolfState(GameState):
 
     def _end(self, msg: Message) -> None:
         super()._end(msg)
-        self.roles = dict(zip(self.seats, msg.list("roles")))
         self.lovers = msg.list("lovers") or self.lovers
         self.charmed = msg.list("charmed") or self.charmed
 
