@@ -41,8 +41,11 @@ from .view import SPECS, Ask, GameView, new_ask, new_view
 
 log = logging.getLogger(__name__)
 
+SDK = __name__.rpartition(".")[0]
+"""This package: its classes are the SDK's, not a bot's (``audit`` looks at bots' only)."""
 
-Decision: TypeAlias = str | list[str]
+
+Answer: TypeAlias = str | list[str]
 """An answer: one option, or a list of ``pick`` distinct options."""
 
 
@@ -65,14 +68,14 @@ class Bot:
 
     # -- decisions: return a choice (or a list of choices when ask.pick > 1) ---------
 
-    def decide(self, game: GameView, ask: Ask) -> Decision:
+    def decide(self, game: GameView, ask: Ask) -> Answer:
         """The answer to ``ask``: one of ``ask.options``, or a list of ``ask.pick`` distinct
         ones. By default the method named by ``ask.kind`` answers, if the bot has one, else
         a random legal choice."""
         method = getattr(self, ask.kind, None)
         if method is None:
             return ask.random(self.rng)
-        return method(game, ask)  # type: ignore[no-any-return]
+        return method(game, ask)
 
     def speech(self, game: GameView, ask: Ask) -> Talk:
         """What to say in the game's channel when given the floor (an ASK with
@@ -124,12 +127,12 @@ class GameBot(Bot):
 
     plays: ClassVar[str]
 
-    def decide(self, game: GameView, ask: Ask) -> Decision:
+    def decide(self, game: GameView, ask: Ask) -> Answer:
         """Calls the decision method that ``ask.kind`` names: override those, not this.
         At another game's table, or for a kind this SDK does not know, a random legal
         choice."""
         if game.kind == self.plays and ask.kind in SPECS[self.plays].asks:
-            return getattr(self, ask.kind)(game, ask)  # type: ignore[no-any-return]
+            return getattr(self, ask.kind)(game, ask)
         return ask.random(self.rng)
 
     def _at_random(self, ask: Ask) -> Any:
@@ -156,7 +159,7 @@ def audit(cls: type[Bot]) -> list[str]:
     with a leading underscore."""
     own: set[str] = set()
     for klass in cls.__mro__:
-        if klass.__module__.startswith(__package__ or "arena.sdk"):
+        if klass.__module__.startswith(SDK):
             continue
         own.update(name for name, value in vars(klass).items()
                    if not name.startswith("_") and (callable(value) or isinstance(value, (staticmethod, classmethod))))
@@ -457,7 +460,7 @@ class Session:
             out.append(team.format())
         return out
 
-    def decide(self, game: GameView, ask: Ask) -> Decision:
+    def decide(self, game: GameView, ask: Ask) -> Answer:
         """The bot's choice; a bug in a bot must not cost its seat, so an exception
         becomes a random legal choice (and is counted in ``faults``)."""
         try:
@@ -482,6 +485,6 @@ class Session:
         return [self.answer(ask, ask.random(self.bot.rng))]
 
     @staticmethod
-    def answer(ask: Ask, choice: Decision) -> str:
+    def answer(ask: Ask, choice: Answer) -> str:
         value = choice if isinstance(choice, str) else ",".join(choice)
         return Message(ANSWER, (ask.game, ask.rid, value)).format()
