@@ -74,6 +74,8 @@ def test_avalon_state_is_the_game_as_played(players: int, options: AvalonOptions
         for nick in names:
             state = states[nick]
             assert isinstance(state, AvalonState)
+            role = events(match, "role", names.index(nick))[0].data
+            assert (state.role, state.side, state.sees) == (role["role"], role["side"], [names[s] for s in role["sees"]])
             assert [q.size for q in state.quests] == list(game.sizes)
             assert [q.result for q in state.quests if q.result] == ["success" if r else "fail" for r in game.results]
             setup = events(match, "setup")[0].data
@@ -114,6 +116,7 @@ def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOpt
         for seat, nick in enumerate(names):
             state = states[nick]
             assert isinstance(state, WerewolfState)
+            assert (state.role, state.side) == (game.roles[seat], events(match, "role", seat)[0].data["team"])
             assert state.winner == (result.winner or "none") and state.reason == result.reason
             assert state.roles == dict(zip(names, game.roles))
             assert state.alive == [names[s] for s, alive in enumerate(game.alive) if alive]

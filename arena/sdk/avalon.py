@@ -86,8 +86,8 @@ class Proposal:
 
 @dataclass
 class AvalonState(GameState):
-    """An Avalon game as its lines told it to this bot. What your role lets you see is in
-    ``game.sees``; ``game.role`` and ``game.side`` are yours."""
+    """An Avalon game as its lines told it to this bot: the quest track, every proposal
+    and vote, and what your role sees (``sees``)."""
 
     good: int = 0
     evil: int = 0
@@ -197,8 +197,9 @@ class AvalonState(GameState):
         self.lancelots = msg.pairs("lancelots")
 
     READERS = {
-        "START": _start, "ASK team": _team, "ASK vote": _vote, "VOTES": _votes, "QUEST": _quest, "DECK": _deck,
-        "LOYALTY": _loyalty, "ASK assassinate": _assassinate, "ASSASSINATION": _assassination, "END": _end,
+        **GameState.READERS, "START": _start, "ASK team": _team, "ASK vote": _vote, "VOTES": _votes,
+        "QUEST": _quest, "DECK": _deck, "LOYALTY": _loyalty, "ASK assassinate": _assassinate,
+        "ASSASSINATION": _assassination, "END": _end,
     }
 
 

@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Generic, Mapping, TypeVar
 
-from ..protocol import ASK, END, Message
+from ..protocol import ASK, END, ROLE, Message
 from .fields import WORDS, Player
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,12 @@ class GameState:
 
     seats: list[Player]
     """Every player, in seat order."""
+    role: str | None = None
+    """Your role, once ``ROLE`` told it."""
+    side: str | None = None
+    """Your side as ``ROLE`` told it (an Avalon Lancelot's may switch later: ``switched``)."""
+    sees: list[Player] = field(default_factory=list)
+    """The players your role lets you see (Avalon; protocol.md, "What `sees` means")."""
     roles: dict[Player, str] = field(default_factory=dict)
     """Roles told to everyone so far (Werewolf reveals the dead's; every role at the end)."""
     winner: str | None = None
@@ -97,12 +103,15 @@ class GameState:
         """``player``, who has the floor, said ``text`` in the game's channel (a speech
         line; the bot's own lines too). Only games with turns at the floor keep them."""
 
+    def _role(self, msg: Message) -> None:
+        self.role, self.side, self.sees = msg.get("role"), msg.get("side"), msg.list("sees")
+
     def _end(self, msg: Message) -> None:
         self.winner = msg.get("winner")
         self.reason = msg.get("reason")
         self.roles = msg.pairs("roles")
 
-    READERS: ClassVar[Mapping[str, Callable[[Any, Message], None]]] = {END: _end}
+    READERS: ClassVar[Mapping[str, Callable[[Any, Message], None]]] = {ROLE: _role, END: _end}
     """How each line changes the state: by verb, and by ``"ASK kind"`` for a request. A
     subclass lists its readers (its base's included); a line without one changes nothing."""
 
@@ -155,11 +164,12 @@ class GameView(Generic[S]):
         return self._state
 
     def _catch_up(self) -> None:
-        messages, state = self.messages, self._state
-        while self._applied < len(messages):
-            msg = messages[self._applied]
-            self._applied += 1
-            state.apply(msg)
+        end = len(self.messages)  # lines that arrive meanwhile wait for the next reading
+        new = self.messages[self._applied:end]
+        self._applied = end
+        apply = self._state.apply
+        for msg in new:
+            apply(msg)
 
     def hear(self, change: Callable[[S], None]) -> None:
         """Bring the state up to date, then apply ``change`` to it: what the state learns
