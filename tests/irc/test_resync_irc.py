@@ -38,8 +38,9 @@ class Counting(DMRecorder):
 
 
 def test_a_bot_killed_mid_game_comes_back_and_plays_on(irc_server: LocalServer) -> None:
-    # A single missed deadline forfeits: the game can end well only if the bot came back in time.
-    arena = Arena(irc_server, 5, TimeoutConfig(decision=8.0, escalation=("forfeit",)))
+    # A single missed deadline forfeits: the game can end well only if the bot came back in time
+    # (20 s: ample on a loaded machine; the bots answer at once, so it costs nothing).
+    arena = Arena(irc_server, 5, TimeoutConfig(decision=20.0, escalation=("forfeit",)))
     victim = Counting(seed=0)
     runners = {f"p{i}": arena.add_bot(f"p{i}", victim if i == 0 else Slow(seed=i)) for i in range(5)}
     with arena:
@@ -65,7 +66,7 @@ def test_plain_bot_killed_with_sigkill_and_restarted_finishes_its_game(irc_serve
     """The socket bot of protocol.md alone: ``kill -9`` mid-game, restarted under the same
     nick, it rejoins the game's channel from RESYNC, answers only the live request and
     leaves after the game's END, which it can read only in that channel."""
-    arena = Arena(irc_server, 5, TimeoutConfig(decision=8.0, escalation=("forfeit",)))
+    arena = Arena(irc_server, 5, TimeoutConfig(decision=20.0, escalation=("forfeit",)))
     for i in range(4):
         arena.add_bot(f"p{i}", Slow(seed=i))
     command = [sys.executable, str(ROOT / "bots" / "plain_bot.py"), "--server", f"{irc_server.host}:{irc_server.port}",
@@ -81,7 +82,7 @@ def test_plain_bot_killed_with_sigkill_and_restarted_finishes_its_game(irc_serve
         again = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
             (match,) = arena.wait()
-            out, _ = again.communicate(timeout=10)
+            out, _ = again.communicate(timeout=30)
         finally:
             if again.poll() is None:
                 again.kill()
