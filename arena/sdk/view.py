@@ -69,8 +69,8 @@ class GameState:
     or a decision always reads the game as it stands. Bots read it and never change it
     (their own memory goes in ``GameView.notes``).
 
-    This base class follows what every game shares (the end, and the roles made public);
-    each game's subclass adds the rest. A game the SDK does not know gets the base."""
+    This base class follows what every game shares (your role, the roles made public, the
+    end); each game's subclass adds the rest. A game the SDK does not know gets the base."""
 
     seats: list[Player]
     """Every player, in seat order."""
