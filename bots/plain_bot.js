@@ -153,6 +153,8 @@ function onRefereeLine(target, text) {
 
 function onMessage(msg, target) {
   const gid = msg.args[0];
+  // §4 "Resync": while a game's past is replayed, its channel's lines are in the block too.
+  if (/^[#&]/.test(target) && (games.get(gid) || {}).replaying) return;
   switch (msg.verb) {
     case 'WELCOME': registered = true; log(`registered as ${msg.fields.name}`); break;
     case 'BYE': registered = false; log('the referee ended our registration:', msg.text || ''); break;

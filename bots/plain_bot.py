@@ -104,6 +104,8 @@ def main():
             held = (head, kv)
             continue
         me = args.nick.lower()
+        if len(tokens) > 1 and tokens[1] in replaying and params[:1] in "#&":
+            continue  # the game's channel while its past is replayed: the RESYNC block holds these lines
         if verb == "TABLE" and me in kv.get("seats", "").lower().split(","):
             games[tokens[1]] = kv["channel"]
             send(f"JOIN {kv['channel']}")

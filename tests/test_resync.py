@@ -154,3 +154,41 @@ def test_registering_again_from_the_same_connection_replays_nothing() -> None:
         hub.run()
     assert [text.split(" ")[0] for text in tap.heard[before:]] == ["WELCOME"] * 3
     assert not match.over
+
+
+def test_where_a_bot_must_rejoin_the_channel_the_block_waits_for_it() -> None:
+    """On a network with channels, the block after ``RESYNC begin`` goes out once the bot
+    is seen in the game's channel (or after ``REJOIN_WAIT``): a channel line said while it
+    was joining is then in the block, never lost between the two."""
+    from arena.referee.referee import REJOIN_WAIT
+
+    hub = LocalHub(TimeoutConfig(decision=30.0))
+    for nick in NICKS[:5]:
+        hub.connect(nick, RuleBot(seed=1))
+    inside = {nick for nick in NICKS[:5]}
+    hub.referee.member = lambda nick, channel: nick in inside
+    hub.sessions["alice"] = Hung(hub.sessions["alice"], 0)  # type: ignore[assignment]  # the game waits for her
+    match = hub.referee.start_game("avalon", NICKS[:5], AvalonOptions(), 7, hub.channel, hub.now)
+    hub.run()
+    hub.referee.on_leave("alice")
+    inside.discard("alice")
+    tap = Hung(Session(RuleBot(), "alice", hub.referee.nick), 0)
+    hub.sessions["alice"] = tap  # type: ignore[assignment]
+    hub.referee.on_message("alice", hub.referee.nick, tap.session.hello(), hub.now)
+    hub.run()
+    assert tap.heard[-1].startswith(f"{RESYNC} {match.gid} begin")  # and nothing more yet
+    assert hub.referee.next_deadline() == hub.now + REJOIN_WAIT
+    hub.referee.on_join("alice", hub.channel, hub.now + 0.5)
+    hub.run()
+    assert f"{RESYNC} {match.gid} end" in tap.heard
+    assert hub.referee.next_deadline() != hub.now + REJOIN_WAIT
+    # A bot that never joins gets the block when the wait is over, and plays by DM.
+    hub.referee.on_leave("alice")
+    late = Hung(Session(RuleBot(), "alice", hub.referee.nick), 0)
+    hub.sessions["alice"] = late  # type: ignore[assignment]
+    hub.referee.on_message("alice", hub.referee.nick, late.session.hello(), hub.now)
+    hub.run()
+    assert f"{RESYNC} {match.gid} end" not in late.heard
+    hub.referee.poll(hub.now + REJOIN_WAIT)
+    hub.run()
+    assert f"{RESYNC} {match.gid} end" in late.heard

@@ -192,11 +192,25 @@ class Match:
 
     def resync(self, seat: int, now: float) -> None:
         """Tell the seat's bot, which has just registered (again), everything it was told in
-        this game, so that it can rebuild what it knows: ``RESYNC GID begin``, then every
-        channel line and every private line sent to the seat, verbatim and in order, then
-        ``RESYNC GID end`` and its open request with the seconds left. Left out: refusals
-        and warnings (answers to lines of a connection that is gone), and the open request's
-        ASK, which comes last, live, with its deadline as it stands now."""
+        this game, so that it can rebuild what it knows (``resync_begin``, then
+        ``resync_rest``)."""
+        self.resync_begin(seat)
+        self.resync_rest(seat, now)
+
+    def resync_begin(self, seat: int) -> None:
+        """``RESYNC GID begin seat=NICK channel=CHANNEL``: the bot rejoins the channel on
+        it. The rest of the block may wait until it is in (``resync_rest``): a channel line
+        said before it gets there would otherwise be lost to it."""
+        begin = Message.make(RESYNC, self.gid, "begin", seat=self.names[seat])
+        if self.channel is not None:
+            begin.fields["channel"] = self.channel
+        self.tell(self.nicks[seat], begin.format())
+
+    def resync_rest(self, seat: int, now: float) -> None:
+        """Every channel line and every private line sent to the seat so far, verbatim and
+        in order, then ``RESYNC GID end`` and its open request with the seconds left. Left
+        out: refusals and warnings (answers to lines of a connection that is gone), and the
+        open request's ASK, which comes last, live, with its deadline as it stands now."""
         nick = self.nicks[seat]
         open_rid = next((r.rid for r in self._requests.values() if seat in r.seats), None)
         live = f"{ASK} {self.gid} {open_rid} "
@@ -207,10 +221,6 @@ class Match:
             if to is not None and told[i] != seat or line.startswith(WARN + " "):
                 continue
             (ask if open_rid is not None and line.startswith(live) else history).append(line)
-        begin = Message.make(RESYNC, self.gid, "begin", seat=self.names[seat])
-        if self.channel is not None:
-            begin.fields["channel"] = self.channel
-        self.tell(nick, begin.format())
         for line in history:
             self.tell(nick, line)
         self.tell(nick, Message.make(RESYNC, self.gid, "end").format())

@@ -47,6 +47,10 @@ ENDED_MEMORY = 500
 """Ended games whose ids the referee still knows (the oldest is forgotten first): a late answer to
 one gets GAME_OVER, not UNKNOWN_GAME, and the memory stays bounded however long it runs."""
 
+REJOIN_WAIT = 5.0
+"""Seconds a resync waits for its bot to rejoin the game's channel before it goes on anyway
+(the bot then plays by DM only, as one that never joined)."""
+
 _IDS = {ANSWER: 2, TEAM: 1}
 """How many ids (game, request) open each game line a bot sends."""
 MAX_LABEL = 64
@@ -130,6 +134,11 @@ class Referee:
         self.on_bot: list[Callable[[str, bool], None]] = []
         """Called with a bot's name and True when a connection starts playing it, False
         when none does any more (unregistered, left the server, replaced)."""
+        self.member: Callable[[str, str], bool] | None = None
+        """Set by a transport with channels (IRC): whether a nick is in a channel now. A
+        resync then waits for its bot to rejoin the game's channel (``on_join``)."""
+        self._rejoining: dict[tuple[str, int], float] = {}
+        """Resyncs waiting for their bot in the game's channel: (game, seat) -> until when."""
         self.mode: Callable[[str, str], None] | None = None
         """Set by a transport whose server has channel modes (IRC): then a game with turns at
         the floor runs in a moderated channel and the speaker is voiced."""
@@ -207,6 +216,8 @@ class Referee:
         for match in self.matches.values():
             seat = match.seat_of(name)
             if seat is not None:
+                if nick is None:  # its connection is gone: the next one gets a resync of its own
+                    self._rejoining.pop((match.gid, seat), None)
                 match.route(seat, nick)
 
     # -- incoming -------------------------------------------------------------------
@@ -320,7 +331,30 @@ class Referee:
         for match in list(self.matches.values()):
             seat = match.seat_of(name)
             if seat is not None and not match.over:
-                match.resync(seat, now)
+                self._resync(match, seat, now)
+
+    def _resync(self, match: Match, seat: int, now: float) -> None:
+        """Resync a seat's bot; where it must rejoin the game's channel first, the block
+        after ``RESYNC begin`` waits until it is there (``on_join``) or ``REJOIN_WAIT``
+        seconds pass: channel lines said meanwhile would be lost to it, and the block sent
+        once it is in holds them all."""
+        nick = match.nicks[seat]
+        if self.member is None or match.channel is None or self.member(nick, match.channel):
+            match.resync(seat, now)
+            return
+        match.resync_begin(seat)
+        self._rejoining[(match.gid, seat)] = now + REJOIN_WAIT
+
+    def on_join(self, nick: str, channel: str, now: float) -> None:
+        """``nick`` joined ``channel``: a resync that waited for it goes on."""
+        for (gid, seat), _ in list(self._rejoining.items()):
+            match = self.matches.get(gid)
+            if match is None or match.over:
+                del self._rejoining[(gid, seat)]
+            elif (match.channel or "").lower() == channel.lower() and match.nicks[seat].lower() == nick.lower():
+                del self._rejoining[(gid, seat)]
+                match.resync_rest(seat, now)
+        self._commit()
 
     def _unregister(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         info = self.bot_of(sender, account)
@@ -444,7 +478,7 @@ class Referee:
         else:
             for seat, bot in enumerate(live.bots):
                 if self.bot_named(bot) is not None:  # registered before the game was taken up
-                    match.resync(seat, now)
+                    self._resync(match, seat, now)
         self._commit()
         return match
 
@@ -515,9 +549,16 @@ class Referee:
             callback(match)
 
     def next_deadline(self) -> float | None:
-        return min((d for m in self.matches.values() if (d := m.next_deadline()) is not None), default=None)
+        games = (d for m in self.matches.values() if (d := m.next_deadline()) is not None)
+        return min((*games, *self._rejoining.values()), default=None)
 
     def poll(self, now: float) -> None:
+        for (gid, seat), until in list(self._rejoining.items()):
+            if until <= now:
+                del self._rejoining[(gid, seat)]
+                match = self.matches.get(gid)
+                if match is not None and not match.over:
+                    match.resync_rest(seat, now)  # it did not rejoin: it plays by DM
         for match in list(self.matches.values()):
             if not match.over:
                 match.poll(now)

@@ -104,6 +104,8 @@ class RefereeService:
         self.referee.on_game_end.append(self._ended)
         self.referee.on_bot.append(self._bot_changed)
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
+        self.referee.member = lambda nick, channel: self.link.fold(nick) in {
+            self.link.fold(n) for n in self.link.members(channel)}
         if recorder is not None:
             recorder.attach(self.referee)
         self._on_game_end = on_game_end
@@ -252,6 +254,8 @@ class RefereeService:
             self.referee.on_leave(nick)
         elif kind == "nick" and new_nick:
             self.referee.on_rename(nick, new_nick)
+        elif kind == "join" and channel is not None:
+            self.referee.on_join(nick, channel, now)
         self._after(now)
 
     def _operator(self, sender: str, text: str, now: float) -> None:

@@ -230,6 +230,7 @@ def test_without_regain_a_taken_nick_is_reported_not_fought(make_link, raw_clien
     squatter = raw_client("arena")
     link, rec = make_link("arena")
     assert link.nick == "arena_" and not link.has_preferred_nick
+    rec.wait(lambda: rec.nick_states)  # told on the reactor's thread, maybe just after ready
     assert rec.nick_states == [(False, "arena_")]
     squatter.send(b"QUIT :gone\r\n")
     time.sleep(0.2)
