@@ -281,3 +281,20 @@ def test_a_continued_request_is_answered_once_whole() -> None:
     assert s.feed(REF, last) == ["ANSWER g1 7 alice,dave"]
     ((_, _, seen),) = bot.calls
     assert seen.options == SEATS and seen.pick == 2 and "more" not in seen.fields
+
+
+def test_a_games_channel_is_ignored_while_its_past_is_replayed() -> None:
+    """Between ``RESYNC begin`` and ``end`` the referee's DMs carry the game; the same
+    lines said in the channel meanwhile would be read twice."""
+    bot = Recorder()
+    s = Session(bot, "alice7", REF)
+    assert s.feed(REF, "RESYNC g1 begin seat=alice channel=#arena-g1") == []
+    for line in (START_LINE, ROLE_LINE):
+        s.feed(REF, line)
+    votes = "VOTES g1 approve=alice reject=bob,carol,dave,erin result=rejected rejections=1"
+    assert s.feed(REF, votes, "#arena-g1") == []
+    s.feed(REF, votes)
+    assert s.feed(REF, TEAM_ASK, "#arena-g1") == [] and s.feed(REF, TEAM_ASK) == [], "past requests get no answer"
+    s.feed(REF, "RESYNC g1 end")
+    assert [m.verb for m in s.games["g1"].messages] == ["START", "ROLE", "VOTES", "ASK"]
+    assert s.feed(REF, VOTE_ASK, "#arena-g1") == ["ANSWER g1 2 reject"], "after the end, the channel is live"

@@ -257,17 +257,22 @@ class Session:
             fields["key"] = self.key
         return Message.make(REGISTER, PROTOCOL_VERSION, **fields).format()
 
-    def feed(self, sender: str, text: str) -> list[str]:
+    def feed(self, sender: str, text: str, channel: str | None = None) -> list[str]:
         """Handle one incoming line; returns the lines to send to the referee.
 
         Lines not from the referee are ignored, whatever they say: another bot posting
-        referee-like lines in the channel fools nobody.
+        referee-like lines in the channel fools nobody. ``channel``: where the line was
+        said (None: to us alone). While the referee replays a game's past to us (RESYNC),
+        that game's channel lines are ignored: the replay holds every one of them, and a
+        line said while we were rejoining the channel may come both ways.
         """
         if sender.lower() != self.referee.lower():
             return []
         try:
             msg = parse(text)
         except ProtocolError:
+            return []
+        if channel is not None and msg.args and msg.args[0] in self._replaying:
             return []
         return self.receive(msg)
 

@@ -154,7 +154,7 @@ class BotRunner:
                 self._referee_proven = True
                 if not self.session.registered:
                     self.link.send(self.referee, self.session.hello())
-        for line in self.session.feed(sender, text):
+        for line in self.session.feed(sender, text, target if target[:1] in "#&" else None):
             self.link.send(self.referee, line)
 
     def _say(self, gid: str, text: str) -> None:
