@@ -298,3 +298,46 @@ def test_a_games_channel_is_ignored_while_its_past_is_replayed() -> None:
     s.feed(REF, "RESYNC g1 end")
     assert [m.verb for m in s.games["g1"].messages] == ["START", "ROLE", "VOTES", "ASK"]
     assert s.feed(REF, VOTE_ASK, "#arena-g1") == ["ANSWER g1 2 reject"], "after the end, the channel is live"
+
+
+def test_a_resumed_game_is_followed_into_its_new_channel_from_its_resume_line() -> None:
+    """RESUME (lobby first, then the new channel) moves our game: we go there at once, not
+    only when our RESYNC comes, which may wait behind the other bots' at the referee's line
+    rate while the game waits for all of us. Someone else's game, or an impostor, moves
+    nothing."""
+    moves: list[tuple[str, str]] = []
+    s = Session(Recorder(), "alice", REF, join=lambda ch: moves.append(("join", ch)),
+                part=lambda ch: moves.append(("part", ch)))
+    s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
+    s.feed(REF, START_LINE)
+    resume = "RESUME g1 game=avalon channel=#arena-g1-r1 seats=alice,bob,carol,dave,erin wait=60"
+    assert s.feed("mallory", resume) == []
+    s.feed(REF, "RESUME g2 game=avalon channel=#arena-g2-r1 seats=bob,carol,dave,erin,frank wait=60")
+    assert moves == [("join", "#arena-g1")]
+    assert s.feed(REF, resume) == [] and s.feed(REF, resume) == []  # the lobby's, then the channel's
+    assert moves == [("join", "#arena-g1"), ("part", "#arena-g1"), ("join", "#arena-g1-r1")]
+    assert s.channel_of("g1") == "#arena-g1-r1"
+    s.feed(REF, "RESYNC g1 begin seat=alice channel=#arena-g1-r1")
+    assert moves[-1] == ("join", "#arena-g1-r1") and len(moves) == 3, "the RESYNC finds us there"
+    s.feed(REF, START_LINE)
+    s.feed(REF, "RESUME g1 game=avalon channel=#arena-g1-r0 seats=alice,bob,carol,dave,erin wait=60")
+    s.feed(REF, resume)
+    s.feed(REF, "RESYNC g1 end")
+    assert len(moves) == 3, "the RESUME lines of the game's history (replayed in the block) move nothing"
+    s.feed(REF, END_LINE)
+    assert s.finished == 1 and moves[-1] == ("part", "#arena-g1-r1")
+
+
+def test_a_game_that_ends_while_we_rejoin_its_channel_ends_for_us() -> None:
+    """The referee sends the rest of a replay once we are in the game's channel; a game
+    that ends before that never sends it, and its END in the channel is the end for us (a
+    bot that leaves after N games must count it)."""
+    parts: list[str] = []
+    bot = Recorder()
+    s = Session(bot, "alice", REF, part=parts.append)
+    s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
+    s.feed(REF, START_LINE)
+    assert s.feed(REF, "RESYNC g1 begin seat=alice channel=#arena-g1") == []
+    assert s.feed(REF, END_LINE, "#arena-g1") == []
+    assert s.finished == 1 and s.games == {} and parts == ["#arena-g1"]
+    assert s.feed(REF, VOTE_ASK, "#arena-g1") == [], "nothing more of it"

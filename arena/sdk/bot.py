@@ -23,6 +23,7 @@ from ..protocol import (
     MORE,
     PROTOCOL_VERSION,
     REGISTER,
+    RESUME,
     RESYNC,
     ROLE,
     START,
@@ -264,7 +265,8 @@ class Session:
         referee-like lines in the channel fools nobody. ``channel``: where the line was
         said (None: to us alone). While the referee replays a game's past to us (RESYNC),
         that game's channel lines are ignored: the replay holds every one of them, and a
-        line said while we were rejoining the channel may come both ways.
+        line said while we were rejoining the channel may come both ways. All but its END:
+        a game that ends before the replay goes on ends the replay too.
         """
         if sender.lower() != self.referee.lower():
             return []
@@ -273,6 +275,13 @@ class Session:
         except ProtocolError:
             return []
         if channel is not None and msg.args and msg.args[0] in self._replaying:
+            if msg.verb == END:
+                # The game ended while the referee waited for us in its channel: the rest of
+                # the replay will not come, and this is the game's end for us.
+                gid = msg.args[0]
+                del self._replaying[gid]
+                self.games.pop(gid, None)
+                self._ended(gid, msg)
             return []
         return self.receive(msg)
 
@@ -298,6 +307,9 @@ class Session:
         if verb == RESYNC:
             self._resync(gid, msg)
             return []
+        if verb == RESUME:
+            self._resumed(gid, msg)
+            return []
         if verb == TABLE:
             channel = msg.get("channel")
             if channel and self._me in (n.lower() for n in msg.list("seats")):
@@ -318,14 +330,9 @@ class Session:
         elif verb == END:
             game.over = True
             game.floor = None
-            self.finished += 1
             self._hook("on_end", gid, self.bot.on_end, game, msg)
-            self.faults.game_over(gid)
             del self.games[gid]
-            self._open.pop(gid, None)
-            channel = self._channels.pop(gid, None)
-            if channel and self._part is not None:
-                self._part(channel)
+            self._ended(gid, msg)
         else:
             if verb == "RULES":  # a game whose options did not fit in START (Werewolf)
                 game.options.update(msg.pairs("options"))
@@ -336,6 +343,16 @@ class Session:
             except Exception as exc:
                 self.faults.record("on_event", gid, exc)
         return []
+
+    def _ended(self, gid: str, msg: Message) -> None:
+        """Game ``gid`` of ours is over: count it, sum up its faults, leave its channel."""
+        self.finished += 1
+        log.info("game %s ended (%s): %d games of ours ended so far", gid, msg.get("reason", "?"), self.finished)
+        self.faults.game_over(gid)
+        self._open.pop(gid, None)
+        channel = self._channels.pop(gid, None)
+        if channel and self._part is not None:
+            self._part(channel)
 
     def _start(self, gid: str, msg: Message) -> None:
         me = self._replaying.get(gid, self.nick)
@@ -369,12 +386,28 @@ class Session:
         self.games.pop(gid, None)
         self._open.pop(gid, None)
         self._replaying[gid] = msg.get("seat") or self.nick
-        channel = msg.get("channel")
+        self._follow(gid, msg.get("channel"))
+
+    def _resumed(self, gid: str, msg: Message) -> None:
+        """``RESUME GID channel=... seats=...`` (in the lobby, then first in the new
+        channel): a restarted referee took up a game in a new channel, and waits for its
+        bots to be there. If we play it, go there at once: our ``RESYNC`` may wait behind
+        the other bots' at the referee's line rate, and the wait is for all of us."""
+        if gid in self._replaying:
+            return  # an earlier restart's, replayed in a RESYNC block: the game is elsewhere now
+        game = self.games.get(gid)
+        me = (game.me if game is not None else self.nick).lower()
+        if me in (n.lower() for n in msg.list("seats")):
+            self._follow(gid, msg.get("channel"))
+
+    def _follow(self, gid: str, channel: str | None) -> None:
+        """Play ``gid`` in ``channel``: join it, and leave the one it had (the game moved:
+        a restarted referee takes it up elsewhere)."""
         old = self._channels.get(gid)
         if channel and old != channel:
             self._channels[gid] = channel
             if old is not None and self._part is not None:
-                self._part(old)  # the game moved (a restarted referee takes it up elsewhere)
+                self._part(old)
             if self._join is not None:
                 self._join(channel)
 

@@ -97,6 +97,9 @@ class BotRunner:
             while not self.done:
                 self.reactor.process_once(tick)
         finally:
+            session = self.session
+            log.info("leaving after %d games ended; still open: %s", session.finished,
+                     ", ".join(session.games) or "none")
             self.link.close("bye", drain_timeout=1.0)
             while self.link.queued:
                 self.reactor.process_once(0.05)

@@ -1,0 +1,44 @@
+"""A tournament on a real IRC server (ngircd) whose referee is killed (SIGKILL) at random
+points, most of them inside a game, and restarted each time: every game is stored exactly
+once, ranked or aborted for a bot that did not come back, never forfeited; every replay is
+exact, the ratings rebuild exactly, no process logs a traceback, and every bot (a process
+of its own) leaves by itself once it has seen all the games end. The work is
+``bench/kill_irc.py``'s, at a smaller scale."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.irc.servers import ngircd_available
+from bench.kill_irc import soak
+
+CASES = [("avalon", 30, 12), ("werewolf", 20, 8)]
+"""(game, games, kills)."""
+
+
+@pytest.fixture(autouse=True)
+def _ngircd() -> None:
+    if not ngircd_available():
+        if os.environ.get("ARENA_REQUIRE_NGIRCD") == "1":
+            pytest.fail("ngircd is required (ARENA_REQUIRE_NGIRCD=1) but not installed")
+        pytest.skip("ngircd not installed (apt-get install ngircd); ARENA_REQUIRE_NGIRCD=1 makes this fail")
+
+
+@pytest.mark.parametrize("game, games, kills", CASES)
+def test_a_referee_killed_at_random_points_loses_no_game_and_strands_no_bot(
+        tmp_path: Path, game: str, games: int, kills: int) -> None:
+    seed = random.randrange(2**32)
+    began = time.monotonic()
+    result = soak(tmp_path, game, games, kills, random.Random(seed), timeout=80.0)
+    where = f"{result.summary()} (python bench/kill_irc.py --game {game} --games {games} --kills {kills} " \
+            f"--seed {seed} --keep DIR makes the same choices of kill points and keeps the logs)"
+    assert not result.failures, "\n".join([where, *result.failures])
+    assert len(result.kills) == kills and result.processes == kills + 1, where
+    assert result.inside >= 1, where
+    assert sum(result.kinds.values()) == games, where
+    assert time.monotonic() - began < 80, where
