@@ -254,6 +254,7 @@ def test_regain_takes_the_nick_when_the_squatter_quits(make_link, raw_client) ->
 def test_regain_retries_periodically_without_a_shared_channel(make_link, raw_client) -> None:
     squatter = raw_client("arena")
     link, rec = make_link("arena", regain=True, regain_interval=0.2)
+    rec.wait(lambda: rec.nick_states)  # told on the reactor's thread, maybe just after ready
     assert rec.nick_states == [(False, "arena_")]
     time.sleep(0.5)  # a few refused retries change nothing
     assert rec.nick_states == [(False, "arena_")] and link.is_ready
@@ -264,6 +265,7 @@ def test_regain_retries_periodically_without_a_shared_channel(make_link, raw_cli
 
 def test_losing_the_nick_later_is_reported_and_regained(make_link) -> None:
     link, rec = make_link("arena", channels=["#lobby"], regain=True, regain_interval=0.2)
+    rec.wait(lambda: rec.nick_states)
     assert rec.nick_states == [(True, "arena")]
     link._conn.send_raw("NICK elsewhere")  # as if services had renamed us
     rec.wait(lambda: rec.nick_states[-1:] == [(True, "arena")] and len(rec.nick_states) == 3)
