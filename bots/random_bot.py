@@ -1,6 +1,7 @@
 """Runs the example bot RandomBot (its code: arena/bots/random_bot.py).
 
 Usage: python bots/random_bot.py --server HOST:PORT --nick NICK [--referee arena] [--channel '#arena']
+(or ARENA_SERVER=HOST:PORT ARENA_NICK=NICK python bots/random_bot.py; --help lists every option and its variable)
 """
 
 from arena.bots.random_bot import RandomBot

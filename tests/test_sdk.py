@@ -283,6 +283,23 @@ def test_a_continued_request_is_answered_once_whole() -> None:
     assert seen.options == SEATS and seen.pick == 2 and "more" not in seen.fields
 
 
+def test_a_games_channel_is_ignored_while_its_past_is_replayed() -> None:
+    """Between ``RESYNC begin`` and ``end`` the referee's DMs carry the game; the same
+    lines said in the channel meanwhile would be read twice."""
+    bot = Recorder()
+    s = Session(bot, "alice7", REF)
+    assert s.feed(REF, "RESYNC g1 begin seat=alice channel=#arena-g1") == []
+    for line in (START_LINE, ROLE_LINE):
+        s.feed(REF, line)
+    votes = "VOTES g1 approve=alice reject=bob,carol,dave,erin result=rejected rejections=1"
+    assert s.feed(REF, votes, "#arena-g1") == []
+    s.feed(REF, votes)
+    assert s.feed(REF, TEAM_ASK, "#arena-g1") == [] and s.feed(REF, TEAM_ASK) == [], "past requests get no answer"
+    s.feed(REF, "RESYNC g1 end")
+    assert [m.verb for m in s.games["g1"].messages] == ["START", "ROLE", "VOTES", "ASK"]
+    assert s.feed(REF, VOTE_ASK, "#arena-g1") == ["ANSWER g1 2 reject"], "after the end, the channel is live"
+
+
 def test_a_resumed_game_is_followed_into_its_new_channel_from_its_resume_line() -> None:
     """RESUME (lobby first, then the new channel) moves our game: we go there at once, not
     only when our RESYNC comes, which may wait behind the other bots' at the referee's line
@@ -309,3 +326,18 @@ def test_a_resumed_game_is_followed_into_its_new_channel_from_its_resume_line() 
     assert len(moves) == 3, "the RESUME lines of the game's history (replayed in the block) move nothing"
     s.feed(REF, END_LINE)
     assert s.finished == 1 and moves[-1] == ("part", "#arena-g1-r1")
+
+
+def test_a_game_that_ends_while_we_rejoin_its_channel_ends_for_us() -> None:
+    """The referee sends the rest of a replay once we are in the game's channel; a game
+    that ends before that never sends it, and its END in the channel is the end for us (a
+    bot that leaves after N games must count it)."""
+    parts: list[str] = []
+    bot = Recorder()
+    s = Session(bot, "alice", REF, part=parts.append)
+    s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
+    s.feed(REF, START_LINE)
+    assert s.feed(REF, "RESYNC g1 begin seat=alice channel=#arena-g1") == []
+    assert s.feed(REF, END_LINE, "#arena-g1") == []
+    assert s.finished == 1 and s.games == {} and parts == ["#arena-g1"]
+    assert s.feed(REF, VOTE_ASK, "#arena-g1") == [], "nothing more of it"

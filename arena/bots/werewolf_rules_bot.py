@@ -9,6 +9,9 @@
   the pack in TEAM talk, and vote by day against the claimed seer or a random villager.
 - The witch heals on the first night and poisons a named wolf; the hunter shoots one.
 
+Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
+(where seers claim), the day's ballots, its own night results.
+
 Run: python bots/werewolf_rules_bot.py --server HOST:PORT --nick NICK
 """
 
@@ -17,172 +20,138 @@ from __future__ import annotations
 import random
 import re
 
-from arena.protocol import Message
-from arena.sdk import Bot
-from arena.sdk.bot import Ask, GameView
+from arena.sdk import Ask, DayVoteAsk, Player, SpeakAsk, Talk, WerewolfAsk, WerewolfBot, WerewolfState, WerewolfView
 
 CLAIM = re.compile(r"^seer: (\S+) is (werewolf|village)\b")
 """How a seer's finding reads in the channel (a convention among these bots)."""
 WOLF = "werewolf"
 
 
-class WerewolfRuleBot(Bot):
+def claims(state: WerewolfState) -> tuple[Player | None, dict[Player, str]]:
+    """The claimed seer (the first player to claim) and what they claimed, by player."""
+    seer: Player | None = None
+    said: dict[Player, str] = {}
+    for speech in state.speeches:
+        for line in speech.lines:
+            m = CLAIM.match(line)
+            if m is None:
+                continue
+            seer = seer or speech.player
+            if speech.player == seer:
+                said[m.group(1)] = m.group(2)
+    return seer, said
+
+
+class WerewolfRuleBot(WerewolfBot):
     owner = "arena"
     version = "1.0"
 
-    # -- what the bot remembers (all in game.notes) -------------------------------------
-
-    def on_start(self, game: GameView) -> None:
-        game.notes.update(wolves=set(), found={}, claims={}, seer=None, dead=set(), night=0, ballot={})
-
-    def on_event(self, game: GameView, msg: Message) -> None:
-        notes = game.notes
-        verb = msg.verb
-        if verb == "WOLVES":
-            notes["wolves"] = {n.lower() for n in msg.list("wolves")}
-        elif verb == "SEER":
-            notes["found"][msg.get("target", "").lower()] = msg.get("side")
-        elif verb == "NIGHT":
-            notes["night"] = msg.int("night", 0)
-        elif verb == "DAWN":
-            notes["dead"].update(n.lower() for n in msg.list("dead"))
-        elif verb in ("EXECUTION", "DEATH") and not msg.flag("spared"):
-            notes["dead"].add(msg.get("player", "").lower())
-        elif verb == "BALLOT" and msg.get("vote") != "abstain":
-            ballot = notes["ballot"]
-            target = msg.get("vote", "").lower()
-            ballot[target] = ballot.get(target, 0) + 1
-        elif verb == "VOTE_RESULT":
-            notes["ballot"] = {}
-        elif verb == "SHOT" and msg.get("target") != "none":
-            notes["dead"].add(msg.get("target", "").lower())
-
-    def on_chat(self, game: GameView, nick: str, text: str) -> None:
-        m = CLAIM.match(text)
-        if m is None:
-            return
-        notes = game.notes
-        if notes["seer"] is None:
-            notes["seer"] = nick.lower()
-        if notes["seer"] == nick.lower():
-            notes["claims"][m.group(1).lower()] = m.group(2)
-
     # -- helpers -------------------------------------------------------------------------
 
-    def _is_wolf(self, game: GameView) -> bool:
+    def _is_wolf(self, game: WerewolfView) -> bool:
         return game.side == WOLF
 
-    def _known(self, game: GameView) -> dict[str, str]:
+    def _known(self, game: WerewolfView) -> dict[Player, str]:
         """Sides this bot believes: its own findings, else the claimed seer's."""
-        return {**game.notes["claims"], **game.notes["found"]}
+        return {**claims(game.state)[1], **game.state.checked}
 
-    def _named_wolves(self, game: GameView, ask: Ask) -> list[str]:
+    def _named_wolves(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
         known = self._known(game)
-        return [o for o in ask.options if known.get(o.lower()) == WOLF and o.lower() != game.me.lower()]
+        return [o for o in ask.options if known.get(o) == WOLF and o != game.me]
 
-    def _pick(self, options: list[str], rng: random.Random) -> str:
+    def _pick(self, options: list[Player], rng: random.Random) -> Player:
         return options[int(rng.random() * len(options))]
-
-    def _players(self, ask: Ask) -> list[str]:
-        """The options that are players (not words like none/abstain)."""
-        return [o for o in ask.options if o not in ("none", "abstain", "save")]
 
     # -- night ---------------------------------------------------------------------------
 
-    def seer_check(self, game: GameView, ask: Ask) -> str:
+    def seer_check(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         known = self._known(game)
-        fresh = [o for o in self._players(ask) if o.lower() not in known and o.lower() != game.me.lower()]
+        fresh = [o for o in ask.players if o not in known and o != game.me]
         return self._pick(fresh, self.rng) if fresh else "none"
 
-    def wolf_vote(self, game: GameView, ask: Ask) -> str:
-        wolves = game.notes["wolves"]
-        targets = [o for o in self._players(ask) if o.lower() not in wolves]
+    def wolf_vote(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        return self._victim(game, ask.players)
+
+    def _victim(self, game: WerewolfView, players: list[Player]) -> str:
+        targets = [o for o in players if o not in game.state.wolves]
         if not targets:
             return "abstain"
-        seer = game.notes["seer"]
-        if seer is not None:
-            for o in targets:
-                if o.lower() == seer:
-                    return o
+        seer = claims(game.state)[0]
+        if seer in targets:
+            return seer
         # The same pick for every wolf: seeded by the game and the night only.
-        return self._pick(sorted(targets), random.Random(f"{game.gid}:{game.notes['night']}"))
+        return self._pick(sorted(targets), random.Random(f"{game.gid}:{game.state.day}"))
 
-    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
-        pack = game.notes["wolves"] - game.notes["dead"] - {game.me.lower()}
+    def team_talk(self, game: WerewolfView, ask: Ask) -> Talk:
+        pack = [w for w in game.state.wolves if game.state.is_alive(w) and w != game.me]
         if ask.kind == "wolf_vote" and pack:  # alone, no one would hear it
-            return [f"I vote {self.wolf_vote(game, ask)}"]
+            return f"I vote {self._victim(game, ask.players)}"
         return []
 
-    def _protect(self, game: GameView, ask: Ask) -> str:
-        seer = game.notes["seer"]
-        for o in self._players(ask):
-            if o.lower() == seer:
-                return o
-        players = self._players(ask)
+    def _protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        players = ask.players
+        seer = claims(game.state)[0]
+        if seer in players:
+            return seer
         return game.me if game.me in players else (self._pick(players, self.rng) if players else "none")
 
     doctor_protect = _protect
     bodyguard_protect = _protect
 
-    def witch_save(self, game: GameView, ask: Ask) -> str:
-        return "save" if "save" in ask.options and game.notes["night"] == 1 else "none"
+    def witch_save(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        return "save" if "save" in ask.options and game.state.day == 1 else "none"
 
-    def witch_poison(self, game: GameView, ask: Ask) -> str:
+    def witch_poison(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         named = self._named_wolves(game, ask)
         return named[0] if named else "none"
 
-    def hunter_shoot(self, game: GameView, ask: Ask) -> str:
+    def hunter_shoot(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         named = self._named_wolves(game, ask)
         return named[0] if named else "none"
 
-    def vigilante_shoot(self, game: GameView, ask: Ask) -> str:
-        return self.hunter_shoot(game, ask)
+    vigilante_shoot = hunter_shoot
 
     # -- day -----------------------------------------------------------------------------
 
-    def speech(self, game: GameView, ask: Ask) -> list[str]:
+    def speech(self, game: WerewolfView, ask: Ask) -> Talk:
         if game.role != "seer":
             return []
-        found = game.notes["found"]
-        dead = game.notes["dead"]
-        wolves = [n for n, side in found.items() if side == WOLF and n not in dead]
-        shown = {s.lower(): s for s in game.seats}
+        found = game.state.checked
+        wolves = [n for n, side in found.items() if side == WOLF and game.state.is_alive(n)]
         if wolves:
-            return [f"seer: {shown.get(wolves[0], wolves[0])} is werewolf"]
+            return f"seer: {wolves[0]} is werewolf"
         if ask.kind == "last_words" and found:
-            return [f"seer: {shown.get(n, n)} is {side}" for n, side in found.items()][:3]
+            return [f"seer: {n} is {side}" for n, side in found.items()][:3]
         return []
 
-    def speak(self, game: GameView, ask: Ask) -> str:
+    def speak(self, game: WerewolfView, ask: SpeakAsk) -> str:
         return "done"
 
-    last_words = speak
+    def last_words(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        return "done"
 
-    def candidacy(self, game: GameView, ask: Ask) -> str:
+    def candidacy(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         return "decline"
 
-    def vote(self, game: GameView, ask: Ask) -> str:
-        players = [o for o in self._players(ask) if o.lower() != game.me.lower()]
+    def vote(self, game: WerewolfView, ask: DayVoteAsk) -> str:
+        players = [o for o in ask.players if o != game.me]
         if not players:
             return "abstain"
+        seer = claims(game.state)[0]
         if self._is_wolf(game):
-            seer = game.notes["seer"]
-            wolves = game.notes["wolves"]
-            for o in players:
-                if o.lower() == seer:
-                    return o
-            villagers = [o for o in players if o.lower() not in wolves]
+            if seer in players:
+                return seer
+            villagers = [o for o in players if o not in game.state.wolves]
             if not villagers:
                 return "abstain"
             # Join the villager the table already leans against: a cheap, unsuspicious kill.
-            ballot = game.notes["ballot"]
-            return max(villagers, key=lambda o: (ballot.get(o.lower(), 0), self.rng.random()))
+            ballots = [b.vote for b in game.state.ballots if b.day == ask.day and b.round == ask.round]
+            return max(villagers, key=lambda o: (ballots.count(o), self.rng.random()))
         named = self._named_wolves(game, ask)
         if named:
             return named[0]
         known = self._known(game)
-        seer = game.notes["seer"]
-        suspects = [o for o in players if known.get(o.lower()) != "village" and o.lower() != seer]
+        suspects = [o for o in players if known.get(o) != "village" and o != seer]
         return self._pick(suspects, self.rng) if suspects else "abstain"
 
 

@@ -1,22 +1,46 @@
-"""The bot SDK: subclass ``Bot``, override one method per decision, call ``run_bot``.
+"""The bot SDK: subclass the base class of your game, override the decisions you care
+about, call ``run_bot``.
 
-    class MyBot(Bot):
+    from arena.sdk import AvalonBot, run_bot
+
+    class Cautious(AvalonBot):
         def vote(self, game, ask):
-            return "approve"
+            return "approve" if ask.rejections == 4 or game.side == "evil" else "reject"
 
     if __name__ == "__main__":
-        run_bot(MyBot)   # python mybot.py --server HOST:PORT --nick NICK
+        run_bot(Cautious)   # python cautious.py --server HOST:PORT --nick NICK
+
+``AvalonBot`` and ``WerewolfBot`` declare every decision of their game (``help()`` lists
+them, with what each must return); ``game.state`` is the game so far, kept up to date by
+the SDK (``AvalonState``, ``WerewolfState``). ``Bot`` is the generic base, for a bot that
+plays any game with one ``decide``.
 """
 
 from __future__ import annotations
 
-from .bot import Ask, Bot, GameView, Session
+from .avalon import (
+    AssassinateAsk, AvalonBot, AvalonState, AvalonView, Proposal, QuestAsk, Quest, TeamAsk, VoteAsk,
+)
+from .bot import Bot, Session
+from .fields import Player
+from .speech import Talk, split_text
+from .view import Ask, GameState, GameView
+from .werewolf import (
+    Ballot, DayVoteAsk, Death, PackVote, SeerResult, SpeakAsk, Speech, TeamLine, VoteResult, WerewolfAsk,
+    WerewolfBot, WerewolfState, WerewolfView,
+)
 
-__all__ = ["Ask", "Bot", "GameView", "Session", "run_bot"]
+__all__ = [
+    "Ask", "AssassinateAsk", "AvalonBot", "AvalonState", "AvalonView", "Ballot", "Bot", "DayVoteAsk", "Death",
+    "GameState", "GameView", "PackVote", "Player", "Proposal", "Quest", "QuestAsk", "SeerResult", "Session",
+    "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "VoteAsk", "VoteResult", "WerewolfAsk", "WerewolfBot",
+    "WerewolfState", "WerewolfView", "run_bot", "split_text",
+]
 
 
 def run_bot(bot_class: type[Bot]) -> None:
-    """Parse the command line (``--server``, ``--nick``, ...) and play over IRC until stopped."""
+    """Read the command line and environment (``--server``/``ARENA_SERVER``, ``--nick``/
+    ``ARENA_NICK``, ...; ``--help`` lists them) and play over IRC until stopped."""
     from .runner import main  # the IRC stack loads only for bots that go online
 
     main(bot_class)

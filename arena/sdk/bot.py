@@ -1,22 +1,25 @@
-"""The bot SDK: a bot is a small class with one method per decision.
+"""The bot SDK's core: ``Bot`` (what a bot is) and ``Session`` (one bot's conversation
+with one referee).
 
 ``Session`` turns the referee's lines into calls on a ``Bot`` and the bot's answers into
-lines; it knows no transport, so the same bot runs over IRC (``arena.sdk.irc``) or in
-memory (``arena.referee.local``).
+lines; it knows no transport, so the same bot runs over IRC (``arena.sdk.runner``) or in
+memory (``arena.referee.local``). Each game's base class and state are in
+``arena.sdk.avalon`` and ``arena.sdk.werewolf``.
 """
 
 from __future__ import annotations
 
+import difflib
 import logging
 import random
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar, TypeAlias
 
 from ..protocol import (
     ANSWER,
     ASK,
     END,
     ERROR,
+    FLOOR_LINES,
     MORE,
     PROTOCOL_VERSION,
     REGISTER,
@@ -33,93 +36,61 @@ from ..protocol import (
     Reassembler,
     parse,
 )
+from .faults import Faults
+from .speech import Talk, lines_of
+from .view import SPECS, Ask, GameView, new_ask, new_view
 
 log = logging.getLogger(__name__)
 
-
-@dataclass
-class Ask:
-    """A request from the referee: pick ``pick`` of ``options`` before ``deadline`` seconds pass."""
-
-    game: str
-    rid: str
-    kind: str
-    options: list[str]
-    pick: int
-    deadline: float
-    fields: dict[str, str]
-    message: Message
-    rng: random.Random | None = field(default=None, repr=False, compare=False)
-    """The answering bot's random stream (``Session`` sets it): ``random()`` draws from it,
-    so a local tournament, which reseeds that stream before every game, replays the same
-    answers when resumed; a fresh unseeded stream would differ on every run."""
-
-    def random(self, rng: random.Random | None = None) -> str | list[str]:
-        """A random legal answer from ``rng``, else the bot's stream (``self.rng``), else
-        (an Ask built by hand) a fresh unseeded one."""
-        if rng is None:
-            rng = self.rng if self.rng is not None else random.Random()
-        if self.pick == 1:
-            return rng.choice(self.options)
-        return rng.sample(self.options, self.pick)
+SDK = __name__.rpartition(".")[0]
+"""This package: its classes are the SDK's, not a bot's (``audit`` looks at bots' only)."""
 
 
-@dataclass
-class GameView:
-    """What this bot knows of one game: seats, its own role and what the referee said."""
-
-    gid: str
-    kind: str
-    me: str
-    seats: list[str]
-    options: dict[str, str]
-    start: Message
-    role: str | None = None
-    side: str | None = None
-    sees: list[str] = field(default_factory=list)
-    messages: list[Message] = field(default_factory=list)
-    """Every protocol line of this game the bot received, in order."""
-    over: bool = False
-    notes: dict[str, Any] = field(default_factory=dict)
-    """The bot's own memory for this game; the SDK never touches it."""
-    floor: str | None = None
-    """Who has the floor now (a turn to speak is open for them), or None."""
-    chat: list[tuple[str, str]] = field(default_factory=list)
-    """What players said at the floor in the game's channel, in order: (nick, text)."""
-
-    @property
-    def others(self) -> list[str]:
-        return [s for s in self.seats if s.lower() != self.me.lower()]
+Answer: TypeAlias = str | list[str]
+"""An answer: one option, or a list of ``pick`` distinct options."""
 
 
 class Bot:
-    """Subclass this. Override the decision methods you care about (``team``, ``vote``,
-    ``quest``, ``assassinate`` for Avalon); any decision without a method is answered with a
-    random legal choice. Event callbacks are optional."""
+    """The generic bot, for any game: ``decide`` gets every request.
+
+    To play one game, subclass ``AvalonBot`` or ``WerewolfBot`` instead: they declare each
+    decision of their game as a method. Subclassing ``Bot`` suits a bot that plays any
+    game with one piece of code (a language model reading ``ask.kind`` and ``ask.options``);
+    its methods named after decision kinds (``vote``, ``team``) are still called, as the
+    first SDK did. Whatever a bot leaves undecided gets a random legal answer."""
 
     owner = "anonymous"
     version = "0.1"
+    plays: ClassVar[str | None] = None
+    """The game this bot is written for (``avalon``, ``werewolf``); None: any game."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     # -- decisions: return a choice (or a list of choices when ask.pick > 1) ---------
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView, ask: Ask) -> Answer:
+        """The answer to ``ask``: one of ``ask.options``, or a list of ``ask.pick`` distinct
+        ones. By default the method named by ``ask.kind`` answers, if the bot has one, else
+        a random legal choice."""
         method = getattr(self, ask.kind, None)
         if method is None:
             return ask.random(self.rng)
         return method(game, ask)
 
-    def speech(self, game: GameView, ask: Ask) -> list[str]:
-        """Lines to say in the game's channel when given the floor (an ASK with
-        ``floor=true``), said before the answer that ends the turn; none by default."""
+    def speech(self, game: GameView, ask: Ask) -> Talk:
+        """What to say in the game's channel when given the floor (an ASK with
+        ``floor=true``), said before the answer that ends the turn; nothing by default.
+        One text (its line breaks kept) or a list of texts: the SDK cuts them into lines
+        the referee accepts, words whole, and keeps the first ``FLOOR_LINES`` (logging what
+        it left out)."""
         return []
 
-    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
-        """Lines for the bot's team only (Werewolf: the other living wolves, at night), sent
-        as ``TEAM`` before answering a private request; none by default. The referee
-        refuses them when no one may hear the bot in private."""
+    def team_talk(self, game: GameView, ask: Ask) -> Talk:
+        """What to tell the bot's team only (Werewolf: the other living wolves, at night),
+        sent as ``TEAM`` lines before answering a private request; nothing by default.
+        Cut into lines like ``speech``. The referee refuses it when no one may hear the bot
+        in private."""
         return []
 
     # -- callbacks ------------------------------------------------------------------
@@ -135,14 +106,89 @@ class Bot:
         """``game.role``, ``game.side`` and ``game.sees`` are now set."""
 
     def on_event(self, game: GameView, msg: Message) -> None:
-        """Any other line of the game (VOTES, QUEST, ...)."""
+        """Any other line of the game (VOTES, QUEST, ...); ``game.state`` has read it already."""
 
     def on_end(self, game: GameView, msg: Message) -> None:
-        """The game ended; ``msg`` reveals every role."""
+        """The game ended; ``msg`` reveals every role (so does ``game.state.roles``)."""
 
     def on_error(self, msg: Message) -> None:
         """The referee refused a line of ours; by default it is logged."""
         log.warning("referee refused our line: %s", msg.format())
+
+
+HOOKS = frozenset({name for name in vars(Bot) if not name.startswith("_")} | {"rng"})
+"""What the SDK itself reads or calls on every bot, beside its decisions."""
+
+
+class GameBot(Bot):
+    """What ``AvalonBot`` and ``WerewolfBot`` share: each names its game (``plays``) and
+    declares every decision of that game as a method of the same name, which ``decide``
+    calls. At another game's table (a mistake the SDK logs when the game starts) every
+    request gets a random legal answer."""
+
+    plays: ClassVar[str]
+
+    def decide(self, game: GameView, ask: Ask) -> Answer:
+        """Calls the decision method that ``ask.kind`` names: override those, not this.
+        At another game's table, or for a kind this SDK does not know, a random legal
+        choice."""
+        if game.kind == self.plays and ask.kind in SPECS[self.plays].asks:
+            return getattr(self, ask.kind)(game, ask)
+        return ask.random(self.rng)
+
+    def _at_random(self, ask: Ask) -> Any:
+        """Every decision's default: a random legal answer, from the bot's own stream."""
+        return ask.random(self.rng)
+
+
+def decisions_of(game: str | None) -> frozenset[str]:
+    """The decision kinds of ``game`` (None: of every game the SDK knows)."""
+    if game is not None:
+        spec = SPECS.get(game)
+        return frozenset(spec.asks) if spec is not None else frozenset()
+    return frozenset(kind for spec in SPECS.values() for kind in spec.asks)
+
+
+def audit(cls: type[Bot]) -> list[str]:
+    """What looks wrong in a bot class: a method that the SDK will never call although it
+    is most likely meant as a decision or hook. Such a bot plays on, at random where the
+    method was meant to decide, so nothing else would ever tell its author.
+
+    Flagged: a decision of another game in a one-game bot (``team`` in a ``WerewolfBot``),
+    and a name close to a decision or hook (``votes`` for ``vote``, ``on_events``). Other
+    public methods are the bot's own business; a helper with a close name is best renamed
+    with a leading underscore."""
+    own: set[str] = set()
+    for klass in cls.__mro__:
+        if klass.__module__.startswith(SDK):
+            continue
+        own.update(name for name, value in vars(klass).items()
+                   if not name.startswith("_") and (callable(value) or isinstance(value, (staticmethod, classmethod))))
+    mine = decisions_of(cls.plays)
+    known = mine | HOOKS
+    game = cls.plays or "any game"
+    problems = []
+    for name in sorted(own - known):
+        elsewhere = [spec.name for spec in SPECS.values() if name in spec.asks]
+        if elsewhere:
+            problems.append(f"{cls.__name__}.{name} is a decision of {elsewhere[0]}, not of {game}: it is never called")
+            continue
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+        if close:
+            what = "decision" if close[0] in mine else "hook of Bot"
+            problems.append(f"{cls.__name__}.{name} is never called: no {what} has that name (did you mean "
+                            f"{close[0]}?)")
+    return problems
+
+
+_told: set[tuple[type, str]] = set()
+"""Warnings given already, by bot class: each is worth saying once per process."""
+
+
+def _tell_once(cls: type, what: str, text: str) -> None:
+    if (cls, what) not in _told:
+        _told.add((cls, what))
+        log.warning("%s", text)
 
 
 class Session:
@@ -151,6 +197,7 @@ class Session:
     ``join``/``part`` let the session follow its games into their channels (IRC);
     ``respond`` lets a transport take decisions off the calling thread (the IRC runner
     answers on its own deadline). Without ``respond``, answers are returned at once.
+    Exceptions from the bot's code never escape: they are counted in ``faults``.
     """
 
     def __init__(
@@ -177,6 +224,8 @@ class Session:
         self.registered = False
         self.ended: set[str] = set()
         """Games of ours that have ended (an end told twice, by a restarted referee, once)."""
+        self.faults = Faults(type(bot).__name__)
+        """What the bot's own code raised, counted (see ``Faults``)."""
         self._join = join
         self._part = part
         self._respond = respond
@@ -189,6 +238,9 @@ class Session:
         self._replaying: dict[str, str] = {}
         """Games whose history the referee is replaying (``RESYNC``), with our seat's name
         in them: their requests are past, answered or not, and get no answer."""
+        cls = type(bot)
+        for problem in audit(cls):
+            _tell_once(cls, problem, problem)
 
     @property
     def finished(self) -> int:
@@ -211,17 +263,30 @@ class Session:
             fields["key"] = self.key
         return Message.make(REGISTER, PROTOCOL_VERSION, **fields).format()
 
-    def feed(self, sender: str, text: str) -> list[str]:
+    def feed(self, sender: str, text: str, channel: str | None = None) -> list[str]:
         """Handle one incoming line; returns the lines to send to the referee.
 
         Lines not from the referee are ignored, whatever they say: another bot posting
-        referee-like lines in the channel fools nobody.
+        referee-like lines in the channel fools nobody. ``channel``: where the line was
+        said (None: to us alone). While the referee replays a game's past to us (RESYNC),
+        that game's channel lines are ignored: the replay holds every one of them, and a
+        line said while we were rejoining the channel may come both ways. All but its END:
+        a game that ends before the replay goes on ends the replay too.
         """
         if sender.lower() != self.referee.lower():
             return []
         try:
             msg = parse(text)
         except ProtocolError:
+            return []
+        if channel is not None and msg.args and msg.args[0] in self._replaying:
+            if msg.verb == END:
+                # The game ended while the referee waited for us in its channel: the rest of
+                # the replay will not come, and this is the game's end for us.
+                gid = msg.args[0]
+                del self._replaying[gid]
+                self.games.pop(gid, None)
+                self._ended(gid, msg)
             return []
         return self.receive(msg)
 
@@ -258,14 +323,7 @@ class Session:
                     self._join(channel)
             return []
         if verb == START:
-            seats = msg.list("seats")
-            me = self._replaying.get(gid, self.nick)
-            if me.lower() not in (s.lower() for s in seats):
-                return []
-            view = GameView(gid, msg.get("game", ""), me, seats, msg.pairs("options"), msg)
-            self.games[gid] = view
-            view.messages.append(msg)
-            self.bot.on_start(view)
+            self._start(gid, msg)
             return []
         game = self.games.get(gid)
         if game is None:
@@ -273,25 +331,55 @@ class Session:
         game.messages.append(msg)
         if verb == ROLE:
             game.role, game.side, game.sees = msg.get("role"), msg.get("side"), msg.list("sees")
-            self.bot.on_role(game)
+            self._hook("on_role", gid, self.bot.on_role, game)
         elif verb == END:
             game.over = True
             game.floor = None
-            self.ended.add(gid)
-            log.info("game %s ended (%s): %d games of ours ended so far", gid, msg.get("reason", "?"), self.finished)
-            self.bot.on_end(game, msg)
+            self._hook("on_end", gid, self.bot.on_end, game, msg)
             del self.games[gid]
-            self._open.pop(gid, None)
-            channel = self._channels.pop(gid, None)
-            if channel and self._part is not None:
-                self._part(channel)
+            self._ended(gid, msg)
         else:
             if verb == "RULES":  # a game whose options did not fit in START (Werewolf)
                 game.options.update(msg.pairs("options"))
             if game.floor is not None and msg.get("player", "").lower() == game.floor.lower():
                 game.floor = None  # SPEECH (or a timeout) closed the turn
-            self.bot.on_event(game, msg)
+            try:  # inline, not through _hook: this runs on every line
+                self.bot.on_event(game, msg)
+            except Exception as exc:
+                self.faults.record("on_event", gid, exc)
         return []
+
+    def _ended(self, gid: str, msg: Message) -> None:
+        """Game ``gid`` of ours is over: count it, sum up its faults, leave its channel."""
+        self.ended.add(gid)
+        log.info("game %s ended (%s): %d games of ours ended so far", gid, msg.get("reason", "?"), self.finished)
+        self.faults.game_over(gid)
+        self._open.pop(gid, None)
+        channel = self._channels.pop(gid, None)
+        if channel and self._part is not None:
+            self._part(channel)
+
+    def _start(self, gid: str, msg: Message) -> None:
+        me = self._replaying.get(gid, self.nick)
+        if me.lower() not in (s.lower() for s in msg.list("seats")):
+            return
+        game = new_view(msg, me)
+        self.games[gid] = game
+        game.messages.append(msg)
+        plays = self.bot.plays
+        if plays is not None and game.kind != plays:
+            cls = type(self.bot)
+            _tell_once(cls, f"game {game.kind}",
+                       f"{cls.__name__} plays {plays}, but was seated at a {game.kind or 'unknown'} table (game {gid}): "
+                       f"it answers every request there at random. Run it where {plays} is played.")
+        self._hook("on_start", gid, self.bot.on_start, game)
+
+    def _hook(self, where: str, gid: str | None, hook: Callable[..., None], *args: Any) -> None:
+        """Call one of the bot's callbacks; what it raises is counted, not passed on."""
+        try:
+            hook(*args)
+        except Exception as exc:
+            self.faults.record(where, gid, exc)
 
     def _resync(self, gid: str, msg: Message) -> None:
         """``RESYNC GID begin``: we came back to a game in progress; forget what we had of
@@ -339,18 +427,29 @@ class Session:
         for game in self.games.values():
             if game.floor is not None and game.floor.lower() == low:
                 game.chat.append((sender, text))
-                self.bot.on_chat(game, sender, text)
+                floor = game.floor
+                game.hear(lambda state: state.said(floor, text))
+                self._hook("on_chat", game.gid, self.bot.on_chat, game, sender, text)
 
     def speech(self, game: GameView, ask: Ask) -> list[str]:
-        """The bot's lines for a turn at the floor; a failing bot says nothing."""
+        """The bot's lines for a turn at the floor, cut to lines the referee accepts (at
+        most ``FLOOR_LINES``; the rest is left out, and the log says so). A failing bot
+        says nothing."""
         try:
-            return [line for line in self.bot.speech(game, ask) if line]
-        except Exception:
-            log.exception("%s.speech failed", type(self.bot).__name__)
+            lines = lines_of(self.bot.speech(game, ask))
+        except Exception as exc:
+            self.faults.record("speech", game.gid, exc)
             return []
+        if len(lines) > FLOOR_LINES:
+            cut = lines[FLOOR_LINES:]
+            log.warning("%s's speech in %s is %d lines, %d more than a turn holds: the last %d bytes were left out "
+                        "(%r...)", type(self.bot).__name__, game.gid, len(lines), len(cut),
+                        sum(len(line.encode()) for line in cut), cut[0][:40])
+            lines = lines[:FLOOR_LINES]
+        return lines
 
     def _ask(self, msg: Message) -> list[str]:
-        gid, rid, kind = msg.args
+        gid = msg.args[0]
         game = self.games.get(gid)
         if game is None:
             return []
@@ -360,11 +459,12 @@ class Session:
         if fields.get("floor") == "true":
             game.floor = to
         if gid in self._replaying or to != "all" and game.me.lower() not in to.lower().split(","):
-            self.bot.on_event(game, msg)
+            try:
+                self.bot.on_event(game, msg)
+            except Exception as exc:
+                self.faults.record("on_event", gid, exc)
             return []
-        pick = msg.int("pick") if "pick" in fields else 1
-        ask = Ask(gid, rid, kind, msg.list("options"), pick, float(msg.int("deadline", 0)), fields, msg,
-                  rng=self.bot.rng)
+        ask = new_ask(game, msg, self.bot.rng)
         self._open[gid] = ask
         if self._respond is not None:
             self._respond(game, ask)
@@ -372,37 +472,51 @@ class Session:
         out = self.talk(game, ask)
         return out + [self.answer(ask, self.decide(game, ask))]
 
-    def talk(self, game: GameView, ask: Ask) -> list[str]:
+    def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
         """Before answering ``ask``: say the bot's speech in the channel if it has the
-        floor (through ``say``), and return the TEAM lines it wants relayed to its team."""
-        if ask.message.flag("floor"):
-            if self._say is not None:
-                for line in self.speech(game, ask):
-                    self._say(game.gid, line)
+        floor (through ``say``), and return the TEAM lines it wants relayed to its team.
+        ``live`` (checked once the speech is ready) says whether the turn is still ours: a
+        speech that took longer than the turn is not said."""
+        if ask.floor:
+            lines = self.speech(game, ask)
+            if lines and (live is None or live()):
+                for line in lines:
+                    game.hear(lambda state: state.said(game.me, line))
+                    if self._say is not None:
+                        self._say(game.gid, line)
+            elif lines:
+                log.warning("%s's speech in %s came after its turn had ended; it was not said",
+                            type(self.bot).__name__, game.gid)
             return []
         if ask.fields.get("to") == "all":
             return []
         try:
-            lines = [t for t in self.bot.team_talk(game, ask) if t]
-        except Exception:
-            log.exception("%s.team_talk failed", type(self.bot).__name__)
+            texts = lines_of(self.bot.team_talk(game, ask))
+        except Exception as exc:
+            self.faults.record("team_talk", game.gid, exc)
             return []
-        return [Message.make(TEAM, game.gid, text=t).format() for t in lines]
+        out = []
+        for text in texts:
+            team = Message.make(TEAM, game.gid, text=text)
+            ours = Message(TEAM, team.args, {"from": game.me}, text)  # our side of the pack's talk
+            game.hear(lambda state: state.apply(ours))
+            out.append(team.format())
+        return out
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView, ask: Ask) -> Answer:
         """The bot's choice; a bug in a bot must not cost its seat, so an exception
-        becomes a random legal choice."""
+        becomes a random legal choice (and is counted in ``faults``)."""
         try:
             return self.bot.decide(game, ask)
-        except Exception:
-            log.exception("%s.decide failed on %s; answering at random", type(self.bot).__name__, ask.message.format())
+        except Exception as exc:
+            self.faults.record(ask.kind, game.gid, exc)
             return ask.random(self.bot.rng)
 
     def _retry(self, msg: Message) -> list[str]:
         """A refused answer (ERROR) or a passed deadline (WARN) on an open request gets a
         random legal answer at once: legal by construction, so it cannot loop."""
         if msg.verb == ERROR:
-            self.bot.on_error(msg)
+            self._hook("on_error", None, self.bot.on_error, msg)
             gid, rid = (msg.args[1:3] + ("", ""))[:2]
         else:
             gid, rid = msg.args
@@ -414,6 +528,6 @@ class Session:
         return [self.answer(ask, ask.random(self.bot.rng))]
 
     @staticmethod
-    def answer(ask: Ask, choice: str | list[str]) -> str:
+    def answer(ask: Ask, choice: Answer) -> str:
         value = choice if isinstance(choice, str) else ",".join(choice)
         return Message(ANSWER, (ask.game, ask.rid, value)).format()

@@ -1,21 +1,22 @@
 """Run an SDK bot over IRC: connect, register, follow games into their channels, answer
 in time.
 
-Decisions run on a worker thread so the connection stays alive while a bot thinks; if a
-bot has not decided when 80% of the deadline is gone, a random legal answer goes out
-instead (and the late one is dropped), so a slow bot loses a choice, not its seat.
+Decisions run on worker threads, so the connection stays alive while a bot thinks, and a
+bot seated in several games thinks about each at once: a slow decision in one game
+delays no other game's. If a bot has not decided when 80% of the deadline is gone, a
+random legal answer goes out instead (and the late one is dropped), so a slow bot loses a
+choice, not its seat.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import logging
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from typing import Any, Sequence
 
+import click
 import irc.client
 
 from ..irc.link import IrcLink, strip_controls
@@ -48,12 +49,15 @@ class BotRunner:
         referee_account: str | None = None,
         sasl_account: str | None = None,
         sasl_password: str | None = None,
+        workers: int = 16,
     ) -> None:
         """``name`` is the bot's identity (default: the nick) and ``key`` proves it (see
         ``arena bots add``); ``sasl_account``/``sasl_password`` log the bot in to its
         services account instead. ``referee_account``: the referee's services account;
         then only lines from that account count as the referee's, and the key goes out
-        only after the referee has answered from it."""
+        only after the referee has answered from it. ``workers``: decisions that may run
+        at once (one per game the bot sits in is enough; a decision that overran its
+        deadline keeps its worker until it returns)."""
         self.max_games = max_games
         self.channel = channel
         self.referee_account = referee_account
@@ -69,7 +73,7 @@ class BotRunner:
             bot, nick, referee, join=self.link.join, part=self.link.part, respond=self._respond, say=self._say,
             name=name, key=key,
         )
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{nick}-decide")
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"{nick}-decide")
         self._lock = threading.Lock()
         self._answered: set[int] = set()
         """The requests answered, by the number ``_respond`` gave them: the decision and the
@@ -100,6 +104,7 @@ class BotRunner:
             while self.link.queued:
                 self.reactor.process_once(0.05)
             self._pool.shutdown(wait=False, cancel_futures=True)
+            self.session.faults.report()
 
     def _on_ready(self) -> None:
         self.session.nick = self.link.nick  # the server may have given us a suffixed nick
@@ -152,7 +157,7 @@ class BotRunner:
                 self._referee_proven = True
                 if not self.session.registered:
                     self.link.send(self.referee, self.session.hello())
-        for line in self.session.feed(sender, text):
+        for line in self.session.feed(sender, text, target if target[:1] in "#&" else None):
             self.link.send(self.referee, line)
 
     def _say(self, gid: str, text: str) -> None:
@@ -161,11 +166,15 @@ class BotRunner:
             self.link.send(channel, text)
 
     def _respond(self, game: GameView, ask: Ask) -> None:
+        """Decide ``ask`` on a worker; at ``SAFETY`` of its deadline, answer at random
+        unless the decision has answered already (whichever comes first answers)."""
         key = next(self._asks)
         budget = max(0.0, ask.deadline * SAFETY)
         self.reactor.scheduler.execute_after(budget, lambda: self._send(key, ask, ask.random(self.session.bot.rng), late=True))
+
         def work() -> None:
-            for line in self.session.talk(game, ask):  # speech in the channel, TEAM lines to the referee
+            # Speech in the channel (unless the turn is over already), TEAM lines to the referee.
+            for line in self.session.talk(game, ask, live=lambda: key not in self._answered):
                 self.link.send(self.referee, line)
             self._send(key, ask, self.session.decide(game, ask), late=False)
 
@@ -181,44 +190,65 @@ class BotRunner:
         self.link.send(self.referee, Session.answer(ask, choice))
 
 
-def parse_server(text: str) -> tuple[str, int]:
+def _server(ctx: click.Context, param: click.Parameter, text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    if not sep or not host or not port.isdigit():
+        raise click.BadParameter(f"expected HOST:PORT, got {text!r}")
     return host, int(port)
 
 
+def command(bot_class: type[Bot]) -> click.Command:
+    """The command line of a bot program that runs ``bot_class`` (``run_bot``). Every
+    option can come from the environment instead (``ARENA_SERVER``, ``ARENA_NICK``, ...,
+    as ``--help`` shows), which keeps keys and passwords out of the process list."""
+
+    def option(*names: str, env: str, **kwargs: Any) -> Any:
+        return click.option(*names, envvar=env, show_envvar=True, **kwargs)
+
+    @click.command(name=bot_class.__name__, context_settings={"help_option_names": ["-h", "--help"]},
+                   help=f"Run {bot_class.__name__} in an arena over IRC.")
+    @option("--server", env="ARENA_SERVER", required=True, metavar="HOST:PORT", callback=_server,
+            help="The IRC server.")
+    @option("--nick", env="ARENA_NICK", required=True, help="The bot's nick.")
+    @option("--name", env="ARENA_NAME", default=None,
+            help="The bot's identity, whose rating it plays for (default: the nick).")
+    @option("--key", env="ARENA_KEY", default=None,
+            help="The key that proves the identity (`arena bots add NAME` prints it).")
+    @option("--referee", env="ARENA_REFEREE", default="arena", show_default=True, help="The referee's nick.")
+    @option("--channel", env="ARENA_CHANNEL", default="#arena", show_default=True, help="The lobby channel.")
+    @option("--referee-account", env="ARENA_REFEREE_ACCOUNT", default=None,
+            help="The referee's services account: trust its nick only when it speaks from it.")
+    @option("--sasl-account", env="ARENA_SASL_ACCOUNT", default=None,
+            help="Log in to this services account (SASL PLAIN).")
+    @option("--sasl-password", env="ARENA_SASL_PASSWORD", default=None, help="Its password.")
+    @option("--tls", env="ARENA_TLS", is_flag=True, help="Connect with TLS.")
+    @option("--password", env="ARENA_PASSWORD", default=None, help="The server's password.")
+    @option("--rate", env="ARENA_RATE", type=float, default=2.0, show_default=True,
+            help="Lines per second at most (0: unlimited).")
+    @option("--games", env="ARENA_GAMES", type=int, default=None, help="Leave after this many games.")
+    @option("--seed", env="ARENA_SEED", type=int, default=None, help="Seed of the bot's random stream.")
+    @option("--workers", env="ARENA_WORKERS", type=click.IntRange(min=1), default=16, show_default=True,
+            help="Decisions that may run at once (in different games).")
+    @option("--verbose", env="ARENA_VERBOSE", is_flag=True, help="Log what the bot does, not only what goes wrong.")
+    def run(server: tuple[str, int], nick: str, name: str | None, key: str | None, referee: str, channel: str,
+            referee_account: str | None, sasl_account: str | None, sasl_password: str | None, tls: bool,
+            password: str | None, rate: float, games: int | None, seed: int | None, workers: int,
+            verbose: bool) -> None:
+        logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format=f"{nick}: %(message)s")
+        host, port = server
+        runner = BotRunner(
+            bot_class(seed=seed), host, port, nick, referee=referee, channel=channel, tls=tls, password=password,
+            lines_per_second=rate, max_games=games, name=name, key=key, referee_account=referee_account,
+            sasl_account=sasl_account, sasl_password=sasl_password if sasl_account else None, workers=workers,
+        )
+        try:
+            runner.run()
+        except KeyboardInterrupt:
+            pass
+
+    return run
+
+
 def main(bot_class: type[Bot], argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=f"Run {bot_class.__name__} in an arena over IRC.")
-    parser.add_argument("--server", type=parse_server, required=True, metavar="HOST:PORT")
-    parser.add_argument("--nick", required=True)
-    parser.add_argument("--name", default=None, help="the bot's identity, whose rating it plays for (default: the nick)")
-    parser.add_argument("--key", default=os.environ.get("ARENA_KEY"),
-                        help="the key that proves the identity (`arena bots add NAME` prints it; default: $ARENA_KEY, "
-                             "which keeps it out of the process list)")
-    parser.add_argument("--referee", default="arena", help="the referee's nick (default: arena)")
-    parser.add_argument("--channel", default="#arena", help="the lobby channel (default: #arena)")
-    parser.add_argument("--referee-account", default=None,
-                        help="the referee's services account: trust its nick only when it speaks from it")
-    parser.add_argument("--sasl-account", default=None, help="log in to this services account (SASL PLAIN)")
-    parser.add_argument("--sasl-password", default=os.environ.get("ARENA_SASL_PASSWORD"),
-                        help="its password (default: $ARENA_SASL_PASSWORD)")
-    parser.add_argument("--tls", action="store_true")
-    parser.add_argument("--password", default=None, help="server password")
-    parser.add_argument("--rate", type=float, default=2.0, help="lines per second at most (0: unlimited)")
-    parser.add_argument("--games", type=int, default=None, help="leave after this many games")
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--verbose", action="store_true")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format=f"{args.nick}: %(message)s")
-    host, port = args.server
-    runner = BotRunner(
-        bot_class(seed=args.seed), host, port, args.nick, referee=args.referee, channel=args.channel,
-        tls=args.tls, password=args.password, lines_per_second=args.rate, max_games=args.games,
-        name=args.name, key=args.key, referee_account=args.referee_account,
-        sasl_account=args.sasl_account, sasl_password=args.sasl_password if args.sasl_account else None,
-    )
-    try:
-        runner.run()
-    except KeyboardInterrupt:
-        pass
+    """Run ``bot_class`` with the options of ``argv`` (default: the command line)."""
+    command(bot_class).main(args=list(argv) if argv is not None else None)

@@ -13,6 +13,7 @@ from arena.irc.servers import LocalServer
 from arena.protocol import FLOOR_LINES, parse
 from arena.sdk import Ask, GameView
 from arena.sdk.runner import BotRunner
+from arena.sdk.speech import lines_of
 
 from .test_games import FAST, Arena
 
@@ -22,7 +23,8 @@ NIGHT_VERBS = {"SEER", "WOLF_VOTES", "WOLF_TARGET", "WOLVES", "LOVERS", "CHARMED
 class Talker(WerewolfRuleBot):
     """A rule bot that speaks at every turn as soon as it is asked, talks to its pack, and
     once a game blurts a line into the channel at night (out of turn: the referee must
-    refuse it). The first Talker at the floor in a game says two lines past the cap."""
+    refuse it). The first Talker at the floor in a game says two lines past the cap (past
+    the SDK, which would not say them)."""
 
     def __init__(self, seed: int, long: set[str]) -> None:
         super().__init__(seed)
@@ -32,18 +34,32 @@ class Talker(WerewolfRuleBot):
         self.long = long
         """Games where a Talker made its long speech already (shared by the table)."""
         self.spoken: list[list[str]] = []
+        self.over: list[str] = []
+        """Games where this bot's speech filled its turn, and two lines more are due."""
 
     def on_chat(self, game: GameView, nick: str, text: str) -> None:
         self.chat_heard.append((nick, text))
         super().on_chat(game, nick, text)
 
     def speech(self, game: GameView, ask: Ask) -> list[str]:
-        lines = [f"{game.me} has the floor ({ask.kind}, turn {len(self.spoken)})", *super().speech(game, ask)]
+        lines = [f"{game.me} has the floor ({ask.kind}, turn {len(self.spoken)})", *lines_of(super().speech(game, ask))]
         if game.gid not in self.long:
             self.long.add(game.gid)
-            lines += [f"{game.me} speaks on, line {i}" for i in range(len(lines) + 1, FLOOR_LINES + 3)]
+            lines += [f"{game.me} speaks on, line {i}" for i in range(len(lines) + 1, FLOOR_LINES + 1)]
+            self.over.append(game.gid)
         self.spoken.append(lines)
         return lines
+
+    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+        """After a speech of a whole turn, two lines more, said past the SDK (which would
+        cut them): the server and the referee must keep them out of the record."""
+        if ask.floor and game.gid in self.over and self.blurt is not None:
+            self.over.remove(game.gid)
+            extra = [f"{game.me} speaks on, line {i}" for i in (FLOOR_LINES + 1, FLOOR_LINES + 2)]
+            for line in extra:
+                self.blurt.say_now(game.gid, line)
+            self.spoken[-1] += extra
+        return super().decide(game, ask)
 
     def team_talk(self, game: GameView, ask: Ask) -> list[str]:
         if self.blurt is not None and game.gid not in self.blurted:

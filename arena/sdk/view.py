@@ -1,0 +1,222 @@
+"""What a bot is given: the request it must answer (``Ask``) and what it knows of the game
+(``GameView``, with the game's ``GameState`` that the SDK keeps up to date).
+
+Each game the SDK knows registers a ``GameSpec`` here: its state class and one request
+class per decision kind. The session builds every view and request from the spec of the
+game's ``START``, so a bot that subclasses the generic ``Bot`` gets the same typed state
+and requests as one written for a single game.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Generic, Mapping, TypeVar
+
+from ..protocol import ASK, END, ROLE, Message
+from .fields import WORDS, Player
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Ask:
+    """A request from the referee: pick ``pick`` of ``options`` before ``deadline`` seconds pass.
+
+    Each decision kind has its own subclass (``arena.sdk.avalon``, ``arena.sdk.werewolf``)
+    whose typed fields read the line (``ask.rejections`` is an int); ``fields`` keeps the
+    line's raw ``key=value`` text for anything else."""
+
+    game: str
+    rid: str
+    kind: str
+    options: list[str]
+    pick: int
+    deadline: float
+    fields: dict[str, str]
+    message: Message
+    rng: random.Random | None = field(default=None, repr=False, compare=False)
+    """The answering bot's random stream (``Session`` sets it): ``random()`` draws from it,
+    so a local tournament, which reseeds that stream before every game, replays the same
+    answers when resumed; a fresh unseeded stream would differ on every run."""
+
+    def random(self, rng: random.Random | None = None) -> str | list[str]:
+        """A random legal answer from ``rng``, else the bot's stream (``self.rng``), else
+        (an Ask built by hand) a fresh unseeded one."""
+        if rng is None:
+            rng = self.rng if self.rng is not None else random.Random()
+        if self.pick == 1:
+            return rng.choice(self.options)
+        return rng.sample(self.options, self.pick)
+
+    @property
+    def players(self) -> list[Player]:
+        """The options that are players, without the words (``none``, ``abstain``, ...)."""
+        return [o for o in self.options if o not in WORDS]
+
+    @property
+    def floor(self) -> bool:
+        """Whether this request gives you the floor: say your speech, then answer."""
+        return self.message.flag("floor")
+
+
+@dataclass
+class GameState:
+    """What one game's lines have told this bot so far: whenever a bot reads
+    ``game.state``, every line received until then has been applied to it, so a callback
+    or a decision always reads the game as it stands. Bots read it and never change it
+    (their own memory goes in ``GameView.notes``).
+
+    This base class follows what every game shares (your role, the roles made public, the
+    end); each game's subclass adds the rest. A game the SDK does not know gets the base."""
+
+    seats: list[Player]
+    """Every player, in seat order."""
+    role: str | None = None
+    """Your role, once ``ROLE`` told it."""
+    side: str | None = None
+    """Your side as ``ROLE`` told it (an Avalon Lancelot's may switch later: ``switched``)."""
+    sees: list[Player] = field(default_factory=list)
+    """The players your role lets you see (Avalon; protocol.md, "What `sees` means")."""
+    roles: dict[Player, str] = field(default_factory=dict)
+    """Roles told to everyone so far (Werewolf reveals the dead's; every role at the end)."""
+    winner: str | None = None
+    """The winning side once the game has ended (``none`` for a draw or an abort)."""
+    reason: str | None = None
+    """Why the game ended (an end reason of protocol.md), once it has."""
+
+    def apply(self, msg: Message) -> None:
+        """Follow one line of the game. A line the state cannot read (a referee sending
+        what protocol.md does not say) is logged and skipped: the bot plays on."""
+        verb = msg.verb
+        reader = self.READERS.get(f"{verb} {msg.args[2]}" if verb == ASK else verb)
+        if reader is None:
+            return
+        try:
+            reader(self, msg)
+        except Exception:
+            log.exception("%s could not follow %s", type(self).__name__, msg.format())
+
+    def said(self, player: Player, text: str) -> None:
+        """``player``, who has the floor, said ``text`` in the game's channel (a speech
+        line; the bot's own lines too). Only games with turns at the floor keep them."""
+
+    def _role(self, msg: Message) -> None:
+        self.role, self.side, self.sees = msg.get("role"), msg.get("side"), msg.list("sees")
+
+    def _end(self, msg: Message) -> None:
+        self.winner = msg.get("winner")
+        self.reason = msg.get("reason")
+        self.roles = msg.pairs("roles")
+
+    READERS: ClassVar[Mapping[str, Callable[[Any, Message], None]]] = {ROLE: _role, END: _end}
+    """How each line changes the state: by verb, and by ``"ASK kind"`` for a request. A
+    subclass lists its readers (its base's included); a line without one changes nothing."""
+
+
+S = TypeVar("S", bound=GameState)
+
+
+@dataclass
+class GameView(Generic[S]):
+    """What this bot knows of one game: seats, its own role, what the referee said, and the
+    game's state (``state``: an ``AvalonState`` or a ``WerewolfState``)."""
+
+    gid: str
+    kind: str
+    """The game: ``avalon`` or ``werewolf``."""
+    me: Player
+    """Our seat's nick (as START named it: requests name us so)."""
+    seats: list[Player]
+    options: dict[str, str]
+    start: Message
+    _state: S = field(repr=False)
+    role: str | None = None
+    side: str | None = None
+    sees: list[Player] = field(default_factory=list)
+    """Avalon: the players your role lets you see (protocol.md, "What `sees` means")."""
+    messages: list[Message] = field(default_factory=list)
+    """Every protocol line of this game the bot received, in order."""
+    over: bool = False
+    notes: dict[str, Any] = field(default_factory=dict)
+    """The bot's own memory for this game; the SDK never touches it."""
+    floor: Player | None = None
+    """Who has the floor now (a turn to speak is open for them), or None."""
+    chat: list[tuple[Player, str]] = field(default_factory=list)
+    """What other players said at the floor in the game's channel, in order: (nick, text)."""
+    _applied: int = field(default=0, init=False, repr=False, compare=False)
+    """How many of ``messages`` the state has read."""
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
+    """Held while the state reads: the IRC runner's workers and its reactor may both ask."""
+
+    @property
+    def state(self) -> S:
+        """The game so far, up to the last line received (see ``GameState``).
+
+        The state reads the lines when a bot asks for it, not as they arrive: ten bots in
+        one process hear every line of a game, and a bot that never looks at the state
+        should not pay for it on each."""
+        if self._applied < len(self.messages):
+            with self._lock:
+                self._catch_up()
+        return self._state
+
+    def _catch_up(self) -> None:
+        end = len(self.messages)  # lines that arrive meanwhile wait for the next reading
+        new = self.messages[self._applied:end]
+        self._applied = end
+        apply = self._state.apply
+        for msg in new:
+            apply(msg)
+
+    def hear(self, change: Callable[[S], None]) -> None:
+        """Bring the state up to date, then apply ``change`` to it: what the state learns
+        from elsewhere than the referee's lines (the speeches said in the channel, the
+        bot's own lines). Used by the session."""
+        with self._lock:
+            self._catch_up()
+            change(self._state)
+
+    @property
+    def others(self) -> list[Player]:
+        return [s for s in self.seats if s.lower() != self.me.lower()]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the SDK knows of one game: how to follow it, and its decisions."""
+
+    name: str
+    state: type[GameState]
+    asks: Mapping[str, type[Ask]]
+    """Every decision kind of the game, with the class of its requests."""
+
+
+SPECS: dict[str, GameSpec] = {}
+"""The games the SDK knows, by the name ``START`` gives (``game=avalon``)."""
+
+
+def register(spec: GameSpec) -> GameSpec:
+    SPECS[spec.name] = spec
+    return spec
+
+
+def new_view(start: Message, me: Player) -> GameView[GameState]:
+    """The view of a game that ``start`` (its START line) begins, with a fresh state (which
+    reads ``start`` with the other lines, from ``messages``)."""
+    seats = start.list("seats")
+    kind = start.get("game", "")
+    spec = SPECS.get(kind)
+    state = (spec.state if spec is not None else GameState)(seats)
+    return GameView(start.args[0], kind, me, seats, start.pairs("options"), start, state)
+
+
+def new_ask(view: GameView[Any], msg: Message, rng: random.Random) -> Ask:
+    """The request ``msg`` (an ASK line addressed to us), as its kind's class."""
+    gid, rid, kind = msg.args
+    spec = SPECS.get(view.kind)
+    cls = spec.asks.get(kind, Ask) if spec is not None else Ask
+    pick = msg.int("pick") if "pick" in msg.fields else 1
+    return cls(gid, rid, kind, msg.list("options"), pick, float(msg.int("deadline", 0)), msg.fields, msg, rng=rng)

@@ -1,0 +1,454 @@
+"""Werewolf for bots: ``WerewolfBot`` (one method per decision), its requests, and
+``WerewolfState`` (the living and the dead, speeches, votes, your night), kept up to date
+by the SDK.
+
+protocol.md, section 9, is the wire side of all of this; ``rules/werewolf.md`` the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from ..protocol import Message
+from .bot import GameBot
+from .fields import Player, number, word
+from .speech import Talk
+from .view import Ask, GameSpec, GameState, GameView, register
+
+NOBODY = "none"
+"""How a line says that a player field names no one (no leader, no target)."""
+
+# -- requests ------------------------------------------------------------------------
+
+
+class WerewolfAsk(Ask):
+    """A Werewolf request. ``options`` are exactly the legal answers: players' nicks and
+    words (``none``, ``abstain``, ...); ``ask.players`` is the nicks alone."""
+
+    day = number("The current day, and the number of the night before it (night N comes before day N).")
+
+
+class SpeakAsk(WerewolfAsk):
+    """``speak``: your turn in the day's discussion (or a runoff's)."""
+
+    purpose = word("``discussion``, or ``runoff`` (the tied speak before the second vote).", "discussion")
+
+
+class DayVoteAsk(WerewolfAsk):
+    """``vote``: your public vote on whom to execute (never yourself)."""
+
+    round = number("1, or 2 for the runoff between the tied.", 1)
+
+
+# -- state -----------------------------------------------------------------------------
+
+
+@dataclass
+class Death:
+    player: Player
+    day: int
+    """The day of the death (a night death counts for the day it is told at dawn)."""
+    cause: str
+    """``night`` (dawn never tells how), ``execution``, ``shot`` (a hunter's), or ``day``
+    (another death in the day: a lover's grief)."""
+    role: str | None = None
+    """The role, if the game reveals roles on death."""
+
+
+@dataclass
+class Speech:
+    """A turn at the floor and what was said in it (the bot's own turns too)."""
+
+    player: Player
+    day: int
+    purpose: str
+    """``candidacy``, ``discussion``, ``runoff`` or ``last_words``."""
+    lines: list[str] = field(default_factory=list)
+    passed: bool = False
+    """The speaker gave the turn up (``pass``)."""
+    over: bool = False
+    """The turn has ended."""
+
+
+@dataclass
+class Ballot:
+    """A public vote on whom to execute."""
+
+    day: int
+    round: int
+    player: Player
+    vote: Player | None
+    """None: an abstention."""
+
+
+@dataclass
+class VoteResult:
+    """The count of a day's vote."""
+
+    day: int
+    round: int
+    counts: dict[Player, int]
+    abstentions: int
+    outcome: str
+    """``execution``, ``runoff`` or ``none``."""
+    target: Player | None
+
+
+@dataclass
+class SeerResult:
+    night: int
+    player: Player
+    side: str
+    """``village`` or ``werewolf``: how the player looks to the seer."""
+
+
+@dataclass
+class PackVote:
+    """How the pack voted one night (told to the living wolves)."""
+
+    night: int
+    votes: dict[Player, Player | None]
+    """Each wolf's victim; None: an abstention."""
+    target: Player | None
+    """The pack's victim; None: a tie or no vote, no kill."""
+
+
+@dataclass
+class TeamLine:
+    """A line of the pack's talk at night (``TEAM``); the bot's own lines too."""
+
+    night: int
+    player: Player
+    text: str
+
+
+def _someone(value: str | None) -> Player | None:
+    return None if value in (None, "", NOBODY, "abstain") else value
+
+
+@dataclass
+class WerewolfState(GameState):
+    """A Werewolf game as its lines told it to this bot: what everyone knows, and the
+    private news of its own role. Roles made public (the dead's, when the game reveals
+    them; a spared idiot's) are in ``roles``."""
+
+    deal: dict[str, int] = field(default_factory=dict)
+    """How many of each role were dealt (not who has which)."""
+    day: int = 0
+    """The current day; during night N, N (night N comes before day N)."""
+    night: bool = False
+    """Whether it is night now."""
+    alive: list[Player] = field(default_factory=list)
+    """The living, in seat order."""
+    deaths: list[Death] = field(default_factory=list)
+    """Every death, in the order told."""
+    leader: Player | None = None
+    """The elected leader, while there is one."""
+    candidates: list[Player] = field(default_factory=list)
+    """Who stood for leader."""
+    leader_votes: dict[Player, Player | None] = field(default_factory=dict)
+    """The leader election's votes; None: an abstention."""
+    order: list[Player] = field(default_factory=list)
+    """Today's speaking order (the leader may appear twice)."""
+    speeches: list[Speech] = field(default_factory=list)
+    """Every turn at the floor so far, with its lines, oldest first."""
+    ballots: list[Ballot] = field(default_factory=list)
+    """Every public vote on an execution, oldest first."""
+    results: list[VoteResult] = field(default_factory=list)
+    """Every count of those votes."""
+    wolves: list[Player] = field(default_factory=list)
+    """The pack, if you are a wolf."""
+    team_talk: list[TeamLine] = field(default_factory=list)
+    """The pack's talk at night, if you are a wolf."""
+    pack_votes: list[PackVote] = field(default_factory=list)
+    """How the pack voted each night, if you are a wolf."""
+    seer: list[SeerResult] = field(default_factory=list)
+    """What you learned as the seer, night by night."""
+    wolf_targets: dict[int, Player | None] = field(default_factory=dict)
+    """The wolves' victim of each night, as told to the witch (and the doctor)."""
+    lovers: list[Player] = field(default_factory=list)
+    """The two lovers, if you are one of them or Cupid."""
+    cupid: Player | None = None
+    charmed: list[Player] = field(default_factory=list)
+    """Who the piper has charmed, if you are charmed or the piper."""
+    _shot: Player | None = field(default=None, repr=False)
+    """The target of the last hunter's shot: its DEATH line follows."""
+
+    @property
+    def dead(self) -> list[Player]:
+        """The dead, in the order they died."""
+        return [d.player for d in self.deaths]
+
+    @property
+    def checked(self) -> dict[Player, str]:
+        """The seer's findings: each checked player's side."""
+        return {r.player: r.side for r in self.seer}
+
+    def is_alive(self, player: Player) -> bool:
+        return player in self.alive
+
+    def __str__(self) -> str:
+        time = f"night {self.day}" if self.night else f"day {self.day}"
+        dead = ", ".join(f"{d.player}" + (f" ({d.role})" if d.role else "") for d in self.deaths) or "nobody"
+        lines = [f"{time}; alive {', '.join(self.alive)}; dead {dead}; leader {self.leader or 'none'}"]
+        lines += [f"  {s.player} ({s.purpose}, day {s.day}): {' / '.join(s.lines) or '(silent)'}" for s in self.speeches]
+        return "\n".join(lines)
+
+    def said(self, player: Player, text: str) -> None:
+        speech = self.speeches[-1] if self.speeches else None
+        if speech is not None and not speech.over and speech.player.lower() == player.lower():
+            speech.lines.append(text)
+
+    # -- readers (see GameState.READERS) ---------------------------------------------
+
+    def _start(self, msg: Message) -> None:
+        self.alive = list(self.seats)
+        self.deal = {role: int(n) for role, n in msg.pairs("roles").items()}
+
+    def _die(self, player: Player, cause: str, role: str | None) -> None:
+        if player in self.alive:
+            self.alive.remove(player)
+        self.deaths.append(Death(player, self.day, cause, role))
+        if role is not None:
+            self.roles[player] = role
+
+    def _wolves(self, msg: Message) -> None:
+        self.wolves = msg.list("wolves")
+
+    def _lovers(self, msg: Message) -> None:
+        self.lovers, self.cupid = msg.list("lovers"), msg.get("cupid")
+
+    def _night(self, msg: Message) -> None:
+        self.day, self.night = msg.int("night"), True
+
+    def _seer(self, msg: Message) -> None:
+        self.seer.append(SeerResult(msg.int("night", self.day), msg.get("target", ""), msg.get("side", "")))
+
+    def _wolf_votes(self, msg: Message) -> None:
+        votes = {wolf: _someone(target) for wolf, target in msg.pairs("votes").items()}
+        self.pack_votes.append(PackVote(msg.int("night", self.day), votes, _someone(msg.get("target"))))
+
+    def _wolf_target(self, msg: Message) -> None:
+        self.wolf_targets[msg.int("night", self.day)] = _someone(msg.get("target"))
+
+    def _charmed(self, msg: Message) -> None:
+        self.charmed = msg.list("charmed")
+
+    def _dawn(self, msg: Message) -> None:
+        self.day = msg.int("day", self.day)
+        roles = msg.pairs("roles")
+        for player in msg.list("dead"):
+            self._die(player, "night", roles.get(player))
+
+    def _day(self, msg: Message) -> None:
+        self.day, self.night = msg.int("day", self.day), False
+        self.alive = msg.list("alive")
+        self.leader = _someone(msg.get("leader"))
+
+    def _floor(self, msg: Message) -> None:
+        """A turn at the floor opens (``speak``, ``last_words``, ``candidacy``)."""
+        kind = msg.args[2]
+        purpose = msg.get("purpose", "discussion") if kind == "speak" else kind
+        self.speeches.append(Speech(msg.get("to", ""), msg.int("day", self.day), purpose))
+
+    def _close(self, msg: Message) -> Speech | None:
+        """The open turn of ``player=``, now over."""
+        speech = self.speeches[-1] if self.speeches else None
+        if speech is None or speech.over or speech.player != msg.get("player"):
+            return None
+        speech.over = True
+        return speech
+
+    def _candidacy(self, msg: Message) -> None:
+        self._close(msg)
+        if msg.flag("stand"):
+            self.candidates.append(msg.get("player", ""))
+
+    def _speech(self, msg: Message) -> None:
+        speech = self._close(msg)
+        if speech is not None:
+            speech.passed = msg.flag("passed")
+
+    def _leader_vote(self, msg: Message) -> None:
+        self.leader_votes[msg.get("player", "")] = _someone(msg.get("vote"))
+
+    def _leader(self, msg: Message) -> None:
+        self.leader = _someone(msg.get("leader"))
+
+    def _order(self, msg: Message) -> None:
+        self.order = msg.list("speakers")
+
+    def _ballot(self, msg: Message) -> None:
+        self.ballots.append(Ballot(self.day, msg.int("round", 1), msg.get("player", ""), _someone(msg.get("vote"))))
+
+    def _vote_result(self, msg: Message) -> None:
+        counts = {p: int(n) for p, n in msg.pairs("counts").items()}
+        self.results.append(VoteResult(self.day, msg.int("round", 1), counts, msg.int("abstentions", 0),
+                                       msg.get("outcome", ""), _someone(msg.get("target"))))
+
+    def _execution(self, msg: Message) -> None:
+        if not msg.flag("spared"):
+            self._die(msg.get("player", ""), "execution", msg.get("role"))
+
+    def _idiot(self, msg: Message) -> None:
+        self.roles[msg.get("player", "")] = msg.get("role", "idiot")
+
+    def _shot_line(self, msg: Message) -> None:
+        self._shot = _someone(msg.get("target"))
+
+    def _death(self, msg: Message) -> None:
+        player = msg.get("player", "")
+        self._die(player, "shot" if player == self._shot else "day", msg.get("role"))
+        self._shot = None
+
+    def _team(self, msg: Message) -> None:
+        self.team_talk.append(TeamLine(self.day, msg.get("from", ""), msg.text or ""))
+
+    def _end(self, msg: Message) -> None:
+        super()._end(msg)
+        self.lovers = msg.list("lovers") or self.lovers
+        self.charmed = msg.list("charmed") or self.charmed
+
+    READERS = {
+        **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
+        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "DAWN": _dawn, "DAY": _day,
+        "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
+        "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
+        "VOTE_RESULT": _vote_result, "EXECUTION": _execution, "IDIOT": _idiot, "SHOT": _shot_line, "DEATH": _death,
+        "TEAM": _team, "END": _end,
+    }
+
+
+WerewolfView: TypeAlias = GameView[WerewolfState]
+"""What a ``WerewolfBot``'s decisions get as ``game``: ``game.state`` is a ``WerewolfState``."""
+
+_NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
+          "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot")
+_DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
+WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
+    **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
+}))
+
+
+# -- the bot ------------------------------------------------------------------------
+
+
+class WerewolfBot(GameBot):
+    """A Werewolf bot: override the decisions you care about; each one you leave alone
+    answers with a random legal choice (``ask.options`` lists exactly the legal ones).
+    ``game.state`` (a ``WerewolfState``) is the game so far. What you say at the floor is
+    ``speech`` (and to the pack at night, ``team_talk``); ``speak`` only ends the turn.
+    Rules: rules/werewolf.md; the wire: protocol.md, section 9."""
+
+    plays = "werewolf"
+
+    # -- talk ----------------------------------------------------------------------------
+
+    def speech(self, game: WerewolfView, ask: Ask) -> Talk:
+        """What you say when you have the floor: at ``candidacy``, ``speak`` (a
+        ``SpeakAsk``: ``ask.purpose``) and ``last_words``, before that decision answers.
+        One text (paragraphs and line breaks kept) or a list of texts; the SDK cuts it into
+        lines of at most 300 bytes, words whole, and says at most 10 (the turn's cap),
+        logging what it had to leave out. Everyone's speeches are in
+        ``game.state.speeches``. Default: nothing."""
+        return []
+
+    def team_talk(self, game: WerewolfView, ask: Ask) -> Talk:
+        """What you tell the pack, as a wolf, before answering a night request (say at
+        ``wolf_vote``: ``ask.kind``); the other living wolves hear it, and their talk is in
+        ``game.state.team_talk``. Cut into lines like ``speech``. Default: nothing."""
+        return []
+
+    # -- night: asked by DM, to the role's holder alone --------------------------------
+
+    def wolf_vote(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are a wolf: return the player the pack should kill, or ``"abstain"``. The
+        pack kills its single most-voted player (a tie kills no one); ``team_talk`` is
+        said to the pack before this answer. Default: at random."""
+        return self._at_random(ask)
+
+    def seer_check(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the seer: return a living player to learn their side (``SEER`` tells
+        you; ``game.state.seer`` keeps it), or ``"none"``. Default: at random."""
+        return self._at_random(ask)
+
+    def doctor_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the doctor: return a player to protect from the wolves tonight, or
+        ``"none"`` (the options leave out whom the rules forbid). Default: at random."""
+        return self._at_random(ask)
+
+    def bodyguard_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the bodyguard: return a player to guard tonight, or ``"none"``.
+        Default: at random."""
+        return self._at_random(ask)
+
+    def witch_save(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the witch: return ``"save"`` to heal the wolves' victim
+        (``game.state.wolf_targets[ask.day]``; the heal is used once per game), or
+        ``"none"``. Default: at random."""
+        return self._at_random(ask)
+
+    def witch_poison(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the witch: return a player to poison (once per game), or ``"none"``.
+        Default: at random."""
+        return self._at_random(ask)
+
+    def vigilante_shoot(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the vigilante: return a player to shoot tonight, or ``"none"`` (your
+        shots are counted). Default: at random."""
+        return self._at_random(ask)
+
+    def cupid_link(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """You are Cupid, night 1: return two players (``ask.pick``) to link as lovers;
+        they win or die together. Default: two at random."""
+        return self._at_random(ask)
+
+    def piper_charm(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the piper: return a player to charm, or ``"none"``; you win when every
+        other living player is charmed. Default: at random."""
+        return self._at_random(ask)
+
+    def hunter_shoot(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You died: as the hunter, return a player to take with you, or ``"none"``. With
+        roles hidden every dying player is asked (a non-hunter with ``none`` alone), so
+        being asked tells nothing. Default: at random."""
+        return self._at_random(ask)
+
+    # -- day: asked in the channel -------------------------------------------------------
+
+    def candidacy(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Day 1, with a leader election: the floor is yours (say your ``speech``); return
+        ``"stand"`` to run for leader or ``"decline"``. Default: at random."""
+        return self._at_random(ask)
+
+    def leader_vote(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Return the candidate you vote for as leader, or ``"abstain"``
+        (``game.state.candidates`` are those who stood). Default: at random."""
+        return self._at_random(ask)
+
+    def order_start(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the leader and someone died last night: return one of the dead in
+        ``ask.options``; the discussion starts next to them. Default: at random."""
+        return self._at_random(ask)
+
+    def order_direction(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the leader: return ``"clockwise"`` (rising seats) or
+        ``"counterclockwise"`` for the speaking order. Default: at random."""
+        return self._at_random(ask)
+
+    def speak(self, game: WerewolfView, ask: SpeakAsk) -> str:
+        """Your turn to talk: the SDK says your ``speech`` first, then this answer ends the
+        turn. Return ``"done"``, or ``"pass"`` to say you gave the turn up. Default: at
+        random."""
+        return self._at_random(ask)
+
+    def last_words(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are dying: your ``speech`` is said, then return ``"done"`` (or
+        ``"pass"``). Default: at random."""
+        return self._at_random(ask)
+
+    def vote(self, game: WerewolfView, ask: DayVoteAsk) -> str:
+        """Return your public vote on whom to execute: a player of ``ask.options`` (never
+        yourself) or ``"abstain"``. In a runoff (``ask.round == 2``) only the tied are
+        options. Default: at random."""
+        return self._at_random(ask)
