@@ -328,10 +328,10 @@ def test_a_resumed_game_is_followed_into_its_new_channel_from_its_resume_line() 
     assert s.finished == 1 and moves[-1] == ("part", "#arena-g1-r1")
 
 
-def test_a_game_that_ends_while_we_rejoin_its_channel_ends_for_us() -> None:
-    """The referee sends the rest of a replay once we are in the game's channel; a game
-    that ends before that never sends it, and its END in the channel is the end for us (a
-    bot that leaves after N games must count it)."""
+def test_a_game_that_ends_while_we_rejoin_its_channel_ends_once_with_its_replay() -> None:
+    """A game that ends while its replay waits for us in its channel: its END said in the
+    channel is ignored like the rest, and the replay, which then goes out, ends with it;
+    its past requests get no answer, and the game ends for us once."""
     parts: list[str] = []
     bot = Recorder()
     s = Session(bot, "alice", REF, part=parts.append)
@@ -339,5 +339,7 @@ def test_a_game_that_ends_while_we_rejoin_its_channel_ends_for_us() -> None:
     s.feed(REF, START_LINE)
     assert s.feed(REF, "RESYNC g1 begin seat=alice channel=#arena-g1") == []
     assert s.feed(REF, END_LINE, "#arena-g1") == []
-    assert s.finished == 1 and s.games == {} and parts == ["#arena-g1"]
-    assert s.feed(REF, VOTE_ASK, "#arena-g1") == [], "nothing more of it"
+    assert s.finished == 0 and parts == []
+    for line in (START_LINE, ROLE_LINE, TEAM_ASK, END_LINE, "RESYNC g1 end"):
+        assert s.feed(REF, line) == []
+    assert s.finished == 1 and s.games == {} and parts == ["#arena-g1"] and len(bot.ends) == 1

@@ -270,8 +270,8 @@ class Session:
         referee-like lines in the channel fools nobody. ``channel``: where the line was
         said (None: to us alone). While the referee replays a game's past to us (RESYNC),
         that game's channel lines are ignored: the replay holds every one of them, and a
-        line said while we were rejoining the channel may come both ways. All but its END:
-        a game that ends before the replay goes on ends the replay too.
+        line said while we were rejoining the channel may come both ways (a game that
+        ends meanwhile ends its replay with its END).
         """
         if sender.lower() != self.referee.lower():
             return []
@@ -280,13 +280,6 @@ class Session:
         except ProtocolError:
             return []
         if channel is not None and msg.args and msg.args[0] in self._replaying:
-            if msg.verb == END:
-                # The game ended while the referee waited for us in its channel: the rest of
-                # the replay will not come, and this is the game's end for us.
-                gid = msg.args[0]
-                del self._replaying[gid]
-                self.games.pop(gid, None)
-                self._ended(gid, msg)
             return []
         return self.receive(msg)
 
