@@ -76,6 +76,7 @@ TASKS = {
 
 class AvalonText(Renderer):
     title = "Avalon"
+    tasks = TASKS
 
     def rules(self, game: GameView) -> str:
         options = game.options
@@ -193,11 +194,6 @@ class AvalonText(Renderer):
                          f"{'evil' if game.side == 'good' else 'good'} side.")
         return facts
 
-    def task(self, game: GameView, ask: Ask) -> str:
-        template = TASKS.get(ask.kind)
-        if template is None:
-            return super().task(game, ask)
-        fields = Fields(ask.fields)
+    def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
         fields["pick"] = ask.pick
         fields["team"] = join(ask.message.list("team"))
-        return template.format_map(fields)

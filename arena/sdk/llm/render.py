@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Mapping
 
 from ...protocol import Message
 from .. import Ask, GameView
@@ -64,9 +64,20 @@ class Renderer:
             facts.append(f"You see: {', '.join(game.sees)}.")
         return facts
 
+    tasks: ClassVar[Mapping[str, str]] = {}
+    """Per request kind, its words as a template over the request's fields (``fill``)."""
+
     def task(self, game: GameView, ask: Ask) -> str:
         """The request in words (the options are listed after it)."""
-        return f"The referee asks you: {ask.kind}."
+        template = self.tasks.get(ask.kind)
+        if template is None:
+            return f"The referee asks you: {ask.kind}."
+        fields = Fields(ask.fields)
+        self.fill(fields, game, ask)
+        return template.format_map(fields)
+
+    def fill(self, fields: "Fields", game: GameView, ask: Ask) -> None:
+        """Add what a game's templates say beyond the request's own fields."""
 
 
 class Fields(dict[str, Any]):

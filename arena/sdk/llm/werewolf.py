@@ -87,6 +87,7 @@ SECRET = "(secret) "
 
 class WerewolfText(Renderer):
     title = "Werewolf"
+    tasks = TASKS
 
     def rules(self, game: GameView) -> str:
         o = game.options
@@ -213,18 +214,13 @@ class WerewolfText(Renderer):
         facts += _powers(game)
         return facts
 
-    def task(self, game: GameView, ask: Ask) -> str:
-        template = TASKS.get(ask.kind)
-        if template is None:
-            return super().task(game, ask)
-        fields = Fields(ask.fields)
+    def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
         fields["target"] = next((m.get("target", "none") for m in reversed(game.messages) if m.verb == "WOLF_TARGET"), "?")
         fields["runoff"] = " again for the runoff" if ask.fields.get("purpose") == "runoff" else ""
         fields["round"] = ""
         if ask.fields.get("round") == "2":
             tied = next((m.list("candidates") for m in reversed(game.messages) if m.verb == "VOTE_RESULT"), [])
             fields["round"] = f", runoff among {join(tied)}"
-        return template.format_map(fields)
 
 
 def _deal(game: GameView) -> dict[str, str]:
