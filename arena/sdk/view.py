@@ -41,6 +41,10 @@ class Ask:
     """The answering bot's random stream (``Session`` sets it): ``random()`` draws from it,
     so a local tournament, which reseeds that stream before every game, replays the same
     answers when resumed; a fresh unseeded stream would differ on every run."""
+    fallback: str | None = field(default=None, repr=False, compare=False)
+    """Set when the answer is not the bot's own choice: ``error`` (its decision raised and
+    the SDK answered at random) or ``own`` (the bot gave up itself: ``fall_back``). The
+    answer then says ``fallback=...``, which the referee only counts (``arena stats``)."""
 
     def random(self, rng: random.Random | None = None) -> str | list[str]:
         """A random legal answer from ``rng``, else the bot's stream (``self.rng``), else
@@ -50,6 +54,13 @@ class Ask:
         if self.pick == 1:
             return rng.choice(self.options)
         return rng.sample(self.options, self.pick)
+
+    def fall_back(self, rng: random.Random | None = None) -> str | list[str]:
+        """A random legal answer (as ``random``) for a bot that found nothing better itself
+        (a language model that gave nothing legal): the answer is marked ``fallback=own``,
+        so the bot's stats count it."""
+        self.fallback = "own"
+        return self.random(rng)
 
     @property
     def players(self) -> list[Player]:

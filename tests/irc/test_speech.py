@@ -46,13 +46,13 @@ def test_long_speeches_reach_the_record_in_whole_lines(irc_server: LocalServer) 
     turns = [(nick, lines) for bot in bots.values() for nick, lines in bot.said]
     assert any(len(lines) > FLOOR_LINES for _, lines in turns) and any(len(lines) < FLOOR_LINES for _, lines in turns)
     # Each turn's lines, cut to the cap, are in the record, in order, and nothing else is.
-    recorded = list(match.chat)
+    recorded = [(t.nick, t.text) for t in match.talk]
     for nick, lines in turns:
         kept = [(nick, line) for line in lines[:FLOOR_LINES]]
         at = next(i for i in range(len(recorded)) if recorded[i:i + len(kept)] == kept)
         del recorded[at:at + len(kept)]
     assert recorded == []
-    assert all(len(text.encode()) <= MAX_TEXT_BYTES for _, text in match.chat)
+    assert all(len(text.encode()) <= MAX_TEXT_BYTES for text in (t.text for t in match.talk))
     short = next(lines for _, lines in turns if len(lines) < FLOOR_LINES)
     assert " ".join(short).split() == (PARAGRAPH * 4).split(), "every word, whole"
     assert len(short) == 2 * len(lines_of(PARAGRAPH * 2)), "the second paragraph starts a line"

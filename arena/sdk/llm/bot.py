@@ -3,7 +3,8 @@
 A request's deadline is the one thing the model cannot be trusted with, so every
 consultation has a budget, ``BUDGET`` of the deadline counted from when the bot first saw
 the request: calls stop when it is spent, an unusable reply gets one re-ask while it lasts,
-and a random legal choice answers when nothing usable came (logged as ``fallback``). The
+and a random legal choice answers when nothing usable came (logged as ``fallback``, and
+marked ``fallback=own`` on the wire, so ``arena stats`` counts it). The
 SDK's own fallback, at 80% of the deadline, stays the last resort for a bot that hangs.
 
 A turn at the floor (a speech, with a choice when it is a candidacy) and a wolf's night vote
@@ -89,7 +90,7 @@ class LlmBot(Bot):
             choice = "done"  # a turn whose speech was never asked for
         else:
             outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick), started)
-            choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+            choice = reply.choice if reply is not None and reply.choice is not None else ask.fall_back(self.rng)
             self._record("decision", game, ask, outcome, choice, reply)
         with mem.lock:
             mem.answers.append((ask.kind, choice))
@@ -107,7 +108,7 @@ class LlmBot(Bot):
         if turn_only:
             choice: str | list[str] = "done" if lines else "pass"
         else:
-            choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+            choice = reply.choice if reply is not None and reply.choice is not None else ask.fall_back(self.rng)
         with mem.lock:
             mem.decided[ask.rid] = choice
         if lines:
@@ -122,7 +123,7 @@ class LlmBot(Bot):
             return []
         mem = memory(game)
         outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True), self._first_seen(mem, ask))
-        choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+        choice = reply.choice if reply is not None and reply.choice is not None else ask.fall_back(self.rng)
         words = speech_lines(reply.message, lines=1) if reply is not None else []
         with mem.lock:
             mem.decided[ask.rid] = choice
