@@ -61,16 +61,18 @@ class Journal:
         self.store.resumed_live(live.id, self.place)
         self._live[match.gid] = (match, len(live.history), len(live.lines), len(live.talk), len(live.answers))
 
-    def unsaved(self) -> bool:
-        """Whether a game has something new to store (a step, or only a line of talk)."""
-        return any(len(m.game.history) != actions or len(m.transcript) != lines or len(m.talk) != talk
-                   or len(m.answers) != answers for m, actions, lines, talk, answers in self._live.values())
+    def unsaid(self) -> bool:
+        """Whether a game has talk not stored yet. A line of speech sends nothing, so no
+        step would store it before the next one, and a referee dying meanwhile would lose
+        it; an answer line rides with the next step, as the engine's answers do (one not
+        stored was never acted on: its bot is asked again)."""
+        return any(len(m.talk) != talk for m, _, _, talk, _ in self._live.values())
 
     def save(self) -> None:
         """Make every game's new step durable; returns once it is. A step is new answers or
         new lines: whatever else changes in a match comes with one of them, except counts
-        of refusals past the transcript's allowance, which ride with the next step. Talk and
-        answer lines are steps too: what a player said survives a restart."""
+        of refusals past the transcript's allowance, which ride with the next step, as answer
+        lines the engine did not take do. A line of talk is a step of its own (``unsaid``)."""
         for gid, (match, actions, lines, talk, answers) in list(self._live.items()):
             history, transcript, said, heard = match.game.history, match.transcript, match.talk, match.answers
             if len(history) == actions and len(transcript) == lines and len(said) == talk and len(heard) == answers:

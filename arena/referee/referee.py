@@ -167,7 +167,7 @@ class Referee:
         """Store the games' new steps, then send what they held back. Every public entry
         point that can move a game ends here."""
         outbox = self._outbox or []
-        if self.journal is None or not outbox and not self.journal.unsaved():
+        if self.journal is None or not outbox and not self.journal.unsaid():
             return  # (a line of speech sends nothing, and is stored all the same)
         try:
             self.journal.save()
