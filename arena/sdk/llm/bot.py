@@ -1,8 +1,8 @@
 """``LlmBot``: every decision, speech and word to the pack comes from a chat model.
 
 A request's deadline is the one thing the model cannot be trusted with, so every
-consultation has a budget, ``BUDGET`` of the deadline counted from when the bot first saw
-the request: calls stop when it is spent, an unusable reply gets one re-ask while it lasts,
+consultation has a budget, ``BUDGET`` of the deadline counted from when the request's line
+arrived (``Ask.received``; a worker may get to it later): calls stop when it is spent, an unusable reply gets one re-ask while it lasts,
 and a random legal choice answers when nothing usable came (logged as ``fallback``). The
 SDK's own fallback, at 80% of the deadline, stays the last resort for a bot that hangs.
 
@@ -76,10 +76,8 @@ class LlmBot(Bot):
 
     def decide(self, game: GameView, ask: Ask) -> str | list[str]:
         mem = memory(game)
-        started = self._first_seen(mem, ask)
         with mem.lock:
             ready = mem.decided.pop(ask.rid, None)
-            mem.seen.pop(ask.rid, None)
         if ready is not None:
             choice = ready  # chosen with this turn's speech or pack talk
         elif len(ask.options) == ask.pick:
@@ -88,7 +86,7 @@ class LlmBot(Bot):
         elif set(ask.options) == TURN_OPTIONS:
             choice = "done"  # a turn whose speech was never asked for
         else:
-            outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick), started)
+            outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick))
             choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
             self._record("decision", game, ask, outcome, choice, reply)
         with mem.lock:
@@ -102,7 +100,7 @@ class LlmBot(Bot):
         mem = memory(game)
         turn_only = set(ask.options) == TURN_OPTIONS
         shape = Shape(None if turn_only else ask.options, ask.pick, speech=True)
-        outcome, reply = self._consult(game, ask, shape, self._first_seen(mem, ask))
+        outcome, reply = self._consult(game, ask, shape)
         lines = speech_lines(reply.speech) if reply is not None else []
         if turn_only:
             choice: str | list[str] = "done" if lines else "pass"
@@ -121,7 +119,7 @@ class LlmBot(Bot):
         if ask.kind != "wolf_vote" or not living_pack(game):
             return []
         mem = memory(game)
-        outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True), self._first_seen(mem, ask))
+        outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True))
         choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
         words = speech_lines(reply.message, lines=1) if reply is not None else []
         with mem.lock:
@@ -133,15 +131,10 @@ class LlmBot(Bot):
 
     # -- the model --------------------------------------------------------------------
 
-    @staticmethod
-    def _first_seen(mem: Memory, ask: Ask) -> float:
-        with mem.lock:
-            return mem.seen.setdefault(ask.rid, time.monotonic())
-
-    def _consult(self, game: GameView, ask: Ask, shape: Shape, started: float) -> tuple[Outcome, Reply | None]:
+    def _consult(self, game: GameView, ask: Ask, shape: Shape) -> tuple[Outcome, Reply | None]:
         """Ask the model until a usable reply comes, ``ATTEMPTS`` calls at most, all within the
         request's budget. Returns what happened and the reply (None: fall back)."""
-        end = started + max(0.0, ask.deadline) * BUDGET
+        end = ask.received + max(0.0, ask.deadline) * BUDGET
         messages = conversation(game, ask, shape, self.settings.history_chars)
         schema = shape.schema()
         outcome = Outcome()
