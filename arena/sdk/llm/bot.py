@@ -87,7 +87,7 @@ class LlmBot(Bot):
             choice = "done"  # a turn whose speech was never asked for
         else:
             outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick))
-            choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+            choice = self._chosen(ask, reply)
             self._record("decision", game, ask, outcome, choice, reply)
         with mem.lock:
             mem.answers.append((ask.kind, choice))
@@ -97,36 +97,38 @@ class LlmBot(Bot):
 
     def speech(self, game: GameView, ask: Ask) -> list[str]:
         """The floor: what to say, and for a candidacy whether to stand, in one call."""
-        mem = memory(game)
         turn_only = set(ask.options) == TURN_OPTIONS
         shape = Shape(None if turn_only else ask.options, ask.pick, speech=True)
         outcome, reply = self._consult(game, ask, shape)
         lines = speech_lines(reply.speech) if reply is not None else []
-        if turn_only:
-            choice: str | list[str] = "done" if lines else "pass"
-        else:
-            choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
-        with mem.lock:
-            mem.decided[ask.rid] = choice
-        if lines:
-            mem.note(game, f"You said: {json.dumps(' '.join(lines), ensure_ascii=False)}")
-        self._record("speech", game, ask, outcome, choice, reply, lines=len(lines))
-        return lines
+        choice = ("done" if lines else "pass") if turn_only else self._chosen(ask, reply)
+        note = f"You said: {json.dumps(' '.join(lines), ensure_ascii=False)}"
+        return self._said("speech", game, ask, outcome, reply, choice, lines, note)
 
     def team_talk(self, game: GameView, ask: Ask) -> list[str]:
         """A wolf's night vote with a line to the living pack, in one call; nothing for
         any other private request (no one would hear it)."""
         if ask.kind != "wolf_vote" or not living_pack(game):
             return []
-        mem = memory(game)
         outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True))
-        choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
         words = speech_lines(reply.message, lines=1) if reply is not None else []
+        note = f"(secret) You tell the pack: {words[0]}" if words else ""
+        return self._said("team_talk", game, ask, outcome, reply, self._chosen(ask, reply), words, note)
+
+    def _chosen(self, ask: Ask, reply: Reply | None) -> str | list[str]:
+        """The model's choice, or (none usable) a random legal one: logged as a fallback."""
+        return reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+
+    def _said(self, event: str, game: GameView, ask: Ask, outcome: Outcome, reply: Reply | None,
+              choice: str | list[str], words: list[str], note: str) -> list[str]:
+        """Keep the choice made with ``words`` for the answer that follows, and ``note`` them
+        (if any) in the game's timeline; log the consultation; return the words to say."""
+        mem = memory(game)
         with mem.lock:
             mem.decided[ask.rid] = choice
         if words:
-            mem.note(game, f"(secret) You tell the pack: {words[0]}")
-        self._record("team_talk", game, ask, outcome, choice, reply, lines=len(words))
+            mem.note(game, note)
+        self._record(event, game, ask, outcome, choice, reply, lines=len(words))
         return words
 
     # -- the model --------------------------------------------------------------------
