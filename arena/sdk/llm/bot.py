@@ -24,7 +24,7 @@ from .answers import Reply, Shape, read_reply, speech_lines
 from .client import ChatClient, ChatError, LlmSettings
 from .log import GameStats, JsonLog, Outcome
 from .prompt import conversation, correction, said
-from .render import Memory, memory
+from .render import memory
 from .werewolf import living_pack
 
 BUDGET = 0.7
