@@ -51,6 +51,13 @@ class Ask:
     the SDK answered at random) or ``own`` (the bot gave up itself: ``fall_back``). The
     answer then says ``fallback=...``, which the referee only counts (``arena stats``)."""
 
+    def fall_back(self, rng: random.Random | None = None) -> str | list[str]:
+        """A random legal answer (as ``random``) for a bot that found nothing better itself
+        (a language model that gave nothing legal): the answer is marked ``fallback=own``,
+        so the bot's stats count it."""
+        self.fallback = "own"
+        return self.random(rng)
+
     def random(self, rng: random.Random | None = None) -> str | list[str]:
         """A random legal answer from ``rng``, else the bot's stream (``self.rng``), else
         (an Ask built by hand) a fresh unseeded one."""
@@ -59,13 +66,6 @@ class Ask:
         if self.pick == 1:
             return rng.choice(self.options)
         return rng.sample(self.options, self.pick)
-
-    def fall_back(self, rng: random.Random | None = None) -> str | list[str]:
-        """A random legal answer (as ``random``) for a bot that found nothing better itself
-        (a language model that gave nothing legal): the answer is marked ``fallback=own``,
-        so the bot's stats count it."""
-        self.fallback = "own"
-        return self.random(rng)
 
     @property
     def players(self) -> list[Player]:
