@@ -2,10 +2,11 @@
 
 The referee holds back what a step of a game sends (lines, mode changes, deadline starts)
 until ``save`` has made the step durable: the answers the engine took since the last step,
-the lines, the match's bookkeeping, and what its players said (talk, answer lines). A referee killed at any moment therefore leaves a
-store from which a new one rebuilds every game in progress exactly as far as anyone saw it
-(``Referee.resume_game``); an answer that was not yet stored was never acted on, and its
-bot is asked again.
+the lines, the match's bookkeeping, and what its players said (talk, answer lines). A
+referee killed at any moment therefore leaves a store from which a new one rebuilds every
+game in progress exactly as far as anyone saw it (``Referee.resume_game``); an answer that
+was not yet stored was never acted on, and its bot is asked again. A line of talk sends
+nothing, so it is stored on its own as it comes.
 """
 
 from __future__ import annotations

@@ -263,8 +263,8 @@ class Match:
                 resumes: int, talk: Sequence[Talk] = (), answers: Sequence[Answer] = ()) -> None:
         """Take up a game an earlier run of the referee left, whose engine has been rebuilt
         from its answers: the lines it sent (``(to, seat told, line)``), its ``state``, and
-        what its players said (``talk``, ``answers``). The match then waits (no request open, no deadline running) until
-        ``go_on``: its bots must come back first. ``resumes`` counts earlier resumptions,
+        what its players said (``talk``, ``answers``). The match then waits (no request
+        open, no deadline running) until ``go_on``: its bots must come back first. ``resumes`` counts earlier resumptions,
         so the request ids drawn from now on come from a stream of their own."""
         self.transcript = [(to, line) for to, _, line in transcript]
         self.told = [seat for _, seat, _ in transcript]

@@ -116,9 +116,10 @@ def replay_lines(game: StoredGame, seat: int | None = None, everything: bool = F
     says why). With ``everything``, every line to and from every seat, named by nick."""
     names = game.summary.nicks
     nick = None if seat is None else names[seat].lower()  # its private lines went to its nick at the start
+    shown: list[Talk | Answer] = [*game.talk, *(a for a in game.answers if everything or a.seat == seat)]
     said: dict[int, list[Talk | Answer]] = {}
-    items_: list[Talk | Answer] = [*game.talk, *(a for a in game.answers if everything or a.seat == seat)]
-    for item in items_:
+    """What players said, by how many referee lines came before it, in the order it came."""
+    for item in shown:
         said.setdefault(item.after, []).append(item)
     for items in said.values():
         items.sort(key=lambda item: item.at)
