@@ -215,11 +215,13 @@ def register(main: click.Group) -> None:
     @click.option("--as", "nick", default=None,
                   help="As this player (bot name or nick) saw it: the channel and its direct messages.")
     @click.option("--all", "everything", is_flag=True, help="Everything the referee sent, to everyone.")
+    @click.option("--pretty", is_flag=True, help="Told in sentences, as the narrated spectators' channel tells it "
+                                                 "(colours on a terminal).")
     @click.pass_obj
-    def replay(obj: Any, game_id: str, nick: str | None, everything: bool) -> None:
+    def replay(obj: Any, game_id: str, nick: str | None, everything: bool, pretty: bool) -> None:
         """Print a stored game as the channel showed it (default), as one player saw it, or all of it."""
-        if nick and everything:
-            raise click.UsageError("--as and --all exclude each other")
+        if sum((nick is not None, everything, pretty)) > 1:
+            raise click.UsageError("--as, --all and --pretty exclude each other")
         with open_store(obj.config, check=False, create=False) as store:
             game = store.load_game(game_id)
         if game is None:
@@ -233,6 +235,14 @@ def register(main: click.Group) -> None:
         ratings = ratings_message(game_id, game.changes, bots, nicks)
         said: list[str] = ratings.lines() if ratings else []
         lines = [*game.transcript, *((None, line) for line in said)]
+        if pretty:
+            from .narrate.narrator import retell
+
+            color = sys.stdout.isatty()
+            channel = [(None, line) for target, line in lines if target is None]
+            for sentence in retell(channel, game.summary.started, game.summary.finished):
+                click.echo(sentence.ansi() if color else sentence.plain())
+            return
         for target, line in lines:
             if target is None:
                 click.echo(f"#     {line}")

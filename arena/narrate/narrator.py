@@ -13,12 +13,20 @@ from __future__ import annotations
 from ..games.avalon.narration import AvalonStory
 from ..games.werewolf.narration import WerewolfStory
 from ..irc.link import strip_controls
-from ..protocol import RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse, topic_referee
+from typing import Iterable
+
+from ..protocol import (END, GAME_VERBS, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse,
+                        topic_referee)
 from .sentence import Say, Sentence
 from .story import Story
 
 STORIES: dict[str, type[Story]] = {AvalonStory.game: AvalonStory, WerewolfStory.game: WerewolfStory}
 """Each game's narration, by the name its lines give it (``game=``)."""
+
+REFEREE = "*"
+"""The referee's name in a retold game (``retell``): no player can have it."""
+GAME_CHANNEL = "#game"
+"""The game channel of a retold game."""
 
 
 class Narrator:
@@ -66,6 +74,10 @@ class Narrator:
             return []
         if gid not in self.games and msg.verb == START and msg.get("game") in STORIES:
             self._follow(gid, msg.get("game", ""), channel, msg.list("seats"))
+        elif channel not in self.channels and gid not in self.games:
+            joined_late = next((game for game, verbs in GAME_VERBS.items() if msg.verb in verbs), None)
+            if joined_late is not None:  # a game in progress (``arena watch GID``): told from here on
+                self._follow(gid, joined_late, channel, [])
         story = self.games.get(gid)
         if story is None or self.channels.get(channel) != gid:
             return []
@@ -103,3 +115,17 @@ class Narrator:
         for channel in [c for c, g in self.channels.items() if g == gid]:
             del self.channels[channel]
             self._parts.pop(channel, None)
+
+
+def retell(lines: Iterable[tuple[str | None, str]], started: float | None = None,
+           finished: float | None = None) -> list[Sentence]:
+    """A finished game's story from its channel, in order: each item is ``(None, line)`` for
+    a referee line or ``(nick, text)`` for a player's talk. ``started`` and ``finished``
+    (seconds) give the game's length, which the lines alone do not hold."""
+    narrator = Narrator("#lobby", REFEREE)
+    said: list[Sentence] = []
+    over = False
+    for speaker, text in lines:
+        over = over or speaker is None and text.startswith(END + " ")
+        said += narrator.hear(speaker or REFEREE, GAME_CHANNEL, text, finished if over else started)
+    return said

@@ -59,6 +59,26 @@ class Sentence:
     def ansi(self) -> str:
         return _styled(self.spans, _ANSI)
 
+    def irc_lines(self, width: int) -> list[str]:
+        """``irc()`` in lines of at most ``width`` bytes, cut between spans (a twenty-seat
+        table's names do not fit in one IRC line); a span longer than a line is cut too."""
+        lines: list[str] = []
+        line = ""
+        for span in self.spans:
+            piece = _styled((span,), _IRC)
+            if len((line + piece).encode()) > width and line:
+                lines.append(line)
+                line = "  " + piece.lstrip()
+            else:
+                line += piece
+            while len(line.encode()) > width:
+                cut = line.encode()[:width].decode("utf-8", "ignore")
+                lines.append(cut)
+                line = "  " + line[len(cut):]
+        if line.strip():
+            lines.append(line)
+        return lines
+
 
 def _styled(spans: Iterable[Span], codes: dict[str, tuple[str, str]]) -> str:
     out = []

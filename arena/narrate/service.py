@@ -1,0 +1,86 @@
+"""The narrator on IRC: a spectator's connection of its own that posts the narration to the
+spectators' channel, with IRC formatting, at its own rate.
+
+The referee's connection, its flood budget and the bots' machine lines are untouched: the
+narrator hears the games as any spectator does (``Spectator``) and speaks elsewhere.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+import irc.client
+
+from ..config import NarratorConfig, ServerConfig
+from ..irc.link import ReactorThread
+from .sentence import Sentence
+from .spectator import Spectator
+
+
+class NarratorService:
+    """Narrates the games of one lobby into ``narrator.channel`` (with ``per_game``: each
+    game in ``CHANNEL-GID``, the channel itself keeping the tables and the ends)."""
+
+    def __init__(self, server: ServerConfig, narrator: NarratorConfig, *,
+                 reactor: irc.client.Reactor | None = None) -> None:
+        if narrator.channel is None:
+            raise ValueError("the narrator needs narrator.channel")
+        self.channel = narrator.channel
+        self.per_game = narrator.per_game
+        self.spectator = Spectator(server, narrator.nick_for(server.nick), self._post, channels=[self.channel],
+                                   lines_per_second=narrator.lines_per_second, burst=narrator.burst,
+                                   reactor=reactor, on_gone=self._gone)
+        self.link = self.spectator.link
+        self.said: list[tuple[str, Sentence]] = []
+        """Every sentence posted, with the channel it went to first."""
+
+    def start(self) -> None:
+        self.spectator.start()
+
+    def close(self) -> None:
+        self.spectator.close("the narrator is leaving")
+
+    def _game_channel(self, gid: str) -> str:
+        return f"{self.channel}-{gid}"
+
+    def _gone(self, gid: str) -> None:
+        if self.per_game:
+            self.link.part(self._game_channel(gid))
+
+    def _post(self, sentence: Sentence) -> None:
+        targets = [self.channel]
+        if self.per_game and sentence.gid is not None:
+            if any(fact[0] in ("table", "resume") for fact in sentence.facts):
+                self.link.join(self._game_channel(sentence.gid))
+            else:
+                ends = any(fact[0] == "winner" for fact in sentence.facts)
+                targets = [self._game_channel(sentence.gid)] + ([self.channel] if ends else [])
+        width = min(self.link.max_text_bytes(t) for t in targets)
+        for line in sentence.irc_lines(width):
+            for target in targets:
+                self.link.send(target, line, formatting=True)
+        self.said.append((targets[0], sentence))
+
+
+@contextmanager
+def narrating(server: ServerConfig, narrator: NarratorConfig) -> Iterator[NarratorService | None]:
+    """The narrator of ``narrator.channel`` (None when that is not set) on a reactor thread of
+    its own while the body runs, so nothing it does waits on the referee's loop or makes
+    the referee's wait."""
+    if narrator.channel is None:
+        yield None
+        return
+    thread = ReactorThread(name="narrator")
+    service = NarratorService(server, narrator, reactor=thread.reactor)
+    service.start()
+    thread.start()
+    try:
+        yield service
+    finally:
+        service.close()
+        end = time.monotonic() + 2.0
+        while service.link.queued and time.monotonic() < end:
+            time.sleep(0.05)
+        thread.stop()
