@@ -194,10 +194,13 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
     from .narrate.watch import watch as run_watch
 
     server = obj.config.server
-    click.echo(f"watching {game_id or 'every game'} of {server.channel} on {server.host}:{server.port}"
-               + ("" if game_id else " (Ctrl-C stops)"), err=True)
+
+    def ready() -> None:
+        click.echo(f"watching {game_id or 'every game'} of {server.channel} on {server.host}:{server.port}"
+                   + ("" if game_id else " (Ctrl-C stops)"), err=True)
+
     try:
-        run_watch(server, click.echo, gid=game_id, color=sys.stdout.isatty(), nick=nick)
+        run_watch(server, click.echo, gid=game_id, color=sys.stdout.isatty(), nick=nick, ready=ready)
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
 

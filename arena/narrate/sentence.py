@@ -131,8 +131,10 @@ class Say:
 
 
 def duration(seconds: float) -> str:
-    """``42 s``, ``3 min 5 s``, ``1 h 2 min``: a game's length for people."""
+    """``under a second``, ``42 s``, ``3 min 5 s``, ``1 h 2 min``: a game's length for people."""
     s = int(round(seconds))
+    if s < 1:
+        return "under a second"
     if s < 60:
         return f"{s} s"
     if s < 3600:
