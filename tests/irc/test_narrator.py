@@ -10,15 +10,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import time
+
 import yaml
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
-from arena.config import NarratorConfig
+from arena.config import LobbyConfig, NarratorConfig
 from arena.irc.link import IrcLink
 from arena.irc.servers import LocalServer
 from arena.narrate.service import NarratorService
-from arena.sdk import Ask, Bot
+from arena.protocol import topic_referee
+from arena.sdk import Ask, AvalonView, Bot, Player, TeamAsk
 from arena.sdk.werewolf import Talk, WerewolfView
 
 from ..test_narration_facts import facts, public_facts
@@ -45,14 +48,14 @@ def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], p
                                                                    per_game=per_game), reactor=arena.bots.reactor)
     person = Recorder()
 
-    def read(sender: str, target: str, text: str) -> None:
+    def listen(sender: str, target: str, text: str) -> None:
         person.on_message(sender, target, text)
         found = re.match(r"New \w+ game (\w+) in ", FORMATTING.sub("", text))
         if per_game and found:  # as a person would: to the game's own channel
             reader.join(f"{LIVE}-{found.group(1)}")
 
     reader = IrcLink(irc_server.host, irc_server.port, "person", channels=[LIVE], lines_per_second=0,
-                     reactor=arena.bots.reactor, on_message=read)
+                     reactor=arena.bots.reactor, on_message=listen)
     with arena:
         reader.connect()
         narrator.start()
@@ -120,3 +123,27 @@ def test_arena_watch_follows_one_game(irc_server: LocalServer, tmp_path: Path) -
     assert any(line.startswith("Approved ") or line.startswith("Rejected ") for line in lines)
     assert any(line.startswith("Game over") for line in lines)
     assert lines[-1].startswith("Elo ratings") or lines[-1].startswith("Roles:")
+
+
+class Slow(RuleBot):
+    """A rule bot that takes its time to lead, so the game is seen running."""
+
+    def team(self, game: AvalonView, ask: TeamAsk) -> list[Player]:
+        time.sleep(0.15)
+        return super().team(game, ask)
+
+
+def test_the_lobby_topic_says_who_waits_and_what_runs(irc_server: LocalServer) -> None:
+    lobby = LobbyConfig(min_players=5, max_players=6, countdown=0.5, join_timeout=5.0, topic_interval=0.1)
+    arena = Arena(irc_server, 5, FAST, lobby=lobby)
+    for i in range(5):
+        arena.add_bot(f"a{i}", Slow(seed=i))
+    topics: list[str] = []
+    arena.spectator.on_topic = lambda channel, text: topics.append(text)
+    with arena:
+        arena.wait(timeout=60)
+    assert all(topic_referee(t) == "arena" for t in topics)
+    assert any(t.startswith("arena referee: arena | waiting 5: a") and t.endswith("; no game running") for t in topics)
+    assert any(t.endswith("waiting 0; running: g1 avalon") for t in topics)
+    statuses = [t for t in topics if " | " in t]
+    assert all(a != b for a, b in zip(statuses, statuses[1:]))  # set only when it changed
