@@ -155,3 +155,17 @@ def test_replay_pretty(tmp_path: Path) -> None:
     assert lines[-1].startswith("Elo ratings now: ")
     both = runner.invoke(main, ["--config", str(cfg), "replay", "t1-1", "--pretty", "--all"])
     assert both.exit_code != 0
+
+
+def test_last_words_are_announced_only_when_said() -> None:
+    narrator = Narrator("#arena", "arena")
+    narrator.hear("arena", "#w", "START g4 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=villager:5,werewolf:1")
+    for line in ("ASK g4 5 last_words to=ann deadline=30 options=done,pass floor=true day=1",
+                 "SPEECH g4 player=ann purpose=last_words passed=true",
+                 "ASK g4 6 last_words to=ben deadline=30 options=done,pass floor=true day=1"):
+        assert narrator.hear("arena", "#w", line) == []
+    said = narrator.hear("ben", "#w", "it was cat") + narrator.hear("ben", "#w", "surely")
+    assert [s.plain() for s in said] == ["Last words of ben:", "<ben> it was cat", "<ben> surely"]
+    end = narrator.hear("arena", "#w", "END g4 winner=werewolf reason=parity_or_majority roles=ann:villager,"
+                                       "ben:villager,cat:werewolf,dan:villager,eve:villager,fay:villager")
+    assert "the werewolves win" in end[0].plain() and end[0].plain().endswith("Winners: cat.")

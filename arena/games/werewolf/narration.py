@@ -23,6 +23,9 @@ REASONS = {
     "day_limit": "the day limit was reached",
 }
 
+WINNERS = {"village": "the village wins", "werewolf": "the werewolves win", "lovers": "the lovers win"}
+"""How each winner reads (a neutral role: ``the piper wins``)."""
+
 
 class WerewolfStory(Story):
     game = "werewolf"
@@ -36,6 +39,8 @@ class WerewolfStory(Story):
         """The dead in the order they died, with their role where it was made public."""
         self._leader_votes: list[tuple[str, str]] = []
         self._ballots: list[tuple[str, str]] = []
+        self._last_words: str | None = None
+        """Who has the floor for last words and has not yet spoken."""
 
     def _died(self, say: Say, nick: str, role: str | None) -> Say:
         """``nick`` (and its role, where public) in a sentence about a death; remembered."""
@@ -126,12 +131,21 @@ class WerewolfStory(Story):
         return [say.done()]
 
     def on_ask(self, msg: Message) -> list[Sentence]:
-        """Whose turn it is, where a reader would wonder: last words (the floor's other turns
-        follow the announced order, and their talk names the speaker)."""
-        if msg.args[2] == "last_words":
-            player = msg.get("to", "?")
-            return [self.say().add("Last words of ").name(player).add(":").done()]
+        """Last words are announced before their first line (``talk``): the floor's other
+        turns follow the announced order, and their talk names the speaker."""
+        self._last_words = msg.get("to") if msg.args[2] == "last_words" else None
         return []
+
+    def on_speech(self, msg: Message) -> list[Sentence]:
+        self._last_words = None
+        return []
+
+    def talk(self, nick: str, text: str) -> list[Sentence]:
+        said = super().talk(nick, text)
+        if said and self._last_words is not None and nick.lower() == self._last_words.lower():
+            self._last_words = None
+            return [self.say().add("Last words of ").name(nick).add(":").done(), *said]
+        return said
 
     def on_ballot(self, msg: Message) -> list[Sentence]:
         self._ballots.append((msg.get("player", "?"), msg.get("vote", "abstain")))
@@ -212,7 +226,7 @@ class WerewolfStory(Story):
         if winner == NOBODY:
             say.add(f"a draw: {why}.")
         else:
-            say.side(f"the {winner} {'win' if winner == 'lovers' else 'wins'}", winner)
+            say.side(WINNERS.get(winner, f"the {winner} wins"), winner)
             say.add(f": {why}.")
 
     def side_of(self, nick: str, role: str, end: Message) -> str:
