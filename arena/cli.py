@@ -177,8 +177,8 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
         click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
                    f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)")
         if narrator is not None:
-            click.echo(f"narrator {narrator.link.preferred_nick} tells the games in {narrator.channel}"
-                       + (" (and one channel per game)" if narrator.per_game else ""))
+            click.echo(f"narrator {config.narrator.nick_for(config.server.nick)} tells the games in "
+                       f"{config.narrator.channel}" + (" (and one channel per game)" if config.narrator.per_game else ""))
         service.serve()  # Ctrl-C: the link says goodbye on its way out, the group reports it
     if service.fatal:
         raise click.ClickException(service.fatal)

@@ -8,7 +8,7 @@ to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is on
 With ``--store`` the referee keeps results in a scratch store, as ``arena serve`` does:
 every step of a game is written ahead to it before its lines go out, and every game is
 recorded and rated. With ``--narrator`` the narrator of ``arena serve`` tells the games in a
-spectators' channel, on a connection and a thread of its own, as ``narrator.channel`` makes
+spectators' channel, on a connection and in a process of its own, as ``narrator.channel`` makes
 it (measure with and without, alternating runs: it must cost the referee nothing).
 
 Usage: python bench/irc_games.py [--server ngircd|embedded] [--games N] [--players P]
@@ -84,9 +84,7 @@ def main() -> None:
         for runner in runners:
             runner.start()
         thread = threading.Thread(target=run, daemon=True)
-        with narrating(config.server, config.narrator) as narrator:
-            if narrator is not None:
-                narrator.link.wait_ready(10.0)
+        with narrating(config.server, config.narrator):  # in its own process, as arena serve runs it
             start = time.monotonic()
             thread.start()
             thread.join()
@@ -99,8 +97,6 @@ def main() -> None:
     print(f"{args.server}{' with flood penalties' if args.penalties else ''}, referee rate "
           f"{args.rate or 'unlimited'}{', results stored' if args.store else ''}"
           f"{', narrated' if args.narrator else ''}: {len(matches)} games of {args.players} players")
-    if narrator is not None:
-        print(f"  narrator: {len(narrator.said)} sentences, {narrator.link.sent_messages} lines")
     print(f"  seconds per game: mean {statistics.mean(durations):.3f}, median {statistics.median(durations):.3f}, "
           f"max {max(durations):.3f}")
     print(f"  referee lines per game: mean {statistics.mean(lines):.1f}, median {statistics.median(lines)}, "
