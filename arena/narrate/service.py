@@ -29,6 +29,11 @@ from .spectator import Spectator
 READY_WAIT = 30.0
 """Seconds ``narrating`` waits for the narrator's connection before the body runs anyway."""
 
+FINISH = 3.0
+"""Seconds a stopped narrator waits at most for the ends of the games it is telling, until
+the referee has quit (the referee may stop right after a game, before its END has crossed
+the server)."""
+
 
 class NarratorService:
     """Narrates the games of one lobby into ``narrator.channel`` (with ``per_game``: each
@@ -44,6 +49,7 @@ class NarratorService:
                                    lines_per_second=narrator.lines_per_second, burst=narrator.burst,
                                    reactor=reactor, on_gone=self._gone)
         self.link = self.spectator.link
+        self.narrator = self.spectator.narrator
         self.said: list[tuple[str, Sentence]] = []
         """Every sentence posted, with the channel it went to first."""
 
@@ -91,6 +97,10 @@ def main() -> None:
         if service.link.wait_ready(READY_WAIT):
             print("ready", flush=True)
         sys.stdin.read()  # until the parent closes it
+        end = time.monotonic() + FINISH  # a referee that stops after a game: its end is on its way
+        while time.monotonic() < end and not service.spectator.referee_left and \
+                not all(story.over for story in service.narrator.games.values()):
+            time.sleep(0.05)
     finally:
         service.close()
         end = time.monotonic() + 2.0

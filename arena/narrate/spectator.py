@@ -30,6 +30,8 @@ class Spectator:
         ``on_gone(gid)``: a game's channel was left (its story is told)."""
         self.narrator = Narrator(server.channel, server.nick, only=only)
         self.on_sentence = on_sentence
+        self.referee_left = False
+        """Whether the referee has quit the server since we connected."""
         self.on_gone = on_gone
         self.clock = clock
         self.link = IrcLink(
@@ -56,6 +58,8 @@ class Spectator:
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         """Follow the referee out of a game's channel: the game is over and told."""
+        if kind == "quit" and nick.lower() == self.narrator.referee.lower():
+            self.referee_left = True  # all it said is in: a server relays a client's lines in order
         if kind not in ("part", "kick") or channel is None or nick.lower() != self.narrator.referee.lower():
             return
         gid = self.narrator.channels.get(channel.lower())

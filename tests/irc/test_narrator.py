@@ -17,11 +17,12 @@ import yaml
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import LobbyConfig, NarratorConfig
-from arena.irc.link import IrcLink
+from arena.irc.link import IrcLink, ReactorThread
 from arena.irc.servers import LocalServer
 from arena.narrate.service import NarratorService
 from arena.protocol import topic_referee
 from arena.sdk import Ask, AvalonView, Bot, Player, TeamAsk
+from arena.sdk.runner import BotRunner
 from arena.sdk.werewolf import Talk, WerewolfView
 
 from ..test_narration_facts import facts, public_facts
@@ -147,3 +148,41 @@ def test_the_lobby_topic_says_who_waits_and_what_runs(irc_server: LocalServer) -
     assert any(t.endswith("waiting 0; running: g1 avalon") for t in topics)
     statuses = [t for t in topics if " | " in t]
     assert all(a != b for a, b in zip(statuses, statuses[1:]))  # set only when it changed
+
+
+def test_arena_serve_runs_the_narrator_when_configured(irc_server: LocalServer, tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({
+        "server": {"host": irc_server.host, "port": irc_server.port, "lines_per_second": 0},
+        "identity": {"require_key": False},
+        "lobby": {"min_players": 5, "max_players": 5, "countdown": 0.2},
+        "narrator": {"channel": LIVE, "lines_per_second": 0},
+        "store": {"path": str(tmp_path / "results.db")},
+    }))
+    person = Recorder()
+    reactor = ReactorThread(tick=0.02).start()
+    reader = IrcLink(irc_server.host, irc_server.port, "person", channels=[LIVE], lines_per_second=0,
+                     reactor=reactor.reactor, on_message=person.on_message)
+    reader.connect()
+    assert reader.wait_ready(5)
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    serve = subprocess.Popen([sys.executable, "-m", "arena", "--config", str(config), "serve", "--games", "1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    runners = [BotRunner(RuleBot(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0,
+                         reactor=reactor.reactor) for i in range(5)]
+    try:
+        until(lambda: "arena-tv" in reader.members(LIVE), timeout=15)  # the narrator is up before the bots
+        for runner in runners:
+            runner.start()
+        person.wait(lambda: any(m[2].startswith("Roles:") for m in person.messages), timeout=30)
+        out, err = serve.communicate(timeout=20)
+    finally:
+        serve.kill()
+        for runner in runners:
+            runner.link.close()
+        reader.close()
+        reactor.stop()
+    assert serve.returncode == 0, err
+    assert "narrator arena-tv tells the games in #arena-live" in out
+    plain = [FORMATTING.sub("", text) for sender, _, text in person.messages if sender == "arena-tv"]
+    assert plain[0].startswith("New avalon game ") and any(line.startswith("Game over") for line in plain)
