@@ -113,7 +113,7 @@ def main() -> None:
 def narrating(server: ServerConfig, narrator: NarratorConfig) -> Iterator[subprocess.Popen[str] | None]:
     """The narrator of ``narrator.channel`` (None when that is not set) in a process of its
     own while the body runs: in the referee's process its work, however small, would take
-    the interpreter from the referee's thread (measured: games 20-30% slower on loopback).
+    the interpreter from the referee's thread (measured: games about 15% slower on loopback).
     Yields the process once its connection is up (or ``READY_WAIT`` has passed)."""
     if narrator.channel is None:
         yield None
