@@ -142,8 +142,13 @@ def test_retelling_a_stored_game_gives_its_length() -> None:
 
 
 def test_replay_pretty(tmp_path: Path) -> None:
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text("from arena.bots.werewolf_rules_bot import WerewolfRuleBot\n\n"
+                      "class Chatty(WerewolfRuleBot):\n"
+                      "    def speech(self, game, ask):\n"
+                      "        return f'{game.me} speaks on day {game.state.day}'\n")
     cfg = tmp_path / "config.yaml"
-    cfg.write_text("store:\n  path: results.db\ntournament:\n  games: 2\n  game: werewolf\n  bots: [w1=werewolf_rule, "
+    cfg.write_text(f"store:\n  path: results.db\ntournament:\n  games: 2\n  game: werewolf\n  bots: [w1={chatty}:Chatty, "
                    "w2=werewolf_rule, w3=werewolf_rule, w4=random, w5=random, w6=random, w7=random, w8=random]\n")
     runner = CliRunner()
     assert runner.invoke(main, ["--config", str(cfg), "tournament"]).exit_code == 0
@@ -153,6 +158,9 @@ def test_replay_pretty(tmp_path: Path) -> None:
     assert lines[0].startswith("Werewolf, 8 players: ") and "\x1b" not in out.output
     assert any(line.startswith("Game over after ") and "(" in line for line in lines)
     assert lines[-1].startswith("Elo ratings now: ")
+    talk = [line for line in runner.invoke(main, ["--config", str(cfg), "replay", "t1-1"]).output.splitlines()
+            if line.startswith("#     <")]
+    assert talk and [line for line in lines if line.startswith("<")] == [line[6:] for line in talk]
     both = runner.invoke(main, ["--config", str(cfg), "replay", "t1-1", "--pretty", "--all"])
     assert both.exit_code != 0
 
