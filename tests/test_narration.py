@@ -104,7 +104,7 @@ def test_the_lobby_announces_tables_and_resumed_games() -> None:
     assert ("table", "g7", "avalon", "#arena-g7") in table[0].facts
     assert narrator.hear("arena", "#arena-g7", "VOTES g7 approve=a,b,c reject=d,e result=approved rejections=0")
     resumed = narrator.hear("arena", "#arena", "RESUME g7 game=avalon channel=#arena-g7-r1 seats=a,b,c,d,e wait=60")
-    assert "goes on in #arena-g7-r1" in resumed[0].plain()
+    assert "goes on in #arena-g7-r1" in resumed[0].plain() and narrator.left == ["#arena-g7"]
     assert narrator.hear("arena", "#arena-g7-r1", "RESUME g7 game=avalon channel=#arena-g7-r1 seats=a,b,c,d,e "
                                                   "wait=60") == []  # the same news, in the new channel
     assert narrator.hear("arena", "#arena-g7", "QUEST g7 quest=1 team=a,b result=success fails=0 successes=1 "

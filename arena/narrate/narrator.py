@@ -41,6 +41,8 @@ class Narrator:
         self.channels: dict[str, str] = {}
         """Game channels (lower case) and the game each is for."""
         self._parts: dict[str, Reassembler] = {}
+        self.left: list[str] = []
+        """Game channels given up for a resumed game's new one, for a connection to leave."""
 
     def topic(self, channel: str, text: str) -> None:
         """The lobby's topic names the referee's nick now."""
@@ -105,8 +107,9 @@ class Narrator:
         ``channel`` from now on."""
         if gid not in self.games:
             self.games[gid] = STORIES[game](gid, seats)
-        for old in [c for c, g in self.channels.items() if g == gid]:
+        for old in [c for c, g in self.channels.items() if g == gid and c != channel.lower()]:
             del self.channels[old]
+            self.left.append(old)
         self.channels[channel.lower()] = gid
 
     def ended(self, gid: str) -> None:

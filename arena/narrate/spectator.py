@@ -55,6 +55,8 @@ class Spectator:
                 if fact[0] in ("table", "resume"):
                     self.link.join(fact[3])  # the game's channel, to hear it
             self.on_sentence(sentence)
+        while self.narrator.left:  # a resumed game's old channel
+            self.link.part(self.narrator.left.pop())
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         """Follow the referee out of a game's channel: the game is over and told."""
