@@ -7,10 +7,12 @@ decide the time). Lines are counted as the referee's link writes them: a direct 
 to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is one line.
 With ``--store`` the referee keeps results in a scratch store, as ``arena serve`` does:
 every step of a game is written ahead to it before its lines go out, and every game is
-recorded and rated.
+recorded and rated. With ``--narrator`` the narrator of ``arena serve`` tells the games in a
+spectators' channel, on a connection and in a process of its own, as ``narrator.channel`` makes
+it (measure with and without, alternating runs: it must cost the referee nothing).
 
 Usage: python bench/irc_games.py [--server ngircd|embedded] [--games N] [--players P]
-                                 [--penalties] [--rate LINES_PER_SECOND] [--store]
+                                 [--penalties] [--rate LINES_PER_SECOND] [--store] [--narrator]
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ import time
 from pathlib import Path
 
 from arena.bots.avalon_rules_bot import RuleBot
-from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig
+from arena.config import Config, IdentityConfig, LobbyConfig, NarratorConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
+from arena.narrate.service import narrating
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder
 from arena.referee.service import RefereeService
@@ -41,6 +44,7 @@ def main() -> None:
     parser.add_argument("--penalties", action="store_true", help="ngircd's default flood penalties on")
     parser.add_argument("--rate", type=float, default=0.0, help="referee lines per second (0: unlimited)")
     parser.add_argument("--store", action="store_true", help="write ahead and record every game, as arena serve does")
+    parser.add_argument("--narrator", action="store_true", help="narrate the games in #arena-live, as arena serve does")
     args = parser.parse_args()
     options = {"flood_penalties": True} if args.penalties else {}
     with start_server(args.server, **options) as (host, port):
@@ -49,6 +53,7 @@ def main() -> None:
             identity=IdentityConfig(require_key=False),
             server=ServerConfig(host=host, port=port, lines_per_second=args.rate, max_targets=MAX_TARGETS[args.server]),
             lobby=LobbyConfig(min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0),
+            narrator=NarratorConfig(channel="#arena-live" if args.narrator else None, lines_per_second=0),
         )
         marks: list[float] = []
         sent: list[int] = []
@@ -79,9 +84,10 @@ def main() -> None:
         for runner in runners:
             runner.start()
         thread = threading.Thread(target=run, daemon=True)
-        start = time.monotonic()
-        thread.start()
-        thread.join()
+        with narrating(config.server, config.narrator):  # in its own process, as arena serve runs it
+            start = time.monotonic()
+            thread.start()
+            thread.join()
         bots.stop()
     starts = [start] + marks[:-1]
     # The first game includes registration and the lobby countdown; report the rest.
@@ -89,8 +95,8 @@ def main() -> None:
     # From one END to the next: the lobby's TABLE, then the whole next game.
     lines = [b - a for a, b in zip(sent, sent[1:])] or sent
     print(f"{args.server}{' with flood penalties' if args.penalties else ''}, referee rate "
-          f"{args.rate or 'unlimited'}{', results stored' if args.store else ''}: {len(matches)} games of "
-          f"{args.players} players")
+          f"{args.rate or 'unlimited'}{', results stored' if args.store else ''}"
+          f"{', narrated' if args.narrator else ''}: {len(matches)} games of {args.players} players")
     print(f"  seconds per game: mean {statistics.mean(durations):.3f}, median {statistics.median(durations):.3f}, "
           f"max {max(durations):.3f}")
     print(f"  referee lines per game: mean {statistics.mean(lines):.1f}, median {statistics.median(lines)}, "
