@@ -170,6 +170,11 @@ class Store:
         with transaction(self.conn, "BEGIN"):
             return live.load_live(self.conn, place=place, tournament=tournament)
 
+    def all_live_games(self, game_id: str | None = None) -> list[LiveGame]:
+        """Every game in progress in this file (or only ``game_id``), for spectators."""
+        with transaction(self.conn, "BEGIN"):
+            return live.load_all(self.conn, game_id)
+
     def check_parameters(self) -> None:
         """Raise ParametersChanged now, before any game is played, if the configured rating
         parameters differ from those the stored ratings were computed with."""
@@ -426,56 +431,98 @@ class Store:
             rows[seq].append((seat, bot, grp, rank, adv))
         return rows
 
-    def _tournament_board(self, game: str, system_name: str, tournament: str, limit: int | None,
-                          min_games: int) -> list[LeaderRow]:
+    def _tournament_rated(self, game: str, system_name: str,
+                          tournament: str) -> Iterator[tuple[str, Sequence[Change], set[Entity]]]:
+        """The games of ``tournament``, in order, rated afresh: each game's id, its rating
+        changes (every rating starts new) and the entities credited with a win."""
         system = next((s for s in self.systems if s.name == system_name), None)
         if system is None:
             raise KeyError(system_name)
         with transaction(self.conn, "BEGIN"):
-            games = self.conn.execute("SELECT seq, kind, forfeited FROM games WHERE game = ? AND tournament = ?"
+            games = self.conn.execute("SELECT seq, id, kind, forfeited FROM games WHERE game = ? AND tournament = ?"
                                       " ORDER BY seq", (game, tournament)).fetchall()
             rows = self._outcome_rows("WHERE g.game = ? AND g.tournament = ?", (game, tournament))
-            about = {name: (owner, version) for name, owner, version in
-                     self.conn.execute("SELECT name, owner, version FROM bots")}
+        state: dict[Entity, Rating] = {}
+        for seq, gid, kind, forfeited in games:
+            match = _match_from_rows(kind, rows[seq], forfeited)
+            changes = system.rate(match, state)
+            for c in changes:
+                state[c.entity] = c.after
+            yield gid, changes, _wins(match)
+
+    def _tournament_board(self, game: str, system_name: str, tournament: str, limit: int | None,
+                          min_games: int) -> list[LeaderRow]:
+        score = next((s.score for s in self.systems if s.name == system_name), None)
+        if score is None:
+            raise KeyError(system_name)
+        about = {name: (owner, version) for name, owner, version in
+                 self.conn.execute("SELECT name, owner, version FROM bots")}
         state: dict[Entity, Rating] = {}
         played: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for seq, kind, forfeited in games:
-            match = _match_from_rows(kind, rows[seq], forfeited)
-            wins = _wins(match)
-            for c in system.rate(match, state):
+        for _, changes, wins in self._tournament_rated(game, system_name, tournament):
+            for c in changes:
                 state[c.entity] = c.after
                 if c.entity[0] == BOT:
                     played[c.entity[1]][0] += 1
                     played[c.entity[1]][1] += int(c.entity in wins)
-        board = sorted(((system.score(r), bot) for (kind, bot), r in state.items()
+        board = sorted(((score(r), bot) for (kind, bot), r in state.items()
                         if kind == BOT and played[bot][0] >= min_games), key=lambda x: (-x[0], x[1]))
         leaders = []
-        for i, (score, bot) in enumerate(board[:limit]):
+        for i, (value, bot) in enumerate(board[:limit]):
             owner, version = about.get(bot, ("unknown", "unknown"))
             rating = state[(BOT, bot)]
-            leaders.append(LeaderRow(i + 1, bot, rating.mu, rating.sigma, score, played[bot][0], played[bot][1],
+            leaders.append(LeaderRow(i + 1, bot, rating.mu, rating.sigma, value, played[bot][0], played[bot][1],
                                      owner, version))
         return leaders
+
+    def rating_history(self, game: str, system: str,
+                       tournament: str | None = None) -> dict[str, list[tuple[int, Rating]]]:
+        """Each bot's rating after each game it played, as (the game's number among the
+        games of this type, 1 for the first, rating): over every stored game as stored, or
+        over ``tournament``'s games rated afresh, as its leaderboard."""
+        history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
+        if tournament is not None:
+            for number, (_, changes, _) in enumerate(self._tournament_rated(game, system, tournament), 1):
+                for c in changes:
+                    if c.entity[0] == BOT:
+                        history[c.entity[1]].append((number, c.after))
+            return dict(history)
+        numbers: dict[int, int] = {}
+        for seq, entity, mu, sigma in self.conn.execute(
+                "SELECT c.game_seq, c.entity, c.mu_after, c.sigma_after FROM rating_changes c"
+                " JOIN games g ON g.seq = c.game_seq WHERE g.game = ? AND c.system = ? AND c.kind = 'bot'"
+                " ORDER BY c.game_seq", (game, system)):
+            number = numbers.setdefault(seq, len(numbers) + 1)
+            history[entity].append((number, Rating(mu, sigma)))
+        return dict(history)
+
+    def tournaments(self) -> list[tuple[str, str, int, float]]:
+        """Every tournament: id, game type, games stored, last update; newest first."""
+        return [(tid, json.loads(settings).get("game", ""), done, updated) for tid, settings, done, updated in
+                self.conn.execute("SELECT id, settings, games_done, updated FROM tournaments ORDER BY updated DESC, id")]
 
     def ratings(self, game: str, system: str, kind: str = BOT) -> dict[str, Rating]:
         return {e: Rating(mu, s) for e, mu, s in self.conn.execute(
             "SELECT entity, mu, sigma FROM ratings WHERE game = ? AND system = ? AND kind = ?", (game, system, kind))}
 
-    def bot_stats(self, game: str, bot: str | None = None) -> dict[str, BotStats]:
+    def bot_stats(self, game: str, bot: str | None = None, tournament: str | None = None) -> dict[str, BotStats]:
         """Per bot: games, wins, win rate with a Wilson 95% interval, overall and per role,
-        plus the game's role figures (``figures.FIGURES``)."""
+        plus the game's role figures (``figures.FIGURES``); only ``tournament``'s games if given."""
         sql = ("SELECT o.bot, o.role, o.result, g.reason, COUNT(*) FROM outcomes o JOIN games g ON g.seq = o.game_seq"
                " WHERE g.game = ?")
         args: list[Any] = [game]
         if bot is not None:
             sql += " AND o.bot = ?"
             args.append(bot)
+        if tournament is not None:
+            sql += " AND g.tournament = ?"
+            args.append(tournament)
         sql += " GROUP BY o.bot, o.role, o.result, g.reason"
         counts: dict[str, list[tuple[str | None, str, str, int]]] = defaultdict(list)
         for b, role, result, reason, n in self.conn.execute(sql, args):
             counts[b].append((role, result, reason, n))
         figures = FIGURES.get(game, ())
-        conduct = self._conduct(game)
+        conduct = self._conduct(game, tournament)
         out: dict[str, BotStats] = {}
         for b in sorted(counts):
             rows = counts[b]
@@ -487,16 +534,18 @@ class Store:
             )
         return out
 
-    def _conduct(self, game: str) -> dict[str, Conduct]:
+    def _conduct(self, game: str, tournament: str | None = None) -> dict[str, Conduct]:
         """Per bot, from the stored transcripts: ``ERROR`` and ``WARN`` lines sent to it
         (under its seat's nick; an ``ERROR`` with ``count=N`` stands for N refusals) and
         ``TIMEOUT`` lines naming it (by its seat's nick)."""
         sql = ("SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
                " JOIN games g ON g.seq = l.game_seq"
-               " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')")
+               " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')"
+               + (" AND g.tournament = ?" if tournament is not None else ""))
         refused: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         late: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for nicks, bots, target, line in self.conn.execute(sql, (game,)):
+        args = (game,) if tournament is None else (game, tournament)
+        for nicks, bots, target, line in self.conn.execute(sql, args):
             msg = parse(line)
             seated = {n.lower(): b for n, b in zip(json.loads(nicks), json.loads(bots))}
             if msg.verb == TIMEOUT:
