@@ -18,7 +18,7 @@ SEAT_KEYS = frozenset({"seat", "target", "leader", "assassin", "start", "player"
                        "by", "saved", "poisoned", "protected", "checked"})
 """Event fields holding one seat (shown as the player's nick)."""
 SEAT_LISTS = frozenset({"team", "approve", "reject", "dead", "alive", "speakers", "candidates", "winners", "wolves",
-                        "lovers", "charmed", "sees", "targets"})
+                        "lovers", "charmed", "sees", "targets", "votes"})
 """Event fields holding a list of seats."""
 
 
@@ -59,10 +59,17 @@ def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
             return f"Day {data.get('day')} dawns: nobody died in the night"
         who = ", ".join(f"{n(s)} ({roles[i]})" if i < len(roles) and roles[i] else n(s) for i, s in enumerate(dead))
         return f"Day {data.get('day')} dawns: {who} died in the night"
+    if kind == "role" and "role" in data:
+        side = data.get("side") or data.get("team")
+        sees = f"; sees {names.list(data['sees'])}" if data.get("sees") else ""
+        return f"{n(data.get('seat'))} is {data['role']}" + (f" ({side})" if side else "") + sees
+    if kind == "wolves":
+        return f"the wolves are {names.list(data.get('wolves'))}"
     if kind == "candidacy":
         return f"{n(data.get('seat'))} {'stands' if data.get('stand') else 'does not stand'} for leader"
     if kind == "leader_vote":
-        return f"{n(data.get('seat'))} votes for {n(data.get('vote'))} as leader"
+        vote = data.get("vote")
+        return f"{n(data.get('seat'))} " + (f"votes for {n(vote)} as leader" if isinstance(vote, int) else "abstains")
     if kind == "leader" and "candidates" in data:
         return f"{n(data.get('leader'))} is elected leader"
     if kind == "order":

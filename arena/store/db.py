@@ -346,9 +346,9 @@ class Store:
 
     # -- reading --------------------------------------------------------------------------
 
-    def list_games(self, game: str | None = None, bot: str | None = None, limit: int = 50,
-                   before_seq: int | None = None) -> list[GameSummary]:
-        """Newest first; ``before_seq`` pages backwards."""
+    def list_games(self, game: str | None = None, bot: str | None = None, limit: int | None = 50,
+                   before_seq: int | None = None, tournament: str | None = None) -> list[GameSummary]:
+        """Newest first; ``before_seq`` pages backwards; ``limit`` None: all of them."""
         sql = ("SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament, bots"
                " FROM games WHERE 1=1")
         args: list[Any] = []
@@ -361,8 +361,11 @@ class Store:
         if before_seq is not None:
             sql += " AND seq < ?"
             args.append(before_seq)
+        if tournament is not None:
+            sql += " AND tournament = ?"
+            args.append(tournament)
         sql += " ORDER BY seq DESC LIMIT ?"
-        args.append(limit)
+        args.append(-1 if limit is None else limit)
         return [_summary(row) for row in self.conn.execute(sql, args)]
 
     def load_game(self, game_id: str) -> StoredGame | None:
