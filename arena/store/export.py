@@ -16,6 +16,7 @@ from typing import Any, Iterable
 
 from ..games import rebuild
 from ..ratings.model import Change
+from .codec import lists
 from .db import Store
 from .live import LiveGame
 from .records import StoredGame
@@ -54,7 +55,8 @@ def export_game(game: StoredGame) -> dict[str, Any]:
         "result": {"kind": s.kind, "winner": s.winner, "reason": s.reason, "winners": sorted(game.winners),
                    "forfeited": game.forfeited},
         "events": [e.to_dict() for e in game.events],
-        "actions": [{"seat": seat, "kind": kind, "value": value} for seat, kind, value in game.history],
+        "actions": [{"seat": seat, "kind": kind, "value": lists(value)}
+                    for seat, kind, value in game.history],
         "lines": [{"to": to, "line": line} for to, line in game.transcript],
         "ratings": {system: _changes(changes) for system, changes in sorted(game.changes.items())},
     }
