@@ -20,6 +20,7 @@ from arena.protocol import parse
 from arena.sdk import Session
 from arena.sdk.llm import LlmBot, LlmConfigError, LlmSettings
 from arena.sdk.llm.answers import Shape, match_choice, read_reply, speech_lines
+from arena.sdk.view import new_ask
 
 from .llm_server import FakeChat, Scripted, reply
 
@@ -158,6 +159,18 @@ def test_a_slow_model_cannot_make_the_bot_late(chat: FakeChat, log_path: Path) -
     assert answer.startswith("ANSWER g1 2 ")
     (line,) = records(log_path)
     assert line["outcome"] == "fallback" and line["calls"] == 1 and line["errors"][0].startswith("timeout")
+
+
+def test_the_budget_runs_from_when_the_request_arrived(chat: FakeChat, log_path: Path) -> None:
+    """A request that waited 0.5 s for a worker has 0.2 s of its 70% left, not 0.7 s."""
+    chat.script.append(Scripted(json.dumps({"reason": "late", "choice": "approve"}), delay=3.0))
+    bot = make_bot(chat, log_path)
+    session, _ = session_for(bot, AVALON[:2])
+    ask = new_ask(session.games["g1"], parse(VOTE.format(deadline=1)), bot.rng)
+    ask.received -= 0.5
+    began = time.monotonic()
+    bot.decide(session.games["g1"], ask)
+    assert time.monotonic() - began < 0.4
 
 
 def test_a_request_with_no_time_left_is_answered_without_a_call(chat: FakeChat, log_path: Path) -> None:
