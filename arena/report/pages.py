@@ -27,6 +27,8 @@ class Links:
     gives its routes, so game ids and tournaments become links."""
 
     home: str | None = None
+    everything: str | None = None
+    """The whole store's standings."""
     game: Callable[[str], str] | None = None
     tournament: Callable[[str], str] | None = None
     body: Callable[[str], str] | None = None
