@@ -23,7 +23,7 @@ class Point:
 
 
 def rating_chart(series: Mapping[str, Sequence[Point]], title: str, band: bool,
-                 width: int = 560, height: int = 280) -> Markup:
+                 width: int = 520, height: int = 280) -> Markup:
     """One line per bot (its rating after each of its games); ``band`` draws mu ± sigma
     around it (TrueSkill). Empty series give a note instead of a chart."""
     points = [p for ps in series.values() for p in ps]
