@@ -216,3 +216,13 @@ def test_rating_history_and_tournament_stats(store: Store) -> None:
     stats = store.bot_stats("avalon", tournament="av")
     assert sum(s.overall.games for s in stats.values()) == 4 * 5
     assert store.bot_stats("avalon", tournament="ww") == {}
+
+
+def test_a_long_rating_series_is_thinned_to_what_a_chart_can_show() -> None:
+    from arena.report.charts import MAX_POINTS, Point, rating_chart
+
+    series = {"a": [Point(n, 1500 + n % 7, 0) for n in range(1, 5001)], "b": [Point(1, 1500, 0)]}
+    svg = str(rating_chart(series, "Elo", band=False))
+    lines = re.findall(r'<polyline points="([^"]*)"', svg)
+    assert [len(points.split()) for points in lines] == [MAX_POINTS, 1]
+    assert "game 5000" in svg and "a 1502.0" in svg, "the last game is not kept"

@@ -13,6 +13,17 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8
            "#bcbd22")
 """Line colours, one per bot, repeating after ten."""
 
+MAX_POINTS = 400
+"""Points drawn per line at most: a long series is thinned to evenly spaced games (its
+last kept), which a chart a few hundred pixels wide cannot tell from the whole."""
+
+
+def thin(points: Sequence[Point], most: int = MAX_POINTS) -> Sequence[Point]:
+    if len(points) <= most:
+        return points
+    step = len(points) / (most - 1)
+    return [points[round(i * step)] for i in range(most - 1)] + [points[-1]]
+
 
 @dataclass(frozen=True)
 class Point:
@@ -57,8 +68,9 @@ def rating_chart(series: Mapping[str, Sequence[Point]], title: str, band: bool,
                      f'text-anchor="end">{value:.1f}</text>')
     parts.append(f'<text x="{left}" y="{height - 8}" class="chart-axis">game 1</text>'
                  f'<text x="{left + plot_w}" y="{height - 8}" class="chart-axis" text-anchor="end">game {x_max}</text>')
-    for i, (bot, ps) in enumerate(sorted(series.items())):
+    for i, (bot, whole) in enumerate(sorted(series.items())):
         colour = PALETTE[i % len(PALETTE)]
+        ps = thin(whole)
         line = " ".join(f"{x(p.game):.1f},{y(p.mu):.1f}" for p in ps)
         if band and ps:
             upper = [f"{x(p.game):.1f},{y(p.mu + p.sigma):.1f}" for p in ps]
