@@ -43,10 +43,10 @@ def _rate(wins: int, games: int) -> RateStat:
 def standings(store: Store, game: str, tournament: str | None = None) -> Standings:
     """A game type's standings over every stored game, or over ``tournament``'s alone (rated
     afresh, as ``arena leaderboard --tournament``)."""
-    boards = {system: store.leaderboard(game, system, tournament=tournament) for system in SYSTEMS}
+    boards = {}
     charts = {}
     for system in SYSTEMS:
-        history = store.rating_history(game, system, tournament)
+        boards[system], history = store.standings(game, system, tournament)
         series = {bot: [Point(n, r.mu, r.sigma) for n, r in points] for bot, points in history.items()}
         label = "TrueSkill μ ± σ" if system in BANDED else "Elo"
         charts[system] = rating_chart(series, f"{label} after each game", system in BANDED)

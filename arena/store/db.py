@@ -412,7 +412,7 @@ class Store:
         owner and version: from the current ratings, or, for ``tournament``, rated afresh
         over that tournament's games alone (its standings, whatever else the bots played)."""
         if tournament is not None:
-            return self._tournament_board(game, system, tournament, limit, min_games)
+            return self._tournament_rated(game, system, tournament, limit, min_games)[0]
         sql = ("SELECT r.entity, r.mu, r.sigma, r.score, r.games, r.wins, COALESCE(b.owner, 'unknown'),"
                " COALESCE(b.version, 'unknown') FROM ratings r LEFT JOIN bots b ON b.name = r.entity"
                " WHERE r.game = ? AND r.system = ? AND r.kind = 'bot' AND r.games >= ?"
@@ -434,41 +434,33 @@ class Store:
             rows[seq].append((seat, bot, grp, rank, adv))
         return rows
 
-    def _tournament_rated(self, game: str, system_name: str,
-                          tournament: str) -> Iterator[tuple[str, Sequence[Change], set[Entity]]]:
-        """The games of ``tournament``, in order, rated afresh: each game's id, its rating
-        changes (every rating starts new) and the entities credited with a win."""
+    def _tournament_rated(self, game: str, system_name: str, tournament: str, limit: int | None = None,
+                          min_games: int = 0) -> tuple[list[LeaderRow], dict[str, list[tuple[int, Rating]]]]:
+        """``tournament``'s games, in order, rated afresh (every rating starts new): its
+        leaderboard, and each bot's rating after each game it played (the game's number in
+        the tournament, rating)."""
         system = next((s for s in self.systems if s.name == system_name), None)
         if system is None:
             raise KeyError(system_name)
         with transaction(self.conn, "BEGIN"):
-            games = self.conn.execute("SELECT seq, id, kind, forfeited FROM games WHERE game = ? AND tournament = ?"
+            games = self.conn.execute("SELECT seq, kind, forfeited FROM games WHERE game = ? AND tournament = ?"
                                       " ORDER BY seq", (game, tournament)).fetchall()
             rows = self._outcome_rows("WHERE g.game = ? AND g.tournament = ?", (game, tournament))
-        state: dict[Entity, Rating] = {}
-        for seq, gid, kind, forfeited in games:
-            match = _match_from_rows(kind, rows[seq], forfeited)
-            changes = system.rate(match, state)
-            for c in changes:
-                state[c.entity] = c.after
-            yield gid, changes, _wins(match)
-
-    def _tournament_board(self, game: str, system_name: str, tournament: str, limit: int | None,
-                          min_games: int) -> list[LeaderRow]:
-        score = next((s.score for s in self.systems if s.name == system_name), None)
-        if score is None:
-            raise KeyError(system_name)
-        about = {name: (owner, version) for name, owner, version in
-                 self.conn.execute("SELECT name, owner, version FROM bots")}
+            about = {name: (owner, version) for name, owner, version in
+                     self.conn.execute("SELECT name, owner, version FROM bots")}
         state: dict[Entity, Rating] = {}
         played: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for _, changes, wins in self._tournament_rated(game, system_name, tournament):
-            for c in changes:
+        history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
+        for number, (seq, kind, forfeited) in enumerate(games, 1):
+            match = _match_from_rows(kind, rows[seq], forfeited)
+            wins = _wins(match)
+            for c in system.rate(match, state):
                 state[c.entity] = c.after
                 if c.entity[0] == BOT:
                     played[c.entity[1]][0] += 1
                     played[c.entity[1]][1] += int(c.entity in wins)
-        board = sorted(((score(r), bot) for (kind, bot), r in state.items()
+                    history[c.entity[1]].append((number, c.after))
+        board = sorted(((system.score(r), bot) for (kind, bot), r in state.items()
                         if kind == BOT and played[bot][0] >= min_games), key=lambda x: (-x[0], x[1]))
         leaders = []
         for i, (value, bot) in enumerate(board[:limit]):
@@ -476,20 +468,16 @@ class Store:
             rating = state[(BOT, bot)]
             leaders.append(LeaderRow(i + 1, bot, rating.mu, rating.sigma, value, played[bot][0], played[bot][1],
                                      owner, version))
-        return leaders
+        return leaders, dict(history)
 
     def rating_history(self, game: str, system: str,
                        tournament: str | None = None) -> dict[str, list[tuple[int, Rating]]]:
         """Each bot's rating after each game it played, as (the game's number among the
         games of this type, 1 for the first, rating): over every stored game as stored, or
         over ``tournament``'s games rated afresh, as its leaderboard."""
-        history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
         if tournament is not None:
-            for number, (_, changes, _) in enumerate(self._tournament_rated(game, system, tournament), 1):
-                for c in changes:
-                    if c.entity[0] == BOT:
-                        history[c.entity[1]].append((number, c.after))
-            return dict(history)
+            return self._tournament_rated(game, system, tournament)[1]
+        history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
         numbers: dict[int, int] = {}
         for seq, entity, mu, sigma in self.conn.execute(
                 "SELECT c.game_seq, c.entity, c.mu_after, c.sigma_after FROM rating_changes c"
@@ -498,6 +486,14 @@ class Store:
             number = numbers.setdefault(seq, len(numbers) + 1)
             history[entity].append((number, Rating(mu, sigma)))
         return dict(history)
+
+    def standings(self, game: str, system: str,
+                  tournament: str | None = None) -> tuple[list[LeaderRow], dict[str, list[tuple[int, Rating]]]]:
+        """``leaderboard`` and ``rating_history`` together; a tournament's games are rated
+        afresh once for both."""
+        if tournament is not None:
+            return self._tournament_rated(game, system, tournament)
+        return self.leaderboard(game, system), self.rating_history(game, system)
 
     def tournaments(self) -> list[tuple[str, str, int, float]]:
         """Every tournament: id, game type, games stored, last update; newest first."""
