@@ -79,11 +79,13 @@ def test_every_field_of_the_document_is_documented(store: Store) -> None:
 
 def secrets_of(live: LiveGame) -> list[str]:
     """What a spectator must not see of a game in progress: every direct message the
-    referee sent, each seat's role as the report would say it, and the seed."""
+    referee sent, every answer line, each seat's role as the report would say it ("p1 is
+    merlin (good)": the bots' own talk may well say "w2 is werewolf"), and the seed."""
     finished = hub_game_roles(live)
     told = [line for to, _seat, line in live.lines if to is not None]
-    assert told, "the game has no direct message yet: a poor test"
-    return [*told, *(f"{nick} is {role}" for nick, role in finished), str(live.seed)]
+    assert told and live.answers, "the game has no direct message or answer yet: a poor test"
+    return [*told, *(a.line for a in live.answers), *(f"{nick} is {role} (" for nick, role in finished),
+            str(live.seed)]
 
 
 def hub_game_roles(live: LiveGame) -> list[tuple[str, str]]:
@@ -226,3 +228,22 @@ def test_a_long_rating_series_is_thinned_to_what_a_chart_can_show() -> None:
     lines = re.findall(r'<polyline points="([^"]*)"', svg)
     assert [len(points.split()) for points in lines] == [MAX_POINTS, 1]
     assert "game 5000" in svg and "a 1502.0" in svg, "the last game is not kept"
+
+
+def test_the_talk_is_under_the_speech_it_was_said_in(store: Store) -> None:
+    from arena.report.views import talk_by_event
+
+    said = 0
+    for n in range(1, 5):
+        doc = export(store, f"ww-{n}")
+        assert doc is not None
+        placed, unplaced = talk_by_event(doc)
+        assert unplaced == [], "a finished game's talk all belongs to some turn"
+        for index, texts in placed.items():
+            event = doc["events"][index]
+            assert event["kind"] in ("speech", "candidacy") and not event["data"].get("passed")
+            mine = [t["text"] for t in doc["talk"] if t["seat"] == event["data"]["seat"]]
+            assert all(text in mine for text in texts)
+        assert sum(map(len, placed.values())) == len(doc["talk"])
+        said += len(doc["talk"])
+    assert said, "the rule bots said nothing: a poor test"

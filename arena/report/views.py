@@ -224,6 +224,45 @@ class Item:
     kind: str
     audience: str | None = None
     """Whom a private event was told (nicks); None: everyone."""
+    talk: list[str] = field(default_factory=list)
+    """What the player said at the floor, for a speech or a candidacy."""
+
+
+FLOOR_LINES = {"speech": "SPEECH", "candidacy": "CANDIDACY"}
+"""The events that end a turn at the floor, and the channel line each one is sent as."""
+
+
+def talk_by_event(doc: Mapping[str, Any]) -> tuple[dict[int, list[str]], list[Mapping[str, Any]]]:
+    """Each line of talk placed on the event that ended its turn at the floor (by index in
+    ``events``), and the talk of turns not ended yet (a live game's current speaker).
+
+    A turn's talk comes before the channel line of the event ending it (``SPEECH``,
+    ``CANDIDACY``): a line of talk belongs to its speaker's first such event whose line was
+    sent after it. The k-th event of a kind is the k-th channel line of its verb."""
+    sent: dict[str, list[int]] = {verb: [] for verb in FLOOR_LINES.values()}
+    for i, line in enumerate(doc["lines"]):
+        verb = line["line"].split(" ", 1)[0]
+        if line["to"] is None and verb in sent:
+            sent[verb].append(i)
+    ends: list[tuple[int, int, int]] = []
+    """(index of its line, index of the event, the speaker's seat), in line order."""
+    seen: dict[str, int] = {}
+    for index, e in enumerate(doc["events"]):
+        verb = FLOOR_LINES.get(e["kind"])
+        if verb is not None and e["audience"] is None:
+            k = seen[verb] = seen.get(verb, -1) + 1
+            if k < len(sent[verb]):
+                ends.append((sent[verb][k], index, e["data"].get("seat")))
+    ends.sort()
+    placed: dict[int, list[str]] = {}
+    open_turns = []
+    for t in doc["talk"]:
+        event = next((i for line, i, seat in ends if line >= t["after"] and seat == t["seat"]), None)
+        if event is None:
+            open_turns.append(t)
+        else:
+            placed.setdefault(event, []).append(t["text"])
+    return placed, open_turns
 
 
 @dataclass
@@ -241,7 +280,8 @@ def werewolf(doc: Mapping[str, Any], names: Names) -> list[Phase]:
     """Nights and days in order, each with what happened in it: talk, votes, deaths; the
     night's private events (marked with whom they were told) once the game is over."""
     phases = [Phase("Before the first night", False)]
-    for e in doc["events"]:
+    talk, speaking = talk_by_event(doc)
+    for index, e in enumerate(doc["events"]):
         kind, data = e["kind"], e["data"]
         if kind == "night":
             phases.append(Phase(f"Night {data.get('night')}", True))
@@ -252,7 +292,9 @@ def werewolf(doc: Mapping[str, Any], names: Names) -> list[Phase]:
         if kind in WEREWOLF_QUIET:
             continue
         audience = None if e["audience"] is None else names.list(e["audience"])
-        phases[-1].items.append(Item(describe(kind, data, names), kind, audience))
+        phases[-1].items.append(Item(describe(kind, data, names), kind, audience, talk.get(index, [])))
+    for t in speaking:
+        phases[-1].items.append(Item(f"{t['nick']} is speaking", "speaking", None, [t["text"]]))
     return [p for p in phases if p.items]
 
 
