@@ -239,11 +239,18 @@ def test_the_talk_is_under_the_speech_it_was_said_in(store: Store) -> None:
         assert doc is not None
         placed, unplaced = talk_by_event(doc)
         assert unplaced == [], "a finished game's talk all belongs to some turn"
-        for index, texts in placed.items():
+        for index, talk in placed.items():
             event = doc["events"][index]
+            seat = event["data"]["seat"]
             assert event["kind"] in ("speech", "candidacy") and not event["data"].get("passed")
-            mine = [t["text"] for t in doc["talk"] if t["seat"] == event["data"]["seat"]]
-            assert all(text in mine for text in texts)
+            turns_before = sum(e["kind"] in ("speech", "candidacy") and e["data"]["seat"] == seat
+                               for e in doc["events"][:index])
+            nick = doc["players"][seat]["nick"]
+            for t in talk:
+                assert t["seat"] == seat
+                ended = [line for line in doc["lines"][:t["after"]] if line["to"] is None and
+                         line["line"].split(" ")[0] in ("SPEECH", "CANDIDACY") and f" player={nick} " in line["line"]]
+                assert len(ended) == turns_before, "talk placed under another turn of its speaker"
         assert sum(map(len, placed.values())) == len(doc["talk"])
         said += len(doc["talk"])
     assert said, "the rule bots said nothing: a poor test"

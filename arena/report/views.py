@@ -232,7 +232,7 @@ FLOOR_LINES = {"speech": "SPEECH", "candidacy": "CANDIDACY"}
 """The events that end a turn at the floor, and the channel line each one is sent as."""
 
 
-def talk_by_event(doc: Mapping[str, Any]) -> tuple[dict[int, list[str]], list[Mapping[str, Any]]]:
+def talk_by_event(doc: Mapping[str, Any]) -> tuple[dict[int, list[Mapping[str, Any]]], list[Mapping[str, Any]]]:
     """Each line of talk placed on the event that ended its turn at the floor (by index in
     ``events``), and the talk of turns not ended yet (a live game's current speaker).
 
@@ -254,14 +254,14 @@ def talk_by_event(doc: Mapping[str, Any]) -> tuple[dict[int, list[str]], list[Ma
             if k < len(sent[verb]):
                 ends.append((sent[verb][k], index, e["data"].get("seat")))
     ends.sort()
-    placed: dict[int, list[str]] = {}
+    placed: dict[int, list[Mapping[str, Any]]] = {}
     open_turns = []
     for t in doc["talk"]:
         event = next((i for line, i, seat in ends if line >= t["after"] and seat == t["seat"]), None)
         if event is None:
             open_turns.append(t)
         else:
-            placed.setdefault(event, []).append(t["text"])
+            placed.setdefault(event, []).append(t)
     return placed, open_turns
 
 
@@ -292,7 +292,8 @@ def werewolf(doc: Mapping[str, Any], names: Names) -> list[Phase]:
         if kind in WEREWOLF_QUIET:
             continue
         audience = None if e["audience"] is None else names.list(e["audience"])
-        phases[-1].items.append(Item(describe(kind, data, names), kind, audience, talk.get(index, [])))
+        said = [t["text"] for t in talk.get(index, [])]
+        phases[-1].items.append(Item(describe(kind, data, names), kind, audience, said))
     for t in speaking:
         phases[-1].items.append(Item(f"{t['nick']} is speaking", "speaking", None, [t["text"]]))
     return [p for p in phases if p.items]
