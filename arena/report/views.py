@@ -75,8 +75,8 @@ def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
     if kind == "order":
         return f"speaking order: {names.list(data.get('speakers'))}"
     if kind == "speech":
-        what = {"last_words": "last words", "runoff": "runoff speech"}.get(str(data.get("purpose")), "speech")
-        return f"{n(data.get('seat'))} {'passes' if data.get('passed') else 'speaks'} ({what})"
+        what = {"last_words": " (last words)", "runoff": " (runoff)"}.get(str(data.get("purpose")), "")
+        return f"{n(data.get('seat'))} {'passes' if data.get('passed') else 'speaks'}{what}"
     if kind == "vote" and "round" in data:
         target = data.get("vote")
         return f"{n(data.get('seat'))} votes " + (f"to execute {n(target)}" if isinstance(target, int) else "to abstain")
