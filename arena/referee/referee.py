@@ -231,9 +231,13 @@ class Referee:
         direct = target.lower() == self.nick.lower()
         if not direct:
             match = self._channel_games.get(target.lower())
-            if match is not None and match.game.floor_kinds:
+            if match is not None:
                 info = self.bot_of(sender, account)
-                match.said(None if info is None else info.name, sender, text, now)
+                name = None if info is None else info.name
+                if match.game.floor_kinds:
+                    match.said(name, sender, text, now)
+                else:
+                    match.chatted(name, sender, text, now)
                 return
         try:
             msg = parse(text)
