@@ -44,6 +44,8 @@ def browser() -> Iterator[Chromium]:
 def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("browser") / "results.db"
     stored_tournaments(path, games=6)
+    with Store(path) as store:  # a game whose seer speaks (the tournaments' deals are secret)
+        hub_game(store, "werewolf", PacedJournal(store), gid="talk1")
     return path
 
 

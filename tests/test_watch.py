@@ -230,12 +230,15 @@ def test_a_long_rating_series_is_thinned_to_what_a_chart_can_show() -> None:
     assert "game 5000" in svg and "a 1502.0" in svg, "the last game is not kept"
 
 
-def test_the_talk_is_under_the_speech_it_was_said_in(store: Store) -> None:
+def test_the_talk_is_under_the_speech_it_was_said_in(store: Store, tmp_path: Path) -> None:
+    """Over the stored tournament's games (dealt at random) and one whose seer speaks."""
     from arena.report.views import talk_by_event
 
+    with Store(tmp_path / "results.db") as mine:
+        hub_game(mine, "werewolf", PacedJournal(mine))
+        docs = [export(mine, "g1"), *(export(store, f"ww-{n}") for n in range(1, 5))]
     said = 0
-    for n in range(1, 5):
-        doc = export(store, f"ww-{n}")
+    for doc in docs:
         assert doc is not None
         placed, unplaced = talk_by_event(doc)
         assert unplaced == [], "a finished game's talk all belongs to some turn"
