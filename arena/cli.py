@@ -16,6 +16,7 @@ from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
 from .cli_results import CLOCK_HELP, open_store, register as register_results
+from .cli_watch import register as register_watch
 from .referee.local import CLOCKS
 from .simulate import simulate
 
@@ -257,3 +258,4 @@ def _print_summary(s: dict[str, Any]) -> None:
 
 register_results(main)
 register_bots(main)
+register_watch(main)
