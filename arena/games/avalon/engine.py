@@ -115,6 +115,8 @@ class AvalonGame(Game):
     reserved_words: ClassVar[frozenset[str]] = frozenset(VOTE_OPTIONS + FREE_CARD)
     """The words of votes and quest cards: a bot named ``approve`` would make a log of
     answers ambiguous, so no player may be called so."""
+    role_names: ClassVar[Mapping[Role, str]] = ROLE_NAMES
+    """How each role is named on the wire (a game built on these mechanics may rename one)."""
     Options = AvalonOptions
     options: AvalonOptions
     sides = SIDES
@@ -131,19 +133,8 @@ class AvalonGame(Game):
         super().__init__(players, options, seed, deal)
         roles = self.deal_roles(options.roles(players))
         table = _table(players, options)
-        self.roles: list[Role] = roles
-        self.sides_now: list[Side] = [STARTING[r] for r in roles]
-        self.sizes = QUEST_SIZES[players]
-        self.quest = 0
-        self.attempt = 0
-        self.rejections = 0
-        self.results: list[bool] = []
-        self.leader = self.rng.randrange(players)
-        self.team: tuple[int, ...] = ()
-        self._fails_needed = table.fails_needed
+        self._seat(roles, self.rng.randrange(players), table.fails_needed, options.merlin, options.lancelot)
         self._deck = self._loyalty_deck()
-        self._vote_round = _VOTE_ROUNDS[players]
-        self._team_rounds = _TEAM_ROUNDS[players]
 
         emit = self._emit
         emit("setup", table.setup_data(players))
@@ -156,12 +147,34 @@ class AvalonGame(Game):
             emit("loyalty_deck", {"cards": list(self._deck)})
         self._start_quest()
 
+    def _seat(self, roles: list[Role], leader: int, fails: tuple[int, ...], merlin: bool, lancelot: int) -> None:
+        """The state every quest game starts from (Avalon and the games built on its
+        mechanics, such as Tuvalon): the roles dealt, the first leader, the fail cards each
+        quest needs, whether Merlin (and so the assassination) is in play, the Lancelot
+        variant (0: none)."""
+        players = self.players
+        self.roles: list[Role] = roles
+        self.sides_now: list[Side] = [STARTING[r] for r in roles]
+        self.sizes = QUEST_SIZES[players]
+        self.quest = 0
+        self.attempt = 0
+        self.rejections = 0
+        self.results: list[bool] = []
+        self.leader = leader
+        self.team: tuple[int, ...] = ()
+        self._fails_needed = fails
+        self._merlin = merlin
+        self._lancelot = lancelot
+        self._deck: list[str] = []
+        self._vote_round = _VOTE_ROUNDS[players]
+        self._team_rounds = _TEAM_ROUNDS[players]
+
     # -- Lancelot -------------------------------------------------------------------
 
     def _loyalty_deck(self) -> list[str]:
-        if self.options.lancelot == 1:
+        if self._lancelot == 1:
             deck = [BLANK] * 3 + [SWITCH] * 2
-        elif self.options.lancelot == 2:
+        elif self._lancelot == 2:
             deck = [BLANK] * 5 + [SWITCH] * 2
         else:
             return []
@@ -170,7 +183,7 @@ class AvalonGame(Game):
 
     def _apply_loyalty(self) -> None:
         """Variant 1 turns a card from the third quest on; variant 2 applies card i at quest i."""
-        variant = self.options.lancelot
+        variant = self._lancelot
         if variant == 1 and self.quest >= 2:
             card = self._deck[self.quest - 2]
         elif variant == 2:
@@ -213,17 +226,21 @@ class AvalonGame(Game):
         self._emit("votes", {"approve": approve, "reject": reject, "passed": passed, "rejections": self.rejections})
         self.leader = (self.leader + 1) % self.players
         if passed:
-            self._open(_QUEST_DECISIONS[self._cards_for(s)][s] for s in self.team)
+            self._send_team()
         elif self.rejections >= MAX_REJECTIONS:
             self._end(Side.EVIL, FIVE_REJECTIONS)
         else:
             self.attempt += 1
             self._ask_for_team()
 
+    def _send_team(self) -> None:
+        """The team goes on its quest: each member is asked for a card."""
+        self._open(_QUEST_DECISIONS[self._cards_for(s)][s] for s in self.team)
+
     def _cards_for(self, seat: int) -> tuple[str, ...]:
         if self.sides_now[seat] is Side.GOOD:
             return ONLY_SUCCESS
-        if self.options.lancelot == 2 and self.roles[seat] in LANCELOTS:
+        if self._lancelot == 2 and self.roles[seat] in LANCELOTS:
             return ONLY_FAIL
         return FREE_CARD
 
@@ -249,7 +266,7 @@ class AvalonGame(Game):
         if losses == QUESTS_TO_WIN:
             self._end(Side.EVIL, THREE_FAILS)
         elif wins == QUESTS_TO_WIN:
-            if self.options.merlin:
+            if self._merlin:
                 assassin = self.roles.index(Role.ASSASSIN)
                 targets = tuple(s for s in range(self.players) if s != assassin)
                 self._emit("assassination_phase", {"assassin": assassin})
@@ -274,7 +291,7 @@ class AvalonGame(Game):
         self._finish(Result(winner.value, winners, reason))
 
     def _reveal(self) -> dict[str, Any]:
-        return {"roles": [ROLE_NAMES[r] for r in self.roles], "sides": [SIDE_NAMES[s] for s in self.sides_now]}
+        return {"roles": [self.role_names[r] for r in self.roles], "sides": [SIDE_NAMES[s] for s in self.sides_now]}
 
     def default_answer(self, decision: Decision) -> Any:
         """A silent leader sends themself and the next seats; a silent voter approves; a silent
