@@ -105,8 +105,12 @@ WEREWOLF_VERBS = (
     "IDIOT", "DEATH", "SHOT",
 )
 
+# Tuvalon's events beside Avalon's (see protocol.md, "Tuvalon").
+TUVALON_VERBS = ("MAP", "TEAM_PROPOSED", "SPEECH", "MOVE", "FORCED")
+
 GAME_VERBS: dict[str, dict[str, tuple[int, int]]] = {
     "avalon": {VOTES: (1, 1), QUEST: (1, 1), DECK: (1, 1), LOYALTY: (1, 1), ASSASSINATION: (1, 1)},
+    "tuvalon": {verb: (1, 1) for verb in TUVALON_VERBS},
     "werewolf": {verb: (1, 1) for verb in WEREWOLF_VERBS},
 }
 """Every game's event verbs live here, beside the shared ones, so a bot that imports only

@@ -7,7 +7,7 @@ every engine rejects bad answers with the same codes.
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable
+from typing import Any, ClassVar, Hashable
 
 from .errors import ErrorCode, IllegalAction
 
@@ -21,6 +21,9 @@ class Decision:
     """
 
     __slots__ = ("seat", "kind", "options", "count", "targets", "item_type")
+    explains: ClassVar[bool] = False
+    """Whether ``check``'s refusals are already in the wire's words (they name no seats), so
+    a driver passes them on as they are rather than rephrasing them from the code."""
 
     def __init__(
         self,

@@ -70,6 +70,9 @@ class Game:
     target). Every other secret decision of a stretch is asked at its start; a driver sends
     these no earlier than a fixed time after it began, so how soon they come tells nobody
     who answered early or who is no longer asked."""
+    escalation: ClassVar[tuple[str, ...] | None] = None
+    """The steps of a missed deadline when the game's own rules fix them (Tuvalon's abnormal
+    end: ``forfeit`` at once); None: the referee's ``timeouts.escalation``."""
     default_players: ClassVar[int] = 5
     """The player count a configuration starts from for this game."""
 
@@ -157,6 +160,11 @@ class Game:
         does not tell whether they did."""
         return False
 
+    def speech_budget(self) -> int | None:
+        """Bytes each player may say in the whole game (in the channel and in private) before
+        it forfeits; None: no budget."""
+        return None
+
     def is_out(self, seat: int) -> bool:
         """Whether ``seat`` is out of the game (a dead Werewolf player): it may neither talk
         nor act, and a driver tells it so (PLAYER_DEAD) rather than "not your turn"."""
@@ -166,6 +174,12 @@ class Game:
         """The other seats that may hear ``seat`` talk in private now (the wolves at night);
         empty when ``seat`` may not talk in private."""
         return ()
+
+    def talks_in_private(self, seat: int) -> bool:
+        """Whether ``seat`` may talk in private now (its lines go to ``team_talk``, which may
+        be nobody: a Tuvalon speaker out of everyone's range still speaks). By default,
+        whenever someone may hear it."""
+        return bool(self.team_talk(seat))
 
     def default_answer(self, decision: Decision) -> Any:
         """The answer applied for a player who let the deadline pass (documented per game)."""

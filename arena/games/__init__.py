@@ -7,11 +7,15 @@ from typing import Any, Iterable, Mapping
 from ..core.game import Game
 from .avalon.engine import AvalonGame
 from .avalon.lines import AvalonLines
+from .tuvalon.engine import TuvalonGame
+from .tuvalon.lines import TuvalonLines
 from .werewolf.engine import WerewolfGame
 from .werewolf.lines import WerewolfLines
 
-GAMES: dict[str, type[Game]] = {AvalonGame.name: AvalonGame, WerewolfGame.name: WerewolfGame}
-LINES: dict[str, AvalonLines | WerewolfLines] = {AvalonGame.name: AvalonLines(), WerewolfGame.name: WerewolfLines()}
+GAMES: dict[str, type[Game]] = {AvalonGame.name: AvalonGame, WerewolfGame.name: WerewolfGame,
+                                TuvalonGame.name: TuvalonGame}
+LINES: dict[str, AvalonLines | WerewolfLines | TuvalonLines] = {
+    AvalonGame.name: AvalonLines(), WerewolfGame.name: WerewolfLines(), TuvalonGame.name: TuvalonLines()}
 
 RESERVED_NICKS: frozenset[str] = frozenset({"all"} | {w for g in GAMES.values() for w in g.reserved_words})
 """Words some game's options hold beside nicks, and ``all`` (``to=all`` addresses every

@@ -67,6 +67,14 @@ class Lines(Protocol):
         """The line(s) for an event, or None when it needs none (a request carries it)."""
         ...
     def ask_context(self, game: Any, decision: Decision, nicks: Sequence[str]) -> dict[str, Any]: ...
+    @property
+    def private_talk(self) -> str:
+        """Why a ``TEAM`` line is refused when its sender may not talk in private now."""
+        ...
+    @property
+    def private_lines(self) -> int | None:
+        """Lines a turn of private speech holds (Tuvalon's second discussion); None: no cap."""
+        ...
 
 
 @dataclass
@@ -152,6 +160,12 @@ class Match:
         self._refusals: dict[int, Counter[str]] = {}
         """Refusals past the allowance, by seat and code."""
         self._misses = [0] * len(self.names)
+        self._spoken = [0] * len(self.names)
+        self._private_turn: tuple[int, int] | None = None
+        self._private_said = 0
+        """Lines said in private by the seat in the engine round of ``_private_turn``: a turn
+        of private speech (Tuvalon's second discussion) holds ``Lines.private_lines``."""
+        """Bytes each seat has said (its speeches and private lines), for the speech budget."""
         self._published = 0
         self._issued: set[int] = set()
         self._answered: set[tuple[int, int]] = set()
@@ -253,6 +267,7 @@ class Match:
         state: dict[str, Any] = {
             "published": self._published,
             "misses": list(self._misses),
+            "spoken": list(self._spoken),
             "kept": {"-" if seat is None else str(seat): n for seat, n in self._kept.items()},
             "refusals": {str(seat): dict(counts) for seat, counts in self._refusals.items()},
         }
@@ -274,6 +289,7 @@ class Match:
         self.talk, self.answers = list(talk), list(answers)
         self._published = int(state.get("published", 0))
         self._misses = [int(n) for n in state.get("misses", self._misses)]
+        self._spoken = [int(n) for n in state.get("spoken", self._spoken)]
         self._kept = Counter({None if seat == "-" else int(seat): int(n) for seat, n in state.get("kept", {}).items()})
         self._refusals = {int(seat): Counter(counts) for seat, counts in state.get("refusals", {}).items()}
         end = state.get("end")
@@ -335,7 +351,8 @@ class Match:
             try:
                 self.game.apply(seat, decision.kind, chosen[0] if decision.count == 1 else chosen)
             except IllegalAction as exc:
-                raise IllegalAction(exc.code, self._explain(exc.code, decision, items, chosen)) from None
+                why = exc.reason if decision.explains else self._explain(exc.code, decision, items, chosen)
+                raise IllegalAction(exc.code, why) from None
         except (IllegalAction, ProtocolError) as exc:
             if seat is not None and self._kept[seat] < REFUSALS_KEPT:
                 self._heard(seat, rid_text, value, line, fallback, now, after, exc.code.value)
@@ -433,7 +450,7 @@ class Match:
         if self.game.decision_for(seat) is None:
             self._deadline.pop(seat, None)
             return
-        steps = self.timeouts.escalation
+        steps = self.game.escalation or self.timeouts.escalation
         step = steps[min(self._misses[seat], len(steps) - 1)]
         self._misses[seat] += 1
         rid = next(r.rid for r in self._requests.values() if seat in r.seats)
@@ -734,6 +751,8 @@ class Match:
             if len(text.encode()) > MAX_TEXT_BYTES:
                 return self._refuse_line(nick, seat, ErrorCode.MALFORMED, f"a line of speech is at most {MAX_TEXT_BYTES} "
                                                                           "bytes; this one does not count")
+            if self._over_budget(seat, text, now):
+                return False
             self.talk.append(Talk(seat, nick, text, now - self.origin, len(self.transcript)))
             self._floor_said += 1
             if self._floor_said == FLOOR_LINES:
@@ -788,7 +807,20 @@ class Match:
                 self.told.append(None)
         self._refusals.clear()
 
-    def team(self, bot: str, msg: Message, reply_to: str | None = None) -> None:
+    def _over_budget(self, seat: int, text: str, now: float) -> bool:
+        """Count ``text`` against the seat's speech budget (``Game.speech_budget``); a line
+        that goes over it is not said, and the seat forfeits the game at once."""
+        budget = self.game.speech_budget()
+        if budget is None:
+            return False
+        self._spoken[seat] += len(text.encode())
+        if self._spoken[seat] <= budget:
+            return False
+        self._publish(self.game.forfeit(seat, "speech_budget"))
+        self._advance(now)
+        return True
+
+    def team(self, bot: str, msg: Message, reply_to: str | None = None, now: float = 0.0) -> None:
         """``TEAM gid :text`` from ``bot``: relayed to the seats the game lets hear it in
         private now (living wolves at night), as ``TEAM gid from=nick :text``; refused
         otherwise, with an ERROR to ``reply_to`` (the sender's nick)."""
@@ -799,12 +831,13 @@ class Match:
                 raise not_playing(self.gid)
             if self.over:
                 raise game_over(self.gid)
-            listeners = self.game.team_talk(seat)
-            if not listeners:
+            if not self.game.talks_in_private(seat):
                 if self.game.is_out(seat):
                     raise IllegalAction(ErrorCode.PLAYER_DEAD, "the dead do not talk")
-                raise IllegalAction(ErrorCode.INVALID_PHASE,
-                                    "no one can hear you in private now: TEAM goes to your living fellow wolves, at night")
+                raise IllegalAction(ErrorCode.INVALID_PHASE, self.lines.private_talk)
+            cap = self.lines.private_lines
+            if cap is not None and self._private_turn == (seat, self.game.round) and self._private_said >= cap:
+                raise IllegalAction(ErrorCode.NOT_YOUR_TURN, f"a turn holds {cap} lines; answer your request to end it")
             if not msg.text:
                 raise ProtocolError(ErrorCode.MALFORMED, "TEAM needs :text")
             if len(msg.text.encode()) > MAX_TEXT_BYTES:
@@ -812,6 +845,12 @@ class Match:
         except (IllegalAction, ProtocolError) as exc:
             self._refuse(nick, seat, exc.code, exc.reason)
             return
+        if self._over_budget(seat, msg.text, now):
+            return
+        if self._private_turn != (seat, self.game.round):
+            self._private_turn, self._private_said = (seat, self.game.round), 0
+        self._private_said += 1
+        listeners = self.game.team_talk(seat)
         relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
         self._send_each([self.nicks[other] for other in listeners], relayed)
 

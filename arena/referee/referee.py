@@ -402,7 +402,7 @@ class Referee:
     def _team(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
         if found is not None:
-            found[1].team(found[0].name, msg, reply_to=sender)
+            found[1].team(found[0].name, msg, reply_to=sender, now=now)
 
     _handlers: dict[str, Callable[["Referee", str, Message, float, str | None, str], None]] = {
         REGISTER: _register,

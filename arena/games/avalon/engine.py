@@ -120,7 +120,7 @@ class AvalonGame(Game):
     Options = AvalonOptions
     options: AvalonOptions
     sides = SIDES
-    end_reasons = END_REASONS
+    end_reasons: ClassVar[tuple[str, ...]] = END_REASONS
 
     @classmethod
     def check_setup(cls, players: int, options: AvalonOptions) -> None:
@@ -134,7 +134,7 @@ class AvalonGame(Game):
         roles = self.deal_roles(options.roles(players))
         table = _table(players, options)
         self._seat(roles, self.rng.randrange(players), table.fails_needed, options.merlin, options.lancelot)
-        self._deck = self._loyalty_deck()
+        self._deck: list[str] = self._loyalty_deck()
 
         emit = self._emit
         emit("setup", table.setup_data(players))
@@ -165,7 +165,7 @@ class AvalonGame(Game):
         self._fails_needed = fails
         self._merlin = merlin
         self._lancelot = lancelot
-        self._deck: list[str] = []
+        self._deck = []
         self._vote_round = _VOTE_ROUNDS[players]
         self._team_rounds = _TEAM_ROUNDS[players]
 

@@ -8,7 +8,10 @@ from ...core.decisions import Decision
 from ...core.events import Event
 from ...protocol import ASSASSINATION, DECK, END, LOYALTY, QUEST, ROLE, START, VOTES, Message
 from .engine import AvalonGame
-from .roles import LANCELOTS, Role
+from .roles import LANCELOTS
+
+
+_LANCELOT_NAMES = frozenset(role.value for role in LANCELOTS)
 
 
 def _nicks(seats: Sequence[int], nicks: Sequence[str]) -> list[str]:
@@ -21,6 +24,8 @@ class AvalonLines:
     carries them (fewer lines per game)."""
 
     game = AvalonGame
+    private_talk = "no one can hear you in private now: TEAM goes to your living fellow wolves, at night"
+    private_lines: int | None = None
 
     def event_message(self, event: Event, gid: str, nicks: Sequence[str]) -> Message | None:
         d = event.data
@@ -54,7 +59,7 @@ class AvalonLines:
             if d.get("forfeit") is not None:
                 fields["forfeit"] = nicks[d["forfeit"]]
             fields["roles"] = [f"{n}:{r}" for n, r in zip(nicks, d["roles"])]
-            lancelots = [f"{n}:{s}" for n, r, s in zip(nicks, d["roles"], d["sides"]) if Role(r) in LANCELOTS]
+            lancelots = [f"{n}:{s}" for n, r, s in zip(nicks, d["roles"], d["sides"]) if r in _LANCELOT_NAMES]
             if lancelots:
                 fields["lancelots"] = lancelots
             return Message.make(END, gid, **fields)

@@ -42,6 +42,8 @@ class WerewolfLines:
     """Turns Werewolf engine events into protocol messages, one line per event."""
 
     game = WerewolfGame
+    private_talk = "no one can hear you in private now: TEAM goes to your living fellow wolves, at night"
+    private_lines: int | None = None
 
     def event_message(self, event: Event, gid: str, nicks: Sequence[str]) -> Message | list[Message] | None:
         handler = getattr(self, "_" + event.kind, None)
