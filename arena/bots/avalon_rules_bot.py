@@ -16,8 +16,11 @@ Run: python -m arena.bots.avalon_rules_bot --server HOST:PORT --nick NICK
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
-from arena.sdk import AssassinateAsk, AvalonBot, AvalonState, AvalonView, Player, QuestAsk, TeamAsk, VoteAsk, run_bot
+from arena.sdk import (
+    AssassinateAsk, AvalonBot, AvalonState, AvalonView, GameView, Player, QuestAsk, TeamAsk, VoteAsk, run_bot,
+)
 
 
 def suspicion(state: AvalonState) -> defaultdict[Player, float]:
@@ -44,13 +47,13 @@ class RuleBot(AvalonBot):
 
     # -- knowledge ------------------------------------------------------------------
 
-    def _evil_known(self, game: AvalonView) -> set[Player]:
+    def _evil_known(self, game: GameView[Any]) -> set[Player]:
         """Players this bot knows (or, as Merlin, sees) to be evil."""
         if game.side == "evil" or game.role == "merlin":
             return set(game.sees)
         return set()
 
-    def _suspicion(self, game: AvalonView, table: defaultdict[Player, float], nick: Player) -> float:
+    def _suspicion(self, game: GameView[Any], table: defaultdict[Player, float], nick: Player) -> float:
         if nick == game.me:
             return -100.0
         if nick in self._evil_known(game):

@@ -10,9 +10,9 @@ about, call ``run_bot``.
     if __name__ == "__main__":
         run_bot(Cautious)   # python cautious.py --server HOST:PORT --nick NICK
 
-``AvalonBot`` and ``WerewolfBot`` declare every decision of their game (``help()`` lists
+``AvalonBot``, ``TuvalonBot`` and ``WerewolfBot`` declare every decision of their game (``help()`` lists
 them, with what each must return); ``game.state`` is the game so far, kept up to date by
-the SDK (``AvalonState``, ``WerewolfState``). ``Bot`` is the generic base, for a bot that
+the SDK (``AvalonState``, ``TuvalonState``, ``WerewolfState``). ``Bot`` is the generic base, for a bot that
 plays any game with one ``decide``.
 """
 
@@ -24,6 +24,7 @@ from .avalon import (
 from .bot import Bot, Session
 from .fields import Player
 from .speech import Talk, split_text
+from .tuvalon import Line, MoveAsk, TurnAsk, TuvalonBot, TuvalonState, TuvalonView
 from .view import Ask, GameState, GameView
 from .werewolf import (
     Ballot, DayVoteAsk, Death, PackVote, SeerResult, SpeakAsk, Speech, TeamLine, VoteResult, WerewolfAsk,
@@ -32,8 +33,9 @@ from .werewolf import (
 
 __all__ = [
     "Ask", "AssassinateAsk", "AvalonBot", "AvalonState", "AvalonView", "Ballot", "Bot", "DayVoteAsk", "Death",
-    "GameState", "GameView", "PackVote", "Player", "Proposal", "Quest", "QuestAsk", "SeerResult", "Session",
-    "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "VoteAsk", "VoteResult", "WerewolfAsk", "WerewolfBot",
+    "GameState", "GameView", "Line", "MoveAsk", "PackVote", "Player", "Proposal", "Quest", "QuestAsk", "SeerResult", "Session",
+    "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "TurnAsk", "TuvalonBot", "TuvalonState", "TuvalonView",
+    "VoteAsk", "VoteResult", "WerewolfAsk", "WerewolfBot",
     "WerewolfState", "WerewolfView", "run_bot", "split_text",
 ]
 

@@ -137,13 +137,15 @@ class TuvalonGame(AvalonGame):
     def speech_budget(self) -> int | None:
         return self.options.speech_budget or None
 
+    def talks_in_private(self, seat: int) -> bool:
+        """A player speaks in private during its own ``speak_near`` turn, heard or not."""
+        decision = self._pending.get(seat)
+        return decision is not None and decision.kind == "speak_near"
+
     def team_talk(self, seat: int) -> tuple[int, ...]:
         """During its ``speak_near`` turn a player is heard by those in range (the referee
         relays its lines to them alone); at any other time nobody hears it in private."""
-        decision = self._pending.get(seat)
-        if decision is None or decision.kind != "speak_near":
-            return ()
-        return tuple(self.hearers(seat))
+        return tuple(self.hearers(seat)) if self.talks_in_private(seat) else ()
 
     # -- the round -----------------------------------------------------------------------
 

@@ -1,0 +1,165 @@
+"""Tuvalon for bots: ``TuvalonBot`` (one method per decision), its requests, and
+``TuvalonState`` (Avalon's quest track and proposals, plus the map, the moves and what
+this bot heard in both discussions), kept up to date by the SDK.
+
+protocol.md, section 10, is the wire side of all of this."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from ..games.tuvalon import board
+from ..protocol import Message
+from .avalon import AssassinateAsk, AvalonBot, AvalonState, Proposal, QuestAsk, TeamAsk, VoteAsk
+from .fields import Player, number, word
+from .speech import Talk
+from .view import Ask, GameSpec, GameView, register
+
+# -- requests ------------------------------------------------------------------------
+
+
+class TurnAsk(Ask):
+    """``speak`` (the first discussion: you have the floor, everyone hears you) or
+    ``speak_near`` (the second: your ``TEAM`` lines go only to the players in range):
+    answer ``done`` (or ``pass``) once you have said your lines."""
+
+    quest = number("The quest (1-5) the proposed team is for.")
+    turn = number("Your place in this round's order, from 1 (the leader).")
+
+
+class MoveAsk(Ask):
+    """``move``: ``options`` are the cells you can reach in at most three steps through free
+    cells, your own (``at``: staying) first, then by distance."""
+
+    quest = number("The quest (1-5) the proposed team is for.")
+    turn = number("Your place in this round's order, from 1 (the leader).")
+    at = word("The cell you stand on.")
+
+
+# -- state -----------------------------------------------------------------------------
+
+
+@dataclass
+class Line:
+    """A line of speech this bot heard (or said)."""
+
+    quest: int
+    player: Player
+    text: str
+    near: bool
+    """Said in the second discussion (heard only within range), not to everyone."""
+
+
+@dataclass
+class TuvalonState(AvalonState):
+    """A Tuvalon game as its lines told it to this bot: the quest track and proposals (as
+    Avalon's), where everyone stands (``cells``), and every line it heard."""
+
+    cells: dict[Player, str] = field(default_factory=dict)
+    """Where each player stands now (cells as ``e5``: column a-i, row 1-9)."""
+    hearing: int = 1
+    """Your hearing range: in the second discussion you hear the players at most this many
+    cells away (``distance``): 1, or 2 for Knights and Oberon."""
+    heard: list[Line] = field(default_factory=list)
+    """Every line of speech you heard (your own too), oldest first."""
+    moves: list[tuple[int, Player, str, str]] = field(default_factory=list)
+    """Every move: (quest, player, from, to)."""
+    forced: bool = False
+    """Whether the current team goes without a vote (three rejections in a row)."""
+
+    def where(self, player: Player) -> tuple[int, int]:
+        """``player``'s cell as (column, row), from 0."""
+        cell = board.parse(self.cells[player])
+        assert cell is not None
+        return cell
+
+    def distance(self, a: Player, b: Player) -> int:
+        """How far apart two players stand: the hearing range is a square, so the larger
+        of the column and row differences."""
+        return board.distance(self.where(a), self.where(b))
+
+    def said(self, player: Player, text: str) -> None:
+        self.heard.append(Line(self.quest, player, text, False))
+
+    def _role(self, msg: Message) -> None:
+        super()._role(msg)
+        self.hearing = msg.int("hearing", 1)
+
+    def _map(self, msg: Message) -> None:
+        self.cells = msg.pairs("cells")
+
+    def _proposed(self, msg: Message) -> None:
+        self.quest = msg.int("quest", self.quest)
+        self.leader = msg.get("leader", self.leader or "")
+        self.forced = msg.flag("forced")
+        self.proposals.append(Proposal(self.quest, self.attempt, self.leader, msg.list("team")))
+
+    def _vote(self, msg: Message) -> None:
+        """The proposal was recorded at ``TEAM_PROPOSED``."""
+
+    def _move(self, msg: Message) -> None:
+        player, to = msg.get("player", ""), msg.get("to", "")
+        self.moves.append((self.quest, player, msg.get("from", ""), to))
+        self.cells[player] = to
+
+    def _team_line(self, msg: Message) -> None:
+        self.heard.append(Line(self.quest, msg.get("from", ""), msg.text or "", True))
+
+    def _forced(self, msg: Message) -> None:
+        self.rejections = 0
+        self.quests[msg.int("quest", self.quest) - 1].team = msg.list("team")
+
+    READERS = {
+        **AvalonState.READERS, "ROLE": _role, "MAP": _map, "TEAM_PROPOSED": _proposed, "ASK vote": _vote,
+        "MOVE": _move, "TEAM": _team_line, "FORCED": _forced,
+    }
+
+
+TuvalonView: TypeAlias = GameView[TuvalonState]
+"""What a ``TuvalonBot``'s decisions get as ``game``: ``game.state`` is a ``TuvalonState``."""
+
+TUVALON = register(GameSpec("tuvalon", TuvalonState, {
+    "team": TeamAsk, "speak": TurnAsk, "move": MoveAsk, "speak_near": TurnAsk, "vote": VoteAsk, "quest": QuestAsk,
+    "assassinate": AssassinateAsk,
+}))
+
+
+# -- the bot ------------------------------------------------------------------------
+
+
+class TuvalonBot(AvalonBot):
+    """A Tuvalon bot: Avalon's decisions (``team``, ``vote``, ``quest``, ``assassinate``,
+    inherited from ``AvalonBot``), and Tuvalon's turns: ``speech`` (what you say to everyone
+    at ``speak``), ``move``, ``near_speech`` (what you say at ``speak_near``, heard only
+    within range). Each one you leave alone answers with a random legal choice or says
+    nothing. Rules: protocol.md, section 10."""
+
+    plays = "tuvalon"
+
+    def speak(self, game: TuvalonView, ask: TurnAsk) -> str:
+        """End your turn in the first discussion (``speech`` said your lines):
+        ``done``, or ``pass``. Default: ``done``."""
+        return "done"
+
+    def speak_near(self, game: TuvalonView, ask: TurnAsk) -> str:
+        """End your turn in the second discussion (``near_speech`` said your lines):
+        ``done``, or ``pass``. Default: ``done``."""
+        return "done"
+
+    def move(self, game: TuvalonView, ask: MoveAsk) -> str:
+        """Return the cell to move to, one of ``ask.options`` (``ask.at``: stay).
+        Default: a random one."""
+        return self._at_random(ask)
+
+    def near_speech(self, game: TuvalonView, ask: TurnAsk) -> Talk:
+        """What you say in the second discussion: the referee relays it to the players
+        whose hearing range holds you (``game.state.cells``, ``game.state.distance``), and
+        to nobody else. Cut into lines as ``speech``. Default: nothing."""
+        return []
+
+    def team_talk(self, game: GameView, ask: Ask) -> Talk:  # type: ignore[override]
+        """Tuvalon's private speech is the second discussion: ``near_speech``."""
+        if ask.kind == "speak_near":
+            return self.near_speech(game, ask)  # type: ignore[arg-type]
+        return []
