@@ -8,7 +8,7 @@ their hearing, so his hints reach the good alone), evil players gather near the 
 they have not yet fooled. In the first discussion it says whom it trusts; in the second,
 Merlin quietly names an evil player to whoever hears him when no evil player does.
 
-Run: python -m arena.bots.tuvalon_rules_bot --server HOST:PORT --nick NICK
+Run: python bots/tuvalon_rules_bot.py --server HOST:PORT --nick NICK
 """
 
 from __future__ import annotations

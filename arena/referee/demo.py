@@ -32,6 +32,7 @@ from .service import RefereeService
 BOTS = {
     "avalon": ("arena.bots.avalon_rules_bot", "arena.bots.random_bot"),
     "werewolf": ("arena.bots.werewolf_rules_bot", "arena.bots.random_bot"),
+    "tuvalon": ("arena.bots.tuvalon_rules_bot", "arena.bots.random_bot"),
 }
 """Per game: the rule-based sample bot (half the seats, rounded up) and the random one."""
 

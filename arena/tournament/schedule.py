@@ -30,6 +30,7 @@ BUILTIN_BOTS = {
     "random": "arena.sdk.bot:Bot",
     "avalon_rule": "arena.bots.avalon_rules_bot:RuleBot",
     "werewolf_rule": "arena.bots.werewolf_rules_bot:WerewolfRuleBot",
+    "tuvalon_rule": "arena.bots.tuvalon_rules_bot:TuvalonRuleBot",
 }
 """Bot names a local tournament knows without a module path."""
 
