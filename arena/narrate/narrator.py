@@ -11,6 +11,7 @@ names one (a referee that runs under a fallback nick says so there).
 from __future__ import annotations
 
 from ..games.avalon.narration import AvalonStory
+from ..games.tuvalon.narration import TuvalonStory
 from ..games.werewolf.narration import WerewolfStory
 from ..irc.link import strip_controls
 from typing import Iterable
@@ -20,7 +21,8 @@ from ..protocol import (END, GAME_VERBS, RESUME, START, TABLE, Message, Protocol
 from .sentence import Say, Sentence
 from .story import Story
 
-STORIES: dict[str, type[Story]] = {AvalonStory.game: AvalonStory, WerewolfStory.game: WerewolfStory}
+STORIES: dict[str, type[Story]] = {AvalonStory.game: AvalonStory, WerewolfStory.game: WerewolfStory,
+                                   TuvalonStory.game: TuvalonStory}
 """Each game's narration, by the name its lines give it (``game=``)."""
 
 REFEREE = "*"

@@ -26,6 +26,8 @@ SPECIAL = ("percival", "morgana", "mordred", "oberon")
 
 class AvalonStory(Story):
     game = "avalon"
+    rejection_limit = 5
+    """Rejections in a row that decide the round (Avalon: evil wins)."""
 
     def __init__(self, gid: str, seats: list[str]) -> None:
         super().__init__(gid, seats)
@@ -86,7 +88,7 @@ class AvalonStory(Story):
             say.fact("vote", self.quest, self.attempt, nick, "reject")
         if not approved:
             rejections = msg.get("rejections", "?")
-            say.add(f" Rejections in a row: {rejections} of 5.").fact("rejections", rejections)
+            say.add(f" Rejections in a row: {rejections} of {self.rejection_limit}.").fact("rejections", rejections)
         return [say.done()]
 
     def on_quest(self, msg: Message) -> list[Sentence]:

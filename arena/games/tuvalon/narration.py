@@ -1,0 +1,77 @@
+"""Tuvalon told to spectators, from its public lines (see ``arena/narrate``).
+
+Avalon's story (leaders, votes, quests, the assassin, the end), with the map: where
+everyone starts, each move, and who heard each speaker in the second discussion. What was
+said there never reaches the channel: a spectator learns who heard whom, and reads the
+words in the game's record after the end.
+"""
+
+from __future__ import annotations
+
+from ...narrate.sentence import Sentence
+from ...protocol import Message
+from ..avalon.narration import AvalonStory
+
+
+class TuvalonStory(AvalonStory):
+    game = "tuvalon"
+    rejection_limit = 3
+    """After three rejections in a row the next team goes without a vote."""
+
+    def on_start(self, msg: Message) -> list[Sentence]:
+        say = self.say().add("Tuvalon, 7 players on a 9x9 map: ").names(self.seats).fact("seats", *self.seats)
+        say.add(". 4 ").side("good", "good").add(" (Merlin, Percival, two Knights) against 3 ")
+        say.side("evil", "evil").add(" (Morgana, the Assassin, Oberon); quest teams of ")
+        say.add("-".join(msg.list("quests")), " players, quests 3 and 4 fail only on two fail cards.")
+        return [say.done()]
+
+    def on_map(self, msg: Message) -> list[Sentence]:
+        cells = msg.pairs("cells")
+        say = self.say().add("They stand at ")
+        for i, (nick, cell) in enumerate(cells.items()):
+            say.add(", " if i else "").name(nick).add(f" {cell}").fact("cell", nick, cell)
+        return [say.add(".").done()]
+
+    def on_team_proposed(self, msg: Message) -> list[Sentence]:
+        team, leader = msg.list("team"), msg.get("leader", "?")
+        say = self.say().name(leader).add(" proposes ").names(team)
+        if msg.flag("forced"):
+            say.add(": three rejections in a row, so this team goes without a vote.")
+        else:
+            say.add("; everyone speaks, moves and speaks again before the vote.")
+        return [say.fact("team", self.quest, self.attempt, leader, *sorted(team)).done()]
+
+    def on_ask(self, msg: Message) -> list[Sentence]:
+        kind = msg.args[2]
+        if kind == "vote":
+            return [self.say().add("Everyone votes on ").names(msg.list("team")).add(".").done()]
+        if kind in ("team", "assassinate"):
+            return super().on_ask(msg)
+        return []
+
+    def on_speech(self, msg: Message) -> list[Sentence]:
+        player = msg.get("player", "?")
+        if msg.get("purpose") != "near":
+            return [self.say().name(player).add(" passes.").done()] if msg.flag("passed") else []
+        heard = msg.list("heard_by")
+        say = self.say().name(player)
+        if msg.flag("passed"):
+            say.add(" keeps quiet in the second discussion.")
+        elif heard:
+            say.add(" takes a second turn within earshot of ").names(heard).add(".")
+        else:
+            say.add(" takes a second turn out of everyone's hearing.")
+        return [say.fact("heard", player, *heard).done()]
+
+    def on_move(self, msg: Message) -> list[Sentence]:
+        player, before, after = msg.get("player", "?"), msg.get("from", "?"), msg.get("to", "?")
+        say = self.say().name(player)
+        say.add(f" stays at {after}." if before == after else f" moves {before} → {after}.")
+        return [say.fact("move", player, before, after).done()]
+
+    def on_forced(self, msg: Message) -> list[Sentence]:
+        return [self.say().add(f"Quest {msg.get('quest', '?')} goes without a vote: ").names(msg.list("team"))
+                .add(".").done()]
+
+    def side_of(self, nick: str, role: str, end: Message) -> str:
+        return "good" if role == "knight" else super().side_of(nick, role, end)
