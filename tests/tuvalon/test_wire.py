@@ -1,0 +1,122 @@
+"""Tuvalon through the referee's real code, in memory: the second discussion's relay
+audiences over hundreds of games, refused moves in the wire's words, and the abnormal end
+(a missed deadline or an overlong speech forfeits at once; the others draw)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
+from arena.config import TimeoutConfig
+from arena.games.tuvalon.options import TuvalonOptions
+from arena.protocol import parse
+from arena.referee.local import LocalHub
+from arena.sdk import MoveAsk, Talk, TurnAsk, TuvalonView
+
+from ..transcript import record
+from .relay import Whisperer, expected_relays
+
+NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
+DOC = Path(__file__).resolve().parents[2] / "protocol.md"
+LENIENT = TimeoutConfig(escalation=("warn", "default", "forfeit"))
+"""The referee's general setting, which Tuvalon's own escalation overrides."""
+
+
+def play(bots: dict[str, TuvalonRuleBot], seed: int, options: TuvalonOptions = TuvalonOptions()):  # type: ignore[no-untyped-def]
+    hub = LocalHub(LENIENT)
+    for nick, bot in bots.items():
+        hub.connect(nick, bot)
+    lines = record(hub)
+    return hub.play("tuvalon", list(bots), options, seed, gid="g1"), lines
+
+
+def test_near_lines_reach_exactly_the_players_in_range_once_each() -> None:
+    relays = 0
+    for seed in range(300):
+        match, _ = play({n: Whisperer(seed=seed * 7 + i) for i, n in enumerate(NICKS)}, seed,
+                        TuvalonOptions(speech_budget=0))
+        assert match.game.result is not None and match.game.result.forfeited is None
+        expected, relayed = expected_relays(match.transcript)
+        assert relayed == expected
+        assert all(n == 1 for n in relayed.values())
+        relays += sum(relayed.values())
+        # nothing of the second discussion in the channel, nor in the channel's record
+        assert not any(to is None and "psst" in line for to, line in match.transcript)
+        assert not any(t.text.startswith("psst") for t in match.talk)
+    assert relays > 1000
+
+
+class Stubborn(TuvalonRuleBot):
+    """Answers its first move with a cell four steps away, then plays on."""
+
+    def move(self, game: TuvalonView, ask: MoveAsk) -> str:
+        if not game.notes.get("tried"):
+            game.notes["tried"] = True
+            return "c5"
+        return super().move(game, ask)
+
+
+def test_the_documented_refused_move_is_refused_in_those_words() -> None:
+    doc = DOC.read_text(encoding="utf-8")
+    shown = next(line for line in doc[doc.index("## 10. Tuvalon"):].splitlines() if line.startswith("arena → frank   ERROR"))
+    bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
+    bots["frank"] = Stubborn(seed=5)
+    match, lines = play(bots, 2)
+    assert shown.strip() in [line.strip() for line in lines]
+    assert match.game.result is not None and match.game.result.forfeited is None  # corrected in time
+
+
+def test_a_missed_deadline_forfeits_at_once_whatever_the_referees_escalation() -> None:
+    hub = LocalHub(LENIENT)
+    for i, nick in enumerate(NICKS):
+        hub.connect(nick, TuvalonRuleBot(seed=i))
+    lines = record(hub)
+    # carol's bot goes away after the proposal: her move is never answered
+    original = hub.referee.on_message
+
+    def drop(sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
+        if sender == "carol" and " move" not in text and text.startswith("ANSWER") and len(lines) > 60:
+            return
+        original(sender, target, text, now, account)
+
+    hub.referee.on_message = drop  # type: ignore[method-assign]
+    match = hub.play("tuvalon", NICKS, TuvalonOptions(), 4, gid="g1")
+    result = match.game.result
+    assert result is not None and result.reason == "forfeit" and result.forfeited == 2
+    assert result.winners == frozenset()
+    assert not any(" WARN g1 " in line for line in lines)
+    timeout = [line for line in lines if " TIMEOUT g1 " in line]
+    assert len(timeout) == 1 and "player=carol action=forfeit" in timeout[0]
+    end = parse(next(line for line in lines if " END g1 " in line).split("  ", 1)[1].strip())
+    assert end.get("forfeit") == "carol" and end.get("why") == "timeout" and end.get("winner") == "none"
+
+
+class Talkative(TuvalonRuleBot):
+    """Says 120 bytes at every turn of both discussions."""
+
+    def speech(self, game: TuvalonView, ask: TurnAsk) -> Talk:  # type: ignore[override]
+        return "x" * 120
+
+    def near_speech(self, game: TuvalonView, ask: TurnAsk) -> Talk:
+        return "y" * 120
+
+
+def test_going_over_the_speech_budget_forfeits_at_once() -> None:
+    bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
+    bots["dave"] = Talkative(seed=3)
+    match, lines = play(bots, 1, TuvalonOptions(speech_budget=300))
+    result = match.game.result
+    assert result is not None and result.reason == "forfeit" and result.forfeited == 3
+    said = [t for t in match.talk if t.seat == 3]
+    relayed = {line for to, line in match.transcript if line.startswith("TEAM g1 from=dave")}
+    spoken = sum(len(t.text.encode()) for t in said) + 120 * len(relayed)
+    assert spoken <= 300 and len(said) + len(relayed) == 2  # the third line, over 300, was not said
+    end = parse(next(line for to, line in match.transcript if line.startswith("END g1")))
+    assert end.get("forfeit") == "dave" and end.get("why") == "speech_budget"
+
+
+def test_no_budget_when_it_is_zero() -> None:
+    bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
+    bots["dave"] = Talkative(seed=3)
+    match, _ = play(bots, 1, TuvalonOptions(speech_budget=0))
+    assert match.game.result is not None and match.game.result.forfeited is None
