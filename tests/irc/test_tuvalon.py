@@ -1,0 +1,49 @@
+"""Tuvalon over a real IRC server: the second discussion is relayed by DM to exactly the
+players in range, each line once, and nothing of it reaches the game channel (watched by a
+spectator) before END."""
+
+from __future__ import annotations
+
+from arena.irc.servers import LocalServer
+from arena.protocol import parse
+
+from ..tuvalon.relay import Whisperer, expected_relays
+from .test_games import FAST, Arena
+from .test_werewolf import Tap
+
+NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
+
+
+def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServer) -> None:
+    games = 3
+    arena = Arena(irc_server, 7, FAST, games=games, game="tuvalon")
+    taps: dict[str, Tap] = {}
+    for i, nick in enumerate(NICKS):
+        tap = Tap(Whisperer(seed=i), irc_server.host, irc_server.port, nick, lines_per_second=0,
+                  reactor=arena.bots.reactor)
+        taps[nick] = tap
+        arena.runners.append(tap)
+    with arena:
+        matches = arena.wait(games, timeout=120)
+    relays = 0
+    for match in matches:
+        result = match.game.result
+        assert result is not None and result.forfeited is None
+        expected, relayed = expected_relays(match.transcript)
+        assert relayed == expected
+        relays += sum(relayed.values())
+        # what each bot's connection really received from the referee: its own relays, once each
+        for seat, nick in enumerate(match.names):
+            tap = taps[match.nicks[seat]]
+            with tap.heard_lock:
+                heard = [text for sender, target, text in tap.heard if sender == "arena" and target == nick]
+            got = [parse(t) for t in heard if t.startswith(f"TEAM {match.gid} ")]
+            mine = {(listener, text): n for (listener, text), n in expected.items() if listener == nick}
+            assert sorted((nick, m.text or "") for m in got) == sorted(k for k, n in mine.items() for _ in range(n))
+        # the spectator, in the game channel, saw no line of the second discussion before END
+        public = arena.seen_from_start(match)
+        assert public[-1].startswith("END") or public[-1].startswith("RATINGS")
+        channel = f"#arena-{match.gid}"
+        seen = [text for _, target, text in arena.spectator_log.messages if target == channel]
+        assert not any("psst" in text for text in seen)
+    assert relays > 0
