@@ -268,19 +268,27 @@ class Message:
     # -- text -----------------------------------------------------------------------
 
     def format(self) -> str:
-        """The line for this message; raises ValueError if a token could break the grammar."""
-        verb = self.verb
+        """The line for this message; raises ValueError if a token could break the grammar.
+
+        Every line of a game passes here once, so the checks run on the joined line where
+        they can (one C-level scan instead of a Python loop per token); a line that fails
+        one is then searched for the token to blame."""
+        verb, args, fields = self.verb, self.args, self.fields
         if verb not in ARITY and not _VERB.match(verb):
             raise ValueError(f"bad verb {verb!r}")
-        args = self.args
-        for arg in args:
-            if not arg or arg[0] == ":" or "=" in arg:
-                raise ValueError(f"bad argument {arg!r} in {verb}")
-        fields = self.fields
-        for key in fields:
-            if key not in _GOOD_KEYS and not _KEY.match(key):
-                raise ValueError(f"bad field name {key!r} in {verb}")
-        line = " ".join((verb, *args, *[f"{k}={v}" for k, v in fields.items()]))
+        if not _GOOD_KEYS.issuperset(fields):
+            for key in fields:
+                if key not in _GOOD_KEYS and not _KEY.match(key):
+                    raise ValueError(f"bad field name {key!r} in {verb}")
+        head = " ".join((verb, *args))
+        # An arg may not be empty, hold "=" (it would read as a field) or start with ":"
+        # (free text): the verb holds neither, so " :" in the head can only start an arg
+        # (or sit inside one, which the space check below refuses).
+        if "" in args or "=" in head or " :" in head:
+            for arg in args:
+                if not arg or arg[0] == ":" or "=" in arg:
+                    raise ValueError(f"bad argument {arg!r} in {verb}")
+        line = " ".join((head, *[f"{k}={v}" for k, v in fields.items()])) if fields else head
         # No token may hold a space or a control character: the line then has exactly one
         # space per token boundary and, if it is printable, no control character at all.
         if line.count(" ") != len(args) + len(fields) or (not line.isprintable() and _CONTROL.search(line)):
