@@ -19,7 +19,7 @@ from collections import deque
 from typing import Any, Callable, Sequence
 
 from ..core.game import Result
-from ..protocol import parse
+from ..protocol import Message, parse
 from ..sdk.bot import Bot, Session
 from .identity import Identities
 from .journal import Journal
@@ -92,23 +92,29 @@ class LocalHub:
             return
         queue = self._queue
         referee = self.referee
+        ref = referee.nick
         sessions = self.sessions
         channel = self.channel.lower()
+        read = _Reader()
         while queue:
             sender, target, text = queue.popleft()
             low = target.lower()
-            if sender == referee.nick:
+            if sender == ref:
                 if low == channel:
                     self.channel_log.append(text)
-                    msg = parse(text)  # once for every listener: the line is the same for all
+                    msg = read(text)  # once for every listener: the line is the same for all
                     for session in sessions.values():
-                        for line in session.receive(msg):
-                            queue.append((session.nick, referee.nick, line))
+                        lines = session.receive(msg)
+                        if lines:
+                            nick = session.nick
+                            queue.extend([(nick, ref, line) for line in lines])
                 else:
                     addressee = sessions.get(low)
                     if addressee is not None:
-                        for line in addressee.feed(sender, text):
-                            queue.append((addressee.nick, referee.nick, line))
+                        lines = addressee.receive(read(text))  # (a line of the referee: no need to check)
+                        if lines:
+                            nick = addressee.nick
+                            queue.extend([(nick, ref, line) for line in lines])
             else:
                 if low == channel:  # a player talking in the channel: everyone hears it
                     for session in sessions.values():
@@ -203,6 +209,22 @@ class LocalHub:
                 raise RuntimeError(f"game {match.gid} is stuck")
             self.now = max(self.now, deadline)
             self.referee.poll(self.now)
+
+
+class _Reader:
+    """``parse`` for the lines of one delivery, each distinct line parsed once: a line the
+    referee says to several bots in a row (the quest cards' ASK, by DM to each member of
+    the team) reaches them all as one message, as a channel line does. Bots never change
+    the messages they are given."""
+
+    def __init__(self) -> None:
+        self._text: str | None = None
+        self._msg: Message | None = None
+
+    def __call__(self, text: str) -> Message:
+        if text != self._text or self._msg is None:
+            self._text, self._msg = text, parse(text)
+        return self._msg
 
 
 def result_of(match: Match) -> Result:

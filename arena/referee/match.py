@@ -300,22 +300,23 @@ class Match:
         referee has checked who it is); a bad answer gets an ERROR, to ``reply_to`` (the
         sender's nick), and changes nothing."""
         nick = bot if reply_to is None else reply_to
+        game = self.game
         try:
-            seat = self.seat_of(bot)
+            seat = self._seat_of.get(bot.lower())
             if seat is None:
                 raise not_playing(self.gid)
-            if self.over:
+            if game.result is not None:
                 raise game_over(self.gid)
             rid = request_id(rid_text)
             request = self._requests.get(rid)
             if request is None or seat not in request.seats:
                 self._refuse_request(seat, rid)
-            decision = self.game.decision_for(seat)
+            decision = game.decision_for(seat)
             assert decision is not None
             items = value.split(",")
             chosen = self._decode(decision, items)
             try:
-                self.game.apply(seat, decision.kind, chosen[0] if decision.count == 1 else chosen)
+                game.apply(seat, decision.kind, chosen[0] if decision.count == 1 else chosen)
             except IllegalAction as exc:
                 raise IllegalAction(exc.code, self._explain(exc.code, decision, items, chosen)) from None
         except (IllegalAction, ProtocolError) as exc:
@@ -574,13 +575,13 @@ class Match:
         public, secret = game.public_kinds, game.secret_kinds
         groups: dict[tuple, list[Decision]] = {}
         for d in decisions:
-            if d.kind in public:
-                key: tuple = (d.kind, d.options, d.count)
-            elif d.kind in secret:
-                key = (d.seat,)
+            kind = d.kind
+            key: tuple = (kind, d.options, d.count) if kind in public else (d.seat,) if kind in secret else (kind,)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [d]
             else:
-                key = (d.kind,)
-            groups.setdefault(key, []).append(d)
+                group.append(d)
         names = self.names
         for group in groups.values():
             rid = self._new_rid()
@@ -589,15 +590,14 @@ class Match:
             limit = game.time_limit(group[0])
             seconds = self.timeouts.decision if limit is None else limit
             to = "all" if len(seats) == len(names) else [names[s] for s in sorted(seats)]
-            variants: dict[tuple, list[Decision]] = {}
-            for d in group:
-                variants.setdefault((d.options, d.count), []).append(d)
-            for variant in variants.values():
-                msg = self._request(rid, variant[0], to, seconds)
-                if group[0].kind in public:
-                    self._send(None, msg)
-                else:
-                    self._send_each([self.nicks[d.seat] for d in variant], msg)
+            if group[0].kind in public:  # one variant: the options are part of the key
+                self._send(None, self._request(rid, group[0], to, seconds))
+            else:
+                variants: dict[tuple, list[Decision]] = {}
+                for d in group:
+                    variants.setdefault((d.options, d.count), []).append(d)
+                for variant in variants.values():
+                    self._send_each([self.nicks[d.seat] for d in variant], self._request(rid, variant[0], to, seconds))
             self._start_deadlines(rid, seats, seconds, now)
 
     def _start_deadlines(self, rid: int, seats: set[int], seconds: float, now: float) -> None:

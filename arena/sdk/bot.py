@@ -449,7 +449,8 @@ class Session:
         game.messages.append(msg)
         fields = msg.fields
         to = fields.get("to", "")
-        if fields.get("floor") == "true":
+        floor = fields.get("floor") == "true"
+        if floor:
             game.floor = to
         if gid in self._replaying or to != "all" and game.me.lower() not in to.lower().split(","):
             try:
@@ -462,8 +463,10 @@ class Session:
         if self._respond is not None:
             self._respond(game, ask)
             return []
-        out = self.talk(game, ask)
-        return out + [self.answer(ask, self.decide(game, ask))]
+        # A public request that grants no floor has nothing to say first (see ``talk``).
+        out = self.talk(game, ask) if floor or to != "all" else []
+        out.append(self.answer(ask, self.decide(game, ask)))
+        return out
 
     def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
         """Before answering ``ask``: say the bot's speech in the channel if it has the
