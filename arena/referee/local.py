@@ -12,6 +12,7 @@ next deadline: a wait during which no bot thinks costs no real time.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import time
@@ -19,12 +20,12 @@ from collections import deque
 from typing import Any, Callable, Sequence
 
 from ..core.game import Result
-from ..protocol import Message, parse
+from ..protocol import parse
 from ..sdk.bot import Bot, Session
 from .identity import Identities
 from .journal import Journal
 from .match import Match, Timeouts
-from .referee import Referee
+from .referee import READ_MEMORY, Referee
 
 Clock = Callable[[], float]
 """A monotonic clock in seconds, such as ``time.perf_counter``."""
@@ -59,6 +60,9 @@ class LocalHub:
         self._order = itertools.count()
         self._free: dict[Session, float] = {}
         """With a clock: when each bot is done with the lines it was given so far."""
+        self._read = functools.lru_cache(maxsize=READ_MEMORY)(parse)
+        """``parse`` for the referee's channel lines: each is read once, and every bot
+        is given the same message (bots never change the messages they are given)."""
         self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities, journal=journal)
         self.sessions: dict[str, Session] = {}
         self.channel_log: list[str] = []
@@ -95,14 +99,13 @@ class LocalHub:
         ref = referee.nick
         sessions = self.sessions
         channel = self.channel.lower()
-        read = _Reader()
         while queue:
             sender, target, text = queue.popleft()
             low = target.lower()
             if sender == ref:
                 if low == channel:
                     self.channel_log.append(text)
-                    msg = read(text)  # once for every listener: the line is the same for all
+                    msg = self._read(text)  # once for every listener: the line is the same for all
                     for session in sessions.values():
                         lines = session.receive(msg)
                         if lines:
@@ -111,7 +114,7 @@ class LocalHub:
                 else:
                     addressee = sessions.get(low)
                     if addressee is not None:
-                        lines = addressee.receive(read(text))  # (a line of the referee: no need to check)
+                        lines = addressee.feed(sender, text)
                         if lines:
                             nick = addressee.nick
                             queue.extend([(nick, ref, line) for line in lines])
@@ -155,7 +158,7 @@ class LocalHub:
             if sender == referee.nick:
                 if low == channel:
                     self.channel_log.append(text)
-                    msg = parse(text)
+                    msg = self._read(text)
                     for session in sessions.values():
                         self._think(session, clock, session.receive, msg)
                 else:
@@ -209,22 +212,6 @@ class LocalHub:
                 raise RuntimeError(f"game {match.gid} is stuck")
             self.now = max(self.now, deadline)
             self.referee.poll(self.now)
-
-
-class _Reader:
-    """``parse`` for the lines of one delivery, each distinct line parsed once: a line the
-    referee says to several bots in a row (the quest cards' ASK, by DM to each member of
-    the team) reaches them all as one message, as a channel line does. Bots never change
-    the messages they are given."""
-
-    def __init__(self) -> None:
-        self._text: str | None = None
-        self._msg: Message | None = None
-
-    def __call__(self, text: str) -> Message:
-        if text != self._text or self._msg is None:
-            self._text, self._msg = text, parse(text)
-        return self._msg
 
 
 def result_of(match: Match) -> Result:

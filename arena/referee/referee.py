@@ -52,6 +52,9 @@ REJOIN_WAIT = 5.0
 """Seconds a resync waits for its bot to rejoin the game's channel before it goes on anyway
 (the bot then plays by DM only, as one that never joined)."""
 
+READ_MEMORY = 64
+"""Distinct lines from bots the referee keeps parsed (``Referee._read``): a round's answers."""
+
 _IDS = {ANSWER: 2, TEAM: 1}
 """How many ids (game, request) open each game line a bot sends."""
 MAX_LABEL = 64
@@ -123,6 +126,10 @@ class Referee:
         self._by_name: dict[str, BotInfo] = {}
         """The same, by folded bot name: one connection per bot."""
         self.matches: dict[str, Match] = {}
+        self._read = functools.lru_cache(maxsize=READ_MEMORY)(parse)
+        """``parse`` for the lines bots send, each text read once while it recurs: the
+        lines of a round repeat (ten votes are two texts), and no handler changes the
+        message it is given."""
         self._ids = itertools.count(1)
         self.journal = journal
         """Where games in progress are written ahead of their lines (None: nowhere; a
@@ -247,7 +254,7 @@ class Referee:
                 match.said(None if info is None else info.name, sender, text)
                 return
         try:
-            msg = parse(text)
+            msg = self._read(text)
         except ProtocolError as exc:
             if direct:
                 self._error(sender, exc.code, exc.reason, *line_ids(text))

@@ -10,6 +10,7 @@ memory (``arena.referee.local``). Each game's base class and state are in
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import random
 from typing import Any, Callable, ClassVar, TypeAlias
@@ -276,7 +277,7 @@ class Session:
         if sender.lower() != self.referee.lower():
             return []
         try:
-            msg = parse(text)
+            msg = _read(text)
         except ProtocolError:
             return []
         if channel is not None and msg.args and msg.args[0] in self._replaying:
@@ -526,4 +527,19 @@ class Session:
     @staticmethod
     def answer(ask: Ask, choice: Answer) -> str:
         value = choice if isinstance(choice, str) else ",".join(choice)
-        return Message(ANSWER, (ask.game, ask.rid, value)).format()
+        return _answer_line(ask.game, ask.rid, value)
+
+
+_read = functools.lru_cache(maxsize=64)(parse)
+"""``parse``, each text read once while it recurs: bots that share a process (a local
+table) are sent the same lines (the quest's ASK to each member of its team, the servants'
+ROLE) and share the message, as they share a channel line. Bots never change the messages
+they are given."""
+
+
+@functools.lru_cache(maxsize=64)
+def _answer_line(gid: str, rid: str, value: str) -> str:
+    """``ANSWER gid rid value``, checked by the grammar. Bots that share a process (a local
+    table) answer a round with the same few lines (ten votes are two texts): each is
+    formatted once. A pure function of its arguments, so sharing it changes nothing."""
+    return Message(ANSWER, (gid, rid, value)).format()
