@@ -769,9 +769,12 @@ class Match:
         self._send_each([self.nicks[other] for other in listeners], relayed)
 
     def _send(self, nick: str | None, msg: Message) -> None:
+        self._send_lines(nick, msg.lines())  # one, unless a big table's lists need continuing
+
+    def _send_lines(self, nick: str | None, lines: list[str]) -> None:
         away = bool(self._away) and nick is not None and nick.lower() in self._away
         seat = None if nick is None else self._seat_at[nick.lower()]
-        for line in msg.lines():  # one, unless a big table's lists need continuing
+        for line in lines:
             self.told.append(seat)
             self.transcript.append((nick, line))
             if nick is None:
@@ -781,14 +784,15 @@ class Match:
 
     def _send_each(self, nicks: Sequence[str], msg: Message) -> None:
         """The same message by DM to each of ``nicks``: in one line where the transport can
-        (the transcript still says who got it)."""
+        (the transcript still says who got it), formatted once."""
+        lines = msg.lines()
         if len(nicks) < 2 or self.tell_many is None:
             for nick in nicks:
-                self._send(nick, msg)
+                self._send_lines(nick, lines)
             return
         present = [nick for nick in nicks if nick.lower() not in self._away] if self._away else nicks
         seats = [self._seat_at[nick.lower()] for nick in nicks]
-        for line in msg.lines():
+        for line in lines:
             for nick, seat in zip(nicks, seats):
                 self.told.append(seat)
                 self.transcript.append((nick, line))

@@ -412,7 +412,7 @@ class Referee:
     def _answer(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         found = self._player(sender, msg, account)
         if found is not None:
-            found[1].answer(found[0].name, msg.args[1], msg.args[2], now, reply_to=sender)
+            found[1].answer(found[0].name, msg.args[1], msg.args[2], now, sender)
 
     def _team(self, sender: str, msg: Message, now: float, account: str | None) -> None:
         found = self._player(sender, msg, account)
