@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections import Counter
 from typing import Any, Callable
 
 from arena.bots.avalon_rules_bot import RuleBot
@@ -70,12 +69,12 @@ def rate(players: int, games: int, bots: str) -> float:
     return games / (time.perf_counter() - start)
 
 
-def timed_split(players: int, games: int, bots: str) -> tuple[float, Counter[str], list[Any], list[list[str]]]:
+def timed_split(players: int, games: int, bots: str) -> tuple[float, dict[str, float], list[Any], list[list[str]]]:
     """Play ``games`` games with the referee's and the bots' entry points timed: the
     seconds of the whole run, the seconds spent in each side, the matches and, per game,
     the lines the bots sent."""
     hub, nicks = table(players, bots)
-    spent: Counter[str] = Counter()
+    spent: dict[str, float] = {"referee": 0.0, "bots": 0.0}
     clock = time.perf_counter
 
     def timed(side: str, call: Callable[..., Any]) -> Callable[..., Any]:
@@ -114,7 +113,7 @@ def grammar(matches: list[Any], sent: list[list[str]]) -> dict[str, float]:
     """Seconds each side spends on the grammar, as the transport uses it: the referee
     formats each of its lines and parses each distinct answer; the bots format each
     distinct answer and parse each distinct private line; the hub parses each channel line."""
-    work: dict[str, list[tuple[Callable[[str], Any], str]]] = {"referee": [], "bots": [], "hub": []}
+    work: dict[str, list[tuple[Callable[[Any], Any], Any]]] = {"referee": [], "bots": [], "hub": []}
     for match, answers in zip(matches, sent):
         mine = [parse(line) for _, line in match.transcript]  # the messages the referee formatted
         work["referee"] += [(_format, msg) for msg in mine]
