@@ -107,17 +107,13 @@ class LocalHub:
                     self.channel_log.append(text)
                     msg = self._read(text)  # once for every listener: the line is the same for all
                     for session in sessions.values():
-                        lines = session.receive(msg)
-                        if lines:
-                            nick = session.nick
-                            queue.extend([(nick, ref, line) for line in lines])
+                        for line in session.receive(msg):
+                            queue.append((session.nick, ref, line))
                 else:
                     addressee = sessions.get(low)
                     if addressee is not None:
-                        lines = addressee.feed(sender, text)
-                        if lines:
-                            nick = addressee.nick
-                            queue.extend([(nick, ref, line) for line in lines])
+                        for line in addressee.feed(sender, text):
+                            queue.append((addressee.nick, ref, line))
             else:
                 if low == channel:  # a player talking in the channel: everyone hears it
                     for session in sessions.values():

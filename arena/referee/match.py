@@ -484,7 +484,7 @@ class Match:
                 return
             pending = game.pending()
             started = False
-            if pending and all(d.kind in game.secret_kinds for d in pending):
+            if pending and game.secret_kinds and all(d.kind in game.secret_kinds for d in pending):
                 if self._secret_since is None:
                     self._secret_since = now
                     started = True
