@@ -20,6 +20,7 @@ from arena.protocol import parse
 from arena.sdk import Session
 from arena.sdk.llm import LlmBot, LlmConfigError, LlmSettings
 from arena.sdk.llm.answers import Shape, match_choice, read_reply, speech_lines
+from arena.sdk.view import new_ask
 
 from .llm_server import FakeChat, Scripted, reply
 
@@ -140,7 +141,7 @@ def test_two_unusable_replies_give_a_logged_random_legal_answer(chat: FakeChat, 
     chat.script += [reply(reason="r", choice="maybe"), Scripted("I refuse to play.")]
     session, _ = session_for(make_bot(chat, log_path), AVALON[:2])
     (answer,) = session.receive(parse(VOTE.format(deadline=30)))
-    assert answer in ("ANSWER g1 2 approve", "ANSWER g1 2 reject")
+    assert answer in ("ANSWER g1 2 approve fallback=own", "ANSWER g1 2 reject fallback=own"), "counted in arena stats"
     (line,) = records(log_path)
     assert line["outcome"] == "fallback" and line["calls"] == 2
     assert line["unusable"] == ['"maybe" is not one of the options', "the reply is not a JSON object"]
@@ -155,9 +156,21 @@ def test_a_slow_model_cannot_make_the_bot_late(chat: FakeChat, log_path: Path) -
     (answer,) = session.receive(parse(VOTE.format(deadline=1)))
     took = time.monotonic() - began
     assert 0.6 < took < 0.95, took
-    assert answer.startswith("ANSWER g1 2 ")
+    assert answer.startswith("ANSWER g1 2 ") and answer.endswith(" fallback=own")
     (line,) = records(log_path)
     assert line["outcome"] == "fallback" and line["calls"] == 1 and line["errors"][0].startswith("timeout")
+
+
+def test_the_budget_runs_from_when_the_request_arrived(chat: FakeChat, log_path: Path) -> None:
+    """A request that waited 0.5 s for a worker has 0.2 s of its 70% left, not 0.7 s."""
+    chat.script.append(Scripted(json.dumps({"reason": "late", "choice": "approve"}), delay=3.0))
+    bot = make_bot(chat, log_path)
+    session, _ = session_for(bot, AVALON[:2])
+    ask = new_ask(session.games["g1"], parse(VOTE.format(deadline=1)), bot.rng)
+    ask.received -= 0.5
+    began = time.monotonic()
+    bot.decide(session.games["g1"], ask)
+    assert time.monotonic() - began < 0.4
 
 
 def test_a_request_with_no_time_left_is_answered_without_a_call(chat: FakeChat, log_path: Path) -> None:

@@ -16,9 +16,9 @@ def record(hub: LocalHub) -> list[str]:
         lines.append(f"arena → {target:<7} {text}")
         send(target, text)
 
-    def received(sender: str, target: str, text: str, now: float) -> None:
+    def received(sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
         lines.append(f"{sender:<5} → {target:<7} {text}")
-        on_message(sender, target, text, now)
+        on_message(sender, target, text, now, account)
 
     referee.send = sent  # type: ignore[method-assign]
     referee.on_message = received  # type: ignore[method-assign]

@@ -466,7 +466,8 @@ class Session:
             return []
         # A public request that grants no floor has nothing to say first (see ``talk``).
         out = self.talk(game, ask) if floor or to != "all" else []
-        out.append(self.answer(ask, self.decide(game, ask)))
+        choice = self.decide(game, ask)
+        out.append(self.answer(ask, choice, ask.fallback))
         return out
 
     def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
@@ -502,11 +503,13 @@ class Session:
 
     def decide(self, game: GameView, ask: Ask) -> Answer:
         """The bot's choice; a bug in a bot must not cost its seat, so an exception
-        becomes a random legal choice (and is counted in ``faults``)."""
+        becomes a random legal choice (counted in ``faults``, and marked ``fallback=error``
+        on the wire: ``ask.fallback``)."""
         try:
             return self.bot.decide(game, ask)
         except Exception as exc:
             self.faults.record(ask.kind, game.gid, exc)
+            ask.fallback = "error"
             return ask.random(self.bot.rng)
 
     def _retry(self, msg: Message) -> list[str]:
@@ -525,9 +528,11 @@ class Session:
         return [self.answer(ask, ask.random(self.bot.rng))]
 
     @staticmethod
-    def answer(ask: Ask, choice: Answer) -> str:
+    def answer(ask: Ask, choice: Answer, fallback: str | None = None) -> str:
+        """The ``ANSWER`` line; ``fallback`` (``error``, ``late``, ``own``) marks a choice
+        that is not the bot's own (protocol section 4)."""
         value = choice if isinstance(choice, str) else ",".join(choice)
-        return _answer_line(ask.game, ask.rid, value)
+        return _answer_line(ask.game, ask.rid, value, fallback)
 
 
 _read = functools.lru_cache(maxsize=64)(parse)
@@ -538,8 +543,9 @@ they are given."""
 
 
 @functools.lru_cache(maxsize=64)
-def _answer_line(gid: str, rid: str, value: str) -> str:
-    """``ANSWER gid rid value``, checked by the grammar. Bots that share a process (a local
-    table) answer a round with the same few lines (ten votes are two texts): each is
-    formatted once. A pure function of its arguments, so sharing it changes nothing."""
-    return Message(ANSWER, (gid, rid, value)).format()
+def _answer_line(gid: str, rid: str, value: str, fallback: str | None) -> str:
+    """``ANSWER gid rid value [fallback=...]``, checked by the grammar. Bots that share a
+    process (a local table) answer a round with the same few lines (ten votes are two
+    texts): each is formatted once. A pure function of its arguments, so sharing it
+    changes nothing."""
+    return Message(ANSWER, (gid, rid, value), {} if fallback is None else {"fallback": fallback}).format()

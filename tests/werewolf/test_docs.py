@@ -12,7 +12,8 @@ from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig
 from arena.games.werewolf.options import WerewolfOptions
 from arena.referee.local import LocalHub
-from arena.sdk.bot import Ask, GameView
+from arena.sdk.bot import Ask
+from arena.sdk.werewolf import Talk, WerewolfView
 
 from ..transcript import record
 
@@ -25,10 +26,14 @@ NOTE_COLUMN = 70
 
 
 class Talky(WerewolfRuleBot):
-    """The rule bot, saying "nothing to report" when it has nothing to say."""
+    """The rule bot, saying "nothing to report" when it has nothing to say, and asking for
+    votes after a claim (so the transcript shows a speech of two lines)."""
 
-    def speech(self, game: GameView, ask: Ask) -> list[str]:
-        return super().speech(game, ask) or ["nothing to report"]
+    def speech(self, game: WerewolfView, ask: Ask) -> Talk:
+        said = super().speech(game, ask)
+        if not said:
+            return "nothing to report"
+        return "\n".join([said] if isinstance(said, str) else said) + "\nvote with me"
 
 
 def werewolf_transcript() -> list[str]:

@@ -1,9 +1,10 @@
 """``LlmBot``: every decision, speech and word to the pack comes from a chat model.
 
 A request's deadline is the one thing the model cannot be trusted with, so every
-consultation has a budget, ``BUDGET`` of the deadline counted from when the bot first saw
-the request: calls stop when it is spent, an unusable reply gets one re-ask while it lasts,
-and a random legal choice answers when nothing usable came (logged as ``fallback``). The
+consultation has a budget, ``BUDGET`` of the deadline counted from when the request's line
+arrived (``Ask.received``; a worker may get to it later): calls stop when it is spent, an unusable reply gets one re-ask while it lasts,
+and a random legal choice answers when nothing usable came (logged as ``fallback``, and
+marked ``fallback=own`` on the wire, so ``arena stats`` counts it). The
 SDK's own fallback, at 80% of the deadline, stays the last resort for a bot that hangs.
 
 A turn at the floor (a speech, with a choice when it is a candidacy) and a wolf's night vote
@@ -24,7 +25,7 @@ from .answers import Reply, Shape, read_reply, speech_lines
 from .client import ChatClient, ChatError, LlmSettings
 from .log import GameStats, JsonLog, Outcome
 from .prompt import conversation, correction, said
-from .render import Memory, memory
+from .render import memory
 from .werewolf import living_pack
 
 BUDGET = 0.7
@@ -76,10 +77,8 @@ class LlmBot(Bot):
 
     def decide(self, game: GameView, ask: Ask) -> str | list[str]:
         mem = memory(game)
-        started = self._first_seen(mem, ask)
         with mem.lock:
             ready = mem.decided.pop(ask.rid, None)
-            mem.seen.pop(ask.rid, None)
         if ready is not None:
             choice = ready  # chosen with this turn's speech or pack talk
         elif len(ask.options) == ask.pick:
@@ -88,8 +87,8 @@ class LlmBot(Bot):
         elif set(ask.options) == TURN_OPTIONS:
             choice = "done"  # a turn whose speech was never asked for
         else:
-            outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick), started)
-            choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+            outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick))
+            choice = self._chosen(ask, reply)
             self._record("decision", game, ask, outcome, choice, reply)
         with mem.lock:
             mem.answers.append((ask.kind, choice))
@@ -99,49 +98,47 @@ class LlmBot(Bot):
 
     def speech(self, game: GameView, ask: Ask) -> list[str]:
         """The floor: what to say, and for a candidacy whether to stand, in one call."""
-        mem = memory(game)
         turn_only = set(ask.options) == TURN_OPTIONS
         shape = Shape(None if turn_only else ask.options, ask.pick, speech=True)
-        outcome, reply = self._consult(game, ask, shape, self._first_seen(mem, ask))
+        outcome, reply = self._consult(game, ask, shape)
         lines = speech_lines(reply.speech) if reply is not None else []
-        if turn_only:
-            choice: str | list[str] = "done" if lines else "pass"
-        else:
-            choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
-        with mem.lock:
-            mem.decided[ask.rid] = choice
-        if lines:
-            mem.note(game, f"You said: {json.dumps(' '.join(lines), ensure_ascii=False)}")
-        self._record("speech", game, ask, outcome, choice, reply, lines=len(lines))
-        return lines
+        choice = ("done" if lines else "pass") if turn_only else self._chosen(ask, reply)
+        note = f"You said: {json.dumps(' '.join(lines), ensure_ascii=False)}"
+        return self._said("speech", game, ask, outcome, reply, choice, lines, note)
 
     def team_talk(self, game: GameView, ask: Ask) -> list[str]:
         """A wolf's night vote with a line to the living pack, in one call; nothing for
         any other private request (no one would hear it)."""
         if ask.kind != "wolf_vote" or not living_pack(game):
             return []
-        mem = memory(game)
-        outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True), self._first_seen(mem, ask))
-        choice = reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+        outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True))
         words = speech_lines(reply.message, lines=1) if reply is not None else []
+        note = f"(secret) You tell the pack: {words[0]}" if words else ""
+        return self._said("team_talk", game, ask, outcome, reply, self._chosen(ask, reply), words, note)
+
+    def _chosen(self, ask: Ask, reply: Reply | None) -> str | list[str]:
+        """The model's choice, or (none usable) a random legal one: logged as a fallback, and
+        marked one on the wire (``Ask.fall_back``)."""
+        return reply.choice if reply is not None and reply.choice is not None else ask.fall_back(self.rng)
+
+    def _said(self, event: str, game: GameView, ask: Ask, outcome: Outcome, reply: Reply | None,
+              choice: str | list[str], words: list[str], note: str) -> list[str]:
+        """Keep the choice made with ``words`` for the answer that follows, and ``note`` them
+        (if any) in the game's timeline; log the consultation; return the words to say."""
+        mem = memory(game)
         with mem.lock:
             mem.decided[ask.rid] = choice
         if words:
-            mem.note(game, f"(secret) You tell the pack: {words[0]}")
-        self._record("team_talk", game, ask, outcome, choice, reply, lines=len(words))
+            mem.note(game, note)
+        self._record(event, game, ask, outcome, choice, reply, lines=len(words))
         return words
 
     # -- the model --------------------------------------------------------------------
 
-    @staticmethod
-    def _first_seen(mem: Memory, ask: Ask) -> float:
-        with mem.lock:
-            return mem.seen.setdefault(ask.rid, time.monotonic())
-
-    def _consult(self, game: GameView, ask: Ask, shape: Shape, started: float) -> tuple[Outcome, Reply | None]:
+    def _consult(self, game: GameView, ask: Ask, shape: Shape) -> tuple[Outcome, Reply | None]:
         """Ask the model until a usable reply comes, ``ATTEMPTS`` calls at most, all within the
         request's budget. Returns what happened and the reply (None: fall back)."""
-        end = started + max(0.0, ask.deadline) * BUDGET
+        end = ask.received + max(0.0, ask.deadline) * BUDGET
         messages = conversation(game, ask, shape, self.settings.history_chars)
         schema = shape.schema()
         outcome = Outcome()

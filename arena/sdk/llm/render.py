@@ -23,8 +23,6 @@ class Memory:
     """This player's answers, in order: (request kind, choice)."""
     decided: dict[str, str | list[str]] = field(default_factory=dict)
     """Choices made with a speech or pack talk, by request id, for the answer that follows."""
-    seen: dict[str, float] = field(default_factory=dict)
-    """When each open request was first seen (monotonic), by request id: its budget runs from then."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def note(self, game: GameView, text: str) -> None:
