@@ -12,7 +12,6 @@ next deadline: a wait during which no bot thinks costs no real time.
 
 from __future__ import annotations
 
-import functools
 import heapq
 import itertools
 import time
@@ -25,7 +24,7 @@ from ..sdk.bot import Bot, Session
 from .identity import Identities
 from .journal import Journal
 from .match import Match, Timeouts
-from .referee import READ_MEMORY, Referee
+from .referee import Referee
 
 Clock = Callable[[], float]
 """A monotonic clock in seconds, such as ``time.perf_counter``."""
@@ -60,9 +59,6 @@ class LocalHub:
         self._order = itertools.count()
         self._free: dict[Session, float] = {}
         """With a clock: when each bot is done with the lines it was given so far."""
-        self._read = functools.lru_cache(maxsize=READ_MEMORY)(parse)
-        """``parse`` for the referee's channel lines: each is read once, and every bot
-        is given the same message (bots never change the messages they are given)."""
         self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities, journal=journal)
         self.sessions: dict[str, Session] = {}
         self.channel_log: list[str] = []
@@ -105,7 +101,7 @@ class LocalHub:
             if sender == ref:
                 if low == channel:
                     self.channel_log.append(text)
-                    msg = self._read(text)  # once for every listener: the line is the same for all
+                    msg = parse(text)  # once for every listener: the line is the same for all
                     for session in sessions.values():
                         for line in session.receive(msg):
                             queue.append((session.nick, ref, line))
@@ -154,7 +150,7 @@ class LocalHub:
             if sender == referee.nick:
                 if low == channel:
                     self.channel_log.append(text)
-                    msg = self._read(text)
+                    msg = parse(text)
                     for session in sessions.values():
                         self._think(session, clock, session.receive, msg)
                 else:
