@@ -497,7 +497,7 @@ class Match:
                     self._publish(events[self._published:stop])
                 if stop < len(events):
                     return  # poll() at the end of the hold carries on
-            if self.over:
+            if game.result is not None:
                 self._requests.clear()
                 self._deadline.clear()
                 self._unsent.clear()
