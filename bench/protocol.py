@@ -77,13 +77,19 @@ def timed_split(players: int, games: int, bots: str) -> tuple[float, dict[str, f
     spent: dict[str, float] = {"referee": 0.0, "bots": 0.0}
     clock = time.perf_counter
 
+    inside: set[str] = set()
+
     def timed(side: str, call: Callable[..., Any]) -> Callable[..., Any]:
         def run(*args: Any, **kwargs: Any) -> Any:
+            if side in inside:  # (``feed`` hands its line to ``receive``: counted once)
+                return call(*args, **kwargs)
+            inside.add(side)
             start = clock()
             try:
                 return call(*args, **kwargs)
             finally:
                 spent[side] += clock() - start
+                inside.discard(side)
         return run
 
     answers: list[str] = []
