@@ -212,6 +212,8 @@ def _render(value: Any) -> str:
     cls = value.__class__
     if cls is str:
         return value
+    if cls is int:
+        return str(value)
     if cls is bool:
         return "true" if value else "false"
     if cls is list or cls is tuple:

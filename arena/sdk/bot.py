@@ -355,7 +355,7 @@ class Session:
 
     def _start(self, gid: str, msg: Message) -> None:
         me = self._replaying.get(gid, self.nick)
-        if me.lower() not in (s.lower() for s in msg.list("seats")):
+        if me.lower() not in msg.get("seats", "").lower().split(","):
             return
         game = new_view(msg, me)
         self.games[gid] = game
