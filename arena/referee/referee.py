@@ -242,8 +242,7 @@ class Referee:
         where the server tells it). Channel chat that is not protocol is ignored; a direct
         message that is not protocol gets an ERROR saying why."""
         self._on_message(sender, target, text, now, account)
-        if self._outbox:  # (``_commit`` inline: this runs on every line, mostly with nothing held)
-            self._commit()
+        self._commit()
 
     def _on_message(self, sender: str, target: str, text: str, now: float, account: str | None) -> None:
         direct = target.lower() == self._folded
