@@ -13,6 +13,7 @@ that starts with ``:`` begins free text that runs to the end of the line.
 from __future__ import annotations
 
 import builtins
+import operator
 import re
 from typing import Any, Mapping, overload
 
@@ -125,6 +126,10 @@ _CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 _NOT_UTF8 = re.compile("[\ud800-\udfff]")
 _GOOD_KEYS: set[str] = set()
 """Field names already checked: parsing is on every hot path, the regex need not be."""
+_SPLIT_FIELD = operator.methodcaller("split", "=", 1)
+"""``key=value`` to ``[key, value]``. Lines are read and written on every hot path, and in
+this Python a comprehension costs a call of its own: ``map`` with a C-level function (this,
+``"=".join``) builds fields without one."""
 _ID = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_ID}}}\Z")
 _NICK = re.compile(r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\[\]\\^_`{|}-]*\Z")
 
@@ -216,6 +221,8 @@ def _render(value: Any) -> str:
     cls = value.__class__
     if cls is str:
         return value
+    if cls is int:
+        return str(value)
     if cls is bool:
         return "true" if value else "false"
     if cls is list or cls is tuple:
@@ -277,19 +284,27 @@ class Message:
     # -- text -----------------------------------------------------------------------
 
     def format(self) -> str:
-        """The line for this message; raises ValueError if a token could break the grammar."""
-        verb = self.verb
+        """The line for this message; raises ValueError if a token could break the grammar.
+
+        Every line of a game passes here once, so the checks run on the joined line where
+        they can (one C-level scan instead of a Python loop per token); a line that fails
+        one is then searched for the token to blame."""
+        verb, args, fields = self.verb, self.args, self.fields
         if verb not in ARITY and not _VERB.match(verb):
             raise ValueError(f"bad verb {verb!r}")
-        args = self.args
-        for arg in args:
-            if not arg or arg[0] == ":" or "=" in arg:
-                raise ValueError(f"bad argument {arg!r} in {verb}")
-        fields = self.fields
-        for key in fields:
-            if key not in _GOOD_KEYS and not _KEY.match(key):
-                raise ValueError(f"bad field name {key!r} in {verb}")
-        line = " ".join((verb, *args, *[f"{k}={v}" for k, v in fields.items()]))
+        if not _GOOD_KEYS.issuperset(fields):
+            for key in fields:
+                if key not in _GOOD_KEYS and not _KEY.match(key):
+                    raise ValueError(f"bad field name {key!r} in {verb}")
+        head = " ".join((verb, *args))
+        # An arg may not be empty, hold "=" (it would read as a field) or start with ":"
+        # (free text): the verb holds neither, so " :" in the head can only start an arg
+        # (or sit inside one, which the space check below refuses).
+        if "" in args or "=" in head or " :" in head:
+            for arg in args:
+                if not arg or arg[0] == ":" or "=" in arg:
+                    raise ValueError(f"bad argument {arg!r} in {verb}")
+        line = " ".join((head, *map("=".join, fields.items()))) if fields else head
         # No token may hold a space or a control character: the line then has exactly one
         # space per token boundary and, if it is printable, no control character at all.
         if line.count(" ") != len(args) + len(fields) or (not line.isprintable() and _CONTROL.search(line)):
@@ -382,9 +397,10 @@ def parse(line: str) -> Message:
     """Parse one line; raises ProtocolError (never anything else) when it is not protocol."""
     if not isinstance(line, str):
         raise ProtocolError(ErrorCode.MALFORMED, "a line must be text")
-    fault = text_fault(line)
-    if fault is not None:
-        raise ProtocolError(ErrorCode.MALFORMED, fault)
+    if not line.isprintable():  # (the common case needs no call)
+        fault = text_fault(line)
+        if fault is not None:
+            raise ProtocolError(ErrorCode.MALFORMED, fault)
     # Only the ASCII space separates tokens (str.split() would also split on U+00A0 and
     # friends, which format() lets through inside a token).
     head, colon, text_part = line.partition(" :")
@@ -405,9 +421,12 @@ def parse(line: str) -> Message:
     while first < n and "=" not in tokens[first]:
         first += 1
     args = tokens[1:first]
-    pairs = [token.partition("=") for token in tokens[first:]]
-    fields = {key: value for key, eq, value in pairs if eq}
-    if len(fields) != len(pairs) or not _GOOD_KEYS.issuperset(fields):
+    try:
+        fields = dict(map(_SPLIT_FIELD, tokens[first:]))
+    except ValueError:  # a token without "=": not a field
+        fields = {}
+    if len(fields) != n - first or not _GOOD_KEYS.issuperset(fields):
+        pairs = [token.partition("=") for token in tokens[first:]]
         _check_fields(verb, pairs)  # raises, or only learns new keys
         fields = {key: value for key, _, value in pairs}
     low, high = arity
@@ -444,11 +463,9 @@ class Reassembler:
 
     def __init__(self) -> None:
         self._held: Message | None = None
-
-    @property
-    def idle(self) -> bool:
-        """No message is half received: a line without ``more`` is then whole as it is."""
-        return self._held is None
+        self.idle = True
+        """No message is half received: a line without ``more`` is then whole as it is
+        (an attribute, not a property: it is read for every line a bot receives)."""
 
     def add(self, msg: Message) -> list[Message]:
         """The whole messages that ``msg`` completes (none while a message is unfinished)."""
@@ -469,4 +486,5 @@ class Reassembler:
             self._held = whole
         else:
             out.append(whole)
+        self.idle = self._held is None
         return out

@@ -92,23 +92,24 @@ class LocalHub:
             return
         queue = self._queue
         referee = self.referee
+        ref = referee.nick
         sessions = self.sessions
         channel = self.channel.lower()
         while queue:
             sender, target, text = queue.popleft()
             low = target.lower()
-            if sender == referee.nick:
+            if sender == ref:
                 if low == channel:
                     self.channel_log.append(text)
                     msg = parse(text)  # once for every listener: the line is the same for all
                     for session in sessions.values():
                         for line in session.receive(msg):
-                            queue.append((session.nick, referee.nick, line))
+                            queue.append((session.nick, ref, line))
                 else:
                     addressee = sessions.get(low)
                     if addressee is not None:
                         for line in addressee.feed(sender, text):
-                            queue.append((addressee.nick, referee.nick, line))
+                            queue.append((addressee.nick, ref, line))
             else:
                 if low == channel:  # a player talking in the channel: everyone hears it
                     for session in sessions.values():

@@ -333,23 +333,24 @@ class Match:
         ``line`` (the line as it came; default: rebuilt from its parts) and its
         ``fallback=`` marker, which is only kept: it changes nothing in how it is judged."""
         nick = bot if reply_to is None else reply_to
-        seat = self.seat_of(bot)
+        game = self.game
+        seat = self._seat_of.get(bot.lower())
         after = len(self.transcript)
         try:
             if seat is None:
                 raise not_playing(self.gid)
-            if self.over:
+            if game.result is not None:
                 raise game_over(self.gid)
             rid = request_id(rid_text)
             request = self._requests.get(rid)
             if request is None or seat not in request.seats:
                 self._refuse_request(seat, rid)
-            decision = self.game.decision_for(seat)
+            decision = game.decision_for(seat)
             assert decision is not None
             items = value.split(",")
             chosen = self._decode(decision, items)
             try:
-                self.game.apply(seat, decision.kind, chosen[0] if decision.count == 1 else chosen)
+                game.apply(seat, decision.kind, chosen[0] if decision.count == 1 else chosen)
             except IllegalAction as exc:
                 why = exc.reason if decision.explains else self._explain(exc.code, decision, items, chosen)
                 raise IllegalAction(exc.code, why) from None
@@ -513,7 +514,7 @@ class Match:
                     self._publish(events[self._published:stop])
                 if stop < len(events):
                     return  # poll() at the end of the hold carries on
-            if self.over:
+            if game.result is not None:
                 self._requests.clear()
                 self._deadline.clear()
                 self._unsent.clear()
@@ -531,7 +532,7 @@ class Match:
                 return
             pending = game.pending()
             started = False
-            if pending and all(d.kind in game.secret_kinds for d in pending):
+            if pending and game.secret_kinds and all(d.kind in game.secret_kinds for d in pending):
                 if self._secret_since is None:
                     self._secret_since = now
                     started = True
@@ -622,13 +623,13 @@ class Match:
         public, secret = game.public_kinds, game.secret_kinds
         groups: dict[tuple, list[Decision]] = {}
         for d in decisions:
-            if d.kind in public:
-                key: tuple = (d.kind, d.options, d.count)
-            elif d.kind in secret:
-                key = (d.seat,)
+            kind = d.kind
+            key: tuple = (kind, d.options, d.count) if kind in public else (d.seat,) if kind in secret else (kind,)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [d]
             else:
-                key = (d.kind,)
-            groups.setdefault(key, []).append(d)
+                group.append(d)
         names = self.names
         for group in groups.values():
             rid = self._new_rid()
@@ -637,15 +638,14 @@ class Match:
             limit = game.time_limit(group[0])
             seconds = self.timeouts.decision if limit is None else limit
             to = "all" if len(seats) == len(names) else [names[s] for s in sorted(seats)]
-            variants: dict[tuple, list[Decision]] = {}
-            for d in group:
-                variants.setdefault((d.options, d.count), []).append(d)
-            for variant in variants.values():
-                msg = self._request(rid, variant[0], to, seconds)
-                if group[0].kind in public:
-                    self._send(None, msg)
-                else:
-                    self._send_each([self.nicks[d.seat] for d in variant], msg)
+            if group[0].kind in public:  # one variant: the options are part of the key
+                self._send(None, self._request(rid, group[0], to, seconds))
+            else:
+                variants: dict[tuple, list[Decision]] = {}
+                for d in group:
+                    variants.setdefault((d.options, d.count), []).append(d)
+                for variant in variants.values():
+                    self._send_each([self.nicks[d.seat] for d in variant], self._request(rid, variant[0], to, seconds))
             self._start_deadlines(rid, seats, seconds, now, asked=True)
 
     def _start_deadlines(self, rid: int, seats: set[int], seconds: float, now: float, asked: bool = False) -> None:
@@ -855,9 +855,12 @@ class Match:
         self._send_each([self.nicks[other] for other in listeners], relayed)
 
     def _send(self, nick: str | None, msg: Message) -> None:
+        self._send_lines(nick, msg.lines())  # one, unless a big table's lists need continuing
+
+    def _send_lines(self, nick: str | None, lines: list[str]) -> None:
         away = bool(self._away) and nick is not None and nick.lower() in self._away
         seat = None if nick is None else self._seat_at[nick.lower()]
-        for line in msg.lines():  # one, unless a big table's lists need continuing
+        for line in lines:
             self.told.append(seat)
             self.transcript.append((nick, line))
             if nick is None:
@@ -867,14 +870,15 @@ class Match:
 
     def _send_each(self, nicks: Sequence[str], msg: Message) -> None:
         """The same message by DM to each of ``nicks``: in one line where the transport can
-        (the transcript still says who got it)."""
+        (the transcript still says who got it), formatted once."""
+        lines = msg.lines()
         if len(nicks) < 2 or self.tell_many is None:
             for nick in nicks:
-                self._send(nick, msg)
+                self._send_lines(nick, lines)
             return
         present = [nick for nick in nicks if nick.lower() not in self._away] if self._away else nicks
         seats = [self._seat_at[nick.lower()] for nick in nicks]
-        for line in msg.lines():
+        for line in lines:
             for nick, seat in zip(nicks, seats):
                 self.told.append(seat)
                 self.transcript.append((nick, line))

@@ -7,6 +7,7 @@ sleeps; callers ask ``next_deadline()`` and call ``poll(now)`` then.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 from collections import OrderedDict
@@ -50,6 +51,9 @@ one gets GAME_OVER, not UNKNOWN_GAME, and the memory stays bounded however long 
 REJOIN_WAIT = 5.0
 """Seconds a resync waits for its bot to rejoin the game's channel before it goes on anyway
 (the bot then plays by DM only, as one that never joined)."""
+
+READ_MEMORY = 64
+"""Distinct lines from bots the referee keeps parsed (``Referee._read``): a round's answers."""
 
 _IDS = {ANSWER: 2, TEAM: 1}
 """How many ids (game, request) open each game line a bot sends."""
@@ -101,7 +105,6 @@ class Referee:
         journal: Journal | None = None,
     ) -> None:
         self.nick = nick
-        """The nick the referee runs under now; DMs to it are protocol."""
         self.timeouts = timeouts
         self.send = send
         self.send_many = send_many
@@ -123,6 +126,10 @@ class Referee:
         self._by_name: dict[str, BotInfo] = {}
         """The same, by folded bot name: one connection per bot."""
         self.matches: dict[str, Match] = {}
+        self._read = functools.lru_cache(maxsize=READ_MEMORY)(parse)
+        """``parse`` for the lines bots send, each text read once while it recurs: the
+        lines of a round repeat (ten votes are two texts), and no handler changes the
+        message it is given."""
         self._ids = itertools.count(1)
         self.journal = journal
         """Where games in progress are written ahead of their lines (None: nowhere; a
@@ -146,6 +153,16 @@ class Referee:
         """Game channels to their running match, to judge what players say there."""
         self._ended_games: OrderedDict[str, frozenset[str]] = OrderedDict()
         """The last ``ENDED_MEMORY`` ended games: id to the folded names of their bots."""
+
+    @property
+    def nick(self) -> str:
+        """The nick the referee runs under now; DMs to it are protocol."""
+        return self._nick
+
+    @nick.setter
+    def nick(self, value: str) -> None:
+        self._nick = value
+        self._folded = value.lower()  # compared with every line's target
 
     # -- write ahead ----------------------------------------------------------------
 
@@ -228,7 +245,7 @@ class Referee:
         self._commit()
 
     def _on_message(self, sender: str, target: str, text: str, now: float, account: str | None) -> None:
-        direct = target.lower() == self.nick.lower()
+        direct = target.lower() == self._folded
         if not direct:
             match = self._channel_games.get(target.lower())
             if match is not None:
@@ -240,7 +257,7 @@ class Referee:
                     match.chatted(name, sender, text, now)
                 return
         try:
-            msg = parse(text)
+            msg = self._read(text)
         except ProtocolError as exc:
             if direct:
                 self._error(sender, exc.code, exc.reason, *line_ids(text))
@@ -372,17 +389,19 @@ class Referee:
     def _player(self, sender: str, msg: Message, account: str | None) -> tuple[BotInfo, Match] | None:
         """The registered bot behind a game line and its game, or None after an ERROR. A
         game id that is not an id breaks the grammar: MALFORMED, whoever sends it (every
-        later ERROR echoes it)."""
-        try:
-            gid = game_id(msg.args[0])
-        except ProtocolError as exc:
-            self._error(sender, exc.code, exc.reason, *leading_ids(msg.verb, msg.args))
-            return None
+        later ERROR echoes it); the id of a running game is one, and needs no check."""
+        gid = msg.args[0]
+        match = self.matches.get(gid)
+        if match is None:
+            try:
+                game_id(gid)
+            except ProtocolError as exc:
+                self._error(sender, exc.code, exc.reason, *leading_ids(msg.verb, msg.args))
+                return None
         info = self.bot_of(sender, account)
         if info is None:
             self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", gid)
             return None
-        match = self.matches.get(gid)
         if match is None:
             seated = self._ended_games.get(gid)
             if seated is None:
@@ -505,7 +524,7 @@ class Referee:
         by ``bots``; a seat whose bot has no connection now gets its lines when it registers."""
         match = Match(
             gid, game, names, LINES[game.name], self.timeouts, bots=bots, channel=channel,
-            say=lambda line: self.behind(self.send, channel, line),
+            say=functools.partial(self._held(self.send), channel),
             tell=self._held(self.send),
             tell_many=None if self.send_many is None else self._held(self.send_many),
             reply=self._held(self._reply),

@@ -10,6 +10,7 @@ memory (``arena.referee.local``). Each game's base class and state are in
 from __future__ import annotations
 
 import difflib
+import functools
 import logging
 import random
 from typing import Any, Callable, ClassVar, TypeAlias
@@ -276,7 +277,7 @@ class Session:
         if sender.lower() != self.referee.lower():
             return []
         try:
-            msg = parse(text)
+            msg = _read(text)
         except ProtocolError:
             return []
         if channel is not None and msg.args and msg.args[0] in self._replaying:
@@ -354,7 +355,7 @@ class Session:
 
     def _start(self, gid: str, msg: Message) -> None:
         me = self._replaying.get(gid, self.nick)
-        if me.lower() not in (s.lower() for s in msg.list("seats")):
+        if me.lower() not in msg.get("seats", "").lower().split(","):
             return
         game = new_view(msg, me)
         self.games[gid] = game
@@ -449,7 +450,8 @@ class Session:
         game.messages.append(msg)
         fields = msg.fields
         to = fields.get("to", "")
-        if fields.get("floor") == "true":
+        floor = fields.get("floor") == "true"
+        if floor:
             game.floor = to
         if gid in self._replaying or to != "all" and game.me.lower() not in to.lower().split(","):
             try:
@@ -462,9 +464,11 @@ class Session:
         if self._respond is not None:
             self._respond(game, ask)
             return []
-        out = self.talk(game, ask)
+        # A public request that grants no floor has nothing to say first (see ``talk``).
+        out = self.talk(game, ask) if floor or to != "all" else []
         choice = self.decide(game, ask)
-        return out + [self.answer(ask, choice, ask.fallback)]
+        out.append(self.answer(ask, choice, ask.fallback))
+        return out
 
     def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
         """Before answering ``ask``: say the bot's speech in the channel if it has the
@@ -528,4 +532,20 @@ class Session:
         """The ``ANSWER`` line; ``fallback`` (``error``, ``late``, ``own``) marks a choice
         that is not the bot's own (protocol section 4)."""
         value = choice if isinstance(choice, str) else ",".join(choice)
-        return Message(ANSWER, (ask.game, ask.rid, value), {} if fallback is None else {"fallback": fallback}).format()
+        return _answer_line(ask.game, ask.rid, value, fallback)
+
+
+_read = functools.lru_cache(maxsize=64)(parse)
+"""``parse``, each text read once while it recurs: bots that share a process (a local
+table) are sent the same lines (the quest's ASK to each member of its team, the servants'
+ROLE) and share the message, as they share a channel line. Bots never change the messages
+they are given."""
+
+
+@functools.lru_cache(maxsize=64)
+def _answer_line(gid: str, rid: str, value: str, fallback: str | None) -> str:
+    """``ANSWER gid rid value [fallback=...]``, checked by the grammar. Bots that share a
+    process (a local table) answer a round with the same few lines (ten votes are two
+    texts): each is formatted once. A pure function of its arguments, so sharing it
+    changes nothing."""
+    return Message(ANSWER, (gid, rid, value), {} if fallback is None else {"fallback": fallback}).format()

@@ -235,4 +235,4 @@ def new_ask(view: GameView[Any], msg: Message, rng: random.Random) -> Ask:
     spec = SPECS.get(view.kind)
     cls = spec.asks.get(kind, Ask) if spec is not None else Ask
     pick = msg.int("pick") if "pick" in msg.fields else 1
-    return cls(gid, rid, kind, msg.list("options"), pick, float(msg.int("deadline", 0)), msg.fields, msg, rng=rng)
+    return cls(gid, rid, kind, msg.list("options"), pick, float(msg.int("deadline", 0)), msg.fields, msg, rng)
