@@ -11,15 +11,18 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.avalon_rules_bot import RuleBot
+from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
+from arena.games.tuvalon.options import TuvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.sdk import Bot
 from arena.sdk.llm import LlmBot, LlmSettings
 from arena.sdk.llm.avalon import TASKS as AVALON_TASKS
+from arena.sdk.llm.tuvalon import TASKS as TUVALON_TASKS
 from arena.sdk.llm.werewolf import TASKS as WEREWOLF_TASKS
 
 from .llm_server import FakeChat
@@ -36,7 +39,7 @@ def play(game: str, players: int, llm: int, options: Any, seed: int, log: Path, 
     settings = LlmSettings(base_url=chat.url, model="scripted", log=str(log))
     nicks = NICKS[:players]
     for i, nick in enumerate(nicks):
-        rule: Bot = RuleBot(seed=i) if game == "avalon" else WerewolfRuleBot(seed=i)
+        rule: Bot = {"avalon": RuleBot, "tuvalon": TuvalonRuleBot}.get(game, WerewolfRuleBot)(seed=i)
         hub.connect(nick, LlmBot(seed=i, settings=settings) if i < llm else rule)
     match = hub.play(game, nicks, options, seed)
     result = match.game.result
@@ -95,3 +98,16 @@ def test_werewolf_games_with_llm_bots_use_every_power(tmp_path: Path) -> None:
                      "candidacy", "speak", "vote"}, kinds
     assert any(r["event"] == "team_talk" and r["lines"] == 1 for r in acts)
     assert any(r["event"] == "speech" and r["lines"] >= 1 for r in acts)
+
+
+def test_tuvalon_games_with_llm_bots_move_and_speak_in_both_discussions(tmp_path: Path) -> None:
+    log = tmp_path / "llm.jsonl"
+    with FakeChat(seed=5) as chat:
+        for seed in range(2):
+            play("tuvalon", 7, 4, TuvalonOptions(speech_budget=0), seed, log, chat)
+    acts = check_log(log, chat, 8, TUVALON_TASKS)
+    kinds = {r["kind"] for r in acts if r["calls"]}
+    assert kinds >= {"team", "vote", "move", "speak", "speak_near"}, kinds
+    assert any(r["kind"] == "speak_near" and r["lines"] >= 1 for r in acts)
+    for body in chat.requests:
+        assert "9x9 map" in body["messages"][0]["content"]

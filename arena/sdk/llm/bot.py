@@ -40,7 +40,7 @@ TURN_OPTIONS = {"done", "pass"}
 
 
 class LlmBot(Bot):
-    """Plays Avalon and Werewolf through an OpenAI-compatible chat-completions endpoint.
+    """Plays Avalon, Tuvalon and Werewolf through an OpenAI-compatible chat-completions endpoint.
 
     ``settings`` default to the environment (``LlmSettings.from_env``: ``ARENA_LLM_BASE_URL``,
     ``ARENA_LLM_MODEL``, ``ARENA_LLM_API_KEY``, ...). Thread-safe: several games may decide at
@@ -107,8 +107,11 @@ class LlmBot(Bot):
         return self._said("speech", game, ask, outcome, reply, choice, lines, note)
 
     def team_talk(self, game: GameView, ask: Ask) -> list[str]:
-        """A wolf's night vote with a line to the living pack, in one call; nothing for
+        """A wolf's night vote with a line to the living pack, in one call; Tuvalon's
+        second discussion (``speak_near``), a speech heard only within range; nothing for
         any other private request (no one would hear it)."""
+        if ask.kind == "speak_near":
+            return self.speech(game, ask)
         if ask.kind != "wolf_vote" or not living_pack(game):
             return []
         outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True))

@@ -12,9 +12,10 @@ from .. import Ask, GameView
 from .answers import SPEECH_CHARS, SPEECH_LINES, Shape
 from .avalon import AvalonText
 from .render import Renderer, memory
+from .tuvalon import TuvalonText
 from .werewolf import WerewolfText
 
-RENDERERS: dict[str, Renderer] = {"avalon": AvalonText(), "werewolf": WerewolfText()}
+RENDERERS: dict[str, Renderer] = {"avalon": AvalonText(), "werewolf": WerewolfText(), "tuvalon": TuvalonText()}
 GENERIC = Renderer()
 
 SYSTEM = """\

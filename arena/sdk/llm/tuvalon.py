@@ -1,0 +1,110 @@
+"""Tuvalon for a model: Avalon's text (``AvalonText``) with the map, the two discussions and
+the abnormal end, and what the player knows of where everyone stands and who hears it."""
+
+from __future__ import annotations
+
+import json
+
+from ...protocol import Message
+from .. import Ask, GameView
+from .avalon import AvalonText
+from .avalon import TASKS as AVALON_TASKS
+from .render import Fields, join
+
+RULES = """\
+Tuvalon is seven-player Avalon played on a public 9x9 map. Good: Merlin (sees every evil \
+player, Oberon included), Percival (sees Merlin and Morgana without telling them apart), two \
+Knights (see nobody, are seen by nobody). Evil: Morgana and the Assassin (see each other), \
+Oberon (sees nobody; only Merlin sees him).
+
+Cells are written a1 to i9: column a-i from west to east, row 1-9 from south to north. \
+Everyone's position is public.
+
+Each round: the leader proposes a team (2, 3, 3, 4, 4 players on quests 1-5; the first seat \
+leads first, then the lead passes in seat order). Then everyone speaks in turn from the leader \
+(the first discussion: everyone hears it). Then everyone moves up to 3 steps, each step to an \
+orthogonally adjacent free cell. Then everyone speaks again (the second discussion): a speaker \
+is heard ONLY by the players whose hearing range holds the speaker: the 3x3 square around the \
+listener, or 5x5 for Knights and Oberon. Then everyone votes in public: 4 approvals of 7 send \
+the team. After three rejections in a row the fourth leader's team goes without a vote.
+
+On a quest good players play success; evil players may play fail. Quests 1, 2 and 5 fail on \
+one fail card, quests 3 and 4 only on two. Three failed quests: evil wins. Three successes: \
+the Assassin names a player; naming Merlin wins for evil.
+
+Standing near someone lets you hear them and be heard by them; Merlin should keep away from \
+the evil players when hinting, and everyone can use the second discussion to say what they \
+would not say to all. Each player may say at most {budget} bytes in the whole game: going over \
+loses the game, so keep speeches short."""
+
+TASKS = {
+    **AVALON_TASKS,
+    "vote": "{leader} proposes the team {team} for quest {quest}. Vote approve or reject "
+            "({rejections} proposals in a row were rejected; after a third, the next leader's team goes without a "
+            "vote).",
+    "speak": "Quest {quest}, the first discussion: your turn. Everyone hears you. Speak briefly, or say nothing.",
+    "move": "Quest {quest}: move. You stand at {at}; choose the cell to move to (staying is {at}). {positions}",
+    "speak_near": "Quest {quest}, the second discussion: your turn. Only {hearers} can hear you (their range "
+                  "holds you). Speak briefly, or say nothing.",
+}
+
+
+class TuvalonText(AvalonText):
+    title = "Tuvalon"
+    tasks = TASKS
+
+    def rules(self, game: GameView) -> str:
+        return RULES.format(budget=game.options.get("speech_budget", "4000"))
+
+    def line(self, msg: Message, game: GameView) -> str | None:
+        verb, get = msg.verb, msg.get
+        if verb == "MAP":
+            return "Starting positions: " + ", ".join(f"{n} {c}" for n, c in msg.pairs("cells").items()) + "."
+        if verb == "TEAM_PROPOSED":
+            forced = " It goes without a vote." if msg.flag("forced") else ""
+            return (f"{get('leader', '?')} proposes the team {join(msg.list('team'))} for quest "
+                    f"{get('quest', '?')}.{forced}")
+        if verb == "MOVE":
+            return f"{get('player', '?')} moves {get('from', '?')} -> {get('to', '?')}."
+        if verb == "SPEECH":
+            if get("purpose") == "near":
+                return f"{get('player', '?')} spoke in the second discussion, heard by {join(msg.list('heard_by'))}."
+            return None
+        if verb == "TEAM":
+            return f"(heard nearby) {get('from', '?')} says: {json.dumps(msg.text or '', ensure_ascii=False)}"
+        if verb == "FORCED":
+            return f"Quest {get('quest', '?')} goes without a vote: {join(msg.list('team'))}."
+        if verb == "ASK" and len(msg.args) > 2 and msg.args[2] in ("speak", "move", "speak_near"):
+            return None
+        if verb == "ASK" and len(msg.args) > 2 and msg.args[2] == "vote":
+            return f"Everyone votes on {join(msg.list('team'))}."
+        return super().line(msg, game)
+
+    def facts(self, game: GameView) -> list[str]:
+        facts = super().facts(game)
+        state = game.state
+        cells = getattr(state, "cells", {})
+        if cells:
+            facts.append("Positions now: " + ", ".join(f"{n} {c}" for n, c in cells.items()) + ".")
+        hearing = getattr(state, "hearing", 1)
+        facts.append(f"You hear the players at most {hearing} cell{'s' if hearing > 1 else ''} away (a "
+                     f"{2 * hearing + 1}x{2 * hearing + 1} square).")
+        return facts
+
+    def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
+        super().fill(fields, game, ask)
+        if ask.kind == "move":
+            fields["positions"] = "Others stand at " + ", ".join(
+                f"{n} {c}" for n, c in getattr(game.state, "cells", {}).items() if n != game.me) + "."
+        if ask.kind == "speak_near":
+            state = game.state
+            cells = getattr(state, "cells", {})
+            hearers = [n for n in cells if n != game.me and _hears(state, n, game.me)]
+            fields["hearers"] = join(hearers)
+
+
+def _hears(state: object, listener: str, speaker: str) -> bool:
+    """Whether ``listener`` hears ``speaker``: the hearing of a role is not public, so the
+    wider (2) is assumed for anyone but this player."""
+    distance = getattr(state, "distance")
+    return bool(distance(listener, speaker) <= 2)
