@@ -1,7 +1,8 @@
-"""Engine throughput: random legal Avalon games per second on one core.
+"""Engine throughput: random legal Avalon (and Tuvalon) games per second on one core.
 
 Usage: python bench/engine.py [--games N] [--seed S]
-Prints games/s for 5- and 10-player games (default rules, and all optional roles on).
+Prints games/s for 5- and 10-player Avalon games (default rules, and all optional roles on),
+and for Tuvalon's seven players (each round adds 21 turns: two discussions and the moves).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import platform
 import time
 
 from arena.games.avalon.options import AvalonOptions
+from arena.games.tuvalon.options import TuvalonOptions
 from arena.simulate import simulate
 
 
@@ -44,6 +46,8 @@ def main() -> None:
                 continue  # five players have too few evil seats for every role
             s = simulate("avalon", players, args.games, args.seed, options)
             print(f"avalon {players:2d} players, {label:40s}: {args.games / s.seconds:8.0f} games/s")
+    s = simulate("tuvalon", 7, args.games, args.seed, TuvalonOptions())
+    print(f"tuvalon 7 players, {'the fixed table':40s}: {args.games / s.seconds:8.0f} games/s")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""Avalon over a real IRC server on 127.0.0.1: seconds per game and referee lines per game.
+"""Avalon (or Tuvalon) over a real IRC server on 127.0.0.1: seconds per game and referee lines per game.
 
-Ten rule-based SDK bots (one reactor thread) and the referee service (another thread)
+Ten rule-based SDK bots (seven for ``--game tuvalon``) (one reactor thread) and the referee service (another thread)
 play on a local ngircd or the embedded server. With ``--penalties`` ngircd's default flood
 penalties are on and the referee keeps the configured outgoing rate (lines per game then
 decide the time). Lines are counted as the referee's link writes them: a direct message
@@ -14,7 +14,7 @@ adds a spectator: the web view (``arena web``) reading that store, ten times a s
 of every game in progress and the list of games, as ten browsers on live pages would, so its
 cost to the referee shows.
 
-Usage: python bench/irc_games.py [--server ngircd|embedded] [--games N] [--players P]
+Usage: python bench/irc_games.py [--server ngircd|embedded] [--game avalon|tuvalon] [--games N] [--players P]
                                  [--penalties] [--rate LINES_PER_SECOND] [--store [--watch]]
                                  [--narrator]
 """
@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.avalon_rules_bot import RuleBot
+from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, NarratorConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
@@ -67,6 +68,7 @@ def watch(path: str, ready: Any, stop: Any, reads: Any) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", choices=("ngircd", "embedded"), default="ngircd")
+    parser.add_argument("--game", choices=("avalon", "tuvalon"), default="avalon")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--penalties", action="store_true", help="ngircd's default flood penalties on")
@@ -78,13 +80,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.watch and not args.store:
         parser.error("--watch needs --store (it reads the games the referee writes there)")
+    bot_class: type[RuleBot] = RuleBot
+    if args.game == "tuvalon":
+        args.players, bot_class = 7, TuvalonRuleBot
     options = {"flood_penalties": True} if args.penalties else {}
     with start_server(args.server, **options) as (host, port):
         config = Config(
             # Names alone: bots register once, so keys would change nothing per game.
             identity=IdentityConfig(require_key=False),
             server=ServerConfig(host=host, port=port, lines_per_second=args.rate, max_targets=MAX_TARGETS[args.server]),
-            lobby=LobbyConfig(min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0),
+            lobby=LobbyConfig(game=args.game, min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0),
             narrator=NarratorConfig(channel="#arena-live" if args.narrator else None, lines_per_second=0),
         )
         marks: list[float] = []
@@ -116,7 +121,7 @@ def main() -> None:
                 serve(store)  # a store is used by the thread that opened it
 
         bots = ReactorThread(tick=0.01).start()
-        runners = [BotRunner(RuleBot(seed=i), host, port, f"bot{i}", lines_per_second=args.rate,
+        runners = [BotRunner(bot_class(seed=i), host, port, f"bot{i}", lines_per_second=args.rate,
                              reactor=bots.reactor) for i in range(args.players)]
         for runner in runners:
             runner.start()
