@@ -52,7 +52,7 @@ def _game_context(doc: Mapping[str, Any]) -> dict[str, Any]:
         "live": doc["status"] == LIVE,
         "players": views.players(doc),
         "names": names,
-        "avalon": views.avalon(doc, names) if doc["game"] == "avalon" else None,
+        "avalon": views.avalon(doc, names) if doc["game"] in ("avalon", "tuvalon") else None,
         "phases": views.werewolf(doc, names) if doc["game"] == "werewolf" else None,
         "log": views.event_lines(doc["events"], names),
     }

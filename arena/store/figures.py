@@ -30,13 +30,17 @@ class Figure:
     success: frozenset[str]
 
 
+_ASSASSINATION = (
+    Figure("merlin_survival", "merlin", "as Merlin, survived the assassination (games that reached it)",
+           frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}), frozenset({MERLIN_SURVIVED})),
+    Figure("assassin_hit", "assassin", "as assassin, named Merlin (games that reached the assassination)",
+           frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}), frozenset({ASSASSINATED_MERLIN})),
+)
+"""Avalon's figures, which Tuvalon (Avalon's quests and assassination) shares."""
+
 FIGURES: Mapping[str, tuple[Figure, ...]] = types.MappingProxyType({
-    "avalon": (
-        Figure("merlin_survival", "merlin", "as Merlin, survived the assassination (games that reached it)",
-               frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}), frozenset({MERLIN_SURVIVED})),
-        Figure("assassin_hit", "assassin", "as assassin, named Merlin (games that reached the assassination)",
-               frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}), frozenset({ASSASSINATED_MERLIN})),
-    ),
+    "avalon": _ASSASSINATION,
+    "tuvalon": _ASSASSINATION,
     # Each neutral role's own win (the jester executed, the piper charming everyone, ...).
     "werewolf": tuple(
         Figure(f"{name}_own_win", name, f"as {name}, won by its own condition ({role.win_reason})",
