@@ -177,3 +177,40 @@ def test_last_words_are_announced_only_when_said() -> None:
     end = narrator.hear("arena", "#w", "END g4 winner=werewolf reason=parity_or_majority roles=ann:villager,"
                                        "ben:villager,cat:werewolf,dan:villager,eve:villager,fay:villager")
     assert "the werewolves win" in end[0].plain() and end[0].plain().endswith("Winners: cat.")
+
+
+TUVALON = [
+    "START g1 game=tuvalon seats=alice,bob,carol,dave,erin,frank,grace options=speech_budget:4000 good=4 evil=3 "
+    "quests=2,3,3,4,4 fails=1,1,2,2,1 map=9x9",
+    "MAP g1 cells=alice:d5,bob:f4,carol:f9,dave:a4,erin:e1,frank:c9,grace:c3",
+    "ASK g1 1 team to=alice deadline=30 options=alice,bob,carol,dave,erin,frank,grace pick=2 quest=1 attempt=1 "
+    "rejections=0 forced=false",
+    "TEAM_PROPOSED g1 quest=1 leader=alice team=alice,erin forced=false",
+    "SPEECH g1 player=bob purpose=public passed=true",
+    "MOVE g1 player=frank from=c9 to=d7",
+    "MOVE g1 player=grace from=c3 to=c3",
+    "SPEECH g1 player=alice purpose=near passed=false heard_by=bob,grace",
+    "SPEECH g1 player=frank purpose=near passed=false heard_by=",
+    "ASK g1 23 vote to=all deadline=30 options=approve,reject quest=1 leader=alice team=alice,erin rejections=0",
+    "VOTES g1 approve=dave,erin,frank reject=alice,bob,carol,grace result=rejected rejections=1",
+    "FORCED g1 quest=1 leader=dave team=dave,grace",
+    "END g1 winner=evil reason=three_fails roles=alice:knight,bob:knight,carol:percival,dave:morgana,erin:assassin,"
+    "frank:merlin,grace:oberon",
+]
+
+
+def test_a_tuvalon_game_tells_the_map_the_moves_and_who_heard_whom() -> None:
+    said = told(TUVALON)
+    assert said[1] == "They stand at alice d5, bob f4, carol f9, dave a4, erin e1, frank c9, grace c3."
+    assert said[3:9] == [
+        "alice proposes alice and erin; everyone speaks, moves and speaks again before the vote.",
+        "bob passes.",
+        "frank moves c9 → d7.",
+        "grace stays at c3.",
+        "alice takes a second turn within earshot of bob and grace.",
+        "frank takes a second turn out of everyone's hearing.",
+    ]
+    assert "Rejections in a row: 1 of 3." in said[10]
+    assert said[11] == "Quest 1 goes without a vote: dave and grace."
+    assert "Winners: dave, erin and grace." in said[12]
+    assert "alice (knight)" in said[13]
