@@ -809,7 +809,7 @@ class Match:
 
     def _over_budget(self, seat: int, text: str, now: float) -> bool:
         """Count ``text`` against the seat's speech budget (``Game.speech_budget``); a line
-        that goes over it is not said, and the seat forfeits the game at once."""
+        that goes over it is neither relayed nor kept, and the seat forfeits the game at once."""
         budget = self.game.speech_budget()
         if budget is None:
             return False
