@@ -138,6 +138,13 @@ CANONICAL: list[tuple[Message, str]] = [
     (Message.make("IDIOT", "g4", player="dave", role="idiot"), "IDIOT g4 player=dave role=idiot"),
     (Message.make("DEATH", "g4", day=2, player="erin", role="villager"), "DEATH g4 day=2 player=erin role=villager"),
     (Message.make("SHOT", "g4", hunter="carol", target="alice"), "SHOT g4 hunter=carol target=alice"),
+    # Tuvalon's own (section 10).
+    (Message.make("MAP", "g5", cells=["alice:a1", "bob:i9"]), "MAP g5 cells=alice:a1,bob:i9"),
+    (Message.make("TEAM_PROPOSED", "g5", quest=1, leader="alice", team=["alice", "bob"], forced=False),
+     "TEAM_PROPOSED g5 quest=1 leader=alice team=alice,bob forced=false"),
+    (Message.make("MOVE", "g5", player="bob", **{"from": "i9", "to": "h7"}), "MOVE g5 player=bob from=i9 to=h7"),
+    (Message.make("FORCED", "g5", quest=2, leader="bob", team=["alice", "bob", "carol"]),
+     "FORCED g5 quest=2 leader=bob team=alice,bob,carol"),
 ]
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import TimeoutConfig
 from arena.games import GAMES, RESERVED_NICKS
 from arena.games.avalon.options import AvalonOptions
@@ -19,7 +20,7 @@ from arena.protocol import Message
 from arena.referee.local import LocalHub
 from arena.sdk import (
     Ask, AssassinateAsk, AvalonBot, AvalonView, Bot, DayVoteAsk, GameView, QuestAsk, Session, SpeakAsk, TeamAsk,
-    VoteAsk, WerewolfAsk, WerewolfBot,
+    TuvalonBot, VoteAsk, WerewolfAsk, WerewolfBot,
 )
 from arena.sdk.bot import audit
 from arena.sdk.fields import WORDS
@@ -154,8 +155,9 @@ def test_methods_that_are_never_called_are_named() -> None:
     assert any("Misnamed.votes" in p and "did you mean vote?" in p for p in problems)
     assert any("Misnamed.assasinate" in p and "did you mean assassinate?" in p for p in problems)
     assert any("Misnamed.on_events" in p and "did you mean on_event?" in p for p in problems)
-    assert any("Misnamed.speak is a decision of werewolf, not of avalon" in p for p in problems)
+    assert any("Misnamed.speak is a decision of tuvalon and werewolf, not of avalon" in p for p in problems)
     assert audit(OldStyle) == [] and audit(Bot) == [] and audit(AvalonBot) == [] and audit(WerewolfBot) == []
+    assert audit(TuvalonBot) == [] and audit(TuvalonRuleBot) == []
 
     class Votes(Bot):
         def votes(self, game: GameView, ask: Ask) -> str:

@@ -172,7 +172,8 @@ def audit(cls: type[Bot]) -> list[str]:
     for name in sorted(own - known):
         elsewhere = [spec.name for spec in SPECS.values() if name in spec.asks]
         if elsewhere:
-            problems.append(f"{cls.__name__}.{name} is a decision of {elsewhere[0]}, not of {game}: it is never called")
+            problems.append(f"{cls.__name__}.{name} is a decision of {' and '.join(sorted(elsewhere))}, not of {game}: "
+                            "it is never called")
             continue
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
         if close:
