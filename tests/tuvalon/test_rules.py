@@ -11,7 +11,6 @@ import random
 import pytest
 
 from arena.core.errors import ErrorCode, IllegalAction, SetupError
-from arena.games.avalon.roles import Role
 from arena.games.tuvalon import board
 from arena.games.tuvalon.engine import TuvalonGame
 from arena.games.tuvalon.options import TuvalonOptions
