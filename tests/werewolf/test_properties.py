@@ -157,6 +157,39 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
     assert pickle.dumps(again) == pickle.dumps(game)
 
 
+def _settle_night(game: WerewolfGame) -> None:
+    """Answer the rest of the night (the witch) the same way whatever happened before."""
+    while game.phase == "night" and game.result is None:
+        d = game.pending()[0]
+        game.apply(d.seat, d.kind, d.random_choice(random.Random(f"{game.day}:{d.seat}:{d.kind}")))
+
+
+@SETTINGS
+@given(setup=setups(), seed=seeds, player_seed=seeds)
+def test_a_night_does_not_depend_on_the_order_of_its_answers(setup, seed, player_seed):
+    """Every night's simultaneous answers, recorded in three orders, make the same dawn."""
+    players, options = setup
+    game = WerewolfGame(players, options, seed)
+    rng = random.Random(player_seed)
+    while game.result is None and game.day <= 6:
+        pending = game.pending()
+        if game.phase == "night" and len(pending) > 1:
+            answers = [(d.seat, d.kind, d.random_choice(rng)) for d in pending]
+            outcomes = []
+            for order in (answers, answers[::-1], rng.sample(answers, len(answers))):
+                g = pickle.loads(pickle.dumps(game))
+                for answer in order:
+                    g.apply(*answer)
+                _settle_night(g)
+                dawn = [e.data for e in g.events if e.kind == "dawn"][-1:]
+                outcomes.append((g, list(g.alive), dawn, g.victims, g.result))
+            assert all(o[1:] == outcomes[0][1:] for o in outcomes), [o[1:] for o in outcomes]
+            game = outcomes[0][0]
+            continue
+        d = pending[int(rng.random() * len(pending))]
+        game.apply(d.seat, d.kind, d.random_choice(rng))
+
+
 def _illegal(game: WerewolfGame, rng: random.Random):
     """Actions that are certainly illegal now (value, and who sends what)."""
     n = game.players

@@ -5,6 +5,8 @@ roleblocker are P2/P3: the resolver takes their records all the same)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.games.werewolf.resolution import BLOCK, HEAL, INTERCEPT, Kill, Protection, resolve
 
@@ -12,10 +14,10 @@ from .helpers import dead, game, last, night
 
 A, BG, DOC, GA, WITCH, VIG, SK = 0, 1, 2, 3, 4, 5, 6
 
-WOLF = Kill(A, "wolves")
-SERIAL = Kill(A, "serial_killer", SK)
-VIGIL = Kill(A, "vigilante", VIG)
-POISON = Kill(A, "poison", WITCH, protectable=False, healable=False)
+WOLF = Kill(A, "wolves", step=8)
+SERIAL = Kill(A, "serial_killer", SK, step=9)
+VIGIL = Kill(A, "vigilante", VIG, step=9)
+POISON = Kill(A, "poison", WITCH, step=10.5, ordinary=False, stoppable=False)
 GUARD = Protection(BG, A, INTERCEPT)
 DOCTOR = Protection(DOC, A, BLOCK)
 ANGEL = Protection(GA, A, BLOCK)
@@ -96,9 +98,18 @@ def test_protections_do_not_chain():
 
 
 def test_protectable_poison_behaves_like_a_kill():
-    poison = Kill(A, "poison", WITCH)  # protectAgainstPoison: true
+    poison = Kill(A, "poison", WITCH, step=10.5, ordinary=False)  # protectAgainstPoison: true
     assert dies([poison], [DOCTOR]) == set()
     assert dies([poison], [HEALS]) == set()
+
+
+def test_no_bodyguard_intercepts_poison_even_when_protections_stop_it():
+    # 10.4.4: a bodyguard cannot intercept poison; with protectAgainstPoison only blocks and
+    # heals stop it (the rules' README).
+    poison = Kill(A, "poison", WITCH, step=10.5, ordinary=False)
+    outcome = resolve([poison], [GUARD])
+    assert set(outcome.deaths) == {A} and outcome.used == []
+    assert dies([poison], [GUARD, DOCTOR]) == set()
 
 
 # -- the same examples through the engine (P0/P1 roles) ------------------------------------------
@@ -169,4 +180,59 @@ def test_engine_poison_stopped_with_protect_against_poison():
 
 def test_engine_vigilante_unstoppable_without_protect_against_vigilante():
     g = first_night({"wolf_vote": "abstain", "vigilante_shoot": A, "doctor_protect": A}, protectAgainstVigilante=False)
+    assert dead(g) == {A}
+
+
+# -- the night as a set: no outcome depends on the order answers arrived in ------------------
+
+DOC2 = 7
+
+
+def test_two_doctors_save_both_whatever_order_they_answered():
+    # Wolves and vigilante on A, the bodyguard on A, doctor 1 on A, doctor 2 on the bodyguard:
+    # the bodyguard's doctor saves the bodyguard, A's doctor saves A.
+    kills = [WOLF, VIGIL]
+    doctor2 = Protection(DOC2, BG, BLOCK)
+    for protections in ([GUARD, DOCTOR, doctor2], [GUARD, doctor2, DOCTOR], [doctor2, DOCTOR, GUARD]):
+        assert dies(kills, protections) == set()
+        assert dies(kills[::-1], protections) == set()
+
+
+seats = st.integers(0, 3)
+kill_records = st.builds(
+    Kill, seats, st.sampled_from(("wolves", "vigilante", "serial_killer", "poison")), st.one_of(st.none(), st.integers(4, 9)),
+    st.sampled_from((8, 9, 10.5)), st.booleans(), st.booleans(),
+)
+protection_records = st.builds(Protection, st.integers(0, 9), seats, st.sampled_from((INTERCEPT, BLOCK, HEAL)))
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(
+    kills=st.lists(kill_records, max_size=4), protections=st.lists(protection_records, max_size=5),
+    blocked=st.sets(st.integers(0, 9), max_size=2), order=st.randoms(use_true_random=False),
+)
+def test_the_outcome_does_not_depend_on_the_order_of_the_records(kills, protections, blocked, order):
+    expected = resolve(kills, protections, blocked)
+    order.shuffle(kills)
+    order.shuffle(protections)
+    again = resolve(kills, protections, blocked)
+    assert again.deaths == expected.deaths and again.used == expected.used
+
+
+def test_engine_two_doctors_whoever_answers_first():
+    # seats: 0=A, 1=bodyguard, 2=doctor 1, 3=doctor 2, 4 and 6 wolves, 5 vigilante
+    deal = "villager bodyguard doctor doctor werewolf vigilante werewolf villager villager"
+    plan = {1: ("bodyguard_protect", A), 3: ("doctor_protect", BG), 4: ("wolf_vote", A),
+            5: ("vigilante_shoot", A), 6: ("wolf_vote", A)}
+    for first, second in ((2, 3), (3, 2)):
+        g = game(deal)
+        for seat in (first, second, 1, 4, 5, 6):
+            kind, target = plan[seat] if seat != 2 else ("doctor_protect", A)
+            g.apply(seat, kind, target)
+        night(g, {"candidacy": "decline"})
+        assert dead(g) == set(), (first, second)
+
+
+def test_engine_bodyguard_never_takes_poison():
+    g = first_night({"wolf_vote": "abstain", "witch_poison": A, "bodyguard_protect": A}, protectAgainstPoison=True)
     assert dead(g) == {A}

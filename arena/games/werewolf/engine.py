@@ -7,7 +7,8 @@ who before them is alive. Only the witch (heal 10 then poison) waits, for the wo
 target (``dependent_kinds``). Dawn resolves kills and protections in the 4.2 order as
 section 10.4 (resolution.py), whatever order the answers came in. The day follows 5.3: deaths
 announced; on day 1 the leader election (5.3.3); last words of the night (10.5); hunters'
-shots; discussion, one speaker at a time in the order of 5.3.2/5.3.3; votes one at a time
+shots; the win check (in this order even when the night decided the game: a shot may undo
+the wolves' parity); discussion, one speaker at a time in the order of 5.3.2/5.3.3; votes one at a time
 in the same order; on a tie the tied speak again and the others vote again; the executed
 speak their last words, then their triggers; win check (section 9, neutral wins first).
 
@@ -90,21 +91,12 @@ SPEECH_KINDS = ("candidacy", "speak", "last_words")
 class NightPlan:
     """What the night's actions recorded, resolved at dawn (spec section 7: nightActions)."""
 
-    kills: list[tuple[float, Kill]] = field(default_factory=list)
-    """Each kill with the 4.2 step of the action that made it."""
+    kills: list[Kill] = field(default_factory=list)
+    """Tonight's kills, each with the 4.2 step of its action (``resolve`` orders them)."""
     protections: list[Protection] = field(default_factory=list)
     blocked: set[int] = field(default_factory=set)
     wolf_target: int | None = None
     notes: dict[str, Any] = field(default_factory=dict)
-
-    def add_kill(self, step: float | None, kill: Kill) -> None:
-        assert step is not None, "only night actions kill at night"
-        self.kills.append((step, kill))
-
-    def ordered_kills(self) -> list[Kill]:
-        """The kills in the 4.2 order (wolves, vigilante, poison), as resolution takes them:
-        the night's actions are asked together, so their answers come in any order."""
-        return [kill for _, kill in sorted(self.kills, key=lambda pair: pair[0])]
 
 
 def _pairs(counts: dict[int, int]) -> list[list[int]]:
@@ -367,7 +359,7 @@ class WerewolfGame(Game):
 
     def _do_dawn(self, _: Any) -> None:
         self.phase = DAY_ANNOUNCE
-        outcome = resolve(self.plan.ordered_kills(), self.plan.protections, self.plan.blocked)
+        outcome = resolve(self.plan.kills, self.plan.protections, self.plan.blocked)
         self._batch = []
         for seat, causes in outcome.deaths.items():
             self._die(seat, causes, announce=False)
@@ -379,7 +371,9 @@ class WerewolfGame(Game):
         self.tell("dawn", data)
         # A leader who died at this dawn leads nobody: the day names no leader then.
         self.tell("day", {"day": self.day, "alive": self.living(), "leader": self.leader if self._leader_alive() else None})
-        steps: list[tuple[str, Any]] = [("early_end", None)]
+        # 5.3 in every case, a night that decided the game too: the day-1 election, the
+        # victims' last words, their death-triggered abilities, then the win check.
+        steps: list[tuple[str, Any]] = []
         if self.day == 1 and self.options.leaderEnabled:
             steps.append(("leader", None))
         if self.options.lastWordsScope == "day_and_night":
@@ -413,16 +407,6 @@ class WerewolfGame(Game):
         partner = self.links.get(seat)
         if partner is not None and self.alive[partner]:
             self._die(partner, ["heartbreak"], announce)
-
-    def _do_early_end(self, _: Any) -> None:
-        """The night decided the game: end now, or first let the dead hunters shoot (a shot
-        can undo a wolves' majority); the day goes on only if it did."""
-        if self._winner() is None:
-            return
-        if self._triggers:
-            self._then(("triggers", None), ("check", None))
-        else:
-            self._do_check(None)
 
     def _do_check(self, _: Any) -> None:
         result = self._winner()

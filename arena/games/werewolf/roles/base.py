@@ -85,6 +85,8 @@ class NightKill(Action):
     protections and heals exactly when ``stoppable`` says so (a game option)."""
 
     cause: ClassVar[str]
+    ordinary: ClassVar[bool] = True
+    """An ordinary kill (10.4.2), which a bodyguard may intercept; poison is not."""
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
@@ -94,8 +96,8 @@ class NightKill(Action):
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value != NONE:
             cls.spend(game, seat)
-            stoppable = cls.stoppable(game)
-            game.plan.add_kill(cls.step, Kill(value, cls.cause, seat, protectable=stoppable, healable=stoppable))
+            assert cls.step is not None, "a night kill has its 4.2 step"
+            game.plan.kills.append(Kill(value, cls.cause, seat, cls.step, cls.ordinary, cls.stoppable(game)))
 
     @classmethod
     def spend(cls, game: "WerewolfGame", seat: int) -> None:

@@ -46,7 +46,7 @@ class WolfVote(Action):
         target = leaders[0] if top and len(leaders) == 1 else None
         game.plan.wolf_target = target
         if target is not None:
-            game.plan.add_kill(cls.step, Kill(target, "wolves"))
+            game.plan.kills.append(Kill(target, "wolves", step=cls.step))
         game.tell(
             "wolf_votes",
             {"night": game.day, "votes": [[s, votes[s]] for s in sorted(votes)], "target": target},

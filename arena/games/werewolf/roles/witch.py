@@ -3,7 +3,7 @@
 She learns the wolves' final target (5.2.1), then (step 10) may heal it: the heal cancels one
 death event of that player and nothing else, and is spent even when it turns out useless
 (example 4). Then she may poison a living player; poison bypasses every protection unless
-``protectAgainstPoison``. Both potions may be used on the same night (Miller's Hollow). With
+``protectAgainstPoison``, and even then no bodyguard intercepts it (10.4.4). Both potions may be used on the same night (Miller's Hollow). With
 no wolf target, or when healing herself is not allowed (``witchCanSaveSelf``), or after the
 first night with ``witchSaveFirstNightOnly``, no heal is offered that night.
 """
@@ -54,6 +54,9 @@ class WitchPoison(NightKill):
     needs = "wolf_vote"
     """She chooses knowing the wolves' target, as she always did (4.2: the witch acts last)."""
     cause = "poison"
+    ordinary = False
+    """Not an ordinary kill: no bodyguard intercepts it (10.4.4), even with
+    ``protectAgainstPoison``, which lets only blocks and heals stop it."""
 
     @classmethod
     def spend(cls, game: "WerewolfGame", seat: int) -> None:
