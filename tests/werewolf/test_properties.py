@@ -18,7 +18,7 @@ from arena.games.werewolf.roles import ACTIONS, REGISTRY, Team
 MAX_ACTIONS = 20000
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
 SPECIALS = [r for r in REGISTRY if r not in ("villager", "werewolf")]
-PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed"}
+PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed", "blocked"}
 DEAD_MAY_ANSWER = {"last_words", "hunter_shoot"}
 
 
@@ -72,6 +72,14 @@ def play(game: WerewolfGame, rng: random.Random, on_step=None) -> int:
     return actions
 
 
+def nobody_acts_while_blocked(game: WerewolfGame) -> None:
+    """A blocked player's answers tonight visit, kill and protect nobody (mechanics/blocks.py)."""
+    plan = game.plan
+    assert not any(v.visitor in plan.blocked and v.step > plan.blocked[v.visitor] for v in plan.visits)
+    assert not any(k.actor in plan.blocked and k.step > plan.blocked[k.actor] for k in plan.kills)
+    assert not any(p.protector in plan.blocked for p in plan.protections)  # protections come after blocks
+
+
 def of(game, kind):
     return [e for e in game.events if e.kind == kind]
 
@@ -81,28 +89,33 @@ def of(game, kind):
 def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
     players, options = setup
     game = WerewolfGame(players, options, seed)
-    play(game, random.Random(player_seed))
+    play(game, random.Random(player_seed), on_step=nobody_acts_while_blocked)
     result = game.result
     roles = [REGISTRY[r] for r in game.roles]
     alive = [s for s in range(players) if game.alive[s]]
     wolves = [s for s in alive if roles[s].team is Team.WEREWOLF]
     village = [s for s in alive if roles[s].team is Team.VILLAGE]
+    hostile = [s for s in alive if roles[s].hostile]
+    survivors = {s for s in alive if roles[s].survivor} if result.winner is not None else set()
     assert result.reason in WerewolfGame.end_reasons
     assert result.winner is None or result.winner in WerewolfGame.sides
 
     # The win condition holds at the end.
     if result.reason == "all_wolves_eliminated":
-        assert not wolves and result.winners == {s for s in range(players) if roles[s].team is Team.VILLAGE}
+        assert not wolves and not hostile
+        assert result.winners == {s for s in range(players) if roles[s].team is Team.VILLAGE} | survivors
     elif result.reason == "parity_or_majority":
-        assert 0 < len(wolves) >= len(village)
-        assert result.winners == {s for s in range(players) if roles[s].team is Team.WEREWOLF}
+        assert 0 < len(wolves) >= len(village) and not hostile
+        assert result.winners == {s for s in range(players) if roles[s].team is Team.WEREWOLF} | survivors
+    elif result.reason == "serial_killer_survived":
+        assert len(alive) <= 2 and any(game.roles[s] == "serial_killer" for s in alive)
     elif result.reason == "lovers_last_alive":
         assert set(game.links) <= set(alive) and set(game.links) <= result.winners
         assert all(s in game.links or game.roles[s] == "cupid" for s in alive)
     elif result.reason == "piper_charmed_all":
-        assert all(s in game.marks["charmed"] or game.roles[s] == "piper" for s in alive)
+        assert all(s in game.statuses["charmed"] or game.roles[s] == "piper" for s in alive)
     elif result.reason == "jester_executed":
-        (seat,) = result.winners
+        (seat,) = result.winners - survivors
         assert game.roles[seat] == "jester" and of(game, "execution")[-1].data["seat"] == seat
     else:
         assert result.reason == "day_limit" and options.maxDays and game.day == options.maxDays

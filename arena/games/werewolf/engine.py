@@ -65,6 +65,9 @@ from .choice import (
 )
 from .day import STEP, last_words_order, speaking_order, tally
 from .options import WerewolfOptions
+from .mechanics import statuses
+from .mechanics.blocks import is_blocked
+from .mechanics.visits import Visit, visit
 from .resolution import Kill, Protection, resolve
 from .roles import ACTIONS, DIES, REGISTRY, SPARED, Action, Role, Team
 
@@ -91,10 +94,15 @@ SPEECH_KINDS = ("candidacy", "speak", "last_words")
 class NightPlan:
     """What the night's actions recorded, resolved at dawn (spec section 7: nightActions)."""
 
+    answers: list[tuple[float, int, str, Any]] = field(default_factory=list)
+    """Tonight's answers not settled yet: step, seat, kind, value (see ``_settle``)."""
     kills: list[Kill] = field(default_factory=list)
     """Tonight's kills, each with the 4.2 step of its action (``resolve`` orders them)."""
     protections: list[Protection] = field(default_factory=list)
-    blocked: set[int] = field(default_factory=set)
+    blocked: dict[int, float] = field(default_factory=dict)
+    """Who cannot act tonight, with the step from which (mechanics/blocks.py)."""
+    visits: list[Visit] = field(default_factory=list)
+    """Who visited whom tonight (mechanics/visits.py)."""
     wolf_target: int | None = None
     notes: dict[str, Any] = field(default_factory=dict)
 
@@ -159,8 +167,8 @@ class WerewolfGame(Game):
         self.plan = NightPlan()
         self.links: dict[int, int] = {}
         """Lovers: each to the other (spec section 7: links)."""
-        self.marks: dict[str, set[int]] = {}
-        """Statuses set by roles, e.g. ``charmed``."""
+        self.statuses: dict[str, dict[int, int | None]] = {}
+        """Statuses with their last day, e.g. ``charmed`` (mechanics/statuses.py)."""
         self.leader: int | None = None
         self.victims: list[int] = []
         """Last night's dead, in resolution order."""
@@ -305,6 +313,7 @@ class WerewolfGame(Game):
         self.day += 1
         self.phase = NIGHT
         self.plan = NightPlan()
+        statuses.expire(self)
         self.tell("night", {"night": self.day})
         acting = [
             (a, s) for s in self.living() for a in self._roles[s].actions
@@ -321,7 +330,10 @@ class WerewolfGame(Game):
 
         An action is asked unless its step ``needs`` an unfinished one, or its player is
         still answering (or yet to be asked) an earlier action: at the start of the night
-        that is everyone but the witch, who is asked once the wolves are done.
+        that is everyone but the witch, who is asked once the wolves are done. A player
+        blocked by then is not asked (mechanics/blocks.py). Steps settle in 4.2 order:
+        one whose answers are all in settles, unless an earlier step that ``controls``
+        others (a block) is still open; see ``_settle``.
         """
         for seat, kind, data in [t for t in self._held_tells if t[0] not in self._pending]:
             self.tell(kind, data, (seat,))
@@ -339,6 +351,8 @@ class WerewolfGame(Game):
                     continue
                 self._tonight.remove(pair)
                 moved = True
+                if is_blocked(self, seat):
+                    continue
                 decision = action.decision(self, seat)
                 if decision is not None:
                     opened.append(decision)
@@ -348,21 +362,46 @@ class WerewolfGame(Game):
             for step in list(self._unfinished):
                 actions = self._step_actions(step)
                 if any(a in actions for a, _ in self._tonight) or any(ACTIONS.get(d.kind) in actions for d in self._pending.values()):
+                    if any(a.controls for a in actions):
+                        break
                     continue
                 self._unfinished.remove(step)
                 moved = True
-                for action in actions:
-                    action.finish(self)
+                self._settle(step, actions)
+
+    def _settle(self, step: float, actions: list[type[Action]]) -> None:
+        """Give effect to a step's answers, by seat, whatever order they arrived in: each
+        unblocked answer is applied and visits the players it names; then the step's
+        ``finish`` runs (the wolves count their votes)."""
+        answers = sorted(a for a in self.plan.answers if a[0] == step)
+        self.plan.answers = [a for a in self.plan.answers if a[0] != step]
+        for _, seat, kind, value in answers:
+            if is_blocked(self, seat):
+                continue
+            action = ACTIONS[kind]
+            action.apply(self, seat, value)
+            if action.visits:
+                for target in value if isinstance(value, tuple) else (value,):
+                    if type(target) is int:
+                        visit(self, seat, target, kind, step)
+        for action in actions:
+            action.finish(self)
+
+    def record(self, seat: int, action: type[Action], value: Any) -> None:
+        """Keep a night answer until its step settles (``_settle``)."""
+        assert action.step is not None
+        self.plan.answers.append((action.step, seat, action.kind, value))
 
     def _step_actions(self, step: float) -> list[type[Action]]:
         return list(dict.fromkeys(a for r in self._in_play for a in r.actions if a.step == step))
 
     def _do_dawn(self, _: Any) -> None:
         self.phase = DAY_ANNOUNCE
-        outcome = resolve(self.plan.kills, self.plan.protections, self.plan.blocked)
+        outcome = resolve(self.plan.kills, self.plan.protections)
         self._batch = []
         for seat, causes in outcome.deaths.items():
-            self._die(seat, causes, announce=False)
+            if self.alive[seat]:  # not yet taken by a lover's grief this dawn
+                self._die(seat, causes, announce=False)
         self.victims = list(self._batch)
         dead = sorted(self.victims)
         data: dict[str, Any] = {"day": self.day, "dead": dead}
@@ -421,9 +460,11 @@ class WerewolfGame(Game):
         wolves = village = 0
         for s in range(self.players):
             if self.alive[s]:
-                team = self._roles[s].team
-                wolves += team is Team.WEREWOLF
-                village += team is Team.VILLAGE
+                role = self._roles[s]
+                if role.hostile:
+                    return None
+                wolves += role.team is Team.WEREWOLF
+                village += role.team is Team.VILLAGE
         if wolves == 0:
             return Result(Team.VILLAGE.value, self._team_seats(Team.VILLAGE), ALL_WOLVES_ELIMINATED)
         if wolves >= village:
@@ -670,6 +711,9 @@ class WerewolfGame(Game):
     # -- the end -----------------------------------------------------------------------
 
     def _end(self, result: Result) -> None:
+        if result.winner is not None:
+            survivors = {s for s in self.living() if self._roles[s].survivor}
+            result = Result(result.winner, result.winners | survivors, result.reason)
         self.phase = ENDED
         self.tell("end", {"winner": result.winner, "reason": result.reason, "winners": sorted(result.winners), **self._reveal()})
         self._finish(result)
@@ -680,7 +724,7 @@ class WerewolfGame(Game):
             "roles": list(self.roles),
             "teams": [r.team.value for r in self._roles],
             "lovers": lovers,
-            **{mark: sorted(seats) for mark, seats in sorted(self.marks.items())},
+            **statuses.statuses_at_end(self),
         }
 
     # -- answers -------------------------------------------------------------------------

@@ -81,6 +81,9 @@ class WerewolfLines:
         votes = [f"{nicks[w]}:{_choice(t, nicks)}" for w, t in d["votes"]]
         return Message.make("WOLF_VOTES", gid, night=d["night"], votes=votes, target=_nick(d["target"], nicks))
 
+    def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("BLOCKED", gid, night=d["night"])
+
     def _wolf_target(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("WOLF_TARGET", gid, night=d["night"], target=_nick(d["target"], nicks))
 

@@ -22,8 +22,9 @@ Then healing (10.4.6): each heal, lowest witch seat first, cancels one landed, h
 event on its own target (the witch's chosen original target) and nothing else; it fails if
 that target has none. A victim with a death event left dies. Every protection works at most
 once (10.4.3). A kill that is not ``stoppable`` (poison by default, 10.4.8; the vigilante's
-shot without ``protectAgainstVigilante``) lands whatever protects its target; kills and
-protections of a blocked actor never happen (example 11).
+shot without ``protectAgainstVigilante``) lands whatever protects its target. A blocked
+actor's kills and protections never reach this module (example 11: the engine drops them
+when their step settles, mechanics/blocks.py).
 """
 
 from __future__ import annotations
@@ -75,11 +76,10 @@ class Outcome:
     """Protections that took effect, in order."""
 
 
-def resolve(kills: Iterable[Kill], protections: Iterable[Protection], blocked: Iterable[int] = ()) -> Outcome:
+def resolve(kills: Iterable[Kill], protections: Iterable[Protection]) -> Outcome:
     """Who dies tonight; the same for any order of ``kills`` and ``protections``."""
-    blocked = frozenset(blocked)
-    kills = sorted((k for k in kills if k.actor is None or k.actor not in blocked), key=Kill.order)
-    protections = sorted((p for p in protections if p.protector not in blocked), key=Protection.order)
+    kills = sorted(kills, key=Kill.order)
+    protections = sorted(protections, key=Protection.order)
     unused = list(protections)
     outcome = Outcome()
     landed: list[tuple[int, Kill]] = []

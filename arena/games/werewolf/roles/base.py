@@ -45,6 +45,10 @@ class Action:
     needs: ClassVar[str | None] = None
     """The kind whose step must have finished before this action is asked (the witch heals
     the wolves' target): asked at the start of the night, it would lack what it acts on."""
+    controls: ClassVar[bool] = False
+    """Its effect changes what later steps do (a block): no later step settles before it."""
+    visits: ClassVar[bool] = True
+    """Whether its answer visits the players it names (mechanics/visits.py)."""
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
@@ -53,7 +57,8 @@ class Action:
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        """Record a checked answer (a night action takes effect at dawn, see resolution.py)."""
+        """Give effect to a checked answer: a night action's when its step settles (its
+        kills and protections then wait for dawn, see resolution.py), a trigger's at once."""
         raise NotImplementedError
 
     @classmethod
@@ -75,14 +80,18 @@ class Action:
 
     @classmethod
     def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        cls.apply(game, seat, value)
+        if cls.step is None:
+            cls.apply(game, seat, value)
+        else:
+            game.record(seat, cls, value)
         game._advance()
 
 
 class NightKill(Action):
     """A night kill a role makes while it has uses left (the vigilante's shots, the witch's
-    poison): offered against any other living player, each use spent, and stopped by
-    protections and heals exactly when ``stoppable`` says so (a game option)."""
+    poison; the serial killer's, without a limit): offered against any other living player,
+    each use spent, and stopped by protections and heals exactly when ``stoppable`` says so
+    (a game option for the vigilante and the poison)."""
 
     cause: ClassVar[str]
     ordinary: ClassVar[bool] = True
@@ -101,11 +110,12 @@ class NightKill(Action):
 
     @classmethod
     def spend(cls, game: "WerewolfGame", seat: int) -> None:
-        raise NotImplementedError
+        """Use up one use (a kill without a limit spends nothing)."""
 
     @classmethod
     def stoppable(cls, game: "WerewolfGame") -> bool:
-        raise NotImplementedError
+        """Whether protections and heals apply to it (an ordinary kill's always do)."""
+        return True
 
 
 class Role:
@@ -123,6 +133,12 @@ class Role:
     """The end reason of that win."""
     win_order: ClassVar[int] = 100
     """Order in which ``special_win`` hooks are asked (lower first)."""
+    hostile: ClassVar[bool] = False
+    """A neutral threat to both teams (the serial killer): while one lives, neither the
+    village nor the wolves have won."""
+    survivor: ClassVar[bool] = False
+    """A neutral without a win of its own (the roleblocker): it wins alongside the winning
+    side if it is alive at the end."""
 
     @classmethod
     def seen_as(cls) -> str:

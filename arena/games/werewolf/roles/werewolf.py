@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import ABSTAIN, Choice
+from ..mechanics.visits import visit
 from ..resolution import Kill
 from .base import Action, Role, Team, target_choice
 from .registry import register
@@ -25,6 +26,8 @@ VOTES = "wolf_votes"
 class WolfVote(Action):
     kind = "wolf_vote"
     step = 8
+    visits = False
+    """A vote visits nobody; the kill visits its target from each wolf who voted for it."""
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
@@ -47,6 +50,9 @@ class WolfVote(Action):
         game.plan.wolf_target = target
         if target is not None:
             game.plan.kills.append(Kill(target, "wolves", step=cls.step))
+            for wolf in sorted(votes):
+                if votes[wolf] == target:
+                    visit(game, wolf, target, cls.kind, cls.step)
         game.tell(
             "wolf_votes",
             {"night": game.day, "votes": [[s, votes[s]] for s in sorted(votes)], "target": target},

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, SAVE, Choice
+from ..mechanics.visits import visit
 from ..resolution import HEAL, Protection
 from .base import Action, NightKill, Role, Team
 from .registry import register
@@ -40,8 +41,11 @@ class WitchSave(Action):
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value == SAVE:
+            target = game.plan.wolf_target
+            assert target is not None, "the heal is offered only against a wolf target"
             game.state[seat]["save"] = False
-            game.plan.protections.append(Protection(seat, game.plan.wolf_target, HEAL))  # type: ignore[arg-type]
+            game.plan.protections.append(Protection(seat, target, HEAL))
+            visit(game, seat, target, cls.kind, cls.step)
 
     @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
