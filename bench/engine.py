@@ -57,8 +57,8 @@ def main() -> None:
             enabledRoles="villager,werewolf,doctor,bodyguard,cupid,vigilante,idiot,jester,piper",
             roleCounts="werewolf:3,doctor:1,bodyguard:1,cupid:1,vigilante:1,idiot:1,jester:1,piper:1"),
     }
-    for (players, label), options in werewolf.items():
-        played = simulate("werewolf", players, wolf_games, args.seed, options)
+    for (players, label), wolf_options in werewolf.items():
+        played = simulate("werewolf", players, wolf_games, args.seed, wolf_options)
         print(f"werewolf {players:2d} players, {label}: {wolf_games / played.seconds:8.0f} games/s")
 
 

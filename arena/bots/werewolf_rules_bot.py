@@ -8,6 +8,8 @@
   first, else a pick seeded by the game and the night, so no talk is needed), tell it to
   the pack in TEAM talk, and vote by day against the claimed seer or a random villager.
 - The witch heals on the first night and poisons a named wolf; the hunter shoots one.
+- The guardian angel protects as the doctor does; the roleblocker blocks a named wolf;
+  the serial killer kills the claimed seer, else anyone at random.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -97,6 +99,18 @@ class WerewolfRuleBot(WerewolfBot):
 
     doctor_protect = _protect
     bodyguard_protect = _protect
+    guardian_angel_protect = _protect
+
+    def roleblock(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        named = self._named_wolves(game, ask)
+        return named[0] if named else "none"
+
+    def serial_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        players = ask.players
+        seer = claims(game.state)[0]
+        if seer in players:
+            return seer
+        return self._pick(players, self.rng) if players else "none"
 
     def witch_save(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         return "save" if "save" in ask.options and game.state.day == 1 else "none"

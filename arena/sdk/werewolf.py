@@ -171,6 +171,8 @@ class WerewolfState(GameState):
     cupid: Player | None = None
     charmed: list[Player] = field(default_factory=list)
     """Who the piper has charmed, if you are charmed or the piper."""
+    blocked: list[int] = field(default_factory=list)
+    """The nights you were blocked (``BLOCKED``): your night actions then did nothing."""
     _shot: Player | None = field(default=None, repr=False)
     """The target of the last hunter's shot: its DEATH line follows."""
 
@@ -227,6 +229,9 @@ class WerewolfState(GameState):
     def _wolf_votes(self, msg: Message) -> None:
         votes = {wolf: _someone(target) for wolf, target in msg.pairs("votes").items()}
         self.pack_votes.append(PackVote(msg.int("night", self.day), votes, _someone(msg.get("target"))))
+
+    def _blocked(self, msg: Message) -> None:
+        self.blocked.append(msg.int("night"))
 
     def _wolf_target(self, msg: Message) -> None:
         self.wolf_targets[msg.int("night", self.day)] = _someone(msg.get("target"))
@@ -311,7 +316,7 @@ class WerewolfState(GameState):
 
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
-        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "DAWN": _dawn, "DAY": _day,
+        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
         "VOTE_RESULT": _vote_result, "EXECUTION": _execution, "IDIOT": _idiot, "SHOT": _shot_line, "DEATH": _death,
@@ -323,7 +328,8 @@ WerewolfView: TypeAlias = GameView[WerewolfState]
 """What a ``WerewolfBot``'s decisions get as ``game``: ``game.state`` is a ``WerewolfState``."""
 
 _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
-          "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot")
+          "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
+          "serial_kill")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -406,6 +412,23 @@ class WerewolfBot(GameBot):
     def piper_charm(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the piper: return a player to charm, or ``"none"``; you win when every
         other living player is charmed. Default: at random."""
+        return self._at_random(ask)
+
+    def guardian_angel_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the guardian angel: return another player to protect from one kill
+        tonight, or ``"none"`` (never yourself; the options leave out whom the rules
+        forbid). Default: at random."""
+        return self._at_random(ask)
+
+    def roleblock(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the roleblocker: return a player whose night actions fail tonight (they
+        are told ``BLOCKED``), or ``"none"``. You win with the winning side if you are alive
+        at the end. Default: at random."""
+        return self._at_random(ask)
+
+    def serial_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the serial killer: return a player to kill tonight, or ``"none"``. You
+        win alone when you are alive with at most one other player. Default: at random."""
         return self._at_random(ask)
 
     def hunter_shoot(self, game: WerewolfView, ask: WerewolfAsk) -> str:
