@@ -1,0 +1,197 @@
+"""P2 and P3 roles: guardian angel, roleblocker (blocks), serial killer; and the shared
+mechanics they stand on (blocks, visits, statuses)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from arena.core.errors import ErrorCode, IllegalAction
+from arena.games.werewolf.mechanics import statuses
+from arena.games.werewolf.mechanics.visits import visited_by, visitors_of
+
+from .helpers import dead, events, game, last, night, step, until_kind
+from .test_roles import QUIET, execute
+
+QUIET = {**QUIET, "guardian_angel_protect": "none", "roleblock": "none", "serial_kill": "none", "witch_save": "none",
+         "witch_poison": "none", "bodyguard_protect": "none"}
+
+
+def answer(g, seat, value):
+    (d,) = [d for d in g.pending() if d.seat == seat]
+    g.apply(seat, d.kind, value)
+
+
+# -- guardian angel ------------------------------------------------------------------------
+
+GA_DEAL = "guardian_angel werewolf werewolf villager villager villager villager villager"
+
+
+def test_guardian_angel_saves_another_player_from_the_wolves():
+    g = game(GA_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "guardian_angel_protect": 3, "wolf_vote": 3})
+    assert dead(g) == set()
+
+
+def test_guardian_angel_never_protects_itself_nor_the_same_player_twice_running():
+    g = game(GA_DEAL, leaderEnabled=False)
+    (d,) = [d for d in g.pending() if d.seat == 0]
+    assert 0 not in d.options
+    with pytest.raises(IllegalAction) as err:
+        g.apply(0, "guardian_angel_protect", 0)
+    assert err.value.code is ErrorCode.CANNOT_SELF_TARGET
+    night(g, {**QUIET, "guardian_angel_protect": 3})
+    step(g, QUIET, stop=until_kind("guardian_angel_protect"))
+    with pytest.raises(IllegalAction) as err:
+        g.apply(0, "guardian_angel_protect", 3)
+    assert err.value.code is ErrorCode.REPEATED_PROTECT
+
+
+def test_guardian_angel_does_not_stop_poison_unless_protect_against_poison():
+    deal = "guardian_angel werewolf werewolf witch villager villager villager villager"
+    for stops in (False, True):
+        g = game(deal, leaderEnabled=False, protectAgainstPoison=stops)
+        night(g, {**QUIET, "guardian_angel_protect": 4, "witch_poison": 4})
+        assert dead(g) == (set() if stops else {4})
+
+
+# -- roleblocker -----------------------------------------------------------------------------
+
+RB_DEAL = "roleblocker werewolf werewolf seer doctor witch villager villager villager"
+# seats: 0 roleblocker, 1 and 2 wolves, 3 seer, 4 doctor, 5 witch, 6-8 villagers
+
+
+def test_a_blocked_seer_learns_nothing_whoever_answered_first():
+    for first_blocker in (True, False):
+        g = game(RB_DEAL, leaderEnabled=False)
+        order = [(0, 3), (3, 1)] if first_blocker else [(3, 1), (0, 3)]
+        for seat, value in order:
+            answer(g, seat, value)
+        night(g, QUIET)
+        assert events(g, "seer_result") == [] and [e.audience for e in events(g, "blocked")] == [{3}]
+
+
+def test_the_seer_waits_for_the_block_then_learns():
+    g = game(RB_DEAL, leaderEnabled=False)
+    answer(g, 3, 1)
+    assert events(g, "seer_result") == []  # the roleblocker has not chosen yet
+    answer(g, 0, 4)
+    assert last(g, "seer_result") == {"night": 1, "target": 1, "team": "werewolf"}
+
+
+def test_a_blocked_doctor_saves_nobody():
+    g = game(RB_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "roleblock": 4, "doctor_protect": 7, "wolf_vote": 7})
+    assert dead(g) == {7}
+
+
+def test_a_blocked_wolf_vote_does_not_count():
+    g = game(RB_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "roleblock": 1, ("wolf_vote", 1): 6, ("wolf_vote", 2): 7})
+    assert last(g, "wolf_votes") == {"night": 1, "votes": [[2, 7]], "target": 7}
+    assert dead(g) == {7}
+
+
+def test_a_block_holds_one_night_and_removes_no_status():
+    g = game("roleblocker piper werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "roleblock": "none", "piper_charm": 4})
+    assert statuses.has(g, "charmed", 4)
+    step(g, QUIET, stop=until_kind("roleblock"))
+    answer(g, 0, 4)  # a block on a charmed player
+    night(g, {**QUIET, "piper_charm": 5})
+    assert statuses.holders(g, "charmed") == [4, 5]
+    step(g, QUIET, stop=until_kind("piper_charm"))
+    assert g.plan.blocked == {}  # a new night: last night's block is over
+
+
+def test_a_roleblocked_cupid_has_already_linked():
+    g = game("roleblocker cupid werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "roleblock": 1, "cupid_link": (4, 5)})
+    assert g.links == {4: 5, 5: 4}  # Cupid (step 1) acts before the roleblocker (step 4)
+
+
+def test_a_living_roleblocker_wins_with_the_winning_side():
+    g = game("roleblocker werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, QUIET)
+    execute(g, 1)
+    step(g, QUIET, stop=lambda x: x.result is not None)  # after the wolf's last words
+    assert g.result.reason == "all_wolves_eliminated" and g.result.winners == {0, 2, 3, 4, 5}
+    assert last(g, "end")["winners"] == [0, 2, 3, 4, 5]
+
+
+def test_visits_are_recorded_for_the_unblocked_only():
+    g = game(RB_DEAL, leaderEnabled=False)
+    for seat, value in [(0, 4), (4, 6), (3, 6), (1, 6), (2, 7)]:
+        answer(g, seat, value)
+    assert visitors_of(g, 6) == [3] and visited_by(g, 0) == [4]
+    assert visited_by(g, 1) == []  # the pack had no target (a tie): no kill, no visit
+
+
+# -- serial killer ---------------------------------------------------------------------------
+
+SK_DEAL = "serial_killer werewolf werewolf doctor bodyguard villager villager villager"
+
+
+def test_serial_killer_kills_every_night_without_limit():
+    g = game(SK_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "serial_kill": 5})
+    assert dead(g) == {5}
+    step(g, QUIET, stop=until_kind("serial_kill"))
+    night(g, {**QUIET, "serial_kill": 6})
+    assert dead(g) == {5, 6}
+
+
+def test_serial_killers_kill_is_blocked_and_intercepted_like_the_wolves():
+    g = game(SK_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "serial_kill": 5, "doctor_protect": 5})
+    assert dead(g) == set()
+    g = game(SK_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "serial_kill": 5, "bodyguard_protect": 5})
+    assert dead(g) == {4}
+
+
+def test_no_team_wins_while_the_serial_killer_lives():
+    # Both wolves executed or killed: the village has not won while the serial killer lives.
+    g = game("serial_killer werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, QUIET)
+    execute(g, 1)
+    step(g, QUIET, stop=until_kind("serial_kill"))
+    assert g.result is None
+    night(g, {**QUIET, "serial_kill": 2})
+    execute(g, 0)
+    step(g, QUIET, stop=lambda x: x.result is not None)
+    assert g.result.reason == "all_wolves_eliminated"
+
+
+def test_serial_killer_wins_alone_with_one_other_left():
+    g = game("serial_killer werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "serial_kill": 2, "wolf_vote": 3})
+    execute(g, 4)
+    step(g, QUIET, stop=until_kind("serial_kill"))
+    assert g.result is None  # serial killer, wolf, villager 5: three alive
+    night(g, {**QUIET, "serial_kill": 5, "wolf_vote": 5})
+    assert g.result is not None
+    assert (g.result.winner, g.result.reason, g.result.winners) == ("serial_killer", "serial_killer_survived", {0})
+
+
+def test_a_roleblocked_serial_killer_kills_nobody():
+    g = game("serial_killer roleblocker werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "roleblock": 0, "serial_kill": 5})
+    assert dead(g) == set()
+
+
+# -- statuses --------------------------------------------------------------------------------
+
+
+def test_statuses_expire_after_their_last_day_and_can_be_removed():
+    g = game(SK_DEAL, leaderEnabled=False)
+    statuses.add(g, "silenced", 5, until=1)
+    statuses.add(g, "charmed", 6)
+    night(g, QUIET)
+    assert statuses.has(g, "silenced", 5)  # through day 1
+    step(g, QUIET, stop=until_kind("serial_kill"))
+    assert not statuses.has(g, "silenced", 5) and statuses.has(g, "charmed", 6)
+    assert statuses.remove(g, 6, ["silenced", "charmed"]) == ["charmed"]
+    assert statuses.holders(g, "charmed") == []
+    pickle.loads(pickle.dumps(g))  # statuses are plain data
