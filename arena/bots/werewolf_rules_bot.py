@@ -8,8 +8,10 @@
   first, else a pick seeded by the game and the night, so no talk is needed), tell it to
   the pack in TEAM talk, and vote by day against the claimed seer or a random villager.
 - The witch heals on the first night and poisons a named wolf; the hunter shoots one.
-- The guardian angel protects as the doctor does; the roleblocker blocks a named wolf;
-  the serial killer kills the claimed seer, else anyone at random.
+- The guardian angel protects as the doctor does, and the jailer jails the player the
+  doctor would protect; the roleblocker blocks a named wolf; the serial killer kills the
+  claimed seer, else anyone at random; the detective, tracker and watcher look at players
+  they know nothing about.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -66,10 +68,14 @@ class WerewolfRuleBot(WerewolfBot):
 
     # -- night ---------------------------------------------------------------------------
 
-    def seer_check(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+    def _unknown(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """A player it knows nothing about: whom the seer checks, the tracker follows and
+        the watcher watches."""
         known = self._known(game)
         fresh = [o for o in ask.players if o not in known and o != game.me]
         return self._pick(fresh, self.rng) if fresh else "none"
+
+    seer_check = _unknown
 
     def wolf_vote(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         return self._victim(game, ask.players)
@@ -100,6 +106,16 @@ class WerewolfRuleBot(WerewolfBot):
     doctor_protect = _protect
     bodyguard_protect = _protect
     guardian_angel_protect = _protect
+    jailer_jail = _protect
+
+    tracker_track = _unknown
+    watcher_watch = _unknown
+
+    def detective_compare(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        known = self._known(game)
+        fresh = [o for o in ask.players if o not in known]
+        pool = fresh if len(fresh) >= 2 else ask.players
+        return self.rng.sample(pool, 2)
 
     def roleblock(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         named = self._named_wolves(game, ask)

@@ -103,6 +103,26 @@ class SeerResult:
 
 
 @dataclass
+class DetectiveResult:
+    night: int
+    players: list[Player]
+    """The two players compared."""
+    same: bool
+    """Whether they look to be on the same side (neutral roles look like the village)."""
+
+
+@dataclass
+class VisitReport:
+    """What the tracker or the watcher learned at dawn about one player's night."""
+
+    night: int
+    player: Player
+    """The player followed (tracker) or watched (watcher)."""
+    players: list[Player]
+    """Whom they visited (tracker), or who visited them (watcher); empty: nobody."""
+
+
+@dataclass
 class PackVote:
     """How the pack voted one night (told to the living wolves)."""
 
@@ -173,6 +193,14 @@ class WerewolfState(GameState):
     """Who the piper has charmed, if you are charmed or the piper."""
     blocked: list[int] = field(default_factory=list)
     """The nights you were blocked (``BLOCKED``): your night actions then did nothing."""
+    masons: list[Player] = field(default_factory=list)
+    """The masons, if you are one."""
+    detective: list[DetectiveResult] = field(default_factory=list)
+    """What you learned as the detective, night by night."""
+    tracked: list[VisitReport] = field(default_factory=list)
+    """What you learned as the tracker: whom your target visited."""
+    watched: list[VisitReport] = field(default_factory=list)
+    """What you learned as the watcher: who visited your target."""
     _shot: Player | None = field(default=None, repr=False)
     """The target of the last hunter's shot: its DEATH line follows."""
 
@@ -232,6 +260,18 @@ class WerewolfState(GameState):
 
     def _blocked(self, msg: Message) -> None:
         self.blocked.append(msg.int("night"))
+
+    def _masons(self, msg: Message) -> None:
+        self.masons = msg.list("masons")
+
+    def _detective(self, msg: Message) -> None:
+        self.detective.append(DetectiveResult(msg.int("night", self.day), msg.list("players"), msg.flag("same")))
+
+    def _tracked(self, msg: Message) -> None:
+        self.tracked.append(VisitReport(msg.int("night", self.day), msg.get("target", ""), msg.list("visited")))
+
+    def _watched(self, msg: Message) -> None:
+        self.watched.append(VisitReport(msg.int("night", self.day), msg.get("target", ""), msg.list("visitors")))
 
     def _wolf_target(self, msg: Message) -> None:
         self.wolf_targets[msg.int("night", self.day)] = _someone(msg.get("target"))
@@ -316,7 +356,8 @@ class WerewolfState(GameState):
 
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
-        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "DAWN": _dawn, "DAY": _day,
+        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons,
+        "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
         "VOTE_RESULT": _vote_result, "EXECUTION": _execution, "IDIOT": _idiot, "SHOT": _shot_line, "DEATH": _death,
@@ -329,7 +370,7 @@ WerewolfView: TypeAlias = GameView[WerewolfState]
 
 _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
-          "serial_kill")
+          "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -424,6 +465,28 @@ class WerewolfBot(GameBot):
         """You are the roleblocker: return a player whose night actions fail tonight (they
         are told ``BLOCKED``), or ``"none"``. You win with the winning side if you are alive
         at the end. Default: at random."""
+        return self._at_random(ask)
+
+    def jailer_jail(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the jailer: return another player to jail tonight (they are protected
+        from one kill and cannot act; they are told ``BLOCKED``), or ``"none"``. Default:
+        at random."""
+        return self._at_random(ask)
+
+    def detective_compare(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """You are the detective: return two players (``ask.pick``) to learn whether they
+        are on the same side (``DETECTIVE``; ``game.state.detective``). Default: two at
+        random."""
+        return self._at_random(ask)
+
+    def tracker_track(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the tracker: return a player to follow tonight, or ``"none"``; at dawn
+        ``TRACKED`` tells whom they visited (``game.state.tracked``). Default: at random."""
+        return self._at_random(ask)
+
+    def watcher_watch(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the watcher: return a player to watch tonight, or ``"none"``; at dawn
+        ``WATCHED`` tells who visited them (``game.state.watched``). Default: at random."""
         return self._at_random(ask)
 
     def serial_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:

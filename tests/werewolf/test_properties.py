@@ -73,11 +73,11 @@ def play(game: WerewolfGame, rng: random.Random, on_step=None) -> int:
 
 
 def nobody_acts_while_blocked(game: WerewolfGame) -> None:
-    """A blocked player's answers tonight visit, kill and protect nobody (mechanics/blocks.py)."""
+    """A blocked player's answers, from the block's step on, visit and kill nobody (every
+    protection, check and block is a visit; mechanics/blocks.py)."""
     plan = game.plan
-    assert not any(v.visitor in plan.blocked and v.step > plan.blocked[v.visitor] for v in plan.visits)
-    assert not any(k.actor in plan.blocked and k.step > plan.blocked[k.actor] for k in plan.kills)
-    assert not any(p.protector in plan.blocked for p in plan.protections)  # protections come after blocks
+    assert not any(v.visitor in plan.blocked and v.step >= plan.blocked[v.visitor] for v in plan.visits)
+    assert not any(k.actor in plan.blocked and k.step >= plan.blocked[k.actor] for k in plan.kills)
 
 
 def of(game, kind):

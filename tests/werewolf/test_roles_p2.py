@@ -195,3 +195,82 @@ def test_statuses_expire_after_their_last_day_and_can_be_removed():
     assert statuses.remove(g, 6, ["silenced", "charmed"]) == ["charmed"]
     assert statuses.holders(g, "charmed") == []
     pickle.loads(pickle.dumps(g))  # statuses are plain data
+
+
+# -- jailer ----------------------------------------------------------------------------------
+
+JAIL_DEAL = "jailer roleblocker werewolf werewolf seer villager villager villager villager"
+# seats: 0 jailer, 1 roleblocker, 2 and 3 wolves, 4 seer, 5-8 villagers
+
+
+def test_the_prisoner_is_protected_from_one_kill_and_blocked():
+    g = game(JAIL_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "jailer_jail": 4, "wolf_vote": 4, "seer_check": 2})
+    assert dead(g) == set() and events(g, "seer_result") == []
+    assert [e.audience for e in events(g, "blocked")] == [{4}]
+
+
+def test_the_jail_comes_before_the_roleblock():
+    g = game(JAIL_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "jailer_jail": 1, "roleblock": 4, "seer_check": 2})
+    assert last(g, "seer_result")["target"] == 2  # the jailed roleblocker blocked nobody
+    assert [e.audience for e in events(g, "blocked")] == [{1}]
+
+
+def test_a_roleblocked_jailer_has_jailed_already():
+    g = game(JAIL_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "jailer_jail": 5, "roleblock": 0, "wolf_vote": 5})
+    assert dead(g) == set()  # step 3 settled before the block of step 4
+
+
+def test_the_jailer_neither_jails_themself_nor_the_same_player_twice_running():
+    g = game(JAIL_DEAL, leaderEnabled=False)
+    (d,) = [d for d in g.pending() if d.seat == 0]
+    assert 0 not in d.options
+    night(g, {**QUIET, "jailer_jail": 5})
+    step(g, QUIET, stop=until_kind("jailer_jail"))
+    with pytest.raises(IllegalAction) as err:
+        g.apply(0, "jailer_jail", 5)
+    assert err.value.code is ErrorCode.REPEATED_PROTECT
+
+
+# -- detective, tracker, watcher, mason ------------------------------------------------------
+
+INFO_DEAL = "detective tracker watcher werewolf werewolf doctor piper mason mason villager"
+# seats: 0 detective, 1 tracker, 2 watcher, 3 and 4 wolves, 5 doctor, 6 piper, 7 and 8 masons, 9 villager
+
+
+def test_the_detective_compares_sides_as_the_seer_sees_them():
+    g = game(INFO_DEAL, leaderEnabled=False)
+    answer(g, 0, (3, 4))
+    assert last(g, "detective_result") == {"night": 1, "players": [3, 4], "same": True}
+    g = game(INFO_DEAL, leaderEnabled=False)
+    answer(g, 0, (6, 9))  # the neutral piper looks like the village
+    assert last(g, "detective_result")["same"] is True
+    g = game(INFO_DEAL, leaderEnabled=False)
+    answer(g, 0, (3, 9))
+    assert last(g, "detective_result")["same"] is False
+
+
+def test_tracker_and_watcher_learn_the_nights_visits_at_dawn_before_the_deaths():
+    g = game(INFO_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "tracker_track": 3, "watcher_watch": 9, ("wolf_vote", 3): 9, ("wolf_vote", 4): 9,
+              "doctor_protect": 9, "piper_charm": 1, "detective_compare": (1, 2)})
+    kinds = [e.kind for e in g.events]
+    assert kinds.index("tracked") < kinds.index("dawn") and kinds.index("watched") < kinds.index("dawn")
+    assert last(g, "tracked") == {"night": 1, "target": 3, "visited": [9]}
+    assert last(g, "watched") == {"night": 1, "target": 9, "visitors": [3, 4, 5]}
+    assert events(g, "tracked")[-1].audience == {1} and events(g, "watched")[-1].audience == {2}
+
+
+def test_a_visit_counts_only_from_the_unblocked_and_a_lone_vote_visits_nobody():
+    g = game("roleblocker watcher werewolf werewolf doctor villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "roleblock": 4, "doctor_protect": 8, "watcher_watch": 8, ("wolf_vote", 2): 8,
+              ("wolf_vote", 3): 7})
+    assert last(g, "watched")["visitors"] == []  # the doctor was blocked; the wolves tied
+
+
+def test_masons_know_each_other_from_the_start():
+    g = game(INFO_DEAL, leaderEnabled=False)
+    (e,) = events(g, "masons")
+    assert e.data == {"masons": [7, 8]} and e.audience == {7, 8}

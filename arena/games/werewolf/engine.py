@@ -13,9 +13,10 @@ in the same order; on a tie the tied speak again and the others vote again; the 
 speak their last words, then their triggers; win check (section 9, neutral wins first).
 
 Decisions (kind: options). Seats are ints; words are strings (see choice.py):
-  night  cupid_link: two seats | seer_check, doctor_protect, bodyguard_protect,
-         vigilante_shoot, witch_poison, piper_charm: seat or "none" | wolf_vote: seat or
-         "abstain" | witch_save: "save" or "none"
+  night  cupid_link, detective_compare: two seats | seer_check, doctor_protect,
+         bodyguard_protect, guardian_angel_protect, jailer_jail, roleblock, tracker_track,
+         watcher_watch, vigilante_shoot, serial_kill, witch_poison, piper_charm: seat or
+         "none" | wolf_vote: seat or "abstain" | witch_save: "save" or "none"
   day    candidacy: "stand"/"decline" | leader_vote: candidate or "abstain" |
          order_start: one of last night's dead | order_direction: "clockwise"/
          "counterclockwise" | speak, last_words: "done"/"pass" (the floor is the
@@ -32,7 +33,10 @@ Events (audience) and data:
   wolves [wolves] wolves | night [all] night | lovers [lovers+cupid] lovers, cupid |
   seer_result [seer] night, target, team | wolf_votes [living wolves] night, votes
   [[wolf, target|"abstain"]], target|None | wolf_target [living doctors, witches] night,
-  target|None | charmed [charmed+piper] night, charmed, new | dawn [all] day, dead (sorted),
+  target|None | charmed [charmed+piper] night, charmed, new | blocked [blocked] night |
+  masons [masons] masons | detective_result [detective] night, players, same | tracked
+  [tracker] night, target, visited | watched [watcher] night, target, visitors (both before
+  dawn) | dawn [all] day, dead (sorted),
   roles (parallel, if revealRolesOnDeath) | day [all] day, alive, leader | candidacy [all]
   seat, stand | leader_vote [all] seat, vote | leader [all] leader|None, candidates, counts
   [[seat, n]], abstentions, tie | order [all] start, direction, speakers, leader|None |
@@ -186,6 +190,10 @@ class WerewolfGame(Game):
         cover request, see ``_do_triggers``)."""
         self._trigger_kind = next((a.kind for r in self._in_play for a in r.actions if a.step is None), None)
         """The death trigger dealt (the hunter's shot), if any: what the cover requests look like."""
+        self._night_actions = sorted(
+            {a for r in self._in_play for a in r.actions if a.step is not None}, key=lambda a: (a.step, a.kind)
+        )
+        """The night actions dealt, in 4.2 order (their ``dawn`` hooks run in this order)."""
         self._paced = any(a.needs for r in self._in_play for a in r.actions)
         """A role that acts on another's result was dealt (the witch): nights are paced."""
         self._tonight: list[tuple[type[Action], int]] = []
@@ -217,6 +225,8 @@ class WerewolfGame(Game):
             self._emit("role", {"seat": seat, "role": role.id, "team": role.team.value}, (seat,))
         wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
         self._emit("wolves", {"wolves": wolf_seats}, wolf_seats)
+        for role in self._in_play:
+            role.on_deal(self, [s for s, r in enumerate(self._roles) if r is role])
         self._advance()
 
     def _seat(self, roles: list[str]) -> list[str]:
@@ -397,6 +407,8 @@ class WerewolfGame(Game):
 
     def _do_dawn(self, _: Any) -> None:
         self.phase = DAY_ANNOUNCE
+        for action in self._night_actions:
+            action.dawn(self)
         outcome = resolve(self.plan.kills, self.plan.protections)
         self._batch = []
         for seat, causes in outcome.deaths.items():

@@ -81,6 +81,18 @@ class WerewolfLines:
         votes = [f"{nicks[w]}:{_choice(t, nicks)}" for w, t in d["votes"]]
         return Message.make("WOLF_VOTES", gid, night=d["night"], votes=votes, target=_nick(d["target"], nicks))
 
+    def _masons(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("MASONS", gid, masons=_seats(d["masons"], nicks))
+
+    def _detective_result(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("DETECTIVE", gid, night=d["night"], players=_seats(d["players"], nicks), same=d["same"])
+
+    def _tracked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("TRACKED", gid, night=d["night"], target=nicks[d["target"]], visited=_seats(d["visited"], nicks))
+
+    def _watched(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("WATCHED", gid, night=d["night"], target=nicks[d["target"]], visitors=_seats(d["visitors"], nicks))
+
     def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("BLOCKED", gid, night=d["night"])
 

@@ -66,6 +66,11 @@ class Action:
         """Called once after every decision of this action's step was answered."""
 
     @classmethod
+    def dawn(cls, game: "WerewolfGame") -> None:
+        """Called at dawn, once the whole night has settled and before its deaths: what a
+        role learns from the night as a whole (the tracker's visits)."""
+
+    @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
         """Whether the uses per game are spent (RESOURCE_EXHAUSTED)."""
         return False
@@ -148,6 +153,11 @@ class Role:
     @classmethod
     def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
         return {}
+
+    @classmethod
+    def on_deal(cls, game: "WerewolfGame", seats: list[int]) -> None:
+        """Once at the start, with every seat dealt this role: what its holders learn
+        together (the masons learn each other)."""
 
     @classmethod
     def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> type[Action] | None:
