@@ -23,7 +23,7 @@ from .referee.local import CLOCKS
 from .referee.recorder import ratings_message
 from .store import Store
 from .store.db import ParametersChanged
-from .store.report import games_lines, leaderboard_lines, stats_lines
+from .store.report import games_lines, leaderboard_lines, replay_lines, stats_lines
 
 SYSTEMS = ("elo", "trueskill")
 
@@ -213,11 +213,14 @@ def register(main: click.Group) -> None:
     @main.command()
     @click.argument("game_id")
     @click.option("--as", "nick", default=None,
-                  help="As this player (bot name or nick) saw it: the channel and its direct messages.")
-    @click.option("--all", "everything", is_flag=True, help="Everything the referee sent, to everyone.")
+                  help="As this player (bot name or nick) saw it: the channel, its direct messages and its own "
+                       "answers, with their latency and what was refused.")
+    @click.option("--all", "everything", is_flag=True,
+                  help="Everything: every line the referee sent, to everyone, and every answer.")
     @click.pass_obj
     def replay(obj: Any, game_id: str, nick: str | None, everything: bool) -> None:
-        """Print a stored game as the channel showed it (default), as one player saw it, or all of it."""
+        """Print a stored game as the channel showed it, with the players' talk (default), as
+        one player saw it, or all of it."""
         if nick and everything:
             raise click.UsageError("--as and --all exclude each other")
         with open_store(obj.config, check=False, create=False) as store:
@@ -225,19 +228,14 @@ def register(main: click.Group) -> None:
         if game is None:
             raise click.ClickException(f"no game {game_id!r} is stored (see `arena games`)")
         nicks, bots = game.summary.nicks, game.summary.bots
+        seat = None
         if nick is not None:
             seat = next((i for i, (n, b) in enumerate(zip(nicks, bots)) if nick.lower() in (n.lower(), b.lower())), None)
             if seat is None:
                 raise click.UsageError(f"{nick} did not play {game_id} (players: {', '.join(bots)})")
-            nick = nicks[seat]  # its private lines went to the nick it had at the start
         ratings = ratings_message(game_id, game.changes, bots, nicks)
-        said: list[str] = ratings.lines() if ratings else []
-        lines = [*game.transcript, *((None, line) for line in said)]
-        for target, line in lines:
-            if target is None:
-                click.echo(f"#     {line}")
-            elif everything or (nick is not None and target.lower() == nick.lower()):
-                click.echo(f"> {target:<5} {line}" if everything else f">     {line}")
+        for line in replay_lines(game, seat, everything, ratings.lines() if ratings else ()):
+            click.echo(line)
 
     @main.command()
     @click.argument("bot", required=False)

@@ -139,7 +139,7 @@ def test_talking_bots_keep_their_turns_on_the_wall_clock() -> None:
     for i, nick in enumerate(nicks):
         hub.connect(nick, WerewolfRuleBot(seed=i))
     match = hub.play("werewolf", nicks, WerewolfOptions(), 3)
-    assert match.game.result is not None and match.chat
+    assert match.game.result is not None and match.talk
     assert [line for _, line in match.transcript if parse(line).verb in (ERROR, WARN, TIMEOUT)] == []
 
 

@@ -64,6 +64,7 @@ def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp
     match.abort("test", 0.0)
     errors = [(to, line) for to, line in match.transcript if line.startswith(ERROR)]
     assert len(errors) == REFUSALS_KEPT + 1
+    assert len(match.answers) == REFUSALS_KEPT, "a flood's answer lines are kept no more than its refusals"
     to, summary = errors[-1]
     assert to == "p1" and parse(summary).int("count") == flood - REFUSALS_KEPT
     assert sum(1 for to, text in sent if to == "p1" and text.startswith(ERROR)) == flood  # all were answered
@@ -87,3 +88,8 @@ def test_a_deadline_starts_when_the_request_goes_out() -> None:
     for callback in waiting:
         callback(1000.0)
     assert match.next_deadline() == 1000.0 + TimeoutConfig().decision
+    # An answer's latency counts from then too, not from when the request was queued.
+    ask = next(parse(text) for _, text in sent if parse(text).verb == ASK)
+    referee.on_message(ask.fields["to"], "arena", f"ANSWER {match.gid} {ask.args[1]} nobody", 1002.5)
+    (answer,) = match.answers
+    assert (answer.at, answer.latency, answer.error) == (1002.5, 2.5, "WRONG_COUNT")  # a team of one

@@ -141,7 +141,7 @@ def test_two_unusable_replies_give_a_logged_random_legal_answer(chat: FakeChat, 
     chat.script += [reply(reason="r", choice="maybe"), Scripted("I refuse to play.")]
     session, _ = session_for(make_bot(chat, log_path), AVALON[:2])
     (answer,) = session.receive(parse(VOTE.format(deadline=30)))
-    assert answer in ("ANSWER g1 2 approve", "ANSWER g1 2 reject")
+    assert answer in ("ANSWER g1 2 approve fallback=own", "ANSWER g1 2 reject fallback=own"), "counted in arena stats"
     (line,) = records(log_path)
     assert line["outcome"] == "fallback" and line["calls"] == 2
     assert line["unusable"] == ['"maybe" is not one of the options', "the reply is not a JSON object"]
@@ -156,7 +156,7 @@ def test_a_slow_model_cannot_make_the_bot_late(chat: FakeChat, log_path: Path) -
     (answer,) = session.receive(parse(VOTE.format(deadline=1)))
     took = time.monotonic() - began
     assert 0.6 < took < 0.95, took
-    assert answer.startswith("ANSWER g1 2 ")
+    assert answer.startswith("ANSWER g1 2 ") and answer.endswith(" fallback=own")
     (line,) = records(log_path)
     assert line["outcome"] == "fallback" and line["calls"] == 1 and line["errors"][0].startswith("timeout")
 

@@ -240,6 +240,27 @@ def test_answer_formats_choices() -> None:
     assert Session.answer(ask, ["bob", "erin", "alice"]) == "ANSWER g4 7 bob,erin,alice"
     assert Session.answer(ask, "bob") == "ANSWER g4 7 bob"
     assert Session.answer(ask, ("a", "b")) == "ANSWER g4 7 a,b"
+    assert Session.answer(ask, "bob", "late") == "ANSWER g4 7 bob fallback=late"
+
+
+def test_an_answer_that_is_not_the_bots_choice_says_so() -> None:
+    """A decision that raises is answered at random, marked ``fallback=error``; a bot that
+    gives up itself (``Ask.fall_back``) marks it ``fallback=own``; its own choice is unmarked."""
+
+    class Flaky(Bot):
+        def __init__(self, how: str) -> None:
+            super().__init__(seed=1)
+            self.how = how
+
+        def vote(self, game: GameView, ask: Ask) -> str:
+            if self.how == "raise":
+                raise ValueError("oops")
+            return ask.fall_back() if self.how == "give up" else "approve"
+
+    for how, tail in (("raise", " fallback=error"), ("give up", " fallback=own"), ("choose", " approve")):
+        s = session(Flaky(how))
+        (line,) = s.feed(REF, VOTE_ASK)
+        assert line.startswith("ANSWER g1 ") and line.endswith(tail), (how, line)
 
 
 def test_the_sdk_alone_hears_the_game_lines() -> None:

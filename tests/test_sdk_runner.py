@@ -139,6 +139,7 @@ def test_a_decision_that_overruns_gets_one_random_answer_in_time() -> None:
     off.wait(1, 5)
     (when, choice), = off.answers().values()
     assert 0.7 <= when < 1.0 and choice in ("approve", "reject"), "at 80% of the deadline"
+    assert [text for _, _, text in off.sent if text.startswith("ANSWER")][0].endswith(" fallback=late")
     time.sleep(1.0)
     off.runner.reactor.process_once(0.01)
     assert bot.done == ["g1"] and len([s for s in off.sent if s[2].startswith("ANSWER")]) == 1, \

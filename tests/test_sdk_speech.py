@@ -104,7 +104,7 @@ def werewolf_game(talk: Talk) -> tuple[list[tuple[str, str]], list[str]]:
         hub.connect(nick, Orator(i, talk) if nick == "alice" else Bot(i))
     match = hub.play("werewolf", nicks, WerewolfOptions(roleCounts="werewolf:1,seer:1"), 3)
     refused = [line for _, line in match.transcript if line.startswith("ERROR")]
-    return [(n, t) for n, t in match.chat if n == "alice"], refused
+    return [(t.nick, t.text) for t in match.talk if t.nick == "alice"], refused
 
 
 def test_a_long_speech_reaches_the_record_whole_in_lines() -> None:

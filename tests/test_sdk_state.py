@@ -112,7 +112,7 @@ def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOpt
         names = match.names
         result = game.result
         dead = [names[s] for s, alive in enumerate(game.alive) if not alive]
-        said = [(nick, line) for nick, line in match.chat]
+        said = [(t.nick, t.text) for t in match.talk]
         for seat, nick in enumerate(names):
             state = states[nick]
             assert isinstance(state, WerewolfState)
@@ -141,7 +141,7 @@ def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOpt
             assert [(r.player, r.side) for r in state.seer] == [(names[e.data["target"]], e.data["team"]) for e in seen]
             assert len(state.pack_votes) == len(events(match, "wolf_votes", seat))
             assert len(state.wolf_targets) == len(events(match, "wolf_target", seat))
-    assert any(match.chat for match, _ in played), "the bots talk at the floor"
+    assert any(match.talk for match, _ in played), "the bots talk at the floor"
 
 
 def test_reading_the_state_costs_nothing_until_a_bot_looks() -> None:

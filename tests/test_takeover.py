@@ -20,11 +20,11 @@ from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
-from arena.protocol import ASK, RESYNC, parse
+from arena.protocol import ASK, RESYNC, TIMEOUT, parse
 from arena.referee.journal import Journal
 from arena.referee.local import LocalHub
 from arena.referee.recorder import Recorder
-from arena.sdk import Bot, Session
+from arena.sdk import Ask, Bot, GameView, Session
 from arena.store import LiveGame, Store
 
 PLACE = "127.0.0.1:6667/#arena"
@@ -120,6 +120,10 @@ def check(store: Store, gid: str, said: list[list[str]]) -> None:
     assert len(starts) == 1
     rids = [parse(line).args[1] for line in channel if line.startswith(ASK + " ")]
     assert len(rids) == len(set(rids)), "a request id was reused after a restart"
+    if not any(line.startswith(TIMEOUT + " ") for _, line in stored.transcript):
+        accepted = [a.seat for a in stored.answers if a.error is None]
+        assert accepted == [seat for seat, _, _ in stored.history], "an answer the engine took is missing, or extra"
+    assert [t.after for t in stored.talk] == sorted(t.after for t in stored.talk)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -255,3 +259,37 @@ def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_re
     hub.run()
     assert match.over and store.live_games(place=PLACE) == []
     assert len(store.list_games()) == 1 and store.ratings("avalon", "elo") == ratings
+
+
+class Talker(WerewolfRuleBot):
+    def speech(self, game: GameView, ask: Ask) -> str:
+        return f"{game.me} speaks at {ask.rid}"
+
+
+def test_talk_and_answers_said_before_a_crash_are_in_the_finished_game(tmp_path: Path) -> None:
+    """What the players said before the referee died (each line stored as it came, a line
+    of speech too, though it sends nothing) is carried into the game the next referee
+    records, followed by what they said after, with times that go on from the first run."""
+    store = Store(tmp_path / "results.db")
+    table = Table({f"w{i}": Talker(seed=i) for i in range(7)})
+    hub = table.referee(store, DyingJournal(store, 25, True))
+    for session in table.sessions:
+        hub.register(session)
+    with pytest.raises(Crash):
+        hub.play("werewolf", [s.nick for s in table.sessions], WerewolfOptions(), 4, gid="g1")
+    died = hub.referee.matches["g1"]
+    (live,) = Journal(store, PLACE).unfinished()
+    assert live.talk and live.talk == tuple(died.talk) and live.answers == tuple(died.answers)
+    hub = table.referee(store, Journal(store, PLACE))
+    hub.now = 1000.0  # the new referee's clock reads anything
+    match = hub.referee.resume_game(live, hub.channel, hub.now)
+    for session in table.sessions:
+        hub.register(session)
+    hub.referee.go_on("g1", hub.now)
+    hub.finish(match)
+    check(store, "g1", [])
+    stored = store.load_game("g1")
+    assert stored is not None and len(stored.talk) > len(live.talk)
+    assert stored.talk[:len(live.talk)] == live.talk and stored.answers[:len(live.answers)] == live.answers
+    assert [t.at for t in stored.talk] == sorted(t.at for t in stored.talk)
+    assert stored.talk[len(live.talk)].after > len(live.lines), "said after the lines the first run sent"

@@ -2,10 +2,11 @@
 
 The referee holds back what a step of a game sends (lines, mode changes, deadline starts)
 until ``save`` has made the step durable: the answers the engine took since the last step,
-the lines, and the match's bookkeeping. A referee killed at any moment therefore leaves a
-store from which a new one rebuilds every game in progress exactly as far as anyone saw it
-(``Referee.resume_game``); an answer that was not yet stored was never acted on, and its
-bot is asked again.
+the lines, the match's bookkeeping, and what its players said (talk, answer lines). A
+referee killed at any moment therefore leaves a store from which a new one rebuilds every
+game in progress exactly as far as anyone saw it (``Referee.resume_game``); an answer that
+was not yet stored was never acted on, and its bot is asked again. A line of talk sends
+nothing, so it is stored on its own as it comes.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ class Journal:
         self.place = place
         self.tournament = tournament
         self.wall = wall
-        self._live: dict[str, tuple[Match, int, int]] = {}
-        """Games being written: the match, and how many of its answers and lines are stored."""
+        self._live: dict[str, tuple[Match, int, int, int, int]] = {}
+        """Games being written: the match, and how many of its engine's answers, lines,
+        talk and answer lines are stored."""
 
     def new_game_id(self) -> str:
         return self.store.new_game_id(self.wall())
@@ -53,26 +55,34 @@ class Journal:
         self.store.open_live(LiveGame(
             match.gid, game.name, game.options.to_dict(), game.seed, game.deal, tuple(match.names),
             tuple(match.bots or match.names), self.place, self.tournament, started))
-        self._live[match.gid] = (match, 0, 0)
+        self._live[match.gid] = (match, 0, 0, 0, 0)
 
     def resumed(self, match: Match, live: LiveGame) -> None:
         """Go on writing a game taken up from ``live`` (``match`` is restored from it)."""
         self.store.resumed_live(live.id, self.place)
-        self._live[match.gid] = (match, len(live.history), len(live.lines))
+        self._live[match.gid] = (match, len(live.history), len(live.lines), len(live.talk), len(live.answers))
+
+    def unsaid(self) -> bool:
+        """Whether a game has talk not stored yet. A line of speech sends nothing, so no
+        step would store it before the next one, and a referee dying meanwhile would lose
+        it; an answer line rides with the next step, as the engine's answers do (one not
+        stored was never acted on: its bot is asked again)."""
+        return any(len(m.talk) != talk for m, _, _, talk, _ in self._live.values())
 
     def save(self) -> None:
         """Make every game's new step durable; returns once it is. A step is new answers or
         new lines: whatever else changes in a match comes with one of them, except counts
-        of refusals past the transcript's allowance, which ride with the next step."""
-        for gid, (match, actions, lines) in list(self._live.items()):
-            history, transcript = match.game.history, match.transcript
-            if len(history) == actions and len(transcript) == lines:
+        of refusals past the transcript's allowance, which ride with the next step, as answer
+        lines the engine did not take do. A line of talk is a step of its own (``unsaid``)."""
+        for gid, (match, actions, lines, talk, answers) in list(self._live.items()):
+            history, transcript, said, heard = match.game.history, match.transcript, match.talk, match.answers
+            if len(history) == actions and len(transcript) == lines and len(said) == talk and len(heard) == answers:
                 continue
             told = match.told
             self.store.append_live(gid, actions, history[actions:], lines,
                                    [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
-                                   match.state())
-            self._live[gid] = (match, len(history), len(transcript))
+                                   match.state(), talk, said[talk:], answers, heard[answers:])
+            self._live[gid] = (match, len(history), len(transcript), len(said), len(heard))
 
     def forget(self, gid: str) -> None:
         """A game's end has been written to the server: it is no longer in progress, if it

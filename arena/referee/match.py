@@ -17,6 +17,7 @@ from ..core.decisions import Decision
 from ..core.errors import ErrorCode, IllegalAction
 from ..core.events import Event
 from ..core.game import ABORTED, FORFEIT, Game
+from ..core.said import FALLBACKS, Answer, Talk
 from ..core.seeds import derive_seed
 from ..protocol import (
     ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, request_id,
@@ -106,10 +107,16 @@ class Match:
     """Every line sent, with its addressee (None: the channel) — the game as people saw it —
     except refusals past ``REFUSALS_KEPT`` per seat: at the end, one line per seat and code
     stands for those, ``ERROR CODE GID count=N :...`` (to the seat's name in START)."""
-    chat: list[tuple[str, str]] = field(default_factory=list)
+    talk: list[Talk] = field(default_factory=list)
     """The speeches: every line a floor holder said in the game's channel during its turn,
-    within the turn's limits, with its nick. Refused lines (out of turn, too long, past
-    ``FLOOR_LINES``) are left out: they are no part of the game."""
+    within the turn's limits. Refused lines (out of turn, too long, past ``FLOOR_LINES``)
+    are left out: they are no part of the game."""
+    answers: list[Answer] = field(default_factory=list)
+    """Every ``ANSWER`` from a seat's bot, accepted or refused, except refusals past
+    ``REFUSALS_KEPT`` per seat (counted in the transcript, like their ERROR lines)."""
+    origin: float = 0.0
+    """The callers' clock (``now``) when the game began: the times of ``talk`` and
+    ``answers`` count from it. ``start`` sets it; a restored game's is set by its referee."""
 
     def __post_init__(self) -> None:
         self.nicks = list(self.names)
@@ -164,6 +171,8 @@ class Match:
         """Whether a dependent request waits for ``_step_at``."""
         self._suspended = False
         """Restored from the store and waiting for its bots (``restore``, ``go_on``)."""
+        self._sent_at: dict[int, tuple[int, float]] = {}
+        """Per seat, its latest request (by id) and when it went out: answers' latency."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -172,6 +181,7 @@ class Match:
         return self.game.result is not None
 
     def start(self, now: float) -> None:
+        self.origin = now
         self._advance(now)
 
     def seat_of(self, bot: str) -> int | None:
@@ -250,14 +260,15 @@ class Match:
         return state
 
     def restore(self, transcript: Sequence[tuple[str | None, int | None, str]], state: Mapping[str, Any],
-                resumes: int) -> None:
+                resumes: int, talk: Sequence[Talk] = (), answers: Sequence[Answer] = ()) -> None:
         """Take up a game an earlier run of the referee left, whose engine has been rebuilt
-        from its answers: the lines it sent (``(to, seat told, line)``) and its
-        ``state``. The match then waits (no request open, no deadline running) until
-        ``go_on``: its bots must come back first. ``resumes`` counts earlier resumptions,
+        from its answers: the lines it sent (``(to, seat told, line)``), its ``state``, and
+        what its players said (``talk``, ``answers``). The match then waits (no request
+        open, no deadline running) until ``go_on``: its bots must come back first. ``resumes`` counts earlier resumptions,
         so the request ids drawn from now on come from a stream of their own."""
         self.transcript = [(to, line) for to, _, line in transcript]
         self.told = [seat for _, seat, _ in transcript]
+        self.talk, self.answers = list(talk), list(answers)
         self._published = int(state.get("published", 0))
         self._misses = [int(n) for n in state.get("misses", self._misses)]
         self._kept = Counter({None if seat == "-" else int(seat): int(n) for seat, n in state.get("kept", {}).items()})
@@ -295,13 +306,17 @@ class Match:
 
     # -- answers --------------------------------------------------------------------
 
-    def answer(self, bot: str, rid_text: str, value: str, now: float, reply_to: str | None = None) -> None:
+    def answer(self, bot: str, rid_text: str, value: str, now: float, reply_to: str | None = None,
+               line: str | None = None, fallback: str | None = None) -> None:
         """Handle ``ANSWER gid rid value`` from ``bot`` (a registered connection: the
         referee has checked who it is); a bad answer gets an ERROR, to ``reply_to`` (the
-        sender's nick), and changes nothing."""
+        sender's nick), and changes nothing. A seat's answer is kept in ``answers``, with
+        ``line`` (the line as it came; default: rebuilt from its parts) and its
+        ``fallback=`` marker, which is only kept: it changes nothing in how it is judged."""
         nick = bot if reply_to is None else reply_to
+        seat = self.seat_of(bot)
+        after = len(self.transcript)
         try:
-            seat = self.seat_of(bot)
             if seat is None:
                 raise not_playing(self.gid)
             if self.over:
@@ -319,14 +334,27 @@ class Match:
             except IllegalAction as exc:
                 raise IllegalAction(exc.code, self._explain(exc.code, decision, items, chosen)) from None
         except (IllegalAction, ProtocolError) as exc:
+            if seat is not None and self._kept[seat] < REFUSALS_KEPT:
+                self._heard(seat, rid_text, value, line, fallback, now, after, exc.code.value)
             echo = (rid_text,) if valid_id(rid_text) else ()  # an ERROR echoes only what fits as an id
             self._refuse(nick, seat, exc.code, exc.reason, *echo)
             return
+        self._heard(seat, rid_text, value, line, fallback, now, after, None)
         self._answered.add((seat, rid))
         request.seats.discard(seat)
         self._deadline.pop(seat, None)
         self._unsent.pop(seat, None)
         self._advance(now)
+
+    def _heard(self, seat: int, rid_text: str, value: str, line: str | None, fallback: str | None, now: float,
+               after: int, error: str | None) -> None:
+        """Keep an answer of ``seat`` in ``answers``: its latency counts from when the
+        request it names went out to the seat, if that is the seat's latest."""
+        sent = self._sent_at.get(seat)
+        latency = now - sent[1] if sent is not None and str(sent[0]) == rid_text else None
+        self.answers.append(Answer(
+            seat, rid_text, f"ANSWER {self.gid} {rid_text} {value}" if line is None else line, now - self.origin,
+            latency, error, fallback if fallback in FALLBACKS else None, after))
 
     def _refuse_request(self, seat: int, rid: int) -> NoReturn:
         """Why ``rid`` is not open for ``seat``: answered already (ALREADY_ACTED), nothing
@@ -598,15 +626,19 @@ class Match:
                     self._send(None, msg)
                 else:
                     self._send_each([self.nicks[d.seat] for d in variant], msg)
-            self._start_deadlines(rid, seats, seconds, now)
+            self._start_deadlines(rid, seats, seconds, now, asked=True)
 
-    def _start_deadlines(self, rid: int, seats: set[int], seconds: float, now: float) -> None:
+    def _start_deadlines(self, rid: int, seats: set[int], seconds: float, now: float, asked: bool = False) -> None:
         """Give ``seats`` ``seconds`` to answer request ``rid``, counted from when the lines
         just sent actually go out: a line that waits in a busy transport's queue must not eat
         its reader's time. Until the transport says so (``after_sent``) the deadline stands
-        at ``now + seconds`` (what a dependent step is timed by) but cannot pass."""
+        at ``now + seconds`` (what a dependent step is timed by) but cannot pass. ``asked``:
+        the lines are the request itself (not a warning), and its answers' latency counts
+        from when they went out."""
         for seat in seats:
             self._deadline[seat] = now + seconds
+            if asked:
+                self._sent_at[seat] = (rid, now)
         if self.after_sent is None:
             return
         for seat in seats:
@@ -615,6 +647,8 @@ class Match:
         def sent(at: float) -> None:
             request = self._requests.get(rid)
             for seat in seats:
+                if asked and self._sent_at.get(seat) == (rid, now):
+                    self._sent_at[seat] = (rid, at)
                 if self._unsent.get(seat) == rid:
                     del self._unsent[seat]
                     if request is not None and seat in request.seats and seat in self._deadline:
@@ -681,11 +715,11 @@ class Match:
             return None
         return self.nicks[seat]
 
-    def said(self, bot: str | None, nick: str, text: str) -> bool:
+    def said(self, bot: str | None, nick: str, text: str, now: float) -> bool:
         """A line ``nick`` (playing ``bot``; None: no registered bot) said in the game's
-        channel: part of a speech if its seat has the floor, the turn has lines left and
-        the line fits ``MAX_TEXT_BYTES``; otherwise refused with an ERROR and left out of
-        ``chat`` (a server may enforce no modes, so the referee's word is what counts). The
+        channel at ``now``: part of a speech if its seat has the floor, the turn has lines
+        left and the line fits ``MAX_TEXT_BYTES``; otherwise refused with an ERROR and left
+        out of ``talk`` (a server may enforce no modes, so the referee's word is what counts). The
         line that fills the turn takes the floor back. Returns whether it counted."""
         seat = None if bot is None else self.seat_of(bot)
         if seat is None:
@@ -697,7 +731,7 @@ class Match:
             if len(text.encode()) > MAX_TEXT_BYTES:
                 return self._refuse_line(nick, seat, ErrorCode.MALFORMED, f"a line of speech is at most {MAX_TEXT_BYTES} "
                                                                           "bytes; this one does not count")
-            self.chat.append((nick, text))
+            self.talk.append(Talk(seat, nick, text, now - self.origin, len(self.transcript)))
             self._floor_said += 1
             if self._floor_said == FLOOR_LINES:
                 self._voice(None)

@@ -87,7 +87,7 @@ class Recorder:
                 why = end.data.get("why") or ABORTED
             record = record_from_game(match.gid, match.game, match.names, started=started, finished=finished,
                                       tournament=self.tournament, transcript=match.transcript, bots=match.bots,
-                                      aborted_reason=why)
+                                      aborted_reason=why, talk=match.talk, answers=match.answers)
             changes = self.store.record_game(record)
         except Exception:
             if self.strict:

@@ -166,9 +166,9 @@ class Referee:
     def _commit(self) -> None:
         """Store the games' new steps, then send what they held back. Every public entry
         point that can move a game ends here."""
-        outbox = self._outbox
-        if not outbox or self.journal is None:
-            return
+        outbox = self._outbox or []
+        if self.journal is None or not outbox and not self.journal.unsaid():
+            return  # (a line of speech sends nothing, and is stored all the same)
         try:
             self.journal.save()
         except Exception:
@@ -233,7 +233,7 @@ class Referee:
             match = self._channel_games.get(target.lower())
             if match is not None and match.game.floor_kinds:
                 info = self.bot_of(sender, account)
-                match.said(None if info is None else info.name, sender, text)
+                match.said(None if info is None else info.name, sender, text, now)
                 return
         try:
             msg = parse(text)
@@ -248,7 +248,7 @@ class Referee:
             self._error(sender, ErrorCode.UNKNOWN_COMMAND, f"{msg.verb} is sent by the referee, not to it")
             return
         try:
-            handler(self, sender, msg, now, account)
+            handler(self, sender, msg, now, account, text)
         except Exception:
             # A bug, not the sender's fault: a referee left running must outlive it, and
             # the sender must still learn its line did nothing.
@@ -278,7 +278,7 @@ class Referee:
 
     # -- commands -------------------------------------------------------------------
 
-    def _register(self, sender: str, msg: Message, now: float, account: str | None) -> None:
+    def _register(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         version = msg.args[0]
         if version != str(PROTOCOL_VERSION):
             self._error(sender, ErrorCode.UNSUPPORTED_VERSION, f"this referee speaks protocol {PROTOCOL_VERSION}, not {version[:10]}")
@@ -354,13 +354,13 @@ class Referee:
                 match.resync_rest(seat, now)
         self._commit()
 
-    def _unregister(self, sender: str, msg: Message, now: float, account: str | None) -> None:
+    def _unregister(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         info = self.bot_of(sender, account)
         if info is not None:
             self._unbind(info)
         self._tell(sender, Message.make(BYE))
 
-    def _who(self, sender: str, msg: Message, now: float, account: str | None) -> None:
+    def _who(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         bots = sorted(self.bots.values(), key=lambda b: b.nick.lower())
         running = [f"{gid}:{m.game.name}" for gid, m in self.matches.items() if not m.over]
         self._tell(sender, Message.make(REGISTERED, bots=[b.nick for b in bots], games=running))
@@ -389,17 +389,18 @@ class Referee:
             return None
         return info, match
 
-    def _answer(self, sender: str, msg: Message, now: float, account: str | None) -> None:
+    def _answer(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
         if found is not None:
-            found[1].answer(found[0].name, msg.args[1], msg.args[2], now, reply_to=sender)
+            found[1].answer(found[0].name, msg.args[1], msg.args[2], now, reply_to=sender, line=line,
+                            fallback=msg.fields.get("fallback"))
 
-    def _team(self, sender: str, msg: Message, now: float, account: str | None) -> None:
+    def _team(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
         if found is not None:
             found[1].team(found[0].name, msg, reply_to=sender)
 
-    _handlers: dict[str, Callable[["Referee", str, Message, float, str | None], None]] = {
+    _handlers: dict[str, Callable[["Referee", str, Message, float, str | None, str], None]] = {
         REGISTER: _register,
         UNREGISTER: _unregister,
         WHO: _who,
@@ -465,7 +466,10 @@ class Referee:
         game.replay(live.history)
         match = self._seat(live.id, game, list(live.names), list(live.bots), channel)
         match.started = live.started
-        match.restore(live.lines, live.state, live.resumes)
+        # Its talk and answers go on counting from its first start, the time it was stopped included.
+        elapsed = 0.0 if self.journal is None else self.journal.wall() - live.started
+        match.origin = now - max(elapsed, *(t.at for t in live.talk), *(a.at for a in live.answers), 0.0)
+        match.restore(live.lines, live.state, live.resumes, live.talk, live.answers)
         if self.journal is not None:
             self.journal.resumed(match, live)
         if announce is not None:

@@ -463,7 +463,8 @@ class Session:
             self._respond(game, ask)
             return []
         out = self.talk(game, ask)
-        return out + [self.answer(ask, self.decide(game, ask))]
+        choice = self.decide(game, ask)
+        return out + [self.answer(ask, choice, ask.fallback)]
 
     def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
         """Before answering ``ask``: say the bot's speech in the channel if it has the
@@ -498,11 +499,13 @@ class Session:
 
     def decide(self, game: GameView, ask: Ask) -> Answer:
         """The bot's choice; a bug in a bot must not cost its seat, so an exception
-        becomes a random legal choice (and is counted in ``faults``)."""
+        becomes a random legal choice (counted in ``faults``, and marked ``fallback=error``
+        on the wire: ``ask.fallback``)."""
         try:
             return self.bot.decide(game, ask)
         except Exception as exc:
             self.faults.record(ask.kind, game.gid, exc)
+            ask.fallback = "error"
             return ask.random(self.bot.rng)
 
     def _retry(self, msg: Message) -> list[str]:
@@ -521,6 +524,8 @@ class Session:
         return [self.answer(ask, ask.random(self.bot.rng))]
 
     @staticmethod
-    def answer(ask: Ask, choice: Answer) -> str:
+    def answer(ask: Ask, choice: Answer, fallback: str | None = None) -> str:
+        """The ``ANSWER`` line; ``fallback`` (``error``, ``late``, ``own``) marks a choice
+        that is not the bot's own (protocol section 4)."""
         value = choice if isinstance(choice, str) else ",".join(choice)
-        return Message(ANSWER, (ask.game, ask.rid, value)).format()
+        return Message(ANSWER, (ask.game, ask.rid, value), {} if fallback is None else {"fallback": fallback}).format()

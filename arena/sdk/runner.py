@@ -187,7 +187,7 @@ class BotRunner:
             self._answered.add(key)
         if late:
             log.warning("no decision for request %s of %s in time; answering at random", ask.rid, ask.game)
-        self.link.send(self.referee, Session.answer(ask, choice))
+        self.link.send(self.referee, Session.answer(ask, choice, "late" if late else ask.fallback))
 
 
 def _server(ctx: click.Context, param: click.Parameter, text: str) -> tuple[str, int]:

@@ -46,6 +46,17 @@ class Ask:
     """When the line arrived (``time.monotonic()``): a bot that budgets its thinking time
     counts from here, not from when a worker got to it, since the referee's deadline runs
     from when it sent the line."""
+    fallback: str | None = field(default=None, repr=False, compare=False)
+    """Set when the answer is not the bot's own choice: ``error`` (its decision raised and
+    the SDK answered at random) or ``own`` (the bot gave up itself: ``fall_back``). The
+    answer then says ``fallback=...``, which the referee only counts (``arena stats``)."""
+
+    def fall_back(self, rng: random.Random | None = None) -> str | list[str]:
+        """A random legal answer (as ``random``) for a bot that found nothing better itself
+        (a language model that gave nothing legal): the answer is marked ``fallback=own``,
+        so the bot's stats count it."""
+        self.fallback = "own"
+        return self.random(rng)
 
     def random(self, rng: random.Random | None = None) -> str | list[str]:
         """A random legal answer from ``rng``, else the bot's stream (``self.rng``), else

@@ -21,13 +21,14 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..core.events import Event
 from ..core.keys import new_key
+from ..core.said import Answer, Talk
 from ..protocol import ERROR, TIMEOUT, WARN, parse
 from ..ratings import RatingSystem, default_systems
 from ..ratings.model import ABORTED, BOT, FORFEIT, RANKED, SIDE, WIN, Change, Entity, Group, Match, Rating
 from ..ratings.stats import wilson
 from .codec import encode, tuples
 from .figures import FIGURES
-from . import live
+from . import live, said
 from .live import Line, LiveGame
 from .records import (BotRecord, BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
                       RebuildReport, RoleStats, StoredGame)
@@ -151,10 +152,12 @@ class Store:
             live.open_live(self.conn, game)
 
     def append_live(self, game_id: str, first_action: int, actions: Sequence[tuple[int, str, Any]],
-                    first_line: int, lines: Sequence[Line], state: dict[str, Any]) -> None:
+                    first_line: int, lines: Sequence[Line], state: dict[str, Any], first_talk: int = 0,
+                    talk: Sequence[Talk] = (), first_answer: int = 0, answers: Sequence[Answer] = ()) -> None:
         """One step of a game in progress, durable when this returns (see ``live.append``)."""
         with transaction(self.conn):
-            live.append(self.conn, game_id, first_action, actions, first_line, lines, state)
+            live.append(self.conn, game_id, first_action, actions, first_line, lines, state, first_talk, talk,
+                        first_answer, answers)
 
     def close_live(self, game_id: str) -> None:
         """Forget a game in progress: its end has reached the server (``Journal.forget``)."""
@@ -228,6 +231,7 @@ class Store:
             "INSERT INTO lines (game_seq, idx, target, line) VALUES (?,?,?,?)",
             ((seq, i, target, line) for i, (target, line) in enumerate(r.transcript)),
         )
+        said.insert(self.conn, said.FINISHED, seq, 0, r.talk, 0, r.answers)
 
     def _insert_outcomes(self, seq: int, r: GameRecord, match: Match) -> None:
         where = {p: (i, g) for i, g in enumerate(match.groups) for p in g.players}
@@ -381,6 +385,7 @@ class Store:
             for seat, kind, value in self.conn.execute(
                 "SELECT seat, kind, value FROM actions WHERE game_seq = ? ORDER BY idx", (seq,))
         )
+        talk, answers = said.load(self.conn, said.FINISHED, seq)
         outcomes = tuple(
             PlayerOutcome(*r) for r in self.conn.execute(
                 "SELECT seat, bot, role, side, result FROM outcomes WHERE game_seq = ? ORDER BY seat", (seq,))
@@ -396,6 +401,7 @@ class Store:
             winners=frozenset(json.loads(row[16])), forfeited=row[17], events=events, history=history,
             outcomes=outcomes, changes={k: tuple(v) for k, v in changes.items()},
             deal=None if row[18] is None else tuple(json.loads(row[18])), transcript=transcript,
+            talk=talk, answers=answers,
         )
 
     def leaderboard(self, game: str, system: str, limit: int | None = None, min_games: int = 0,
@@ -490,7 +496,8 @@ class Store:
     def _conduct(self, game: str) -> dict[str, Conduct]:
         """Per bot, from the stored transcripts: ``ERROR`` and ``WARN`` lines sent to it
         (under its seat's nick; an ``ERROR`` with ``count=N`` stands for N refusals) and
-        ``TIMEOUT`` lines naming it (by its seat's nick)."""
+        ``TIMEOUT`` lines naming it (by its seat's nick); from its stored answer lines, those
+        marked ``fallback=``, by marker."""
         sql = ("SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
                " JOIN games g ON g.seq = l.game_seq"
                " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')")
@@ -509,10 +516,16 @@ class Store:
                 refused[name][msg.args[0]] += msg.int("count", 1)
             elif msg.verb == WARN:
                 late[name]["warn"] += 1
+        fallbacks: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for bots, seat, marker, n in self.conn.execute(
+                "SELECT COALESCE(g.bots, g.nicks), a.seat, a.fallback, COUNT(*) FROM answers a"
+                " JOIN games g ON g.seq = a.game_seq WHERE g.game = ? AND a.fallback IS NOT NULL"
+                " GROUP BY a.game_seq, a.seat, a.fallback", (game,)):
+            fallbacks[json.loads(bots)[seat]][marker] += n
         return {
             name: Conduct(dict(sorted(refused[name].items())), late[name]["warn"], late[name]["default"],
-                          late[name]["forfeit"])
-            for name in {*refused, *late}
+                          late[name]["forfeit"], dict(sorted(fallbacks[name].items())))
+            for name in {*refused, *late, *fallbacks}
         }
 
     # -- rebuild --------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 A live game is its setup (game, options, seed, deal, seats), the answers its engine took
 (replayed into a fresh engine, they rebuild its state exactly, since engines are
-deterministic), the lines the referee sent (what each bot was told, for its resync) and
-the referee's own bookkeeping. The referee writes each step here *before* any line of it
+deterministic), the lines the referee sent (what each bot was told, for its resync), the
+referee's own bookkeeping, and what the players said (talk, answer lines), which the
+finished game keeps. The referee writes each step here *before* any line of it
 goes out, so nothing anyone saw is ever missing from the store. A game leaves these tables
 once its end has been written to the server, after it is recorded as finished: a game
 recorded whose end no bot may have heard is still here, for a restarted referee to tell.
@@ -16,6 +17,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from ..core.said import Answer, Talk
+from . import said
 from .codec import encode as _encode, tuples as _tuples
 
 Line = tuple[str | None, int | None, str]
@@ -50,6 +53,10 @@ class LiveGame:
     """The referee's bookkeeping (``Match.state``)."""
     recorded: bool = False
     """Whether the game is recorded as finished already (its end may not have been sent)."""
+    talk: tuple[Talk, ...] = ()
+    """The players' talk so far (``Match.talk``)."""
+    answers: tuple[Answer, ...] = ()
+    """The answer lines so far (``Match.answers``)."""
 
 
 def new_game_id(conn: sqlite3.Connection, now: float) -> str:
@@ -78,15 +85,17 @@ def open_live(conn: sqlite3.Connection, live: LiveGame) -> None:
 
 
 def append(conn: sqlite3.Connection, gid: str, first_action: int, actions: Sequence[tuple[int, str, Any]],
-           first_line: int, lines: Sequence[Line], state: dict[str, Any]) -> None:
-    """Add a step of a live game: its new answers and lines, numbered on from ``first_*``
-    (a number written twice is an IntegrityError: nothing is ever overwritten), and the
-    bookkeeping as it stands after them."""
+           first_line: int, lines: Sequence[Line], state: dict[str, Any], first_talk: int = 0,
+           talk: Sequence[Talk] = (), first_answer: int = 0, answers: Sequence[Answer] = ()) -> None:
+    """Add a step of a live game: its new answers and lines, talk and answer lines,
+    numbered on from ``first_*`` (a number written twice is an IntegrityError: nothing is
+    ever overwritten), and the bookkeeping as it stands after them."""
     conn.executemany("INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
                      ((gid, first_action + i, seat, kind, _encode(value))
                       for i, (seat, kind, value) in enumerate(actions)))
     conn.executemany("INSERT INTO live_lines (gid, idx, target, seat, line) VALUES (?,?,?,?,?)",
                      ((gid, first_line + i, target, seat, line) for i, (target, seat, line) in enumerate(lines)))
+    said.insert(conn, said.LIVE, gid, first_talk, talk, first_answer, answers)
     if conn.execute("UPDATE live_games SET state = ? WHERE id = ?", (_encode(state), gid)).rowcount != 1:
         raise KeyError(f"game {gid} is not live")
 
@@ -98,7 +107,8 @@ def resumed(conn: sqlite3.Connection, gid: str, place: str) -> None:
 
 def close_live(conn: sqlite3.Connection, gid: str) -> None:
     """Forget a live game (it is recorded and its end has gone out)."""
-    for table, column in (("live_actions", "gid"), ("live_lines", "gid"), ("live_games", "id")):
+    for table, column in (("live_actions", "gid"), ("live_lines", "gid"), ("live_talk", "gid"),
+                          ("live_answers", "gid"), ("live_games", "id")):
         conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (gid,))
 
 
@@ -118,7 +128,8 @@ def load_live(conn: sqlite3.Connection, *, place: str | None = None, tournament:
         history = tuple((seat, kind, _tuples(json.loads(value))) for seat, kind, value in conn.execute(
             "SELECT seat, kind, value FROM live_actions WHERE gid = ? ORDER BY idx", (gid,)))
         lines = tuple(conn.execute("SELECT target, seat, line FROM live_lines WHERE gid = ? ORDER BY idx", (gid,)))
+        talk, answers = said.load(conn, said.LIVE, gid)
         games.append(LiveGame(gid, game, json.loads(options), seed, None if deal is None else tuple(json.loads(deal)),
                               tuple(json.loads(names)), tuple(json.loads(bots)), where_, tid, started, resumes,
-                              history, lines, json.loads(state), bool(recorded)))
+                              history, lines, json.loads(state), bool(recorded), talk, answers))
     return games

@@ -7,6 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from ..core.events import Event, view
 from ..core.game import Game, Result
+from ..core.said import Answer, Talk
 from ..ratings.model import Change, Match, aborted, forfeit, ranked
 
 ABORTED_REASON = "aborted"
@@ -40,6 +41,10 @@ class GameRecord:
     """Every line the referee sent, with the nick of a direct message (None: the channel)."""
     bots: tuple[str, ...] = ()
     """The bot that played each seat (its rating identity); empty: the nicks are."""
+    talk: Sequence[Talk] = ()
+    """What the players said in the game's channel that counted, in order."""
+    answers: Sequence[Answer] = ()
+    """Every answer line the referee kept, accepted or refused, in order."""
 
     @property
     def players(self) -> int:
@@ -93,6 +98,8 @@ def record_from_game(
     game_type: str | None = None,
     options: Mapping[str, Any] | None = None,
     bots: Sequence[str] | None = None,
+    talk: Sequence[Talk] = (),
+    answers: Sequence[Answer] = (),
 ) -> GameRecord:
     """A GameRecord from an engine at the end of a game (or stopped: ``aborted_reason``).
 
@@ -130,7 +137,7 @@ def record_from_game(
         roles=tuple(roles), sides=tuple(sides), result=result, events=tuple(game.events),
         history=tuple(game.history), started=started, finished=finished, tournament=tournament,
         abort_reason=aborted_reason or ABORTED_REASON, deal=game.deal, transcript=tuple(transcript),
-        bots=tuple(bots) if bots is not None else (),
+        bots=tuple(bots) if bots is not None else (), talk=tuple(talk), answers=tuple(answers),
     )
 
 
@@ -192,6 +199,16 @@ class StoredGame:
     changes: Mapping[str, tuple[Change, ...]] = field(default_factory=dict)
     deal: tuple[int, ...] | None = None
     transcript: tuple[tuple[str | None, str], ...] = ()
+    """Every line the referee sent, with the nick of a direct message (None: the channel)."""
+    talk: tuple[Talk, ...] = ()
+    """The players' talk in the game's channel (the lines of their speeches that counted),
+    in order: seat, nick, text, seconds since the start, and ``after``, how many lines of
+    ``transcript`` came before it. Empty for games stored before the store kept talk."""
+    answers: tuple[Answer, ...] = ()
+    """The bots' answer lines, accepted or refused (``error``: the code), in order, with
+    their time, latency from their request, the SDK's ``fallback`` marker and ``after`` as
+    in ``talk``. Refusals past the referee's allowance per seat are counted in
+    ``transcript``, not kept here. Empty for games stored before."""
 
     def view(self, seat: int | None) -> list[Event]:
         """What ``seat`` was told during the game (None: a spectator)."""
@@ -244,12 +261,14 @@ class RoleStats:
 @dataclass(frozen=True)
 class Conduct:
     """How a bot kept to the protocol, from the lines the referee sent it: what it refused
-    (by error code), the warnings for late answers, and the timeouts by what they cost."""
+    (by error code), the warnings for late answers, and the timeouts by what they cost; and
+    from its answer lines, how often its SDK answered for it, by ``fallback=`` marker."""
 
     refused: Mapping[str, int]
     warnings: int
     defaults: int
     forfeits: int
+    fallbacks: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

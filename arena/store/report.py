@@ -1,5 +1,5 @@
-"""Plain-text tables for the CLI (``arena leaderboard``, ``arena games``, ``arena stats``,
-``arena bots list``).
+"""Plain text for the CLI: tables (``arena leaderboard``, ``arena games``, ``arena stats``,
+``arena bots list``) and replays (``arena replay``).
 
 Pure formatting of what the store returns, so the commands stay thin and the output is
 testable without a terminal. Columns are laid out by ``rich``, so they align whatever the
@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .records import BotRecord, BotStats, GameSummary, LeaderRow, RateStat
+from ..core.said import FALLBACKS, Answer, Talk
+from .records import BotRecord, BotStats, GameSummary, LeaderRow, RateStat, StoredGame
 
 WIDTH = 1000
 """Characters a table may take before rich would wrap it: more than any table here needs,
@@ -90,6 +91,9 @@ def stats_lines(stats: BotStats) -> list[str]:
     codes = ", ".join(f"{code} {n}" for code, n in c.refused.items())
     lines.append(f"  lines refused: {sum(c.refused.values())}{f' ({codes})' if codes else ''}; "
                  f"late: {c.warnings} warned, {c.defaults} answered by default, {c.forfeits} forfeited")
+    kinds = ", ".join(f"{marker} {c.fallbacks.get(marker, 0)}" for marker in FALLBACKS
+                      if marker != "own" or c.fallbacks.get(marker))  # a bot's own fallbacks are rarer
+    lines.append(f"  fallbacks: {sum(c.fallbacks.values())} ({kinds})")
     return lines
 
 
@@ -101,3 +105,44 @@ def bots_lines(bots: Iterable[BotRecord]) -> list[str]:
         seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(b.seen)) if b.seen else "never"
         _row(table, b.name, b.owner, b.version, proof or "name only", seen)
     return _lines(table)
+
+
+def replay_lines(game: StoredGame, seat: int | None = None, everything: bool = False,
+                 after: Sequence[str] = ()) -> list[str]:
+    """A stored game as the channel showed it: the referee's channel lines (``#``) with the
+    players' talk at its place (``<nick> text``), then ``after`` (lines said after the
+    game, e.g. its ratings). With ``seat``, also what that seat was told (``>``) and its own
+    answers (``<``, with their latency and, if refused, the code; the ERROR that follows
+    says why). With ``everything``, every line to and from every seat, named by nick."""
+    names = game.summary.nicks
+    nick = None if seat is None else names[seat].lower()  # its private lines went to its nick at the start
+    shown: list[Talk | Answer] = [*game.talk, *(a for a in game.answers if everything or a.seat == seat)]
+    said: dict[int, list[Talk | Answer]] = {}
+    """What players said, by how many referee lines came before it, in the order it came."""
+    for item in shown:
+        said.setdefault(item.after, []).append(item)
+    for items in said.values():
+        items.sort(key=lambda item: item.at)
+    out: list[str] = []
+
+    def heard(i: int) -> None:
+        for item in said.get(i, ()):
+            if isinstance(item, Talk):
+                out.append(f"#     <{item.nick}> {item.text}")
+                continue
+            how = "no open request" if item.latency is None else f"{item.latency:.2f} s"
+            if item.error is not None:
+                how += f"; refused: {item.error}"
+            out.append(f"< {names[item.seat]:<5} {item.line}  ({how})" if everything else f"<     {item.line}  ({how})")
+
+    for i, (target, line) in enumerate(game.transcript):
+        heard(i)
+        if target is None:
+            out.append(f"#     {line}")
+        elif everything:
+            out.append(f"> {target:<5} {line}")
+        elif nick is not None and target.lower() == nick:
+            out.append(f">     {line}")
+    heard(len(game.transcript))
+    out.extend(f"#     {line}" for line in after)
+    return out

@@ -194,7 +194,60 @@ V4_LIVE: Migration = (
     ) WITHOUT ROWID""",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE)
+V5_SAID: Migration = (
+    # What the players said (arena.core.said): their talk in the game's channel and their
+    # answer lines. ``after_lines`` places a line among the referee's (table ``lines``): it
+    # came after that many of them. Games stored before simply have none.
+    """CREATE TABLE talk (
+        game_seq INTEGER NOT NULL REFERENCES games(seq),
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        nick TEXT NOT NULL,                    -- the nick it came from
+        text TEXT NOT NULL,
+        at REAL NOT NULL,                      -- seconds since the game began
+        after_lines INTEGER NOT NULL,
+        PRIMARY KEY (game_seq, idx)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE answers (
+        game_seq INTEGER NOT NULL REFERENCES games(seq),
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        rid TEXT NOT NULL,                     -- the request id as the line gave it
+        line TEXT NOT NULL,                    -- as it arrived
+        at REAL NOT NULL,                      -- seconds since the game began
+        latency REAL,                          -- seconds since its request went out; NULL: no open request
+        error TEXT,                            -- the code it was refused with; NULL: accepted
+        fallback TEXT,                         -- the SDK's fallback= marker; NULL: the bot chose
+        after_lines INTEGER NOT NULL,
+        PRIMARY KEY (game_seq, idx)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX answers_fallbacks ON answers(game_seq) WHERE fallback IS NOT NULL",
+    """CREATE TABLE live_talk (
+        gid TEXT NOT NULL REFERENCES live_games(id),
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        nick TEXT NOT NULL,
+        text TEXT NOT NULL,
+        at REAL NOT NULL,
+        after_lines INTEGER NOT NULL,
+        PRIMARY KEY (gid, idx)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE live_answers (
+        gid TEXT NOT NULL REFERENCES live_games(id),
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        rid TEXT NOT NULL,
+        line TEXT NOT NULL,
+        at REAL NOT NULL,
+        latency REAL,
+        error TEXT,
+        fallback TEXT,
+        after_lines INTEGER NOT NULL,
+        PRIMARY KEY (gid, idx)
+    ) WITHOUT ROWID""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE, V5_SAID)
 
 
 class SchemaError(Exception):

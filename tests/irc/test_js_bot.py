@@ -137,7 +137,7 @@ def test_js_bots_play_werewolf_beside_sdk_bots(ngircd: LocalServer) -> None:
     turns = [m.fields["to"] for target, line in match.transcript
              if target is None and (m := parse(line)).verb == "ASK" and m.get("floor") == "true"
              and m.fields["to"] in js.nicks]
-    spoken = [nick for nick, _ in match.chat if nick in js.nicks]  # the record keeps counted lines only
+    spoken = [t.nick for t in match.talk if t.nick in js.nicks]  # the record keeps counted lines only
     assert sorted(spoken) == sorted(turns), (spoken, turns)
 
 

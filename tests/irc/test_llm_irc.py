@@ -80,7 +80,7 @@ def test_werewolf_over_irc_with_llm_bots_speaking_and_talking_to_the_pack(irc_se
     assert not [line for to, line in match.transcript if to in llm and line.startswith(("ERROR", "WARN"))]
     acts = clean_log(log, 4)
     spoken = sum(int(r.get("lines", 0)) for r in acts if r["event"] == "speech")
-    assert spoken and sum(1 for nick, _ in match.chat if nick in llm) == spoken, "every line said reached the record"
+    assert spoken and sum(1 for t in match.talk if t.nick in llm) == spoken, "every line said reached the record"
     talked = [r for r in acts if r["event"] == "team_talk" and r["lines"]]
     relayed = [line for _, line in match.transcript if line.startswith("TEAM") and any(f"from={n} " in line for n in llm)]
     assert len(relayed) >= len(talked)

@@ -5,9 +5,11 @@ no line is cut by the server."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.irc.servers import LocalServer
-from arena.protocol import FLOOR_LINES, MAX_TEXT_BYTES
+from arena.protocol import FLOOR_LINES, MAX_TEXT_BYTES, parse
 from arena.sdk import Ask, GameView, Talk
 from arena.sdk.speech import lines_of
 
@@ -33,8 +35,8 @@ class Orator(WerewolfRuleBot):
         return talk
 
 
-def test_long_speeches_reach_the_record_in_whole_lines(irc_server: LocalServer) -> None:
-    arena = Arena(irc_server, 6, FAST, game="werewolf")
+def test_long_speeches_reach_the_record_in_whole_lines(irc_server: LocalServer, tmp_path: Path) -> None:
+    arena = Arena(irc_server, 6, FAST, game="werewolf", store=tmp_path / "results.db")
     bots = {f"w{i}": Orator(seed=i, rambling=i % 2 == 1) for i in range(6)}
     for nick, bot in bots.items():
         arena.add_bot(nick, bot)
@@ -46,13 +48,21 @@ def test_long_speeches_reach_the_record_in_whole_lines(irc_server: LocalServer) 
     turns = [(nick, lines) for bot in bots.values() for nick, lines in bot.said]
     assert any(len(lines) > FLOOR_LINES for _, lines in turns) and any(len(lines) < FLOOR_LINES for _, lines in turns)
     # Each turn's lines, cut to the cap, are in the record, in order, and nothing else is.
-    recorded = list(match.chat)
+    recorded = [(t.nick, t.text) for t in match.talk]
     for nick, lines in turns:
         kept = [(nick, line) for line in lines[:FLOOR_LINES]]
         at = next(i for i in range(len(recorded)) if recorded[i:i + len(kept)] == kept)
         del recorded[at:at + len(kept)]
     assert recorded == []
-    assert all(len(text.encode()) <= MAX_TEXT_BYTES for _, text in match.chat)
+    assert all(len(text.encode()) <= MAX_TEXT_BYTES for text in (t.text for t in match.talk))
+    # The stored game keeps the speeches as said in the channel, each after its floor's ASK.
+    (stored,) = arena.stored
+    assert stored is not None and stored.talk == tuple(match.talk)
+    assert [(t.nick, t.text) for t in stored.talk] == [(t.nick, t.text) for t in match.talk] != []
+    for t in stored.talk:
+        asks = [parse(line) for to, line in stored.transcript[:t.after] if to is None and line.startswith("ASK ")]
+        assert asks[-1].flag("floor") and asks[-1].fields["to"] == t.nick
+    assert all(a.error is None and a.latency is not None for a in stored.answers)
     short = next(lines for _, lines in turns if len(lines) < FLOOR_LINES)
     assert " ".join(short).split() == (PARAGRAPH * 4).split(), "every word, whole"
     assert len(short) == 2 * len(lines_of(PARAGRAPH * 2)), "the second paragraph starts a line"

@@ -143,7 +143,7 @@ def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: Loca
     assert any(isinstance(t.session.bot, Talker) and t.session.bot.blurted for t in taps.values())
     refused = [to for to, line in match.transcript if line.startswith(f"ERROR NOT_YOUR_TURN {match.gid}")]
     blurts = [t for _, t in said if "out of turn" in t]
-    assert not any("out of turn" in t for _, t in match.chat)
+    assert not any("out of turn" in t for t in (said.text for said in match.talk))
     if irc_server.kind == "ngircd":
         assert blurts == [], "the moderated channel must drop lines from players without the floor"
     else:
@@ -153,10 +153,10 @@ def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: Loca
     talkers = {nick: tap.session.bot for nick, tap in taps.items()}
     speeches = [(nick, lines) for nick, bot in talkers.items() if isinstance(bot, Talker) for lines in bot.spoken]
     assert any(len(lines) > FLOOR_LINES for _, lines in speeches)
-    recorded = set(match.chat)
+    recorded = {(t.nick, t.text) for t in match.talk}
     assert all((nick, line) in recorded for nick, lines in speeches for line in lines[:FLOOR_LINES])
     assert not any((nick, line) in recorded for nick, lines in speeches for line in lines[FLOOR_LINES:])
-    assert len(match.chat) == sum(min(len(lines), FLOOR_LINES) for _, lines in speeches)
+    assert len(match.talk) == sum(min(len(lines), FLOOR_LINES) for _, lines in speeches)
 
     # Bots heard at the floor only the floor holder: never a blurt.
     for tap in taps.values():

@@ -405,8 +405,9 @@ def test_report_lines_for_the_cli(store):
     lines = stats_lines(store.bot_stats("avalon", bot)[bot])
     assert lines[0].startswith(f"{bot} (avalon): ")
     assert lines[1].split()[:2] == ["role", "games"]
-    assert len(lines) == 3 + len(store.bot_stats("avalon", bot)[bot].roles)
-    assert lines[-1] == "  lines refused: 0; late: 0 warned, 0 answered by default, 0 forfeited"
+    assert len(lines) == 4 + len(store.bot_stats("avalon", bot)[bot].roles)
+    assert lines[-2] == "  lines refused: 0; late: 0 warned, 0 answered by default, 0 forfeited"
+    assert lines[-1] == "  fallbacks: 0 (error 0, late 0)"
 
 
 def test_stats_count_refused_lines_and_timeouts_per_bot(store):
@@ -438,7 +439,7 @@ def test_stats_count_refused_lines_and_timeouts_per_bot(store):
     assert odd.warnings == odd.defaults == odd.forfeits == 0
     assert mute.refused == {} and mute.warnings == 3 and mute.defaults > 0 and mute.forfeits == 0
     assert p3 == type(p3)({}, 0, 0, 0)
-    assert stats_lines(found["mute"])[-1] == (f"  lines refused: 0; late: 3 warned, {mute.defaults} answered by default, "
+    assert stats_lines(found["mute"])[-2] == (f"  lines refused: 0; late: 3 warned, {mute.defaults} answered by default, "
                                              "0 forfeited")
 
 

@@ -118,7 +118,7 @@ def test_wolf_talk_reaches_the_living_wolves_only_and_only_at_night() -> None:
             assert to in wolves and m.get("from") in wolves and to != m.get("from")
             assert m.text == f"secret plan of {m.get('from')}"
         assert not any(TEAM in line or "secret plan" in line for to, line in match.transcript if to is None)
-        assert not any("secret plan" in text for _, text in match.chat)
+        assert not any("secret plan" in text for text in (t.text for t in match.talk))
     assert relayed > 0
 
 
@@ -153,15 +153,15 @@ def test_only_the_floor_holder_may_talk_and_bots_hear_only_them() -> None:
     nicks = [f"p{i}" for i in range(8)]
     hub = hub_with({n: Ear(seed=i) for i, n in enumerate(nicks)})
     match = play(hub, nicks, 3)
-    assert match.chat and not any(line.startswith(ERROR) for _, line in match.transcript)
+    assert match.talk and not any(line.startswith(ERROR) for _, line in match.transcript)
     assert heard and all(nick == floor for nick, _, floor in heard)
-    assert all(text.startswith(nick) for nick, text in match.chat)
+    assert all(t.text.startswith(t.nick) for t in match.talk)
 
     # Out of turn: refused with an ERROR, left out of the record, never passed on.
     match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 4, hub.channel, hub.now)
     heard.clear()
     hub.referee.on_message("p1", hub.channel, "I am not supposed to talk at night", hub.now)
-    assert match.chat == []
+    assert match.talk == []
     assert parse(match.transcript[-1][1]).args[0] == ErrorCode.NOT_YOUR_TURN.value
     assert match.transcript[-1][0] == "p1"
 
@@ -339,7 +339,7 @@ def test_the_dead_are_told_they_cannot_talk() -> None:
     match.game.kill(3, "test")  # a death in the day, as a hunter's shot would be
     hub.referee.on_message("p3", hub.channel, "boo", hub.now)
     hub.referee.on_message("p4", hub.channel, "hello", hub.now)
-    assert match.chat == []
+    assert match.talk == []
     codes = [parse(line).args[0] for to, line in match.transcript[-2:]]
     assert codes == [ErrorCode.PLAYER_DEAD.value, ErrorCode.NOT_YOUR_TURN.value]
 
@@ -512,7 +512,7 @@ def test_a_speech_is_capped_in_lines_and_bytes_and_the_floor_taken_back() -> Non
         say(hub, speaker.nick, f"line {i}", target=hub.channel)
         if i == FLOOR_LINES:
             assert log[-1] == ("MODE", hub.channel, f"-v {speaker.nick}")
-    assert match.chat == [(speaker.nick, f"line {i}") for i in range(1, FLOOR_LINES + 1)]
+    assert [(t.nick, t.text) for t in match.talk] == [(speaker.nick, f"line {i}") for i in range(1, FLOOR_LINES + 1)]
     refused = [m for m in speaker.errors() if m.args[0] == ErrorCode.NOT_YOUR_TURN.value]
     assert len(refused) == 2 and all(m.args[1:] == (match.gid,) for m in refused)
     # The turn is still open: the answer ends it, and the next speaker is voiced (once).
@@ -521,4 +521,4 @@ def test_a_speech_is_capped_in_lines_and_bytes_and_the_floor_taken_back() -> Non
     modes = [text for what, _, text in log[marks:] if what == "MODE"]
     assert f"-v {speaker.nick}" not in modes
     assert settle(hub, match, puppets, floor_choice) is None
-    assert all(nick != speaker.nick or text.startswith("line") for nick, text in match.chat)
+    assert all(nick != speaker.nick or text.startswith("line") for nick, text in ((t.nick, t.text) for t in match.talk))

@@ -3,7 +3,8 @@
 A request's deadline is the one thing the model cannot be trusted with, so every
 consultation has a budget, ``BUDGET`` of the deadline counted from when the request's line
 arrived (``Ask.received``; a worker may get to it later): calls stop when it is spent, an unusable reply gets one re-ask while it lasts,
-and a random legal choice answers when nothing usable came (logged as ``fallback``). The
+and a random legal choice answers when nothing usable came (logged as ``fallback``, and
+marked ``fallback=own`` on the wire, so ``arena stats`` counts it). The
 SDK's own fallback, at 80% of the deadline, stays the last resort for a bot that hangs.
 
 A turn at the floor (a speech, with a choice when it is a candidacy) and a wolf's night vote
@@ -116,8 +117,9 @@ class LlmBot(Bot):
         return self._said("team_talk", game, ask, outcome, reply, self._chosen(ask, reply), words, note)
 
     def _chosen(self, ask: Ask, reply: Reply | None) -> str | list[str]:
-        """The model's choice, or (none usable) a random legal one: logged as a fallback."""
-        return reply.choice if reply is not None and reply.choice is not None else ask.random(self.rng)
+        """The model's choice, or (none usable) a random legal one: logged as a fallback, and
+        marked one on the wire (``Ask.fall_back``)."""
+        return reply.choice if reply is not None and reply.choice is not None else ask.fall_back(self.rng)
 
     def _said(self, event: str, game: GameView, ask: Ask, outcome: Outcome, reply: Reply | None,
               choice: str | list[str], words: list[str], note: str) -> list[str]:

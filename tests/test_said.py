@@ -1,0 +1,268 @@
+"""What the players said is kept: their talk in the game's channel and their answer lines,
+with their times and places among the referee's lines, in the store (through a schema
+migration), in replays and, for the SDK's fallback markers, in ``arena stats``."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sqlite3
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from click.testing import CliRunner
+
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.cli import main
+from arena.config import TimeoutConfig
+from arena.core.said import Answer, Talk
+from arena.games.avalon.options import AvalonOptions
+from arena.games.werewolf.options import WerewolfOptions
+from arena.protocol import ASK, TIMEOUT, parse
+from arena.referee.local import LocalHub
+from arena.referee.match import Match
+from arena.referee.recorder import Recorder
+from arena.sdk import Ask, Bot, GameView
+from arena.store import MIGRATIONS, LiveGame, Store, StoredGame
+from arena.store.report import stats_lines
+
+from .store.helpers import avalon_record
+
+TIMEOUTS = TimeoutConfig(decision=30.0, grace=5.0)
+THINKING = 2.5
+"""Seconds the slow bot's every decision takes on the test's clock."""
+
+
+class Talker(WerewolfRuleBot):
+    """Says two lines at each turn at the floor."""
+
+    def speech(self, game: GameView, ask: Ask) -> list[str]:
+        return [f"{game.me} speaks at {ask.rid}", "and says more"]
+
+
+class Buggy(Bot):
+    """Every decision raises: the SDK answers at random, marked ``fallback=error``."""
+
+    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+        raise RuntimeError("a bug in the bot")
+
+
+class Nonsense(Bot):
+    def vote(self, game: GameView, ask: Ask) -> str:
+        return "maybe"  # refused; the SDK then answers at random
+
+
+class Ticks:
+    """A clock that moves only when a bot thinks (``Slow``)."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Slow(Bot):
+    def __init__(self, seed: int, ticks: Ticks) -> None:
+        super().__init__(seed)
+        self.ticks = ticks
+
+    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+        self.ticks.t += THINKING
+        return super().decide(game, ask)
+
+
+WOLVES = ["talk1", "talk2", "talk3", "buggy", "plain1", "plain2"]
+KNIGHTS = ["slow", "odd", "p3", "p4", "p5"]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Match, Match]]:
+    """A store holding a Werewolf game with talk and a buggy bot (``w1``) and an Avalon
+    game with a slow bot and one whose votes are refused (``a1``)."""
+    path = tmp_path_factory.mktemp("said") / "arena.db"
+    with Store(path) as store:
+        hub = LocalHub(TIMEOUTS)
+        Recorder(store).attach(hub.referee)
+        for i, nick in enumerate(WOLVES):
+            hub.connect(nick, Talker(seed=i) if nick.startswith("talk") else Buggy(seed=i) if nick == "buggy"
+                        else Bot(seed=i))
+        wolves = hub.play("werewolf", WOLVES, WerewolfOptions(), 7, gid="w1")
+        ticks = Ticks()
+        hub = LocalHub(TIMEOUTS, clock=ticks)
+        Recorder(store).attach(hub.referee)
+        hub.connect("slow", Slow(1, ticks))
+        hub.connect("odd", Nonsense(seed=2))
+        for i, nick in enumerate(KNIGHTS[2:]):
+            hub.connect(nick, Bot(seed=10 + i))
+        knights = hub.play("avalon", KNIGHTS, AvalonOptions(), 3, gid="a1")
+    yield path, wolves, knights
+
+
+def stored(path: Path, gid: str) -> StoredGame:
+    with Store(path) as store:
+        game = store.load_game(gid)
+    assert game is not None
+    return game
+
+
+def test_a_game_keeps_its_talk_in_order_and_in_place(played: tuple[Path, Match, Match]) -> None:
+    path, wolves, _ = played
+    game = stored(path, "w1")
+    assert game.talk and game.talk == tuple(wolves.talk)
+    assert {t.nick for t in game.talk} <= {"talk1", "talk2", "talk3"}
+    assert [t.text for t in game.talk if t.text != "and says more"] == \
+        [f"{t.nick} speaks at {parse(game.transcript[t.after - 1][1]).args[1]}" for t in game.talk
+         if t.text != "and says more"], "each speech comes right after the ASK that gave its speaker the floor"
+    for t in game.talk:
+        floors = [parse(line) for _, line in game.transcript[:t.after] if line.startswith(ASK + " ")
+                  and "floor=true" in line]
+        assert floors[-1].fields["to"] == t.nick and WOLVES[t.seat] == t.nick
+    assert [t.after for t in game.talk] == sorted(t.after for t in game.talk)
+    assert [t.at for t in game.talk] == sorted(t.at for t in game.talk)
+
+
+def test_a_game_keeps_every_answer_with_its_fallback(played: tuple[Path, Match, Match]) -> None:
+    path, wolves, _ = played
+    game = stored(path, "w1")
+    assert game.answers == tuple(wolves.answers)
+    assert not any(line.startswith(TIMEOUT) for _, line in game.transcript)
+    accepted = [a for a in game.answers if a.error is None]
+    assert [a.seat for a in accepted] == [seat for seat, _, _ in game.history], \
+        "every answer the engine took, and no other, is accepted, in order"
+    buggy = WOLVES.index("buggy")
+    assert {a.fallback for a in game.answers if a.seat == buggy} == {"error"}
+    assert {a.fallback for a in game.answers if a.seat != buggy} == {None}
+    assert all(a.line.startswith("ANSWER w1 ") for a in game.answers)
+    assert all(a.line.endswith(" fallback=error") == (a.seat == buggy) for a in game.answers)
+
+
+def test_answers_keep_their_time_latency_and_refusal(played: tuple[Path, Match, Match]) -> None:
+    path, _, knights = played
+    game = stored(path, "a1")
+    assert game.answers == tuple(knights.answers)
+    slow = [a for a in game.answers if a.seat == KNIGHTS.index("slow")]
+    assert slow and all(a.latency == pytest.approx(THINKING) and a.error is None for a in slow)
+    assert all(a.at >= THINKING for a in slow)
+    refused = [a for a in game.answers if a.error is not None]
+    assert refused and {(KNIGHTS[a.seat], a.error) for a in refused} == {("odd", "ACTION_NOT_ALLOWED")}
+    assert all(a.line.endswith(" maybe") for a in refused)
+    for a in refused:  # its ERROR follows it in the transcript
+        assert game.transcript[a.after] == ("odd", game.transcript[a.after][1])
+        assert game.transcript[a.after][1].startswith("ERROR ACTION_NOT_ALLOWED a1 " + a.rid)
+
+
+def test_the_store_round_trips_talk_and_answers_exactly(tmp_path: Path) -> None:
+    record = avalon_record(1, random.Random(1))
+    talk = (Talk(2, "bob", "I am good", 1.25, 3), Talk(0, "al", "ok", 1.5, 3), Talk(2, "bob", "é ;--", 9.0, 7))
+    answers = (Answer(1, "4", "ANSWER g1 4 approve", 2.0, 0.5, None, None, 4),
+               Answer(1, "x", "ANSWER g1 x approve", 2.25, None, "MALFORMED", "late", 4),
+               Answer(3, "5", "ANSWER g1 5 a,b fallback=own", 3.0, 1.0, None, "own", 5))
+    with Store(tmp_path / "a.db") as store:
+        store.record_game(dataclasses.replace(record, talk=talk, answers=answers))
+        store.record_game(avalon_record(2, random.Random(2)))
+        game, plain = store.load_game("g1"), store.load_game("g2")
+    assert game is not None and game.talk == talk and game.answers == answers
+    assert plain is not None and plain.talk == () and plain.answers == ()
+
+
+def test_a_v4_store_migrates_and_its_games_have_no_talk(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    with Store(path, migrations=MIGRATIONS[:4]) as old:
+        old.record_game(avalon_record(1, random.Random(1)))
+        old.open_live(LiveGame("g9", "avalon", {}, 1, None, ("a", "b"), ("a", "b"), "here", None, 0.0))
+        old.append_live("g9", 0, [(0, "team", ("a", "b"))], 0, [(None, None, "START g9")], {})
+        with pytest.raises(sqlite3.OperationalError):
+            old.conn.execute("SELECT * FROM talk")
+    with Store(path) as store:
+        assert (store.migrated_from, store.version) == (4, 5)
+        game = store.load_game("g1")
+        assert game is not None and game.talk == () and game.answers == ()
+        assert all(s.conduct.fallbacks == {} for s in store.bot_stats("avalon").values())
+        (live,) = store.live_games(place="here")
+        assert live.talk == () and live.answers == () and live.history == ((0, "team", ("a", "b")),)
+        said = Talk(0, "a", "hello", 1.0, 1)
+        store.append_live("g9", 1, [], 1, [], {}, 0, [said], 0, [])
+        assert store.live_games(place="here")[0].talk == (said,)
+        store.close_live("g9")
+        assert store.conn.execute("SELECT COUNT(*) FROM live_talk").fetchone()[0] == 0
+
+
+def test_stats_count_fallbacks_per_bot(played: tuple[Path, Match, Match]) -> None:
+    path, wolves, _ = played
+    buggy = WOLVES.index("buggy")
+    n = sum(1 for a in wolves.answers if a.seat == buggy)
+    with Store(path) as store:
+        found = store.bot_stats("werewolf")
+    assert found["buggy"].conduct.fallbacks == {"error": n} and n > 0
+    assert found["talk1"].conduct.fallbacks == {}
+    assert stats_lines(found["buggy"])[-1] == f"  fallbacks: {n} (error {n}, late 0)"
+    assert stats_lines(found["talk1"])[-1] == "  fallbacks: 0 (error 0, late 0)"
+
+
+def replay(path: Path, *args: str) -> list[str]:
+    result = CliRunner().invoke(main, list(args), env={"ARENA_STORE_PATH": str(path)}, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+def test_replay_shows_the_talk_in_place(played: tuple[Path, Match, Match]) -> None:
+    path, wolves, _ = played
+    lines = replay(path, "replay", "w1")
+    talk = [line for line in lines if line.startswith("#     <")]
+    assert talk == [f"#     <{t.nick}> {t.text}" for t in wolves.talk]
+    first = lines.index(talk[0])
+    asked = parse(lines[first - 1][6:])
+    assert asked.verb == ASK and asked.fields["to"] == wolves.talk[0].nick and asked.flag("floor")
+    assert not any(line.startswith(("<", ">")) for line in lines), "the channel's view: no private lines"
+
+
+def test_replay_as_a_player_shows_its_answers_and_what_was_refused(played: tuple[Path, Match, Match]) -> None:
+    path, _, knights = played
+    lines = replay(path, "replay", "a1", "--as", "odd")
+    mine = [line for line in lines if line.startswith("<")]
+    odd = [a for a in knights.answers if KNIGHTS[a.seat] == "odd"]
+    assert len(mine) == len(odd) and all(line.startswith("<     ANSWER a1 ") for line in mine)
+    refused = [i for i, line in enumerate(lines) if "refused: ACTION_NOT_ALLOWED" in line]
+    assert refused and all(lines[i + 1].startswith(">     ERROR ACTION_NOT_ALLOWED a1 ") for i in refused)
+    slow = replay(path, "replay", "a1", "--as", "slow")
+    assert any(line.startswith("<     ANSWER a1 ") and line.endswith(f"({THINKING:.2f} s)") for line in slow)
+
+
+def test_replay_all_shows_every_answer_by_nick(played: tuple[Path, Match, Match]) -> None:
+    path, wolves, _ = played
+    lines = replay(path, "replay", "w1", "--all")
+    answers = [line for line in lines if line.startswith("< ")]
+    assert len(answers) == len(wolves.answers)
+    assert {line.split()[1] for line in answers} == set(WOLVES)
+    assert any(line.startswith("< buggy ") and "fallback=error" in line for line in answers)
+    assert sum(line.startswith("#     <") for line in lines) == len(wolves.talk)
+
+
+# -- the fallback field on the wire ---------------------------------------------------------
+
+
+def test_an_answer_may_carry_a_fallback_field() -> None:
+    msg = parse("ANSWER g7 12 approve fallback=error")
+    assert (msg.args, msg.fields) == (("g7", "12", "approve"), {"fallback": "error"})
+
+
+@pytest.mark.parametrize("marker,kept", [("error", "error"), ("late", "late"), ("own", "own"), ("bogus", None)])
+def test_the_fallback_field_is_kept_and_never_judged(marker: str, kept: str | None) -> None:
+    """Two identical games, one whose every answer carries the marker: they play the same,
+    and the marker is kept (a value the protocol does not name is not)."""
+    def play(mark: bool) -> Match:
+        hub = LocalHub(TIMEOUTS)
+        for i, nick in enumerate(KNIGHTS):
+            session = hub.connect(nick, Bot(seed=i))
+            if mark:
+                plain = session.answer
+                session.answer = lambda ask, choice, fallback=None, plain=plain: plain(ask, choice, marker)  # type: ignore[method-assign]
+        return hub.play("avalon", KNIGHTS, AvalonOptions(), 5)
+
+    plain, marked = play(False), play(True)
+    assert marked.transcript == plain.transcript and marked.game.history == plain.game.history
+    assert marked.answers and {a.fallback for a in marked.answers} == {kept}
+    assert {a.fallback for a in plain.answers} == {None}
+    assert all(a.line.endswith(f" fallback={marker}") for a in marked.answers)
