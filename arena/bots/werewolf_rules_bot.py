@@ -10,8 +10,8 @@
 - The witch heals on the first night and poisons a named wolf; the hunter shoots one.
 - The guardian angel protects as the doctor does, and the jailer jails the player the
   doctor would protect; the roleblocker blocks a named wolf; the serial killer kills the
-  claimed seer, else anyone at random; the detective, tracker and watcher look at players
-  they know nothing about.
+  claimed seer, else anyone at random; the detective, tracker, watcher and oracle look at
+  players they know nothing about.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -110,6 +110,7 @@ class WerewolfRuleBot(WerewolfBot):
 
     tracker_track = _unknown
     watcher_watch = _unknown
+    oracle_mark = _unknown
 
     def detective_compare(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
         known = self._known(game)

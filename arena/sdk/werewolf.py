@@ -338,6 +338,9 @@ class WerewolfState(GameState):
     def _idiot(self, msg: Message) -> None:
         self.roles[msg.get("player", "")] = msg.get("role", "idiot")
 
+    def _oracle(self, msg: Message) -> None:
+        self.roles[msg.get("target", "")] = msg.get("role", "")
+
     def _shot_line(self, msg: Message) -> None:
         self._shot = _someone(msg.get("target"))
 
@@ -357,7 +360,7 @@ class WerewolfState(GameState):
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
         "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons,
-        "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "DAWN": _dawn, "DAY": _day,
+        "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "ORACLE": _oracle, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
         "VOTE_RESULT": _vote_result, "EXECUTION": _execution, "IDIOT": _idiot, "SHOT": _shot_line, "DEATH": _death,
@@ -370,7 +373,7 @@ WerewolfView: TypeAlias = GameView[WerewolfState]
 
 _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
-          "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch")
+          "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -487,6 +490,12 @@ class WerewolfBot(GameBot):
     def watcher_watch(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the watcher: return a player to watch tonight, or ``"none"``; at dawn
         ``WATCHED`` tells who visited them (``game.state.watched``). Default: at random."""
+        return self._at_random(ask)
+
+    def oracle_mark(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the oracle: return a player to mark tonight, or ``"none"``; when you
+        die, the role of the last player you marked is told to everyone (``ORACLE``).
+        Default: at random."""
         return self._at_random(ask)
 
     def serial_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:

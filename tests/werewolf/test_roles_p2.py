@@ -274,3 +274,15 @@ def test_masons_know_each_other_from_the_start():
     g = game(INFO_DEAL, leaderEnabled=False)
     (e,) = events(g, "masons")
     assert e.data == {"masons": [7, 8]} and e.audience == {7, 8}
+
+
+def test_the_oracles_last_mark_is_revealed_when_it_dies():
+    g = game("oracle werewolf werewolf villager villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "oracle_mark": 1})
+    assert events(g, "oracle_reveal") == []
+    step(g, QUIET, stop=until_kind("oracle_mark"))
+    night(g, {**QUIET, "oracle_mark": 3, "wolf_vote": 0})  # the mark of the night it dies counts
+    (e,) = events(g, "oracle_reveal")
+    assert e.public and e.data == {"target": 3, "role": "villager"}
+    kinds = [x.kind for x in g.events]
+    assert kinds[kinds.index("oracle_reveal") + 1] == "dawn"

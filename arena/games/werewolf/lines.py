@@ -93,6 +93,9 @@ class WerewolfLines:
     def _watched(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("WATCHED", gid, night=d["night"], target=nicks[d["target"]], visitors=_seats(d["visitors"], nicks))
 
+    def _oracle_reveal(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("ORACLE", gid, target=nicks[d["target"]], role=d["role"])
+
     def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("BLOCKED", gid, night=d["night"])
 
