@@ -286,3 +286,34 @@ def test_the_oracles_last_mark_is_revealed_when_it_dies():
     assert e.public and e.data == {"target": 3, "role": "villager"}
     kinds = [x.kind for x in g.events]
     assert kinds[kinds.index("oracle_reveal") + 1] == "dawn"
+
+
+# -- bomb --------------------------------------------------------------------------------------
+
+BOMB_DEAL = "bomb werewolf werewolf vigilante doctor villager villager villager villager"
+
+
+def test_the_bomb_takes_the_wolf_who_killed_it_along():
+    g = game(BOMB_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, ("wolf_vote", 1): 5, ("wolf_vote", 2): 0, "vigilante_shoot": "none"})
+    assert dead(g) == set()  # a tie: no kill
+    g = game(BOMB_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "wolf_vote": 0})
+    assert dead(g) == {0, 1}  # the first wolf by seat who voted for it carried out the kill
+    assert last(g, "dawn")["dead"] == [0, 1]
+
+
+def test_the_bomb_takes_the_vigilante_along_unless_the_kill_is_stopped():
+    g = game(BOMB_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "vigilante_shoot": 0})
+    assert dead(g) == {0, 3}
+    g = game(BOMB_DEAL, leaderEnabled=False)
+    night(g, {**QUIET, "vigilante_shoot": 0, "doctor_protect": 0})
+    assert dead(g) == set()
+
+
+def test_an_executed_bomb_takes_nobody_along():
+    g = game(BOMB_DEAL, leaderEnabled=False)
+    night(g, QUIET)
+    execute(g, 0)
+    assert dead(g) == {0}

@@ -411,7 +411,12 @@ class WerewolfGame(Game):
             action.dawn(self)
         outcome = resolve(self.plan.kills, self.plan.protections)
         self._batch = []
-        for seat, causes in outcome.deaths.items():
+        deaths = dict(outcome.deaths)
+        for seat in outcome.deaths:
+            if self._roles[seat].retaliates:
+                for killer in outcome.killers.get(seat, ()):
+                    deaths.setdefault(killer, []).append("bomb")
+        for seat, causes in deaths.items():
             if self.alive[seat]:  # not yet taken by a lover's grief this dawn
                 self._die(seat, causes, announce=False)
         self.victims = list(self._batch)

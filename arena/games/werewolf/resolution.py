@@ -72,6 +72,8 @@ class Protection:
 class Outcome:
     deaths: dict[int, list[str]] = field(default_factory=dict)
     """Who dies, in the order their first death event landed, with every cause that landed."""
+    killers: dict[int, list[int]] = field(default_factory=dict)
+    """For each of the dead, the actors of the kills that landed on them (a bomb's due)."""
     used: list[Protection] = field(default_factory=list)
     """Protections that took effect, in order."""
 
@@ -112,4 +114,6 @@ def resolve(kills: Iterable[Kill], protections: Iterable[Protection]) -> Outcome
 
     for victim, kill in landed:
         outcome.deaths.setdefault(victim, []).append(kill.cause)
+        if kill.actor is not None:
+            outcome.killers.setdefault(victim, []).append(kill.actor)
     return outcome

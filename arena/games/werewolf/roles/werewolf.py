@@ -5,6 +5,10 @@ the most votes is the kill; a tie, or no vote at all, means no wolf kill tonight
 see the votes and the result as soon as they have all voted; the roles that
 ``learns_wolf_target`` (doctor, witch) learn the final target or that there is none, each
 once it has made its own choice of the night (the doctor protects first, as in 4.2). Wolves may choose any living player, a wolf too.
+
+The kill is carried out by the first wolf by seat among those who voted for the victim
+(the kill's ``actor``: whom a bomb takes along); every wolf who voted for the victim visits
+them (mechanics/visits.py).
 """
 
 from __future__ import annotations
@@ -49,10 +53,10 @@ class WolfVote(Action):
         target = leaders[0] if top and len(leaders) == 1 else None
         game.plan.wolf_target = target
         if target is not None:
-            game.plan.kills.append(Kill(target, "wolves", step=cls.step))
-            for wolf in sorted(votes):
-                if votes[wolf] == target:
-                    visit(game, wolf, target, cls.kind, cls.step)
+            voters = [wolf for wolf in sorted(votes) if votes[wolf] == target]
+            game.plan.kills.append(Kill(target, "wolves", voters[0], cls.step))
+            for wolf in voters:
+                visit(game, wolf, target, cls.kind, cls.step)
         game.tell(
             "wolf_votes",
             {"night": game.day, "votes": [[s, votes[s]] for s in sorted(votes)], "target": target},
