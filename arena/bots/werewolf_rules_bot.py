@@ -11,7 +11,7 @@
 - The guardian angel protects as the doctor does, and the jailer jails the player the
   doctor would protect; the roleblocker blocks a named wolf; the serial killer kills the
   claimed seer, else anyone at random; the detective, tracker, watcher and oracle look at
-  players they know nothing about.
+  players they know nothing about; the little girl peeks on the first night.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -128,6 +128,10 @@ class WerewolfRuleBot(WerewolfBot):
         if seer in players:
             return seer
         return self._pick(players, self.rng) if players else "none"
+
+    def little_girl_peek(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Peeks on the first night only: the risk then buys the most."""
+        return "peek" if game.state.day == 1 else "none"
 
     def witch_save(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         return "save" if "save" in ask.options and game.state.day == 1 else "none"

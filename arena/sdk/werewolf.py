@@ -195,6 +195,8 @@ class WerewolfState(GameState):
     """The nights you were blocked (``BLOCKED``): your night actions then did nothing."""
     masons: list[Player] = field(default_factory=list)
     """The masons, if you are one."""
+    caught: list[Player] = field(default_factory=list)
+    """Little girls the pack caught peeking (``CAUGHT``), if you are a wolf."""
     detective: list[DetectiveResult] = field(default_factory=list)
     """What you learned as the detective, night by night."""
     tracked: list[VisitReport] = field(default_factory=list)
@@ -260,6 +262,9 @@ class WerewolfState(GameState):
 
     def _blocked(self, msg: Message) -> None:
         self.blocked.append(msg.int("night"))
+
+    def _caught(self, msg: Message) -> None:
+        self.caught.append(msg.get("player", ""))
 
     def _masons(self, msg: Message) -> None:
         self.masons = msg.list("masons")
@@ -359,7 +364,7 @@ class WerewolfState(GameState):
 
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
-        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons,
+        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught,
         "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "ORACLE": _oracle, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
@@ -373,7 +378,8 @@ WerewolfView: TypeAlias = GameView[WerewolfState]
 
 _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
-          "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark")
+          "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
+          "little_girl_peek")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -490,6 +496,12 @@ class WerewolfBot(GameBot):
     def watcher_watch(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the watcher: return a player to watch tonight, or ``"none"``; at dawn
         ``WATCHED`` tells who visited them (``game.state.watched``). Default: at random."""
+        return self._at_random(ask)
+
+    def little_girl_peek(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the little girl: return ``"peek"`` to learn the wolves' target tonight
+        (``WOLF_TARGET``; ``game.state.wolf_targets``), at the risk of being caught and
+        attacked by the pack, or ``"none"``. Default: at random."""
         return self._at_random(ask)
 
     def oracle_mark(self, game: WerewolfView, ask: WerewolfAsk) -> str:

@@ -18,7 +18,8 @@ from arena.games.werewolf.roles import ACTIONS, REGISTRY, Team
 MAX_ACTIONS = 20000
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
 SPECIALS = [r for r in REGISTRY if r not in ("villager", "werewolf")]
-PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed", "blocked"}
+PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed", "blocked", "masons",
+           "detective_result", "tracked", "watched", "caught"}
 DEAD_MAY_ANSWER = {"last_words", "hunter_shoot"}
 
 
@@ -153,7 +154,9 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
         if e.kind in ("wolves", "wolf_votes"):
             assert all(roles[s].team is Team.WEREWOLF for s in e.audience)
         if e.kind == "wolf_target":
-            assert all(roles[s].learns_wolf_target for s in e.audience)
+            assert all(roles[s].learns_wolf_target or game.roles[s] == "little_girl" for s in e.audience)
+        if e.kind == "caught":
+            assert all(roles[s].team is Team.WEREWOLF for s in e.audience)
         if e.public and e.kind in ("dawn", "death", "execution"):
             shown = e.data.get("roles", {}) or ({e.data["seat"]: e.data["role"]} if "role" in e.data else {})
             assert bool(shown) <= options.revealRolesOnDeath

@@ -317,3 +317,30 @@ def test_an_executed_bomb_takes_nobody_along():
     night(g, QUIET)
     execute(g, 0)
     assert dead(g) == {0}
+
+
+# -- little girl -----------------------------------------------------------------------------
+
+GIRL_DEAL = "little_girl werewolf werewolf doctor villager villager villager villager"
+
+
+def test_a_peek_tells_the_wolves_target_and_a_caught_girl_is_attacked():
+    g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=0)
+    night(g, {**QUIET, "little_girl_peek": "peek", "wolf_vote": 5})
+    assert [(e.data, e.audience) for e in events(g, "wolf_target") if 0 in e.audience] == [
+        ({"night": 1, "target": 5}, {0})]
+    assert dead(g) == {5} and events(g, "caught") == []
+    g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=100)
+    night(g, {**QUIET, "little_girl_peek": "peek", "wolf_vote": 5})
+    (e,) = events(g, "caught")
+    assert e.audience == {1, 2} and e.data == {"night": 1, "player": 0}
+    assert dead(g) == {0, 5}
+
+
+def test_a_caught_girl_can_be_saved_and_not_peeking_is_safe():
+    g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=100)
+    night(g, {**QUIET, "little_girl_peek": "peek", "wolf_vote": 5, "doctor_protect": 0})
+    assert dead(g) == {5}
+    g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=100)
+    night(g, {**QUIET, "little_girl_peek": "none", "wolf_vote": 5})
+    assert dead(g) == {5} and not [e for e in events(g, "wolf_target") if 0 in e.audience]

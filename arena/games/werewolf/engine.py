@@ -413,9 +413,10 @@ class WerewolfGame(Game):
         self._batch = []
         deaths = dict(outcome.deaths)
         for seat in outcome.deaths:
-            if self._roles[seat].retaliates:
+            cause = self._roles[seat].retaliation
+            if cause is not None:
                 for killer in outcome.killers.get(seat, ()):
-                    deaths.setdefault(killer, []).append("bomb")
+                    deaths.setdefault(killer, []).append(cause)
         for seat, causes in deaths.items():
             if self.alive[seat]:  # not yet taken by a lover's grief this dawn
                 self._die(seat, causes, announce=False)

@@ -17,6 +17,9 @@ from .engine import WerewolfGame
 
 UNSHOWN = frozenset({"roleCounts", "enabledRoles", "nightActionTime", "discussionTime", "voteTime", "lastWordsTime"})
 """Options not in RULES: the deal is in START's ``roles``, timings in each ASK's deadline."""
+ROLE_OPTIONS = {"littleGirlCaughtPercent": "little_girl"}
+"""Options of a role that came after the classic set: in RULES only when the role is dealt,
+so that the classic game's RULES still fits one line."""
 NOBODY = "none"
 """A seat field with no seat (no wolf target, no leader)."""
 
@@ -62,7 +65,10 @@ class WerewolfLines:
         """START, then the rules on a line of their own (together they would not fit in one
         IRC line); timings are left out: every request carries its own deadline."""
         roles = [f"{r}:{n}" for r, n in d["roles"].items()]
-        rules = [f"{k}:{str(v).lower()}" for k, v in d["options"].items() if k not in UNSHOWN]
+        rules = [
+            f"{k}:{str(v).lower()}" for k, v in d["options"].items()
+            if k not in UNSHOWN and (k not in ROLE_OPTIONS or ROLE_OPTIONS[k] in d["roles"])
+        ]
         return [Message.make(START, gid, game="werewolf", seats=nicks, roles=roles), Message.make("RULES", gid, options=rules)]
 
     def _role(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
@@ -95,6 +101,9 @@ class WerewolfLines:
 
     def _oracle_reveal(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("ORACLE", gid, target=nicks[d["target"]], role=d["role"])
+
+    def _caught(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("CAUGHT", gid, night=d["night"], player=nicks[d["player"]])
 
     def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("BLOCKED", gid, night=d["night"])

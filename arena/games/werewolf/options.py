@@ -69,6 +69,7 @@ class WerewolfOptions(Options):
     lastWordsScope: str = option("day_only", choices=("day_only", "day_and_night"), help="who gets last words (10.5)")
     lastWordsOrder: str = option("seating_order", choices=("seating_order", "death_resolution"), help="order of last words (10.5)")
     vigilanteShots: int = option(1, help="shots a vigilante has for the whole game (not in the spec)")
+    littleGirlCaughtPercent: int = option(20, help="chance in percent that a little girl's peek is caught (not in the spec)")
     maxDays: int = option(50, help="after this many days the game ends in a draw; 0 = never (not in the spec)")
 
     def __post_init__(self) -> None:
@@ -79,6 +80,8 @@ class WerewolfOptions(Options):
         for name in ("nightActionTime", "discussionTime", "voteTime", "lastWordsTime", "vigilanteShots", "maxDays"):
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name} must not be negative, got {getattr(self, name)}")
+        if not 0 <= self.littleGirlCaughtPercent <= 100:
+            raise OptionError(f"option littleGirlCaughtPercent is a percentage (0 to 100), got {self.littleGirlCaughtPercent}")
 
     def counts(self) -> dict[str, int]:
         return parse_counts(self.roleCounts)

@@ -141,8 +141,9 @@ class Role:
     hostile: ClassVar[bool] = False
     """A neutral threat to both teams (the serial killer): while one lives, neither the
     village nor the wolves have won."""
-    retaliates: ClassVar[bool] = False
-    """Killed at night, takes its killers along (the bomb): they die at the same dawn."""
+    retaliation: ClassVar[str | None] = None
+    """Killed at night, takes its killers along (the bomb), who die at the same dawn of this
+    cause."""
     survivor: ClassVar[bool] = False
     """A neutral without a win of its own (the roleblocker): it wins alongside the winning
     side if it is alive at the end."""

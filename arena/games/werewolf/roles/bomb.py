@@ -23,5 +23,5 @@ class Bomb(Role):
     id = "bomb"
     team = Team.NEUTRAL
     priority = "P2"
-    retaliates = True
+    retaliation = "bomb"
     survivor = True
