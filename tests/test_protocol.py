@@ -121,6 +121,7 @@ CANONICAL: list[tuple[Message, str]] = [
     (Message.make("LOVERS", "g4", lovers=["bob", "erin"], cupid="carol"), "LOVERS g4 lovers=bob,erin cupid=carol"),
     (Message.make("CHARMED", "g4", night=2, charmed=["bob", "dave"], new="dave"), "CHARMED g4 night=2 charmed=bob,dave new=dave"),
     (Message.make("BLOCKED", "g4", night=2), "BLOCKED g4 night=2"),
+    (Message.make("CARDS", "g4", cards=["witch", "werewolf"]), "CARDS g4 cards=witch,werewolf"),
     (Message.make("CAUGHT", "g4", night=2, player="bob"), "CAUGHT g4 night=2 player=bob"),
     (Message.make("ORACLE", "g4", target="bob", role="werewolf"), "ORACLE g4 target=bob role=werewolf"),
     (Message.make("MASONS", "g4", masons=["bob", "dave"]), "MASONS g4 masons=bob,dave"),

@@ -11,7 +11,8 @@
 - The guardian angel protects as the doctor does, and the jailer jails the player the
   doctor would protect; the roleblocker blocks a named wolf; the serial killer kills the
   claimed seer, else anyone at random; the detective, tracker, watcher and oracle look at
-  players they know nothing about; the little girl peeks on the first night.
+  players they know nothing about; the little girl peeks on the first night; the thief
+  takes a werewolf card, else any card with a power.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -128,6 +129,15 @@ class WerewolfRuleBot(WerewolfBot):
         if seer in players:
             return seer
         return self._pick(players, self.rng) if players else "none"
+
+    def thief_steal(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Takes the first card with a power (a werewolf card first: the pack is strong)."""
+        cards = dict(zip(("card1", "card2"), game.state.cards))
+        for wanted in (lambda r: r == WOLF, lambda r: r != "villager"):
+            for option in ask.options:
+                if option in cards and wanted(cards[option]):
+                    return option
+        return "none" if "none" in ask.options else ask.options[0]
 
     def little_girl_peek(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """Peeks on the first night only: the risk then buys the most."""

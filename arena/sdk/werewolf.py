@@ -195,6 +195,8 @@ class WerewolfState(GameState):
     """The nights you were blocked (``BLOCKED``): your night actions then did nothing."""
     masons: list[Player] = field(default_factory=list)
     """The masons, if you are one."""
+    cards: list[str] = field(default_factory=list)
+    """The two extra cards (roles), if you are the thief: ``card1`` and ``card2``."""
     caught: list[Player] = field(default_factory=list)
     """Little girls the pack caught peeking (``CAUGHT``), if you are a wolf."""
     detective: list[DetectiveResult] = field(default_factory=list)
@@ -262,6 +264,9 @@ class WerewolfState(GameState):
 
     def _blocked(self, msg: Message) -> None:
         self.blocked.append(msg.int("night"))
+
+    def _cards(self, msg: Message) -> None:
+        self.cards = msg.list("cards")
 
     def _caught(self, msg: Message) -> None:
         self.caught.append(msg.get("player", ""))
@@ -364,7 +369,7 @@ class WerewolfState(GameState):
 
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
-        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught,
+        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught, "CARDS": _cards,
         "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "ORACLE": _oracle, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
@@ -379,7 +384,7 @@ WerewolfView: TypeAlias = GameView[WerewolfState]
 _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
           "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
-          "little_girl_peek")
+          "little_girl_peek", "thief_steal")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -496,6 +501,13 @@ class WerewolfBot(GameBot):
     def watcher_watch(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the watcher: return a player to watch tonight, or ``"none"``; at dawn
         ``WATCHED`` tells who visited them (``game.state.watched``). Default: at random."""
+        return self._at_random(ask)
+
+    def thief_steal(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the thief, night 1: return ``"card1"`` or ``"card2"`` to become the role
+        on that extra card (``game.state.cards``; a ``ROLE`` line follows), or ``"none"``
+        to become a villager (not offered when both cards are werewolves). Default: at
+        random."""
         return self._at_random(ask)
 
     def little_girl_peek(self, game: WerewolfView, ask: WerewolfAsk) -> str:

@@ -344,3 +344,50 @@ def test_a_caught_girl_can_be_saved_and_not_peeking_is_safe():
     g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=100)
     night(g, {**QUIET, "little_girl_peek": "none", "wolf_vote": 5})
     assert dead(g) == {5} and not [e for e in events(g, "wolf_target") if 0 in e.audience]
+
+
+# -- thief -----------------------------------------------------------------------------------
+
+THIEF_DEAL = "thief werewolf werewolf seer villager villager villager villager"
+
+
+def test_the_thief_sees_two_extra_cards_and_becomes_the_one_taken():
+    g = game(THIEF_DEAL, extra="witch werewolf", leaderEnabled=False)
+    (e,) = events(g, "thief_cards")
+    assert e.audience == {0} and e.data == {"cards": ["witch", "werewolf"]}
+    assert last(g, "setup")["roles"] == {"seer": 1, "thief": 1, "villager": 4, "werewolf": 3, "witch": 1}
+    answer(g, 0, "card2")
+    assert g.roles[0] == "werewolf" and g.extra == ["witch", "thief"]
+    assert last(g, "role") == {"seat": 0, "role": "werewolf", "team": "werewolf"}
+    assert last(g, "wolves") == {"wolves": [0, 1, 2]}
+    assert any(d.seat == 0 and d.kind == "wolf_vote" for d in g.pending())  # votes with the pack tonight
+    night(g, {**QUIET, "wolf_vote": 5})
+    assert dead(g) == {5} and last(g, "wolf_votes")["votes"] == [[0, 5], [1, 5], [2, 5]]
+
+
+def test_a_thief_who_takes_nothing_is_a_villager_and_two_wolf_cards_force_a_choice():
+    g = game(THIEF_DEAL, extra="witch seer", leaderEnabled=False)
+    answer(g, 0, "none")
+    assert g.roles[0] == "villager" and g.extra == ["witch", "seer"]
+    g = game("thief werewolf seer villager villager villager villager villager", extra="werewolf werewolf",
+             leaderEnabled=False)
+    (d,) = [d for d in g.pending() if d.seat == 0]
+    assert d.options == ("card1", "card2")
+
+
+def test_nothing_after_the_steal_settles_before_the_thief_chose():
+    g = game(THIEF_DEAL, extra="witch seer", leaderEnabled=False)
+    answer(g, 3, 1)
+    assert events(g, "seer_result") == []
+    answer(g, 0, "card2")  # the thief becomes a second seer, asked tonight: step 5 waits for them
+    assert events(g, "seer_result") == []
+    answer(g, 0, 2)
+    assert [(e.audience, e.data["target"]) for e in events(g, "seer_result")] == [({0}, 2), ({3}, 1)]
+
+
+def test_a_thief_needs_two_wolves_in_the_deck():
+    from arena.core.errors import SetupError
+    from arena.games.werewolf.options import WerewolfOptions
+    with pytest.raises(SetupError):
+        WerewolfOptions(enabledRoles="villager,werewolf,thief", roleCounts="werewolf:1,thief:1").deal(8)
+    assert len(WerewolfOptions(enabledRoles="villager,werewolf,thief", roleCounts="werewolf:2,thief:1").deal(8)) == 10

@@ -159,9 +159,12 @@ class WerewolfGame(Game):
         self, players: int, options: WerewolfOptions | None = None, seed: int = 0, deal: Sequence[int] | None = None
     ) -> None:
         options = options or WerewolfOptions()
-        roles = options.deal(players)
+        cards = options.deal(players)
         super().__init__(players, options, seed, deal)
-        roles = self._seat(roles)
+        cards = self._seat(cards)
+        roles = cards[:players]
+        self.extra: list[str] = cards[players:]
+        """The cards dealt to nobody (the thief's choice, see roles/thief.py)."""
         self.roles: list[str] = roles
         self._roles: list[type[Role]] = [REGISTRY[r] for r in roles]
         self.alive: list[bool] = [True] * players
@@ -181,7 +184,8 @@ class WerewolfGame(Game):
         wolves = sum(r.team is Team.WEREWOLF for r in self._roles)
         mode = options.lastWordsMode
         self.last_words_left: int | None = None if mode == "all" else 0 if mode == "none" else wolves
-        self._in_play = sorted(set(self._roles), key=lambda r: r.win_order)
+        self._in_play = sorted({REGISTRY[r] for r in cards}, key=lambda r: r.win_order)
+        """Every role in the deck, the extra cards' too (a thief may take one)."""
         self._agenda: list[tuple[str, Any]] = [("night", None)]
         self._queue: list[int] = []
         self._order: list[int] = []
@@ -218,7 +222,7 @@ class WerewolfGame(Game):
         """Decisions whose options never change (speaking turns), built once."""
 
         counts: dict[str, int] = {}
-        for r in roles:
+        for r in cards:
             counts[r] = counts.get(r, 0) + 1
         self._emit("setup", {"players": players, "options": options.to_dict(), "roles": dict(sorted(counts.items()))})
         for seat, role in enumerate(self._roles):
@@ -281,6 +285,22 @@ class WerewolfGame(Game):
         self._held_tells += [(s, kind, data) for s in audience if s in self._pending]
         if free:
             self.tell(kind, data, free)
+
+    def become(self, seat: int, role_id: str, after: float) -> None:
+        """``seat`` holds ``role_id`` from now on (the thief's steal at step ``after``), with
+        fresh role memory; they are told (``role``), a new wolf's pack is told again
+        (``wolves``), and the new role's actions of steps after ``after`` are asked tonight."""
+        role = REGISTRY[role_id]
+        self.roles[seat] = role_id
+        self._roles[seat] = role
+        self.state[seat] = role.initial_state(self)
+        self.tell("role", {"seat": seat, "role": role.id, "team": role.team.value}, (seat,))
+        if role.team is Team.WEREWOLF:
+            wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
+            self.tell("wolves", {"wolves": wolf_seats}, wolf_seats)
+        later = [(a, seat) for a in role.actions if a.step is not None and a.step > after]
+        self._tonight = sorted(self._tonight + later, key=lambda pair: (pair[0].step, pair[1]))
+        self._unfinished = sorted({*self._unfinished, *(a.step for a, _ in later if a.step is not None)})
 
     def link(self, a: int, b: int) -> None:
         self.links[a] = b
@@ -742,6 +762,7 @@ class WerewolfGame(Game):
             "roles": list(self.roles),
             "teams": [r.team.value for r in self._roles],
             "lovers": lovers,
+            "extra": list(self.extra),
             **statuses.statuses_at_end(self),
         }
 

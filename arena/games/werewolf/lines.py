@@ -105,6 +105,9 @@ class WerewolfLines:
     def _caught(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("CAUGHT", gid, night=d["night"], player=nicks[d["player"]])
 
+    def _thief_cards(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("CARDS", gid, cards=d["cards"])
+
     def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("BLOCKED", gid, night=d["night"])
 
@@ -186,6 +189,8 @@ class WerewolfLines:
         fields["roles"] = [f"{n}:{r}" for n, r in zip(nicks, d["roles"])]
         if d.get("lovers"):
             fields["lovers"] = _seats(d["lovers"], nicks)
+        if d.get("extra"):
+            fields["extra"] = d["extra"]
         if d.get("charmed"):
             fields["charmed"] = _seats(d["charmed"], nicks)
         return Message.make(END, gid, **fields)

@@ -59,6 +59,8 @@ ROLES = {
     "tracker": "Tracker (village): each night follows a player and learns at dawn whom they visited.",
     "watcher": "Watcher (village): each night watches a player and learns at dawn who visited them.",
     "mason": "Mason (village): the masons know each other from the start.",
+    "thief": "Thief (neutral): on night 1 may take one of the two extra cards and play that role from then "
+             "on; otherwise becomes a villager.",
     "little_girl": "Little girl (village): each night may peek at the wolves to learn their target, but may be "
                    "caught and attacked.",
     "oracle": "Oracle (village): each night marks a player; when the oracle dies, the last marked player's role "
@@ -96,6 +98,8 @@ TASKS = {
     "detective_compare": "Night {day}: choose two players to compare (are they on the same side?).",
     "tracker_track": "Night {day}: choose a player to follow tonight (you learn whom they visit), or none.",
     "watcher_watch": "Night {day}: choose a player to watch tonight (you learn who visits them), or none.",
+    "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a "
+                   "villager).",
     "little_girl_peek": "Night {day}: peek at the wolves to learn their target (peek; you may be caught and "
                         "attacked), or none.",
     "oracle_mark": "Night {day}: choose a player to mark (their role is revealed when you die), or none.",
@@ -180,6 +184,8 @@ class WerewolfText(Renderer):
             return f"{SECRET}{get('target', '?')} visited {join(msg.list('visited'))} tonight."
         if verb == "WATCHED":
             return f"{SECRET}{get('target', '?')} was visited by {join(msg.list('visitors'))} tonight."
+        if verb == "CARDS":
+            return f"{SECRET}The two extra cards: card1 is {', card2 is '.join(msg.list('cards'))}."
         if verb == "CAUGHT":
             return f"{SECRET}{get('player', '?')}, the little girl, was caught peeking: the pack attacks her tonight."
         if verb == "ORACLE":

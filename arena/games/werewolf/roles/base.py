@@ -129,6 +129,8 @@ class Role:
     priority: ClassVar[str]
     """P0..P3, as in section 3."""
     max_count: ClassVar[int | None] = None
+    extra_cards: ClassVar[int] = 0
+    """Cards this role adds to the deck beyond one per player (the thief's two)."""
     actions: ClassVar[tuple[type[Action], ...]] = ()
     learns_wolf_target: ClassVar[bool] = False
     """Told the wolves' final target each night (5.2.1: doctor and witch)."""
