@@ -133,7 +133,7 @@ def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOpt
             assert len(state.speeches) == len(events(match, "speech")) + len(events(match, "candidacy"))
             assert all(s.over for s in state.speeches)
             # Private news: only the seat that was told has it.
-            wolf = game.roles[seat] == "werewolf"
+            wolf = bool(events(match, "wolves", seat))
             assert bool(state.wolves) == wolf
             assert all(line.player in state.wolves for line in state.team_talk)
             assert (not state.team_talk) or wolf

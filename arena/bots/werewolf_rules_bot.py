@@ -77,6 +77,7 @@ class WerewolfRuleBot(WerewolfBot):
         return self._pick(fresh, self.rng) if fresh else "none"
 
     seer_check = _unknown
+    wolf_seer_check = _unknown
 
     def wolf_vote(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         return self._victim(game, ask.players)

@@ -384,7 +384,7 @@ WerewolfView: TypeAlias = GameView[WerewolfState]
 _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
           "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
-          "little_girl_peek", "thief_steal")
+          "little_girl_peek", "thief_steal", "wolf_seer_check")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -431,6 +431,12 @@ class WerewolfBot(GameBot):
     def seer_check(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the seer: return a living player to learn their side (``SEER`` tells
         you; ``game.state.seer`` keeps it), or ``"none"``. Default: at random."""
+        return self._at_random(ask)
+
+    def wolf_seer_check(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the wolf seer: return a living player to learn their side (``SEER``
+        tells you; ``game.state.seer`` keeps it), or ``"none"``. You vote with the pack
+        too. Default: at random."""
         return self._at_random(ask)
 
     def doctor_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:

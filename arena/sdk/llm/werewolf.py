@@ -59,6 +59,10 @@ ROLES = {
     "tracker": "Tracker (village): each night follows a player and learns at dawn whom they visited.",
     "watcher": "Watcher (village): each night watches a player and learns at dawn who visited them.",
     "mason": "Mason (village): the masons know each other from the start.",
+    "miller": "Miller (village): a villager who looks like a werewolf to every check.",
+    "godfather": "Godfather (werewolf): a werewolf who looks like a villager to every check.",
+    "alpha_werewolf": "Alpha werewolf (werewolf): a werewolf who looks like a villager to every check.",
+    "wolf_seer": "Wolf seer (werewolf): a werewolf who also checks a player's side each night.",
     "thief": "Thief (neutral): on night 1 may take one of the two extra cards and play that role from then "
              "on; otherwise becomes a villager.",
     "little_girl": "Little girl (village): each night may peek at the wolves to learn their target, but may be "
@@ -98,6 +102,7 @@ TASKS = {
     "detective_compare": "Night {day}: choose two players to compare (are they on the same side?).",
     "tracker_track": "Night {day}: choose a player to follow tonight (you learn whom they visit), or none.",
     "watcher_watch": "Night {day}: choose a player to watch tonight (you learn who visits them), or none.",
+    "wolf_seer_check": "Night {day}: choose a living player to check (you learn their side), or none.",
     "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a "
                    "villager).",
     "little_girl_peek": "Night {day}: peek at the wolves to learn their target (peek; you may be caught and "

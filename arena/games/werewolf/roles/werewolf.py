@@ -13,7 +13,7 @@ them (mechanics/visits.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..choice import ABSTAIN, Choice
 from ..mechanics.visits import visit
@@ -72,4 +72,4 @@ class Werewolf(Role):
     id = "werewolf"
     team = Team.WEREWOLF
     priority = "P0"
-    actions = (WolfVote,)
+    actions: ClassVar[tuple[type[Action], ...]] = (WolfVote,)
