@@ -16,6 +16,7 @@ from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
 from .cli_results import CLOCK_HELP, open_store, register as register_results
+from .cli_watch import register as register_watch
 from .referee.local import CLOCKS
 from .simulate import simulate
 
@@ -168,15 +169,41 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
     from .referee.recorder import Recorder
 
+    from .narrate.service import narrating
+
     config = obj.config
-    with open_store(config) as store:
+    with open_store(config) as store, narrating(config.server, config.narrator) as narrator:
         service = RefereeService(config, max_games=count, key=store.secret("serve"), recorder=Recorder(store),
                                  on_game_end=lambda m: click.echo(_result_line(m)))
         click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
                    f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)")
+        if narrator is not None:
+            click.echo(f"narrator {config.narrator.nick_for(config.server.nick)} tells the games in "
+                       f"{config.narrator.channel}" + (" (and one channel per game)" if config.narrator.per_game else ""))
         service.serve()  # Ctrl-C: the link says goodbye on its way out, the group reports it
     if service.fatal:
         raise click.ClickException(service.fatal)
+
+
+@main.command()
+@click.argument("game_id", required=False)
+@click.option("--nick", default="spectator", show_default=True, help="The nick to watch under (suffixed if taken).")
+@click.pass_obj
+def watch(obj: _Context, game_id: str | None, nick: str) -> None:
+    """Follow the games on the IRC server of the configuration, told in sentences as they are
+    played (colours on a terminal); with GAME_ID that game alone, until it ends."""
+    from .narrate.watch import watch as run_watch
+
+    server = obj.config.server
+
+    def ready() -> None:
+        click.echo(f"watching {game_id or 'every game'} of {server.channel} on {server.host}:{server.port}"
+                   + ("" if game_id else " (Ctrl-C stops)"), err=True)
+
+    try:
+        run_watch(server, click.echo, gid=game_id, color=sys.stdout.isatty(), nick=nick, ready=ready)
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @main.command()
@@ -231,3 +258,4 @@ def _print_summary(s: dict[str, Any]) -> None:
 
 register_results(main)
 register_bots(main)
+register_watch(main)

@@ -23,7 +23,7 @@ from .referee.local import CLOCKS
 from .referee.recorder import ratings_message
 from .store import Store
 from .store.db import ParametersChanged
-from .store.report import games_lines, leaderboard_lines, replay_lines, stats_lines
+from .store.report import channel_lines, games_lines, leaderboard_lines, replay_lines, stats_lines
 
 SYSTEMS = ("elo", "trueskill")
 
@@ -217,12 +217,14 @@ def register(main: click.Group) -> None:
                        "answers, with their latency and what was refused.")
     @click.option("--all", "everything", is_flag=True,
                   help="Everything: every line the referee sent, to everyone, and every answer.")
+    @click.option("--pretty", is_flag=True, help="Told in sentences, as the narrated spectators' channel tells it "
+                                                 "(colours on a terminal).")
     @click.pass_obj
-    def replay(obj: Any, game_id: str, nick: str | None, everything: bool) -> None:
+    def replay(obj: Any, game_id: str, nick: str | None, everything: bool, pretty: bool) -> None:
         """Print a stored game as the channel showed it, with the players' talk (default), as
-        one player saw it, or all of it."""
-        if nick and everything:
-            raise click.UsageError("--as and --all exclude each other")
+        one player saw it, all of it, or told in sentences."""
+        if sum((nick is not None, everything, pretty)) > 1:
+            raise click.UsageError("--as, --all and --pretty exclude each other")
         with open_store(obj.config, check=False, create=False) as store:
             game = store.load_game(game_id)
         if game is None:
@@ -234,7 +236,15 @@ def register(main: click.Group) -> None:
             if seat is None:
                 raise click.UsageError(f"{nick} did not play {game_id} (players: {', '.join(bots)})")
         ratings = ratings_message(game_id, game.changes, bots, nicks)
-        for line in replay_lines(game, seat, everything, ratings.lines() if ratings else ()):
+        after = ratings.lines() if ratings else []
+        if pretty:
+            from .narrate.narrator import retell
+
+            color = sys.stdout.isatty()
+            for sentence in retell(channel_lines(game, after), game.summary.started, game.summary.finished):
+                click.echo(sentence.ansi() if color else sentence.plain())
+            return
+        for line in replay_lines(game, seat, everything, after):
             click.echo(line)
 
     @main.command()

@@ -179,6 +179,9 @@ class LobbyConfig:
         120.0, help="seconds at most from when the longest-waiting bot began waiting to an automatic start, "
                     "however many registrations restart the countdown", min=0)
     join_timeout: float = setting(30.0, help="seconds seated bots have to join the game channel", min=0)
+    topic_interval: float = setting(
+        30.0, help="seconds between two updates of the lobby topic's status (who waits, what runs), set only when it "
+                   "changed; 0 = the topic names the referee only", min=0)
     operators: tuple[str, ...] = setting(
         (), help="nicks allowed to send !start and !stop (!help and !status answer anyone)", pattern=_NICK,
         form="a list of IRC nicks")
@@ -186,6 +189,24 @@ class LobbyConfig:
     def __post_init__(self) -> None:
         if self.max_players < self.min_players:
             raise ConfigError(f"max_players must be at least min_players ({self.min_players}), got {self.max_players}")
+
+
+@dataclass(frozen=True)
+class NarratorConfig:
+    """The spectators' channel: ``arena serve`` runs the narrator, on a connection of its own,
+    when ``channel`` is set."""
+
+    channel: str | None = setting(None, help="the channel games are narrated in; null = no narrator",
+                                  pattern=_CHANNEL, form='null, or a channel name in quotes such as "#arena-live"')
+    per_game: bool = setting(False, help="narrate each game in a channel of its own, CHANNEL-GID (e.g. "
+                                         "#arena-live-g7); the channel itself then tells the tables and the ends")
+    nick: str | None = setting(None, help="the narrator's nick; null = the referee's nick followed by -tv",
+                               pattern=_NICK, form="null, or an IRC nick of 1 to 30 characters")
+    lines_per_second: float = setting(1.0, help="the narrator's outgoing line rate; 0 = unlimited", min=0)
+    burst: int = setting(5, help="lines that may go out at once before the rate applies", min=1)
+
+    def nick_for(self, referee: str) -> str:
+        return self.nick or f"{referee}-tv"
 
 
 TRANSPORTS = ("local", "irc")
@@ -271,6 +292,7 @@ class Config:
     seating: SeatingConfig = section(SeatingConfig, help="seat order across a series")
     identity: IdentityConfig = section(IdentityConfig, help="how bots prove who they are")
     lobby: LobbyConfig = section(LobbyConfig, help="automatic and manual game starts")
+    narrator: NarratorConfig = section(NarratorConfig, help="the spectators' narrated channel")
     store: StoreConfig = section(StoreConfig, help="where results are kept")
     ratings: RatingsConfig = section(RatingsConfig, help="the rating systems' parameters")
     tournament: TournamentConfig = section(TournamentConfig, help="arena tournament's defaults")

@@ -154,11 +154,16 @@ lacks its own nick, `` (NICK is NOT the referee)``): bots learn from it when the
 were given is held by someone else."""
 
 
-def referee_topic(nick: str, preferred: str | None = None) -> str:
+TOPIC_STATUS = " | "
+"""What separates the lobby topic's naming of the referee from the status it may add for
+people (who waits, what runs): bots read only the first word after ``REFEREE_TOPIC``."""
+
+
+def referee_topic(nick: str, preferred: str | None = None, status: str = "") -> str:
     """The lobby topic of a referee running as ``nick``; ``preferred``: its own nick, when
-    it cannot have it."""
+    it cannot have it; ``status``: who waits and what runs, for people."""
     warning = "" if preferred is None else f" ({preferred} is NOT the referee)"
-    return f"{REFEREE_TOPIC}{nick}{warning}"
+    return f"{REFEREE_TOPIC}{nick}{warning}{TOPIC_STATUS + status if status else ''}"
 
 
 def topic_referee(topic: str) -> str | None:

@@ -7,30 +7,61 @@ decide the time). Lines are counted as the referee's link writes them: a direct 
 to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is one line.
 With ``--store`` the referee keeps results in a scratch store, as ``arena serve`` does:
 every step of a game is written ahead to it before its lines go out, and every game is
-recorded and rated.
+recorded and rated. With ``--narrator`` the narrator of ``arena serve`` tells the games in a
+spectators' channel, on a connection and in a process of its own, as ``narrator.channel`` makes
+it (measure with and without, alternating runs: it must cost the referee nothing). ``--watch``
+adds a spectator: the web view (``arena web``) reading that store, ten times a second, the page
+of every game in progress and the list of games, as ten browsers on live pages would, so its
+cost to the referee shows.
 
 Usage: python bench/irc_games.py [--server ngircd|embedded] [--games N] [--players P]
-                                 [--penalties] [--rate LINES_PER_SECOND] [--store]
+                                 [--penalties] [--rate LINES_PER_SECOND] [--store [--watch]]
+                                 [--narrator]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from arena.bots.avalon_rules_bot import RuleBot
-from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig
+from arena.config import Config, IdentityConfig, LobbyConfig, NarratorConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
+from arena.narrate.service import narrating
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder
 from arena.referee.service import RefereeService
 from arena.sdk.runner import BotRunner
 from arena.store import Store
+
+
+def watch(path: str, ready: Any, stop: Any, reads: Any) -> None:
+    """A spectator, in a process of its own as ``arena web`` is: ten browsers on the page
+    of every game in progress (each reads it once a second) and one on the list of games.
+    ``ready`` is set once it reads (imports and store done), before the games start."""
+    from arena.web import create_app
+
+    client = create_app(path).test_client()
+    with Store(path) as store:
+        client.get("/")
+        ready.set()
+        rounds = 0
+        while not stop.is_set():
+            for live in store.all_live_games():
+                client.get(f"/games/{live.id}/body")
+                reads.value += 1
+            if rounds % 10 == 0:
+                client.get("/")
+                reads.value += 1
+            rounds += 1
+            time.sleep(0.1)
 
 
 def main() -> None:
@@ -41,7 +72,12 @@ def main() -> None:
     parser.add_argument("--penalties", action="store_true", help="ngircd's default flood penalties on")
     parser.add_argument("--rate", type=float, default=0.0, help="referee lines per second (0: unlimited)")
     parser.add_argument("--store", action="store_true", help="write ahead and record every game, as arena serve does")
+    parser.add_argument("--narrator", action="store_true", help="narrate the games in #arena-live, as arena serve does")
+    parser.add_argument("--watch", action="store_true",
+                        help="with --store: the web view reads every game in progress 10 times a second")
     args = parser.parse_args()
+    if args.watch and not args.store:
+        parser.error("--watch needs --store (it reads the games the referee writes there)")
     options = {"flood_penalties": True} if args.penalties else {}
     with start_server(args.server, **options) as (host, port):
         config = Config(
@@ -49,6 +85,7 @@ def main() -> None:
             identity=IdentityConfig(require_key=False),
             server=ServerConfig(host=host, port=port, lines_per_second=args.rate, max_targets=MAX_TARGETS[args.server]),
             lobby=LobbyConfig(min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0),
+            narrator=NarratorConfig(channel="#arena-live" if args.narrator else None, lines_per_second=0),
         )
         marks: list[float] = []
         sent: list[int] = []
@@ -66,11 +103,16 @@ def main() -> None:
                                            recorder=None if store is None else Recorder(store)))  # games every run
             services[0].serve(tick=0.01)
 
+        scratch = tempfile.TemporaryDirectory()
+        path = Path(scratch.name) / "results.db"
+        spawn = multiprocessing.get_context("spawn")
+        stop, ready = spawn.Event(), spawn.Event()
+
         def run() -> None:
             if not args.store:
                 serve(None)
                 return
-            with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "results.db") as store:
+            with Store(path) as store:
                 serve(store)  # a store is used by the thread that opened it
 
         bots = ReactorThread(tick=0.01).start()
@@ -79,17 +121,30 @@ def main() -> None:
         for runner in runners:
             runner.start()
         thread = threading.Thread(target=run, daemon=True)
-        start = time.monotonic()
-        thread.start()
-        thread.join()
+        reads = spawn.Value("i", 0)
+        watcher = spawn.Process(target=watch, args=(str(path), ready, stop, reads), daemon=True)
+        if args.watch:
+            Store(path).close()  # the store exists before the spectator opens it
+            watcher.start()
+            ready.wait()
+        with narrating(config.server, config.narrator):  # in its own process, as arena serve runs it
+            start = time.monotonic()
+            thread.start()
+            thread.join()
+        if args.watch:
+            stop.set()
+            watcher.join()
         bots.stop()
+        scratch.cleanup()
     starts = [start] + marks[:-1]
     # The first game includes registration and the lobby countdown; report the rest.
     durations = [b - a for a, b in zip(starts, marks)][1:] or [marks[0] - start]
     # From one END to the next: the lobby's TABLE, then the whole next game.
     lines = [b - a for a, b in zip(sent, sent[1:])] or sent
     print(f"{args.server}{' with flood penalties' if args.penalties else ''}, referee rate "
-          f"{args.rate or 'unlimited'}{', results stored' if args.store else ''}: {len(matches)} games of "
+          f"{args.rate or 'unlimited'}{', results stored' if args.store else ''}"
+          f"{', narrated' if args.narrator else ''}"
+          f"{f', watched ({reads.value} pages read)' if args.watch else ''}: {len(matches)} games of "
           f"{args.players} players")
     print(f"  seconds per game: mean {statistics.mean(durations):.3f}, median {statistics.median(durations):.3f}, "
           f"max {max(durations):.3f}")

@@ -72,13 +72,16 @@ def main():
             channel = words[1] if command in ("332", "366") else words[0]
             if channel.lower() != args.channel.lower():
                 continue
+            was_trusted = trusted
             if command != "366":
                 topic = params.split(" :", 1)[1] if " :" in params else ""
                 named = topic[len("arena referee: "):].split(" ")[0] if topic.startswith("arena referee: ") else None
                 trusted = named is None or named.lower() == args.referee.lower()
                 if not trusted:
                     print(f"the lobby says the referee is {named}, not {args.referee}: waiting", flush=True)
-            if trusted and (command == "366" or joined):  # joined: the names list is in
+            # joined: the names list is in. A topic that only updates the lobby's status
+            # (who waits, what runs) while we trusted the referee already changes nothing.
+            if trusted and (command == "366" or joined and not was_trusted):
                 tell_referee(register)
             joined = joined or command == "366"
             continue

@@ -176,7 +176,7 @@ BAD = [
     ("server: {tls: 'yes'}", "server.tls must be true or false, got 'yes'"),
     ("server: {tls: 1}", "server.tls must be true or false, got 1"),
     ("server: {host: ''}", "server.host must be a non-empty host name or address without spaces, got ''"),
-    ("sever: {}", "unknown key 'sever' (known: server, timeouts, seating, identity, lobby, store, ratings, tournament, games)"),
+    ("sever: {}", "unknown key 'sever' (known: server, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games)"),
     ("server: {hots: x}", "unknown key 'server.hots' (known: host, port, tls, password, nick, channel, "),
     ("timeouts: {decison: 3}", "unknown key 'timeouts.decison' (known: decision, grace, escalation, secret_minimum, resume, night_step)"),
     ("server: 5", "server must be a mapping of keys to values, got 5"),
@@ -225,8 +225,8 @@ BAD = [
     ("server:\n  host: x\n   port: 1\n", "YAML syntax error at line 3, column 8: mapping values are not allowed here"),
     ("server: {port: [1, 2}\n", "YAML syntax error at line 1"),
     ("server:\n  port: 1\n  port: 2\n", "YAML syntax error at line 3, column 3: key 'port' appears twice in one mapping"),
-    ("- server\n- games\n", "the top level must be a mapping of sections (server, timeouts, seating, identity, lobby, store, ratings, tournament, games), got a list"),
-    ("hello", "the top level must be a mapping of sections (server, timeouts, seating, identity, lobby, store, ratings, tournament, games), got 'hello'"),
+    ("- server\n- games\n", "the top level must be a mapping of sections (server, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games), got a list"),
+    ("hello", "the top level must be a mapping of sections (server, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games), got 'hello'"),
 ]
 
 

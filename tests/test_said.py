@@ -21,7 +21,7 @@ from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, TIMEOUT, parse
 from arena.referee.local import LocalHub
-from arena.referee.match import Match
+from arena.referee.match import CHAT_KEPT, Match
 from arena.referee.recorder import Recorder
 from arena.sdk import Ask, Bot, GameView
 from arena.store import MIGRATIONS, LiveGame, Store, StoredGame
@@ -266,3 +266,33 @@ def test_the_fallback_field_is_kept_and_never_judged(marker: str, kept: str | No
     assert marked.answers and {a.fallback for a in marked.answers} == {kept}
     assert {a.fallback for a in plain.answers} == {None}
     assert all(a.line.endswith(f" fallback={marker}") for a in marked.answers)
+
+
+class Chatty(Bot):
+    """Chats in the Avalon channel at every vote: three lines, and a flood at the first."""
+
+    def __init__(self, seed: int, hub: LocalHub, nick: str) -> None:
+        super().__init__(seed)
+        self.hub, self.nick, self.votes = hub, nick, 0
+
+    def vote(self, game: GameView, ask: Ask) -> str:
+        self.votes += 1
+        for i in range(150 if self.votes == 1 else 1):
+            self.hub.say(self.nick, f"{self.nick} before vote {self.votes} ({i})")
+        return "approve"
+
+
+def test_free_chat_in_an_avalon_channel_is_kept_up_to_a_cap(tmp_path: Path) -> None:
+    with Store(tmp_path / "arena.db") as store:
+        hub = LocalHub(TIMEOUTS)
+        Recorder(store).attach(hub.referee)
+        hub.connect("chatty", Chatty(1, hub, "chatty"))
+        for i, nick in enumerate(KNIGHTS[1:]):
+            hub.connect(nick, Bot(seed=10 + i))
+        hub.say("stranger", "not seated: not kept")
+        match = hub.play("avalon", ["chatty", *KNIGHTS[1:]], AvalonOptions(), 5, gid="c1")
+        game = store.load_game("c1")
+    assert game is not None and game.talk == tuple(match.talk)
+    assert {t.nick for t in game.talk} == {"chatty"} and len(game.talk) == CHAT_KEPT
+    assert [t.text for t in game.talk[:3]] == [f"chatty before vote 1 ({i})" for i in range(3)]
+    assert not any(line.startswith("ERROR") for _, line in game.transcript), "chat is never refused"

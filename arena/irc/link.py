@@ -84,6 +84,9 @@ ACCOUNT_CAPS = ("account-tag", "account-notify", "extended-join")
 # italics \x1d, strike \x1e, underline \x1f, ...), DEL, the C1 controls, and the lone
 # surrogates that stand for bytes that were not UTF-8 (``_MarkingLineBuffer``).
 _CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+# The same less IRC's formatting codes (bold, colour, reset, reverse, italics, underline):
+# what a line that is meant to be formatted keeps (``send(..., formatting=True)``).
+_UNFORMATTED_RE = re.compile("[\x00-\x01\x04-\x0e\x10-\x15\x17-\x1c\x1e\x7f-\x9f\ud800-\udfff]")
 # Characters that cannot appear in a target, channel or nick we put on the wire.
 _BAD_NAME_RE = re.compile("[\x00-\x20\x7f-\x9f,\ud800-\udfff]")
 
@@ -500,12 +503,12 @@ class IrcLink:
             self._started = True
             self._attempt_connect()
 
-    def send(self, target: str, text: str) -> bool:
-        """Queue a PRIVMSG; never blocks. Control characters are removed and the text is
-        cut to ``max_text_bytes(target)`` when sent. Returns False (nothing queued) for
-        empty text or a closed link. Lines queued while disconnected wait for the
-        reconnection."""
-        return self._enqueue("PRIVMSG", target, text)
+    def send(self, target: str, text: str, *, formatting: bool = False) -> bool:
+        """Queue a PRIVMSG; never blocks. Control characters are removed (``formatting``:
+        all but IRC's formatting codes, for text meant for people) and the text is cut to
+        ``max_text_bytes(target)`` when sent. Returns False (nothing queued) for empty text
+        or a closed link. Lines queued while disconnected wait for the reconnection."""
+        return self._enqueue("PRIVMSG", target, text, formatting)
 
     def reply(self, target: str, text: str) -> bool:
         """Queue a PRIVMSG that answers someone else's line (a refusal, an acknowledgement)
@@ -648,18 +651,19 @@ class IrcLink:
 
     # -- outgoing queue --------------------------------------------------------------------
 
-    def _enqueue(self, command: str, target: str, text: str) -> bool:
+    def _enqueue(self, command: str, target: str, text: str, formatting: bool = False) -> bool:
         def push(clean: str) -> bool:
             self._queue.append((command, target, clean))
             return True
 
-        return self._put(target, text, push)
+        return self._put(target, text, push, formatting)
 
-    def _put(self, target: str, text: str, push: Callable[[str], bool]) -> bool:
-        """Sanitise ``text`` and hand it to ``push`` (a queue) under the reactor's lock;
-        False for a closed link, empty text or a line ``push`` refused."""
+    def _put(self, target: str, text: str, push: Callable[[str], bool], formatting: bool = False) -> bool:
+        """Sanitise ``text`` (keeping formatting codes if asked) and hand it to ``push`` (a
+        queue) under the reactor's lock; False for a closed link, empty text or a line
+        ``push`` refused."""
         _check_name("target", target)
-        text = strip_controls(text)
+        text = _UNFORMATTED_RE.sub("", text) if formatting else strip_controls(text)
         if not text:
             return False
         with self.reactor.mutex:

@@ -31,6 +31,9 @@ WARN_STEP, DEFAULT_STEP, FORFEIT_STEP = "warn", "default", "forfeit"
 REFUSALS_KEPT = 20
 """Refusals (ERROR lines) the transcript keeps one by one per seat; the rest are counted by
 code, so a bot that floods the referee with bad lines cannot grow a stored game without bound."""
+CHAT_KEPT = 100
+"""Lines of free chat (a game without turns at the floor: Avalon) kept per seat: enough for
+any conversation, few enough that a bot flooding its channel cannot grow the record."""
 
 
 def not_playing(gid: str) -> IllegalAction:
@@ -743,6 +746,16 @@ class Match:
             return self._refuse_line(nick, seat, ErrorCode.PLAYER_DEAD, "the dead do not talk")
         why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
         return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, why)
+
+    def chatted(self, bot: str | None, nick: str, text: str, now: float) -> None:
+        """A line ``nick`` (playing ``bot``) said in the channel of a game where talk is free
+        (no turns at the floor): the rules ignore it, but the record keeps it in ``talk`` for
+        replays and spectators, ``CHAT_KEPT`` lines per seat at most. Never refused."""
+        seat = None if bot is None else self.seat_of(bot)
+        if seat is None or self.over or text_fault(text) is not None:
+            return
+        if sum(1 for t in self.talk if t.seat == seat) < CHAT_KEPT:
+            self.talk.append(Talk(seat, nick, text, now - self.origin, len(self.transcript)))
 
     def _refuse_line(self, nick: str, seat: int, code: ErrorCode, why: str) -> bool:
         """Tell ``nick`` its channel line does not count (always False, for ``said``)."""

@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 from ..core.errors import ErrorCode
 from ..core.game import Game
-from ..games import GAMES, LINES, RESERVED_NICKS
+from ..games import GAMES, LINES, RESERVED_NICKS, rebuild
 from ..store import LiveGame
 from ..protocol import (
     ANSWER,
@@ -231,9 +231,13 @@ class Referee:
         direct = target.lower() == self.nick.lower()
         if not direct:
             match = self._channel_games.get(target.lower())
-            if match is not None and match.game.floor_kinds:
+            if match is not None:
                 info = self.bot_of(sender, account)
-                match.said(None if info is None else info.name, sender, text, now)
+                name = None if info is None else info.name
+                if match.game.floor_kinds:
+                    match.said(name, sender, text, now)
+                else:
+                    match.chatted(name, sender, text, now)
                 return
         try:
             msg = parse(text)
@@ -461,9 +465,7 @@ class Referee:
         transcript), and it waits for ``go_on`` while its bots come back (each one that
         registers is resynced). A game that was over (its end stored, perhaps never heard)
         waits too: its bots learn its end from their resync, and ``go_on`` ends it here."""
-        cls = GAMES[live.game]
-        game: Game = cls(len(live.names), cls.Options.from_mapping(live.options, game=live.game), live.seed, live.deal)
-        game.replay(live.history)
+        game = rebuild(live.game, len(live.names), live.options, live.seed, live.deal, live.history)
         match = self._seat(live.id, game, list(live.names), list(live.bots), channel)
         match.started = live.started
         # Its talk and answers go on counting from its first start, the time it was stopped included.

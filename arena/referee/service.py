@@ -39,6 +39,9 @@ no one can flood the lobby (or the referee's send queue) through the referee."""
 STATUS_GAMES = 10
 """Running games listed by ``!status`` at most; the rest are counted."""
 
+TOPIC_NAMES = 8
+"""Waiting bots and running games the lobby's topic names at most; the rest are counted."""
+
 STATUS_WAITING = 50
 """Waiting bots named by ``!status`` at most: its answer stays a few lines, however many wait."""
 
@@ -129,6 +132,8 @@ class RefereeService:
         """Whether the games an earlier run left have been taken up (on joining the lobby)."""
         self._wake = math.inf
         self.fatal: str | None = None
+        self._topic_status = ""
+        """The status the lobby's topic shows now (who waits, what runs)."""
 
     # -- running --------------------------------------------------------------------
 
@@ -139,6 +144,8 @@ class RefereeService:
     def start(self) -> None:
         self.link.connect()
         self.reactor.scheduler.execute_every(self.wait_report, self._report_waiting)
+        if self.config.lobby.topic_interval > 0:
+            self.reactor.scheduler.execute_every(self.config.lobby.topic_interval, self._status_topic)
 
     def serve(self, tick: float = 0.05) -> None:
         """Drive the reactor in this thread until ``done`` (Ctrl-C also stops it)."""
@@ -171,7 +178,36 @@ class RefereeService:
         """The lobby's topic names the referee's nick now (and, while it lacks its own,
         whom not to trust)."""
         preferred = None if self.link.has_preferred_nick else self.config.server.nick
-        self.link.topic(self.lobby_channel, referee_topic(self.link.nick, preferred))
+        self.link.topic(self.lobby_channel, referee_topic(self.link.nick, preferred, self._topic_status))
+
+    def topic_status(self) -> str:
+        """Who waits and what runs, short enough for a topic: ``waiting 3: a, b, c; running:
+        g7 avalon, g8 werewolf`` (a few names, then a count)."""
+        def named(names: list[str]) -> str:
+            more = len(names) - TOPIC_NAMES
+            return ", ".join(names[:TOPIC_NAMES]) + (f" and {more} more" if more > 0 else "")
+
+        waiting = self.lobby.waiting
+        running = [f"{gid} {self.referee.matches[gid].game.name}" for gid in self._started
+                   if gid in self.referee.matches]
+        parts = [f"waiting {len(waiting)}" + (f": {named(waiting)}" if waiting else "")]
+        if self._tables:
+            parts.append(f"seating: {named(list(self._tables))}")
+        parts.append(f"running: {named(running)}" if running else "no game running")
+        return "; ".join(parts)
+
+    def _status_topic(self) -> None:
+        """Every ``lobby.topic_interval`` seconds, off the games' path: the lobby's topic
+        shows the status, set only when it changed (every topic change reaches every bot in
+        the lobby). Never raises: the scheduler would run a command that raised again and
+        again."""
+        try:
+            status = self.topic_status()
+            if status != self._topic_status and self.link.is_ready:
+                self._topic_status = status
+                self._topic()
+        except Exception:
+            log.exception("updating the lobby's topic failed")
 
     def _on_link_error(self, error: Exception) -> None:
         log.error("IRC: %s", error)

@@ -14,3 +14,10 @@ def tuples(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(tuples(v) for v in value)
     return value
+
+
+def lists(value: Any) -> Any:
+    """The reverse of ``tuples``: an answer as a JSON document holds it."""
+    if isinstance(value, tuple):
+        return [lists(v) for v in value]
+    return value

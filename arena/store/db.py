@@ -173,6 +173,11 @@ class Store:
         with transaction(self.conn, "BEGIN"):
             return live.load_live(self.conn, place=place, tournament=tournament)
 
+    def all_live_games(self, game_id: str | None = None) -> list[LiveGame]:
+        """Every game in progress in this file (or only ``game_id``), for spectators."""
+        with transaction(self.conn, "BEGIN"):
+            return live.load_all(self.conn, game_id)
+
     def check_parameters(self) -> None:
         """Raise ParametersChanged now, before any game is played, if the configured rating
         parameters differ from those the stored ratings were computed with."""
@@ -345,9 +350,9 @@ class Store:
 
     # -- reading --------------------------------------------------------------------------
 
-    def list_games(self, game: str | None = None, bot: str | None = None, limit: int = 50,
-                   before_seq: int | None = None) -> list[GameSummary]:
-        """Newest first; ``before_seq`` pages backwards."""
+    def list_games(self, game: str | None = None, bot: str | None = None, limit: int | None = 50,
+                   before_seq: int | None = None, tournament: str | None = None) -> list[GameSummary]:
+        """Newest first; ``before_seq`` pages backwards; ``limit`` None: all of them."""
         sql = ("SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament, bots"
                " FROM games WHERE 1=1")
         args: list[Any] = []
@@ -360,8 +365,11 @@ class Store:
         if before_seq is not None:
             sql += " AND seq < ?"
             args.append(before_seq)
+        if tournament is not None:
+            sql += " AND tournament = ?"
+            args.append(tournament)
         sql += " ORDER BY seq DESC LIMIT ?"
-        args.append(limit)
+        args.append(-1 if limit is None else limit)
         return [_summary(row) for row in self.conn.execute(sql, args)]
 
     def load_game(self, game_id: str) -> StoredGame | None:
@@ -410,7 +418,7 @@ class Store:
         owner and version: from the current ratings, or, for ``tournament``, rated afresh
         over that tournament's games alone (its standings, whatever else the bots played)."""
         if tournament is not None:
-            return self._tournament_board(game, system, tournament, limit, min_games)
+            return self._tournament_rated(game, system, tournament, limit, min_games)[0]
         sql = ("SELECT r.entity, r.mu, r.sigma, r.score, r.games, r.wins, COALESCE(b.owner, 'unknown'),"
                " COALESCE(b.version, 'unknown') FROM ratings r LEFT JOIN bots b ON b.name = r.entity"
                " WHERE r.game = ? AND r.system = ? AND r.kind = 'bot' AND r.games >= ?"
@@ -432,8 +440,11 @@ class Store:
             rows[seq].append((seat, bot, grp, rank, adv))
         return rows
 
-    def _tournament_board(self, game: str, system_name: str, tournament: str, limit: int | None,
-                          min_games: int) -> list[LeaderRow]:
+    def _tournament_rated(self, game: str, system_name: str, tournament: str, limit: int | None = None,
+                          min_games: int = 0) -> tuple[list[LeaderRow], dict[str, list[tuple[int, Rating]]]]:
+        """``tournament``'s games, in order, rated afresh (every rating starts new): its
+        leaderboard, and each bot's rating after each game it played (the game's number in
+        the tournament, rating)."""
         system = next((s for s in self.systems if s.name == system_name), None)
         if system is None:
             raise KeyError(system_name)
@@ -445,7 +456,8 @@ class Store:
                      self.conn.execute("SELECT name, owner, version FROM bots")}
         state: dict[Entity, Rating] = {}
         played: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for seq, kind, forfeited in games:
+        history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
+        for number, (seq, kind, forfeited) in enumerate(games, 1):
             match = _match_from_rows(kind, rows[seq], forfeited)
             wins = _wins(match)
             for c in system.rate(match, state):
@@ -453,35 +465,69 @@ class Store:
                 if c.entity[0] == BOT:
                     played[c.entity[1]][0] += 1
                     played[c.entity[1]][1] += int(c.entity in wins)
+                    history[c.entity[1]].append((number, c.after))
         board = sorted(((system.score(r), bot) for (kind, bot), r in state.items()
                         if kind == BOT and played[bot][0] >= min_games), key=lambda x: (-x[0], x[1]))
         leaders = []
-        for i, (score, bot) in enumerate(board[:limit]):
+        for i, (value, bot) in enumerate(board[:limit]):
             owner, version = about.get(bot, ("unknown", "unknown"))
             rating = state[(BOT, bot)]
-            leaders.append(LeaderRow(i + 1, bot, rating.mu, rating.sigma, score, played[bot][0], played[bot][1],
+            leaders.append(LeaderRow(i + 1, bot, rating.mu, rating.sigma, value, played[bot][0], played[bot][1],
                                      owner, version))
-        return leaders
+        return leaders, dict(history)
+
+    def rating_history(self, game: str, system: str,
+                       tournament: str | None = None) -> dict[str, list[tuple[int, Rating]]]:
+        """Each bot's rating after each game it played, as (the game's number among the
+        games of this type, 1 for the first, rating): over every stored game as stored, or
+        over ``tournament``'s games rated afresh, as its leaderboard."""
+        if tournament is not None:
+            return self._tournament_rated(game, system, tournament)[1]
+        history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
+        numbers: dict[int, int] = {}
+        for seq, entity, mu, sigma in self.conn.execute(
+                "SELECT c.game_seq, c.entity, c.mu_after, c.sigma_after FROM rating_changes c"
+                " JOIN games g ON g.seq = c.game_seq WHERE g.game = ? AND c.system = ? AND c.kind = 'bot'"
+                " ORDER BY c.game_seq", (game, system)):
+            number = numbers.setdefault(seq, len(numbers) + 1)
+            history[entity].append((number, Rating(mu, sigma)))
+        return dict(history)
+
+    def standings(self, game: str, system: str,
+                  tournament: str | None = None) -> tuple[list[LeaderRow], dict[str, list[tuple[int, Rating]]]]:
+        """``leaderboard`` and ``rating_history`` together; a tournament's games are rated
+        afresh once for both."""
+        if tournament is not None:
+            return self._tournament_rated(game, system, tournament)
+        return self.leaderboard(game, system), self.rating_history(game, system)
+
+    def tournaments(self) -> list[tuple[str, str, int, float]]:
+        """Every tournament: id, game type, games stored, last update; newest first."""
+        return [(tid, json.loads(settings).get("game", ""), done, updated) for tid, settings, done, updated in
+                self.conn.execute("SELECT id, settings, games_done, updated FROM tournaments ORDER BY updated DESC, id")]
 
     def ratings(self, game: str, system: str, kind: str = BOT) -> dict[str, Rating]:
         return {e: Rating(mu, s) for e, mu, s in self.conn.execute(
             "SELECT entity, mu, sigma FROM ratings WHERE game = ? AND system = ? AND kind = ?", (game, system, kind))}
 
-    def bot_stats(self, game: str, bot: str | None = None) -> dict[str, BotStats]:
+    def bot_stats(self, game: str, bot: str | None = None, tournament: str | None = None) -> dict[str, BotStats]:
         """Per bot: games, wins, win rate with a Wilson 95% interval, overall and per role,
-        plus the game's role figures (``figures.FIGURES``)."""
+        plus the game's role figures (``figures.FIGURES``); only ``tournament``'s games if given."""
         sql = ("SELECT o.bot, o.role, o.result, g.reason, COUNT(*) FROM outcomes o JOIN games g ON g.seq = o.game_seq"
                " WHERE g.game = ?")
         args: list[Any] = [game]
         if bot is not None:
             sql += " AND o.bot = ?"
             args.append(bot)
+        if tournament is not None:
+            sql += " AND g.tournament = ?"
+            args.append(tournament)
         sql += " GROUP BY o.bot, o.role, o.result, g.reason"
         counts: dict[str, list[tuple[str | None, str, str, int]]] = defaultdict(list)
         for b, role, result, reason, n in self.conn.execute(sql, args):
             counts[b].append((role, result, reason, n))
         figures = FIGURES.get(game, ())
-        conduct = self._conduct(game)
+        conduct = self._conduct(game, tournament)
         out: dict[str, BotStats] = {}
         for b in sorted(counts):
             rows = counts[b]
@@ -493,17 +539,19 @@ class Store:
             )
         return out
 
-    def _conduct(self, game: str) -> dict[str, Conduct]:
+    def _conduct(self, game: str, tournament: str | None = None) -> dict[str, Conduct]:
         """Per bot, from the stored transcripts: ``ERROR`` and ``WARN`` lines sent to it
         (under its seat's nick; an ``ERROR`` with ``count=N`` stands for N refusals) and
         ``TIMEOUT`` lines naming it (by its seat's nick); from its stored answer lines, those
         marked ``fallback=``, by marker."""
         sql = ("SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
                " JOIN games g ON g.seq = l.game_seq"
-               " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')")
+               " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')"
+               + (" AND g.tournament = ?" if tournament is not None else ""))
         refused: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         late: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for nicks, bots, target, line in self.conn.execute(sql, (game,)):
+        args = (game,) if tournament is None else (game, tournament)
+        for nicks, bots, target, line in self.conn.execute(sql, args):
             msg = parse(line)
             seated = {n.lower(): b for n, b in zip(json.loads(nicks), json.loads(bots))}
             if msg.verb == TIMEOUT:

@@ -116,9 +116,17 @@ def load_live(conn: sqlite3.Connection, *, place: str | None = None, tournament:
     """The live games of ``tournament``, or (None) those outside any tournament run from
     ``place``, oldest first."""
     if tournament is not None:
-        where, args = "tournament = ?", (tournament,)
-    else:
-        where, args = "tournament IS NULL AND place = ?", (place or "",)
+        return _load(conn, "tournament = ?", (tournament,))
+    return _load(conn, "tournament IS NULL AND place = ?", (place or "",))
+
+
+def load_all(conn: sqlite3.Connection, gid: str | None = None) -> list[LiveGame]:
+    """Every game in progress, wherever it runs, oldest first (only ``gid``, if given):
+    what spectators may follow."""
+    return _load(conn, "1 = 1", ()) if gid is None else _load(conn, "id = ?", (gid,))
+
+
+def _load(conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[LiveGame]:
     rows = conn.execute(
         "SELECT id, game, options, seed, deal, names, bots, place, tournament, started, resumes, state,"
         " EXISTS (SELECT 1 FROM games WHERE games.id = live_games.id)"

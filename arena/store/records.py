@@ -220,12 +220,9 @@ class StoredGame:
         Its events equal the stored ones for a normally ended game; a forfeit is applied
         after the answers, as it happened.
         """
-        from ..games import GAMES
+        from ..games import rebuild
 
-        cls = GAMES[self.summary.game]
-        options = cls.Options.from_mapping(self.options, game=self.summary.game)
-        engine = cls(self.summary.players, options, self.seed, self.deal)  # type: ignore[call-arg]
-        engine.replay(self.history)
+        engine = rebuild(self.summary.game, self.summary.players, self.options, self.seed, self.deal, self.history)
         if self.forfeited is not None and engine.result is None:
             end = next((e for e in reversed(self.events) if e.kind == "end"), None)
             engine.forfeit(self.forfeited, end.data.get("why", "") if end else "")

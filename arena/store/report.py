@@ -146,3 +146,19 @@ def replay_lines(game: StoredGame, seat: int | None = None, everything: bool = F
     heard(len(game.transcript))
     out.extend(f"#     {line}" for line in after)
     return out
+
+
+def channel_lines(game: StoredGame, after: Sequence[str] = ()) -> list[tuple[str | None, str]]:
+    """What a spectator of the game's channel heard, in order: ``(None, line)`` for each of
+    the referee's lines, ``(nick, text)`` for the players' talk at its place, then ``after``
+    (e.g. the ratings). The narrator's input for a stored game (``arena replay --pretty``)."""
+    talk: dict[int, list[Talk]] = {}
+    for item in game.talk:
+        talk.setdefault(item.after, []).append(item)
+    out: list[tuple[str | None, str]] = []
+    for i, (target, line) in enumerate(game.transcript):
+        out += [(item.nick, item.text) for item in sorted(talk.get(i, ()), key=lambda item: item.at)]
+        if target is None:
+            out.append((None, line))
+    out += [(item.nick, item.text) for item in sorted(talk.get(len(game.transcript), ()), key=lambda item: item.at)]
+    return out + [(None, line) for line in after]

@@ -1,0 +1,248 @@
+"""Werewolf told to spectators, from its public lines (see ``arena/narrate``).
+
+Nights and dawns, the dead (with their roles where the options reveal them), the leader's
+election folded into one sentence, the speaking order, the players' speeches as they say
+them, each vote round folded into one sentence with who voted for whom, executions, shots,
+and the end. The score is kept from the lines: the day, who is alive, who died as what.
+"""
+
+from __future__ import annotations
+
+from ...narrate.sentence import Say, Sentence
+from ...narrate.story import Story
+from ...protocol import Message
+from .roles.registry import REGISTRY
+
+NOBODY = "none"
+REASONS = {
+    "all_wolves_eliminated": "every wolf is dead",
+    "parity_or_majority": "the wolves are as many as the village",
+    "lovers_last_alive": "only the lovers and Cupid are left",
+    "piper_charmed_all": "the piper has charmed everyone alive",
+    "jester_executed": "the village executed the jester",
+    "day_limit": "the day limit was reached",
+}
+
+WINNERS = {"village": "the village wins", "werewolf": "the werewolves win", "lovers": "the lovers win"}
+"""How each winner reads (a neutral role: ``the piper wins``)."""
+
+
+class WerewolfStory(Story):
+    game = "werewolf"
+
+    def __init__(self, gid: str, seats: list[str]) -> None:
+        super().__init__(gid, seats)
+        self.day = 0
+        self.night = 0
+        self.alive: list[str] = list(seats)
+        self.dead: dict[str, str | None] = {}
+        """The dead in the order they died, with their role where it was made public."""
+        self._leader_votes: list[tuple[str, str]] = []
+        self._ballots: list[tuple[str, str]] = []
+        self._last_words: str | None = None
+        """Who has the floor for last words and has not yet spoken."""
+
+    def _died(self, say: Say, nick: str, role: str | None) -> Say:
+        """``nick`` (and its role, where public) in a sentence about a death; remembered."""
+        self.dead[nick] = role
+        if nick in self.alive:
+            self.alive.remove(nick)
+        say.name(nick).fact("dead", nick)
+        if role:
+            say.add(" (").side(role, _team(role)).add(")").fact("role", nick, role)
+        return say
+
+    # -- lines -----------------------------------------------------------------------
+
+    def on_start(self, msg: Message) -> list[Sentence]:
+        self.alive = list(self.seats)
+        deal = msg.pairs("roles")
+        say = self.say().add(f"Werewolf, {len(self.seats)} players: ").names(self.seats).add(". Dealt: ")
+        for i, (role, count) in enumerate(deal.items()):
+            say.add(", " if i else "", f"{count} ").side(role, _team(role)).fact("deal", role, count)
+        return [say.add(".").fact("seats", *self.seats).done()]
+
+    def on_rules(self, msg: Message) -> list[Sentence]:
+        reveal = msg.pairs("options").get("revealRolesOnDeath") == "true"
+        text = "A player's role is revealed at death." if reveal else "Roles stay hidden until the end."
+        return [self.say().add(text).fact("reveal", str(reveal).lower()).done()]
+
+    def on_night(self, msg: Message) -> list[Sentence]:
+        self.night = msg.int("night", self.night + 1)
+        return [self.say().add(f"Night {self.night} falls.").fact("night", self.night).done()]
+
+    def on_dawn(self, msg: Message) -> list[Sentence]:
+        day, dead, roles = msg.int("day", self.day), msg.list("dead"), msg.pairs("roles")
+        say = self.say().add(f"Dawn of day {day}: ")
+        if not dead:
+            return [say.add("nobody died in the night.").done()]
+        say.add("found dead: ")
+        for i, nick in enumerate(dead):
+            if i:
+                say.add("; ")
+            self._died(say, nick, roles.get(nick) or None)
+        return [say.add(".").done()]
+
+    def on_day(self, msg: Message) -> list[Sentence]:
+        self.day = msg.int("day", self.day)
+        self.alive = msg.list("alive")
+        say = self.say().add(f"Day {self.day}, {len(self.alive)} alive: ").names(self.alive)
+        say.fact("day", self.day).fact("alive", *sorted(self.alive))
+        leader = msg.get("leader", NOBODY)
+        if leader != NOBODY:
+            say.add("; leader ").name(leader).fact("leader", leader)
+        if self.dead:
+            say.add("; dead: ")
+            for i, (nick, role) in enumerate(self.dead.items()):
+                say.add(", " if i else "").name(nick)
+                if role:
+                    say.add(" (").side(role, _team(role)).add(")")
+        return [say.add(".").done()]
+
+    def on_candidacy(self, msg: Message) -> list[Sentence]:
+        if not msg.flag("stand"):
+            return []
+        player = msg.get("player", "?")
+        return [self.say().name(player).add(" stands for leader.").fact("candidate", player).done()]
+
+    def on_leader_vote(self, msg: Message) -> list[Sentence]:
+        self._leader_votes.append((msg.get("player", "?"), msg.get("vote", "abstain")))
+        return []
+
+    def on_leader(self, msg: Message) -> list[Sentence]:
+        votes, self._leader_votes = self._leader_votes, []
+        leader = msg.get("leader", NOBODY)
+        if not msg.list("candidates"):
+            return [self.say().add("Nobody stood for leader: the day has no leader.").done()]
+        say = self.say()
+        if leader == NOBODY:
+            say.add("No leader is elected")
+        else:
+            say.name(leader).add(" is elected leader").fact("leader", leader)
+            if msg.flag("tie"):
+                say.add(" (by lot, after a tie)")
+        say.add(".")
+        self._tally(say, votes, "leader_vote")
+        return [say.done()]
+
+    def on_order(self, msg: Message) -> list[Sentence]:
+        speakers = msg.list("speakers")
+        say = self.say().add("Speaking order: ").names(speakers).add(".").fact("order", *speakers)
+        return [say.done()]
+
+    def on_ask(self, msg: Message) -> list[Sentence]:
+        """Last words are announced before their first line (``talk``): the floor's other
+        turns follow the announced order, and their talk names the speaker."""
+        self._last_words = msg.get("to") if msg.args[2] == "last_words" else None
+        return []
+
+    def on_speech(self, msg: Message) -> list[Sentence]:
+        self._last_words = None
+        return []
+
+    def talk(self, nick: str, text: str) -> list[Sentence]:
+        said = super().talk(nick, text)
+        if said and self._last_words is not None and nick.lower() == self._last_words.lower():
+            self._last_words = None
+            return [self.say().add("Last words of ").name(nick).add(":").done(), *said]
+        return said
+
+    def on_ballot(self, msg: Message) -> list[Sentence]:
+        self._ballots.append((msg.get("player", "?"), msg.get("vote", "abstain")))
+        return []
+
+    def on_vote_result(self, msg: Message) -> list[Sentence]:
+        ballots, self._ballots = self._ballots, []
+        round_, outcome, target = msg.get("round", "1"), msg.get("outcome", ""), msg.get("target", NOBODY)
+        say = self.say().add(f"Day {self.day} {'runoff' if round_ == '2' else 'vote'}: ")
+        say.fact("vote_result", self.day, round_, outcome, target)
+        for voter, vote in ballots:
+            say.fact("ballot", self.day, round_, voter, vote)
+        self._tally(say, ballots, None)
+        if outcome == "execution":
+            say.add(" ").name(target).add(" is to be executed.")
+        elif outcome == "runoff":
+            say.add(" A tie between ").names(msg.list("candidates")).add(": a runoff.")
+        else:
+            say.add(" Nobody is executed.")
+        return [say.done()]
+
+    def _tally(self, say: Say, votes: list[tuple[str, str]], kind: str | None) -> None:
+        """Who voted for whom, most votes first: ``bob 3 (alice, carol, dave)``."""
+        by_target: dict[str, list[str]] = {}
+        for voter, vote in votes:
+            by_target.setdefault(vote, []).append(voter)
+            if kind is not None:
+                say.fact(kind, voter, vote)
+        abstained = by_target.pop("abstain", [])
+        ranked = sorted(by_target.items(), key=lambda item: -len(item[1]))
+        say.add(" " if kind else "")
+        for i, (target, voters) in enumerate(ranked):
+            count = f"{len(voters)} vote{'s' if len(voters) != 1 else ''}"
+            say.add("; " if i else "").name(target).add(f" {count} (").names(voters).add(")")
+        if abstained:
+            say.add("; " if ranked else "").add("abstained: ").names(abstained)
+        if not ranked and not abstained:
+            say.add("no votes")
+        say.add(".")
+
+    def on_execution(self, msg: Message) -> list[Sentence]:
+        player = msg.get("player", "?")
+        if msg.flag("spared"):
+            return [self.say().name(player).add(" is spared.").fact("spared", player).done()]
+        say = self.say().add("Executed: ").fact("executed", player)
+        return [self._died(say, player, msg.get("role")).add(".").done()]
+
+    def on_idiot(self, msg: Message) -> list[Sentence]:
+        player = msg.get("player", "?")
+        say = self.say().name(player).add(" is the ").side("idiot", "village").add(": spared, but votes no more.")
+        return [say.fact("role", player, "idiot").done()]
+
+    def on_death(self, msg: Message) -> list[Sentence]:
+        say = self.say().add("Dead: ")
+        return [self._died(say, msg.get("player", "?"), msg.get("role")).add(".").done()]
+
+    def on_shot(self, msg: Message) -> list[Sentence]:
+        hunter, target = msg.get("hunter"), msg.get("target", NOBODY)
+        say = self.say()
+        if hunter is None:
+            say.add("A hunter's shot kills ").name(target).add(".")
+        else:
+            say.name(hunter).add(", the ").side("hunter", "village").fact("role", hunter, "hunter")
+            if target == NOBODY:
+                return [say.add(", shoots nobody.").done()]
+            say.add(", shoots ").name(target).add(".")
+        return [say.fact("shot", target).done()]
+
+    # -- the end ---------------------------------------------------------------------
+
+    def progress(self) -> str:
+        if self.day == 0:
+            return "night 1"
+        return f"{self.day} day{'s' if self.day != 1 else ''}"
+
+    def outcome(self, say: Say, winner: str, reason: str) -> None:
+        why = REASONS.get(reason, reason.replace("_", " "))
+        if winner == NOBODY:
+            say.add(f"a draw: {why}.")
+        else:
+            say.side(WINNERS.get(winner, f"the {winner} wins"), winner)
+            say.add(f": {why}.")
+
+    def side_of(self, nick: str, role: str, end: Message) -> str:
+        return _team(role)
+
+    def winners(self, end: Message) -> list[str]:
+        winner, roles = end.get("winner", NOBODY), end.pairs("roles")
+        if winner == "lovers":
+            lovers = set(end.list("lovers"))
+            return [nick for nick, role in roles.items() if nick in lovers or role == "cupid"]
+        if winner in ("village", "werewolf"):
+            return [nick for nick, role in roles.items() if _team(role) == winner]
+        return [nick for nick, role in roles.items() if role == winner]
+
+
+def _team(role: str) -> str:
+    """The side a role plays for (``village``, ``werewolf``, ``neutral``)."""
+    found = REGISTRY.get(role)
+    return found.team.value if found is not None else "neutral"

@@ -1,0 +1,134 @@
+"""The narrator: a lobby's and its games' public lines in, sentences out.
+
+Pure: no sockets, no clock (each line comes with the time it was heard, if known). It
+learns the games from the lobby (``TABLE``, ``RESUME``) or from a game channel's own
+``START``/``RESUME``, and hands every later line of a game to that game's ``Story``.
+Lines from anyone but the referee are talk: relayed for a seated player in its game's
+channel, ignored elsewhere. The referee's nick is the one the lobby's topic names, when it
+names one (a referee that runs under a fallback nick says so there).
+"""
+
+from __future__ import annotations
+
+from ..games.avalon.narration import AvalonStory
+from ..games.werewolf.narration import WerewolfStory
+from ..irc.link import strip_controls
+from typing import Iterable
+
+from ..protocol import (END, GAME_VERBS, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse,
+                        topic_referee)
+from .sentence import Say, Sentence
+from .story import Story
+
+STORIES: dict[str, type[Story]] = {AvalonStory.game: AvalonStory, WerewolfStory.game: WerewolfStory}
+"""Each game's narration, by the name its lines give it (``game=``)."""
+
+REFEREE = "*"
+"""The referee's name in a retold game (``retell``): no player can have it."""
+GAME_CHANNEL = "#game"
+"""The game channel of a retold game."""
+
+
+class Narrator:
+    """Follows one lobby and the games it announces."""
+
+    def __init__(self, lobby: str, referee: str, only: str | None = None) -> None:
+        """``only``: a game id to tell alone (the lobby's other games are left out)."""
+        self.lobby = lobby.lower()
+        self.referee = referee
+        self.only = only
+        self.games: dict[str, Story] = {}
+        self.channels: dict[str, str] = {}
+        """Game channels (lower case) and the game each is for."""
+        self._parts: dict[str, Reassembler] = {}
+        self.left: list[str] = []
+        """Game channels given up for a resumed game's new one, for a connection to leave."""
+
+    def topic(self, channel: str, text: str) -> None:
+        """The lobby's topic names the referee's nick now."""
+        if channel.lower() == self.lobby:
+            self.referee = topic_referee(text) or self.referee
+
+    def hear(self, sender: str, channel: str, text: str, at: float | None = None) -> list[Sentence]:
+        """What a line said in ``channel`` by ``sender`` makes the narrator say."""
+        folded = channel.lower()
+        if sender.lower() != self.referee.lower():
+            gid = self.channels.get(folded)
+            return [] if gid is None else self._told(self.games[gid].talk(sender, strip_controls(text)))
+        try:
+            msg = parse(text)
+        except ProtocolError:
+            return []  # the referee's free text (answers to !status): no game event
+        parts = self._parts.setdefault(folded, Reassembler())
+        said: list[Sentence] = []
+        for whole in parts.add(msg):
+            said += self._referee(folded, whole, at)
+        return self._told(said)
+
+    def _told(self, said: list[Sentence]) -> list[Sentence]:
+        return said if self.only is None else [s for s in said if s.gid == self.only]
+
+    def _referee(self, channel: str, msg: Message, at: float | None) -> list[Sentence]:
+        gid = msg.args[0] if msg.args else ""
+        if msg.verb in (TABLE, RESUME):
+            return self._announced(channel, gid, msg)
+        if channel == self.lobby:
+            return []
+        if gid not in self.games and msg.verb == START and msg.get("game") in STORIES:
+            self._follow(gid, msg.get("game", ""), channel, msg.list("seats"))
+        elif channel not in self.channels and gid not in self.games:
+            joined_late = next((game for game, verbs in GAME_VERBS.items() if msg.verb in verbs), None)
+            if joined_late is not None:  # a game in progress (``arena watch GID``): told from here on
+                self._follow(gid, joined_late, channel, [])
+        story = self.games.get(gid)
+        if story is None or self.channels.get(channel) != gid:
+            return []
+        return story.hear(msg, at)
+
+    def _announced(self, channel: str, gid: str, msg: Message) -> list[Sentence]:
+        """A ``TABLE`` or ``RESUME`` (in the lobby, and a ``RESUME`` first in its channel)."""
+        game, where, seats = msg.get("game", ""), msg.get("channel", ""), msg.list("seats")
+        if game not in STORIES or not where:
+            return []
+        known = gid in self.games and self.channels.get(where.lower()) == gid
+        self._follow(gid, game, where, seats)
+        if known:
+            return []
+        say = Say(gid).fact("table" if msg.verb == TABLE else "resume", gid, game, where)
+        if msg.verb == TABLE:
+            say.add(f"New {game} game {gid} in {where}: ").names(seats).add(".")
+        else:
+            say.add(f"The referee restarted: {game} game {gid} goes on in {where} once its players are back: ")
+            say.names(seats).add(".")
+        return [say.done()]
+
+    def _follow(self, gid: str, game: str, channel: str, seats: list[str]) -> None:
+        """Keep (a resumed game's story goes on) or start the story of ``gid``, told from
+        ``channel`` from now on."""
+        if gid not in self.games:
+            self.games[gid] = STORIES[game](gid, seats)
+        for old in [c for c, g in self.channels.items() if g == gid and c != channel.lower()]:
+            del self.channels[old]
+            self.left.append(old)
+        self.channels[channel.lower()] = gid
+
+    def ended(self, gid: str) -> None:
+        """Forget a game whose channel we left (after its END and ratings)."""
+        self.games.pop(gid, None)
+        for channel in [c for c, g in self.channels.items() if g == gid]:
+            del self.channels[channel]
+            self._parts.pop(channel, None)
+
+
+def retell(lines: Iterable[tuple[str | None, str]], started: float | None = None,
+           finished: float | None = None) -> list[Sentence]:
+    """A finished game's story from its channel, in order: each item is ``(None, line)`` for
+    a referee line or ``(nick, text)`` for a player's talk. ``started`` and ``finished``
+    (seconds) give the game's length, which the lines alone do not hold."""
+    narrator = Narrator("#lobby", REFEREE)
+    said: list[Sentence] = []
+    over = False
+    for speaker, text in lines:
+        over = over or speaker is None and text.startswith(END + " ")
+        said += narrator.hear(speaker or REFEREE, GAME_CHANNEL, text, finished if over else started)
+    return said

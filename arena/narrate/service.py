@@ -1,0 +1,142 @@
+"""The narrator on IRC: a spectator's connection of its own that posts the narration to the
+spectators' channel, with IRC formatting, at its own rate.
+
+The referee's connection, its flood budget and the bots' machine lines are untouched: the
+narrator hears the games as any spectator does (``Spectator``) and speaks elsewhere. ``arena
+serve`` runs it in a process of its own (``narrating``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import signal
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator
+
+import irc.client
+
+from ..config import NarratorConfig, ServerConfig
+from ..irc.link import ReactorThread
+from .sentence import Sentence
+from .spectator import Spectator
+
+READY_WAIT = 30.0
+"""Seconds ``narrating`` waits for the narrator's connection before the body runs anyway."""
+
+FINISH = 3.0
+"""Seconds a stopped narrator waits at most for the ends of the games it is telling, until
+the referee has quit (the referee may stop right after a game, before its END has crossed
+the server)."""
+
+
+class NarratorService:
+    """Narrates the games of one lobby into ``narrator.channel`` (with ``per_game``: each
+    game in ``CHANNEL-GID``, the channel itself keeping the tables and the ends)."""
+
+    def __init__(self, server: ServerConfig, narrator: NarratorConfig, *,
+                 reactor: irc.client.Reactor | None = None) -> None:
+        if narrator.channel is None:
+            raise ValueError("the narrator needs narrator.channel")
+        self.channel = narrator.channel
+        self.per_game = narrator.per_game
+        self.spectator = Spectator(server, narrator.nick_for(server.nick), self._post, channels=[self.channel],
+                                   lines_per_second=narrator.lines_per_second, burst=narrator.burst,
+                                   reactor=reactor, on_gone=self._gone)
+        self.link = self.spectator.link
+        self.narrator = self.spectator.narrator
+        self.said: list[tuple[str, Sentence]] = []
+        """Every sentence posted, with the channel it went to first."""
+
+    def start(self) -> None:
+        self.spectator.start()
+
+    def close(self) -> None:
+        self.spectator.close("the narrator is leaving")
+
+    def _game_channel(self, gid: str) -> str:
+        return f"{self.channel}-{gid}"
+
+    def _gone(self, gid: str) -> None:
+        if self.per_game:
+            self.link.part(self._game_channel(gid))
+
+    def _post(self, sentence: Sentence) -> None:
+        targets = [self.channel]
+        if self.per_game and sentence.gid is not None:
+            if any(fact[0] in ("table", "resume") for fact in sentence.facts):
+                self.link.join(self._game_channel(sentence.gid))
+            else:
+                ends = any(fact[0] == "winner" for fact in sentence.facts)
+                targets = [self._game_channel(sentence.gid)] + ([self.channel] if ends else [])
+        width = min(self.link.max_text_bytes(t) for t in targets)
+        for line in sentence.irc_lines(width):
+            for target in targets:
+                self.link.send(target, line, formatting=True)
+        self.said.append((targets[0], sentence))
+
+
+def main() -> None:
+    """The narrator's own process (``narrating``): its settings come as one JSON line on
+    standard input, ``ready`` goes out once it is connected, and the end of standard input
+    (the parent closed it, or died) stops it. Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s narrator: %(message)s")
+    settings = json.loads(sys.stdin.readline())
+    thread = ReactorThread(name="narrator")
+    service = NarratorService(ServerConfig(**settings["server"]), NarratorConfig(**settings["narrator"]),
+                              reactor=thread.reactor)
+    service.start()
+    thread.start()
+    try:
+        if service.link.wait_ready(READY_WAIT):
+            print("ready", flush=True)
+        sys.stdin.read()  # until the parent closes it
+        end = time.monotonic() + FINISH  # a referee that stops after a game: its end is on its way
+        while time.monotonic() < end and not service.spectator.referee_left and \
+                not all(story.over for story in service.narrator.games.values()):
+            time.sleep(0.05)
+    finally:
+        service.close()
+        end = time.monotonic() + 2.0
+        while service.link.queued and time.monotonic() < end:
+            time.sleep(0.05)
+        thread.stop()
+
+
+@contextmanager
+def narrating(server: ServerConfig, narrator: NarratorConfig) -> Iterator[subprocess.Popen[str] | None]:
+    """The narrator of ``narrator.channel`` (None when that is not set) in a process of its
+    own while the body runs: in the referee's process its work, however small, would take
+    the interpreter from the referee's thread (measured: games about 15% slower on loopback).
+    Yields the process once its connection is up (or ``READY_WAIT`` has passed)."""
+    if narrator.channel is None:
+        yield None
+        return
+    process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(json.dumps({"server": dataclasses.asdict(server),
+                                    "narrator": dataclasses.asdict(narrator)}) + "\n")
+    process.stdin.flush()
+    waiting = threading.Thread(target=process.stdout.readline, daemon=True)  # "ready", or nothing if it failed
+    waiting.start()
+    waiting.join(READY_WAIT)
+    try:
+        yield process
+    finally:
+        process.stdin.close()
+        try:
+            process.wait(5.0)
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            process.wait(5.0)
+
+
+if __name__ == "__main__":
+    main()

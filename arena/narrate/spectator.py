@@ -1,0 +1,72 @@
+"""A spectator's connection: hears the lobby and every game channel it announces, and
+hands each sentence the narrator makes of them to its owner.
+
+The live narrator (``service``) and ``arena watch`` (``watch``) are both spectators; only
+what they do with a sentence differs. It joins a game's channel when the lobby announces
+it (``TABLE``, ``RESUME``) and leaves when the referee does (after END and the ratings).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterable
+
+import irc.client
+
+from ..config import ServerConfig
+from ..irc.link import IrcLink
+from .narrator import Narrator
+from .sentence import Sentence
+
+
+class Spectator:
+    """One IRC connection that listens like any spectator; ``on_sentence`` gets the story."""
+
+    def __init__(self, server: ServerConfig, nick: str, on_sentence: Callable[[Sentence], None], *,
+                 channels: Iterable[str] = (), only: str | None = None, lines_per_second: float = 1.0,
+                 burst: int = 5, reactor: irc.client.Reactor | None = None,
+                 on_gone: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        """``channels``: joined besides the lobby; ``only``: the game id to follow alone;
+        ``on_gone(gid)``: a game's channel was left (its story is told)."""
+        self.narrator = Narrator(server.channel, server.nick, only=only)
+        self.on_sentence = on_sentence
+        self.referee_left = False
+        """Whether the referee has quit the server since we connected."""
+        self.on_gone = on_gone
+        self.clock = clock
+        self.link = IrcLink(
+            server.host, server.port, nick, channels=[server.channel, *channels], tls=server.tls,
+            password=server.password, lines_per_second=lines_per_second, burst=burst, reactor=reactor,
+            realname="arena spectator", on_message=self._on_message, on_membership=self._on_membership,
+            on_topic=self.narrator.topic,
+        )
+
+    def start(self) -> None:
+        self.link.connect()
+
+    def close(self, message: str = "") -> None:
+        self.link.close(message, drain_timeout=2.0)
+
+    def _on_message(self, sender: str, target: str, text: str) -> None:
+        if self.link.is_me(target):
+            return  # a DM: nothing of a game
+        for sentence in self.narrator.hear(sender, target, text, self.clock()):
+            for fact in sentence.facts:
+                if fact[0] in ("table", "resume"):
+                    self.link.join(fact[3])  # the game's channel, to hear it
+            self.on_sentence(sentence)
+        while self.narrator.left:  # a resumed game's old channel
+            self.link.part(self.narrator.left.pop())
+
+    def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
+        """Follow the referee out of a game's channel: the game is over and told."""
+        if kind == "quit" and nick.lower() == self.narrator.referee.lower():
+            self.referee_left = True  # all it said is in: a server relays a client's lines in order
+        if kind not in ("part", "kick") or channel is None or nick.lower() != self.narrator.referee.lower():
+            return
+        gid = self.narrator.channels.get(channel.lower())
+        if gid is not None:
+            self.narrator.ended(gid)
+            self.link.part(channel)
+            if self.on_gone is not None:
+                self.on_gone(gid)

@@ -1,0 +1,84 @@
+"""HTML pages: a game (from its export document), a tournament, the whole store, and the
+web view's list of games. ``arena report`` writes them to files and ``arena web`` serves
+them; both call these functions, so a file and a page never differ.
+
+Every page is self-contained: its CSS is inline and its charts are SVG drawn here, so a
+report opens without a network. Only a live game's page in the web view carries a script,
+a few lines that fetch its body again as the game goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from ..store import GameSummary, LiveGame
+from ..store.export import LIVE
+from . import views
+from .standings import Standings
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where a page links to. A report file links nowhere (every ``None``); the web view
+    gives its routes, so game ids and tournaments become links."""
+
+    home: str | None = None
+    everything: str | None = None
+    """The whole store's standings."""
+    game: Callable[[str], str] | None = None
+    tournament: Callable[[str], str] | None = None
+    body: Callable[[str], str] | None = None
+    """A game's body alone, which a live page fetches to update itself."""
+
+
+FILE = Links()
+"""The links of a report written to a file: none."""
+
+_env = Environment(loader=PackageLoader("arena.report", "templates"), autoescape=select_autoescape(["html"]),
+                   undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+_env.filters["when"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else ""
+_env.filters["pct"] = lambda r: "–" if r is None else f"{r * 100:.0f}%"
+_env.globals["side_class"] = views.side_class
+
+
+def _game_context(doc: Mapping[str, Any]) -> dict[str, Any]:
+    names = views.Names(tuple(p["nick"] for p in doc["players"]))
+    return {
+        "doc": doc,
+        "live": doc["status"] == LIVE,
+        "players": views.players(doc),
+        "names": names,
+        "avalon": views.avalon(doc, names) if doc["game"] == "avalon" else None,
+        "phases": views.werewolf(doc, names) if doc["game"] == "werewolf" else None,
+        "log": views.event_lines(doc["events"], names),
+    }
+
+
+def game_body(doc: Mapping[str, Any], links: Links = FILE) -> str:
+    """The part of a game's page that changes while it is played."""
+    return _env.get_template("game_body.html").render(links=links, **_game_context(doc))
+
+
+def game_page(doc: Mapping[str, Any], links: Links = FILE) -> str:
+    """A game's page: who was who, then the Avalon grid or the Werewolf timeline; a live
+    game's page (with ``links.body``) updates itself until the game ends."""
+    title = f"{doc['game']} {doc['id']}"
+    return _env.get_template("game.html").render(title=title, links=links, **_game_context(doc))
+
+
+def standings_page(title: str, sections: Sequence[Standings], games: Sequence[GameSummary],
+                   tournaments: Sequence[tuple[str, str, int, float]] = (), links: Links = FILE) -> str:
+    """A tournament's page (one section) or the whole store's (one per game type)."""
+    return _env.get_template("standings.html").render(title=title, sections=sections, games=games,
+                                                      tournaments=tournaments, links=links)
+
+
+def index_page(games: Sequence[GameSummary], live: Sequence[LiveGame],
+               tournaments: Sequence[tuple[str, str, int, float]], links: Links) -> str:
+    """The web view's home: games being played, tournaments, the stored games."""
+    return _env.get_template("index.html").render(title="arena", games=games, live=live, tournaments=tournaments,
+                                                  links=links)

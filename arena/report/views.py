@@ -1,0 +1,305 @@
+"""What a game page shows, computed from the export document alone (``arena.store.export``):
+who was who, the Avalon vote grid and quest track, the Werewolf day/night timeline.
+
+Reading only the document, never the store, is what keeps the report file, the web page
+and a live game's page in agreement: a live document has no roles and no private events,
+so nothing here can show them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+GOOD_SIDES = frozenset({"good", "village"})
+EVIL_SIDES = frozenset({"evil", "werewolf", "wolves"})
+
+SEAT_KEYS = frozenset({"seat", "target", "leader", "assassin", "start", "player", "shooter", "victim", "vote",
+                       "by", "saved", "poisoned", "protected", "checked"})
+"""Event fields holding one seat (shown as the player's nick)."""
+SEAT_LISTS = frozenset({"team", "approve", "reject", "dead", "alive", "speakers", "candidates", "winners", "wolves",
+                        "lovers", "charmed", "sees", "targets", "votes"})
+"""Event fields holding a list of seats."""
+
+
+def side_class(side: str | None) -> str:
+    """The CSS class of a side: its colour on every page."""
+    if side in GOOD_SIDES:
+        return "good"
+    if side in EVIL_SIDES:
+        return "evil"
+    return "neutral" if side else "unknown"
+
+
+@dataclass(frozen=True)
+class Names:
+    """Seat numbers to the nicks of a game's players."""
+
+    nicks: tuple[str, ...]
+
+    def of(self, seat: Any) -> str:
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.nicks):
+            return self.nicks[seat]
+        return "nobody" if seat is None else str(seat)
+
+    def list(self, seats: Any) -> str:
+        if not seats:
+            return "nobody"
+        return ", ".join(self.of(s) if not isinstance(s, list) else " → ".join(map(self.of, s)) for s in seats)
+
+
+def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
+    """An event as a sentence. The kinds a page has its own view of read as prose; any
+    other reads as its fields, seats shown as nicks, so a new event kind is never lost."""
+    n = names.of
+    if kind == "dawn":
+        dead = data.get("dead") or []
+        roles = data.get("roles") or []
+        if not dead:
+            return f"Day {data.get('day')} dawns: nobody died in the night"
+        who = ", ".join(f"{n(s)} ({roles[i]})" if i < len(roles) and roles[i] else n(s) for i, s in enumerate(dead))
+        return f"Day {data.get('day')} dawns: {who} died in the night"
+    if kind == "role" and "role" in data:
+        side = data.get("side") or data.get("team")
+        sees = f"; sees {names.list(data['sees'])}" if data.get("sees") else ""
+        return f"{n(data.get('seat'))} is {data['role']}" + (f" ({side})" if side else "") + sees
+    if kind == "wolves":
+        return f"the wolves are {names.list(data.get('wolves'))}"
+    if kind == "candidacy":
+        return f"{n(data.get('seat'))} {'stands' if data.get('stand') else 'does not stand'} for leader"
+    if kind == "leader_vote":
+        vote = data.get("vote")
+        return f"{n(data.get('seat'))} " + (f"votes for {n(vote)} as leader" if isinstance(vote, int) else "abstains")
+    if kind == "leader" and "candidates" in data:
+        return f"{n(data.get('leader'))} is elected leader"
+    if kind == "order":
+        return f"speaking order: {names.list(data.get('speakers'))}"
+    if kind == "speech":
+        what = {"last_words": " (last words)", "runoff": " (runoff)"}.get(str(data.get("purpose")), "")
+        return f"{n(data.get('seat'))} {'passes' if data.get('passed') else 'speaks'}{what}"
+    if kind == "vote" and "round" in data:
+        target = data.get("vote")
+        return f"{n(data.get('seat'))} votes " + (f"to execute {n(target)}" if isinstance(target, int) else "to abstain")
+    if kind == "vote_result":
+        counts = ", ".join(f"{n(s)} {c}" for s, c in data.get("counts") or [])
+        outcome = data.get("outcome")
+        if outcome == "execution":
+            end = f"{n(data.get('target'))} is to be executed"
+        elif outcome == "runoff":
+            end = f"runoff between {names.list(data.get('candidates'))}"
+        else:
+            end = "nobody is executed"
+        return f"votes: {counts or 'none'} ({data.get('abstentions', 0)} abstained): {end}"
+    if kind == "execution":
+        role = f" ({data['role']})" if data.get("role") else ""
+        return f"{n(data.get('seat'))}{role} " + ("is spared" if data.get("spared") else "is executed")
+    if kind == "death":
+        role = f" ({data['role']})" if data.get("role") else ""
+        cause = f": {data['cause']}" if data.get("cause") else ""
+        return f"{n(data.get('seat'))}{role} dies{cause}"
+    if kind == "end":
+        return f"{data.get('winner')} win ({data.get('reason')})"
+    fields = []
+    for key, value in data.items():
+        if key in SEAT_KEYS:
+            value = n(value)
+        elif key in SEAT_LISTS and isinstance(value, list):
+            value = names.list(value)
+        fields.append(f"{key} {value}")
+    return kind.replace("_", " ") + (": " + "; ".join(fields) if fields else "")
+
+
+@dataclass(frozen=True)
+class Player:
+    seat: int
+    nick: str
+    bot: str
+    role: str | None
+    side: str | None
+    result: str | None
+    elo: tuple[float, float] | None
+    """Elo before and after the game."""
+    trueskill: tuple[float, float, float, float] | None
+    """TrueSkill mu and sigma, before and after."""
+
+    @property
+    def side_class(self) -> str:
+        return side_class(self.side)
+
+
+def players(doc: Mapping[str, Any]) -> list[Player]:
+    """Who was who (roles only once the document has them), with their rating changes."""
+    changes: dict[str, dict[str, Any]] = {}
+    for system, items in doc["ratings"].items():
+        for c in items:
+            if c["kind"] == "bot":
+                changes.setdefault(system, {})[c["entity"]] = c
+    out = []
+    for p in doc["players"]:
+        elo = changes.get("elo", {}).get(p["bot"])
+        ts = changes.get("trueskill", {}).get(p["bot"])
+        out.append(Player(
+            p["seat"], p["nick"], p["bot"], p["role"], p["side"], p["result"],
+            None if elo is None else (elo["before"]["mu"], elo["after"]["mu"]),
+            None if ts is None else (ts["before"]["mu"], ts["before"]["sigma"], ts["after"]["mu"], ts["after"]["sigma"])))
+    return out
+
+
+@dataclass
+class Proposal:
+    """One row of the Avalon vote grid."""
+
+    quest: int
+    attempt: int
+    leader: int
+    team: list[int] = field(default_factory=list)
+    votes: dict[int, str] = field(default_factory=dict)
+    """Seat -> ``approve`` or ``reject`` (empty until the votes are revealed)."""
+    passed: bool | None = None
+    result: str | None = None
+    """The quest's ``success`` or ``fail``, on the row of the team that went."""
+    fails: int | None = None
+
+
+@dataclass
+class Quest:
+    """One circle of the Avalon quest track."""
+
+    number: int
+    size: int
+    fails_needed: int
+    result: str | None = None
+    fails: int | None = None
+    team: list[int] = field(default_factory=list)
+
+
+@dataclass
+class AvalonView:
+    quests: list[Quest]
+    proposals: list[Proposal]
+    assassination: dict[str, Any] | None
+    secrets: list[tuple[str, str]]
+    """What only some seats were told (roles, sight, Lancelot's cards): (to whom, what);
+    present only once the game is over."""
+
+
+def avalon(doc: Mapping[str, Any], names: Names) -> AvalonView:
+    """The quest track and the proposals × players grid, from the events."""
+    quests: list[Quest] = []
+    proposals: list[Proposal] = []
+    assassination = None
+    secrets = []
+    for e in doc["events"]:
+        kind, data = e["kind"], e["data"]
+        if e["audience"] is not None:
+            secrets.append((names.list(e["audience"]), describe(kind, data, names)))
+        elif kind == "setup":
+            quests = [Quest(i + 1, size, fails) for i, (size, fails) in
+                      enumerate(zip(data.get("quest_sizes", []), data.get("fails_needed", [])))]
+        elif kind == "leader":
+            proposals.append(Proposal(data["quest"], data["attempt"], data["leader"]))
+        elif kind == "team" and proposals:
+            proposals[-1].team = list(data["team"])
+        elif kind == "votes" and proposals:
+            row = proposals[-1]
+            row.votes = {**{s: "approve" for s in data["approve"]}, **{s: "reject" for s in data["reject"]}}
+            row.passed = bool(data["passed"])
+        elif kind == "quest":
+            number = data["quest"]
+            if proposals:
+                proposals[-1].result, proposals[-1].fails = data["result"], data["fails"]
+            if 0 < number <= len(quests):
+                q = quests[number - 1]
+                q.result, q.fails, q.team = data["result"], data["fails"], list(data["team"])
+        elif kind == "assassination":
+            assassination = dict(data)
+    return AvalonView(quests, proposals, assassination, secrets)
+
+
+@dataclass
+class Item:
+    """One line of a Werewolf phase."""
+
+    text: str
+    kind: str
+    audience: str | None = None
+    """Whom a private event was told (nicks); None: everyone."""
+    talk: list[str] = field(default_factory=list)
+    """What the player said at the floor, for a speech or a candidacy."""
+
+
+FLOOR_LINES = {"speech": "SPEECH", "candidacy": "CANDIDACY"}
+"""The events that end a turn at the floor, and the channel line each one is sent as."""
+
+
+def talk_by_event(doc: Mapping[str, Any]) -> tuple[dict[int, list[Mapping[str, Any]]], list[Mapping[str, Any]]]:
+    """Each line of talk placed on the event that ended its turn at the floor (by index in
+    ``events``), and the talk of turns not ended yet (a live game's current speaker).
+
+    A turn's talk comes before the channel line of the event ending it (``SPEECH``,
+    ``CANDIDACY``): a line of talk belongs to its speaker's first such event whose line was
+    sent after it. The k-th event of a kind is the k-th channel line of its verb."""
+    sent: dict[str, list[int]] = {verb: [] for verb in FLOOR_LINES.values()}
+    for i, line in enumerate(doc["lines"]):
+        verb = line["line"].split(" ", 1)[0]
+        if line["to"] is None and verb in sent:
+            sent[verb].append(i)
+    ends: list[tuple[int, int, int]] = []
+    """(index of its line, index of the event, the speaker's seat), in line order."""
+    seen: dict[str, int] = {}
+    for index, e in enumerate(doc["events"]):
+        verb = FLOOR_LINES.get(e["kind"])
+        if verb is not None and e["audience"] is None:
+            k = seen[verb] = seen.get(verb, -1) + 1
+            if k < len(sent[verb]):
+                ends.append((sent[verb][k], index, e["data"].get("seat")))
+    ends.sort()
+    placed: dict[int, list[Mapping[str, Any]]] = {}
+    open_turns = []
+    for t in doc["talk"]:
+        event = next((i for line, i, seat in ends if line >= t["after"] and seat == t["seat"]), None)
+        if event is None:
+            open_turns.append(t)
+        else:
+            placed.setdefault(event, []).append(t)
+    return placed, open_turns
+
+
+@dataclass
+class Phase:
+    title: str
+    night: bool
+    items: list[Item] = field(default_factory=list)
+
+
+WEREWOLF_QUIET = frozenset({"night", "day", "setup"})
+"""Events that open a phase instead of being a line of one."""
+
+
+def werewolf(doc: Mapping[str, Any], names: Names) -> list[Phase]:
+    """Nights and days in order, each with what happened in it: talk, votes, deaths; the
+    night's private events (marked with whom they were told) once the game is over."""
+    phases = [Phase("Before the first night", False)]
+    talk, speaking = talk_by_event(doc)
+    for index, e in enumerate(doc["events"]):
+        kind, data = e["kind"], e["data"]
+        if kind == "night":
+            phases.append(Phase(f"Night {data.get('night')}", True))
+        elif kind == "dawn":
+            phases.append(Phase(f"Day {data.get('day')}", False))
+        elif kind == "end":
+            phases.append(Phase("End", False))
+        if kind in WEREWOLF_QUIET:
+            continue
+        audience = None if e["audience"] is None else names.list(e["audience"])
+        said = [t["text"] for t in talk.get(index, [])]
+        phases[-1].items.append(Item(describe(kind, data, names), kind, audience, said))
+    for t in speaking:
+        phases[-1].items.append(Item(f"{t['nick']} is speaking", "speaking", None, [t["text"]]))
+    return [p for p in phases if p.items]
+
+
+def event_lines(events: Sequence[Mapping[str, Any]], names: Names) -> list[Item]:
+    """Every event as a sentence, for the full log under each game page."""
+    return [Item(describe(e["kind"], e["data"], names), e["kind"],
+                 None if e["audience"] is None else names.list(e["audience"])) for e in events]

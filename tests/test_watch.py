@@ -1,0 +1,259 @@
+"""What spectators get: ``arena export``'s document, the reports and the web view; above
+all, that a game in progress shows nothing its channel has not shown, whatever asks."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from arena.report.views import Names, avalon, werewolf
+from arena.store import LiveGame, Store
+from arena.store.export import FINISHED, LIVE, export, export_game, export_live
+from arena.web import create_app
+from tests.watched import hub_game, live_game, PacedJournal, run, stored_tournaments
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("watch") / "results.db"
+    stored_tournaments(path)
+    return path
+
+
+@pytest.fixture
+def store(stored: Path) -> Iterator[Store]:
+    with Store(stored) as s:
+        yield s
+
+
+def test_a_finished_games_document_holds_everything(store: Store) -> None:
+    for gid in ("av-1", "ww-1"):
+        game = store.load_game(gid)
+        assert game is not None
+        doc = export_game(game)
+        assert json.loads(json.dumps(doc)) == doc, "not plain JSON"
+        assert doc["status"] == FINISHED and doc["seed"] == game.seed
+        assert [(p["nick"], p["bot"], p["role"], p["side"]) for p in doc["players"]] == \
+            list(zip(game.summary.nicks, game.summary.bots, game.roles, game.sides))
+        assert [p["result"] for p in doc["players"]] == [o.result for o in game.outcomes]
+        assert [(e["kind"], e["audience"]) for e in doc["events"]] == \
+            [(e.kind, None if e.audience is None else sorted(e.audience)) for e in game.events]
+        assert any(e["audience"] for e in doc["events"]), "the private events are missing"
+        assert [(line["to"], line["line"]) for line in doc["lines"]] == list(game.transcript)
+        assert len(doc["actions"]) == len(game.history)
+        assert doc["result"]["winner"] == game.summary.winner
+        elo = {c["entity"]: c for c in doc["ratings"]["elo"] if c["kind"] == "bot"}
+        assert set(elo) == set(game.summary.bots)
+        assert all(c["before"]["mu"] != c["after"]["mu"] for c in elo.values())
+
+
+def _keys(value: Any, prefix: str = "") -> set[str]:
+    """Every field name of a document, nested ones too (not inside event data or options)."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found.add(key)
+            if key not in ("data", "options"):
+                found |= _keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            found |= _keys(inner)
+    return found
+
+
+def test_every_field_of_the_document_is_documented(store: Store) -> None:
+    text = README.read_text()
+    section = text[text.index("### The export format"):]
+    section = section[:section.index("\n## ")]
+    doc = export(store, "av-1")
+    assert doc is not None
+    missing = sorted(k for k in _keys(doc) if f"`{k}`" not in section and k not in ("elo", "trueskill"))
+    assert not missing, f"README's export format lacks {missing}"
+
+
+def secrets_of(live: LiveGame) -> list[str]:
+    """What a spectator must not see of a game in progress: every direct message the
+    referee sent, every answer line, each seat's role as the report would say it ("p1 is
+    merlin (good)": the bots' own talk may well say "w2 is werewolf"), and the seed."""
+    finished = hub_game_roles(live)
+    told = [line for to, _seat, line in live.lines if to is not None]
+    assert told and live.answers, "the game has no direct message or answer yet: a poor test"
+    return [*told, *(a.line for a in live.answers), *(f"{nick} is {role} (" for nick, role in finished),
+            str(live.seed)]
+
+
+def hub_game_roles(live: LiveGame) -> list[tuple[str, str]]:
+    """Each seat's role, from the engine rebuilt from the journal (what the store knows)."""
+    from arena.games import rebuild
+
+    engine = rebuild(live.game, len(live.names), live.options, live.seed, live.deal, live.history)
+    roles = [e.data["role"] for e in engine.events if e.kind == "role"]
+    return list(zip(live.names, roles))
+
+
+def outputs(path: Path, gid: str) -> dict[str, str]:
+    """A game as every way of showing it shows it: the export (function and command), the
+    report, and each page and document of the web view."""
+    out = {}
+    with Store(path) as s:
+        out["export()"] = json.dumps(export(s, gid))
+    out["arena export"] = run(path, "export", gid).output
+    report = path.with_name("report.html")
+    run(path, "report", gid, "-o", str(report))
+    out["arena report"] = report.read_text()
+    run(path, "report", "--all", "-o", str(report))
+    out["arena report --all"] = report.read_text()
+    client = create_app(str(path)).test_client()
+    for url in ("/", "/all", f"/games/{gid}", f"/games/{gid}/body", f"/games/{gid}.json"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        out[url] = response.get_data(as_text=True)
+    return out
+
+
+@pytest.mark.parametrize("game, stop_at", [("avalon", 8), ("werewolf", 30)])
+def test_a_game_in_progress_tells_no_secret_anywhere(tmp_path: Path, game: str, stop_at: int) -> None:
+    path = tmp_path / "results.db"
+    with Store(path) as s:
+        live = live_game(s, game, stop_at)
+    doc = export_live(live)
+    assert doc["status"] == LIVE and doc["seed"] is None and doc["actions"] == [] and doc["ratings"] == {}
+    assert all(p["role"] is None and p["side"] is None for p in doc["players"])
+    assert all(e["audience"] is None for e in doc["events"])
+    assert all(line["to"] is None for line in doc["lines"]) and doc["lines"]
+    secrets = secrets_of(live)
+    for where, text in outputs(path, live.id).items():
+        for secret in secrets:
+            assert secret not in text, f"{where} shows {secret!r} of a game in progress"
+        assert "ROLE " not in text, where
+
+
+def test_once_recorded_the_same_game_shows_everything(tmp_path: Path) -> None:
+    path = tmp_path / "results.db"
+    with Store(path) as s:
+        hub_game(s, "avalon", PacedJournal(s))
+        doc = export(s, "g1")
+        assert doc is not None and doc["status"] == FINISHED and s.all_live_games() == []
+    page = outputs(path, "g1")["/games/g1"]
+    for p in doc["players"]:
+        assert p["role"] and f">{p['role']}<" in page
+    assert "<script" not in page, "a finished game's page needs no script"
+
+
+def test_a_report_needs_no_network(stored: Path, tmp_path: Path) -> None:
+    for args in (["av-1"], ["ww-2"], ["--tournament", "av"], ["--all"]):
+        out = tmp_path / "r.html"
+        run(stored, "report", *args, "-o", str(out))
+        html = out.read_text()
+        assert "<script" not in html and not re.search(r"""(src|href)=["']?(https?:)?//""", html), args
+        assert "<svg" in html if args[0] in ("--tournament", "--all") else True
+
+
+def test_the_vote_grid_and_the_timeline(store: Store) -> None:
+    doc = export(store, "av-1")
+    assert doc is not None
+    names = Names(tuple(p["nick"] for p in doc["players"]))
+    view = avalon(doc, names)
+    events = doc["events"]
+    assert len(view.proposals) == sum(e["kind"] == "leader" for e in events)
+    assert [q.result for q in view.quests if q.result] == [e["data"]["result"] for e in events if e["kind"] == "quest"]
+    for row in view.proposals:
+        assert row.passed is not None and len(row.votes) == len(doc["players"])
+    ww = export(store, "ww-1")
+    assert ww is not None
+    phases = werewolf(ww, Names(tuple(p["nick"] for p in ww["players"])))
+    nights = sum(e["kind"] == "night" for e in ww["events"])
+    assert sum(p.night for p in phases) == nights
+    assert phases[-1].title == "End"
+    executed = [e["data"]["seat"] for e in ww["events"] if e["kind"] == "execution"]
+    text = " ".join(i.text for p in phases for i in p.items)
+    assert all(f"{ww['players'][s]['nick']} (" in text for s in executed)
+
+
+def test_web_view_pages(stored: Path) -> None:
+    client = create_app(str(stored)).test_client()
+    home = client.get("/").get_data(as_text=True)
+    assert 'href="/games/av-1"' in home and 'href="/tournaments/ww"' in home
+    assert client.get("/games/nope").status_code == 404
+    assert client.get("/games/nope.json").status_code == 404
+    assert client.get("/tournaments/nope").status_code == 404
+    with Store(stored) as s:
+        assert client.get("/games/ww-2.json").get_json() == export(s, "ww-2")
+    body = client.get("/games/av-2/body")
+    assert body.headers["X-Arena-Status"] == FINISHED
+    assert "Tournament av" in client.get("/tournaments/av").get_data(as_text=True)
+
+
+def test_commands(stored: Path, tmp_path: Path) -> None:
+    out = tmp_path / "g.json"
+    run(stored, "export", "av-3", "--format", "json", "-o", str(out))
+    with Store(stored) as s:
+        assert json.loads(out.read_text()) == export(s, "av-3")
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    env = {"ARENA_STORE_PATH": str(stored)}
+    for args in (["report", "-o", "x.html"], ["report", "av-1", "--all", "-o", "x.html"]):
+        assert CliRunner().invoke(main, args, env=env).exit_code == 2
+    missing = CliRunner().invoke(main, ["export", "nope"], env=env)
+    assert missing.exit_code == 1 and "no game 'nope'" in missing.output
+    nowhere = CliRunner().invoke(main, ["report", "--all", "-o", "x.html"], env={"ARENA_STORE_PATH": str(tmp_path / "no.db")})
+    assert nowhere.exit_code == 1 and "no results database" in nowhere.output
+
+
+def test_rating_history_and_tournament_stats(store: Store) -> None:
+    for system in ("elo", "trueskill"):
+        history = store.rating_history("avalon", system, "av")
+        board = store.leaderboard("avalon", system, tournament="av")
+        assert {r.bot: (r.mu, r.sigma) for r in board} == \
+            {bot: (points[-1][1].mu, points[-1][1].sigma) for bot, points in history.items()}
+        assert max(n for points in history.values() for n, _ in points) == 4
+    stats = store.bot_stats("avalon", tournament="av")
+    assert sum(s.overall.games for s in stats.values()) == 4 * 5
+    assert store.bot_stats("avalon", tournament="ww") == {}
+
+
+def test_a_long_rating_series_is_thinned_to_what_a_chart_can_show() -> None:
+    from arena.report.charts import MAX_POINTS, Point, rating_chart
+
+    series = {"a": [Point(n, 1500 + n % 7, 0) for n in range(1, 5001)], "b": [Point(1, 1500, 0)]}
+    svg = str(rating_chart(series, "Elo", band=False))
+    lines = re.findall(r'<polyline points="([^"]*)"', svg)
+    assert [len(points.split()) for points in lines] == [MAX_POINTS, 1]
+    assert "game 5000" in svg and "a 1502.0" in svg, "the last game is not kept"
+
+
+def test_the_talk_is_under_the_speech_it_was_said_in(store: Store, tmp_path: Path) -> None:
+    """Over the stored tournament's games (dealt at random) and one whose seer speaks."""
+    from arena.report.views import talk_by_event
+
+    with Store(tmp_path / "results.db") as mine:
+        hub_game(mine, "werewolf", PacedJournal(mine))
+        docs = [export(mine, "g1"), *(export(store, f"ww-{n}") for n in range(1, 5))]
+    said = 0
+    for doc in docs:
+        assert doc is not None
+        placed, unplaced = talk_by_event(doc)
+        assert unplaced == [], "a finished game's talk all belongs to some turn"
+        for index, talk in placed.items():
+            event = doc["events"][index]
+            seat = event["data"]["seat"]
+            assert event["kind"] in ("speech", "candidacy") and not event["data"].get("passed")
+            turns_before = sum(e["kind"] in ("speech", "candidacy") and e["data"]["seat"] == seat
+                               for e in doc["events"][:index])
+            nick = doc["players"][seat]["nick"]
+            for t in talk:
+                assert t["seat"] == seat
+                ended = [line for line in doc["lines"][:t["after"]] if line["to"] is None and
+                         line["line"].split(" ")[0] in ("SPEECH", "CANDIDACY") and f" player={nick} " in line["line"]]
+                assert len(ended) == turns_before, "talk placed under another turn of its speaker"
+        assert sum(map(len, placed.values())) == len(doc["talk"])
+        said += len(doc["talk"])
+    assert said, "the rule bots said nothing: a poor test"
