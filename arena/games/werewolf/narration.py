@@ -232,7 +232,7 @@ class WerewolfStory(Story):
         if winner == NOBODY:
             say.add(f"a draw: {why}.")
         else:
-            say.side(WINNERS.get(winner, f"the {winner} wins"), winner)
+            say.side(WINNERS.get(winner, f"the {winner.replace('_', ' ')} wins"), winner)
             say.add(f": {why}.")
 
     def side_of(self, nick: str, role: str, end: Message) -> str:
@@ -251,7 +251,7 @@ class WerewolfStory(Story):
             found = [nick for nick, role in roles.items() if _team(role) == winner]
         else:
             found = [nick for nick, role in roles.items() if role == winner]
-        return found + [nick for nick in roles if nick in survivors and nick not in found]
+        return [nick for nick in roles if nick in survivors or nick in found]
 
 
 def _survivor(role: str) -> bool:
