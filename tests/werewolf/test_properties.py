@@ -255,3 +255,48 @@ def test_illegal_actions_change_nothing(setup, seed, player_seed, probe_seed):
     clean = WerewolfGame(players, options, seed)
     play(clean, random.Random(player_seed))
     assert clean.events == game.events and clean.history == game.history
+
+
+def _random_setup(rng: random.Random) -> tuple[int, WerewolfOptions]:
+    """Any table of 6 to 20 with a random mix drawn from every role and random options."""
+    while True:
+        players = rng.randint(6, 20)
+        counts = {"werewolf": rng.randint(1, max(1, players // 3))}
+        for role in SPECIALS:
+            if rng.random() < 0.4:
+                counts[role] = rng.randint(1, REGISTRY[role].max_count or 2)
+        options = WerewolfOptions(
+            enabledRoles=",".join(REGISTRY), roleCounts=",".join(f"{r}:{n}" for r, n in counts.items()),
+            revealRolesOnDeath=rng.random() < 0.5, leaderEnabled=rng.random() < 0.5,
+            protectAgainstPoison=rng.random() < 0.5, protectAgainstVigilante=rng.random() < 0.5,
+            lastWordsScope=rng.choice(("day_only", "day_and_night")), littleGirlCaughtPercent=rng.randint(0, 100),
+        )
+        try:
+            WerewolfGame.check_setup(players, options)
+        except SetupError:
+            continue
+        return players, options
+
+
+def test_thousands_of_games_with_every_role_keep_the_invariants():
+    """2,000 games, every role in play somewhere: each ends, the dead stay dead, nobody acts
+    while blocked, and nothing private reaches the channel before END."""
+    rng = random.Random(2026)
+    dealt: set[str] = set()
+    for i in range(2000):
+        players, options = _random_setup(rng)
+        game = WerewolfGame(players, options, seed=i)
+        dealt.update(game.roles)
+        died: set[int] = set()
+
+        def watch(g: WerewolfGame) -> None:
+            nobody_acts_while_blocked(g)
+            gone = {s for s in range(players) if not g.alive[s]}
+            assert died <= gone, "a dead player came back"
+            died.update(gone)
+
+        play(game, random.Random(i), on_step=watch)
+        assert game.result is not None and game.result.reason in WerewolfGame.end_reasons
+        for e in game.events[:-1]:
+            assert e.audience is not None or e.kind not in PRIVATE, e
+    assert dealt >= set(REGISTRY) - {"thief"}  # a thief's seat holds another role after night 1

@@ -391,3 +391,10 @@ def test_a_thief_needs_two_wolves_in_the_deck():
     with pytest.raises(SetupError):
         WerewolfOptions(enabledRoles="villager,werewolf,thief", roleCounts="werewolf:1,thief:1").deal(8)
     assert len(WerewolfOptions(enabledRoles="villager,werewolf,thief", roleCounts="werewolf:2,thief:1").deal(8)) == 10
+
+
+def test_with_every_wolf_blocked_nobody_catches_the_little_girl():
+    g = game("little_girl roleblocker werewolf villager villager villager villager villager",
+             leaderEnabled=False, littleGirlCaughtPercent=100)
+    night(g, {**QUIET, "roleblock": 2, "little_girl_peek": "peek"})
+    assert events(g, "caught") == [] and dead(g) == set()

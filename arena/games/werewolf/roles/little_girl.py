@@ -7,7 +7,8 @@ there is none) as the doctor and the witch are (``wolf_target``), once the pack 
 (step 8.5, right after the wolves). Each peek is caught with ``littleGirlCaughtPercent``
 percent chance (the game's seeded generator): the wolves then learn who she is
 (``caught``) and she is attacked by the pack, an ordinary kill carried out by the first
-wolf by seat, which protections may stop as any other. Not peeking is always safe. A
+unblocked wolf by seat, which protections may stop as any other. With every wolf blocked
+nobody is watching: she cannot be caught. Not peeking is always safe. A
 blocked little girl does not peek.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, PEEK, Choice
+from ..mechanics.blocks import is_blocked
 from ..resolution import Kill
 from .base import Action, Role, Team
 from .registry import register
@@ -39,10 +41,10 @@ class LittleGirlPeek(Action):
         if value != PEEK:
             return
         game.tell_when_free("wolf_target", {"night": game.day, "target": game.plan.wolf_target}, (seat,))
-        wolves = game.living_wolves()
-        if wolves and game.rng.randrange(100) < game.options.littleGirlCaughtPercent:
-            game.tell("caught", {"night": game.day, "player": seat}, wolves)
-            game.plan.kills.append(Kill(seat, "wolves", wolves[0], cls.step))
+        free = [w for w in game.living_wolves() if not is_blocked(game, w)]
+        if free and game.rng.randrange(100) < game.options.littleGirlCaughtPercent:
+            game.tell("caught", {"night": game.day, "player": seat}, game.living_wolves())
+            game.plan.kills.append(Kill(seat, "wolves", free[0], cls.step))
 
 
 @register
