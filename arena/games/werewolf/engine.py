@@ -198,6 +198,11 @@ class WerewolfGame(Game):
             {a for r in self._in_play for a in r.actions if a.step is not None}, key=lambda a: (a.step, a.kind)
         )
         """The night actions dealt, in 4.2 order (their ``dawn`` hooks run in this order)."""
+        self._by_step: dict[float, list[type[Action]]] = {}
+        """The night actions dealt, by step."""
+        for action in self._night_actions:
+            assert action.step is not None
+            self._by_step.setdefault(action.step, []).append(action)
         self._paced = any(a.needs for r in self._in_play for a in r.actions)
         """A role that acts on another's result was dealt (the witch): nights are paced."""
         self._tonight: list[tuple[type[Action], int]] = []
@@ -423,7 +428,7 @@ class WerewolfGame(Game):
         self.plan.answers.append((action.step, seat, action.kind, value))
 
     def _step_actions(self, step: float) -> list[type[Action]]:
-        return list(dict.fromkeys(a for r in self._in_play for a in r.actions if a.step == step))
+        return self._by_step.get(step, [])
 
     def _do_dawn(self, _: Any) -> None:
         self.phase = DAY_ANNOUNCE
