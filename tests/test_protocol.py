@@ -121,6 +121,8 @@ CANONICAL: list[tuple[Message, str]] = [
     (Message.make("LOVERS", "g4", lovers=["bob", "erin"], cupid="carol"), "LOVERS g4 lovers=bob,erin cupid=carol"),
     (Message.make("CHARMED", "g4", night=2, charmed=["bob", "dave"], new="dave"), "CHARMED g4 night=2 charmed=bob,dave new=dave"),
     (Message.make("BLOCKED", "g4", night=2), "BLOCKED g4 night=2"),
+    (Message.make("SILENCED", "g4", day=2, players=["bob"]), "SILENCED g4 day=2 players=bob"),
+    (Message.make("CLEANSED", "g4", night=2, statuses=["charmed"]), "CLEANSED g4 night=2 statuses=charmed"),
     (Message.make("CARDS", "g4", cards=["witch", "werewolf"]), "CARDS g4 cards=witch,werewolf"),
     (Message.make("CAUGHT", "g4", night=2, player="bob"), "CAUGHT g4 night=2 player=bob"),
     (Message.make("ORACLE", "g4", target="bob", role="werewolf"), "ORACLE g4 target=bob role=werewolf"),

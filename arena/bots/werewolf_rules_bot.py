@@ -12,7 +12,8 @@
   doctor would protect; the roleblocker blocks a named wolf; the serial killer kills the
   claimed seer, else anyone at random; the detective, tracker, watcher and oracle look at
   players they know nothing about; the little girl peeks on the first night; the thief
-  takes a werewolf card, else any card with a power.
+  takes a werewolf card, else any card with a power; the silencer silences the claimed
+  seer, whom the priest cleanses.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -119,6 +120,16 @@ class WerewolfRuleBot(WerewolfBot):
         fresh = [o for o in ask.players if o not in known]
         pool = fresh if len(fresh) >= 2 else ask.players
         return self.rng.sample(pool, 2)
+
+    def silencer_silence(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Silences the claimed seer, else nobody."""
+        seer = claims(game.state)[0]
+        return seer if seer in ask.players else "none"
+
+    def priest_cleanse(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Cleanses the claimed seer (whom the pack would silence), else itself."""
+        seer = claims(game.state)[0]
+        return seer if seer in ask.players else (game.me if game.me in ask.players else "none")
 
     def roleblock(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         named = self._named_wolves(game, ask)

@@ -195,6 +195,10 @@ class WerewolfState(GameState):
     """The nights you were blocked (``BLOCKED``): your night actions then did nothing."""
     masons: list[Player] = field(default_factory=list)
     """The masons, if you are one."""
+    silenced: dict[int, list[Player]] = field(default_factory=dict)
+    """Who is silenced, by day (``SILENCED``): no turn at the floor that day."""
+    cleansed: list[str] = field(default_factory=list)
+    """The statuses a priest lifted from you (``CLEANSED``)."""
     cards: list[str] = field(default_factory=list)
     """The two extra cards (roles), if you are the thief: ``card1`` and ``card2``."""
     caught: list[Player] = field(default_factory=list)
@@ -264,6 +268,12 @@ class WerewolfState(GameState):
 
     def _blocked(self, msg: Message) -> None:
         self.blocked.append(msg.int("night"))
+
+    def _silenced(self, msg: Message) -> None:
+        self.silenced[msg.int("day", self.day)] = msg.list("players")
+
+    def _cleansed(self, msg: Message) -> None:
+        self.cleansed += msg.list("statuses")
 
     def _cards(self, msg: Message) -> None:
         self.cards = msg.list("cards")
@@ -369,7 +379,8 @@ class WerewolfState(GameState):
 
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
-        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught, "CARDS": _cards,
+        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught, "CARDS": _cards, "SILENCED": _silenced,
+        "CLEANSED": _cleansed,
         "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "ORACLE": _oracle, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
@@ -384,7 +395,8 @@ WerewolfView: TypeAlias = GameView[WerewolfState]
 _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
           "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
-          "little_girl_peek", "thief_steal", "wolf_seer_check")
+          "little_girl_peek", "thief_steal", "wolf_seer_check",
+          "silencer_silence", "priest_cleanse")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -437,6 +449,17 @@ class WerewolfBot(GameBot):
         """You are the wolf seer: return a living player to learn their side (``SEER``
         tells you; ``game.state.seer`` keeps it), or ``"none"``. You vote with the pack
         too. Default: at random."""
+        return self._at_random(ask)
+
+    def silencer_silence(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the silencer: return a player who may not speak tomorrow (``SILENCED``
+        tells everyone at the day's start; they still vote), or ``"none"``. You vote with
+        the pack too. Default: at random."""
+        return self._at_random(ask)
+
+    def priest_cleanse(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the priest: return a player (yourself allowed) to cleanse of every
+        harmful status (charmed, silenced), or ``"none"``. Default: at random."""
         return self._at_random(ask)
 
     def doctor_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:

@@ -398,3 +398,23 @@ def test_with_every_wolf_blocked_nobody_catches_the_little_girl():
              leaderEnabled=False, littleGirlCaughtPercent=100)
     night(g, {**QUIET, "roleblock": 2, "little_girl_peek": "peek"})
     assert events(g, "caught") == [] and dead(g) == set()
+
+
+def test_the_little_girl_sees_the_target_whoever_answered_first():
+    g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=0)
+    answer(g, 0, "peek")  # before the wolves: her step waits for theirs
+    assert not [e for e in events(g, "wolf_target") if 0 in e.audience]
+    answer(g, 1, 6)
+    answer(g, 2, 6)
+    answer(g, 3, "none")  # the doctor: every step before hers has settled now
+    assert [e.data for e in events(g, "wolf_target") if 0 in e.audience] == [{"night": 1, "target": 6}]
+
+
+def test_a_thief_who_takes_the_jail_jails_before_any_later_step_settles():
+    g = game("thief werewolf werewolf seer villager villager villager villager", extra="jailer villager",
+             leaderEnabled=False)
+    answer(g, 3, 1)  # the seer answers first
+    answer(g, 0, "card1")  # the thief becomes the jailer: step 5 waits for the jail
+    assert events(g, "seer_result") == []
+    answer(g, 0, 3)
+    assert events(g, "seer_result") == [] and [e.audience for e in events(g, "blocked")] == [{3}]

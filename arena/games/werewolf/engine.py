@@ -368,7 +368,8 @@ class WerewolfGame(Game):
         that is everyone but the witch, who is asked once the wolves are done. A player
         blocked by then is not asked (mechanics/blocks.py). Steps settle in 4.2 order:
         one whose answers are all in settles, unless an earlier step that ``controls``
-        others (a block) is still open; see ``_settle``.
+        others (a block) is still open, or it is ``ordered`` and any earlier step is; see
+        ``_settle``.
         """
         for seat, kind, data in [t for t in self._held_tells if t[0] not in self._pending]:
             self.tell(kind, data, (seat,))
@@ -394,15 +395,20 @@ class WerewolfGame(Game):
                     busy.add(seat)
             if opened:
                 self._extend(opened)
-            for step in list(self._unfinished):
+            steps = list(self._unfinished)
+            for step in steps:
                 actions = self._step_actions(step)
                 if any(a in actions for a, _ in self._tonight) or any(ACTIONS.get(d.kind) in actions for d in self._pending.values()):
                     if any(a.controls for a in actions):
                         break
                     continue
+                if any(a.ordered for a in actions) and self._unfinished[0] < step:
+                    continue
                 self._unfinished.remove(step)
                 moved = True
                 self._settle(step, actions)
+                if not set(self._unfinished) <= set(steps):
+                    break  # a thief's new role added steps (a jail): look again from the first
 
     def _settle(self, step: float, actions: list[type[Action]]) -> None:
         """Give effect to a step's answers, by seat, whatever order they arrived in: each
@@ -453,6 +459,9 @@ class WerewolfGame(Game):
         self.tell("dawn", data)
         # A leader who died at this dawn leads nobody: the day names no leader then.
         self.tell("day", {"day": self.day, "alive": self.living(), "leader": self.leader if self._leader_alive() else None})
+        silent = [s for s in statuses.holders(self, statuses.SILENCED) if self.alive[s]]
+        if silent:
+            self.tell("silenced", {"day": self.day, "players": silent})
         # 5.3 in every case, a night that decided the game too: the day-1 election, the
         # victims' last words, their death-triggered abilities, then the win check.
         steps: list[tuple[str, Any]] = []
@@ -553,7 +562,7 @@ class WerewolfGame(Game):
         start = living[self.rng.randrange(len(living))]
         self._order = speaking_order(self.alive, start, COUNTERCLOCKWISE)
         self._candidates = []
-        self._queue = list(self._order)
+        self._queue = [s for s in self._order if self._may_speak(s)]
         self._then(("candidacy", None))
 
     def _do_candidacy(self, _: Any) -> None:
@@ -639,13 +648,17 @@ class WerewolfGame(Game):
 
     def _set_order(self, start: int, direction: str, leader: int | None) -> None:
         self._order = speaking_order(self.alive, start, direction)
-        speakers = list(self._order)
-        if leader is not None and speakers and speakers[-1] != leader:
+        speakers = [s for s in self._order if self._may_speak(s)]
+        if leader is not None and self._may_speak(leader) and speakers and speakers[-1] != leader:
             speakers.append(leader)
         self._queue = list(speakers)
         self.tell("order", {"start": start, "direction": direction, "speakers": speakers, "leader": leader})
 
     # -- speaking turns ----------------------------------------------------------------
+
+    def _may_speak(self, seat: int) -> bool:
+        """Whether ``seat`` gets turns at the floor today (a silenced player does not)."""
+        return not statuses.has(self, statuses.SILENCED, seat)
 
     def _do_speeches(self, purpose: str) -> None:
         if not self._queue:
@@ -662,6 +675,7 @@ class WerewolfGame(Game):
         self._advance()
 
     def _do_last_words(self, eligible: list[int]) -> None:
+        eligible = [s for s in eligible if self._may_speak(s)]
         chosen = last_words_order(eligible, self.last_words_left, self.options.lastWordsOrder, self.players, self.rng)
         if self.last_words_left is not None:
             self.last_words_left -= len(chosen)
@@ -720,7 +734,7 @@ class WerewolfGame(Game):
         if outcome == "execution":
             self._then(("execute", top[0]))
         elif outcome == "runoff":
-            self._queue = [s for s in self._order if s in top]
+            self._queue = [s for s in self._order if s in top and self._may_speak(s)]
             self._then(("speeches", "runoff"), ("vote", 2))
         else:
             self._then(("night", None))

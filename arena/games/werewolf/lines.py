@@ -108,6 +108,12 @@ class WerewolfLines:
     def _thief_cards(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("CARDS", gid, cards=d["cards"])
 
+    def _silenced(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("SILENCED", gid, day=d["day"], players=_seats(d["players"], nicks))
+
+    def _cleansed(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("CLEANSED", gid, night=d["night"], statuses=d["statuses"])
+
     def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("BLOCKED", gid, night=d["night"])
 

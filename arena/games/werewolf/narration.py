@@ -203,6 +203,9 @@ class WerewolfStory(Story):
         say = self.say().add("Dead: ")
         return [self._died(say, msg.get("player", "?"), msg.get("role")).add(".").done()]
 
+    def on_silenced(self, msg: Message) -> list[Sentence]:
+        return [self.say().add("Silenced today: ").names(msg.list("players")).add(".").done()]
+
     def on_oracle(self, msg: Message) -> list[Sentence]:
         target, role = msg.get("target", "?"), msg.get("role", "?")
         say = self.say().add("An oracle died: ").name(target).add(" is the ").side(role, _team(role)).add(".")

@@ -63,6 +63,9 @@ ROLES = {
     "godfather": "Godfather (werewolf): a werewolf who looks like a villager to every check.",
     "alpha_werewolf": "Alpha werewolf (werewolf): a werewolf who looks like a villager to every check.",
     "wolf_seer": "Wolf seer (werewolf): a werewolf who also checks a player's side each night.",
+    "silencer": "Silencer (werewolf): a werewolf who each night silences a player: they may not speak the next "
+                "day (they still vote).",
+    "priest": "Priest (village): each night cleanses a player of charms and silence.",
     "thief": "Thief (neutral): on night 1 may take one of the two extra cards and play that role from then "
              "on; otherwise becomes a villager.",
     "little_girl": "Little girl (village): each night may peek at the wolves to learn their target, but may be "
@@ -103,6 +106,8 @@ TASKS = {
     "tracker_track": "Night {day}: choose a player to follow tonight (you learn whom they visit), or none.",
     "watcher_watch": "Night {day}: choose a player to watch tonight (you learn who visits them), or none.",
     "wolf_seer_check": "Night {day}: choose a living player to check (you learn their side), or none.",
+    "silencer_silence": "Night {day}: choose a player who may not speak tomorrow, or none.",
+    "priest_cleanse": "Night {day}: choose a player to cleanse of charms and silence (yourself allowed), or none.",
     "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a "
                    "villager).",
     "little_girl_peek": "Night {day}: peek at the wolves to learn their target (peek; you may be caught and "
@@ -189,6 +194,10 @@ class WerewolfText(Renderer):
             return f"{SECRET}{get('target', '?')} visited {join(msg.list('visited'))} tonight."
         if verb == "WATCHED":
             return f"{SECRET}{get('target', '?')} was visited by {join(msg.list('visitors'))} tonight."
+        if verb == "SILENCED":
+            return f"Silenced today (no turn to speak): {join(msg.list('players'))}."
+        if verb == "CLEANSED":
+            return f"{SECRET}A priest cleansed you: no longer {' or '.join(msg.list('statuses'))}."
         if verb == "CARDS":
             return f"{SECRET}The two extra cards: card1 is {', card2 is '.join(msg.list('cards'))}."
         if verb == "CAUGHT":

@@ -15,6 +15,13 @@ from typing import TYPE_CHECKING, Iterable
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
 
+CHARMED = "charmed"
+"""The piper's charm (for the rest of the game)."""
+SILENCED = "silenced"
+"""No turn at the floor (through the day after the silencer's night): the engine reads it."""
+HARMFUL = (CHARMED, SILENCED)
+"""What a priest's cleansing lifts."""
+
 
 def add(game: "WerewolfGame", name: str, seat: int, until: int | None = None) -> None:
     game.statuses.setdefault(name, {})[seat] = until

@@ -47,6 +47,9 @@ class Action:
     the wolves' target): asked at the start of the night, it would lack what it acts on."""
     controls: ClassVar[bool] = False
     """Its effect changes what later steps do (a block): no later step settles before it."""
+    ordered: ClassVar[bool] = False
+    """Its effect reads what earlier steps did (the little girl the pack's target, the
+    priest the night's charms and silences): it settles only after every earlier step."""
     visits: ClassVar[bool] = True
     """Whether its answer visits the players it names (mechanics/visits.py)."""
 

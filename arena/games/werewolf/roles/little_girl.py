@@ -31,6 +31,8 @@ class LittleGirlPeek(Action):
     step = 8.5
     visits = False
     """She watches from afar: a peek visits nobody."""
+    ordered = True
+    """She sees the pack's target: her step waits for the wolves'."""
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice:

@@ -20,7 +20,7 @@ from .registry import register
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
 
-CHARMED = "charmed"
+CHARMED = statuses.CHARMED
 
 
 class PiperCharm(Action):
