@@ -213,9 +213,10 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
               help="Players per game (default: from the configuration; 5 for Avalon, 8 for Werewolf).")
 @click.option("--server", "server_kind", type=click.Choice(["embedded", "ngircd"]), default="embedded",
               show_default=True, help="The local IRC server to start.")
+@click.option("--raw", is_flag=True, help="Show the channels' lines as the bots read them, not the narration.")
 @click.pass_obj
-def demo(obj: _Context, game: str, count: int, players: int | None, server_kind: str) -> None:
-    """Start a local IRC server, the referee and sample bots, and show a few games."""
+def demo(obj: _Context, game: str, count: int, players: int | None, server_kind: str, raw: bool) -> None:
+    """Start a local IRC server, the referee and sample bots, and show a few games, narrated."""
     from .referee.demo import run_demo, summary
 
     defaults = obj.config.games[game]
@@ -226,7 +227,8 @@ def demo(obj: _Context, game: str, count: int, players: int | None, server_kind:
         raise click.BadParameter(str(exc), param_hint="--players") from None
     click.echo(f"starting a {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
     try:
-        matches = run_demo(obj.config, count, players, server_kind, click.echo, game=game)
+        matches = run_demo(obj.config, count, players, server_kind, click.echo, game=game, raw=raw,
+                           color=sys.stdout.isatty())
     except BrokenPipeError:
         raise  # nobody reads on: the group ends quietly
     except (RuntimeError, TimeoutError, OSError) as exc:

@@ -1,8 +1,9 @@
 """``arena demo``: a whole arena on this machine, shown as a spectator sees it.
 
 An IRC server on a free loopback port, the referee (this process), sample bots as separate
-processes, and a spectator connection that prints every line of the lobby and of each
-game's channel. Everything started here is stopped here.
+processes, and a spectator connection that tells the games as the narrated channel does
+(``raw``: prints every line of the lobby and of each game's channel, the bots' view).
+Everything started here is stopped here.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Callable
 from ..config import Config
 from ..irc.link import IrcLink, strip_controls
 from ..irc.servers import start_server
+from ..narrate.spectator import Spectator
 from ..protocol import TABLE, ProtocolError, parse
 from ..store import Store
 from .identity import hash_key, new_key
@@ -47,9 +49,11 @@ def demo_config(config: Config, host: str, port: int, players: int, game: str = 
 
 def run_demo(
     config: Config, games: int, players: int, server: str, echo: Callable[[str], None], timeout: float = 300.0,
-    game: str = "avalon",
+    game: str = "avalon", raw: bool = False, color: bool = False,
 ) -> list[Match]:
-    """Play ``games`` games of ``game`` between ``players`` sample bots; returns the finished matches."""
+    """Play ``games`` games of ``game`` between ``players`` sample bots, told to ``echo`` in
+    sentences (``color``: with ANSI colours), or line by line if ``raw``; returns the
+    finished matches."""
     finished: list[Match] = []
     # Results go to a throwaway database: the show has ratings, the operator's store stays clean.
     with start_server(server) as (host, port), tempfile.TemporaryDirectory() as scratch, \
@@ -64,12 +68,16 @@ def run_demo(
         """Set when nobody reads the output any more (``arena demo | head``): the demo then
         ends, from its own loop, since an IRC callback's exceptions stay in the link."""
 
-        def show(sender: str, target: str, text: str) -> None:
-            if target.startswith(("#", "&")) and not gone:
+        def tell(text: str) -> None:
+            if not gone:
                 try:
-                    echo(f"{target:<12} <{sender}> {strip_controls(text)}")  # nothing for the terminal to obey
+                    echo(text)
                 except BrokenPipeError as exc:
                     gone.append(exc)
+
+        def show(sender: str, target: str, text: str) -> None:
+            if target.startswith(("#", "&")):
+                tell(f"{target:<12} <{sender}> {strip_controls(text)}")  # nothing for the terminal to obey
             if sender.lower() == referee.lower() and text.startswith(TABLE):
                 try:
                     channel = parse(text).get("channel")
@@ -80,7 +88,12 @@ def run_demo(
 
         spectator = IrcLink(host, port, "spectator", channels=[lobby], lines_per_second=0,
                             reactor=service.reactor, on_message=show)
-        spectator.connect()
+        teller = Spectator(cfg.server, "spectator", lambda s: tell(s.ansi() if color else s.plain()),
+                           lines_per_second=0, reactor=service.reactor)
+        if raw:
+            spectator.connect()
+        else:
+            teller.start()
         bots = []
         try:
             for i in range(players):
@@ -107,7 +120,10 @@ def run_demo(
             while time.monotonic() < end and (service.link.queued or any(b.poll() is None for b in bots)):
                 service.reactor.process_once(0.05)
         finally:
-            spectator.close()
+            if raw:
+                spectator.close()
+            else:
+                teller.close()
             service.link.close("demo over")
             for bot in bots:
                 if bot.poll() is None:

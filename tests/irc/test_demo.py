@@ -1,4 +1,5 @@
-"""``arena demo`` plays Werewolf too: sample bots as separate processes on a real server."""
+"""``arena demo`` plays both games between sample bots as separate processes on a real
+server, told as the narrated channel tells them (``raw``: the lines the bots read)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,24 @@ from arena.config import Config
 from arena.irc.servers import ngircd_available
 from arena.referee.demo import run_demo
 
+SERVER = "ngircd" if ngircd_available() else "embedded"
 
-def test_demo_plays_a_werewolf_game_between_sample_bots() -> None:
+
+def test_demo_tells_a_werewolf_game_between_sample_bots() -> None:
     shown: list[str] = []
-    server = "ngircd" if ngircd_available() else "embedded"
-    (match,) = run_demo(Config(), 1, 8, server, shown.append, timeout=120, game="werewolf")
+    (match,) = run_demo(Config(), 1, 8, SERVER, shown.append, timeout=120, game="werewolf")
     result = match.game.result
     assert match.game.name == "werewolf" and result is not None and result.forfeited is None
-    assert any("START g1 game=werewolf" in line for line in shown)
+    assert shown[0].startswith("New werewolf game g1 in #arena-g1: ")
+    assert any(line.startswith("Game over after ") for line in shown)
+    roles = next(line for line in shown if line.startswith("Roles: "))
+    assert all(f"{nick} (" in roles for nick in match.names)
+    assert not any(line.startswith("#") or "ASK g1" in line for line in shown), "sentences, not machine lines"
+
+
+def test_demo_raw_shows_the_lines_bots_read() -> None:
+    shown: list[str] = []
+    (match,) = run_demo(Config(), 1, 5, SERVER, shown.append, timeout=120, raw=True)
+    assert match.game.result is not None
+    assert any(line.startswith("#arena ") and "TABLE g1 game=avalon" in line for line in shown)
     assert any("END g1 winner=" in line for line in shown)
