@@ -26,14 +26,15 @@ from .fields import Player
 from .speech import Talk, split_text
 from .view import Ask, GameState, GameView
 from .werewolf import (
-    Ballot, DayVoteAsk, Death, PackVote, SeerResult, SpeakAsk, Speech, TeamLine, VoteResult, WerewolfAsk,
-    WerewolfBot, WerewolfState, WerewolfView,
+    Ballot, DayVoteAsk, Death, DetectiveResult, PackVote, SeerResult, SpeakAsk, Speech, TeamLine, VisitReport,
+    VoteResult, WerewolfAsk, WerewolfBot, WerewolfState, WerewolfView,
 )
 
 __all__ = [
     "Ask", "AssassinateAsk", "AvalonBot", "AvalonState", "AvalonView", "Ballot", "Bot", "DayVoteAsk", "Death",
+    "DetectiveResult",
     "GameState", "GameView", "PackVote", "Player", "Proposal", "Quest", "QuestAsk", "SeerResult", "Session",
-    "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "VoteAsk", "VoteResult", "WerewolfAsk", "WerewolfBot",
+    "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "VisitReport", "VoteAsk", "VoteResult", "WerewolfAsk", "WerewolfBot",
     "WerewolfState", "WerewolfView", "run_bot", "split_text",
 ]
 
