@@ -102,6 +102,11 @@ def run_to_end(where: Path, games: int, rng: random.Random, timeout: float = 120
         raise RuntimeError(f"tournament failed in {where}:\n{done.stdout}{done.stderr}")
 
 
+SPARE = 3
+"""Games left to play after a kill's target: a run that finishes them all within the few
+milliseconds before the kill would end unkilled."""
+
+
 def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, timeout: float = 120.0) -> Run:
     """Run the command, SIGKILL it ``kills`` times at random points, re-running it after
     each kill, until one run ends by itself."""
@@ -112,11 +117,12 @@ def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, time
         proc = subprocess.Popen(command(games), cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                 env=environment(rng))
         start = games_done(where)
-        if len(run.killed_at) < kills and start < games - 1:
+        if len(run.killed_at) < kills and start < games - SPARE:
             # A target spread over what is left, then a few ms more: the kill lands between
-            # games or, more often, inside one (whose lines are then lost and replayed).
+            # games or, more often, inside one (whose lines are then lost and replayed). At
+            # least SPARE games stay to play after it, so a fast run cannot end before its kill.
             remaining = kills - len(run.killed_at)
-            target = rng.randint(start + 1, max(start + 1, start + (games - 1 - start) // remaining))
+            target = rng.randint(start + 1, max(start + 1, min(games - SPARE, start + (games - 1 - start) // remaining)))
             extra = rng.uniform(0.0, 0.01)
             while proc.poll() is None and games_done(where) < target:
                 if time.monotonic() > deadline:

@@ -62,7 +62,8 @@ AVALON_SETS: list[tuple[int, AvalonOptions]] = [
     (9, AvalonOptions(oberon=True, evil_at_nine=3)),
 ]
 
-EVERY_ROLE = "villager,werewolf,seer,doctor,hunter,witch,bodyguard,cupid,idiot,jester,piper,vigilante"
+EVERY_ROLE = ("villager,werewolf,seer,doctor,hunter,witch,bodyguard,cupid,idiot,jester,piper,vigilante,"
+              "guardian_angel,roleblocker,serial_killer,jailer,detective,tracker,watcher,mason,oracle,bomb,little_girl,thief,miller,godfather,alpha_werewolf,wolf_seer,silencer,priest")
 ALL_POWERS = "werewolf:3,seer:1,doctor:1,hunter:1,witch:1,bodyguard:1,cupid:1,idiot:1,jester:1,piper:1,vigilante:1"
 WEREWOLF_SETS: list[tuple[int, WerewolfOptions]] = [
     (8, WerewolfOptions()),
@@ -77,6 +78,11 @@ WEREWOLF_SETS: list[tuple[int, WerewolfOptions]] = [
     (9, WerewolfOptions(roleCounts="werewolf:2,witch:1,doctor:1,hunter:1", witchCanSaveSelf=False,
                         witchSaveFirstNightOnly=True, allowDoctorSelfProtect=False, revealRolesOnDeath=False)),
     (10, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf:2,cupid:1,piper:1,seer:1", maxDays=2)),
+    (12, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf:2,seer:1,witch:1,guardian_angel:1,roleblocker:1,serial_killer:1,bomb:1,thief:1")),
+    (16, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf:3,jailer:1,detective:1,tracker:1,watcher:1,mason:2,"
+                                                             "doctor:1,piper:1,cupid:1,oracle:1,little_girl:1")),
+    (10, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="godfather:1,wolf_seer:1,alpha_werewolf:1,miller:1,seer:1,"
+                                                             "detective:1,silencer:1,priest:1,piper:1")),
 ]
 
 

@@ -148,8 +148,9 @@ def test_replay_pretty(tmp_path: Path) -> None:
                       "    def speech(self, game, ask):\n"
                       "        return f'{game.me} speaks on day {game.state.day}'\n")
     cfg = tmp_path / "config.yaml"
-    cfg.write_text(f"store:\n  path: results.db\ntournament:\n  games: 2\n  game: werewolf\n  bots: [w1={chatty}:Chatty, "
-                   "w2=werewolf_rule, w3=werewolf_rule, w4=random, w5=random, w6=random, w7=random, w8=random]\n")
+    # Every bot talks at every turn: a random deal cannot leave the game without talk.
+    bots = ", ".join(f"w{i}={chatty}:Chatty" for i in range(1, 9))
+    cfg.write_text(f"store:\n  path: results.db\ntournament:\n  games: 2\n  game: werewolf\n  bots: [{bots}]\n")
     runner = CliRunner()
     assert runner.invoke(main, ["--config", str(cfg), "tournament"]).exit_code == 0
     out = runner.invoke(main, ["--config", str(cfg), "replay", "t1-1", "--pretty"])

@@ -116,7 +116,7 @@ def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOpt
         for seat, nick in enumerate(names):
             state = states[nick]
             assert isinstance(state, WerewolfState)
-            assert (state.role, state.side) == (game.roles[seat], events(match, "role", seat)[0].data["team"])
+            assert (state.role, state.side) == (game.roles[seat], events(match, "role", seat)[-1].data["team"])
             assert state.winner == (result.winner or "none") and state.reason == result.reason
             assert state.roles == dict(zip(names, game.roles))
             assert state.alive == [names[s] for s, alive in enumerate(game.alive) if alive]
@@ -133,7 +133,7 @@ def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOpt
             assert len(state.speeches) == len(events(match, "speech")) + len(events(match, "candidacy"))
             assert all(s.over for s in state.speeches)
             # Private news: only the seat that was told has it.
-            wolf = game.roles[seat] == "werewolf"
+            wolf = bool(events(match, "wolves", seat))
             assert bool(state.wolves) == wolf
             assert all(line.player in state.wolves for line in state.team_talk)
             assert (not state.team_talk) or wolf

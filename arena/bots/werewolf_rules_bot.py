@@ -8,6 +8,12 @@
   first, else a pick seeded by the game and the night, so no talk is needed), tell it to
   the pack in TEAM talk, and vote by day against the claimed seer or a random villager.
 - The witch heals on the first night and poisons a named wolf; the hunter shoots one.
+- The guardian angel protects as the doctor does, and the jailer jails the player the
+  doctor would protect; the roleblocker blocks a named wolf; the serial killer kills the
+  claimed seer, else anyone at random; the detective, tracker, watcher and oracle look at
+  players they know nothing about; the little girl peeks on the first night; the thief
+  takes a werewolf card, else any card with a power; the silencer silences the claimed
+  seer, whom the priest cleanses.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -64,10 +70,15 @@ class WerewolfRuleBot(WerewolfBot):
 
     # -- night ---------------------------------------------------------------------------
 
-    def seer_check(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+    def _unknown(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """A player it knows nothing about: whom the seer checks, the tracker follows and
+        the watcher watches."""
         known = self._known(game)
         fresh = [o for o in ask.players if o not in known and o != game.me]
         return self._pick(fresh, self.rng) if fresh else "none"
+
+    seer_check = _unknown
+    wolf_seer_check = _unknown
 
     def wolf_vote(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         return self._victim(game, ask.players)
@@ -97,6 +108,52 @@ class WerewolfRuleBot(WerewolfBot):
 
     doctor_protect = _protect
     bodyguard_protect = _protect
+    guardian_angel_protect = _protect
+    jailer_jail = _protect
+
+    tracker_track = _unknown
+    watcher_watch = _unknown
+    oracle_mark = _unknown
+
+    def detective_compare(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        known = self._known(game)
+        fresh = [o for o in ask.players if o not in known]
+        pool = fresh if len(fresh) >= 2 else ask.players
+        return self.rng.sample(pool, 2)
+
+    def silencer_silence(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Silences the claimed seer, else nobody."""
+        seer = claims(game.state)[0]
+        return seer if seer in ask.players else "none"
+
+    def priest_cleanse(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Cleanses the claimed seer (whom the pack would silence), else itself."""
+        seer = claims(game.state)[0]
+        return seer if seer in ask.players else (game.me if game.me in ask.players else "none")
+
+    def roleblock(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        named = self._named_wolves(game, ask)
+        return named[0] if named else "none"
+
+    def serial_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        players = ask.players
+        seer = claims(game.state)[0]
+        if seer in players:
+            return seer
+        return self._pick(players, self.rng) if players else "none"
+
+    def thief_steal(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Takes the first card with a power (a werewolf card first: the pack is strong)."""
+        cards = dict(zip(("card1", "card2"), game.state.cards))
+        for wanted in (lambda r: r == WOLF, lambda r: r != "villager"):
+            for option in ask.options:
+                if option in cards and wanted(cards[option]):
+                    return option
+        return "none" if "none" in ask.options else ask.options[0]
+
+    def little_girl_peek(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Peeks on the first night only: the risk then buys the most."""
+        return "peek" if game.state.day == 1 else "none"
 
     def witch_save(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         return "save" if "save" in ask.options and game.state.day == 1 else "none"

@@ -27,15 +27,16 @@ from .speech import Talk, split_text
 from .tuvalon import Line, MoveAsk, TurnAsk, TuvalonBot, TuvalonState, TuvalonView
 from .view import Ask, GameState, GameView
 from .werewolf import (
-    Ballot, DayVoteAsk, Death, PackVote, SeerResult, SpeakAsk, Speech, TeamLine, VoteResult, WerewolfAsk,
-    WerewolfBot, WerewolfState, WerewolfView,
+    Ballot, DayVoteAsk, Death, DetectiveResult, PackVote, SeerResult, SpeakAsk, Speech, TeamLine, VisitReport,
+    VoteResult, WerewolfAsk, WerewolfBot, WerewolfState, WerewolfView,
 )
 
 __all__ = [
     "Ask", "AssassinateAsk", "AvalonBot", "AvalonState", "AvalonView", "Ballot", "Bot", "DayVoteAsk", "Death",
-    "GameState", "GameView", "Line", "MoveAsk", "PackVote", "Player", "Proposal", "Quest", "QuestAsk", "SeerResult", "Session",
-    "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "TurnAsk", "TuvalonBot", "TuvalonState", "TuvalonView",
-    "VoteAsk", "VoteResult", "WerewolfAsk", "WerewolfBot",
+    "DetectiveResult", "GameState", "GameView", "Line", "MoveAsk", "PackVote", "Player", "Proposal", "Quest",
+    "QuestAsk", "SeerResult", "Session", "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "TurnAsk",
+    "TuvalonBot", "TuvalonState", "TuvalonView", "VisitReport", "VoteAsk", "VoteResult", "WerewolfAsk",
+    "WerewolfBot",
     "WerewolfState", "WerewolfView", "run_bot", "split_text",
 ]
 

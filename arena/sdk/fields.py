@@ -20,7 +20,7 @@ of a game name players that way, whatever nick they use now."""
 WORDS: frozenset[str] = frozenset({
     "all",
     "approve", "reject", "success", "fail",
-    "none", "abstain", "done", "pass", "stand", "decline", "save", "clockwise", "counterclockwise",
+    "none", "abstain", "done", "pass", "stand", "decline", "save", "peek", "card1", "card2", "clockwise", "counterclockwise",
 })
 """The words that requests use beside nicks (protocol.md, section 1). No player may take
 one as nick, so an option that is not one of them is a player."""

@@ -103,6 +103,26 @@ class SeerResult:
 
 
 @dataclass
+class DetectiveResult:
+    night: int
+    players: list[Player]
+    """The two players compared."""
+    same: bool
+    """Whether they look to be on the same side (neutral roles look like the village)."""
+
+
+@dataclass
+class VisitReport:
+    """What the tracker or the watcher learned at dawn about one player's night."""
+
+    night: int
+    player: Player
+    """The player followed (tracker) or watched (watcher)."""
+    players: list[Player]
+    """Whom they visited (tracker), or who visited them (watcher); empty: nobody."""
+
+
+@dataclass
 class PackVote:
     """How the pack voted one night (told to the living wolves)."""
 
@@ -171,6 +191,24 @@ class WerewolfState(GameState):
     cupid: Player | None = None
     charmed: list[Player] = field(default_factory=list)
     """Who the piper has charmed, if you are charmed or the piper."""
+    blocked: list[int] = field(default_factory=list)
+    """The nights you were blocked (``BLOCKED``): your night actions then did nothing."""
+    masons: list[Player] = field(default_factory=list)
+    """The masons, if you are one."""
+    silenced: dict[int, list[Player]] = field(default_factory=dict)
+    """Who is silenced, by day (``SILENCED``): no turn at the floor that day."""
+    cleansed: list[str] = field(default_factory=list)
+    """The statuses a priest lifted from you (``CLEANSED``)."""
+    cards: list[str] = field(default_factory=list)
+    """The two extra cards (roles), if you are the thief: ``card1`` and ``card2``."""
+    caught: list[Player] = field(default_factory=list)
+    """Little girls the pack caught peeking (``CAUGHT``), if you are a wolf."""
+    detective: list[DetectiveResult] = field(default_factory=list)
+    """What you learned as the detective, night by night."""
+    tracked: list[VisitReport] = field(default_factory=list)
+    """What you learned as the tracker: whom your target visited."""
+    watched: list[VisitReport] = field(default_factory=list)
+    """What you learned as the watcher: who visited your target."""
     _shot: Player | None = field(default=None, repr=False)
     """The target of the last hunter's shot: its DEATH line follows."""
 
@@ -227,6 +265,33 @@ class WerewolfState(GameState):
     def _wolf_votes(self, msg: Message) -> None:
         votes = {wolf: _someone(target) for wolf, target in msg.pairs("votes").items()}
         self.pack_votes.append(PackVote(msg.int("night", self.day), votes, _someone(msg.get("target"))))
+
+    def _blocked(self, msg: Message) -> None:
+        self.blocked.append(msg.int("night"))
+
+    def _silenced(self, msg: Message) -> None:
+        self.silenced[msg.int("day", self.day)] = msg.list("players")
+
+    def _cleansed(self, msg: Message) -> None:
+        self.cleansed += msg.list("statuses")
+
+    def _cards(self, msg: Message) -> None:
+        self.cards = msg.list("cards")
+
+    def _caught(self, msg: Message) -> None:
+        self.caught.append(msg.get("player", ""))
+
+    def _masons(self, msg: Message) -> None:
+        self.masons = msg.list("masons")
+
+    def _detective(self, msg: Message) -> None:
+        self.detective.append(DetectiveResult(msg.int("night", self.day), msg.list("players"), msg.flag("same")))
+
+    def _tracked(self, msg: Message) -> None:
+        self.tracked.append(VisitReport(msg.int("night", self.day), msg.get("target", ""), msg.list("visited")))
+
+    def _watched(self, msg: Message) -> None:
+        self.watched.append(VisitReport(msg.int("night", self.day), msg.get("target", ""), msg.list("visitors")))
 
     def _wolf_target(self, msg: Message) -> None:
         self.wolf_targets[msg.int("night", self.day)] = _someone(msg.get("target"))
@@ -293,6 +358,9 @@ class WerewolfState(GameState):
     def _idiot(self, msg: Message) -> None:
         self.roles[msg.get("player", "")] = msg.get("role", "idiot")
 
+    def _oracle(self, msg: Message) -> None:
+        self.roles[msg.get("target", "")] = msg.get("role", "")
+
     def _shot_line(self, msg: Message) -> None:
         self._shot = _someone(msg.get("target"))
 
@@ -311,7 +379,9 @@ class WerewolfState(GameState):
 
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
-        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "DAWN": _dawn, "DAY": _day,
+        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught, "CARDS": _cards, "SILENCED": _silenced,
+        "CLEANSED": _cleansed,
+        "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "ORACLE": _oracle, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
         "VOTE_RESULT": _vote_result, "EXECUTION": _execution, "IDIOT": _idiot, "SHOT": _shot_line, "DEATH": _death,
@@ -323,7 +393,10 @@ WerewolfView: TypeAlias = GameView[WerewolfState]
 """What a ``WerewolfBot``'s decisions get as ``game``: ``game.state`` is a ``WerewolfState``."""
 
 _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
-          "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot")
+          "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
+          "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
+          "little_girl_peek", "thief_steal", "wolf_seer_check",
+          "silencer_silence", "priest_cleanse")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -372,6 +445,23 @@ class WerewolfBot(GameBot):
         you; ``game.state.seer`` keeps it), or ``"none"``. Default: at random."""
         return self._at_random(ask)
 
+    def wolf_seer_check(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the wolf seer: return a living player to learn their side (``SEER``
+        tells you; ``game.state.seer`` keeps it), or ``"none"``. You vote with the pack
+        too. Default: at random."""
+        return self._at_random(ask)
+
+    def silencer_silence(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the silencer: return a player who may not speak tomorrow (``SILENCED``
+        tells everyone at the day's start; they still vote), or ``"none"``. You vote with
+        the pack too. Default: at random."""
+        return self._at_random(ask)
+
+    def priest_cleanse(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the priest: return a player (yourself allowed) to cleanse of every
+        harmful status (charmed, silenced), or ``"none"``. Default: at random."""
+        return self._at_random(ask)
+
     def doctor_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the doctor: return a player to protect from the wolves tonight, or
         ``"none"`` (the options leave out whom the rules forbid). Default: at random."""
@@ -406,6 +496,64 @@ class WerewolfBot(GameBot):
     def piper_charm(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the piper: return a player to charm, or ``"none"``; you win when every
         other living player is charmed. Default: at random."""
+        return self._at_random(ask)
+
+    def guardian_angel_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the guardian angel: return another player to protect from one kill
+        tonight, or ``"none"`` (never yourself; the options leave out whom the rules
+        forbid). Default: at random."""
+        return self._at_random(ask)
+
+    def roleblock(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the roleblocker: return a player whose night actions fail tonight (they
+        are told ``BLOCKED``), or ``"none"``. You win with the winning side if you are alive
+        at the end. Default: at random."""
+        return self._at_random(ask)
+
+    def jailer_jail(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the jailer: return another player to jail tonight (they are protected
+        from one kill and cannot act; they are told ``BLOCKED``), or ``"none"``. Default:
+        at random."""
+        return self._at_random(ask)
+
+    def detective_compare(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """You are the detective: return two players (``ask.pick``) to learn whether they
+        are on the same side (``DETECTIVE``; ``game.state.detective``). Default: two at
+        random."""
+        return self._at_random(ask)
+
+    def tracker_track(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the tracker: return a player to follow tonight, or ``"none"``; at dawn
+        ``TRACKED`` tells whom they visited (``game.state.tracked``). Default: at random."""
+        return self._at_random(ask)
+
+    def watcher_watch(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the watcher: return a player to watch tonight, or ``"none"``; at dawn
+        ``WATCHED`` tells who visited them (``game.state.watched``). Default: at random."""
+        return self._at_random(ask)
+
+    def thief_steal(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the thief, night 1: return ``"card1"`` or ``"card2"`` to become the role
+        on that extra card (``game.state.cards``; a ``ROLE`` line follows), or ``"none"``
+        to become a villager (not offered when both cards are werewolves). Default: at
+        random."""
+        return self._at_random(ask)
+
+    def little_girl_peek(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the little girl: return ``"peek"`` to learn the wolves' target tonight
+        (``WOLF_TARGET``; ``game.state.wolf_targets``), at the risk of being caught and
+        attacked by the pack, or ``"none"``. Default: at random."""
+        return self._at_random(ask)
+
+    def oracle_mark(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the oracle: return a player to mark tonight, or ``"none"``; when you
+        die, the role of the last player you marked is told to everyone (``ORACLE``).
+        Default: at random."""
+        return self._at_random(ask)
+
+    def serial_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the serial killer: return a player to kill tonight, or ``"none"``. You
+        win alone when you are alive with at most one other player. Default: at random."""
         return self._at_random(ask)
 
     def hunter_shoot(self, game: WerewolfView, ask: WerewolfAsk) -> str:

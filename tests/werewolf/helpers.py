@@ -13,10 +13,11 @@ ALL_ROLES = ",".join(REGISTRY)
 
 
 class Rigged(WerewolfGame):
-    """A game whose seat ``i`` gets ``deal[i]`` (the rest of the engine is untouched)."""
+    """A game whose seat ``i`` gets ``deal[i]``, and whose extra cards (a thief's) are
+    ``extra`` (the rest of the engine is untouched)."""
 
-    def __init__(self, deal: list[str], options: WerewolfOptions, seed: int) -> None:
-        self.rigged = deal
+    def __init__(self, deal: list[str], options: WerewolfOptions, seed: int, extra: list[str] = []) -> None:
+        self.rigged = deal + extra
         super().__init__(len(deal), options, seed)
 
     def _seat(self, roles: list[str]) -> list[str]:
@@ -24,13 +25,14 @@ class Rigged(WerewolfGame):
         return list(self.rigged)
 
 
-def game(deal: str | list[str], seed: int = 0, **options: Any) -> WerewolfGame:
-    """``deal`` like "werewolf werewolf seer villager ..." (seat order)."""
+def game(deal: str | list[str], seed: int = 0, extra: str = "", **options: Any) -> WerewolfGame:
+    """``deal`` like "werewolf werewolf seer villager ..." (seat order); ``extra`` the extra
+    cards, with a thief dealt."""
     roles = deal.split() if isinstance(deal, str) else list(deal)
-    counts = Counter(r for r in roles if r != "villager")
+    counts = Counter(r for r in roles + extra.split() if r != "villager")
     options.setdefault("enabledRoles", ALL_ROLES)
     options.setdefault("roleCounts", ",".join(f"{r}:{n}" for r, n in counts.items()))
-    return Rigged(roles, WerewolfOptions(**options), seed)
+    return Rigged(roles, WerewolfOptions(**options), seed, extra.split())
 
 
 Plan = dict[Any, Any]

@@ -313,3 +313,41 @@ def test_night_last_words_order_and_quota(order):
     assert d.kind == "last_words" and d.seat in (7, 8) and g.last_words_left == 0
     g.apply(d.seat, "last_words", "done")
     assert g.pending()[0].kind == "speak"
+
+
+# -- the morning in the order of 5.3: election, last words, death-triggered abilities, win check
+
+PARITY_DEAL = "werewolf werewolf hunter villager villager witch"
+# seats: 0,1 wolves; 2 hunter; 3,4 villagers; 5 witch. Night 1: wolves kill the hunter, the
+# witch poisons a villager: two wolves against two villagers, a wolves' win unless the hunter
+# (who speaks first) shoots a wolf.
+
+
+def kinds_until_check(g, plan):
+    """The decision kinds of the morning, in order, until a speaking turn or the end."""
+    kinds = []
+    while g.result is None and g.pending()[0].kind != "speak":
+        d = g.pending()[0]
+        kinds.append(d.kind)
+        value = plan.get(d.kind)
+        g.apply(d.seat, d.kind, g.default_answer(d) if value is None else value)
+    return kinds
+
+
+@pytest.mark.parametrize("leader", [True, False])
+def test_a_parity_night_keeps_5_3_order_last_words_before_the_hunter(leader):
+    g = game(PARITY_DEAL, leaderEnabled=leader, lastWordsScope="day_and_night", lastWordsMode="all")
+    night(g, {"wolf_vote": 2, "witch_save": "none", "witch_poison": 3})
+    assert dead(g) == {2, 3} and g.result is None
+    kinds = kinds_until_check(g, {"candidacy": "decline", "hunter_shoot": 0})
+    election = ["candidacy"] * 4 if leader else []
+    assert kinds == [*election, "last_words", "last_words", "hunter_shoot"]
+    assert g.result is None and not g.alive[0]  # the shot undid the wolves' parity: the day goes on
+
+
+def test_a_night_that_decides_the_game_still_gives_its_last_words():
+    g = game("werewolf werewolf villager villager villager witch", leaderEnabled=False,
+             lastWordsScope="day_and_night", lastWordsMode="all")
+    night(g, {"wolf_vote": 2, "witch_save": "none", "witch_poison": 3})
+    assert kinds_until_check(g, {}) == ["last_words", "last_words"]
+    assert g.result is not None and g.result.reason == "parity_or_majority"

@@ -18,7 +18,8 @@ from arena.games.werewolf.roles import ACTIONS, REGISTRY, Team
 MAX_ACTIONS = 20000
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
 SPECIALS = [r for r in REGISTRY if r not in ("villager", "werewolf")]
-PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed"}
+PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed", "blocked", "masons",
+           "detective_result", "tracked", "watched", "caught"}
 DEAD_MAY_ANSWER = {"last_words", "hunter_shoot"}
 
 
@@ -72,6 +73,14 @@ def play(game: WerewolfGame, rng: random.Random, on_step=None) -> int:
     return actions
 
 
+def nobody_acts_while_blocked(game: WerewolfGame) -> None:
+    """A blocked player's answers, from the block's step on, visit and kill nobody (every
+    protection, check and block is a visit; mechanics/blocks.py)."""
+    plan = game.plan
+    assert not any(v.visitor in plan.blocked and v.step >= plan.blocked[v.visitor] for v in plan.visits)
+    assert not any(k.actor in plan.blocked and k.step >= plan.blocked[k.actor] for k in plan.kills)
+
+
 def of(game, kind):
     return [e for e in game.events if e.kind == kind]
 
@@ -81,28 +90,33 @@ def of(game, kind):
 def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
     players, options = setup
     game = WerewolfGame(players, options, seed)
-    play(game, random.Random(player_seed))
+    play(game, random.Random(player_seed), on_step=nobody_acts_while_blocked)
     result = game.result
     roles = [REGISTRY[r] for r in game.roles]
     alive = [s for s in range(players) if game.alive[s]]
     wolves = [s for s in alive if roles[s].team is Team.WEREWOLF]
     village = [s for s in alive if roles[s].team is Team.VILLAGE]
+    hostile = [s for s in alive if roles[s].hostile]
+    survivors = {s for s in alive if roles[s].survivor} if result.winner is not None else set()
     assert result.reason in WerewolfGame.end_reasons
     assert result.winner is None or result.winner in WerewolfGame.sides
 
     # The win condition holds at the end.
     if result.reason == "all_wolves_eliminated":
-        assert not wolves and result.winners == {s for s in range(players) if roles[s].team is Team.VILLAGE}
+        assert not wolves and not hostile
+        assert result.winners == {s for s in range(players) if roles[s].team is Team.VILLAGE} | survivors
     elif result.reason == "parity_or_majority":
-        assert 0 < len(wolves) >= len(village)
-        assert result.winners == {s for s in range(players) if roles[s].team is Team.WEREWOLF}
+        assert 0 < len(wolves) >= len(village) and not hostile
+        assert result.winners == {s for s in range(players) if roles[s].team is Team.WEREWOLF} | survivors
+    elif result.reason == "serial_killer_survived":
+        assert len(alive) <= 2 and any(game.roles[s] == "serial_killer" for s in alive)
     elif result.reason == "lovers_last_alive":
         assert set(game.links) <= set(alive) and set(game.links) <= result.winners
         assert all(s in game.links or game.roles[s] == "cupid" for s in alive)
     elif result.reason == "piper_charmed_all":
-        assert all(s in game.marks["charmed"] or game.roles[s] == "piper" for s in alive)
+        assert all(s in game.statuses["charmed"] or game.roles[s] == "piper" for s in alive)
     elif result.reason == "jester_executed":
-        (seat,) = result.winners
+        (seat,) = result.winners - survivors
         assert game.roles[seat] == "jester" and of(game, "execution")[-1].data["seat"] == seat
     else:
         assert result.reason == "day_limit" and options.maxDays and game.day == options.maxDays
@@ -136,11 +150,13 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
             assert e.audience == {e.data["seat"]}
         if e.kind == "seer_result":
             (seer,) = e.audience
-            assert game.roles[seer] == "seer"
+            assert game.roles[seer] in ("seer", "wolf_seer")
         if e.kind in ("wolves", "wolf_votes"):
             assert all(roles[s].team is Team.WEREWOLF for s in e.audience)
         if e.kind == "wolf_target":
-            assert all(roles[s].learns_wolf_target for s in e.audience)
+            assert all(roles[s].learns_wolf_target or game.roles[s] == "little_girl" for s in e.audience)
+        if e.kind == "caught":
+            assert all(roles[s].team is Team.WEREWOLF for s in e.audience)
         if e.public and e.kind in ("dawn", "death", "execution"):
             shown = e.data.get("roles", {}) or ({e.data["seat"]: e.data["role"]} if "role" in e.data else {})
             assert bool(shown) <= options.revealRolesOnDeath
@@ -155,6 +171,39 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
     again.replay(game.history)
     assert again.events == game.events and again.result == result
     assert pickle.dumps(again) == pickle.dumps(game)
+
+
+def _settle_night(game: WerewolfGame) -> None:
+    """Answer the rest of the night (the witch) the same way whatever happened before."""
+    while game.phase == "night" and game.result is None:
+        d = game.pending()[0]
+        game.apply(d.seat, d.kind, d.random_choice(random.Random(f"{game.day}:{d.seat}:{d.kind}")))
+
+
+@SETTINGS
+@given(setup=setups(), seed=seeds, player_seed=seeds)
+def test_a_night_does_not_depend_on_the_order_of_its_answers(setup, seed, player_seed):
+    """Every night's simultaneous answers, recorded in three orders, make the same dawn."""
+    players, options = setup
+    game = WerewolfGame(players, options, seed)
+    rng = random.Random(player_seed)
+    while game.result is None and game.day <= 6:
+        pending = game.pending()
+        if game.phase == "night" and len(pending) > 1:
+            answers = [(d.seat, d.kind, d.random_choice(rng)) for d in pending]
+            outcomes = []
+            for order in (answers, answers[::-1], rng.sample(answers, len(answers))):
+                g = pickle.loads(pickle.dumps(game))
+                for answer in order:
+                    g.apply(*answer)
+                _settle_night(g)
+                dawn = [e.data for e in g.events if e.kind == "dawn"][-1:]
+                outcomes.append((g, list(g.alive), dawn, g.victims, g.result))
+            assert all(o[1:] == outcomes[0][1:] for o in outcomes), [o[1:] for o in outcomes]
+            game = outcomes[0][0]
+            continue
+        d = pending[int(rng.random() * len(pending))]
+        game.apply(d.seat, d.kind, d.random_choice(rng))
 
 
 def _illegal(game: WerewolfGame, rng: random.Random):
@@ -206,3 +255,48 @@ def test_illegal_actions_change_nothing(setup, seed, player_seed, probe_seed):
     clean = WerewolfGame(players, options, seed)
     play(clean, random.Random(player_seed))
     assert clean.events == game.events and clean.history == game.history
+
+
+def _random_setup(rng: random.Random) -> tuple[int, WerewolfOptions]:
+    """Any table of 6 to 20 with a random mix drawn from every role and random options."""
+    while True:
+        players = rng.randint(6, 20)
+        counts = {"werewolf": rng.randint(1, max(1, players // 3))}
+        for role in SPECIALS:
+            if rng.random() < 0.4:
+                counts[role] = rng.randint(1, REGISTRY[role].max_count or 2)
+        options = WerewolfOptions(
+            enabledRoles=",".join(REGISTRY), roleCounts=",".join(f"{r}:{n}" for r, n in counts.items()),
+            revealRolesOnDeath=rng.random() < 0.5, leaderEnabled=rng.random() < 0.5,
+            protectAgainstPoison=rng.random() < 0.5, protectAgainstVigilante=rng.random() < 0.5,
+            lastWordsScope=rng.choice(("day_only", "day_and_night")), littleGirlCaughtPercent=rng.randint(0, 100),
+        )
+        try:
+            WerewolfGame.check_setup(players, options)
+        except SetupError:
+            continue
+        return players, options
+
+
+def test_thousands_of_games_with_every_role_keep_the_invariants():
+    """2,000 games, every role in play somewhere: each ends, the dead stay dead, nobody acts
+    while blocked, and nothing private reaches the channel before END."""
+    rng = random.Random(2026)
+    dealt: set[str] = set()
+    for i in range(2000):
+        players, options = _random_setup(rng)
+        game = WerewolfGame(players, options, seed=i)
+        dealt.update(game.roles)
+        died: set[int] = set()
+
+        def watch(g: WerewolfGame) -> None:
+            nobody_acts_while_blocked(g)
+            gone = {s for s in range(players) if not g.alive[s]}
+            assert died <= gone, "a dead player came back"
+            died.update(gone)
+
+        play(game, random.Random(i), on_step=watch)
+        assert game.result is not None and game.result.reason in WerewolfGame.end_reasons
+        for e in game.events[:-1]:
+            assert e.audience is not None or e.kind not in PRIVATE, e
+    assert dealt >= set(REGISTRY) - {"thief"}  # a thief's seat holds another role after night 1

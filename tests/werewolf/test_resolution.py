@@ -1,29 +1,31 @@
-"""Section 10.4: every worked example of 10.4.9 as a test of the resolver, and the ones the
-P0/P1 roles can reach as whole-engine games too (a serial killer, a guardian angel and a
-roleblocker are P2/P3: the resolver takes their records all the same)."""
+"""Section 10.4: every worked example of 10.4.9 as a test of the resolver (example 11, a
+block, happens before the resolver), and all twelve played through the engine with the real
+roles: serial killer, guardian angel and roleblocker included."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.games.werewolf.resolution import BLOCK, HEAL, INTERCEPT, Kill, Protection, resolve
 
-from .helpers import dead, game, last, night
+from .helpers import dead, events, game, last, night
 
 A, BG, DOC, GA, WITCH, VIG, SK = 0, 1, 2, 3, 4, 5, 6
 
-WOLF = Kill(A, "wolves")
-SERIAL = Kill(A, "serial_killer", SK)
-VIGIL = Kill(A, "vigilante", VIG)
-POISON = Kill(A, "poison", WITCH, protectable=False, healable=False)
+WOLF = Kill(A, "wolves", step=8)
+SERIAL = Kill(A, "serial_killer", SK, step=9)
+VIGIL = Kill(A, "vigilante", VIG, step=9)
+POISON = Kill(A, "poison", WITCH, step=10.5, ordinary=False, stoppable=False)
 GUARD = Protection(BG, A, INTERCEPT)
 DOCTOR = Protection(DOC, A, BLOCK)
 ANGEL = Protection(GA, A, BLOCK)
 HEALS = Protection(WITCH, A, HEAL)
 
 
-def dies(kills, protections, blocked=()):
-    return set(resolve(kills, protections, blocked).deaths)
+def dies(kills, protections):
+    return set(resolve(kills, protections).deaths)
 
 
 def test_example_1_single_kill_doctor():
@@ -75,10 +77,6 @@ def test_example_10_poison_bypasses_every_protection(protections):
     assert outcome.used == []
 
 
-def test_example_11_roleblocked_witch_poisons_nobody():
-    assert dies([POISON], [], blocked={WITCH}) == set()
-
-
 def test_example_12_guardian_angel_and_doctor():
     outcome = resolve([WOLF], [ANGEL, DOCTOR])
     assert set(outcome.deaths) == set() and len(outcome.used) == 1
@@ -96,21 +94,33 @@ def test_protections_do_not_chain():
 
 
 def test_protectable_poison_behaves_like_a_kill():
-    poison = Kill(A, "poison", WITCH)  # protectAgainstPoison: true
+    poison = Kill(A, "poison", WITCH, step=10.5, ordinary=False)  # protectAgainstPoison: true
     assert dies([poison], [DOCTOR]) == set()
     assert dies([poison], [HEALS]) == set()
 
 
-# -- the same examples through the engine (P0/P1 roles) ------------------------------------------
+def test_no_bodyguard_intercepts_poison_even_when_protections_stop_it():
+    # 10.4.4: a bodyguard cannot intercept poison; with protectAgainstPoison only blocks and
+    # heals stop it (the rules' README).
+    poison = Kill(A, "poison", WITCH, step=10.5, ordinary=False)
+    outcome = resolve([poison], [GUARD])
+    assert set(outcome.deaths) == {A} and outcome.used == []
+    assert dies([poison], [GUARD, DOCTOR]) == set()
 
-DEAL = "villager bodyguard doctor werewolf witch vigilante werewolf seer villager villager"
-# seats:  0=A     1=BG      2=DOC  3=wolf   4=witch 5=vig     6=wolf   7=seer 8,9 villagers
+
+# -- the same examples through the engine, with the real roles ----------------------------------
+
+DEAL = ("villager bodyguard doctor werewolf witch vigilante werewolf guardian_angel serial_killer roleblocker"
+        " villager villager")
+# seats: 0=A 1=BG 2=DOC 3=wolf 4=witch 5=vig 6=wolf 7=GA 8=SK 9=roleblocker 10,11 villagers
+E_GA, E_SK, E_RB = 7, 8, 9
 
 
 def first_night(plan, **options):
     g = game(DEAL, **options)
     base = {"wolf_vote": A, "doctor_protect": "none", "bodyguard_protect": "none", "vigilante_shoot": "none",
-            "witch_save": "none", "witch_poison": "none", "seer_check": "none", "candidacy": "decline"}
+            "witch_save": "none", "witch_poison": "none", "guardian_angel_protect": "none", "serial_kill": "none",
+            "roleblock": "none", "candidacy": "decline"}
     night(g, {**base, **plan})
     return g
 
@@ -140,16 +150,24 @@ def test_engine_example_5_with_the_wolves_on_a():
     assert dead(g) == set()
 
 
-def test_engine_example_6_with_vigilante_as_second_killer():
-    assert dead(first_night({"vigilante_shoot": A, "doctor_protect": A})) == {A}
+def test_engine_example_6_wolves_and_serial_killer_against_a_doctor():
+    assert dead(first_night({"serial_kill": A, "doctor_protect": A})) == {A}
 
 
-def test_engine_example_7():
-    assert dead(first_night({"vigilante_shoot": A, "bodyguard_protect": A})) == {A, BG}
+def test_engine_example_7_wolves_and_serial_killer_against_a_bodyguard():
+    assert dead(first_night({"serial_kill": A, "bodyguard_protect": A})) == {A, BG}
 
 
-def test_engine_example_8():
-    assert dead(first_night({"vigilante_shoot": A, "bodyguard_protect": A, "doctor_protect": A})) == {A}
+def test_engine_example_8_wolves_and_serial_killer_against_bodyguard_and_doctor():
+    assert dead(first_night({"serial_kill": A, "bodyguard_protect": A, "doctor_protect": A})) == {A}
+
+
+@pytest.mark.parametrize("example,plan,expected", [
+    (6, {"doctor_protect": A}, {A}), (7, {"bodyguard_protect": A}, {A, BG}),
+    (8, {"bodyguard_protect": A, "doctor_protect": A}, {A}),
+])
+def test_engine_examples_6_to_8_with_the_vigilante_as_second_killer(example, plan, expected):
+    assert dead(first_night({"vigilante_shoot": A, **plan})) == expected
 
 
 def test_engine_example_9():
@@ -162,6 +180,23 @@ def test_engine_example_10():
     assert last(g, "dawn")["dead"] == [A]
 
 
+def test_engine_example_10_with_the_guardian_angel():
+    g = first_night({"wolf_vote": "abstain", "witch_poison": A, "guardian_angel_protect": A})
+    assert dead(g) == {A}
+
+
+def test_engine_example_11_roleblocked_witch_poisons_nobody():
+    g = first_night({"wolf_vote": "abstain", "roleblock": WITCH, "witch_poison": A})
+    assert dead(g) == set()
+    assert [e.audience for e in events(g, "blocked")] == [{WITCH}]
+    assert g.state[WITCH]["poison"] is True  # never asked: the poison is kept
+    assert not any(kind == "witch_poison" for _, kind, _ in g.history)
+
+
+def test_engine_example_12_guardian_angel_and_doctor():
+    assert dead(first_night({"guardian_angel_protect": A, "doctor_protect": A})) == set()
+
+
 def test_engine_poison_stopped_with_protect_against_poison():
     g = first_night({"wolf_vote": "abstain", "witch_poison": A, "doctor_protect": A}, protectAgainstPoison=True)
     assert dead(g) == set()
@@ -169,4 +204,59 @@ def test_engine_poison_stopped_with_protect_against_poison():
 
 def test_engine_vigilante_unstoppable_without_protect_against_vigilante():
     g = first_night({"wolf_vote": "abstain", "vigilante_shoot": A, "doctor_protect": A}, protectAgainstVigilante=False)
+    assert dead(g) == {A}
+
+
+# -- the night as a set: no outcome depends on the order answers arrived in ------------------
+
+DOC2 = 7
+
+
+def test_two_doctors_save_both_whatever_order_they_answered():
+    # Wolves and vigilante on A, the bodyguard on A, doctor 1 on A, doctor 2 on the bodyguard:
+    # the bodyguard's doctor saves the bodyguard, A's doctor saves A.
+    kills = [WOLF, VIGIL]
+    doctor2 = Protection(DOC2, BG, BLOCK)
+    for protections in ([GUARD, DOCTOR, doctor2], [GUARD, doctor2, DOCTOR], [doctor2, DOCTOR, GUARD]):
+        assert dies(kills, protections) == set()
+        assert dies(kills[::-1], protections) == set()
+
+
+seats = st.integers(0, 3)
+kill_records = st.builds(
+    Kill, seats, st.sampled_from(("wolves", "vigilante", "serial_killer", "poison")), st.one_of(st.none(), st.integers(4, 9)),
+    st.sampled_from((8, 9, 10.5)), st.booleans(), st.booleans(),
+)
+protection_records = st.builds(Protection, st.integers(0, 9), seats, st.sampled_from((INTERCEPT, BLOCK, HEAL)))
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(
+    kills=st.lists(kill_records, max_size=4), protections=st.lists(protection_records, max_size=5),
+    order=st.randoms(use_true_random=False),
+)
+def test_the_outcome_does_not_depend_on_the_order_of_the_records(kills, protections, order):
+    expected = resolve(kills, protections)
+    order.shuffle(kills)
+    order.shuffle(protections)
+    again = resolve(kills, protections)
+    assert again.deaths == expected.deaths and again.used == expected.used
+
+
+def test_engine_two_doctors_whoever_answers_first():
+    # seats: 0=A, 1=bodyguard, 2=doctor 1, 3=doctor 2, 4 and 6 wolves, 5 vigilante
+    deal = "villager bodyguard doctor doctor werewolf vigilante werewolf villager villager"
+    plan = {1: ("bodyguard_protect", A), 3: ("doctor_protect", BG), 4: ("wolf_vote", A),
+            5: ("vigilante_shoot", A), 6: ("wolf_vote", A)}
+    for first, second in ((2, 3), (3, 2)):
+        g = game(deal)
+        for seat in (first, second, 1, 4, 5, 6):
+            kind, target = plan[seat] if seat != 2 else ("doctor_protect", A)
+            g.apply(seat, kind, target)
+        night(g, {"candidacy": "decline"})
+        assert dead(g) == set(), (first, second)
+
+
+def test_engine_bodyguard_never_takes_poison():
+    g = first_night({"wolf_vote": "abstain", "witch_poison": A, "bodyguard_protect": A}, protectAgainstPoison=True)
     assert dead(g) == {A}

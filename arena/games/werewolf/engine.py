@@ -7,14 +7,16 @@ who before them is alive. Only the witch (heal 10 then poison) waits, for the wo
 target (``dependent_kinds``). Dawn resolves kills and protections in the 4.2 order as
 section 10.4 (resolution.py), whatever order the answers came in. The day follows 5.3: deaths
 announced; on day 1 the leader election (5.3.3); last words of the night (10.5); hunters'
-shots; discussion, one speaker at a time in the order of 5.3.2/5.3.3; votes one at a time
+shots; the win check (in this order even when the night decided the game: a shot may undo
+the wolves' parity); discussion, one speaker at a time in the order of 5.3.2/5.3.3; votes one at a time
 in the same order; on a tie the tied speak again and the others vote again; the executed
 speak their last words, then their triggers; win check (section 9, neutral wins first).
 
 Decisions (kind: options). Seats are ints; words are strings (see choice.py):
-  night  cupid_link: two seats | seer_check, doctor_protect, bodyguard_protect,
-         vigilante_shoot, witch_poison, piper_charm: seat or "none" | wolf_vote: seat or
-         "abstain" | witch_save: "save" or "none"
+  night  cupid_link, detective_compare: two seats | seer_check, doctor_protect,
+         bodyguard_protect, guardian_angel_protect, jailer_jail, roleblock, tracker_track,
+         watcher_watch, vigilante_shoot, serial_kill, witch_poison, piper_charm: seat or
+         "none" | wolf_vote: seat or "abstain" | witch_save: "save" or "none"
   day    candidacy: "stand"/"decline" | leader_vote: candidate or "abstain" |
          order_start: one of last night's dead | order_direction: "clockwise"/
          "counterclockwise" | speak, last_words: "done"/"pass" (the floor is the
@@ -31,7 +33,10 @@ Events (audience) and data:
   wolves [wolves] wolves | night [all] night | lovers [lovers+cupid] lovers, cupid |
   seer_result [seer] night, target, team | wolf_votes [living wolves] night, votes
   [[wolf, target|"abstain"]], target|None | wolf_target [living doctors, witches] night,
-  target|None | charmed [charmed+piper] night, charmed, new | dawn [all] day, dead (sorted),
+  target|None | charmed [charmed+piper] night, charmed, new | blocked [blocked] night |
+  masons [masons] masons | detective_result [detective] night, players, same | tracked
+  [tracker] night, target, visited | watched [watcher] night, target, visitors (both before
+  dawn) | dawn [all] day, dead (sorted),
   roles (parallel, if revealRolesOnDeath) | day [all] day, alive, leader | candidacy [all]
   seat, stand | leader_vote [all] seat, vote | leader [all] leader|None, candidates, counts
   [[seat, n]], abstentions, tie | order [all] start, direction, speakers, leader|None |
@@ -64,6 +69,9 @@ from .choice import (
 )
 from .day import STEP, last_words_order, speaking_order, tally
 from .options import WerewolfOptions
+from .mechanics import statuses
+from .mechanics.blocks import is_blocked
+from .mechanics.visits import Visit, visit
 from .resolution import Kill, Protection, resolve
 from .roles import ACTIONS, DIES, REGISTRY, SPARED, Action, Role, Team
 
@@ -90,21 +98,17 @@ SPEECH_KINDS = ("candidacy", "speak", "last_words")
 class NightPlan:
     """What the night's actions recorded, resolved at dawn (spec section 7: nightActions)."""
 
-    kills: list[tuple[float, Kill]] = field(default_factory=list)
-    """Each kill with the 4.2 step of the action that made it."""
+    answers: list[tuple[float, int, str, Any]] = field(default_factory=list)
+    """Tonight's answers not settled yet: step, seat, kind, value (see ``_settle``)."""
+    kills: list[Kill] = field(default_factory=list)
+    """Tonight's kills, each with the 4.2 step of its action (``resolve`` orders them)."""
     protections: list[Protection] = field(default_factory=list)
-    blocked: set[int] = field(default_factory=set)
+    blocked: dict[int, float] = field(default_factory=dict)
+    """Who cannot act tonight, with the step from which (mechanics/blocks.py)."""
+    visits: list[Visit] = field(default_factory=list)
+    """Who visited whom tonight (mechanics/visits.py)."""
     wolf_target: int | None = None
     notes: dict[str, Any] = field(default_factory=dict)
-
-    def add_kill(self, step: float | None, kill: Kill) -> None:
-        assert step is not None, "only night actions kill at night"
-        self.kills.append((step, kill))
-
-    def ordered_kills(self) -> list[Kill]:
-        """The kills in the 4.2 order (wolves, vigilante, poison), as resolution takes them:
-        the night's actions are asked together, so their answers come in any order."""
-        return [kill for _, kill in sorted(self.kills, key=lambda pair: pair[0])]
 
 
 def _pairs(counts: dict[int, int]) -> list[list[int]]:
@@ -155,9 +159,12 @@ class WerewolfGame(Game):
         self, players: int, options: WerewolfOptions | None = None, seed: int = 0, deal: Sequence[int] | None = None
     ) -> None:
         options = options or WerewolfOptions()
-        roles = options.deal(players)
+        cards = options.deal(players)
         super().__init__(players, options, seed, deal)
-        roles = self._seat(roles)
+        cards = self._seat(cards)
+        roles = cards[:players]
+        self.extra: list[str] = cards[players:]
+        """The cards dealt to nobody (the thief's choice, see roles/thief.py)."""
         self.roles: list[str] = roles
         self._roles: list[type[Role]] = [REGISTRY[r] for r in roles]
         self.alive: list[bool] = [True] * players
@@ -167,8 +174,8 @@ class WerewolfGame(Game):
         self.plan = NightPlan()
         self.links: dict[int, int] = {}
         """Lovers: each to the other (spec section 7: links)."""
-        self.marks: dict[str, set[int]] = {}
-        """Statuses set by roles, e.g. ``charmed``."""
+        self.statuses: dict[str, dict[int, int | None]] = {}
+        """Statuses with their last day, e.g. ``charmed`` (mechanics/statuses.py)."""
         self.leader: int | None = None
         self.victims: list[int] = []
         """Last night's dead, in resolution order."""
@@ -177,7 +184,8 @@ class WerewolfGame(Game):
         wolves = sum(r.team is Team.WEREWOLF for r in self._roles)
         mode = options.lastWordsMode
         self.last_words_left: int | None = None if mode == "all" else 0 if mode == "none" else wolves
-        self._in_play = sorted(set(self._roles), key=lambda r: r.win_order)
+        self._in_play = sorted({REGISTRY[r] for r in cards}, key=lambda r: r.win_order)
+        """Every role in the deck, the extra cards' too (a thief may take one)."""
         self._agenda: list[tuple[str, Any]] = [("night", None)]
         self._queue: list[int] = []
         self._order: list[int] = []
@@ -186,6 +194,15 @@ class WerewolfGame(Game):
         cover request, see ``_do_triggers``)."""
         self._trigger_kind = next((a.kind for r in self._in_play for a in r.actions if a.step is None), None)
         """The death trigger dealt (the hunter's shot), if any: what the cover requests look like."""
+        self._night_actions = sorted(
+            {a for r in self._in_play for a in r.actions if a.step is not None}, key=lambda a: (a.step, a.kind)
+        )
+        """The night actions dealt, in 4.2 order (their ``dawn`` hooks run in this order)."""
+        self._by_step: dict[float, list[type[Action]]] = {}
+        """The night actions dealt, by step."""
+        for action in self._night_actions:
+            assert action.step is not None
+            self._by_step.setdefault(action.step, []).append(action)
         self._paced = any(a.needs for r in self._in_play for a in r.actions)
         """A role that acts on another's result was dealt (the witch): nights are paced."""
         self._tonight: list[tuple[type[Action], int]] = []
@@ -210,13 +227,15 @@ class WerewolfGame(Game):
         """Decisions whose options never change (speaking turns), built once."""
 
         counts: dict[str, int] = {}
-        for r in roles:
+        for r in cards:
             counts[r] = counts.get(r, 0) + 1
         self._emit("setup", {"players": players, "options": options.to_dict(), "roles": dict(sorted(counts.items()))})
         for seat, role in enumerate(self._roles):
             self._emit("role", {"seat": seat, "role": role.id, "team": role.team.value}, (seat,))
         wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
         self._emit("wolves", {"wolves": wolf_seats}, wolf_seats)
+        for role in self._in_play:
+            role.on_deal(self, [s for s, r in enumerate(self._roles) if r is role])
         self._advance()
 
     def _seat(self, roles: list[str]) -> list[str]:
@@ -272,6 +291,22 @@ class WerewolfGame(Game):
         if free:
             self.tell(kind, data, free)
 
+    def become(self, seat: int, role_id: str, after: float) -> None:
+        """``seat`` holds ``role_id`` from now on (the thief's steal at step ``after``), with
+        fresh role memory; they are told (``role``), a new wolf's pack is told again
+        (``wolves``), and the new role's actions of steps after ``after`` are asked tonight."""
+        role = REGISTRY[role_id]
+        self.roles[seat] = role_id
+        self._roles[seat] = role
+        self.state[seat] = role.initial_state(self)
+        self.tell("role", {"seat": seat, "role": role.id, "team": role.team.value}, (seat,))
+        if role.team is Team.WEREWOLF:
+            wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
+            self.tell("wolves", {"wolves": wolf_seats}, wolf_seats)
+        later = [(a, seat) for a in role.actions if a.step is not None and a.step > after]
+        self._tonight = sorted(self._tonight + later, key=lambda pair: (pair[0].step, pair[1]))
+        self._unfinished = sorted({*self._unfinished, *(a.step for a, _ in later if a.step is not None)})
+
     def link(self, a: int, b: int) -> None:
         self.links[a] = b
         self.links[b] = a
@@ -313,6 +348,7 @@ class WerewolfGame(Game):
         self.day += 1
         self.phase = NIGHT
         self.plan = NightPlan()
+        statuses.expire(self)
         self.tell("night", {"night": self.day})
         acting = [
             (a, s) for s in self.living() for a in self._roles[s].actions
@@ -329,7 +365,11 @@ class WerewolfGame(Game):
 
         An action is asked unless its step ``needs`` an unfinished one, or its player is
         still answering (or yet to be asked) an earlier action: at the start of the night
-        that is everyone but the witch, who is asked once the wolves are done.
+        that is everyone but the witch, who is asked once the wolves are done. A player
+        blocked by then is not asked (mechanics/blocks.py). Steps settle in 4.2 order:
+        one whose answers are all in settles, unless an earlier step that ``controls``
+        others (a block) is still open, or it is ``ordered`` and any earlier step is; see
+        ``_settle``.
         """
         for seat, kind, data in [t for t in self._held_tells if t[0] not in self._pending]:
             self.tell(kind, data, (seat,))
@@ -347,30 +387,70 @@ class WerewolfGame(Game):
                     continue
                 self._tonight.remove(pair)
                 moved = True
+                if is_blocked(self, seat):
+                    continue
                 decision = action.decision(self, seat)
                 if decision is not None:
                     opened.append(decision)
                     busy.add(seat)
             if opened:
                 self._extend(opened)
-            for step in list(self._unfinished):
+            steps = list(self._unfinished)
+            for step in steps:
                 actions = self._step_actions(step)
                 if any(a in actions for a, _ in self._tonight) or any(ACTIONS.get(d.kind) in actions for d in self._pending.values()):
+                    if any(a.controls for a in actions):
+                        break
+                    continue
+                if any(a.ordered for a in actions) and self._unfinished[0] < step:
                     continue
                 self._unfinished.remove(step)
                 moved = True
-                for action in actions:
-                    action.finish(self)
+                self._settle(step, actions)
+                if not set(self._unfinished) <= set(steps):
+                    break  # a thief's new role added steps (a jail): look again from the first
+
+    def _settle(self, step: float, actions: list[type[Action]]) -> None:
+        """Give effect to a step's answers, by seat, whatever order they arrived in: each
+        unblocked answer is applied and visits the players it names; then the step's
+        ``finish`` runs (the wolves count their votes)."""
+        answers = sorted(a for a in self.plan.answers if a[0] == step)
+        self.plan.answers = [a for a in self.plan.answers if a[0] != step]
+        for _, seat, kind, value in answers:
+            if is_blocked(self, seat):
+                continue
+            action = ACTIONS[kind]
+            action.apply(self, seat, value)
+            if action.visits:
+                for target in value if isinstance(value, tuple) else (value,):
+                    if type(target) is int:
+                        visit(self, seat, target, kind, step)
+        for action in actions:
+            action.finish(self)
+
+    def record(self, seat: int, action: type[Action], value: Any) -> None:
+        """Keep a night answer until its step settles (``_settle``)."""
+        assert action.step is not None
+        self.plan.answers.append((action.step, seat, action.kind, value))
 
     def _step_actions(self, step: float) -> list[type[Action]]:
-        return list(dict.fromkeys(a for r in self._in_play for a in r.actions if a.step == step))
+        return self._by_step.get(step, [])
 
     def _do_dawn(self, _: Any) -> None:
         self.phase = DAY_ANNOUNCE
-        outcome = resolve(self.plan.ordered_kills(), self.plan.protections, self.plan.blocked)
+        for action in self._night_actions:
+            action.dawn(self)
+        outcome = resolve(self.plan.kills, self.plan.protections)
         self._batch = []
-        for seat, causes in outcome.deaths.items():
-            self._die(seat, causes, announce=False)
+        deaths = dict(outcome.deaths)
+        for seat in outcome.deaths:
+            cause = self._roles[seat].retaliation
+            if cause is not None:
+                for killer in outcome.killers.get(seat, ()):
+                    deaths.setdefault(killer, []).append(cause)
+        for seat, causes in deaths.items():
+            if self.alive[seat]:  # not yet taken by a lover's grief this dawn
+                self._die(seat, causes, announce=False)
         self.victims = list(self._batch)
         dead = sorted(self.victims)
         data: dict[str, Any] = {"day": self.day, "dead": dead}
@@ -379,7 +459,12 @@ class WerewolfGame(Game):
         self.tell("dawn", data)
         # A leader who died at this dawn leads nobody: the day names no leader then.
         self.tell("day", {"day": self.day, "alive": self.living(), "leader": self.leader if self._leader_alive() else None})
-        steps: list[tuple[str, Any]] = [("early_end", None)]
+        silent = [s for s in statuses.holders(self, statuses.SILENCED) if self.alive[s]]
+        if silent:
+            self.tell("silenced", {"day": self.day, "players": silent})
+        # 5.3 in every case, a night that decided the game too: the day-1 election, the
+        # victims' last words, their death-triggered abilities, then the win check.
+        steps: list[tuple[str, Any]] = []
         if self.day == 1 and self.options.leaderEnabled:
             steps.append(("leader", None))
         if self.options.lastWordsScope == "day_and_night":
@@ -414,16 +499,6 @@ class WerewolfGame(Game):
         if partner is not None and self.alive[partner]:
             self._die(partner, ["heartbreak"], announce)
 
-    def _do_early_end(self, _: Any) -> None:
-        """The night decided the game: end now, or first let the dead hunters shoot (a shot
-        can undo a wolves' majority); the day goes on only if it did."""
-        if self._winner() is None:
-            return
-        if self._triggers:
-            self._then(("triggers", None), ("check", None))
-        else:
-            self._do_check(None)
-
     def _do_check(self, _: Any) -> None:
         result = self._winner()
         if result is not None:
@@ -437,9 +512,11 @@ class WerewolfGame(Game):
         wolves = village = 0
         for s in range(self.players):
             if self.alive[s]:
-                team = self._roles[s].team
-                wolves += team is Team.WEREWOLF
-                village += team is Team.VILLAGE
+                role = self._roles[s]
+                if role.hostile:
+                    return None
+                wolves += role.team is Team.WEREWOLF
+                village += role.team is Team.VILLAGE
         if wolves == 0:
             return Result(Team.VILLAGE.value, self._team_seats(Team.VILLAGE), ALL_WOLVES_ELIMINATED)
         if wolves >= village:
@@ -485,7 +562,7 @@ class WerewolfGame(Game):
         start = living[self.rng.randrange(len(living))]
         self._order = speaking_order(self.alive, start, COUNTERCLOCKWISE)
         self._candidates = []
-        self._queue = list(self._order)
+        self._queue = [s for s in self._order if self._may_speak(s)]
         self._then(("candidacy", None))
 
     def _do_candidacy(self, _: Any) -> None:
@@ -571,13 +648,17 @@ class WerewolfGame(Game):
 
     def _set_order(self, start: int, direction: str, leader: int | None) -> None:
         self._order = speaking_order(self.alive, start, direction)
-        speakers = list(self._order)
-        if leader is not None and speakers and speakers[-1] != leader:
+        speakers = [s for s in self._order if self._may_speak(s)]
+        if leader is not None and self._may_speak(leader) and speakers and speakers[-1] != leader:
             speakers.append(leader)
         self._queue = list(speakers)
         self.tell("order", {"start": start, "direction": direction, "speakers": speakers, "leader": leader})
 
     # -- speaking turns ----------------------------------------------------------------
+
+    def _may_speak(self, seat: int) -> bool:
+        """Whether ``seat`` gets turns at the floor today (a silenced player does not)."""
+        return not statuses.has(self, statuses.SILENCED, seat)
 
     def _do_speeches(self, purpose: str) -> None:
         if not self._queue:
@@ -594,6 +675,7 @@ class WerewolfGame(Game):
         self._advance()
 
     def _do_last_words(self, eligible: list[int]) -> None:
+        eligible = [s for s in eligible if self._may_speak(s)]
         chosen = last_words_order(eligible, self.last_words_left, self.options.lastWordsOrder, self.players, self.rng)
         if self.last_words_left is not None:
             self.last_words_left -= len(chosen)
@@ -652,7 +734,7 @@ class WerewolfGame(Game):
         if outcome == "execution":
             self._then(("execute", top[0]))
         elif outcome == "runoff":
-            self._queue = [s for s in self._order if s in top]
+            self._queue = [s for s in self._order if s in top and self._may_speak(s)]
             self._then(("speeches", "runoff"), ("vote", 2))
         else:
             self._then(("night", None))
@@ -686,6 +768,9 @@ class WerewolfGame(Game):
     # -- the end -----------------------------------------------------------------------
 
     def _end(self, result: Result) -> None:
+        if result.winner is not None:
+            survivors = {s for s in self.living() if self._roles[s].survivor}
+            result = Result(result.winner, result.winners | survivors, result.reason)
         self.phase = ENDED
         self.tell("end", {"winner": result.winner, "reason": result.reason, "winners": sorted(result.winners), **self._reveal()})
         self._finish(result)
@@ -696,7 +781,8 @@ class WerewolfGame(Game):
             "roles": list(self.roles),
             "teams": [r.team.value for r in self._roles],
             "lovers": lovers,
-            **{mark: sorted(seats) for mark, seats in sorted(self.marks.items())},
+            "extra": list(self.extra),
+            **statuses.statuses_at_end(self),
         }
 
     # -- answers -------------------------------------------------------------------------

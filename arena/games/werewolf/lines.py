@@ -17,6 +17,9 @@ from .engine import WerewolfGame
 
 UNSHOWN = frozenset({"roleCounts", "enabledRoles", "nightActionTime", "discussionTime", "voteTime", "lastWordsTime"})
 """Options not in RULES: the deal is in START's ``roles``, timings in each ASK's deadline."""
+ROLE_OPTIONS = {"littleGirlCaughtPercent": "little_girl"}
+"""Options of a role that came after the classic set: in RULES only when the role is dealt,
+so that the classic game's RULES still fits one line."""
 NOBODY = "none"
 """A seat field with no seat (no wolf target, no leader)."""
 
@@ -64,7 +67,10 @@ class WerewolfLines:
         """START, then the rules on a line of their own (together they would not fit in one
         IRC line); timings are left out: every request carries its own deadline."""
         roles = [f"{r}:{n}" for r, n in d["roles"].items()]
-        rules = [f"{k}:{str(v).lower()}" for k, v in d["options"].items() if k not in UNSHOWN]
+        rules = [
+            f"{k}:{str(v).lower()}" for k, v in d["options"].items()
+            if k not in UNSHOWN and (k not in ROLE_OPTIONS or ROLE_OPTIONS[k] in d["roles"])
+        ]
         return [Message.make(START, gid, game="werewolf", seats=nicks, roles=roles), Message.make("RULES", gid, options=rules)]
 
     def _role(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
@@ -82,6 +88,36 @@ class WerewolfLines:
     def _wolf_votes(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         votes = [f"{nicks[w]}:{_choice(t, nicks)}" for w, t in d["votes"]]
         return Message.make("WOLF_VOTES", gid, night=d["night"], votes=votes, target=_nick(d["target"], nicks))
+
+    def _masons(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("MASONS", gid, masons=_seats(d["masons"], nicks))
+
+    def _detective_result(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("DETECTIVE", gid, night=d["night"], players=_seats(d["players"], nicks), same=d["same"])
+
+    def _tracked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("TRACKED", gid, night=d["night"], target=nicks[d["target"]], visited=_seats(d["visited"], nicks))
+
+    def _watched(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("WATCHED", gid, night=d["night"], target=nicks[d["target"]], visitors=_seats(d["visitors"], nicks))
+
+    def _oracle_reveal(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("ORACLE", gid, target=nicks[d["target"]], role=d["role"])
+
+    def _caught(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("CAUGHT", gid, night=d["night"], player=nicks[d["player"]])
+
+    def _thief_cards(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("CARDS", gid, cards=d["cards"])
+
+    def _silenced(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("SILENCED", gid, day=d["day"], players=_seats(d["players"], nicks))
+
+    def _cleansed(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("CLEANSED", gid, night=d["night"], statuses=d["statuses"])
+
+    def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("BLOCKED", gid, night=d["night"])
 
     def _wolf_target(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("WOLF_TARGET", gid, night=d["night"], target=_nick(d["target"], nicks))
@@ -161,6 +197,8 @@ class WerewolfLines:
         fields["roles"] = [f"{n}:{r}" for n, r in zip(nicks, d["roles"])]
         if d.get("lovers"):
             fields["lovers"] = _seats(d["lovers"], nicks)
+        if d.get("extra"):
+            fields["extra"] = d["extra"]
         if d.get("charmed"):
             fields["charmed"] = _seats(d["charmed"], nicks)
         return Message.make(END, gid, **fields)

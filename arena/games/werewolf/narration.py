@@ -20,6 +20,7 @@ REASONS = {
     "lovers_last_alive": "only the lovers and Cupid are left",
     "piper_charmed_all": "the piper has charmed everyone alive",
     "jester_executed": "the village executed the jester",
+    "serial_killer_survived": "the serial killer is alive with at most one other",
     "day_limit": "the day limit was reached",
 }
 
@@ -202,6 +203,14 @@ class WerewolfStory(Story):
         say = self.say().add("Dead: ")
         return [self._died(say, msg.get("player", "?"), msg.get("role")).add(".").done()]
 
+    def on_silenced(self, msg: Message) -> list[Sentence]:
+        return [self.say().add("Silenced today: ").names(msg.list("players")).add(".").done()]
+
+    def on_oracle(self, msg: Message) -> list[Sentence]:
+        target, role = msg.get("target", "?"), msg.get("role", "?")
+        say = self.say().add("An oracle died: ").name(target).add(" is the ").side(role, _team(role)).add(".")
+        return [say.fact("role", target, role).done()]
+
     def on_shot(self, msg: Message) -> list[Sentence]:
         hunter, target = msg.get("hunter"), msg.get("target", NOBODY)
         say = self.say()
@@ -226,7 +235,7 @@ class WerewolfStory(Story):
         if winner == NOBODY:
             say.add(f"a draw: {why}.")
         else:
-            say.side(WINNERS.get(winner, f"the {winner} wins"), winner)
+            say.side(WINNERS.get(winner, f"the {winner.replace('_', ' ')} wins"), winner)
             say.add(f": {why}.")
 
     def side_of(self, nick: str, role: str, end: Message) -> str:
@@ -234,12 +243,23 @@ class WerewolfStory(Story):
 
     def winners(self, end: Message) -> list[str]:
         winner, roles = end.get("winner", NOBODY), end.pairs("roles")
+        if winner == NOBODY:
+            return []
+        # A living neutral without a win of its own (roleblocker, bomb) wins with the winners.
+        survivors = {nick for nick, role in roles.items() if nick in self.alive and _survivor(role)}
         if winner == "lovers":
             lovers = set(end.list("lovers"))
-            return [nick for nick, role in roles.items() if nick in lovers or role == "cupid"]
-        if winner in ("village", "werewolf"):
-            return [nick for nick, role in roles.items() if _team(role) == winner]
-        return [nick for nick, role in roles.items() if role == winner]
+            found = [nick for nick, role in roles.items() if nick in lovers or role == "cupid"]
+        elif winner in ("village", "werewolf"):
+            found = [nick for nick, role in roles.items() if _team(role) == winner]
+        else:
+            found = [nick for nick, role in roles.items() if role == winner]
+        return [nick for nick in roles if nick in survivors or nick in found]
+
+
+def _survivor(role: str) -> bool:
+    found = REGISTRY.get(role)
+    return found is not None and found.survivor
 
 
 def _team(role: str) -> str:

@@ -69,6 +69,7 @@ class WerewolfOptions(Options):
     lastWordsScope: str = option("day_only", choices=("day_only", "day_and_night"), help="who gets last words (10.5)")
     lastWordsOrder: str = option("seating_order", choices=("seating_order", "death_resolution"), help="order of last words (10.5)")
     vigilanteShots: int = option(1, help="shots a vigilante has for the whole game (not in the spec)")
+    littleGirlCaughtPercent: int = option(20, help="chance in percent that a little girl's peek is caught (not in the spec)")
     maxDays: int = option(50, help="after this many days the game ends in a draw; 0 = never (not in the spec)")
 
     def __post_init__(self) -> None:
@@ -79,12 +80,15 @@ class WerewolfOptions(Options):
         for name in ("nightActionTime", "discussionTime", "voteTime", "lastWordsTime", "vigilanteShots", "maxDays"):
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name} must not be negative, got {getattr(self, name)}")
+        if not 0 <= self.littleGirlCaughtPercent <= 100:
+            raise OptionError(f"option littleGirlCaughtPercent is a percentage (0 to 100), got {self.littleGirlCaughtPercent}")
 
     def counts(self) -> dict[str, int]:
         return parse_counts(self.roleCounts)
 
     def deal(self, players: int) -> list[str]:
-        """The role ids to deal (unshuffled), or SetupError saying why the game cannot start."""
+        """The cards to deal (unshuffled): one per player, and the extra cards some roles add
+        (the thief's two), dealt to nobody; or SetupError saying why the game cannot start."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError(f"Werewolf needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
         enabled = parse_names(self.enabledRoles)
@@ -99,17 +103,21 @@ class WerewolfOptions(Options):
             most = REGISTRY[role].max_count
             if most is not None and n > most:
                 raise SetupError(f"at most {most} {role} per game, got {n}")
+        cards = players + sum(REGISTRY[r].extra_cards * n for r, n in counts.items())
         total = sum(counts.values())
-        if total > players:
-            raise SetupError(f"roleCounts deals {total} roles but there are only {players} players")
-        if total < players:
+        if total > cards:
+            deck = f"{cards} cards for {players} players" if cards > players else f"{players} players"
+            raise SetupError(f"roleCounts deals {total} roles but there are only {deck}")
+        if total < cards:
             if FILLER not in enabled:
-                raise SetupError(f"roleCounts deals {total} roles for {players} players and villager is not enabled to fill the rest")
-            counts[FILLER] = counts.get(FILLER, 0) + players - total
+                raise SetupError(f"roleCounts deals {total} roles for {cards} cards and villager is not enabled to fill the rest")
+            counts[FILLER] = counts.get(FILLER, 0) + cards - total
         wolves = sum(n for r, n in counts.items() if REGISTRY[r].team is Team.WEREWOLF)
         village = sum(n for r, n in counts.items() if REGISTRY[r].team is Team.VILLAGE)
         if wolves == 0:
             raise SetupError("a game needs at least one werewolf")
+        if cards > players and wolves < 2:
+            raise SetupError("with extra cards (a thief) a game needs two werewolves: one could be left out")
         if wolves >= village:
             raise SetupError(f"{wolves} werewolves against {village} villagers: the wolves would win before the first night")
         return [r for r, n in counts.items() for _ in range(n)]

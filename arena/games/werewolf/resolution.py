@@ -1,20 +1,30 @@
 """Night kills against protections, exactly as section 10.4 of the rules.
 
 Pure and role-agnostic: roles record ``Kill`` and ``Protection`` entries during the night and
-this module decides who dies. Kills are processed in the order they arrived (the 4.2
-priority order: wolves, then vigilante, then the witch's poison). For each kill:
+this module decides who dies. The night's actions are a set: ``resolve`` puts them in one
+canonical order before it looks at them, so the outcome never depends on the order the
+answers arrived in (they are asked at once and come back in network order). Kills are taken
+in the 4.2 order (``Kill.step``: wolves, then vigilante and serial killer, then poison),
+ties by actor seat then target. For each kill:
 
-1. interception (10.4.4): the first unused bodyguard-like protection on the kill's target
-   takes the kill; the protector becomes the victim;
-2. blocking (10.4.5): the first unused doctor-like protection on the kill's original target
-   *or* on its current victim stops it (example 3: the doctor of A saves A's bodyguard);
+1. interception (10.4.4): an ordinary kill (10.4.2) on a guarded target is taken by the
+   bodyguard with the lowest seat among those still unused; the bodyguard becomes the
+   victim. Poison and other effects are never intercepted, whatever the options;
+2. blocking (10.4.5): an unused block (doctor, guardian angel) stops the kill, taken first
+   among the blocks on the kill's *current* victim (the bodyguard who took it, example 3),
+   then among those on its original target, lowest protector seat first. Preferring the
+   current victim keeps a block on the original target for a second kill of the same night:
+   wolves and vigilante on A, a bodyguard on A, one doctor on A and one on the bodyguard:
+   the bodyguard's doctor saves the bodyguard, A's doctor saves A, nobody dies;
 3. otherwise the kill lands: one death event on the victim.
 
-Then healing (10.4.6): each heal cancels one landed, healable death event on its own target
-(the witch's chosen original target) and nothing else; it fails if that target has none.
-A victim with a death event left dies. Every protection works at most once (10.4.3).
-Poison is neither protectable nor healable (10.4.8) unless the game says otherwise; kills
-and protections of a role-blocked actor never happen (example 11).
+Then healing (10.4.6): each heal, lowest witch seat first, cancels one landed, healable death
+event on its own target (the witch's chosen original target) and nothing else; it fails if
+that target has none. A victim with a death event left dies. Every protection works at most
+once (10.4.3). A kill that is not ``stoppable`` (poison by default, 10.4.8; the vigilante's
+shot without ``protectAgainstVigilante``) lands whatever protects its target. A blocked
+actor's kills and protections never reach this module (example 11: the engine drops them
+when their step settles, mechanics/blocks.py).
 """
 
 from __future__ import annotations
@@ -35,10 +45,16 @@ class Kill:
     target: int
     cause: str
     actor: int | None = None
-    protectable: bool = True
-    """Whether interception and blocking apply (false for poison by default)."""
-    healable: bool = True
-    """Whether a heal can cancel the death it causes (false for poison by default)."""
+    step: float = 0
+    """The 4.2 priority of the action that made it: kills are taken in this order."""
+    ordinary: bool = True
+    """An ordinary kill (10.4.2: wolves, vigilante, serial killer), which a bodyguard may
+    intercept; False for poison and other effects, which no bodyguard intercepts (10.4.4)."""
+    stoppable: bool = True
+    """Whether protections and heals apply at all (false for poison by default, 10.4.8)."""
+
+    def order(self) -> tuple[float, int, int, str]:
+        return (self.step, -1 if self.actor is None else self.actor, self.target, self.cause)
 
 
 @dataclass(frozen=True)
@@ -48,26 +64,31 @@ class Protection:
     mode: str
     """INTERCEPT (bodyguard), BLOCK (doctor, guardian angel) or HEAL (witch)."""
 
+    def order(self) -> tuple[int, int, str]:
+        return (self.protector, self.target, self.mode)
+
 
 @dataclass
 class Outcome:
     deaths: dict[int, list[str]] = field(default_factory=dict)
     """Who dies, in the order their first death event landed, with every cause that landed."""
+    killers: dict[int, list[int]] = field(default_factory=dict)
+    """For each of the dead, the actors of the kills that landed on them (a bomb's due)."""
     used: list[Protection] = field(default_factory=list)
     """Protections that took effect, in order."""
 
 
-def resolve(kills: Iterable[Kill], protections: Iterable[Protection], blocked: Iterable[int] = ()) -> Outcome:
-    blocked = frozenset(blocked)
-    kills = [k for k in kills if k.actor is None or k.actor not in blocked]
-    protections = [p for p in protections if p.protector not in blocked]
+def resolve(kills: Iterable[Kill], protections: Iterable[Protection]) -> Outcome:
+    """Who dies tonight; the same for any order of ``kills`` and ``protections``."""
+    kills = sorted(kills, key=Kill.order)
+    protections = sorted(protections, key=Protection.order)
     unused = list(protections)
     outcome = Outcome()
     landed: list[tuple[int, Kill]] = []
 
-    def take(mode: str, *targets: int) -> Protection | None:
+    def take(mode: str, target: int) -> Protection | None:
         for p in unused:
-            if p.mode == mode and p.target in targets:
+            if p.mode == mode and p.target == target:
                 unused.remove(p)
                 outcome.used.append(p)
                 return p
@@ -75,21 +96,24 @@ def resolve(kills: Iterable[Kill], protections: Iterable[Protection], blocked: I
 
     for kill in kills:
         victim = kill.target
-        if kill.protectable:
-            guard = take(INTERCEPT, victim)
-            if guard is not None:
-                victim = guard.protector
-            if take(BLOCK, kill.target, victim) is not None:
+        if kill.stoppable:
+            if kill.ordinary:
+                guard = take(INTERCEPT, victim)
+                if guard is not None:
+                    victim = guard.protector
+            if take(BLOCK, victim) is not None or (victim != kill.target and take(BLOCK, kill.target) is not None):
                 continue
         landed.append((victim, kill))
 
     for heal in [p for p in protections if p.mode == HEAL]:
         for i, (victim, kill) in enumerate(landed):
-            if victim == heal.target and kill.healable:
+            if victim == heal.target and kill.stoppable:
                 del landed[i]
                 outcome.used.append(heal)
                 break
 
     for victim, kill in landed:
         outcome.deaths.setdefault(victim, []).append(kill.cause)
+        if kill.actor is not None:
+            outcome.killers.setdefault(victim, []).append(kill.actor)
     return outcome

@@ -51,6 +51,33 @@ ROLES = {
     "jester": "Jester (neutral): wins alone, and ends the game, if the village executes them.",
     "piper": "Piper (neutral): each night charms a player; wins alone when alive and every other living player "
              "is charmed.",
+    "guardian_angel": "Guardian angel (village): each night protects another player from one attack{repeat}.",
+    "jailer": "Jailer (village): each night jails another player, who is protected from one attack and cannot "
+              "act that night{repeat}.",
+    "detective": "Detective (village): each night compares two players and learns whether they are on the same "
+                 "side (neutral roles look like the village).",
+    "tracker": "Tracker (village): each night follows a player and learns at dawn whom they visited.",
+    "watcher": "Watcher (village): each night watches a player and learns at dawn who visited them.",
+    "mason": "Mason (village): the masons know each other from the start.",
+    "miller": "Miller (village): a villager who looks like a werewolf to every check.",
+    "godfather": "Godfather (werewolf): a werewolf who looks like a villager to every check.",
+    "alpha_werewolf": "Alpha werewolf (werewolf): a werewolf who looks like a villager to every check.",
+    "wolf_seer": "Wolf seer (werewolf): a werewolf who also checks a player's side each night.",
+    "silencer": "Silencer (werewolf): a werewolf who each night silences a player: they may not speak the next "
+                "day (they still vote).",
+    "priest": "Priest (village): each night cleanses a player of charms and silence.",
+    "thief": "Thief (neutral): on night 1 may take one of the two extra cards and play that role from then "
+             "on; otherwise becomes a villager.",
+    "little_girl": "Little girl (village): each night may peek at the wolves to learn their target, but may be "
+                   "caught and attacked.",
+    "oracle": "Oracle (village): each night marks a player; when the oracle dies, the last marked player's role "
+              "is told to everyone.",
+    "roleblocker": "Roleblocker (neutral): each night blocks a player, whose night actions then fail; wins with "
+                   "the winning side if alive at the end.",
+    "bomb": "Bomb (neutral): killed at night, takes the attacker along; wins with the winning side if alive at "
+            "the end.",
+    "serial_killer": "Serial killer (neutral): kills a player every night; wins alone when alive with at most one "
+                     "other player; while alive, neither the village nor the wolves win.",
 }
 
 STRATEGY = """\
@@ -72,6 +99,21 @@ TASKS = {
     "vigilante_shoot": "Night {day}: shoot a player, or none (your shots are limited).",
     "cupid_link": "Night 1: link two players as lovers (yourself allowed). When one dies, the other dies too.",
     "piper_charm": "Night {day}: charm a player, or none.",
+    "guardian_angel_protect": "Night {day}: choose another player to protect from an attack tonight, or none.",
+    "jailer_jail": "Night {day}: choose a player to jail tonight (protected, and cannot act), or none.",
+    "roleblock": "Night {day}: choose a player whose night actions fail tonight, or none.",
+    "detective_compare": "Night {day}: choose two players to compare (are they on the same side?).",
+    "tracker_track": "Night {day}: choose a player to follow tonight (you learn whom they visit), or none.",
+    "watcher_watch": "Night {day}: choose a player to watch tonight (you learn who visits them), or none.",
+    "wolf_seer_check": "Night {day}: choose a living player to check (you learn their side), or none.",
+    "silencer_silence": "Night {day}: choose a player who may not speak tomorrow, or none.",
+    "priest_cleanse": "Night {day}: choose a player to cleanse of charms and silence (yourself allowed), or none.",
+    "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a "
+                   "villager).",
+    "little_girl_peek": "Night {day}: peek at the wolves to learn their target (peek; you may be caught and "
+                        "attacked), or none.",
+    "oracle_mark": "Night {day}: choose a player to mark (their role is revealed when you die), or none.",
+    "serial_kill": "Night {day}: choose a player to kill tonight, or none.",
     "candidacy": "Day 1: stand for leader (stand) or not (decline). You have the floor: you may also speak.",
     "leader_vote": "Vote for a leader among the candidates, or abstain.",
     "order_start": "As leader, choose from which of last night's dead the discussion starts.",
@@ -141,6 +183,27 @@ class WerewolfText(Renderer):
                 f"{SECRET}The wolves have no target tonight."
         if verb == "CHARMED":
             return f"{SECRET}Charmed now: {join(msg.list('charmed'))} (new: {get('new', 'none')})."
+        if verb == "BLOCKED":
+            return f"{SECRET}You were blocked on night {get('night', '?')}: your night actions did nothing."
+        if verb == "MASONS":
+            return f"{SECRET}The masons are {join(msg.list('masons'))}."
+        if verb == "DETECTIVE":
+            same = "the same side" if msg.flag("same") else "different sides"
+            return f"{SECRET}Your comparison: {join(msg.list('players'))} are on {same}."
+        if verb == "TRACKED":
+            return f"{SECRET}{get('target', '?')} visited {join(msg.list('visited'))} tonight."
+        if verb == "WATCHED":
+            return f"{SECRET}{get('target', '?')} was visited by {join(msg.list('visitors'))} tonight."
+        if verb == "SILENCED":
+            return f"Silenced today (no turn to speak): {join(msg.list('players'))}."
+        if verb == "CLEANSED":
+            return f"{SECRET}A priest cleansed you: no longer {' or '.join(msg.list('statuses'))}."
+        if verb == "CARDS":
+            return f"{SECRET}The two extra cards: card1 is {', card2 is '.join(msg.list('cards'))}."
+        if verb == "CAUGHT":
+            return f"{SECRET}{get('player', '?')}, the little girl, was caught peeking: the pack attacks her tonight."
+        if verb == "ORACLE":
+            return f"The oracle died: {get('target', '?')} was {get('role', '?')}."
         if verb == "TEAM":
             return f"{SECRET}{get('from', '?')} tells the pack: {msg.text or ''}"
         if verb == "DAWN":

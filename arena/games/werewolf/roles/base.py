@@ -45,6 +45,13 @@ class Action:
     needs: ClassVar[str | None] = None
     """The kind whose step must have finished before this action is asked (the witch heals
     the wolves' target): asked at the start of the night, it would lack what it acts on."""
+    controls: ClassVar[bool] = False
+    """Its effect changes what later steps do (a block): no later step settles before it."""
+    ordered: ClassVar[bool] = False
+    """Its effect reads what earlier steps did (the little girl the pack's target, the
+    priest the night's charms and silences): it settles only after every earlier step."""
+    visits: ClassVar[bool] = True
+    """Whether its answer visits the players it names (mechanics/visits.py)."""
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
@@ -53,12 +60,18 @@ class Action:
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        """Record a checked answer (a night action takes effect at dawn, see resolution.py)."""
+        """Give effect to a checked answer: a night action's when its step settles (its
+        kills and protections then wait for dawn, see resolution.py), a trigger's at once."""
         raise NotImplementedError
 
     @classmethod
     def finish(cls, game: "WerewolfGame") -> None:
         """Called once after every decision of this action's step was answered."""
+
+    @classmethod
+    def dawn(cls, game: "WerewolfGame") -> None:
+        """Called at dawn, once the whole night has settled and before its deaths: what a
+        role learns from the night as a whole (the tracker's visits)."""
 
     @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
@@ -75,16 +88,22 @@ class Action:
 
     @classmethod
     def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        cls.apply(game, seat, value)
+        if cls.step is None:
+            cls.apply(game, seat, value)
+        else:
+            game.record(seat, cls, value)
         game._advance()
 
 
 class NightKill(Action):
     """A night kill a role makes while it has uses left (the vigilante's shots, the witch's
-    poison): offered against any other living player, each use spent, and stopped by
-    protections and heals exactly when ``stoppable`` says so (a game option)."""
+    poison; the serial killer's, without a limit): offered against any other living player,
+    each use spent, and stopped by protections and heals exactly when ``stoppable`` says so
+    (a game option for the vigilante and the poison)."""
 
     cause: ClassVar[str]
+    ordinary: ClassVar[bool] = True
+    """An ordinary kill (10.4.2), which a bodyguard may intercept; poison is not."""
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
@@ -94,16 +113,17 @@ class NightKill(Action):
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value != NONE:
             cls.spend(game, seat)
-            stoppable = cls.stoppable(game)
-            game.plan.add_kill(cls.step, Kill(value, cls.cause, seat, protectable=stoppable, healable=stoppable))
+            assert cls.step is not None, "a night kill has its 4.2 step"
+            game.plan.kills.append(Kill(value, cls.cause, seat, cls.step, cls.ordinary, cls.stoppable(game)))
 
     @classmethod
     def spend(cls, game: "WerewolfGame", seat: int) -> None:
-        raise NotImplementedError
+        """Use up one use (a kill without a limit spends nothing)."""
 
     @classmethod
     def stoppable(cls, game: "WerewolfGame") -> bool:
-        raise NotImplementedError
+        """Whether protections and heals apply to it (an ordinary kill's always do)."""
+        return True
 
 
 class Role:
@@ -112,6 +132,8 @@ class Role:
     priority: ClassVar[str]
     """P0..P3, as in section 3."""
     max_count: ClassVar[int | None] = None
+    extra_cards: ClassVar[int] = 0
+    """Cards this role adds to the deck beyond one per player (the thief's two)."""
     actions: ClassVar[tuple[type[Action], ...]] = ()
     learns_wolf_target: ClassVar[bool] = False
     """Told the wolves' final target each night (5.2.1: doctor and witch)."""
@@ -121,6 +143,15 @@ class Role:
     """The end reason of that win."""
     win_order: ClassVar[int] = 100
     """Order in which ``special_win`` hooks are asked (lower first)."""
+    hostile: ClassVar[bool] = False
+    """A neutral threat to both teams (the serial killer): while one lives, neither the
+    village nor the wolves have won."""
+    retaliation: ClassVar[str | None] = None
+    """Killed at night, takes its killers along (the bomb), who die at the same dawn of this
+    cause."""
+    survivor: ClassVar[bool] = False
+    """A neutral without a win of its own (the roleblocker): it wins alongside the winning
+    side if it is alive at the end."""
 
     @classmethod
     def seen_as(cls) -> str:
@@ -130,6 +161,11 @@ class Role:
     @classmethod
     def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
         return {}
+
+    @classmethod
+    def on_deal(cls, game: "WerewolfGame", seats: list[int]) -> None:
+        """Once at the start, with every seat dealt this role: what its holders learn
+        together (the masons learn each other)."""
 
     @classmethod
     def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> type[Action] | None:

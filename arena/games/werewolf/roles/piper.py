@@ -1,6 +1,7 @@
 """Piper (P1, neutral): each night (step 11) charms one living player not yet charmed.
 
-The charmed learn they are charmed and who else is (as in Miller's Hollow). The piper wins
+The charmed learn they are charmed and who else is (as in Miller's Hollow). Being charmed
+is a status for the rest of the game (mechanics/statuses.py). The piper wins
 alone when alive and every other living player is charmed (checked after the lovers' win,
 before the teams'). One charm per night: the spec's action has a single target.
 """
@@ -12,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 from ....core.errors import ErrorCode
 from ....core.game import Result
 from ..choice import NONE, Choice
+from ..mechanics import statuses
 from .base import Action, Role, Team, target_choice
 from .registry import register
 
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
 
-CHARMED = "charmed"
+CHARMED = statuses.CHARMED
 
 
 class PiperCharm(Action):
@@ -27,8 +29,7 @@ class PiperCharm(Action):
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
-        charmed = game.marks.get(CHARMED, set())
-        exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already charmed") for s in charmed if game.alive[s]}
+        exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already charmed") for s in statuses.holders(game, CHARMED) if game.alive[s]}
         choice = target_choice(game, seat, cls.kind, exclude=exclude)
         return choice if len(choice.options) > 1 else None
 
@@ -36,9 +37,8 @@ class PiperCharm(Action):
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value == NONE:
             return
-        charmed = game.marks.setdefault(CHARMED, set())
-        charmed.add(value)
-        living = sorted(s for s in charmed if game.alive[s])
+        statuses.add(game, CHARMED, value)
+        living = [s for s in statuses.holders(game, CHARMED) if game.alive[s]]
         game.tell("charmed", {"night": game.day, "charmed": living, "new": value}, {*living, seat})
 
 
@@ -56,8 +56,7 @@ class Piper(Role):
     @classmethod
     def special_win(cls, game: "WerewolfGame") -> Result | None:
         pipers = [s for s in range(game.players) if game.role_of(s) is cls]
-        charmed = game.marks.get(CHARMED, set())
         living = game.living()
-        if any(game.alive[p] for p in pipers) and all(s in charmed or s in pipers for s in living):
+        if any(game.alive[p] for p in pipers) and all(statuses.has(game, CHARMED, s) or s in pipers for s in living):
             return Result(cls.win_side, frozenset(pipers), cls.win_reason)
         return None

@@ -5,13 +5,18 @@ the most votes is the kill; a tie, or no vote at all, means no wolf kill tonight
 see the votes and the result as soon as they have all voted; the roles that
 ``learns_wolf_target`` (doctor, witch) learn the final target or that there is none, each
 once it has made its own choice of the night (the doctor protects first, as in 4.2). Wolves may choose any living player, a wolf too.
+
+The kill is carried out by the first wolf by seat among those who voted for the victim
+(the kill's ``actor``: whom a bomb takes along); every wolf who voted for the victim visits
+them (mechanics/visits.py).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..choice import ABSTAIN, Choice
+from ..mechanics.visits import visit
 from ..resolution import Kill
 from .base import Action, Role, Team, target_choice
 from .registry import register
@@ -25,6 +30,8 @@ VOTES = "wolf_votes"
 class WolfVote(Action):
     kind = "wolf_vote"
     step = 8
+    visits = False
+    """A vote visits nobody; the kill visits its target from each wolf who voted for it."""
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
@@ -46,7 +53,10 @@ class WolfVote(Action):
         target = leaders[0] if top and len(leaders) == 1 else None
         game.plan.wolf_target = target
         if target is not None:
-            game.plan.add_kill(cls.step, Kill(target, "wolves"))
+            voters = [wolf for wolf in sorted(votes) if votes[wolf] == target]
+            game.plan.kills.append(Kill(target, "wolves", voters[0], cls.step))
+            for wolf in voters:
+                visit(game, wolf, target, cls.kind, cls.step)
         game.tell(
             "wolf_votes",
             {"night": game.day, "votes": [[s, votes[s]] for s in sorted(votes)], "target": target},
@@ -62,4 +72,4 @@ class Werewolf(Role):
     id = "werewolf"
     team = Team.WEREWOLF
     priority = "P0"
-    actions = (WolfVote,)
+    actions: ClassVar[tuple[type[Action], ...]] = (WolfVote,)

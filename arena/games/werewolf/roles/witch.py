@@ -3,7 +3,7 @@
 She learns the wolves' final target (5.2.1), then (step 10) may heal it: the heal cancels one
 death event of that player and nothing else, and is spent even when it turns out useless
 (example 4). Then she may poison a living player; poison bypasses every protection unless
-``protectAgainstPoison``. Both potions may be used on the same night (Miller's Hollow). With
+``protectAgainstPoison``, and even then no bodyguard intercepts it (10.4.4). Both potions may be used on the same night (Miller's Hollow). With
 no wolf target, or when healing herself is not allowed (``witchCanSaveSelf``), or after the
 first night with ``witchSaveFirstNightOnly``, no heal is offered that night.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, SAVE, Choice
+from ..mechanics.visits import visit
 from ..resolution import HEAL, Protection
 from .base import Action, NightKill, Role, Team
 from .registry import register
@@ -40,8 +41,11 @@ class WitchSave(Action):
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value == SAVE:
+            target = game.plan.wolf_target
+            assert target is not None, "the heal is offered only against a wolf target"
             game.state[seat]["save"] = False
-            game.plan.protections.append(Protection(seat, game.plan.wolf_target, HEAL))  # type: ignore[arg-type]
+            game.plan.protections.append(Protection(seat, target, HEAL))
+            visit(game, seat, target, cls.kind, cls.step)
 
     @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
@@ -54,6 +58,9 @@ class WitchPoison(NightKill):
     needs = "wolf_vote"
     """She chooses knowing the wolves' target, as she always did (4.2: the witch acts last)."""
     cause = "poison"
+    ordinary = False
+    """Not an ordinary kill: no bodyguard intercepts it (10.4.4), even with
+    ``protectAgainstPoison``, which lets only blocks and heals stop it."""
 
     @classmethod
     def spend(cls, game: "WerewolfGame", seat: int) -> None:

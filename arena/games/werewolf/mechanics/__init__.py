@@ -1,0 +1,13 @@
+"""Mechanics that several Werewolf roles share, each built once.
+
+- ``blocks``: who cannot act tonight (jail, roleblock, exile): a blocked player's night
+  answers take no effect, and a request that comes after the block is not asked.
+- ``visits``: who visited whom tonight (a night action aimed at a player visits them), for
+  roles that learn about visits (tracker, watcher) and those that fake or move them.
+- ``statuses``: marks on players with a lifetime (charmed, silenced, doused...), their
+  expiry and their removal.
+
+The engine settles a night's answers in the 4.2 order of their steps, whatever order they
+arrived in (``engine.WerewolfGame._settle``): a step settles once all its answers are in,
+and once every earlier step that ``controls`` others (a block) has settled.
+"""

@@ -1,0 +1,38 @@
+"""Visits: who went to whom tonight.
+
+A night action aimed at players visits each of them when it settles (unless its actor is
+blocked); the wolves' kill visits its target from every wolf who voted for it. Roles that
+learn about visits read them at dawn, when the whole night has settled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+
+@dataclass(frozen=True)
+class Visit:
+    visitor: int
+    target: int
+    kind: str
+    """The decision kind that made the visit (``seer_check``, ``wolf_vote``...)."""
+    step: float
+    """The 4.2 step of that action."""
+
+
+def visit(game: "WerewolfGame", visitor: int, target: int, kind: str, step: float) -> None:
+    game.plan.visits.append(Visit(visitor, target, kind, step))
+
+
+def visitors_of(game: "WerewolfGame", target: int) -> list[int]:
+    """Everyone who visited ``target`` tonight, by seat, once each."""
+    return sorted({v.visitor for v in game.plan.visits if v.target == target})
+
+
+def visited_by(game: "WerewolfGame", visitor: int) -> list[int]:
+    """Everyone ``visitor`` visited tonight, by seat, once each."""
+    return sorted({v.target for v in game.plan.visits if v.visitor == visitor})

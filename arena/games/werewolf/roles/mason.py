@@ -1,0 +1,28 @@
+"""Mason (P2, village): the masons know each other from the start, and so know that they
+are all on the village's side (section 3.4). No night action.
+
+They learn it with their roles (``masons``, to the masons alone), as the wolves learn their
+pack; a lone mason learns that there is no other. At least two are usually dealt, but one
+is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import Role, Team
+from .registry import register
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+
+@register
+class Mason(Role):
+    id = "mason"
+    team = Team.VILLAGE
+    priority = "P2"
+
+    @classmethod
+    def on_deal(cls, game: "WerewolfGame", seats: list[int]) -> None:
+        game.tell("masons", {"masons": seats}, seats)

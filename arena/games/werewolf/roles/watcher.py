@@ -1,0 +1,49 @@
+"""Watcher (P2, village): each night (step 6) watches a living player and learns, at dawn,
+who visited them that night (6.3.2), the watcher itself left out.
+
+Visits and their timing are the tracker's (roles/tracker.py, mechanics/visits.py): every
+settled action aimed at the watched player, by anyone not blocked at the time; the report
+comes at dawn, before the deaths are told. A blocked watcher learns nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..choice import NONE, Choice
+from ..mechanics.visits import visitors_of
+from .base import Action, Role, Team, target_choice
+from .registry import register
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+WATCHED = "watched"
+
+
+class WatcherWatch(Action):
+    kind = "watcher_watch"
+    step = 6
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+        return target_choice(game, seat, cls.kind)
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        if value != NONE:
+            game.plan.notes.setdefault(WATCHED, {})[seat] = value
+
+    @classmethod
+    def dawn(cls, game: "WerewolfGame") -> None:
+        for seat, target in sorted(game.plan.notes.get(WATCHED, {}).items()):
+            found = [s for s in visitors_of(game, target) if s != seat]
+            game.tell("watched", {"night": game.day, "target": target, "visitors": found}, (seat,))
+
+
+@register
+class Watcher(Role):
+    id = "watcher"
+    team = Team.VILLAGE
+    priority = "P2"
+    actions = (WatcherWatch,)
