@@ -1,8 +1,13 @@
 """Tuvalon over a real IRC server: the second discussion is relayed by DM to exactly the
 players in range, each line once, and nothing of it reaches the game channel (watched by a
-spectator) before END."""
+spectator) before END.
+
+Three games here; the long form plays as many as ``ARENA_TUVALON_GAMES`` says:
+``ARENA_TUVALON_GAMES=300 python -m pytest tests/irc/test_tuvalon.py`` (about 0.4 s a game)."""
 
 from __future__ import annotations
+
+import os
 
 from arena.irc.servers import LocalServer
 from arena.protocol import parse
@@ -15,7 +20,7 @@ NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
 
 
 def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServer) -> None:
-    games = 3
+    games = int(os.environ.get("ARENA_TUVALON_GAMES", "3"))
     arena = Arena(irc_server, 7, FAST, games=games, game="tuvalon")
     taps: dict[str, Tap] = {}
     for i, nick in enumerate(NICKS):
@@ -24,7 +29,7 @@ def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServe
         taps[nick] = tap
         arena.runners.append(tap)
     with arena:
-        matches = arena.wait(games, timeout=120)
+        matches = arena.wait(games, timeout=120 + games)
     relays = 0
     for match in matches:
         result = match.game.result
