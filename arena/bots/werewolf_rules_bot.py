@@ -13,7 +13,9 @@
   claimed seer, else anyone at random; the detective, tracker, watcher and oracle look at
   players they know nothing about; the little girl peeks on the first night; the thief
   takes a werewolf card, else any card with a power; the silencer silences the claimed
-  seer, whom the priest cleanses.
+  seer, whom the priest cleanses; the exile banishes a named wolf; the dealer deals to
+  players it knows nothing about; the arsonist douses until two are doused, or nobody is
+  left to douse, then ignites; the cult leader recruits players not named as wolves.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -134,6 +136,24 @@ class WerewolfRuleBot(WerewolfBot):
     def roleblock(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         named = self._named_wolves(game, ask)
         return named[0] if named else "none"
+
+    exile_banish = roleblock
+    dealer_deal = _unknown
+
+    def arsonist(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Douses at random until two living players are doused (the options leave them
+        out) or nobody is left to douse, then ignites."""
+        others = [p for p in game.state.alive if p != game.me]
+        doused = [p for p in others if p not in ask.players]
+        if "ignite" in ask.options and (len(doused) >= 2 or not ask.players):
+            return "ignite"
+        return self._pick(ask.players, self.rng) if ask.players else "none"
+
+    def cult_recruit(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Recruits a player not named as a wolf (a wolf would refuse), at random."""
+        named = self._named_wolves(game, ask)
+        willing = [p for p in ask.players if p not in named]
+        return self._pick(willing, self.rng) if willing else "none"
 
     def serial_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         players = ask.players

@@ -30,13 +30,14 @@ from .werewolf import (
     Ballot, DayVoteAsk, Death, DetectiveResult, PackVote, SeerResult, SpeakAsk, Speech, TeamLine, VisitReport,
     VoteResult, WerewolfAsk, WerewolfBot, WerewolfState, WerewolfView,
 )
+from .werewolf import DealtCard
 
 __all__ = [
     "Ask", "AssassinateAsk", "AvalonBot", "AvalonState", "AvalonView", "Ballot", "Bot", "DayVoteAsk", "Death",
     "DetectiveResult", "GameState", "GameView", "Line", "MoveAsk", "PackVote", "Player", "Proposal", "Quest",
     "QuestAsk", "SeerResult", "Session", "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "TurnAsk",
     "TuvalonBot", "TuvalonState", "TuvalonView", "VisitReport", "VoteAsk", "VoteResult", "WerewolfAsk",
-    "WerewolfBot",
+    "WerewolfBot", "DealtCard",
     "WerewolfState", "WerewolfView", "run_bot", "split_text",
 ]
 

@@ -21,6 +21,7 @@ WORDS: frozenset[str] = frozenset({
     "all",
     "approve", "reject", "success", "fail",
     "none", "abstain", "done", "pass", "stand", "decline", "save", "peek", "card1", "card2", "clockwise", "counterclockwise",
+    "ignite",
 })
 """The words that requests use beside nicks (protocol.md, section 1). No player may take
 one as nick, so an option that is not one of them is a player."""

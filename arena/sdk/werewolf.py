@@ -123,6 +123,18 @@ class VisitReport:
 
 
 @dataclass
+class DealtCard:
+    """A card the dealer dealt you (``DEALT``): ``shield``, ``vision``, ``silence`` or ``block``."""
+
+    night: int
+    card: str
+    player: Player | None = None
+    """A vision's player (None for the other cards)."""
+    side: str | None = None
+    """A vision's finding: the side that player looks to be on, as to the seer."""
+
+
+@dataclass
 class PackVote:
     """How the pack voted one night (told to the living wolves)."""
 
@@ -199,6 +211,13 @@ class WerewolfState(GameState):
     """Who is silenced, by day (``SILENCED``): no turn at the floor that day."""
     cleansed: list[str] = field(default_factory=list)
     """The statuses a priest lifted from you (``CLEANSED``)."""
+    dealt: list[DealtCard] = field(default_factory=list)
+    """The cards the dealer dealt you, night by night (``DEALT``)."""
+    cult: list[Player] = field(default_factory=list)
+    """The cult's living members, its leader included, if you are in it (``CULT``); at the
+    end, every member (``END``)."""
+    cult_leader: Player | None = None
+    """The cult's leader, if you are in the cult: when they die, the cult is no more."""
     cards: list[str] = field(default_factory=list)
     """The two extra cards (roles), if you are the thief: ``card1`` and ``card2``."""
     caught: list[Player] = field(default_factory=list)
@@ -274,6 +293,12 @@ class WerewolfState(GameState):
 
     def _cleansed(self, msg: Message) -> None:
         self.cleansed += msg.list("statuses")
+
+    def _dealt(self, msg: Message) -> None:
+        self.dealt.append(DealtCard(msg.int("night", self.day), msg.get("card", ""), msg.get("player"), msg.get("side")))
+
+    def _cult(self, msg: Message) -> None:
+        self.cult, self.cult_leader = msg.list("members"), msg.get("leader")
 
     def _cards(self, msg: Message) -> None:
         self.cards = msg.list("cards")
@@ -376,11 +401,13 @@ class WerewolfState(GameState):
         super()._end(msg)
         self.lovers = msg.list("lovers") or self.lovers
         self.charmed = msg.list("charmed") or self.charmed
+        self.cult = msg.list("cult") or self.cult
 
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
         "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught, "CARDS": _cards, "SILENCED": _silenced,
         "CLEANSED": _cleansed,
+        "DEALT": _dealt, "CULT": _cult,
         "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "ORACLE": _oracle, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
@@ -396,7 +423,8 @@ _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "wit
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
           "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
           "little_girl_peek", "thief_steal", "wolf_seer_check",
-          "silencer_silence", "priest_cleanse")
+          "silencer_silence", "priest_cleanse",
+          "arsonist", "exile_banish", "dealer_deal", "cult_recruit")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -459,7 +487,7 @@ class WerewolfBot(GameBot):
 
     def priest_cleanse(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the priest: return a player (yourself allowed) to cleanse of every
-        harmful status (charmed, silenced), or ``"none"``. Default: at random."""
+        harmful status (charmed, silenced, oiled), or ``"none"``. Default: at random."""
         return self._at_random(ask)
 
     def doctor_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
@@ -549,6 +577,34 @@ class WerewolfBot(GameBot):
         """You are the oracle: return a player to mark tonight, or ``"none"``; when you
         die, the role of the last player you marked is told to everyone (``ORACLE``).
         Default: at random."""
+        return self._at_random(ask)
+
+    def arsonist(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the arsonist: return a player to douse with oil (the options leave out
+        the living already doused), ``"ignite"`` to burn every doused player tonight (no
+        protection stops fire; offered while one is alive), or ``"none"``. You win alone
+        when you are alive with at most one other player. Default: at random."""
+        return self._at_random(ask)
+
+    def exile_banish(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the exile: return another player to banish for tonight (nothing reaches
+        them, no kill, protection or visit, and they cannot act: they are told
+        ``BLOCKED``), or ``"none"``. You win with the winning side if you are alive at the
+        end. Default: at random."""
+        return self._at_random(ask)
+
+    def dealer_deal(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the dealer: return another player to deal a random card to (a shield
+        from one kill, a vision of someone's side, a silence tomorrow or a block tonight;
+        they alone learn which, ``DEALT``), or ``"none"``. You win with the winning side
+        if you are alive at the end. Default: at random."""
+        return self._at_random(ask)
+
+    def cult_recruit(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the cult leader: return a player to recruit (the options leave out your
+        living members), or ``"none"``. Wolves and killers refuse, silently; a recruit
+        joins and every member is told (``CULT``; ``game.state.cult``). The cult wins when
+        every living player is in it; it dissolves when you die. Default: at random."""
         return self._at_random(ask)
 
     def serial_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:

@@ -19,7 +19,7 @@ MAX_ACTIONS = 20000
 SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
 SPECIALS = [r for r in REGISTRY if r not in ("villager", "werewolf")]
 PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed", "blocked", "masons",
-           "detective_result", "tracked", "watched", "caught"}
+           "detective_result", "tracked", "watched", "caught", "dealt", "cult"}
 DEAD_MAY_ANSWER = {"last_words", "hunter_shoot"}
 
 
@@ -110,6 +110,11 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
         assert result.winners == {s for s in range(players) if roles[s].team is Team.WEREWOLF} | survivors
     elif result.reason == "serial_killer_survived":
         assert len(alive) <= 2 and any(game.roles[s] == "serial_killer" for s in alive)
+    elif result.reason == "arsonist_survived":
+        assert len(alive) <= 2 and any(game.roles[s] == "arsonist" for s in alive)
+    elif result.reason == "cult_recruited_all":
+        assert all(s in game.statuses["cult"] or game.roles[s] == "cult_leader" for s in alive)
+        assert any(game.roles[s] == "cult_leader" for s in alive) and set(game.statuses["cult"]) <= result.winners
     elif result.reason == "lovers_last_alive":
         assert set(game.links) <= set(alive) and set(game.links) <= result.winners
         assert all(s in game.links or game.roles[s] == "cupid" for s in alive)

@@ -30,10 +30,12 @@ PEEK = "peek"
 """The little girl peeks at the wolves."""
 CARDS = ("card1", "card2")
 """The thief's two extra cards, in the order ``thief_cards`` told them."""
+IGNITE = "ignite"
+"""The arsonist sets fire to every doused player."""
 CLOCKWISE, COUNTERCLOCKWISE = "clockwise", "counterclockwise"
 """Clockwise is rising seat numbers (seat 0 follows the last seat)."""
 
-WORDS = frozenset({NONE, ABSTAIN, DONE, PASS, STAND, DECLINE, SAVE, PEEK, *CARDS, CLOCKWISE, COUNTERCLOCKWISE})
+WORDS = frozenset({NONE, ABSTAIN, DONE, PASS, STAND, DECLINE, SAVE, PEEK, *CARDS, CLOCKWISE, COUNTERCLOCKWISE, IGNITE})
 """Every reserved word; a transport must not let a nick shadow them."""
 
 Refusal = tuple[ErrorCode, str]

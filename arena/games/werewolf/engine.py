@@ -12,11 +12,20 @@ the wolves' parity); discussion, one speaker at a time in the order of 5.3.2/5.3
 in the same order; on a tie the tied speak again and the others vote again; the executed
 speak their last words, then their triggers; win check (section 9, neutral wins first).
 
+The win check (``_winner``, section 9) asks the ``special_win`` of every role in play in
+``win_order``: the lovers (10), the piper (20), the cult (25), the serial killer (30), the
+arsonist (40); the first that holds ends the game. Then, unless a ``hostile`` neutral lives
+(serial killer, arsonist, cult leader), the village wins with no wolf alive and the wolves
+with at least as many living wolves as living village-side players. The jester's win
+comes from its execution, at once; a living ``survivor`` neutral (roleblocker, bomb,
+exile, dealer) joins whichever side wins.
+
 Decisions (kind: options). Seats are ints; words are strings (see choice.py):
   night  cupid_link, detective_compare: two seats | seer_check, doctor_protect,
          bodyguard_protect, guardian_angel_protect, jailer_jail, roleblock, tracker_track,
-         watcher_watch, vigilante_shoot, serial_kill, witch_poison, piper_charm: seat or
-         "none" | wolf_vote: seat or "abstain" | witch_save: "save" or "none"
+         watcher_watch, vigilante_shoot, serial_kill, witch_poison, piper_charm,
+         exile_banish, dealer_deal, cult_recruit: seat or "none" | arsonist: seat,
+         "ignite" or "none" | wolf_vote: seat or "abstain" | witch_save: "save" or "none"
   day    candidacy: "stand"/"decline" | leader_vote: candidate or "abstain" |
          order_start: one of last night's dead | order_direction: "clockwise"/
          "counterclockwise" | speak, last_words: "done"/"pass" (the floor is the
@@ -36,7 +45,8 @@ Events (audience) and data:
   target|None | charmed [charmed+piper] night, charmed, new | blocked [blocked] night |
   masons [masons] masons | detective_result [detective] night, players, same | tracked
   [tracker] night, target, visited | watched [watcher] night, target, visitors (both before
-  dawn) | dawn [all] day, dead (sorted),
+  dawn) | dealt [the dealt] night, card, player?, side? | cult [living cult] night, leader,
+  members, new | dawn [all] day, dead (sorted),
   roles (parallel, if revealRolesOnDeath) | day [all] day, alive, leader | candidacy [all]
   seat, stand | leader_vote [all] seat, vote | leader [all] leader|None, candidates, counts
   [[seat, n]], abstentions, tie | order [all] start, direction, speakers, leader|None |
@@ -45,7 +55,7 @@ Events (audience) and data:
   target, candidates | execution [all] day, seat, spared, role? | idiot_revealed [all] seat,
   role | death [all] seat, day, role? (a death in the day: shot, heartbreak) | hunter_shot
   [all] hunter, target|None (roles hidden: target only, no event for a declined shot) | end [all] winner, reason, winners, roles, teams, lovers, and
-  each role mark (charmed). Night causes are never public before the end.
+  each role mark (charmed, cult...). Night causes are never public before the end.
 
 Choices where the rules are silent: clockwise is rising seat numbers; with no death last
 night the discussion starts next to the leader (who then speaks last) or, with no leader,
@@ -70,7 +80,7 @@ from .choice import (
 from .day import STEP, last_words_order, speaking_order, tally
 from .options import WerewolfOptions
 from .mechanics import statuses
-from .mechanics.blocks import is_blocked
+from .mechanics.blocks import aimed_at_absent, is_blocked
 from .mechanics.visits import Visit, visit
 from .resolution import Kill, Protection, resolve
 from .roles import ACTIONS, DIES, REGISTRY, SPARED, Action, Role, Team
@@ -105,6 +115,8 @@ class NightPlan:
     protections: list[Protection] = field(default_factory=list)
     blocked: dict[int, float] = field(default_factory=dict)
     """Who cannot act tonight, with the step from which (mechanics/blocks.py)."""
+    absent: dict[int, float] = field(default_factory=dict)
+    """Who is out of tonight, beyond every action's reach, from which step (the exile's)."""
     visits: list[Visit] = field(default_factory=list)
     """Who visited whom tonight (mechanics/visits.py)."""
     wolf_target: int | None = None
@@ -412,12 +424,12 @@ class WerewolfGame(Game):
 
     def _settle(self, step: float, actions: list[type[Action]]) -> None:
         """Give effect to a step's answers, by seat, whatever order they arrived in: each
-        unblocked answer is applied and visits the players it names; then the step's
-        ``finish`` runs (the wolves count their votes)."""
+        unblocked answer that names no absent player is applied and visits the players it
+        names; then the step's ``finish`` runs (the wolves count their votes)."""
         answers = sorted(a for a in self.plan.answers if a[0] == step)
         self.plan.answers = [a for a in self.plan.answers if a[0] != step]
         for _, seat, kind, value in answers:
-            if is_blocked(self, seat):
+            if is_blocked(self, seat) or aimed_at_absent(self, value):
                 continue
             action = ACTIONS[kind]
             action.apply(self, seat, value)
@@ -440,7 +452,11 @@ class WerewolfGame(Game):
         self.phase = DAY_ANNOUNCE
         for action in self._night_actions:
             action.dawn(self)
-        outcome = resolve(self.plan.kills, self.plan.protections)
+        absent = self.plan.absent
+        outcome = resolve(
+            [k for k in self.plan.kills if k.target not in absent],
+            [p for p in self.plan.protections if p.target not in absent],
+        )
         self._batch = []
         deaths = dict(outcome.deaths)
         for seat in outcome.deaths:

@@ -116,6 +116,17 @@ class WerewolfLines:
     def _cleansed(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("CLEANSED", gid, night=d["night"], statuses=d["statuses"])
 
+    def _dealt(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        fields: dict[str, Any] = {"night": d["night"], "card": d["card"]}
+        if "player" in d:
+            fields.update(player=nicks[d["player"]], side=d["side"])
+        return Message.make("DEALT", gid, **fields)
+
+    def _cult(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make(
+            "CULT", gid, night=d["night"], leader=nicks[d["leader"]], members=_seats(d["members"], nicks), new=nicks[d["new"]],
+        )
+
     def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("BLOCKED", gid, night=d["night"])
 
@@ -201,4 +212,6 @@ class WerewolfLines:
             fields["extra"] = d["extra"]
         if d.get("charmed"):
             fields["charmed"] = _seats(d["charmed"], nicks)
+        if d.get("cult"):
+            fields["cult"] = _seats(d["cult"], nicks)
         return Message.make(END, gid, **fields)

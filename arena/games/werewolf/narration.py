@@ -21,6 +21,8 @@ REASONS = {
     "piper_charmed_all": "the piper has charmed everyone alive",
     "jester_executed": "the village executed the jester",
     "serial_killer_survived": "the serial killer is alive with at most one other",
+    "arsonist_survived": "the arsonist is alive with at most one other",
+    "cult_recruited_all": "everyone alive is in the cult",
     "day_limit": "the day limit was reached",
 }
 
@@ -250,6 +252,9 @@ class WerewolfStory(Story):
         if winner == "lovers":
             lovers = set(end.list("lovers"))
             found = [nick for nick, role in roles.items() if nick in lovers or role == "cupid"]
+        elif winner == "cult":
+            cult = set(end.list("cult"))
+            found = [nick for nick, role in roles.items() if nick in cult or role == "cult_leader"]
         elif winner in ("village", "werewolf"):
             found = [nick for nick, role in roles.items() if _team(role) == winner]
         else:

@@ -65,7 +65,7 @@ ROLES = {
     "wolf_seer": "Wolf seer (werewolf): a werewolf who also checks a player's side each night.",
     "silencer": "Silencer (werewolf): a werewolf who each night silences a player: they may not speak the next "
                 "day (they still vote).",
-    "priest": "Priest (village): each night cleanses a player of charms and silence.",
+    "priest": "Priest (village): each night cleanses a player of charms, silence and oil.",
     "thief": "Thief (neutral): on night 1 may take one of the two extra cards and play that role from then "
              "on; otherwise becomes a villager.",
     "little_girl": "Little girl (village): each night may peek at the wolves to learn their target, but may be "
@@ -78,6 +78,18 @@ ROLES = {
             "the end.",
     "serial_killer": "Serial killer (neutral): kills a player every night; wins alone when alive with at most one "
                      "other player; while alive, neither the village nor the wolves win.",
+    "arsonist": "Arsonist (neutral): each night douses a player with oil, or ignites: every doused player burns "
+                "(no protection stops fire); wins alone when alive with at most one other player; while alive, "
+                "neither the village nor the wolves win.",
+    "exile": "Exile (neutral): each night banishes another player for the night: nothing reaches them (no "
+             "attack, protection or visit) and they cannot act; wins with the winning side if alive at the end.",
+    "dealer": "Dealer (neutral): each night deals another player a random card: a shield from one attack, a "
+              "vision of someone's side, a silence the next day or a block that night; wins with the winning "
+              "side if alive at the end.",
+    "cult_leader": "Cult leader (neutral): each night recruits a player into the cult (wolves and killers "
+                   "refuse); members keep their roles and know each other; the cult wins when every living "
+                   "player is in it, and dissolves if the leader dies; while the leader lives, neither the "
+                   "village nor the wolves win.",
 }
 
 STRATEGY = """\
@@ -107,13 +119,17 @@ TASKS = {
     "watcher_watch": "Night {day}: choose a player to watch tonight (you learn who visits them), or none.",
     "wolf_seer_check": "Night {day}: choose a living player to check (you learn their side), or none.",
     "silencer_silence": "Night {day}: choose a player who may not speak tomorrow, or none.",
-    "priest_cleanse": "Night {day}: choose a player to cleanse of charms and silence (yourself allowed), or none.",
+    "priest_cleanse": "Night {day}: choose a player to cleanse of charms, silence and oil (yourself allowed), or none.",
     "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a "
                    "villager).",
     "little_girl_peek": "Night {day}: peek at the wolves to learn their target (peek; you may be caught and "
                         "attacked), or none.",
     "oracle_mark": "Night {day}: choose a player to mark (their role is revealed when you die), or none.",
     "serial_kill": "Night {day}: choose a player to kill tonight, or none.",
+    "arsonist": "Night {day}: douse a player with oil, or ignite (every doused player burns), or none.",
+    "exile_banish": "Night {day}: choose a player to banish for tonight (untouchable, and cannot act), or none.",
+    "dealer_deal": "Night {day}: choose a player to deal a random card to (a boon or a bane), or none.",
+    "cult_recruit": "Night {day}: choose a player to recruit into your cult, or none.",
     "candidacy": "Day 1: stand for leader (stand) or not (decline). You have the floor: you may also speak.",
     "leader_vote": "Vote for a leader among the candidates, or abstain.",
     "order_start": "As leader, choose from which of last night's dead the discussion starts.",
@@ -198,6 +214,12 @@ class WerewolfText(Renderer):
             return f"Silenced today (no turn to speak): {join(msg.list('players'))}."
         if verb == "CLEANSED":
             return f"{SECRET}A priest cleansed you: no longer {' or '.join(msg.list('statuses'))}."
+        if verb == "DEALT":
+            seen = f": {get('player', '?')} is on the {get('side', '?')} side" if get("player") else ""
+            return f"{SECRET}The dealer dealt you a card on night {get('night', '?')}: {get('card', '?')}{seen}."
+        if verb == "CULT":
+            return (f"{SECRET}{get('new', '?')} joined the cult of {get('leader', '?')}; its living members: "
+                    f"{join(msg.list('members'))}.")
         if verb == "CARDS":
             return f"{SECRET}The two extra cards: card1 is {', card2 is '.join(msg.list('cards'))}."
         if verb == "CAUGHT":

@@ -1,4 +1,4 @@
-"""Blocking: a player who cannot act tonight (jailed, roleblocked, exiled).
+"""Blocking: a player who cannot act tonight (jailed, roleblocked, exiled), and absence.
 
 A block is a fact of the night (``NightPlan.blocked``), set when the blocking step settles:
 from then on the blocked player's night answers are dropped when their step settles (the
@@ -6,6 +6,13 @@ engine's ``_settle``), requests not yet asked are not asked, and their kills and
 protections never reach the resolver. The blocked player is told (``blocked``, to them
 alone) as most Werewolf and Mafia games tell a roleblocked player, so a bot knows why its
 action did nothing. A one-shot power whose use was blocked is not spent.
+
+Absence (the exile's banishment, 6.3.4 ``ABSENT``) is a block and more: the absent player
+is out of the night from the banishing step on. Every answer aimed at them, theirs or
+another's, a two-player one too, takes no effect (the engine's ``_settle``); no kill or
+protection aimed at them reaches the resolver (the engine's dawn: the pack's kill too,
+which no single answer names) and nobody visits them, an earlier step of the night
+(a jail) included.
 """
 
 from __future__ import annotations
@@ -28,3 +35,16 @@ def block(game: "WerewolfGame", seat: int, step: float) -> None:
 
 def is_blocked(game: "WerewolfGame", seat: int) -> bool:
     return seat in game.plan.blocked
+
+
+def banish(game: "WerewolfGame", seat: int, step: float) -> None:
+    """Take ``seat`` out of the rest of tonight from ``step``: blocked, and beyond reach."""
+    block(game, seat, step)
+    game.plan.absent[seat] = step
+    game.plan.visits = [v for v in game.plan.visits if v.target != seat]
+
+
+def aimed_at_absent(game: "WerewolfGame", value: object) -> bool:
+    """Whether an answer names an absent player (a seat, or one of two seats)."""
+    targets = value if isinstance(value, tuple) else (value,)
+    return any(type(t) is int and t in game.plan.absent for t in targets)

@@ -19,8 +19,12 @@ CHARMED = "charmed"
 """The piper's charm (for the rest of the game)."""
 SILENCED = "silenced"
 """No turn at the floor (through the day after the silencer's night): the engine reads it."""
-HARMFUL = (CHARMED, SILENCED)
+OILED = "oiled"
+"""The arsonist's douse (for the rest of the game, or until a cleansing)."""
+HARMFUL = (CHARMED, SILENCED, OILED)
 """What a priest's cleansing lifts."""
+CULT = "cult"
+"""A cult leader's recruit (while the cult leader lives): a change of side, not a harm."""
 
 
 def add(game: "WerewolfGame", name: str, seat: int, until: int | None = None) -> None:

@@ -25,7 +25,9 @@ class Visit:
 
 
 def visit(game: "WerewolfGame", visitor: int, target: int, kind: str, step: float) -> None:
-    game.plan.visits.append(Visit(visitor, target, kind, step))
+    """Record a visit; an absent target (banished tonight, mechanics/blocks.py) gets none."""
+    if target not in game.plan.absent:
+        game.plan.visits.append(Visit(visitor, target, kind, step))
 
 
 def visitors_of(game: "WerewolfGame", target: int) -> list[int]:

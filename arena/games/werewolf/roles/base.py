@@ -144,14 +144,14 @@ class Role:
     win_order: ClassVar[int] = 100
     """Order in which ``special_win`` hooks are asked (lower first)."""
     hostile: ClassVar[bool] = False
-    """A neutral threat to both teams (the serial killer): while one lives, neither the
-    village nor the wolves have won."""
+    """A neutral threat to both teams (the serial killer, the arsonist, the cult leader):
+    while one lives, neither the village nor the wolves have won."""
     retaliation: ClassVar[str | None] = None
     """Killed at night, takes its killers along (the bomb), who die at the same dawn of this
     cause."""
     survivor: ClassVar[bool] = False
-    """A neutral without a win of its own (the roleblocker): it wins alongside the winning
-    side if it is alive at the end."""
+    """A neutral without a win of its own (the roleblocker, the bomb, the exile, the
+    dealer): it wins alongside the winning side if it is alive at the end."""
 
     @classmethod
     def seen_as(cls) -> str:
@@ -181,6 +181,18 @@ class Role:
     def special_win(cls, game: "WerewolfGame") -> Result | None:
         """An own win condition checked before the teams' (section 9), for roles in play."""
         return None
+
+
+def last_standing(game: "WerewolfGame", role: type[Role]) -> Result | None:
+    """The lone killer's win (serial killer, arsonist): a holder of ``role`` is alive with at
+    most one other living player. One against one, no vote can pass (nobody votes for
+    themself) and the killer strikes at night: as in Mafia, the game is over."""
+    living = game.living()
+    holders = [s for s in living if game.role_of(s) is role]
+    if holders and len(living) <= 2:
+        assert role.win_side is not None and role.win_reason is not None
+        return Result(role.win_side, frozenset(holders), role.win_reason)
+    return None
 
 
 def target_choice(

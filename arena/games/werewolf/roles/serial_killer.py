@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ....core.game import Result
-from .base import NightKill, Role, Team
+from .base import NightKill, Role, Team, last_standing
 from .registry import register
 
 if TYPE_CHECKING:
@@ -43,8 +43,4 @@ class SerialKiller(Role):
 
     @classmethod
     def special_win(cls, game: "WerewolfGame") -> Result | None:
-        living = game.living()
-        killers = [s for s in living if game.role_of(s) is cls]
-        if killers and len(living) <= 2:
-            return Result(cls.win_side, frozenset(killers), cls.win_reason)
-        return None
+        return last_standing(game, cls)

@@ -1,0 +1,84 @@
+"""Arsonist (P3, neutral): each night (step 11.2) douses a player with oil, or sets fire to
+every doused player at once (6.1: NIGHT_ARSONIST_DOUSE and NIGHT_ARSONIST_IGNITE).
+
+One request a night, as in Town of Salem and most Mafia games: a living player not yet
+doused (a douse), the word ``ignite`` (offered while a living player is doused), or
+``none``. Oil (``OILED``, mechanics/statuses.py) stays for the rest of the game and
+accumulates over nights (6.3.4); nobody is told they were doused; a priest's cleansing
+lifts it (6.3.4 names OILED), the same night too, since the priest acts after (11.5).
+
+The fire is an effect kill (6.3.1: "通常不视为普通击杀"): like the witch's poison (10.4.8)
+no bodyguard intercepts it and no doctor, guardian angel, jail or heal stops it, whatever
+``protectAgainstPoison`` says (that option names the witch's poison). What stops it: a
+block or banishment of the arsonist, the victim's absence (an exiled player is not burnt
+and stays doused), or a cleansing before the fire. It burns every player doused when it
+is lit (a douse of the same night cannot come with it), each a death of cause ``fire``
+whose attacker is the arsonist (a burnt bomb takes the arsonist along).
+
+It wins alone (``arsonist_survived``) as the serial killer does: alive with at most one
+other living player (``last_standing``), and while it lives neither the village nor the
+wolves have won (``hostile``). At most one arsonist: the oil is theirs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ....core.errors import ErrorCode
+from ....core.game import Result
+from ..choice import IGNITE, NONE, Choice
+from ..mechanics import statuses
+from ..resolution import Kill
+from .base import Action, Role, Team, last_standing, target_choice
+from .registry import register
+
+if TYPE_CHECKING:
+    from ..engine import WerewolfGame
+
+OILED = statuses.OILED
+FIRE = "fire"
+
+
+def doused(game: "WerewolfGame") -> list[int]:
+    return [s for s in statuses.holders(game, OILED) if game.alive[s]]
+
+
+class ArsonistAct(Action):
+    kind = "arsonist"
+    step = 11.2
+
+    @classmethod
+    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+        oiled = doused(game)
+        exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already doused") for s in oiled}
+        choice = target_choice(game, seat, cls.kind, exclude=exclude)
+        if oiled:
+            return Choice(seat, cls.kind, (*choice.seats, IGNITE, NONE), refusals=choice.refusals)
+        refusals = {**choice.refusals, IGNITE: (ErrorCode.TARGET_INVALID, "nobody alive is doused")}
+        return Choice(seat, cls.kind, choice.options, refusals=refusals)
+
+    @classmethod
+    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        if value == IGNITE:
+            assert cls.step is not None
+            for victim in doused(game):
+                game.plan.kills.append(Kill(victim, FIRE, seat, cls.step, ordinary=False, stoppable=False))
+        elif value != NONE:
+            statuses.add(game, OILED, value)
+
+
+@register
+class Arsonist(Role):
+    id = "arsonist"
+    team = Team.NEUTRAL
+    priority = "P3"
+    win_side = "arsonist"
+    win_reason = "arsonist_survived"
+    max_count = 1
+    actions = (ArsonistAct,)
+    win_order = 40
+    hostile = True
+
+    @classmethod
+    def special_win(cls, game: "WerewolfGame") -> Result | None:
+        return last_standing(game, cls)
