@@ -34,7 +34,7 @@ def setups(draw):
             counts[role] = n
     flags = {name: draw(st.booleans()) for name in (
         "revealRolesOnDeath", "allowDoctorSelfProtect", "allowRepeatedProtect", "hunterShootOnPoison",
-        "dayVoteMajority", "leaderEnabled", "protectAgainstPoison", "protectAgainstVigilante",
+        "dayVoteMajority", "leaderEnabled", "protectAgainstPoison", "protectAgainstVigilante", "protectAgainstFire",
         "witchCanSaveSelf", "witchSaveFirstNightOnly")}
     options = WerewolfOptions(
         enabledRoles=",".join(REGISTRY),
@@ -274,6 +274,7 @@ def _random_setup(rng: random.Random) -> tuple[int, WerewolfOptions]:
             enabledRoles=",".join(REGISTRY), roleCounts=",".join(f"{r}:{n}" for r, n in counts.items()),
             revealRolesOnDeath=rng.random() < 0.5, leaderEnabled=rng.random() < 0.5,
             protectAgainstPoison=rng.random() < 0.5, protectAgainstVigilante=rng.random() < 0.5,
+            protectAgainstFire=rng.random() < 0.5,
             lastWordsScope=rng.choice(("day_only", "day_and_night")), littleGirlCaughtPercent=rng.randint(0, 100),
         )
         try:

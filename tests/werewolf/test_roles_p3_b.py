@@ -8,11 +8,18 @@ import pickle
 
 import pytest
 
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.config import TimeoutConfig
 from arena.core.errors import ErrorCode, IllegalAction
+from arena.games.werewolf.lines import WerewolfLines
 from arena.games.werewolf.mechanics import statuses
+from arena.games.werewolf.options import WerewolfOptions
 from arena.games.werewolf.roles.dealer import DECK
+from arena.protocol import END, parse
+from arena.referee.local import LocalHub
+from arena.sdk import Bot
 
-from .helpers import dead, events, game, last, night, step, until_kind
+from .helpers import ALL_ROLES, dead, events, game, last, night, step, until_kind
 from .test_roles import execute
 from .test_roles_p3 import QUIET, answer
 
@@ -70,6 +77,24 @@ def test_no_protection_stops_the_fire_and_no_bodyguard_takes_it():
     night(g, {**QUIET, "arsonist": "ignite", "doctor_protect": 7, "bodyguard_protect": 7,
               "wolf_vote": 7, "witch_save": "save", "witch_poison": "none"})
     assert dead(g) == {7}  # the wolves' kill on 7 is stopped, the fire is not; the bodyguard lives
+
+
+def test_with_protect_against_fire_a_protection_stops_one_fire_death_but_no_bodyguard_takes_it():
+    g = game(ARSON, leaderEnabled=False, protectAgainstFire=True)
+    night(g, {**QUIET, "arsonist": 7})
+    next_night(g, "arsonist")
+    night(g, {**QUIET, "arsonist": 8})
+    next_night(g, "arsonist")
+    night(g, {**QUIET, "arsonist": "ignite", "doctor_protect": 7, "bodyguard_protect": 8})
+    assert dead(g) == {8}
+
+
+def test_rules_show_protect_against_fire_only_with_an_arsonist_dealt():
+    for deal, shown in ((ARSON, True), ("werewolf werewolf seer villager villager villager", False)):
+        g = game(deal)
+        (setup,) = events(g, "setup")
+        _, rules = WerewolfLines().event_message(setup, "g1", [f"p{i}" for i in range(g.players)])
+        assert any(o.startswith("protectAgainstFire:") for o in rules.list("options")) is shown
 
 
 def test_a_priest_washes_the_oil_off_the_same_night_and_the_fire_spares_the_cleansed():
@@ -302,3 +327,74 @@ def test_wins_are_asked_in_their_documented_order():
     assert g._winner().reason == "arsonist_survived"
     g.alive[0] = True  # three alive, a hostile neutral among them: no win
     assert g._winner() is None
+
+
+# -- the night as a set, the wire, the spectators ------------------------------------------
+
+
+@pytest.mark.parametrize("cupid_first", [True, False])
+def test_a_block_or_a_banishment_never_reaches_back_to_an_earlier_step(cupid_first):
+    """Cupid (step 1) jailed (3) and a lover banished (3.5): the link stands, however late
+    Cupid answered (the jail and the banishment may settle first)."""
+    g = game("cupid jailer exile werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    answers = [(0, (5, 6)), (1, 0), (2, 6)]
+    for seat, value in answers if cupid_first else answers[::-1]:
+        answer(g, seat, value)
+    night(g, QUIET)
+    assert g.links == {5: 6, 6: 5} and [e.audience for e in events(g, "blocked")] == [{0}, {6}]
+
+ALL_FOUR = "exile dealer arsonist cult_leader werewolf werewolf seer doctor priest villager villager"
+# seats: 0 exile, 1 dealer, 2 arsonist, 3 cult leader, 4-5 wolves, 6 seer, 7 doctor, 8 priest
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_night_of_all_four_does_not_depend_on_the_order_of_its_answers(seed):
+    plan = {0: 6, 1: 7, 2: 9, 3: 10, 4: 7, 5: 7, 6: 3, 7: 7, 8: 9}
+    outcomes = []
+    for order in (sorted(plan), sorted(plan, reverse=True), [3, 8, 0, 5, 2, 7, 1, 6, 4]):
+        g = game(ALL_FOUR, seed=seed, leaderEnabled=False)
+        for seat in order:
+            if any(d.seat == seat for d in g.pending()):
+                answer(g, seat, plan[seat])
+        night(g, QUIET)
+        told = sorted(repr((e.kind, e.data, sorted(e.audience or ()))) for e in g.events)  # when may differ, not what
+        outcomes.append((dead(g), g.statuses, told))
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+
+
+def test_no_secret_of_the_four_reaches_the_channel_before_the_end():
+    hub = LocalHub(TimeoutConfig())
+    nicks = [f"p{i}" for i in range(11)]
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, WerewolfRuleBot(seed=i) if i % 2 else Bot(seed=i))
+    said: list[tuple[str, str]] = []
+    send = hub.referee.send
+
+    def spy(target: str, text: str) -> None:
+        said.append((target, text))
+        send(target, text)
+
+    hub.referee.send = spy  # type: ignore[method-assign]
+    options = WerewolfOptions(enabledRoles=ALL_ROLES, roleCounts="werewolf:2,seer:1,priest:1,arsonist:1,exile:1,"
+                                                                  "dealer:1,cult_leader:1", revealRolesOnDeath=False)
+    for seed in range(4):
+        hub.play("werewolf", nicks, options, seed)
+    channel = [parse(text) for target, text in said if target.startswith("#")]
+    assert any(m.verb == END for m in channel)
+    private = {"DEALT", "CULT", "BLOCKED", "ROLE", "SEER", "CLEANSED"}
+    for m in channel:
+        assert m.verb not in private, m
+        if m.verb != END:
+            assert "cult" not in m.fields and "oiled" not in m.fields, m
+    sent = {parse(text).verb for target, text in said if not target.startswith("#")}
+    assert {"DEALT", "CULT"} <= sent
+
+
+def test_spectators_read_the_cults_win_with_its_members():
+    from .test_narration_roles import told
+    text = told([
+        "START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=cult_leader:1,villager:4,werewolf:1",
+        "END g3 winner=cult reason=cult_recruited_all roles=ann:cult_leader,ben:villager,cat:villager,"
+        "dan:villager,eve:villager,fay:werewolf cult=ben,cat",
+    ])
+    assert text[-2].endswith("the cult wins: everyone alive is in the cult. Winners: ann, ben and cat.")

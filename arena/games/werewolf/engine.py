@@ -429,7 +429,7 @@ class WerewolfGame(Game):
         answers = sorted(a for a in self.plan.answers if a[0] == step)
         self.plan.answers = [a for a in self.plan.answers if a[0] != step]
         for _, seat, kind, value in answers:
-            if is_blocked(self, seat) or aimed_at_absent(self, value):
+            if is_blocked(self, seat, step) or aimed_at_absent(self, value, step):
                 continue
             action = ACTIONS[kind]
             action.apply(self, seat, value)

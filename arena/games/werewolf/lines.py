@@ -17,7 +17,7 @@ from .engine import WerewolfGame
 
 UNSHOWN = frozenset({"roleCounts", "enabledRoles", "nightActionTime", "discussionTime", "voteTime", "lastWordsTime"})
 """Options not in RULES: the deal is in START's ``roles``, timings in each ASK's deadline."""
-ROLE_OPTIONS = {"littleGirlCaughtPercent": "little_girl"}
+ROLE_OPTIONS = {"littleGirlCaughtPercent": "little_girl", "protectAgainstFire": "arsonist"}
 """Options of a role that came after the classic set: in RULES only when the role is dealt,
 so that the classic game's RULES still fits one line."""
 NOBODY = "none"

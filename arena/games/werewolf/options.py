@@ -70,6 +70,7 @@ class WerewolfOptions(Options):
     lastWordsOrder: str = option("seating_order", choices=("seating_order", "death_resolution"), help="order of last words (10.5)")
     vigilanteShots: int = option(1, help="shots a vigilante has for the whole game (not in the spec)")
     littleGirlCaughtPercent: int = option(20, help="chance in percent that a little girl's peek is caught (not in the spec)")
+    protectAgainstFire: bool = option(False, help="protections and heals also stop the arsonist's fire (not in the spec)")
     maxDays: int = option(50, help="after this many days the game ends in a draw; 0 = never (not in the spec)")
 
     def __post_init__(self) -> None:

@@ -296,6 +296,8 @@ class WerewolfText(Renderer):
             facts.append("Your checks: " + "; ".join(f"{t} is {s}" for t, s in state.checks) + ".")
         if state.charmed:
             facts.append(f"Charmed players: {join(state.charmed)}.")
+        if state.cult and state.cult_leader in state.alive:
+            facts.append(f"The cult of {state.cult_leader}: {join(state.cult)}; you play for it while its leader lives.")
         facts += _powers(game)
         return facts
 
@@ -332,6 +334,8 @@ class _State:
         self.cupid = "?"
         self.checks: list[tuple[str, str]] = []
         self.charmed: list[str] = []
+        self.cult: list[str] = []
+        self.cult_leader = "?"
         for msg in list(game.messages):
             verb, get = msg.verb, msg.get
             if verb == "NIGHT":
@@ -365,6 +369,8 @@ class _State:
                 self.checks.append((get("target", "?"), get("side", "?")))
             elif verb == "CHARMED":
                 self.charmed = msg.list("charmed")
+            elif verb == "CULT":
+                self.cult, self.cult_leader = msg.list("members"), get("leader", "?")
 
     def _dies(self, nick: str) -> None:
         if nick in self.alive:

@@ -1,8 +1,9 @@
 """Blocking: a player who cannot act tonight (jailed, roleblocked, exiled), and absence.
 
 A block is a fact of the night (``NightPlan.blocked``), set when the blocking step settles:
-from then on the blocked player's night answers are dropped when their step settles (the
-engine's ``_settle``), requests not yet asked are not asked, and their kills and
+from then on the blocked player's night answers of that step or a later one are dropped
+when their step settles (the engine's ``_settle``; an answer of an earlier step stands
+even if it settles after the block, as a late Cupid's link does), requests not yet asked are not asked, and their kills and
 protections never reach the resolver. The blocked player is told (``blocked``, to them
 alone) as most Werewolf and Mafia games tell a roleblocked player, so a bot knows why its
 action did nothing. A one-shot power whose use was blocked is not spent.
@@ -33,8 +34,12 @@ def block(game: "WerewolfGame", seat: int, step: float) -> None:
     game.tell("blocked", {"night": game.day}, (seat,))
 
 
-def is_blocked(game: "WerewolfGame", seat: int) -> bool:
-    return seat in game.plan.blocked
+def is_blocked(game: "WerewolfGame", seat: int, step: float | None = None) -> bool:
+    """Whether ``seat`` is blocked tonight; with ``step``, whether the block holds at that
+    step. A block settled early (a jail, a controlling step, may settle before Cupid has
+    answered) never reaches back to an earlier step's answer."""
+    since = game.plan.blocked.get(seat)
+    return since is not None and (step is None or since <= step)
 
 
 def banish(game: "WerewolfGame", seat: int, step: float) -> None:
@@ -44,7 +49,7 @@ def banish(game: "WerewolfGame", seat: int, step: float) -> None:
     game.plan.visits = [v for v in game.plan.visits if v.target != seat]
 
 
-def aimed_at_absent(game: "WerewolfGame", value: object) -> bool:
-    """Whether an answer names an absent player (a seat, or one of two seats)."""
+def aimed_at_absent(game: "WerewolfGame", value: object, step: float) -> bool:
+    """Whether an answer of ``step`` names a player absent by then (a seat, or one of two)."""
     targets = value if isinstance(value, tuple) else (value,)
-    return any(type(t) is int and t in game.plan.absent for t in targets)
+    return any(type(t) is int and game.plan.absent.get(t, step + 1) <= step for t in targets)

@@ -8,10 +8,13 @@ accumulates over nights (6.3.4); nobody is told they were doused; a priest's cle
 lifts it (6.3.4 names OILED), the same night too, since the priest acts after (11.5).
 
 The fire is an effect kill (6.3.1: "通常不视为普通击杀"): like the witch's poison (10.4.8)
-no bodyguard intercepts it and no doctor, guardian angel, jail or heal stops it, whatever
-``protectAgainstPoison`` says (that option names the witch's poison). What stops it: a
-block or banishment of the arsonist, the victim's absence (an exiled player is not burnt
-and stays doused), or a cleansing before the fire. It burns every player doused when it
+no bodyguard intercepts it, and by default no doctor, guardian angel, jail, shield or heal
+stops it either (Town of Salem's unstoppable ignition). Players differ there (6.3.3 lets a
+warder's charm stop an effect kill "按实现"): with ``protectAgainstFire`` the blocks and the
+heal stop a fire death as they stop an ordinary kill. ``protectAgainstPoison`` names the
+witch's poison only. What always stops the fire: a block or banishment of the arsonist,
+the victim's absence (an exiled player is not burnt and stays doused), or a cleansing
+before it. It burns every player doused when it
 is lit (a douse of the same night cannot come with it), each a death of cause ``fire``
 whose attacker is the arsonist (a burnt bomb takes the arsonist along).
 
@@ -62,7 +65,8 @@ class ArsonistAct(Action):
         if value == IGNITE:
             assert cls.step is not None
             for victim in doused(game):
-                game.plan.kills.append(Kill(victim, FIRE, seat, cls.step, ordinary=False, stoppable=False))
+                stoppable = game.options.protectAgainstFire
+                game.plan.kills.append(Kill(victim, FIRE, seat, cls.step, ordinary=False, stoppable=stoppable))
         elif value != NONE:
             statuses.add(game, OILED, value)
 
