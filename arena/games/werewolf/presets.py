@@ -35,8 +35,10 @@ CLASSIC: Bands[dict[str, int]] = (
     (15, {"werewolf": 4, "seer": 1, "doctor": 1, "witch": 1, "hunter": 1, "bodyguard": 1,
           "thief": 1, "cupid": 1, "piper": 1}),
 )
-"""Section 8 as written: its villager column is what the filler leaves at the band's
-smallest size once the thief's two extra cards are set aside."""
+"""Section 8's wolves, power and neutral roles as written; villagers fill the deck. The
+table's villager column cannot be kept as a count: with the thief's two extra cards its
+rows add up to the players at 10, one more at 12 and two more at 15; the filler deals at
+least as many villagers as it says."""
 
 ADVANCED: Bands[dict[str, int]] = (
     (6, {"werewolf": 2, "seer": 1, "guardian_angel": 1, "idiot": 1}),
