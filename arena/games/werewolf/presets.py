@@ -2,8 +2,8 @@
 ``roleCounts`` for every table size.
 
 - ``classic``: the specification's section 8 table, exactly.
-- ``advanced``: the classic frame (wolves by size, a seer and a witch) with P1 and P2 roles
-  in place of the doctor and some villagers.
+- ``advanced``: the classic frame (section 8's wolves, a seer, a witch from 8 players) with
+  P1 and P2 roles in place of the doctor, the thief and some villagers.
 - ``chaos``: drawn for each game by its seeded RNG from every registered role (P0 to P3),
   by the recipe in ``chaos``. It reads the registry, so a role added later joins the draw
   by itself; a role opts out, or comes in a group, through ``Role.chaos_copies``.
