@@ -24,7 +24,8 @@ from .test_roles import execute
 from .test_roles_p3 import QUIET, answer
 
 QUIET = {**QUIET, "arsonist": "none", "exile_banish": "none", "dealer_deal": "none", "cult_recruit": "none",
-         "jailer_jail": "none", "tracker_track": "none", "watcher_watch": "none", "detective_compare": lambda d: d.options[:2]}
+         "jailer_jail": "none", "tracker_track": "none", "watcher_watch": "none",
+         "detective_compare": lambda d: d.options[:2]}
 
 
 def next_night(g, kind):
@@ -160,6 +161,16 @@ def test_nothing_reaches_the_absent_player_not_even_a_visit():
     assert events(g, "detective_result") == [] and events(g, "watched") == []
 
 
+def test_fire_passes_a_banished_player_by_who_stays_doused():
+    g = game("exile arsonist werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "arsonist": 4})
+    next_night(g, "arsonist")
+    night(g, {**QUIET, "arsonist": 5})
+    next_night(g, "arsonist")
+    night(g, {**QUIET, "arsonist": "ignite", "exile_banish": 4})
+    assert dead(g) == {5} and statuses.has(g, statuses.OILED, 4)
+
+
 def test_the_jailer_stops_the_exile_and_the_exile_stops_the_roleblocker():
     g = game(EXILE, leaderEnabled=False)
     night(g, {**QUIET, "jailer_jail": 0, "exile_banish": 1, "wolf_vote": 8})
@@ -291,6 +302,15 @@ def test_the_cult_wins_when_everyone_alive_is_in_it_the_dead_members_too():
     night(g, {**QUIET, "cult_recruit": 4})
     assert (g.result.winner, g.result.reason, g.result.winners) == ("cult", "cult_recruited_all", {0, 2, 3, 4})
     assert g.events[-1].data["cult"] == [2, 3, 4]
+
+
+def test_while_the_cult_leader_lives_the_wolves_parity_is_no_win():
+    g = game("cult_leader werewolf werewolf seer villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "wolf_vote": 4})
+    lynch(g, 3)  # two wolves, two village players and the leader
+    assert g.result is None
+    night(g, {**QUIET, "wolf_vote": 0})
+    assert g.result is not None and g.result.reason == "parity_or_majority"
 
 
 def test_the_cult_dissolves_with_its_leader_and_its_members_win_with_their_side():

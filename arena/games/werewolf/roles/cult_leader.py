@@ -42,8 +42,9 @@ if TYPE_CHECKING:
 CULT = statuses.CULT
 
 
-def leaders(game: "WerewolfGame") -> list[int]:
-    return [s for s in range(game.players) if game.role_of(s) is CultLeader]
+def living_members(game: "WerewolfGame") -> list[int]:
+    """The living recruits (the leader holds no ``CULT`` status: its role says it all)."""
+    return [s for s in statuses.holders(game, CULT) if game.alive[s]]
 
 
 class CultRecruit(Action):
@@ -52,7 +53,7 @@ class CultRecruit(Action):
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
-        exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already in the cult") for s in statuses.holders(game, CULT) if game.alive[s]}
+        exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already in the cult") for s in living_members(game)}
         choice = target_choice(game, seat, cls.kind, exclude=exclude)
         return choice if len(choice.options) > 1 else None
 
@@ -64,7 +65,7 @@ class CultRecruit(Action):
         if role.team is Team.WEREWOLF or role.hostile:
             return
         statuses.add(game, CULT, value)
-        members = sorted({seat, *(s for s in statuses.holders(game, CULT) if game.alive[s])})
+        members = sorted({seat, *living_members(game)})
         game.tell("cult", {"night": game.day, "leader": seat, "members": members, "new": value}, members)
 
 
@@ -82,13 +83,13 @@ class CultLeader(Role):
 
     @classmethod
     def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> None:
-        """The cult dissolves: its members are back on their old sides."""
+        """The cult lives by its leader: its members go back to their old sides."""
         for member in statuses.holders(game, CULT):
             statuses.remove(game, member, (CULT,))
 
     @classmethod
     def special_win(cls, game: "WerewolfGame") -> Result | None:
-        heads = [s for s in leaders(game) if game.alive[s]]
+        heads = [s for s in game.living() if game.role_of(s) is cls]
         if heads and all(s in heads or statuses.has(game, CULT, s) for s in game.living()):
             return Result(cls.win_side, frozenset(heads + statuses.holders(game, CULT)), cls.win_reason)
         return None
