@@ -5,13 +5,22 @@ the same whatever order their answers arrive in."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.config import TimeoutConfig
 from arena.core.errors import ErrorCode, IllegalAction, SetupError
 from arena.games.werewolf.mechanics import statuses
 from arena.games.werewolf.mechanics.visits import visitors_of
+from arena.games.werewolf.options import WerewolfOptions
+from arena.games.werewolf.resolution import BLOCK, DRAW, GUARD, HEAL, INTERCEPT, WARD, Kill, Protection, resolve
 from arena.narrate.narrator import Narrator
+from arena.protocol import parse
+from arena.referee.local import LocalHub
+from arena.sdk import Bot
 
-from .helpers import dead, events, game, last, night, step, until_kind
+from .helpers import ALL_ROLES, dead, events, game, last, night, step, until_kind
 from .test_roles import execute
 from .test_roles_p3 import QUIET, answer
 
@@ -44,6 +53,61 @@ def same_in_orders(deal: str, plan: dict, **options) -> set[int]:
     first, second = in_orders(deal, plan, seats, **options)
     assert first == second
     return first[0]
+
+
+# -- the resolver's new protections ------------------------------------------------------------
+
+WOLVES_ON_A = Kill(0, "wolves", 9, step=8)
+SHOT_ON_A = Kill(0, "vigilante", 8, step=9)
+STOPPABLE_POISON = Kill(0, "poison", 7, step=10.5, ordinary=False)  # protectAgainstPoison
+
+
+def test_a_guard_blocks_ordinary_kills_only():
+    guard = Protection(5, 0, GUARD)
+    assert resolve([WOLVES_ON_A], [guard]).deaths == {}
+    assert list(resolve([STOPPABLE_POISON], [guard]).deaths) == [0]
+    assert resolve([STOPPABLE_POISON], [Protection(5, 0, BLOCK)]).deaths == {}
+
+
+def test_a_ward_comes_after_the_blocks_and_before_the_heal():
+    ward = Protection(5, 0, WARD, statuses.WARDED)
+    doctor, heal = Protection(6, 0, BLOCK), Protection(4, 0, HEAL)
+    assert resolve([WOLVES_ON_A], [ward, doctor]).used == [doctor]
+    assert resolve([WOLVES_ON_A], [ward, heal]).used == [ward]
+    assert resolve([WOLVES_ON_A, SHOT_ON_A], [ward, heal, doctor]).deaths == {}
+    assert list(resolve([STOPPABLE_POISON], [ward]).deaths) == [] and list(resolve([
+        Kill(0, "poison", 7, step=10.5, ordinary=False, stoppable=False)], [ward]).deaths) == [0]
+
+
+def test_a_drawn_kill_changes_victim_once():
+    draw, guard_a, guard_decoy = Protection(3, 0, DRAW), Protection(1, 0, INTERCEPT), Protection(2, 3, INTERCEPT)
+    outcome = resolve([WOLVES_ON_A], [draw, guard_a, guard_decoy])
+    assert list(outcome.deaths) == [3] and outcome.used == [draw]
+    outcome = resolve([WOLVES_ON_A, SHOT_ON_A], [draw, guard_a])
+    assert list(outcome.deaths) == [3, 1]  # the first kill drawn, the second taken by the bodyguard
+
+
+seats = st.integers(0, 3)
+kill_records = st.builds(
+    Kill, seats, st.sampled_from(("wolves", "vigilante", "poison", "avenger")), st.one_of(st.none(), st.integers(4, 9)),
+    st.sampled_from((8, 9, 10.5, 10.6)), st.booleans(), st.booleans(),
+)
+protection_records = st.builds(
+    Protection, st.integers(0, 9), seats, st.sampled_from((DRAW, INTERCEPT, BLOCK, GUARD, WARD, HEAL)),
+)
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(
+    kills=st.lists(kill_records, max_size=4), protections=st.lists(protection_records, max_size=6),
+    order=st.randoms(use_true_random=False),
+)
+def test_with_the_new_protections_the_outcome_does_not_depend_on_the_order_of_the_records(kills, protections, order):
+    expected = resolve(kills, protections)
+    order.shuffle(kills)
+    order.shuffle(protections)
+    again = resolve(kills, protections)
+    assert again.deaths == expected.deaths and again.used == expected.used
 
 
 # -- werewolf leader -----------------------------------------------------------------------
@@ -302,7 +366,10 @@ def test_a_drawn_kill_is_aimed_at_the_decoy_from_then_on():
     assert dead(g) == {0}
     g = game(DECOY, leaderEnabled=False)
     night(g, {**QUIET, "decoy_draw": 6, "wolf_vote": 6, "bodyguard_protect": 0})
-    assert dead(g) == {4}
+    assert dead(g) == {0}  # a kill is redirected once at most: protections do not chain
+    g = game(DECOY, leaderEnabled=False)
+    night(g, {**QUIET, "decoy_draw": 6, "wolf_vote": 6, "bodyguard_protect": 6})
+    assert dead(g) == {0}  # the bodyguard on 6 finds no kill to take
 
 
 def test_the_decoy_never_draws_poison():
@@ -332,7 +399,7 @@ def test_the_decoys_night_does_not_depend_on_the_order_of_answers():
     deal = "decoy werewolf werewolf doctor bodyguard witch vigilante villager villager"
     plan = {**QUIET, "decoy_draw": 7, "wolf_vote": 7, "vigilante_shoot": 7, "bodyguard_protect": 7,
             "doctor_protect": 0, "witch_save": "none"}
-    assert same_in_orders(deal, plan) == {4}
+    assert same_in_orders(deal, plan) == {4}  # the wolves' kill drawn and stopped, the shot taken
 
 
 # -- avenger -------------------------------------------------------------------------------
@@ -462,3 +529,47 @@ def test_the_punishment_reads_for_spectators():
     text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g3", line)]
     assert "The scapegoat punishes ben: no vote tomorrow." in text
     assert "The scapegoat punishes cat: they die." in text
+
+
+# -- secrets on the wire -------------------------------------------------------------------
+
+SECRET_KINDS = ("werewolf_leader_kill", "wolf_witch_poison", "wolf_guard_protect", "warder_ward", "decoy_draw")
+
+
+@pytest.mark.parametrize("reveal", [True, False])
+def test_the_channel_learns_no_secret_of_these_roles_before_the_end(reveal):
+    """Rule bots and random bots play these roles over the referee: before END the channel
+    never carries their requests, a living player's role, nor (roles hidden) a role at all."""
+    options = WerewolfOptions(enabledRoles=ALL_ROLES, revealRolesOnDeath=reveal, scapegoatPunishment="death",
+                              roleCounts="werewolf_leader:1,wolf_witch:1,wolf_guard:1,warder:1,decoy:1,avenger:1,"
+                                         "scapegoat:2,hunter:1,seer:1")
+    nicks = [f"p{i}" for i in range(12)]
+    hub = LocalHub(TimeoutConfig())
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, WerewolfRuleBot(seed=i) if i % 2 else Bot(seed=i))
+    for seed in range(6):
+        start = len(hub.channel_log)
+        match = hub.play("werewolf", nicks, options, seed)
+        dead: set[str] = set()
+        for text in hub.channel_log[start:]:
+            msg = parse(text)
+            if msg.verb == "END":
+                break
+            assert not (msg.verb == "ASK" and msg.args[2] in SECRET_KINDS + ("scapegoat_punish",)), text
+            if msg.verb in ("DAWN", "EXECUTION", "DEATH"):
+                dead.update(msg.list("dead") or [msg.get("player", "")])
+            named = msg.pairs("roles") if msg.verb == "DAWN" else {msg.get("player", ""): msg.get("role")}
+            for nick, role in named.items():
+                assert role is None or (reveal and nick in dead), text
+        assert match.game.result is not None
+
+
+# -- blocks settle in the night order whatever order answers arrive in --------------------------
+
+
+@pytest.mark.parametrize("cupid_first", [True, False])
+def test_a_roleblocked_cupids_link_stands_whichever_answer_came_first(cupid_first):
+    g = game("roleblocker cupid werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    for seat, value in ([(1, (4, 5)), (0, 1)] if cupid_first else [(0, 1), (1, (4, 5))]):
+        answer(g, seat, value)
+    assert g.links == {4: 5, 5: 4}

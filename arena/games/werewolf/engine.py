@@ -391,7 +391,7 @@ class WerewolfGame(Game):
                     continue
                 self._tonight.remove(pair)
                 moved = True
-                if is_blocked(self, seat):
+                if is_blocked(self, seat, action.step):
                     continue
                 decision = action.decision(self, seat)
                 if decision is not None:
@@ -421,7 +421,7 @@ class WerewolfGame(Game):
         answers = sorted(a for a in self.plan.answers if a[0] == step)
         self.plan.answers = [a for a in self.plan.answers if a[0] != step]
         for _, seat, kind, value in answers:
-            if is_blocked(self, seat):
+            if is_blocked(self, seat, step):
                 continue
             action = ACTIONS[kind]
             action.apply(self, seat, value)

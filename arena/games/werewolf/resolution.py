@@ -10,9 +10,10 @@ ties by actor seat then target. For each kill:
 0. drawing: an ordinary kill (10.4.2) aimed at a player a decoy lures for is drawn onto the
    decoy (the unused lure of the lowest seat): from then on the kill is aimed at the decoy,
    and the player it was aimed at is not attacked at all;
-1. interception (10.4.4): an ordinary kill on a guarded target is taken by the
+1. interception (10.4.4): an ordinary kill on a guarded target, not drawn, is taken by the
    bodyguard with the lowest seat among those still unused; the bodyguard becomes the
-   victim. Poison and other effects are never intercepted, whatever the options;
+   victim. A kill changes victim once at most (10.4.7: protections do not chain). Poison
+   and other effects are never intercepted, whatever the options;
 2. blocking (10.4.5): an unused block (doctor, guardian angel, jail; a wolf guard's only
    against an ordinary kill) stops the kill, taken first among the blocks on the kill's
    *current* victim (the bodyguard who took it, example 3), then among those on its
@@ -115,10 +116,10 @@ def resolve(kills: Iterable[Kill], protections: Iterable[Protection]) -> Outcome
             blocks = (BLOCK, GUARD) if kill.ordinary else (BLOCK,)
             if kill.ordinary:
                 decoy = take((DRAW,), target)
+                guard = take((INTERCEPT,), target) if decoy is None else None
                 if decoy is not None:
                     target = victim = decoy.protector
-                guard = take((INTERCEPT,), victim)
-                if guard is not None:
+                elif guard is not None:
                     victim = guard.protector
             if (take(blocks, victim) is not None or (victim != target and take(blocks, target) is not None)
                     or take((WARD,), victim) is not None):
