@@ -15,7 +15,7 @@
   takes a werewolf card, else any card with a power; the silencer silences the claimed
   seer, whom the priest cleanses.
 - The werewolf leader names the pack's own pick (so a split or blocked vote still kills);
-  the wolf witch poisons the claimed seer when the pack kills someone else; the wolf guard
+  the wolf witch poisons the claimed seer (whom the doctor protects from the pack); the wolf guard
   protects a wolf the seer named, else a pack mate. The warder charms the claimed seer, the
   decoy spends its lure on them once they have claimed, and the executed scapegoat punishes
   a named wolf among its voters, else a voter it knows nothing about.
@@ -102,8 +102,9 @@ class WerewolfRuleBot(WerewolfBot):
         return self._victim(game, ask.players)
 
     def wolf_witch_poison(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Poisons the claimed seer: the doctor protects them from the pack, not from poison."""
         seer = claims(game.state)[0]
-        return seer if seer in ask.players and seer != self._victim(game, ask.players) else "none"
+        return seer if seer in ask.players else "none"
 
     def wolf_guard_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """A wolf the seer named (the village will come for them), else a pack mate, else itself."""

@@ -1,5 +1,7 @@
 """Wolf witch (P3, werewolf): a werewolf with one poison for the whole game (6.3.1,
-NIGHT_WOLF_WITCH_POISON: "Poison/Effect").
+NIGHT_WOLF_WITCH_POISON: "Poison/Effect"). Section 3.5 says "毒杀或干扰" (poison or
+interference); the specification defines an action for the poison only, so that is the
+power.
 
 It votes with the pack, and may poison a living player other than itself at step 10.6,
 right after the witch's poison: the same kill as the witch's (cause ``poison``): never
