@@ -75,8 +75,8 @@ def test_a_ward_comes_after_the_blocks_and_before_the_heal():
     assert resolve([WOLVES_ON_A], [ward, doctor]).used == [doctor]
     assert resolve([WOLVES_ON_A], [ward, heal]).used == [ward]
     assert resolve([WOLVES_ON_A, SHOT_ON_A], [ward, heal, doctor]).deaths == {}
-    assert list(resolve([STOPPABLE_POISON], [ward]).deaths) == [] and list(resolve([
-        Kill(0, "poison", 7, step=10.5, ordinary=False, stoppable=False)], [ward]).deaths) == [0]
+    assert resolve([STOPPABLE_POISON], [ward]).deaths == {}
+    assert list(resolve([Kill(0, "poison", 7, step=10.5, ordinary=False, stoppable=False)], [ward]).deaths) == [0]
 
 
 def test_a_drawn_kill_changes_victim_once():
@@ -127,7 +127,8 @@ def test_the_leader_names_the_victim_over_the_packs_vote():
 
 def test_the_leader_decides_a_tie_and_none_leaves_the_vote():
     g = game(LEADER, leaderEnabled=False)
-    night(g, {**QUIET, ("wolf_vote", 0): 5, ("wolf_vote", 1): 6, ("wolf_vote", 2): "abstain", "werewolf_leader_kill": 7})
+    votes = {("wolf_vote", 0): 5, ("wolf_vote", 1): 6, ("wolf_vote", 2): "abstain"}
+    night(g, {**QUIET, **votes, "werewolf_leader_kill": 7})
     assert dead(g) == {7}
     g = game(LEADER, leaderEnabled=False)
     night(g, {**QUIET, "wolf_vote": 5, "werewolf_leader_kill": "none"})
@@ -438,6 +439,17 @@ def test_the_vengeance_is_an_ordinary_kill_a_doctor_stops():
     to_next_night(g)
     night(g, {**QUIET, "doctor_protect": 4})
     assert dead(g) == {0}
+
+
+def test_a_jailed_killer_is_protected_from_the_vengeance_a_roleblocked_one_is_not():
+    for role, blocker, dies in (("jailer", "jailer_jail", set()), ("roleblocker", "roleblock", {2})):
+        deal = f"avenger werewolf werewolf {role} villager villager villager villager"
+        g = game(deal, leaderEnabled=False)
+        night(g, {**QUIET, ("wolf_vote", 1): "abstain", ("wolf_vote", 2): 0, blocker: "none"})
+        assert dead(g) == {0}
+        to_next_night(g)
+        night(g, {**QUIET, blocker: 2})
+        assert dead(g) - {0} == dies
 
 
 def test_an_executed_or_saved_avenger_avenges_nobody():

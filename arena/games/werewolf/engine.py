@@ -52,7 +52,8 @@ night the discussion starts next to the leader (who then speaks last) or, with n
 at a random living player; nobody may vote for themself; the leader's vote counts once and
 the title is not passed on at death; a revealed idiot speaks but does not vote; a hunter
 shot at dawn or in the day is not a night victim and gets no last words; with roles hidden
-every player who dies is asked ``hunter_shoot`` (see roles/hunter.py); a game that
+every player who dies is asked a death trigger, ``hunter_shoot`` when a hunter is dealt
+(see roles/hunter.py, roles/scapegoat.py); a game that
 reaches ``maxDays`` ends in a draw (reason ``day_limit``).
 """
 
