@@ -19,6 +19,7 @@ from arena.narrate.narrator import Narrator
 from arena.protocol import parse
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
+from arena.sdk.werewolf import WerewolfState
 
 from .helpers import ALL_ROLES, dead, events, game, last, night, step, until_kind
 from .test_roles import execute
@@ -585,3 +586,14 @@ def test_a_roleblocked_cupids_link_stands_whichever_answer_came_first(cupid_firs
     for seat, value in ([(1, (4, 5)), (0, 1)] if cupid_first else [(0, 1), (1, (4, 5))]):
         answer(g, seat, value)
     assert g.links == {4: 5, 5: 4}
+
+
+def test_the_sdk_keeps_the_punished_and_how_they_died():
+    state = WerewolfState(seats=["ann", "ben", "cat", "dan", "eve", "fay"])
+    for line in ["START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=scapegoat:1,villager:4,werewolf:1",
+                 "EXECUTION g3 day=1 player=ann spared=false role=scapegoat",
+                 "PUNISHED g3 day=1 player=ben punishment=death",
+                 "DEATH g3 day=1 player=ben role=werewolf"]:
+        state.apply(parse(line))
+    assert state.punished == {1: "ben"} and [(d.player, d.cause) for d in state.deaths] == [
+        ("ann", "execution"), ("ben", "punished")]
