@@ -395,6 +395,10 @@ def _powers(game: GameView) -> list[str]:
         last = [c for k, c in answers if k == f"{role}_protect"]
         if last and last[-1] != "none":
             facts.append(f"Last night you protected {last[-1]}.")
+    elif role == "warder":
+        charms = [c for k, c in answers if k == "warder_ward" and c != "none"]
+        if charms:
+            facts.append(f"Your last charm went on {charms[-1]}; you are asked again once no charm of yours is in play.")
     elif role in ("wolf_witch", "decoy"):
         kind, power = ("wolf_witch_poison", "poison") if role == "wolf_witch" else ("decoy_draw", "lure")
         spent = any(k == kind and c != "none" for k, c in answers)
