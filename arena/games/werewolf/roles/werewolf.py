@@ -54,11 +54,12 @@ class WolfVote(Action):
         top = max(counts.values(), default=0)
         leaders = [s for s, c in counts.items() if c == top]
         target = leaders[0] if top and len(leaders) == 1 else None
-        voters = [wolf for wolf in sorted(votes) if votes[wolf] == target]
         order: tuple[int, int] | None = game.plan.notes.get(ORDER)
         if order is not None:
-            leader, target = order
-            voters = [leader, *(wolf for wolf in sorted(votes) if votes[wolf] == target and wolf != leader)]
+            target = order[1]
+        voters = [wolf for wolf in sorted(votes) if votes[wolf] == target]
+        if order is not None:  # the leader carries out the kill it ordered
+            voters = [order[0], *(wolf for wolf in voters if wolf != order[0])]
         game.plan.wolf_target = target
         if target is not None:
             game.plan.kills.append(Kill(target, "wolves", voters[0], cls.step))
