@@ -123,6 +123,8 @@ CANONICAL: list[tuple[Message, str]] = [
     (Message.make("BLOCKED", "g4", night=2), "BLOCKED g4 night=2"),
     (Message.make("SILENCED", "g4", day=2, players=["bob"]), "SILENCED g4 day=2 players=bob"),
     (Message.make("CLEANSED", "g4", night=2, statuses=["charmed"]), "CLEANSED g4 night=2 statuses=charmed"),
+    (Message.make("PUNISHED", "g4", day=2, player="bob", punishment="lose_vote"),
+     "PUNISHED g4 day=2 player=bob punishment=lose_vote"),
     (Message.make("DEALT", "g4", night=2, card="vision", player="bob", side="werewolf"),
      "DEALT g4 night=2 card=vision player=bob side=werewolf"),
     (Message.make("CULT", "g4", night=2, leader="ann", members=["ann", "bob"], new="bob"),

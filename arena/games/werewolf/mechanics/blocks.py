@@ -4,9 +4,9 @@ A block is a fact of the night (``NightPlan.blocked``), set when the blocking st
 from then on the blocked player's night answers of that step or a later one are dropped
 when their step settles (the engine's ``_settle``; an answer of an earlier step stands
 even if it settles after the block, as a late Cupid's link does), requests not yet asked
-are not asked, and their kills and protections never reach the resolver. The blocked player is told (``blocked``, to them
-alone) as most Werewolf and Mafia games tell a roleblocked player, so a bot knows why its
-action did nothing. A one-shot power whose use was blocked is not spent.
+are not asked, and their kills and protections never reach the resolver. The blocked
+player is told (``blocked``, to them alone) as most Werewolf and Mafia games tell a
+roleblocked player, so a bot knows why its action did nothing. A one-shot power whose use was blocked is not spent.
 
 Absence (the exile's banishment, 6.3.4 ``ABSENT``) is a block and more: the absent player
 is out of the night from the banishing step on. Every answer aimed at them, theirs or
@@ -35,9 +35,9 @@ def block(game: "WerewolfGame", seat: int, step: float) -> None:
 
 
 def is_blocked(game: "WerewolfGame", seat: int, step: float | None = None) -> bool:
-    """Whether ``seat`` is blocked tonight; with ``step``, whether the block holds at that
-    step. A block settled early (a jail, a controlling step, may settle before Cupid has
-    answered) never reaches back to an earlier step's answer."""
+    """Whether ``seat`` is blocked tonight; with ``step``, whether its action of that step
+    is: a block settles as soon as its answers are in, and must not void an answer of an
+    earlier step that arrived after it (a roleblocked Cupid's link)."""
     since = game.plan.blocked.get(seat)
     return since is not None and (step is None or since <= step)
 
