@@ -396,7 +396,8 @@ _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "wit
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
           "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
           "little_girl_peek", "thief_steal", "wolf_seer_check",
-          "silencer_silence", "priest_cleanse")
+          "silencer_silence", "priest_cleanse",
+          "bus_driver_swap", "trickster_forge", "shadow_follow")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -460,6 +461,28 @@ class WerewolfBot(GameBot):
     def priest_cleanse(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the priest: return a player (yourself allowed) to cleanse of every
         harmful status (charmed, silenced), or ``"none"``. Default: at random."""
+        return self._at_random(ask)
+
+    def bus_driver_swap(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """You are the bus driver: return two players (``ask.pick``; yourself allowed) to
+        swap tonight: every later action aimed at one lands on the other (kills,
+        protections, checks...), and nobody is told. The swap is made every night. You win
+        with the winning side if you are alive at the end. Default: two at random."""
+        return self._at_random(ask)
+
+    def trickster_forge(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """You are the trickster: return two players in order, a visitor then the player
+        they seem to visit tonight: trackers and watchers see that visit as real. Made every
+        night (forge your own visit for no effect). You win with the winning side if you are
+        alive at the end. Default: two at random."""
+        return self._at_random(ask)
+
+    def shadow_follow(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the shadow: return a player to follow tonight, or ``"none"``: you copy
+        their night actions aimed at players, on the same players (a check's result comes
+        to you as ``SEER``, ``DETECTIVE``, ``TRACKED`` or ``WATCHED``; protections and
+        kills are made again, as yours). You win with the winning side if you are alive at
+        the end. Default: at random."""
         return self._at_random(ask)
 
     def doctor_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
