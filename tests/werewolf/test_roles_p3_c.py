@@ -296,3 +296,21 @@ def test_an_answer_of_a_step_before_a_block_stands_whenever_it_comes():
             answer(g, 0, (4, 5))
         night(g, QUIET)
         assert g.links == {4: 5, 5: 4} and last(g, "blocked") == {"night": 1}
+
+
+def test_a_swap_moves_a_silence_and_the_public_line_names_who_is_silenced():
+    g = game("bus_driver silencer werewolf priest villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "bus_driver_swap": (4, 5), "silencer_silence": 4, "priest_cleanse": "none"})
+    assert last(g, "silenced") == {"day": 1, "players": [5]}
+
+
+def test_a_shadow_following_a_bodyguard_guards_as_its_own_and_takes_the_kill_first():
+    g = game("shadow bodyguard werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "shadow_follow": 1, "bodyguard_protect": 5, "wolf_vote": 5})
+    assert dead(g) == {0}  # the lowest seat among the guards intercepts (10.4.4)
+
+
+def test_a_shadow_copying_a_charm_learns_who_is_charmed():
+    g = game("shadow piper werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "shadow_follow": 1, "piper_charm": 5})
+    assert [e.audience for e in events(g, "charmed")] == [{1, 5}, {0, 5}]
