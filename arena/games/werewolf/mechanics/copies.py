@@ -5,8 +5,8 @@ later step that is aimed at players (``Action.visits``: a check, a protection, a
 silence, a charm...), on the same players, when that step settles: the engine gives
 effect to the original and then to each copy (``Action.copy``, which spends no use of the
 follower's), by follower seat, so a night never depends on the order of its answers. A
-vote (the pack's) or a peek is aimed at nobody and is not copied; nor is what the followed
-player did not do: an answer of ``none``, or one dropped by a block. A blocked follower
+vote (the pack's) or a peek is aimed at nobody and is not copied; an answer of ``none``
+copies as nothing, and one dropped by a block is not there to copy. A blocked follower
 copies nothing. A copy lands where the original does (mechanics/redirects.py) and visits
 the same players, from the follower. The store is ``NightPlan.follows``, plain data.
 """
