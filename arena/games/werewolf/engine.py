@@ -72,7 +72,7 @@ from .choice import (
 from .day import STEP, last_words_order, speaking_order, tally
 from .options import WerewolfOptions
 from .mechanics import copies, redirects, statuses
-from .mechanics.blocks import is_blocked, stops
+from .mechanics.blocks import is_blocked
 from .mechanics.visits import Visit, visit
 from .resolution import Kill, Protection, resolve
 from .roles import ACTIONS, DIES, REGISTRY, SPARED, Action, Role, Team
@@ -424,7 +424,7 @@ class WerewolfGame(Game):
         answers = sorted(a for a in self.plan.answers if a[0] == step)
         self.plan.answers = [a for a in self.plan.answers if a[0] != step]
         for _, seat, kind, value in answers:
-            if stops(self, seat, step):
+            if is_blocked(self, seat, step):
                 continue
             action = ACTIONS[kind]
             if action.visits:

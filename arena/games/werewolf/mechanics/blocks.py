@@ -1,9 +1,10 @@
 """Blocking: a player who cannot act tonight (jailed, roleblocked, exiled).
 
 A block is a fact of the night (``NightPlan.blocked``), set when the blocking step settles:
-the blocked player's answers of that step and later ones are dropped when their step
-settles (the engine's ``_settle``, ``stops``), requests not yet asked are not asked, and their kills and
-protections never reach the resolver. The blocked player is told (``blocked``, to them
+from then on the blocked player's night answers of that step or a later one are dropped
+when their step settles (the engine's ``_settle``; an answer of an earlier step stands
+even if it settles after the block, as a late Cupid's link does), requests not yet asked
+are not asked, and their kills and protections never reach the resolver. The blocked player is told (``blocked``, to them
 alone) as most Werewolf and Mafia games tell a roleblocked player, so a bot knows why its
 action did nothing. A one-shot power whose use was blocked is not spent.
 """
@@ -26,13 +27,9 @@ def block(game: "WerewolfGame", seat: int, step: float) -> None:
     game.tell("blocked", {"night": game.day}, (seat,))
 
 
-def is_blocked(game: "WerewolfGame", seat: int) -> bool:
-    return seat in game.plan.blocked
-
-
-def stops(game: "WerewolfGame", seat: int, step: float) -> bool:
-    """Whether ``seat``'s answer of ``step`` is dropped: blocked at that step or before.
-    An answer of an earlier step stands even when it settles after the block (a Cupid who
-    answers once the roleblock has settled): the night never depends on answer order."""
-    blocked = game.plan.blocked.get(seat)
-    return blocked is not None and blocked <= step
+def is_blocked(game: "WerewolfGame", seat: int, step: float | None = None) -> bool:
+    """Whether ``seat`` is blocked tonight; with ``step``, whether the block holds at that
+    step. A block settled early (a jail, a controlling step, may settle before Cupid has
+    answered) never reaches back to an earlier step's answer."""
+    since = game.plan.blocked.get(seat)
+    return since is not None and (step is None or since <= step)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .blocks import stops
+from .blocks import is_blocked
 
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
@@ -33,5 +33,5 @@ def followers(game: "WerewolfGame", seat: int, action: type["Action"]) -> list[i
         return []
     return sorted(
         f for f, (target, step) in game.plan.follows.items()
-        if target == seat and step < action.step and not stops(game, f, action.step)
+        if target == seat and step < action.step and not is_blocked(game, f, action.step)
     )
