@@ -1,10 +1,9 @@
 """Blocking: a player who cannot act tonight (jailed, roleblocked, exiled).
 
 A block is a fact of the night (``NightPlan.blocked``), set when the blocking step settles:
-from then on the blocked player's night answers of that step or a later one are dropped
-when their step settles (the engine's ``_settle``; an answer of an earlier step stands
-even if it settles after the block, as a late Cupid's link does), requests not yet asked
-are not asked, and their kills and protections never reach the resolver. The blocked player is told (``blocked``, to them
+from then on the blocked player's night answers are dropped when their step settles (the
+engine's ``_settle``), requests not yet asked are not asked, and their kills and
+protections never reach the resolver. The blocked player is told (``blocked``, to them
 alone) as most Werewolf and Mafia games tell a roleblocked player, so a bot knows why its
 action did nothing. A one-shot power whose use was blocked is not spent.
 """
@@ -28,8 +27,8 @@ def block(game: "WerewolfGame", seat: int, step: float) -> None:
 
 
 def is_blocked(game: "WerewolfGame", seat: int, step: float | None = None) -> bool:
-    """Whether ``seat`` is blocked tonight; with ``step``, whether the block holds at that
-    step. A block settled early (a jail, a controlling step, may settle before Cupid has
-    answered) never reaches back to an earlier step's answer."""
+    """Whether ``seat`` is blocked tonight; with ``step``, whether its action of that step
+    is: a block settles as soon as its answers are in, and must not void an answer of an
+    earlier step that arrived after it (a roleblocked Cupid's link)."""
     since = game.plan.blocked.get(seat)
     return since is not None and (step is None or since <= step)
