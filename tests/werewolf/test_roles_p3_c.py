@@ -314,3 +314,10 @@ def test_a_shadow_copying_a_charm_learns_who_is_charmed():
     g = game("shadow piper werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "shadow_follow": 1, "piper_charm": 5})
     assert [e.audience for e in events(g, "charmed")] == [{1, 5}, {0, 5}]
+
+
+def test_the_werewolf_leaders_victim_is_moved_like_the_packs():
+    g = game("bus_driver werewolf_leader werewolf villager villager villager villager villager villager",
+             leaderEnabled=False)
+    night(g, {**QUIET, "bus_driver_swap": (6, 7), "werewolf_leader_kill": 6})
+    assert dead(g) == {7} and last(g, "wolf_votes")["target"] == 6
