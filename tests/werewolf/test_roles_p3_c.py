@@ -321,3 +321,9 @@ def test_the_werewolf_leaders_victim_is_moved_like_the_packs():
              leaderEnabled=False)
     night(g, {**QUIET, "bus_driver_swap": (6, 7), "werewolf_leader_kill": 6})
     assert dead(g) == {7} and last(g, "wolf_votes")["target"] == 6
+
+
+def test_a_shadow_following_a_decoy_draws_the_kill_onto_itself():
+    g = game("shadow decoy werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "shadow_follow": 1, "decoy_draw": 5, "wolf_vote": 5})
+    assert dead(g) == {0}  # the lowest seat among the lures draws the kill

@@ -5,7 +5,8 @@ their night actions, on the same players, as its own (section 3.5: "夜晚跟随
 Every action of the followed player aimed at players, of a step after the shadow's, is
 done again by the shadow when its step settles: a check or a comparison (the shadow is told
 the result, as a ``SEER`` or ``DETECTIVE`` line), a follow or a watch (``TRACKED``,
-``WATCHED``), a protection, a kill (the shadow's own, which protections meet as any other
+``WATCHED``), a protection (a bodyguard's or a decoy's makes the shadow the one who takes
+or draws the kill), a kill (the shadow's own, which protections meet as any other
 and a bomb answers), a heal of the wolves' target, a poison, a silence, a charm, a
 cleansing. A copy spends nothing: the shadow has no potion or bullet to spend. The
 pack's vote and the little girl's peek are aimed at nobody and are not copied (a shadow
