@@ -65,7 +65,7 @@ AVALON_SETS: list[tuple[int, AvalonOptions]] = [
 EVERY_ROLE = ("villager,werewolf,seer,doctor,hunter,witch,bodyguard,cupid,idiot,jester,piper,vigilante,"
               "guardian_angel,roleblocker,serial_killer,jailer,detective,tracker,watcher,mason,oracle,bomb,little_girl,thief,miller,godfather,alpha_werewolf,wolf_seer,silencer,priest"
               ",werewolf_leader,wolf_witch,wolf_guard,warder,decoy,avenger,scapegoat"
-              ",arsonist,exile,dealer,cult_leader")
+              ",bus_driver,trickster,shadow,arsonist,exile,dealer,cult_leader")
 ALL_POWERS = "werewolf:3,seer:1,doctor:1,hunter:1,witch:1,bodyguard:1,cupid:1,idiot:1,jester:1,piper:1,vigilante:1"
 WEREWOLF_SETS: list[tuple[int, WerewolfOptions]] = [
     (8, WerewolfOptions()),

@@ -171,6 +171,33 @@ def test_fire_passes_a_banished_player_by_who_stays_doused():
     assert dead(g) == {5} and statuses.has(g, statuses.OILED, 4)
 
 
+def test_a_vote_for_a_banished_player_still_counts_and_the_kill_is_lost():
+    g = game("exile werewolf werewolf werewolf seer villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "exile_banish": 5, ("wolf_vote", 1): 5, ("wolf_vote", 2): 5, ("wolf_vote", 3): 6})
+    assert last(g, "wolf_votes")["target"] == 5 and dead(g) == set()
+
+
+def test_a_swap_naming_the_banished_player_fails_whole():
+    g = game("exile bus_driver werewolf werewolf seer doctor villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "exile_banish": 6, "bus_driver_swap": (6, 7), "seer_check": 7, "wolf_vote": 7,
+              "doctor_protect": 8})
+    assert last(g, "seer_result") == {"night": 1, "target": 7, "team": "village"} and dead(g) == {7}
+    assert not [v for v in g.plan.visits if v.visitor == 1]
+
+
+def test_a_shadow_copies_a_douse_but_neither_the_fire_nor_a_recruitment():
+    g = game("arsonist shadow cult_leader werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "shadow_follow": 0, "arsonist": 5})
+    assert statuses.holders(g, statuses.OILED) == [5]
+    next_night(g, "arsonist")
+    night(g, {**QUIET, "shadow_follow": 0, "arsonist": "ignite"})
+    assert dead(g) == {5} and g.plan.kills == [k for k in g.plan.kills if k.actor == 0]
+    next_night(g, "cult_recruit")
+    night(g, {**QUIET, "shadow_follow": 2, "cult_recruit": 6})
+    (e,) = events(g, "cult")
+    assert e.data["leader"] == 2 and e.audience == {2, 6}
+
+
 def test_the_jailer_stops_the_exile_and_the_exile_stops_the_roleblocker():
     g = game(EXILE, leaderEnabled=False)
     night(g, {**QUIET, "jailer_jail": 0, "exile_banish": 1, "wolf_vote": 8})

@@ -6,14 +6,16 @@ when their step settles (the engine's ``_settle``; an answer of an earlier step 
 even if it settles after the block, as a late Cupid's link does), requests not yet asked
 are not asked, and their kills and protections never reach the resolver. The blocked
 player is told (``blocked``, to them alone) as most Werewolf and Mafia games tell a
-roleblocked player, so a bot knows why its action did nothing. A one-shot power whose use was blocked is not spent.
+roleblocked player, so a bot knows why its action did nothing. A one-shot power whose use
+was blocked is not spent.
 
 Absence (the exile's banishment, 6.3.4 ``ABSENT``) is a block and more: the absent player
-is out of the night from the banishing step on. Every answer aimed at them, theirs or
-another's, a two-player one too, takes no effect (the engine's ``_settle``); no kill or
-protection aimed at them reaches the resolver (the engine's dawn: the pack's kill too,
-which no single answer names) and nobody visits them, an earlier step of the night
-(a jail) included.
+is out of the night from the banishing step on. They cannot act, and every action that
+lands on them, a two-player one too (a swap naming them), takes no effect (the engine's
+``_settle``). A vote for them (the pack's, the werewolf leader's choice) still
+counts, so the pack cannot fall back on another victim, but no kill or protection aimed
+at them reaches the resolver (the engine's dawn) and nobody visits them, an earlier step
+of the night (a jail) included.
 """
 
 from __future__ import annotations

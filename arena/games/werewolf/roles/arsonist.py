@@ -18,6 +18,9 @@ before it. It burns every player doused when it
 is lit (a douse of the same night cannot come with it), each a death of cause ``fire``
 whose attacker is the arsonist (a burnt bomb takes the arsonist along).
 
+Swaps move a douse like any action aimed at a player (mechanics/redirects.py); a shadow
+following the arsonist copies its douses, not its fire.
+
 It wins alone (``arsonist_survived``) as the serial killer does: alive with at most one
 other living player (``last_standing``), and while it lives neither the village nor the
 wolves have won (``hostile``). At most one arsonist: the oil is theirs.
@@ -69,6 +72,13 @@ class ArsonistAct(Action):
                 game.plan.kills.append(Kill(victim, FIRE, seat, cls.step, ordinary=False, stoppable=stoppable))
         elif value != NONE:
             statuses.add(game, OILED, value)
+
+    @classmethod
+    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        """A shadow copies a douse (the same oil), not the fire: ``ignite`` is aimed at no
+        player, as a vote is not (mechanics/copies.py)."""
+        if value != IGNITE:
+            cls.apply(game, seat, value)
 
 
 @register

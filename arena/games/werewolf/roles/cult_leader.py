@@ -22,7 +22,8 @@ wolves' parity, the village's win): by the time a team can win, the leader is de
 the cult dissolved. Since no wolf can join, the cult wins only once the wolves are dead.
 The cult's win is checked after the piper's, before the serial killer's. Blocks and
 banishment stop a recruitment (the leader's, or the absent target's); protections do not.
-At most one cult leader.
+A swap moves it like any action aimed at a player (``new`` names who actually joined); a
+shadow following the leader recruits nobody. At most one cult leader.
 """
 
 from __future__ import annotations
@@ -67,6 +68,10 @@ class CultRecruit(Action):
         statuses.add(game, CULT, value)
         members = sorted({seat, *living_members(game)})
         game.tell("cult", {"night": game.day, "leader": seat, "members": members, "new": value}, members)
+
+    @classmethod
+    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        """A shadow recruits nobody: the cult is its leader's, and a follower leads none."""
 
 
 @register

@@ -1,5 +1,6 @@
-"""Dealer (P3, neutral): each night (step 4.5, right after the roleblocker) deals another
-living player a card drawn at random from a deck of four, two boons and two banes (3.5:
+"""Dealer (P3, neutral): each night (step 4.6, after the roleblocker and the bus driver,
+whose swaps move where the card lands, and before the shadow) deals another living player
+a card drawn at random from a deck of four, two boons and two banes (3.5:
 "夜晚向目标提供随机能力或负面效果"), each an existing mechanic:
 
 - ``shield``: a protection of the doctor's kind for that night (10.4.5: it stops one
@@ -8,7 +9,7 @@ living player a card drawn at random from a deck of four, two boons and two bane
   (``Role.seen_as``);
 - ``silence``: no turn at the floor the next day, as the silencer's (``SILENCED``, which a
   priest's cleansing lifts);
-- ``block``: the player's night actions fail from this step on, as a roleblock (they are
+- ``block``: the player's night actions fail after this step, as a roleblock (they are
   told ``BLOCKED`` too).
 
 Each card is equally likely, drawn from the game's seeded generator when the step settles
@@ -24,6 +25,7 @@ dealer: two dealing each other a block would have no order to settle in.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, Choice
@@ -42,7 +44,7 @@ DECK = (SHIELD, VISION, SILENCE, BLOCK_CARD)
 
 class DealerDeal(Action):
     kind = "dealer_deal"
-    step = 4.5
+    step = 4.6
     controls = True
     """A block card changes what later steps do."""
 
@@ -67,7 +69,8 @@ class DealerDeal(Action):
             statuses.add(game, statuses.SILENCED, value, until=game.day)
         game.tell("dealt", data, (value,))
         if card == BLOCK_CARD:
-            block(game, value, cls.step)
+            # From just after the deal: a dealer swapped onto its own card has dealt it.
+            block(game, value, math.nextafter(cls.step, math.inf))
 
 
 @register

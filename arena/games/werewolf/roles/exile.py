@@ -7,6 +7,10 @@ beyond reach: no action aimed at them takes effect (a check, a protection, a cha
 douse, a recruitment, a comparison or a link naming them), no kill reaches them (the
 pack's, a shot, poison, fire) and nobody visits them, the jailer of step 3 included. A
 kill that fails so is no death: the banished player lives, a bomb takes nobody along.
+The bus driver's swap (step 4.5) does not move the banishment, and a swap naming the
+banished player fails whole, as any action naming two players one of whom is absent. A
+vote for them (the pack's) still counts: the pack's kill is lost, it does not fall to
+another victim.
 
 Between the two blocks: a jailed exile banishes nobody (the jail comes first), and a
 banished roleblocker blocks nobody. The exile never banishes themself (it would be an
