@@ -35,7 +35,7 @@ from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig
 from arena.core.seeds import derive_seed
 from arena.games.avalon.options import AvalonOptions
-from arena.protocol import parse
+from arena.protocol import Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk.bot import Bot
 from arena.simulate import simulate
@@ -95,16 +95,17 @@ def timed_split(players: int, games: int, bots: str) -> tuple[float, dict[str, f
     answers: list[str] = []
     on_message = hub.referee.on_message
 
-    def heard(sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
+    def heard(sender: str, target: str, text: str, now: float, account: str | None = None,
+              msg: Message | None = None) -> None:
         answers.append(text)
-        on_message(sender, target, text, now, account)
+        on_message(sender, target, text, now, account, msg)
 
     referee = hub.referee
     referee.on_message = timed("referee", heard)  # type: ignore[method-assign]
     referee.start_game = timed("referee", referee.start_game)  # type: ignore[method-assign]
     referee.poll = timed("referee", referee.poll)  # type: ignore[method-assign]
     for session in hub.sessions.values():
-        for name in ("receive", "feed", "chat"):
+        for name in ("replies", "feed", "chat"):
             setattr(session, name, timed("bots", getattr(session, name)))
     matches, sent = [], []
     start = clock()

@@ -101,6 +101,11 @@ class Match:
     after_sent: Callable[[Callable[[float], None]], object] | None = None
     """Calls back with the time every line sent so far actually went out (IRC queues them
     behind a rate limit): a deadline starts then. None: lines go out at once."""
+    post: Callable[[str | None, str, Message], object] | None = None
+    """Sends a line that carries one whole message together with that message, to a nick
+    or (None) the game's channel, where the transport can use the message: the in-memory
+    hub hands it to bots in its own process, which need not parse the line again. None:
+    ``say`` and ``tell``."""
     on_end: Callable[["Match"], None] | None = None
     on_floor: Callable[[str | None, str | None], None] | None = None
     """Called with the nicks of the old and the new floor holder when the floor changes
@@ -855,11 +860,18 @@ class Match:
         self._send_each([self.nicks[other] for other in listeners], relayed)
 
     def _send(self, nick: str | None, msg: Message) -> None:
-        self._send_lines(nick, msg.lines())  # one, unless a big table's lists need continuing
+        self._send_lines(nick, msg.lines(), msg)  # one, unless a big table's lists need continuing
 
-    def _send_lines(self, nick: str | None, lines: list[str]) -> None:
+    def _send_lines(self, nick: str | None, lines: list[str], msg: Message) -> None:
         away = bool(self._away) and nick is not None and nick.lower() in self._away
         seat = None if nick is None else self._seat_at[nick.lower()]
+        if self.post is not None and len(lines) == 1:  # the line is the whole message
+            line = lines[0]
+            self.told.append(seat)
+            self.transcript.append((nick, line))
+            if not away:
+                self.post(nick, line, msg)
+            return
         for line in lines:
             self.told.append(seat)
             self.transcript.append((nick, line))
@@ -874,7 +886,7 @@ class Match:
         lines = msg.lines()
         if len(nicks) < 2 or self.tell_many is None:
             for nick in nicks:
-                self._send_lines(nick, lines)
+                self._send_lines(nick, lines, msg)
             return
         present = [nick for nick in nicks if nick.lower() not in self._away] if self._away else nicks
         seats = [self._seat_at[nick.lower()] for nick in nicks]
