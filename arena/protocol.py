@@ -125,7 +125,15 @@ _CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 (transports decode with ``surrogateescape``): neither is ever valid in a line."""
 _NOT_UTF8 = re.compile("[\ud800-\udfff]")
 _GOOD_KEYS: set[str] = set()
-"""Field names already checked: parsing is on every hot path, the regex need not be."""
+"""Field names already checked: parsing and formatting are on every hot path, the regex
+need not be."""
+
+
+def _learn(key: str) -> None:
+    """Remember a field name that passed the check, while the set is small (a flood of
+    made-up names must not grow it without bound)."""
+    if len(_GOOD_KEYS) < 4096:
+        _GOOD_KEYS.add(key)
 _SPLIT_FIELD = operator.methodcaller("split", "=", 1)
 """``key=value`` to ``[key, value]``. Lines are read and written on every hot path, and in
 this Python a comprehension costs a call of its own: ``map`` with a C-level function (this,
@@ -294,8 +302,10 @@ class Message:
             raise ValueError(f"bad verb {verb!r}")
         if not _GOOD_KEYS.issuperset(fields):
             for key in fields:
-                if key not in _GOOD_KEYS and not _KEY.match(key):
-                    raise ValueError(f"bad field name {key!r} in {verb}")
+                if key not in _GOOD_KEYS:
+                    if not _KEY.match(key):
+                        raise ValueError(f"bad field name {key!r} in {verb}")
+                    _learn(key)
         head = " ".join((verb, *args))
         # An arg may not be empty, hold "=" (it would read as a field) or start with ":"
         # (free text): the verb holds neither, so " :" in the head can only start an arg
@@ -445,8 +455,7 @@ def _check_fields(verb: str, pairs: list[tuple[str, str, str]]) -> None:
         if key not in _GOOD_KEYS:
             if not _KEY.match(key):
                 raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: bad field name {key[:20]!r}")
-            if len(_GOOD_KEYS) < 4096:
-                _GOOD_KEYS.add(key)
+            _learn(key)
         if key in seen:
             raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: field {key} given twice")
         seen.add(key)

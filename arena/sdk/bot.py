@@ -305,30 +305,11 @@ class Session:
         verb = msg.verb
         if verb == ASK:
             return self._ask(msg)
-        if verb == WELCOME:
-            self.registered = True
-            return []
-        if verb == ERROR or verb == WARN:
-            return self._retry(msg)
+        if verb in _SESSION_VERBS:
+            return self._session_line(verb, msg)
         if not msg.args:
             return []
         gid = msg.args[0]
-        if verb == RESYNC:
-            self._resync(gid, msg)
-            return []
-        if verb == RESUME:
-            self._resumed(gid, msg)
-            return []
-        if verb == TABLE:
-            channel = msg.get("channel")
-            if channel and self._me in (n.lower() for n in msg.list("seats")):
-                self._channels[gid] = channel
-                if self._join is not None:
-                    self._join(channel)
-            return []
-        if verb == START:
-            self._start(gid, msg)
-            return []
         game = self.games.get(gid)
         if game is None:
             return []
@@ -351,6 +332,32 @@ class Session:
                 self.bot.on_event(game, msg)
             except Exception as exc:
                 self.faults.record("on_event", gid, exc)
+        return []
+
+    def _session_line(self, verb: str, msg: Message) -> list[Reply]:
+        """A line about the session or a game's seating rather than a game's course."""
+        if verb == WELCOME:
+            self.registered = True
+            return []
+        if verb == ERROR or verb == WARN:
+            return self._retry(msg)
+        if not msg.args:
+            return []
+        gid = msg.args[0]
+        if verb == RESYNC:
+            self._resync(gid, msg)
+            return []
+        if verb == RESUME:
+            self._resumed(gid, msg)
+            return []
+        if verb == TABLE:
+            channel = msg.get("channel")
+            if channel and self._me in (n.lower() for n in msg.list("seats")):
+                self._channels[gid] = channel
+                if self._join is not None:
+                    self._join(channel)
+            return []
+        self._start(gid, msg)  # START
         return []
 
     def _ended(self, gid: str, msg: Message) -> None:
@@ -543,6 +550,10 @@ class Session:
         that is not the bot's own (protocol section 4)."""
         return _answer(ask.game, ask.rid, _value(choice), fallback)[0]
 
+
+_SESSION_VERBS = frozenset({WELCOME, ERROR, WARN, RESYNC, RESUME, TABLE, START})
+"""The lines ``Session._session_line`` handles: any other is a request or a game's event,
+which a session handles first (they are nearly every line it gets)."""
 
 _read = functools.lru_cache(maxsize=64)(parse)
 """``parse``, each text read once while it recurs: bots that share a process (a local
