@@ -225,7 +225,9 @@ def game_id(token: str) -> str:
     return token
 
 
-def _render(value: Any) -> str:
+def render(value: Any) -> str:
+    """A Python value as a field or argument reads on the wire: a list or tuple as a
+    comma list, a bool as ``true`` or ``false``."""
     cls = value.__class__
     if cls is str:
         return value
@@ -237,7 +239,7 @@ def _render(value: Any) -> str:
         try:
             return ",".join(value)  # a list of text, the common case
         except TypeError:
-            return ",".join(map(_render, value))
+            return ",".join(map(render, value))
     return str(value)
 
 
@@ -255,7 +257,7 @@ class Message:
     @classmethod
     def make(cls, verb: str, *args: Any, text: str | None = None, **fields: Any) -> "Message":
         """Build a message from Python values: lists become comma lists, bools true/false."""
-        return cls(verb, tuple(map(_render, args)), {k: _render(v) for k, v in fields.items()}, text)
+        return cls(verb, tuple(map(render, args)), {k: render(v) for k, v in fields.items()}, text)
 
     # -- reading fields -------------------------------------------------------------
 

@@ -20,8 +20,8 @@ from ..core.game import ABORTED, FORFEIT, Game
 from ..core.said import FALLBACKS, Answer, Talk
 from ..core.seeds import derive_seed
 from ..protocol import (
-    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, request_id,
-    shown, text_fault, valid_id,
+    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, render,
+    request_id, shown, text_fault, valid_id,
 )
 
 log = logging.getLogger(__name__)
@@ -660,10 +660,9 @@ class Match:
         at ``now + seconds`` (what a dependent step is timed by) but cannot pass. ``asked``:
         the lines are the request itself (not a warning), and its answers' latency counts
         from when they went out."""
-        for seat in seats:
-            self._deadline[seat] = now + seconds
-            if asked:
-                self._sent_at[seat] = (rid, now)
+        self._deadline.update(dict.fromkeys(seats, now + seconds))
+        if asked:
+            self._sent_at.update(dict.fromkeys(seats, (rid, now)))
         if self.after_sent is None:
             return
         for seat in seats:
@@ -687,14 +686,17 @@ class Match:
         return [names[o] if targets and type(o) is int else str(o) for o in d.options]
 
     def _request(self, rid: int, d: Decision, to: str | list[str], seconds: float) -> Message:
-        names = self.names
-        fields: dict[str, Any] = {"to": to, "deadline": int(seconds), "options": self._shown(d)}
+        """The ASK for ``d``, as ``Message.make`` would render it (built directly: a game
+        asks on nearly every step)."""
+        fields = {"to": to if type(to) is str else ",".join(to), "deadline": str(int(seconds)),
+                  "options": ",".join(self._shown(d))}
         if d.count != 1:
-            fields["pick"] = d.count
+            fields["pick"] = str(d.count)
         if d.kind in self.game.floor_kinds:
-            fields["floor"] = True  # the player has the channel until they answer
-        fields.update(self.lines.ask_context(self.game, d, names))
-        return Message.make(ASK, self.gid, rid, d.kind, **fields)
+            fields["floor"] = "true"  # the player has the channel until they answer
+        for key, value in self.lines.ask_context(self.game, d, self.names).items():
+            fields[key] = render(value)
+        return Message(ASK, (self.gid, str(rid), d.kind), fields)
 
     def _new_rid(self) -> int:
         if self._rids is None:

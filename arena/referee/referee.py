@@ -428,8 +428,8 @@ class Referee:
     def _answer(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
         if found is not None:
-            found[1].answer(found[0].name, msg.args[1], msg.args[2], now, reply_to=sender, line=line,
-                            fallback=msg.fields.get("fallback"))
+            args = msg.args
+            found[1].answer(found[0].name, args[1], args[2], now, sender, line, msg.fields.get("fallback"))
 
     def _team(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
