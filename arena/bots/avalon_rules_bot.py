@@ -63,6 +63,18 @@ class RuleBot(AvalonBot):
             kept = game.notes["suspicion"] = (played, suspicion(state))
         return kept[1]
 
+    def _trusted(self, game: GameView[Any]) -> list[Player]:
+        """The players this bot suspects least, as many as there are good players: they
+        change only with the table (``_table``), so they are ranked again only then."""
+        table = self._table(game)
+        kept = game.notes.get("trusted")
+        if kept is None or kept[0] is not table:
+            evil = self._evil_known(game)
+            good = game.state.good or len(game.seats) // 2
+            ranked = sorted(game.seats, key=lambda n: self._suspicion(game, table, evil, n))
+            kept = game.notes["trusted"] = (table, ranked[:good])
+        return kept[1]
+
     def _suspicion(self, game: GameView[Any], table: defaultdict[Player, float], evil: set[Player],
                    nick: Player) -> float:
         """How suspect ``nick`` is, for a player who knows ``evil`` (``_evil_known``)."""
@@ -99,9 +111,7 @@ class RuleBot(AvalonBot):
             if any(n in evil for n in team):
                 return "approve" if ask.quest == 1 and self.rng.random() < 0.3 else "reject"
             return "approve"
-        table, evil = self._table(game), self._evil_known(game)
-        good = game.state.good or len(game.seats) // 2
-        trusted = sorted(game.seats, key=lambda n: self._suspicion(game, table, evil, n))[:good]
+        trusted = self._trusted(game)
         return "approve" if all(n in trusted for n in team) else "reject"
 
     def quest(self, game: AvalonView, ask: QuestAsk) -> str:
