@@ -188,8 +188,10 @@ class Referee:
     def _commit(self) -> None:
         """Store the games' new steps, then send what they held back. Every public entry
         point that can move a game ends here."""
+        if self.journal is None:
+            return
         outbox = self._outbox or []
-        if self.journal is None or not outbox and not self.journal.unsaid():
+        if not outbox and not self.journal.unsaid():
             return  # (a line of speech sends nothing, and is stored all the same)
         try:
             self.journal.save()
