@@ -106,10 +106,11 @@ def test_a_dm_said_to_several_bots_is_one_message() -> None:
 def test_the_bench_splits_a_game_into_its_parts() -> None:
     """``bench/protocol.py``'s breakdown: every part of a game is measured, the grammar
     counts each distinct line once, and the bots it seats play whole games."""
-    for bots in ("random", "rules"):
-        seconds, spent, matches, sent = bench.timed_split(10, 2, bots)
+    for bots, text in (("random", False), ("rules", False), ("random", True)):
+        seconds, spent, matches, sent = bench.timed_split(10, 2, bots, text)
         assert len(matches) == 2 and all(m.over for m in matches)
         assert 0 < spent["referee"] and 0 < spent["bots"] and spent["referee"] + spent["bots"] < seconds
-        grammar = bench.grammar(matches, sent)
-        assert set(grammar) == {"referee", "bots", "hub"} and all(s > 0 for s in grammar.values())
+        grammar = bench.grammar(matches, sent, text)
+        assert set(grammar) == {"referee", "bots", "hub"} and grammar["referee"] > 0 and grammar["bots"] > 0
+        assert (grammar["hub"] > 0) == text  # handed their messages, the bots' hub parses nothing
         assert all(len(a) == len(m.answers) for a, m in zip(sent, matches))
