@@ -218,7 +218,8 @@ def register(main: click.Group) -> None:
     @click.option("--all", "everything", is_flag=True,
                   help="Everything: every line the referee sent, to everyone, and every answer.")
     @click.option("--pretty", is_flag=True, help="Told in sentences, as the narrated spectators' channel tells it "
-                                                 "(colours on a terminal).")
+                                                 "(colours on a terminal), with what players said in private "
+                                                 "(wolves' talk, Tuvalon's second discussion) at its place.")
     @click.pass_obj
     def replay(obj: Any, game_id: str, nick: str | None, everything: bool, pretty: bool) -> None:
         """Print a stored game as the channel showed it, with the players' talk (default), as
@@ -241,7 +242,7 @@ def register(main: click.Group) -> None:
             from .narrate.narrator import retell
 
             color = sys.stdout.isatty()
-            for sentence in retell(channel_lines(game, after), game.summary.started, game.summary.finished):
+            for sentence in retell(channel_lines(game, after, private=True), game.summary.started, game.summary.finished):
                 click.echo(sentence.ansi() if color else sentence.plain())
             return
         for line in replay_lines(game, seat, everything, after):

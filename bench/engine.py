@@ -2,9 +2,9 @@
 
 Usage: python bench/engine.py [--games N] [--seed S]
 Prints games/s for 5- and 10-player Avalon games (default rules, and all optional roles on),
-then for Werewolf: the classic set (the default deal, 8 players; seer, witch, hunter and
-bodyguard at 12) and every P1 role at 12; then Tuvalon's seven players (each round adds 21
-turns: two discussions and the moves).
+then for Werewolf at 8 and 16 players with each preset (classic: the spec's section 8;
+advanced: P1/P2 roles; chaos: a deck drawn per game from every role); then Tuvalon's seven
+players (each round adds 21 turns: two discussions and the moves).
 """
 
 from __future__ import annotations
@@ -50,18 +50,10 @@ def main() -> None:
             s = simulate("avalon", players, args.games, args.seed, options)
             print(f"avalon {players:2d} players, {label:40s}: {args.games / s.seconds:8.0f} games/s")
     wolf_games = max(1, args.games // 10)  # a Werewolf game is some ten times longer
-    werewolf = {
-        (8, "default (werewolf:2, seer, doctor)"): WerewolfOptions(),
-        (12, "classic: werewolf:3, seer, witch, hunter, bodyguard"): WerewolfOptions(
-            enabledRoles="villager,werewolf,seer,witch,hunter,bodyguard",
-            roleCounts="werewolf:3,seer:1,witch:1,hunter:1,bodyguard:1"),
-        (12, "P1: werewolf:3, doctor, bodyguard, cupid, vigilante, idiot, jester, piper"): WerewolfOptions(
-            enabledRoles="villager,werewolf,doctor,bodyguard,cupid,vigilante,idiot,jester,piper",
-            roleCounts="werewolf:3,doctor:1,bodyguard:1,cupid:1,vigilante:1,idiot:1,jester:1,piper:1"),
-    }
-    for (players, label), wolf_options in werewolf.items():
-        played = simulate("werewolf", players, wolf_games, args.seed, wolf_options)
-        print(f"werewolf {players:2d} players, {label}: {wolf_games / played.seconds:8.0f} games/s")
+    for preset in ("classic", "advanced", "chaos"):
+        for players in (8, 16):
+            played = simulate("werewolf", players, wolf_games, args.seed, WerewolfOptions(preset=preset))
+            print(f"werewolf {players:2d} players, preset {preset:31s}: {wolf_games / played.seconds:8.0f} games/s")
     s = simulate("tuvalon", 7, args.games, args.seed, TuvalonOptions())
     print(f"tuvalon 7 players, {'the fixed table':40s}: {args.games / s.seconds:8.0f} games/s")
 

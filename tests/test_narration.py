@@ -4,6 +4,7 @@ announcements, talk, continued lines, the referee named by the topic; ``arena re
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -146,7 +147,9 @@ def test_replay_pretty(tmp_path: Path) -> None:
     chatty.write_text("from arena.bots.werewolf_rules_bot import WerewolfRuleBot\n\n"
                       "class Chatty(WerewolfRuleBot):\n"
                       "    def speech(self, game, ask):\n"
-                      "        return f'{game.me} speaks on day {game.state.day}'\n")
+                      "        return f'{game.me} speaks on day {game.state.day}'\n\n"
+                      "    def team_talk(self, game, ask):\n"
+                      "        return f'{game.me} whispers at night {game.state.day}' if ask.kind == 'wolf_vote' else []\n")
     cfg = tmp_path / "config.yaml"
     # Every bot talks at every turn: a random deal cannot leave the game without talk.
     bots = ", ".join(f"w{i}={chatty}:Chatty" for i in range(1, 9))
@@ -161,7 +164,12 @@ def test_replay_pretty(tmp_path: Path) -> None:
     assert lines[-1].startswith("Elo ratings now: ")
     talk = [line for line in runner.invoke(main, ["--config", str(cfg), "replay", "t1-1"]).output.splitlines()
             if line.startswith("#     <")]
-    assert talk and [line for line in lines if line.startswith("<")] == [line[6:] for line in talk]
+    assert talk and [line for line in lines if line.startswith("<") and " → " not in line] == [line[6:] for line in talk]
+    # The wolves' talk, told once the game is over: each line once, with who heard it.
+    whispers = [line for line in lines if " whispers at night " in line]
+    assert whispers and all(re.fullmatch(r"<(\S+) → \S+(, \S+)*> \1 whispers at night \d+", w) for w in whispers)
+    assert len(set(whispers)) == len(whispers)
+    assert lines.index(whispers[0]) < next(i for i, line in enumerate(lines) if line.startswith("Game over"))
     both = runner.invoke(main, ["--config", str(cfg), "replay", "t1-1", "--pretty", "--all"])
     assert both.exit_code != 0
 
@@ -215,3 +223,26 @@ def test_a_tuvalon_game_tells_the_map_the_moves_and_who_heard_whom() -> None:
     assert said[11] == "Quest 1 goes without a vote: dave and grace."
     assert "Winners: dave, erin and grace." in said[12]
     assert "alice (knight)" in said[13]
+
+
+def test_replay_pretty_tells_tuvalons_second_discussion(tmp_path: Path) -> None:
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text("from arena.bots.tuvalon_rules_bot import TuvalonRuleBot\n\n"
+                      "class Chatty(TuvalonRuleBot):\n"
+                      "    def team_talk(self, game, ask):\n"
+                      "        return f'{game.me} whispers' if ask.kind == 'speak_near' else []\n")
+    cfg = tmp_path / "config.yaml"
+    bots = ", ".join(f"t{i}={chatty}:Chatty" for i in range(1, 8))
+    cfg.write_text(f"store:\n  path: results.db\ntournament:\n  games: 1\n  game: tuvalon\n  bots: [{bots}]\n")
+    runner = CliRunner()
+    assert runner.invoke(main, ["--config", str(cfg), "tournament"]).exit_code == 0
+    lines = runner.invoke(main, ["--config", str(cfg), "replay", "t1-1", "--pretty"]).output.splitlines()
+    # Each line of words comes just before the sentence that says who heard it, and names the same players.
+    whispers = 0
+    for i, line in enumerate(lines):
+        heard = re.fullmatch(r"<(\S+) → (.+)> \1 whispers", line)
+        if heard:
+            whispers += 1
+            told = re.fullmatch(rf"{heard[1]} takes a second turn within earshot of (.+)\.", lines[i + 1])
+            assert told and set(re.split(r", | and ", told[1])) == set(heard[2].split(", "))
+    assert whispers

@@ -25,6 +25,10 @@ STORIES: dict[str, type[Story]] = {AvalonStory.game: AvalonStory, WerewolfStory.
                                    TuvalonStory.game: TuvalonStory}
 """Each game's narration, by the name its lines give it (``game=``)."""
 
+Heard = tuple[str | None, str] | tuple[str, str, tuple[str, ...]]
+"""An item of a retold game: ``(None, line)`` the referee's line, ``(nick, text)`` a player's
+talk in the channel, ``(nick, text, hearers)`` what a player said in private."""
+
 REFEREE = "*"
 """The referee's name in a retold game (``retell``): no player can have it."""
 GAME_CHANNEL = "#game"
@@ -122,15 +126,19 @@ class Narrator:
             self._parts.pop(channel, None)
 
 
-def retell(lines: Iterable[tuple[str | None, str]], started: float | None = None,
-           finished: float | None = None) -> list[Sentence]:
-    """A finished game's story from its channel, in order: each item is ``(None, line)`` for
-    a referee line or ``(nick, text)`` for a player's talk. ``started`` and ``finished``
-    (seconds) give the game's length, which the lines alone do not hold."""
+def retell(lines: Iterable[Heard], started: float | None = None, finished: float | None = None) -> list[Sentence]:
+    """A finished game's story from its channel, in order (``Heard`` items). ``started`` and
+    ``finished`` (seconds) give the game's length, which the lines alone do not hold."""
     narrator = Narrator("#lobby", REFEREE)
     said: list[Sentence] = []
     over = False
-    for speaker, text in lines:
+    for item in lines:
+        speaker, text = item[0], item[1]
+        if len(item) == 3:
+            gid = narrator.channels.get(GAME_CHANNEL)
+            if gid is not None and speaker is not None:
+                said += narrator.games[gid].whisper(speaker, text, item[2])
+            continue
         over = over or speaker is None and text.startswith(END + " ")
         said += narrator.hear(speaker or REFEREE, GAME_CHANNEL, text, finished if over else started)
     return said

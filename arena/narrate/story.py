@@ -57,6 +57,16 @@ class Story:
         spans = (Span("<"), Span(nick, NAME), Span(f"> {text}"))
         return [Sentence(spans, (), self.gid, talk=True)]
 
+    def whisper(self, nick: str, text: str, hearers: Sequence[str]) -> list[Sentence]:
+        """A line said in private (the wolves' talk, a Tuvalon speaker within earshot),
+        relayed as ``<nick → a, b> text``: only ever told once the game is over."""
+        spans = [Span("<"), Span(nick, NAME), Span(" → ")]
+        for i, hearer in enumerate(hearers):
+            spans += [Span(", ")] if i else []
+            spans.append(Span(hearer, NAME))
+        spans.append(Span(f"> {text}"))
+        return [Sentence(tuple(spans), (), self.gid, talk=True)]
+
     # -- shared lines ----------------------------------------------------------------
 
     def on_timeout(self, msg: Message) -> list[Sentence]:

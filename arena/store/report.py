@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import io
 import time
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from ..core.said import FALLBACKS, Answer, Talk
+from ..protocol import TEAM, ProtocolError, parse
 from .records import BotRecord, BotStats, GameSummary, LeaderRow, RateStat, StoredGame
+
+if TYPE_CHECKING:
+    from ..narrate.narrator import Heard
 
 WIDTH = 1000
 """Characters a table may take before rich would wrap it: more than any table here needs,
@@ -148,17 +152,40 @@ def replay_lines(game: StoredGame, seat: int | None = None, everything: bool = F
     return out
 
 
-def channel_lines(game: StoredGame, after: Sequence[str] = ()) -> list[tuple[str | None, str]]:
+def channel_lines(game: StoredGame, after: Sequence[str] = (), private: bool = False) -> list[Heard]:
     """What a spectator of the game's channel heard, in order: ``(None, line)`` for each of
     the referee's lines, ``(nick, text)`` for the players' talk at its place, then ``after``
-    (e.g. the ratings). The narrator's input for a stored game (``arena replay --pretty``)."""
+    (e.g. the ratings). The narrator's input for a stored game (``arena replay --pretty``).
+    ``private`` adds, at its place, what players said in private once the game is over to
+    reveal it (the wolves' talk, Tuvalon's second discussion): ``(nick, text, hearers)``,
+    one item for a line the referee relayed to several players."""
     talk: dict[int, list[Talk]] = {}
     for item in game.talk:
         talk.setdefault(item.after, []).append(item)
-    out: list[tuple[str | None, str]] = []
+    out: list[Heard] = []
+    relayed: tuple[str, str] | None = None
     for i, (target, line) in enumerate(game.transcript):
         out += [(item.nick, item.text) for item in sorted(talk.get(i, ()), key=lambda item: item.at)]
         if target is None:
             out.append((None, line))
+            relayed = None
+            continue
+        said = _relayed_talk(line) if private else None
+        if said is None:
+            relayed = None
+        elif said == relayed and len(out[-1]) == 3:
+            out[-1] = (*said, (*out[-1][2], target))
+        else:
+            relayed = said
+            out.append((*said, (target,)))
     out += [(item.nick, item.text) for item in sorted(talk.get(len(game.transcript), ()), key=lambda item: item.at)]
     return out + [(None, line) for line in after]
+
+
+def _relayed_talk(line: str) -> tuple[str, str] | None:
+    """``(speaker, text)`` of a ``TEAM`` line the referee relayed, else None."""
+    try:
+        msg = parse(line)
+    except ProtocolError:
+        return None
+    return (msg.get("from", "?"), msg.text or "") if msg.verb == TEAM and msg.text else None

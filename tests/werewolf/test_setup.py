@@ -20,7 +20,6 @@ from .helpers import ALL_ROLES, events, game, night
 
 SECTION_12 = {
     "enabledRoles": "villager,werewolf,seer,doctor,hunter,witch",
-    "roleCounts": "werewolf:2,seer:1,doctor:1",
     "revealRolesOnDeath": True, "allowDoctorSelfProtect": True, "allowRepeatedProtect": False,
     "hunterShootOnPoison": False, "dayVoteMajority": True, "leaderEnabled": True,
     "lastWordsMode": "limit_by_initial_wolves", "protectAgainstPoison": False, "protectAgainstVigilante": True,
@@ -38,6 +37,8 @@ def test_every_section_12_option_with_its_default():
     defaults = WerewolfOptions().to_dict()
     for name, value in SECTION_12.items():
         assert defaults[name] == value, name
+    assert defaults["roleCounts"] == "" and defaults["preset"] == "none"  # neither: the spec's default deck
+    assert sorted(WerewolfOptions().deal(8)) == sorted(["werewolf"] * 2 + ["seer", "doctor"] + ["villager"] * 4)
 
 
 def test_roles_registered_with_spec_teams_and_priorities():

@@ -159,9 +159,8 @@ class WerewolfGame(Game):
         self, players: int, options: WerewolfOptions | None = None, seed: int = 0, deal: Sequence[int] | None = None
     ) -> None:
         options = options or WerewolfOptions()
-        cards = options.deal(players)
         super().__init__(players, options, seed, deal)
-        cards = self._seat(cards)
+        cards = self._seat(options.deal(players, self.rng))
         roles = cards[:players]
         self.extra: list[str] = cards[players:]
         """The cards dealt to nobody (the thief's choice, see roles/thief.py)."""

@@ -15,7 +15,7 @@ from ...core.events import Event
 from ...protocol import END, ROLE, START, Message
 from .engine import WerewolfGame
 
-UNSHOWN = frozenset({"roleCounts", "enabledRoles", "nightActionTime", "discussionTime", "voteTime", "lastWordsTime"})
+UNSHOWN = frozenset({"roleCounts", "preset", "enabledRoles", "nightActionTime", "discussionTime", "voteTime", "lastWordsTime"})
 """Options not in RULES: the deal is in START's ``roles``, timings in each ASK's deadline."""
 ROLE_OPTIONS = {"littleGirlCaughtPercent": "little_girl"}
 """Options of a role that came after the classic set: in RULES only when the role is dealt,

@@ -8,20 +8,28 @@ Role counts read the same on a command line and in YAML::
 Villagers fill the seats the counts leave free. A role outside ``enabledRoles`` may not be
 dealt (the spec's pair of options), so P1 roles need both, e.g.
 ``enabledRoles=villager,werewolf,seer,bodyguard roleCounts=werewolf:2,bodyguard:1``.
+
+Without ``roleCounts`` the deck is the ``preset``'s for the table size (presets.py), whose
+roles need no ``enabledRoles``; with neither, the spec's default ``werewolf:2,seer:1,doctor:1``.
+Given counts win over a preset: a configured preset stays the default of every run, and one
+run may still deal a deck of its own.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 
 from ...core.errors import SetupError
 from ...core.options import OptionError, Options, option
+from .presets import FILLER, PRESETS, preset_counts
 from .roles import REGISTRY, Team
 
 MIN_PLAYERS = 6
 MAX_PLAYERS = 20
-FILLER = "villager"
+DEFAULT_COUNTS = "werewolf:2,seer:1,doctor:1"
+"""The spec's default deal (section 12), dealt with neither ``roleCounts`` nor a preset."""
 
 _ITEM = re.compile(r"^([a-z_]+)\s*[:=]\s*(\d+)$")
 
@@ -50,7 +58,11 @@ def parse_names(text: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class WerewolfOptions(Options):
     enabledRoles: str = option("villager,werewolf,seer,doctor,hunter,witch", help="roles that may be dealt (comma-separated ids)")
-    roleCounts: str = option("werewolf:2,seer:1,doctor:1", help="role:count,... to deal; villagers fill the rest")
+    roleCounts: str = option("", help=f"role:count,... to deal, villagers filling the rest; wins over preset; "
+                                      f"empty: the preset's deck, or {DEFAULT_COUNTS}")
+    preset: str = option("none", choices=PRESETS, help="a ready-made deck for the table size (none, classic: the "
+                                                        "spec's section 8, advanced: with P1/P2 roles, chaos: drawn "
+                                                        "from every role each game); see rules/werewolf.md")
     revealRolesOnDeath: bool = option(True, help="a dead player's role is announced")
     allowDoctorSelfProtect: bool = option(True, help="the doctor may protect themself")
     allowRepeatedProtect: bool = option(False, help="doctor/bodyguard may protect the same player two nights running")
@@ -86,13 +98,20 @@ class WerewolfOptions(Options):
     def counts(self) -> dict[str, int]:
         return parse_counts(self.roleCounts)
 
-    def deal(self, players: int) -> list[str]:
+    def deal(self, players: int, rng: random.Random | None = None) -> list[str]:
         """The cards to deal (unshuffled): one per player, and the extra cards some roles add
-        (the thief's two), dealt to nobody; or SetupError saying why the game cannot start."""
+        (the thief's two), dealt to nobody; or SetupError saying why the game cannot start.
+        ``rng`` (the game's) draws a chaos deck; without one a sample deck is checked."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise SetupError(f"Werewolf needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
-        enabled = parse_names(self.enabledRoles)
+            preset = f" (preset {self.preset} included)" if self.preset != "none" else ""
+            raise SetupError(f"Werewolf needs {MIN_PLAYERS} to {MAX_PLAYERS} players{preset}, got {players}")
         counts = {r: n for r, n in self.counts().items() if n > 0}
+        enabled = parse_names(self.enabledRoles)
+        if not counts and self.preset != "none":
+            counts = preset_counts(self.preset, players, rng or random.Random(players))
+            enabled = (*counts, FILLER)
+        elif not counts:
+            counts = parse_counts(DEFAULT_COUNTS)
         for role in (*enabled, *counts):
             if role not in REGISTRY:
                 raise SetupError(f"unknown role {role!r} (known: {', '.join(REGISTRY)})")

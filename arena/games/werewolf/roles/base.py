@@ -132,6 +132,9 @@ class Role:
     priority: ClassVar[str]
     """P0..P3, as in section 3."""
     max_count: ClassVar[int | None] = None
+    chaos_copies: ClassVar[int] = 1
+    """Cards of this role the ``chaos`` preset deals when it draws it (the masons come as a
+    pair); 0 keeps the role out of chaos's draw (presets.py)."""
     extra_cards: ClassVar[int] = 0
     """Cards this role adds to the deck beyond one per player (the thief's two)."""
     actions: ClassVar[tuple[type[Action], ...]] = ()

@@ -22,6 +22,7 @@ class Mason(Role):
     id = "mason"
     team = Team.VILLAGE
     priority = "P2"
+    chaos_copies = 2
 
     @classmethod
     def on_deal(cls, game: "WerewolfGame", seats: list[int]) -> None:
