@@ -63,7 +63,8 @@ AVALON_SETS: list[tuple[int, AvalonOptions]] = [
 ]
 
 EVERY_ROLE = ("villager,werewolf,seer,doctor,hunter,witch,bodyguard,cupid,idiot,jester,piper,vigilante,"
-              "guardian_angel,roleblocker,serial_killer,jailer,detective,tracker,watcher,mason,oracle,bomb,little_girl,thief,miller,godfather,alpha_werewolf,wolf_seer,silencer,priest")
+              "guardian_angel,roleblocker,serial_killer,jailer,detective,tracker,watcher,mason,oracle,bomb,little_girl,thief,miller,godfather,alpha_werewolf,wolf_seer,silencer,priest"
+              ",werewolf_leader,wolf_witch,wolf_guard,warder,decoy,avenger,scapegoat")
 ALL_POWERS = "werewolf:3,seer:1,doctor:1,hunter:1,witch:1,bodyguard:1,cupid:1,idiot:1,jester:1,piper:1,vigilante:1"
 WEREWOLF_SETS: list[tuple[int, WerewolfOptions]] = [
     (8, WerewolfOptions()),
@@ -83,6 +84,10 @@ WEREWOLF_SETS: list[tuple[int, WerewolfOptions]] = [
                                                              "doctor:1,piper:1,cupid:1,oracle:1,little_girl:1")),
     (10, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="godfather:1,wolf_seer:1,alpha_werewolf:1,miller:1,seer:1,"
                                                              "detective:1,silencer:1,priest:1,piper:1")),
+    (12, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf_leader:1,wolf_witch:1,wolf_guard:1,warder:1,decoy:1,"
+                                                             "avenger:1,scapegoat:2,seer:1,doctor:1,priest:1")),
+    (10, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf_leader:1,wolf_witch:1,scapegoat:2,hunter:1,warder:1",
+                         revealRolesOnDeath=False, scapegoatPunishment="death", protectAgainstPoison=True)),
 ]
 
 

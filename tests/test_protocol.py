@@ -123,6 +123,8 @@ CANONICAL: list[tuple[Message, str]] = [
     (Message.make("BLOCKED", "g4", night=2), "BLOCKED g4 night=2"),
     (Message.make("SILENCED", "g4", day=2, players=["bob"]), "SILENCED g4 day=2 players=bob"),
     (Message.make("CLEANSED", "g4", night=2, statuses=["charmed"]), "CLEANSED g4 night=2 statuses=charmed"),
+    (Message.make("PUNISHED", "g4", day=2, player="bob", punishment="lose_vote"),
+     "PUNISHED g4 day=2 player=bob punishment=lose_vote"),
     (Message.make("CARDS", "g4", cards=["witch", "werewolf"]), "CARDS g4 cards=witch,werewolf"),
     (Message.make("CAUGHT", "g4", night=2, player="bob"), "CAUGHT g4 night=2 player=bob"),
     (Message.make("ORACLE", "g4", target="bob", role="werewolf"), "ORACLE g4 target=bob role=werewolf"),

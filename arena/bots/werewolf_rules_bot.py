@@ -14,6 +14,11 @@
   players they know nothing about; the little girl peeks on the first night; the thief
   takes a werewolf card, else any card with a power; the silencer silences the claimed
   seer, whom the priest cleanses.
+- The werewolf leader names the pack's own pick (so a split or blocked vote still kills);
+  the wolf witch poisons the claimed seer (whom the doctor protects from the pack); the wolf guard
+  protects a wolf the seer named, else a pack mate. The warder charms the claimed seer, the
+  decoy spends its lure on them once they have claimed, and the executed scapegoat punishes
+  a named wolf among its voters, else a voter it knows nothing about.
 
 Everything it reasons from is in the SDK's ``WerewolfState``: the living, the speeches
 (where seers claim), the day's ballots, its own night results.
@@ -93,6 +98,34 @@ class WerewolfRuleBot(WerewolfBot):
         # The same pick for every wolf: seeded by the game and the night only.
         return self._pick(sorted(targets), random.Random(f"{game.gid}:{game.state.day}"))
 
+    def werewolf_leader_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        return self._victim(game, ask.players)
+
+    def wolf_witch_poison(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Poisons the claimed seer: the doctor protects them from the pack, not from poison."""
+        seer = claims(game.state)[0]
+        return seer if seer in ask.players else "none"
+
+    def wolf_guard_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """A wolf the seer named (the village will come for them), else a pack mate, else itself."""
+        named = self._named_wolves(game, ask)
+        mates = [o for o in ask.players if o != game.me]
+        for choice in (named, mates, ask.players):
+            if choice:
+                return choice[0]
+        return "none"
+
+    def decoy_draw(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """Keeps its one lure until a seer has claimed: then the seer is the wolves' pick."""
+        seer = claims(game.state)[0]
+        return seer if seer in ask.players else "none"
+
+    def scapegoat_punish(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        named = self._named_wolves(game, ask)
+        known = self._known(game)
+        unknown = [o for o in ask.players if known.get(o) != "village"]
+        return (named or unknown or ask.options)[0]
+
     def team_talk(self, game: WerewolfView, ask: Ask) -> Talk:
         pack = [w for w in game.state.wolves if game.state.is_alive(w) and w != game.me]
         if ask.kind == "wolf_vote" and pack:  # alone, no one would hear it
@@ -109,6 +142,7 @@ class WerewolfRuleBot(WerewolfBot):
     doctor_protect = _protect
     bodyguard_protect = _protect
     guardian_angel_protect = _protect
+    warder_ward = _protect
     jailer_jail = _protect
 
     tracker_track = _unknown

@@ -49,8 +49,8 @@ class Death:
     day: int
     """The day of the death (a night death counts for the day it is told at dawn)."""
     cause: str
-    """``night`` (dawn never tells how), ``execution``, ``shot`` (a hunter's), or ``day``
-    (another death in the day: a lover's grief)."""
+    """``night`` (dawn never tells how), ``execution``, ``shot`` (a hunter's), ``punished``
+    (by a scapegoat), or ``day`` (another death in the day: a lover's grief)."""
     role: str | None = None
     """The role, if the game reveals roles on death."""
 
@@ -199,6 +199,9 @@ class WerewolfState(GameState):
     """Who is silenced, by day (``SILENCED``): no turn at the floor that day."""
     cleansed: list[str] = field(default_factory=list)
     """The statuses a priest lifted from you (``CLEANSED``)."""
+    punished: dict[int, Player] = field(default_factory=dict)
+    """Whom an executed scapegoat punished, by day (``PUNISHED``): with ``lose_vote`` they do
+    not vote the next day."""
     cards: list[str] = field(default_factory=list)
     """The two extra cards (roles), if you are the thief: ``card1`` and ``card2``."""
     caught: list[Player] = field(default_factory=list)
@@ -210,7 +213,9 @@ class WerewolfState(GameState):
     watched: list[VisitReport] = field(default_factory=list)
     """What you learned as the watcher: who visited your target."""
     _shot: Player | None = field(default=None, repr=False)
-    """The target of the last hunter's shot: its DEATH line follows."""
+    """The target of the last hunter's shot (or a scapegoat's deadly punishment): its DEATH
+    line follows."""
+    _shot_cause: str = field(default="shot", repr=False)
 
     @property
     def dead(self) -> list[Player]:
@@ -274,6 +279,12 @@ class WerewolfState(GameState):
 
     def _cleansed(self, msg: Message) -> None:
         self.cleansed += msg.list("statuses")
+
+    def _punished(self, msg: Message) -> None:
+        player = msg.get("player", "")
+        self.punished[msg.int("day", self.day)] = player
+        if msg.get("punishment") == "death":
+            self._shot, self._shot_cause = player, "punished"
 
     def _cards(self, msg: Message) -> None:
         self.cards = msg.list("cards")
@@ -362,11 +373,11 @@ class WerewolfState(GameState):
         self.roles[msg.get("target", "")] = msg.get("role", "")
 
     def _shot_line(self, msg: Message) -> None:
-        self._shot = _someone(msg.get("target"))
+        self._shot, self._shot_cause = _someone(msg.get("target")), "shot"
 
     def _death(self, msg: Message) -> None:
         player = msg.get("player", "")
-        self._die(player, "shot" if player == self._shot else "day", msg.get("role"))
+        self._die(player, self._shot_cause if player == self._shot else "day", msg.get("role"))
         self._shot = None
 
     def _team(self, msg: Message) -> None:
@@ -380,7 +391,7 @@ class WerewolfState(GameState):
     READERS = {
         **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
         "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught, "CARDS": _cards, "SILENCED": _silenced,
-        "CLEANSED": _cleansed,
+        "CLEANSED": _cleansed, "PUNISHED": _punished,
         "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "ORACLE": _oracle, "DAWN": _dawn, "DAY": _day,
         "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
         "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
@@ -396,7 +407,9 @@ _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "wit
           "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
           "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
           "little_girl_peek", "thief_steal", "wolf_seer_check",
-          "silencer_silence", "priest_cleanse")
+          "silencer_silence", "priest_cleanse",
+          "werewolf_leader_kill", "wolf_witch_poison", "wolf_guard_protect", "warder_ward", "decoy_draw",
+          "scapegoat_punish")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -460,6 +473,36 @@ class WerewolfBot(GameBot):
     def priest_cleanse(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the priest: return a player (yourself allowed) to cleanse of every
         harmful status (charmed, silenced), or ``"none"``. Default: at random."""
+        return self._at_random(ask)
+
+    def werewolf_leader_kill(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the werewolf leader, asked after your own ``wolf_vote``: return the player
+        the pack kills tonight, whatever the votes, or ``"none"`` to leave it to the vote.
+        ``WOLF_VOTES`` tells the pack the final target. Default: at random."""
+        return self._at_random(ask)
+
+    def wolf_witch_poison(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the wolf witch: return a player to poison (once per game; a poison no
+        bodyguard intercepts), or ``"none"``. You vote with the pack too. Default: at
+        random."""
+        return self._at_random(ask)
+
+    def wolf_guard_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the wolf guard, asked before the pack votes: return a werewolf
+        (yourself allowed; the options are the living pack, less last night's choice) to
+        protect from one ordinary kill tonight, or ``"none"``. Default: at random."""
+        return self._at_random(ask)
+
+    def warder_ward(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the warder: return another player to charm, or ``"none"``. The charm
+        stops one night kill, whenever it comes, and then lifts; you are asked only while
+        none of your charms is in play. Default: at random."""
+        return self._at_random(ask)
+
+    def decoy_draw(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the decoy: return another player whose first ordinary kill tonight you
+        draw onto yourself (once per game, spent even if no kill comes), or ``"none"``.
+        Default: at random."""
         return self._at_random(ask)
 
     def doctor_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:
@@ -560,6 +603,13 @@ class WerewolfBot(GameBot):
         """You died: as the hunter, return a player to take with you, or ``"none"``. With
         roles hidden every dying player is asked (a non-hunter with ``none`` alone), so
         being asked tells nothing. Default: at random."""
+        return self._at_random(ask)
+
+    def scapegoat_punish(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You were executed as the scapegoat: return one of the living players who voted
+        for you (``ask.options``), to be punished (``PUNISHED``; the ``scapegoatPunishment``
+        option says how). With roles hidden every dying player may be asked, a
+        non-scapegoat with ``none`` alone. Default: at random."""
         return self._at_random(ask)
 
     # -- day: asked in the channel -------------------------------------------------------

@@ -20,7 +20,8 @@ SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_
 SPECIALS = [r for r in REGISTRY if r not in ("villager", "werewolf")]
 PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed", "blocked", "masons",
            "detective_result", "tracked", "watched", "caught"}
-DEAD_MAY_ANSWER = {"last_words", "hunter_shoot"}
+DEAD_MAY_ANSWER = {"last_words"} | {kind for kind, action in ACTIONS.items() if action.step is None}
+"""Last words and the death triggers (the hunter's shot, the scapegoat's punishment)."""
 
 
 @st.composite

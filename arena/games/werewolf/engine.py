@@ -52,7 +52,8 @@ night the discussion starts next to the leader (who then speaks last) or, with n
 at a random living player; nobody may vote for themself; the leader's vote counts once and
 the title is not passed on at death; a revealed idiot speaks but does not vote; a hunter
 shot at dawn or in the day is not a night victim and gets no last words; with roles hidden
-every player who dies is asked ``hunter_shoot`` (see roles/hunter.py); a game that
+every player who dies is asked a death trigger, ``hunter_shoot`` when a hunter is dealt
+(see roles/hunter.py, roles/scapegoat.py); a game that
 reaches ``maxDays`` ends in a draw (reason ``day_limit``).
 """
 
@@ -108,6 +109,9 @@ class NightPlan:
     visits: list[Visit] = field(default_factory=list)
     """Who visited whom tonight (mechanics/visits.py)."""
     wolf_target: int | None = None
+    killers: dict[int, list[int]] = field(default_factory=dict)
+    """At dawn, for each of the night's dead, who carried out the kills that took them (an
+    avenger's due, read by ``Role.on_death``)."""
     notes: dict[str, Any] = field(default_factory=dict)
 
 
@@ -191,8 +195,9 @@ class WerewolfGame(Game):
         self._triggers: list[tuple[int, type[Action] | None]] = []
         """Who owes a death-triggered decision; with roles hidden every dead seat (None: a
         cover request, see ``_do_triggers``)."""
-        self._trigger_kind = next((a.kind for r in self._in_play for a in r.actions if a.step is None), None)
-        """The death trigger dealt (the hunter's shot), if any: what the cover requests look like."""
+        self._trigger_kind = min((a.kind for r in self._in_play for a in r.actions if a.step is None), default=None)
+        """A death trigger dealt (the hunter's shot, the scapegoat's punishment), if any: what
+        the cover requests look like (the same kind in every game with the same deal)."""
         self._night_actions = sorted(
             {a for r in self._in_play for a in r.actions if a.step is not None}, key=lambda a: (a.step, a.kind)
         )
@@ -386,7 +391,7 @@ class WerewolfGame(Game):
                     continue
                 self._tonight.remove(pair)
                 moved = True
-                if is_blocked(self, seat):
+                if is_blocked(self, seat, action.step):
                     continue
                 decision = action.decision(self, seat)
                 if decision is not None:
@@ -416,7 +421,7 @@ class WerewolfGame(Game):
         answers = sorted(a for a in self.plan.answers if a[0] == step)
         self.plan.answers = [a for a in self.plan.answers if a[0] != step]
         for _, seat, kind, value in answers:
-            if is_blocked(self, seat):
+            if is_blocked(self, seat, step):
                 continue
             action = ACTIONS[kind]
             action.apply(self, seat, value)
@@ -439,14 +444,22 @@ class WerewolfGame(Game):
         self.phase = DAY_ANNOUNCE
         for action in self._night_actions:
             action.dawn(self)
+        for role in self._in_play:
+            role.dawn(self)
         outcome = resolve(self.plan.kills, self.plan.protections)
+        for used in outcome.used:
+            if used.status is not None:
+                statuses.remove(self, used.target, (used.status,))
         self._batch = []
         deaths = dict(outcome.deaths)
+        killers = {seat: list(actors) for seat, actors in outcome.killers.items()}
         for seat in outcome.deaths:
             cause = self._roles[seat].retaliation
             if cause is not None:
                 for killer in outcome.killers.get(seat, ()):
                     deaths.setdefault(killer, []).append(cause)
+                    killers.setdefault(killer, []).append(seat)
+        self.plan.killers = killers
         for seat, causes in deaths.items():
             if self.alive[seat]:  # not yet taken by a lover's grief this dawn
                 self._die(seat, causes, announce=False)
@@ -683,6 +696,14 @@ class WerewolfGame(Game):
 
     # -- votes (5.3.2, 5.3.4) ----------------------------------------------------------
 
+    def _may_vote(self, seat: int) -> bool:
+        """Whether ``seat`` votes on executions today (a revealed idiot, a punished voter do not)."""
+        return not self.state[seat].get("no_vote") and not statuses.has(self, statuses.VOTELESS, seat)
+
+    def voters_against(self, seat: int) -> list[int]:
+        """The living players who voted for ``seat`` in the round that just executed them."""
+        return sorted(s for s, vote in self._votes.items() if vote == seat and self.alive[s])
+
     def _vote_refusals(self, seat: int) -> dict[Any, Refusal]:
         refusals = dict(self._dead)
         refusals[seat] = (ErrorCode.CANNOT_SELF_TARGET, "you cannot vote for yourself")
@@ -693,7 +714,7 @@ class WerewolfGame(Game):
         self._votes = {}
         self._queue = [
             s for s in self._order
-            if self.alive[s] and not self.state[s].get("no_vote") and (round_ == 1 or s not in self._runoff)
+            if self.alive[s] and self._may_vote(s) and (round_ == 1 or s not in self._runoff)
         ]
         self._vote_round = round_
         self._then(("ballot", round_) if self._queue else ("count", round_))
@@ -812,7 +833,7 @@ class WerewolfGame(Game):
                     raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"your role cannot {kind}")
                 if action.exhausted(self, seat):
                     raise IllegalAction(ErrorCode.RESOURCE_EXHAUSTED, f"{kind}: already used up")
-            if kind == "vote" and self.state[seat].get("no_vote") and decision is None:
+            if kind == "vote" and not self._may_vote(seat) and decision is None:
                 raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, "you have lost your vote")
         super()._refuse(seat, kind, decision)
 

@@ -17,7 +17,7 @@ from .engine import WerewolfGame
 
 UNSHOWN = frozenset({"roleCounts", "preset", "enabledRoles", "nightActionTime", "discussionTime", "voteTime", "lastWordsTime"})
 """Options not in RULES: the deal is in START's ``roles``, timings in each ASK's deadline."""
-ROLE_OPTIONS = {"littleGirlCaughtPercent": "little_girl"}
+ROLE_OPTIONS = {"littleGirlCaughtPercent": "little_girl", "scapegoatPunishment": "scapegoat"}
 """Options of a role that came after the classic set: in RULES only when the role is dealt,
 so that the classic game's RULES still fits one line."""
 NOBODY = "none"
@@ -115,6 +115,9 @@ class WerewolfLines:
 
     def _cleansed(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("CLEANSED", gid, night=d["night"], statuses=d["statuses"])
+
+    def _punished(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
+        return Message.make("PUNISHED", gid, day=d["day"], player=nicks[d["seat"]], punishment=d["punishment"])
 
     def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> Message:
         return Message.make("BLOCKED", gid, night=d["night"])

@@ -206,6 +206,13 @@ class WerewolfStory(Story):
     def on_silenced(self, msg: Message) -> list[Sentence]:
         return [self.say().add("Silenced today: ").names(msg.list("players")).add(".").done()]
 
+    def on_punished(self, msg: Message) -> list[Sentence]:
+        player = msg.get("player", "?")
+        say = self.say().add("The scapegoat punishes ").name(player)
+        if msg.get("punishment") == "death":
+            return [say.add(": they die.").done()]
+        return [say.add(": no vote tomorrow.").fact("voteless", player).done()]
+
     def on_oracle(self, msg: Message) -> list[Sentence]:
         target, role = msg.get("target", "?"), msg.get("role", "?")
         say = self.say().add("An oracle died: ").name(target).add(" is the ").side(role, _team(role)).add(".")

@@ -83,6 +83,7 @@ class WerewolfOptions(Options):
     vigilanteShots: int = option(1, help="shots a vigilante has for the whole game (not in the spec)")
     littleGirlCaughtPercent: int = option(20, help="chance in percent that a little girl's peek is caught (not in the spec)")
     maxDays: int = option(50, help="after this many days the game ends in a draw; 0 = never (not in the spec)")
+    scapegoatPunishment: str = option("lose_vote", choices=("lose_vote", "death"), help="what the executed scapegoat's chosen voter suffers: no vote the next day, or death (not in the spec)")
 
     def __post_init__(self) -> None:
         # Normalise so that to_dict() and the setup event show one canonical spelling.

@@ -7,16 +7,24 @@ answers arrived in (they are asked at once and come back in network order). Kill
 in the 4.2 order (``Kill.step``: wolves, then vigilante and serial killer, then poison),
 ties by actor seat then target. For each kill:
 
-1. interception (10.4.4): an ordinary kill (10.4.2) on a guarded target is taken by the
+0. drawing: an ordinary kill (10.4.2) aimed at a player a decoy lures for is drawn onto the
+   decoy (the unused lure of the lowest seat): from then on the kill is aimed at the decoy,
+   and the player it was aimed at is not attacked at all;
+1. interception (10.4.4): an ordinary kill on a guarded target, not drawn, is taken by the
    bodyguard with the lowest seat among those still unused; the bodyguard becomes the
-   victim. Poison and other effects are never intercepted, whatever the options;
-2. blocking (10.4.5): an unused block (doctor, guardian angel) stops the kill, taken first
-   among the blocks on the kill's *current* victim (the bodyguard who took it, example 3),
-   then among those on its original target, lowest protector seat first. Preferring the
-   current victim keeps a block on the original target for a second kill of the same night:
-   wolves and vigilante on A, a bodyguard on A, one doctor on A and one on the bodyguard:
-   the bodyguard's doctor saves the bodyguard, A's doctor saves A, nobody dies;
-3. otherwise the kill lands: one death event on the victim.
+   victim. A kill changes victim once at most (10.4.7: protections do not chain). Poison
+   and other effects are never intercepted, whatever the options;
+2. blocking (10.4.5): an unused block (doctor, guardian angel, jail; a wolf guard's only
+   against an ordinary kill) stops the kill, taken first among the blocks on the kill's
+   *current* victim (the bodyguard who took it, example 3), then among those on its
+   target, lowest protector seat first. Preferring the current victim keeps a block on the
+   original target for a second kill of the same night: wolves and vigilante on A, a
+   bodyguard on A, one doctor on A and one on the bodyguard: the bodyguard's doctor saves
+   the bodyguard, A's doctor saves A, nobody dies;
+3. warding: a warder's charm on the current victim stops the kill. It comes after the
+   night's blocks so that a charm, which lasts until it is spent, is kept while a block
+   that works tonight only can do the work;
+4. otherwise the kill lands: one death event on the victim.
 
 Then healing (10.4.6): each heal, lowest witch seat first, cancels one landed, healable death
 event on its own target (the witch's chosen original target) and nothing else; it fails if
@@ -32,8 +40,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+DRAW = "draw"
 INTERCEPT = "intercept"
 BLOCK = "block"
+GUARD = "guard"
+"""A block against ordinary kills only (the wolf guard's): never poison, whatever the options."""
+WARD = "ward"
 HEAL = "heal"
 
 
@@ -62,7 +74,11 @@ class Protection:
     protector: int
     target: int
     mode: str
-    """INTERCEPT (bodyguard), BLOCK (doctor, guardian angel) or HEAL (witch)."""
+    """DRAW (decoy), INTERCEPT (bodyguard), BLOCK (doctor, guardian angel, jail), GUARD (wolf
+    guard), WARD (warder's charm) or HEAL (witch)."""
+    status: str | None = None
+    """The status that carries this protection from night to night (the warder's charm),
+    lifted once the protection takes effect (the engine does it: this module is pure)."""
 
     def order(self) -> tuple[int, int, str]:
         return (self.protector, self.target, self.mode)
@@ -86,22 +102,27 @@ def resolve(kills: Iterable[Kill], protections: Iterable[Protection]) -> Outcome
     outcome = Outcome()
     landed: list[tuple[int, Kill]] = []
 
-    def take(mode: str, target: int) -> Protection | None:
+    def take(modes: tuple[str, ...], target: int) -> Protection | None:
         for p in unused:
-            if p.mode == mode and p.target == target:
+            if p.mode in modes and p.target == target:
                 unused.remove(p)
                 outcome.used.append(p)
                 return p
         return None
 
     for kill in kills:
-        victim = kill.target
+        target = victim = kill.target
         if kill.stoppable:
+            blocks = (BLOCK, GUARD) if kill.ordinary else (BLOCK,)
             if kill.ordinary:
-                guard = take(INTERCEPT, victim)
-                if guard is not None:
+                decoy = take((DRAW,), target)
+                guard = take((INTERCEPT,), target) if decoy is None else None
+                if decoy is not None:
+                    target = victim = decoy.protector
+                elif guard is not None:
                     victim = guard.protector
-            if take(BLOCK, victim) is not None or (victim != kill.target and take(BLOCK, kill.target) is not None):
+            if (take(blocks, victim) is not None or (victim != target and take(blocks, target) is not None)
+                    or take((WARD,), victim) is not None):
                 continue
         landed.append((victim, kill))
 

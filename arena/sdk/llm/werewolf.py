@@ -65,7 +65,20 @@ ROLES = {
     "wolf_seer": "Wolf seer (werewolf): a werewolf who also checks a player's side each night.",
     "silencer": "Silencer (werewolf): a werewolf who each night silences a player: they may not speak the next "
                 "day (they still vote).",
-    "priest": "Priest (village): each night cleanses a player of charms and silence.",
+    "priest": "Priest (village): each night cleanses a player of charms, silence and a scapegoat's punishment.",
+    "werewolf_leader": "Werewolf leader (werewolf): a werewolf who votes with the pack and may then name the "
+                       "pack's victim, whatever the votes.",
+    "wolf_witch": "Wolf witch (werewolf): a werewolf with one poison for the whole game{poison_stops}.",
+    "wolf_guard": "Wolf guard (werewolf): a werewolf who each night protects a werewolf (itself allowed) from "
+                  "one attack, never from poison{repeat}.",
+    "warder": "Warder (village): charms another player; the charm stops one night attack{poison_charm}, "
+              "whenever it comes, and then lifts. One charm in play at a time.",
+    "decoy": "Decoy (village): once per game, at night, draws onto itself the first attack aimed at another "
+             "player.",
+    "avenger": "Avenger (village): killed at night, it kills its killer the next night (an attack that "
+               "protections may stop).",
+    "scapegoat": "Scapegoat (village): executed, it chooses one of the players who voted for it, who is "
+                 "punished: {punishment}.",
     "thief": "Thief (neutral): on night 1 may take one of the two extra cards and play that role from then "
              "on; otherwise becomes a villager.",
     "little_girl": "Little girl (village): each night may peek at the wolves to learn their target, but may be "
@@ -107,7 +120,17 @@ TASKS = {
     "watcher_watch": "Night {day}: choose a player to watch tonight (you learn who visits them), or none.",
     "wolf_seer_check": "Night {day}: choose a living player to check (you learn their side), or none.",
     "silencer_silence": "Night {day}: choose a player who may not speak tomorrow, or none.",
-    "priest_cleanse": "Night {day}: choose a player to cleanse of charms and silence (yourself allowed), or none.",
+    "priest_cleanse": "Night {day}: choose a player to cleanse of charms, silence and punishment (yourself "
+                      "allowed), or none.",
+    "werewolf_leader_kill": "Night {day}: name the pack's victim tonight, whatever the votes, or none to leave "
+                            "it to the vote.",
+    "wolf_witch_poison": "Night {day}: poison a player with your only poison (they die), or none.",
+    "wolf_guard_protect": "Night {day}: choose a werewolf to protect from an attack tonight, or none.",
+    "warder_ward": "Night {day}: charm another player (the charm stops one night attack, whenever it comes), "
+                   "or none.",
+    "decoy_draw": "Night {day}: draw onto yourself the first attack aimed at another player tonight (once per "
+                  "game), or none.",
+    "scapegoat_punish": "You were executed. Choose one of the players who voted for you, to be punished.",
     "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a "
                    "villager).",
     "little_girl_peek": "Night {day}: peek at the wolves to learn their target (peek; you may be caught and "
@@ -155,6 +178,10 @@ class WerewolfText(Renderer):
             "first_night": " (on night 1 only)" if o.get("witchSaveFirstNightOnly") == "true" else "",
             "poison": "" if o.get("hunterShootOnPoison") == "true" else " (not when poisoned)",
             "shots": o.get("vigilanteShots", "1"),
+            "poison_stops": " (protections may stop it, but never a bodyguard nor a wolf guard)"
+                            if o.get("protectAgainstPoison") == "true" else " (nothing stops it)",
+            "poison_charm": " or poison" if o.get("protectAgainstPoison") == "true" else "",
+            "punishment": "they die at once" if o.get("scapegoatPunishment") == "death" else "no vote the next day",
         }
         text.append("Roles in play:\n" + "\n".join(f"- {ROLES[r].format(**fills)}" for r in deal if r in ROLES))
         text.append(STRATEGY)
@@ -198,6 +225,10 @@ class WerewolfText(Renderer):
             return f"Silenced today (no turn to speak): {join(msg.list('players'))}."
         if verb == "CLEANSED":
             return f"{SECRET}A priest cleansed you: no longer {' or '.join(msg.list('statuses'))}."
+        if verb == "PUNISHED":
+            if get("punishment") == "death":
+                return f"The scapegoat punishes {get('player', '?')}, who dies."
+            return f"The scapegoat punishes {get('player', '?')}: no vote tomorrow."
         if verb == "CARDS":
             return f"{SECRET}The two extra cards: card1 is {', card2 is '.join(msg.list('cards'))}."
         if verb == "CAUGHT":
@@ -364,6 +395,14 @@ def _powers(game: GameView) -> list[str]:
         last = [c for k, c in answers if k == f"{role}_protect"]
         if last and last[-1] != "none":
             facts.append(f"Last night you protected {last[-1]}.")
+    elif role == "warder":
+        charms = [c for k, c in answers if k == "warder_ward" and c != "none"]
+        if charms:
+            facts.append(f"Your last charm went on {charms[-1]}; you are asked again once no charm of yours is in play.")
+    elif role in ("wolf_witch", "decoy"):
+        kind, power = ("wolf_witch_poison", "poison") if role == "wolf_witch" else ("decoy_draw", "lure")
+        spent = any(k == kind and c != "none" for k, c in answers)
+        facts.append(f"Your {power} is {'used' if spent else 'unused'}.")
     elif role == "vigilante":
         used = sum(1 for k, c in answers if k == "vigilante_shoot" and c != "none")
         facts.append(f"Shots used: {used} of {game.options.get('vigilanteShots', '1')}.")

@@ -26,5 +26,9 @@ def block(game: "WerewolfGame", seat: int, step: float) -> None:
     game.tell("blocked", {"night": game.day}, (seat,))
 
 
-def is_blocked(game: "WerewolfGame", seat: int) -> bool:
-    return seat in game.plan.blocked
+def is_blocked(game: "WerewolfGame", seat: int, step: float | None = None) -> bool:
+    """Whether ``seat`` is blocked tonight; with ``step``, whether its action of that step
+    is: a block settles as soon as its answers are in, and must not void an answer of an
+    earlier step that arrived after it (a roleblocked Cupid's link)."""
+    since = game.plan.blocked.get(seat)
+    return since is not None and (step is None or since <= step)

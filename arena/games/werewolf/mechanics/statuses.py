@@ -19,7 +19,11 @@ CHARMED = "charmed"
 """The piper's charm (for the rest of the game)."""
 SILENCED = "silenced"
 """No turn at the floor (through the day after the silencer's night): the engine reads it."""
-HARMFUL = (CHARMED, SILENCED)
+VOTELESS = "voteless"
+"""No vote in the day's executions (a scapegoat's punishment, through the next day): the engine reads it."""
+WARDED = "warded"
+"""A warder's charm, held until it stops a kill: beneficial, so no cleansing lifts it."""
+HARMFUL = (CHARMED, SILENCED, VOTELESS)
 """What a priest's cleansing lifts."""
 
 

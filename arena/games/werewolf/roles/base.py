@@ -95,6 +95,21 @@ class Action:
         game._advance()
 
 
+class Trigger(Action):
+    """A death-triggered decision (the hunter's shot, the scapegoat's punishment). With
+    roles hidden every player who died is asked at once, each by their own trigger or by a
+    cover request of the dealt trigger's kind (engine ``_hidden_triggers``); the round is
+    handled together, in seat order, each answer by the action of its own kind."""
+
+    @classmethod
+    def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        from .registry import ACTIONS  # the registry imports this module
+
+        for actor, kind, answer in sorted(game.round_answers()):
+            ACTIONS[kind].apply(game, actor, answer)
+        game._advance()
+
+
 class NightKill(Action):
     """A night kill a role makes while it has uses left (the vigilante's shots, the witch's
     poison; the serial killer's, without a limit): offered against any other living player,
@@ -185,6 +200,12 @@ class Role:
         """An own win condition checked before the teams' (section 9), for roles in play."""
         return None
 
+    @classmethod
+    def dawn(cls, game: "WerewolfGame") -> None:
+        """Called once per role in play at dawn, after the actions' ``dawn`` and before the
+        night is resolved: what the role does without being asked (an avenger's vengeance),
+        dead holders included."""
+
 
 def target_choice(
     game: "WerewolfGame",
@@ -205,9 +226,11 @@ def target_choice(
     return Choice(seat, kind, options, refusals=refusals)
 
 
-def protect_choice(game: "WerewolfGame", seat: int, kind: str, *, self_ok: bool) -> Choice:
+def protect_choice(
+    game: "WerewolfGame", seat: int, kind: str, *, self_ok: bool, exclude: dict[int, Refusal] | None = None
+) -> Choice:
     """A protection: no repeat of last night's target unless allowRepeatedProtect (REPEATED_PROTECT)."""
-    exclude: dict[int, Refusal] = {}
+    exclude = dict(exclude or {})
     last = game.state[seat].get("last_protect")
     if last is not None and last[0] == game.day - 1 and not game.options.allowRepeatedProtect:
         exclude[last[1]] = (ErrorCode.REPEATED_PROTECT, f"you protected seat {last[1]} last night")

@@ -16,14 +16,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, Choice
-from .base import Action, Role, Team, target_choice
+from .base import Role, Team, Trigger, target_choice
 from .registry import register
 
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
 
 
-class HunterShoot(Action):
+class HunterShoot(Trigger):
     kind = "hunter_shoot"
 
     @classmethod
@@ -40,13 +40,6 @@ class HunterShoot(Action):
             game.tell("hunter_shot", {"target": target})
         if target is not None:
             game.kill(target, "hunter")
-
-    @classmethod
-    def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        """The round's shots (several when every dead player is asked) in seat order."""
-        for shooter, _, shot in sorted(game.round_answers()):
-            cls.apply(game, shooter, shot)
-        game._advance()
 
 
 @register

@@ -8,7 +8,8 @@ once it has made its own choice of the night (the doctor protects first, as in 4
 
 The kill is carried out by the first wolf by seat among those who voted for the victim
 (the kill's ``actor``: whom a bomb takes along); every wolf who voted for the victim visits
-them (mechanics/visits.py).
+them (mechanics/visits.py). A werewolf leader's choice of the night (roles/werewolf_leader.py,
+``ORDER``) replaces the vote's outcome, and the leader carries out the kill.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from ..engine import WerewolfGame
 
 VOTES = "wolf_votes"
+ORDER = "wolf_order"
+"""The night's note of a werewolf leader's choice: (leader, target), settled with the votes."""
 
 
 class WolfVote(Action):
@@ -51,9 +54,14 @@ class WolfVote(Action):
         top = max(counts.values(), default=0)
         leaders = [s for s, c in counts.items() if c == top]
         target = leaders[0] if top and len(leaders) == 1 else None
+        order: tuple[int, int] | None = game.plan.notes.get(ORDER)
+        if order is not None:
+            target = order[1]
+        voters = [wolf for wolf in sorted(votes) if votes[wolf] == target]
+        if order is not None:  # the leader carries out the kill it ordered
+            voters = [order[0], *(wolf for wolf in voters if wolf != order[0])]
         game.plan.wolf_target = target
         if target is not None:
-            voters = [wolf for wolf in sorted(votes) if votes[wolf] == target]
             game.plan.kills.append(Kill(target, "wolves", voters[0], cls.step))
             for wolf in voters:
                 visit(game, wolf, target, cls.kind, cls.step)

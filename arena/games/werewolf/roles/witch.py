@@ -52,11 +52,9 @@ class WitchSave(Action):
         return not game.state[seat]["save"]
 
 
-class WitchPoison(NightKill):
-    kind = "witch_poison"
-    step = 10.5
-    needs = "wolf_vote"
-    """She chooses knowing the wolves' target, as she always did (4.2: the witch acts last)."""
+class Poison(NightKill):
+    """A poison held once per game (``state["poison"]``): the witch's, the wolf witch's."""
+
     cause = "poison"
     ordinary = False
     """Not an ordinary kill: no bodyguard intercepts it (10.4.4), even with
@@ -73,6 +71,13 @@ class WitchPoison(NightKill):
     @classmethod
     def stoppable(cls, game: "WerewolfGame") -> bool:
         return game.options.protectAgainstPoison
+
+
+class WitchPoison(Poison):
+    kind = "witch_poison"
+    step = 10.5
+    needs = "wolf_vote"
+    """She chooses knowing the wolves' target, as she always did (4.2: the witch acts last)."""
 
 
 @register
