@@ -127,7 +127,7 @@ class LocalHub:
                 else:
                     addressee = sessions.get(low)
                     if addressee is not None:
-                        # (``feed`` would check the sender, the referee, and parse the line)
+                        # (the message is the referee's own: ``feed`` would only check that, and parse)
                         replies = addressee.replies(msg) if msg is not None else self._feed(addressee, sender, text)
                         for line, said in replies:
                             queue.append((addressee.nick, ref, line, said if messages else None))
