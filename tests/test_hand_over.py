@@ -70,9 +70,10 @@ def watch(hub: LocalHub) -> dict[str, list[Any]]:
     return log
 
 
-def play(messages: bool, game: str, players: int, make: Any, options: Any, seeds: range) -> list[Any]:
+def play(messages: bool, game: str, players: int, make: Any, options: Any, seeds: range,
+         prefix: str = "p") -> list[Any]:
     hub = LocalHub(TimeoutConfig(), messages=messages)
-    nicks = [f"p{i}" for i in range(players)]
+    nicks = [f"{prefix}{i}" for i in range(players)]
     for i, nick in enumerate(nicks):
         hub.connect(nick, make(i))
     log = watch(hub)
@@ -104,6 +105,18 @@ def test_handing_messages_over_changes_nothing(game: str, players: int, cls: typ
     assert fast == plain
     if cls is Clumsy:  # the refusals were there to compare
         assert any(a.error is not None for record in fast[0] for a in record[2])
+
+
+def test_a_message_too_long_for_one_line_goes_in_parts_as_text() -> None:
+    """A big table's lines that need continuing (``Message.lines``) go as text, in parts
+    the bots join again: the same games either way."""
+    def make(i: int) -> Bot:
+        return WerewolfRuleBot(seed=i)
+
+    fast = play(True, "werewolf", 18, make, WerewolfOptions(), range(2), prefix="averylongnick")
+    plain = play(False, "werewolf", 18, make, WerewolfOptions(), range(2), prefix="averylongnick")
+    assert fast == plain
+    assert any(line.endswith(" more=true") for record in fast[0] for _, line in record[0])
 
 
 def test_a_line_with_its_message_is_refused_as_the_line_alone() -> None:
