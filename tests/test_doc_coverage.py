@@ -64,7 +64,8 @@ AVALON_SETS: list[tuple[int, AvalonOptions]] = [
 
 EVERY_ROLE = ("villager,werewolf,seer,doctor,hunter,witch,bodyguard,cupid,idiot,jester,piper,vigilante,"
               "guardian_angel,roleblocker,serial_killer,jailer,detective,tracker,watcher,mason,oracle,bomb,little_girl,thief,miller,godfather,alpha_werewolf,wolf_seer,silencer,priest"
-              ",werewolf_leader,wolf_witch,wolf_guard,warder,decoy,avenger,scapegoat")
+              ",werewolf_leader,wolf_witch,wolf_guard,warder,decoy,avenger,scapegoat"
+              ",bus_driver,trickster,shadow")
 ALL_POWERS = "werewolf:3,seer:1,doctor:1,hunter:1,witch:1,bodyguard:1,cupid:1,idiot:1,jester:1,piper:1,vigilante:1"
 WEREWOLF_SETS: list[tuple[int, WerewolfOptions]] = [
     (8, WerewolfOptions()),

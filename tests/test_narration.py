@@ -246,3 +246,14 @@ def test_replay_pretty_tells_tuvalons_second_discussion(tmp_path: Path) -> None:
             told = re.fullmatch(rf"{heard[1]} takes a second turn within earshot of (.+)\.", lines[i + 1])
             assert told and set(re.split(r", | and ", told[1])) == set(heard[2].split(", "))
     assert whispers
+
+
+def test_a_narrator_that_comes_in_at_the_vote_tells_the_quest_and_round() -> None:
+    """A narrator that joined the channel after the team's request (its join raced the game's
+    first lines) learns the quest and the round from the vote's own request."""
+    narrator = Narrator("#arena", "arena")
+    narrator.hear("arena", "#arena", "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
+    said = [s for line in AVALON[2:4] for s in narrator.hear("arena", "#arena-g1", line)]
+    assert said[0].plain() == "bob proposes bob and dave; everyone votes."
+    assert ("team", "1", "1", "bob", "bob", "dave") in said[0].facts
+    assert ("votes", "1", "1", "approved") in said[1].facts

@@ -13,7 +13,10 @@
   claimed seer, else anyone at random; the detective, tracker, watcher and oracle look at
   players they know nothing about; the little girl peeks on the first night; the thief
   takes a werewolf card, else any card with a power; the silencer silences the claimed
-  seer, whom the priest cleanses.
+  seer, whom the priest cleanses; the bus driver swaps the claimed seer with a named wolf
+  (the pack's attack on the seer lands on the wolf), else two players it knows nothing
+  about; the trickster forges a visit between two other players; the shadow follows the
+  claimed seer (and so learns what the seer checks), else a player it knows nothing about.
 - The werewolf leader names the pack's own pick (so a split or blocked vote still kills);
   the wolf witch poisons the claimed seer (whom the doctor protects from the pack); the wolf guard
   protects a wolf the seer named, else a pack mate. The warder charms the claimed seer, the
@@ -164,6 +167,25 @@ class WerewolfRuleBot(WerewolfBot):
         """Cleanses the claimed seer (whom the pack would silence), else itself."""
         seer = claims(game.state)[0]
         return seer if seer in ask.players else (game.me if game.me in ask.players else "none")
+
+    def bus_driver_swap(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """Never rides along itself: a survivor keeps out of harm's way."""
+        seer, wolves = claims(game.state)[0], self._named_wolves(game, ask)
+        if seer in ask.players and seer != game.me and wolves:
+            return [seer, wolves[0]]
+        known = self._known(game)
+        fresh = [o for o in ask.players if o not in known and o != game.me]
+        pool = fresh if len(fresh) >= 2 else [o for o in ask.players if o != game.me]
+        return self.rng.sample(pool if len(pool) >= 2 else ask.players, 2)
+
+    def trickster_forge(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """A visit between two others: the trickster is never seen in its own forgery."""
+        others = [o for o in ask.players if o != game.me]
+        return self.rng.sample(others if len(others) >= 2 else ask.players, 2)
+
+    def shadow_follow(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        seer = claims(game.state)[0]
+        return seer if seer in ask.players else self._unknown(game, ask)
 
     def roleblock(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         named = self._named_wolves(game, ask)

@@ -409,7 +409,7 @@ _NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "wit
           "little_girl_peek", "thief_steal", "wolf_seer_check",
           "silencer_silence", "priest_cleanse",
           "werewolf_leader_kill", "wolf_witch_poison", "wolf_guard_protect", "warder_ward", "decoy_draw",
-          "scapegoat_punish")
+          "scapegoat_punish", "bus_driver_swap", "trickster_forge", "shadow_follow")
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
 WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
     **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
@@ -503,6 +503,28 @@ class WerewolfBot(GameBot):
         """You are the decoy: return another player whose first ordinary kill tonight you
         draw onto yourself (once per game, spent even if no kill comes), or ``"none"``.
         Default: at random."""
+        return self._at_random(ask)
+
+    def bus_driver_swap(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """You are the bus driver: return two players (``ask.pick``; yourself allowed) to
+        swap tonight: every later action aimed at one lands on the other (kills,
+        protections, checks...), and nobody is told. The swap is made every night. You win
+        with the winning side if you are alive at the end. Default: two at random."""
+        return self._at_random(ask)
+
+    def trickster_forge(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
+        """You are the trickster: return two players in order, a visitor then the player
+        they seem to visit tonight: trackers and watchers see that visit as real. Made every
+        night (forge your own visit for no effect). You win with the winning side if you are
+        alive at the end. Default: two at random."""
+        return self._at_random(ask)
+
+    def shadow_follow(self, game: WerewolfView, ask: WerewolfAsk) -> str:
+        """You are the shadow: return a player to follow tonight, or ``"none"``: you copy
+        their night actions aimed at players, on the same players (a check's result comes
+        to you as ``SEER``, ``DETECTIVE``, ``TRACKED`` or ``WATCHED``; protections and
+        kills are made again, as yours). You win with the winning side if you are alive at
+        the end. Default: at random."""
         return self._at_random(ask)
 
     def doctor_protect(self, game: WerewolfView, ask: WerewolfAsk) -> str:

@@ -66,6 +66,9 @@ class AvalonStory(Story):
                                 if self.attempt > 1 else "."))
             return [say.fact("leader", self.quest, self.attempt, leader).done()]
         if kind == "vote":
+            # The vote's request says the quest and the round too: a spectator who came in
+            # after the team's request (a narrator joining late) still tells the round right.
+            self.quest, self.attempt = msg.int("quest", self.quest), msg.int("rejections", self.attempt - 1) + 1
             team, leader = msg.list("team"), msg.get("leader", "?")
             say = self.say().name(leader).add(" proposes ").names(team).add("; everyone votes.")
             return [say.fact("team", self.quest, self.attempt, leader, *sorted(team)).done()]

@@ -43,10 +43,12 @@ class Choice(Decision):
     """A Decision whose options may mix seats (int, always first) and reserved words (str).
 
     ``targets`` is true when any option is a seat; ``seats`` and ``words`` split the options
-    for a transport that shows seats as nicks.
+    for a transport that shows seats as nicks. A choice of several is ``ordered`` when the
+    order of its picks means something (the trickster's forged visitor, then where they
+    went): its answer keeps that order instead of being sorted.
     """
 
-    __slots__ = ("refusals",)
+    __slots__ = ("refusals", "ordered")
 
     def __init__(
         self,
@@ -55,10 +57,12 @@ class Choice(Decision):
         options: tuple[Hashable, ...],
         count: int = 1,
         refusals: Mapping[Any, Refusal] | None = None,
+        ordered: bool = False,
     ) -> None:
         # Seats come first in every Choice, so the first option tells whether there are any.
         super().__init__(seat, kind, options, count, targets=type(options[0]) is int)
         self.refusals = refusals or {}
+        self.ordered = ordered
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -96,7 +100,7 @@ class Choice(Decision):
                 raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(self.options)}")
         if len(set(picked)) != self.count:
             raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: a choice is repeated")
-        return tuple(sorted(picked))
+        return picked if self.ordered else tuple(sorted(picked))
 
     def _explain(self, item: Any) -> None:
         """Raise the refusal recorded for an illegal ``item``, or CANNOT_SELF_TARGET."""

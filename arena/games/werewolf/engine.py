@@ -13,9 +13,10 @@ in the same order; on a tie the tied speak again and the others vote again; the 
 speak their last words, then their triggers; win check (section 9, neutral wins first).
 
 Decisions (kind: options). Seats are ints; words are strings (see choice.py):
-  night  cupid_link, detective_compare: two seats | seer_check, doctor_protect,
-         bodyguard_protect, guardian_angel_protect, jailer_jail, roleblock, tracker_track,
-         watcher_watch, vigilante_shoot, serial_kill, witch_poison, piper_charm: seat or
+  night  cupid_link, detective_compare, bus_driver_swap: two seats | trickster_forge: two
+         seats in order | seer_check, doctor_protect, bodyguard_protect,
+         guardian_angel_protect, jailer_jail, roleblock, tracker_track, watcher_watch,
+         vigilante_shoot, serial_kill, witch_poison, piper_charm, shadow_follow: seat or
          "none" | wolf_vote: seat or "abstain" | witch_save: "save" or "none"
   day    candidacy: "stand"/"decline" | leader_vote: candidate or "abstain" |
          order_start: one of last night's dead | order_direction: "clockwise"/
@@ -26,7 +27,8 @@ Decisions (kind: options). Seats are ints; words are strings (see choice.py):
 Timeouts (``default_answer``): a night action is not used ("none"), votes abstain, a
 candidate declines, a speaker's turn ends ("done"), the leader's direction is the default
 counterclockwise and the start the first dead seat, a hunter does not shoot, a silent Cupid
-links themself and the next seat.
+links themself and the next seat (a silent bus driver swaps them; a silent trickster forges
+its own visit to that seat).
 
 Events (audience) and data:
   setup [all] players, options, roles {role: count} | role [seat] seat, role, team |
@@ -70,7 +72,7 @@ from .choice import (
 )
 from .day import STEP, last_words_order, speaking_order, tally
 from .options import WerewolfOptions
-from .mechanics import statuses
+from .mechanics import copies, redirects, statuses
 from .mechanics.blocks import is_blocked
 from .mechanics.visits import Visit, visit
 from .resolution import Kill, Protection, resolve
@@ -108,6 +110,10 @@ class NightPlan:
     """Who cannot act tonight, with the step from which (mechanics/blocks.py)."""
     visits: list[Visit] = field(default_factory=list)
     """Who visited whom tonight (mechanics/visits.py)."""
+    swaps: list[tuple[float, int, int]] = field(default_factory=list)
+    """Tonight's swaps of targets, each with its step (mechanics/redirects.py)."""
+    follows: dict[int, tuple[int, float]] = field(default_factory=dict)
+    """Who copies whose actions tonight, and from which step (mechanics/copies.py)."""
     wolf_target: int | None = None
     killers: dict[int, list[int]] = field(default_factory=dict)
     """At dawn, for each of the night's dead, who carried out the kills that took them (an
@@ -416,7 +422,9 @@ class WerewolfGame(Game):
 
     def _settle(self, step: float, actions: list[type[Action]]) -> None:
         """Give effect to a step's answers, by seat, whatever order they arrived in: each
-        unblocked answer is applied and visits the players it names; then the step's
+        unblocked answer aimed at players lands where tonight's swaps send it
+        (mechanics/redirects.py), is applied, then copied by whoever follows its player
+        (mechanics/copies.py), each time visiting the players it lands on; then the step's
         ``finish`` runs (the wolves count their votes)."""
         answers = sorted(a for a in self.plan.answers if a[0] == step)
         self.plan.answers = [a for a in self.plan.answers if a[0] != step]
@@ -424,11 +432,15 @@ class WerewolfGame(Game):
             if is_blocked(self, seat, step):
                 continue
             action = ACTIONS[kind]
-            action.apply(self, seat, value)
             if action.visits:
-                for target in value if isinstance(value, tuple) else (value,):
-                    if type(target) is int:
-                        visit(self, seat, target, kind, step)
+                value = redirects.land(self, step, value)
+            acts = [(seat, action.apply)] + [(f, action.copy) for f in copies.followers(self, seat, action)]
+            for actor, act in acts:
+                act(self, actor, value)
+                if action.visits:
+                    for target in value if isinstance(value, tuple) else (value,):
+                        if type(target) is int:
+                            visit(self, actor, target, kind, step)
         for action in actions:
             action.finish(self)
 

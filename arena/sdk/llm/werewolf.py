@@ -89,6 +89,12 @@ ROLES = {
                    "the winning side if alive at the end.",
     "bomb": "Bomb (neutral): killed at night, takes the attacker along; wins with the winning side if alive at "
             "the end.",
+    "bus_driver": "Bus driver (neutral): each night swaps two players: every later action aimed at one lands on "
+                  "the other, unknown to all; wins with the winning side if alive at the end.",
+    "trickster": "Trickster (neutral): each night forges a visit that trackers and watchers see as real; wins "
+                 "with the winning side if alive at the end.",
+    "shadow": "Shadow (neutral): each night follows a player and copies their night actions on the same players; "
+              "wins with the winning side if alive at the end.",
     "serial_killer": "Serial killer (neutral): kills a player every night; wins alone when alive with at most one "
                      "other player; while alive, neither the village nor the wolves win.",
 }
@@ -131,6 +137,11 @@ TASKS = {
     "decoy_draw": "Night {day}: draw onto yourself the first attack aimed at another player tonight (once per "
                   "game), or none.",
     "scapegoat_punish": "You were executed. Choose one of the players who voted for you, to be punished.",
+    "bus_driver_swap": "Night {day}: choose two players (yourself allowed) to swap: tonight every action aimed at "
+                       "one lands on the other.",
+    "trickster_forge": "Night {day}: choose two players in order: the first will seem to have visited the second "
+                       "tonight.",
+    "shadow_follow": "Night {day}: choose a player to follow tonight (you copy their night actions), or none.",
     "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a "
                    "villager).",
     "little_girl_peek": "Night {day}: peek at the wolves to learn their target (peek; you may be caught and "

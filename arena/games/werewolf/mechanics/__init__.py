@@ -4,6 +4,8 @@
   answers take no effect, and a request that comes after the block is not asked.
 - ``visits``: who visited whom tonight (a night action aimed at a player visits them), for
   roles that learn about visits (tracker, watcher) and those that fake or move them.
+- ``redirects``: swaps that move where the night's actions land (bus driver).
+- ``copies``: a player who repeats another's night actions as their own (shadow).
 - ``statuses``: marks on players with a lifetime (charmed, silenced, doused...), their
   expiry and their removal.
 

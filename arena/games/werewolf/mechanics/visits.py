@@ -1,8 +1,10 @@
 """Visits: who went to whom tonight.
 
 A night action aimed at players visits each of them when it settles (unless its actor is
-blocked); the wolves' kill visits its target from every wolf who voted for it. Roles that
-learn about visits read them at dawn, when the whole night has settled.
+blocked), where it lands after tonight's swaps (redirects.py), and a follower's copy visits
+them too (copies.py); the wolves' kill visits its target from every wolf who voted for it.
+A visit may be forged (the trickster's): recorded like any other, by no act of its visitor.
+Roles that learn about visits read them at dawn, when the whole night has settled.
 """
 
 from __future__ import annotations

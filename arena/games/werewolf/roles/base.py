@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ....core.errors import ErrorCode
 from ....core.game import Result
 from ..choice import ABSTAIN, NONE, Choice, Refusal
+from ..mechanics import redirects
 from ..resolution import Kill, Protection
 
 if TYPE_CHECKING:
@@ -63,6 +64,13 @@ class Action:
         """Give effect to a checked answer: a night action's when its step settles (its
         kills and protections then wait for dawn, see resolution.py), a trigger's at once."""
         raise NotImplementedError
+
+    @classmethod
+    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        """Give effect to ``value`` as ``seat``'s own, ``seat`` being a follower who copies
+        the action (mechanics/copies.py). The action itself by default; an action that
+        spends a use overrides it, since a copy spends none."""
+        cls.apply(game, seat, value)
 
     @classmethod
     def finish(cls, game: "WerewolfGame") -> None:
@@ -128,6 +136,12 @@ class NightKill(Action):
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value != NONE:
             cls.spend(game, seat)
+        cls.copy(game, seat, value)
+
+    @classmethod
+    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        """The kill itself, which spends nothing (a follower's copy, or the use ``apply`` spent)."""
+        if value != NONE:
             assert cls.step is not None, "a night kill has its 4.2 step"
             game.plan.kills.append(Kill(value, cls.cause, seat, cls.step, cls.ordinary, cls.stoppable(game)))
 
@@ -237,8 +251,18 @@ def protect_choice(
     return target_choice(game, seat, kind, self_ok=self_ok, exclude=exclude)
 
 
-def protect(game: "WerewolfGame", seat: int, value: Any, mode: str) -> None:
-    """Record tonight's protection (what ``protect_choice`` checks tomorrow) and plan it."""
-    game.state[seat]["last_protect"] = None if value == NONE else (game.day, value)
+def protect(game: "WerewolfGame", seat: int, value: Any, mode: str, step: float) -> None:
+    """Record tonight's protection at ``step`` and plan it: the protector remembers whom
+    they chose (what ``protect_choice`` checks tomorrow), the protection goes where it
+    landed (mechanics/redirects.py)."""
+    game.state[seat]["last_protect"] = None if value == NONE else (game.day, redirects.aimed(game, step, value))
     if value != NONE:
         game.plan.protections.append(Protection(seat, value, mode))
+
+
+def beside(decision: Choice) -> tuple[Any, Any]:
+    """The timeout answer of a two-player choice that includes its player: themself and
+    the next seat offered (a silent Cupid links them, a silent bus driver swaps them)."""
+    seats = decision.options
+    i = seats.index(decision.seat)
+    return decision.seat, seats[(i + 1) % len(seats)]

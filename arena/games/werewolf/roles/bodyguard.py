@@ -28,7 +28,7 @@ class BodyguardProtect(Action):
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        protect(game, seat, value, INTERCEPT)
+        protect(game, seat, value, INTERCEPT, cls.step)
 
 
 @register

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ....core.game import Result
 from ..choice import Choice
-from .base import Action, Role, Team
+from .base import Action, Role, Team, beside
 from .registry import register
 
 if TYPE_CHECKING:
@@ -39,9 +39,7 @@ class CupidLink(Action):
     @classmethod
     def default(cls, decision: Choice) -> Any:
         """A silent Cupid links themself and the next seat."""
-        seats = decision.options
-        i = seats.index(decision.seat)
-        return tuple(sorted((decision.seat, seats[(i + 1) % len(seats)])))
+        return tuple(sorted(beside(decision)))
 
 
 @register

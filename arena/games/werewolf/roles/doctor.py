@@ -28,7 +28,7 @@ class DoctorProtect(Action):
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        protect(game, seat, value, BLOCK)
+        protect(game, seat, value, BLOCK, cls.step)
 
 
 @register

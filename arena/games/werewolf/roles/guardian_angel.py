@@ -32,7 +32,7 @@ class GuardianAngelProtect(Action):
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        protect(game, seat, value, BLOCK)
+        protect(game, seat, value, BLOCK, cls.step)
 
 
 @register

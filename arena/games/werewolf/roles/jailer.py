@@ -35,7 +35,7 @@ class JailerJail(Action):
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        protect(game, seat, value, BLOCK)
+        protect(game, seat, value, BLOCK, cls.step)
         if value != NONE:
             block(game, value, cls.step)
 

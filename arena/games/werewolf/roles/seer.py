@@ -1,7 +1,8 @@
 """Seer (P0, village): each night (step 5) learns whether a living player is village or werewolf.
 
 Neutral roles look like village (6.3.2 names only the two answers); a role may change how it
-looks with ``Role.seen_as`` (P3 miller, godfather).
+looks with ``Role.seen_as`` (P3 miller, godfather). A check moved by a bus driver's swap
+reads the player it landed on, under the name of the one chosen (mechanics/redirects.py).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, Choice
+from ..mechanics.redirects import aimed
 from .base import Action, Role, Team, target_choice
 from .registry import register
 
@@ -27,7 +29,8 @@ class SeerCheck(Action):
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value != NONE:
-            game.tell("seer_result", {"night": game.day, "target": value, "team": game.role_of(value).seen_as()}, (seat,))
+            named = aimed(game, cls.step, value)
+            game.tell("seer_result", {"night": game.day, "target": named, "team": game.role_of(value).seen_as()}, (seat,))
 
 
 @register

@@ -6,7 +6,8 @@ protection, a kill (the wolves' from each wolf who voted for the victim), a poti
 charm, a block. A blocked player visits nobody from the block on. The report comes at
 dawn, once the whole night has settled and before the deaths are told, so a tracker who
 dies that night still learns it (and may say it in last words). A blocked tracker learns
-nothing.
+nothing. A tracker whose follow a bus driver moved follows the player it landed on and is
+told the name it chose (mechanics/redirects.py); a trickster's forged visit is seen as real.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, Choice
+from ..mechanics.redirects import aimed
 from ..mechanics.visits import visited_by
 from .base import Action, Role, Team, target_choice
 from .registry import register
@@ -41,7 +43,7 @@ class TrackerTrack(Action):
     def dawn(cls, game: "WerewolfGame") -> None:
         for seat, target in sorted(game.plan.notes.get(FOLLOWED, {}).items()):
             found = visited_by(game, target)
-            game.tell("tracked", {"night": game.day, "target": target, "visited": found}, (seat,))
+            game.tell("tracked", {"night": game.day, "target": aimed(game, cls.step, target), "visited": found}, (seat,))
 
 
 @register

@@ -3,7 +3,8 @@ who visited them that night (6.3.2), the watcher itself left out.
 
 Visits and their timing are the tracker's (roles/tracker.py, mechanics/visits.py): every
 settled action aimed at the watched player, by anyone not blocked at the time; the report
-comes at dawn, before the deaths are told. A blocked watcher learns nothing.
+comes at dawn, before the deaths are told. A blocked watcher learns nothing; a moved one
+watches where it landed, under the name it chose (mechanics/redirects.py).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, Choice
+from ..mechanics.redirects import aimed
 from ..mechanics.visits import visitors_of
 from .base import Action, Role, Team, target_choice
 from .registry import register
@@ -38,7 +40,7 @@ class WatcherWatch(Action):
     def dawn(cls, game: "WerewolfGame") -> None:
         for seat, target in sorted(game.plan.notes.get(WATCHED, {}).items()):
             found = [s for s in visitors_of(game, target) if s != seat]
-            game.tell("watched", {"night": game.day, "target": target, "visitors": found}, (seat,))
+            game.tell("watched", {"night": game.day, "target": aimed(game, cls.step, target), "visitors": found}, (seat,))
 
 
 @register

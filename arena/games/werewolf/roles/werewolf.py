@@ -9,7 +9,9 @@ once it has made its own choice of the night (the doctor protects first, as in 4
 The kill is carried out by the first wolf by seat among those who voted for the victim
 (the kill's ``actor``: whom a bomb takes along); every wolf who voted for the victim visits
 them (mechanics/visits.py). A werewolf leader's choice of the night (roles/werewolf_leader.py,
-``ORDER``) replaces the vote's outcome, and the leader carries out the kill.
+``ORDER``) replaces the vote's outcome, and the leader carries out the kill. A bus driver's
+swap moves the kill, not the vote (mechanics/redirects.py): the pack, the doctor and the
+witch are told the player voted for.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..choice import ABSTAIN, Choice
+from ..mechanics.redirects import land
 from ..mechanics.visits import visit
 from ..resolution import Kill
 from .base import Action, Role, Team, target_choice
@@ -62,9 +65,10 @@ class WolfVote(Action):
             voters = [order[0], *(wolf for wolf in voters if wolf != order[0])]
         game.plan.wolf_target = target
         if target is not None:
-            game.plan.kills.append(Kill(target, "wolves", voters[0], cls.step))
+            victim = land(game, cls.step, target)
+            game.plan.kills.append(Kill(victim, "wolves", voters[0], cls.step))
             for wolf in voters:
-                visit(game, wolf, target, cls.kind, cls.step)
+                visit(game, wolf, victim, cls.kind, cls.step)
         game.tell(
             "wolf_votes",
             {"night": game.day, "votes": [[s, votes[s]] for s in sorted(votes)], "target": target},

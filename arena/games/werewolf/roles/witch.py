@@ -5,7 +5,9 @@ death event of that player and nothing else, and is spent even when it turns out
 (example 4). Then she may poison a living player; poison bypasses every protection unless
 ``protectAgainstPoison``, and even then no bodyguard intercepts it (10.4.4). Both potions may be used on the same night (Miller's Hollow). With
 no wolf target, or when healing herself is not allowed (``witchCanSaveSelf``), or after the
-first night with ``witchSaveFirstNightOnly``, no heal is offered that night.
+first night with ``witchSaveFirstNightOnly``, no heal is offered that night. The heal is
+aimed at the wolves' target as their kill is, so a bus driver's swap moves both alike
+(mechanics/redirects.py): it saves whoever the kill landed on, and no one else.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..choice import NONE, SAVE, Choice
+from ..mechanics.redirects import land
 from ..mechanics.visits import visit
 from ..resolution import HEAL, Protection
 from .base import Action, NightKill, Role, Team
@@ -41,11 +44,19 @@ class WitchSave(Action):
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value == SAVE:
+            game.state[seat]["save"] = False
+        cls.copy(game, seat, value)
+
+    @classmethod
+    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+        """The heal itself, which spends nothing (a follower's copy, or the potion ``apply``
+        spent): aimed at the wolves' target, it lands where a swap sends it, as their kill."""
+        if value == SAVE:
             target = game.plan.wolf_target
             assert target is not None, "the heal is offered only against a wolf target"
-            game.state[seat]["save"] = False
-            game.plan.protections.append(Protection(seat, target, HEAL))
-            visit(game, seat, target, cls.kind, cls.step)
+            healed = land(game, cls.step, target)
+            game.plan.protections.append(Protection(seat, healed, HEAL))
+            visit(game, seat, healed, cls.kind, cls.step)
 
     @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:

@@ -38,7 +38,7 @@ class WolfGuardProtect(Action):
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
-        protect(game, seat, value, GUARD)
+        protect(game, seat, value, GUARD, cls.step)
 
 
 @register
