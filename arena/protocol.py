@@ -127,7 +127,15 @@ _CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 (transports decode with ``surrogateescape``): neither is ever valid in a line."""
 _NOT_UTF8 = re.compile("[\ud800-\udfff]")
 _GOOD_KEYS: set[str] = set()
-"""Field names already checked: parsing is on every hot path, the regex need not be."""
+"""Field names already checked: parsing and formatting are on every hot path, the regex
+need not be."""
+
+
+def _learn(key: str) -> None:
+    """Remember a field name that passed the check, while the set is small (a flood of
+    made-up names must not grow it without bound)."""
+    if len(_GOOD_KEYS) < 4096:
+        _GOOD_KEYS.add(key)
 _SPLIT_FIELD = operator.methodcaller("split", "=", 1)
 """``key=value`` to ``[key, value]``. Lines are read and written on every hot path, and in
 this Python a comprehension costs a call of its own: ``map`` with a C-level function (this,
@@ -219,7 +227,9 @@ def game_id(token: str) -> str:
     return token
 
 
-def _render(value: Any) -> str:
+def render(value: Any) -> str:
+    """A Python value as a field or argument reads on the wire: a list or tuple as a
+    comma list, a bool as ``true`` or ``false``."""
     cls = value.__class__
     if cls is str:
         return value
@@ -231,7 +241,7 @@ def _render(value: Any) -> str:
         try:
             return ",".join(value)  # a list of text, the common case
         except TypeError:
-            return ",".join(map(_render, value))
+            return ",".join(map(render, value))
     return str(value)
 
 
@@ -249,7 +259,7 @@ class Message:
     @classmethod
     def make(cls, verb: str, *args: Any, text: str | None = None, **fields: Any) -> "Message":
         """Build a message from Python values: lists become comma lists, bools true/false."""
-        return cls(verb, tuple(map(_render, args)), {k: _render(v) for k, v in fields.items()}, text)
+        return cls(verb, tuple(map(render, args)), {k: render(v) for k, v in fields.items()}, text)
 
     # -- reading fields -------------------------------------------------------------
 
@@ -296,8 +306,10 @@ class Message:
             raise ValueError(f"bad verb {verb!r}")
         if not _GOOD_KEYS.issuperset(fields):
             for key in fields:
-                if key not in _GOOD_KEYS and not _KEY.match(key):
-                    raise ValueError(f"bad field name {key!r} in {verb}")
+                if key not in _GOOD_KEYS:
+                    if not _KEY.match(key):
+                        raise ValueError(f"bad field name {key!r} in {verb}")
+                    _learn(key)
         head = " ".join((verb, *args))
         # An arg may not be empty, hold "=" (it would read as a field) or start with ":"
         # (free text): the verb holds neither, so " :" in the head can only start an arg
@@ -447,8 +459,7 @@ def _check_fields(verb: str, pairs: list[tuple[str, str, str]]) -> None:
         if key not in _GOOD_KEYS:
             if not _KEY.match(key):
                 raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: bad field name {key[:20]!r}")
-            if len(_GOOD_KEYS) < 4096:
-                _GOOD_KEYS.add(key)
+            _learn(key)
         if key in seen:
             raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: field {key} given twice")
         seen.add(key)

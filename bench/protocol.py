@@ -2,20 +2,25 @@
 (referee + SDK bots exchanging real lines) against the pure engine, and where a protocol
 game's time goes.
 
-Usage: python bench/protocol.py [--games N] [--bots random|rules] [--players 5,10]
+Usage: python bench/protocol.py [--games N] [--bots random|rules] [--players 5,10] [--text]
 
 ``--bots random`` (the default) seats the SDK's generic ``Bot``, which answers at random:
 the games ``arena simulate --transport protocol`` plays. ``--bots rules`` seats
 ``arena/bots/avalon_rules_bot.py``'s ``RuleBot``, which reads the game's state before each
 decision, as bots that authors train do.
 
+The hub hands each line's reader the message it was formatted from (``LocalHub``);
+``--text`` sends every line as text alone, which its reader parses, as over IRC: what the
+hand-over saves.
+
 Beside the two rates it prints where a protocol game's time goes, from a second run in
 which the referee's and the bots' entry points are timed:
 
 - engine: the same number of random games on the pure engine (its own rate);
 - grammar: formatting and parsing the game's lines as the transport does, each distinct
-  line once (the bots of one process share a line said to several of them; no line
-  protocol can skip this);
+  line once: the referee formats each of its lines and the bots each distinct answer
+  (lines are recorded and sent as text, so no transport can skip that); with ``--text``
+  the readers parse them too (bots in one process share a line said to several of them);
 - referee: the referee's own work beside those two (routing, requests and deadlines,
   choosing and writing each line);
 - bots: the SDK (each bot's view of the game, its requests) and the bots' decisions;
@@ -35,7 +40,7 @@ from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig
 from arena.core.seeds import derive_seed
 from arena.games.avalon.options import AvalonOptions
-from arena.protocol import parse
+from arena.protocol import Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk.bot import Bot
 from arena.simulate import simulate
@@ -44,9 +49,10 @@ BOTS: dict[str, Callable[[int], Bot]] = {"random": lambda seed: Bot(seed=seed), 
 """The bots a table can seat, by ``--bots``: each made from its seed."""
 
 
-def table(players: int, bots: str) -> tuple[LocalHub, list[str]]:
-    """A hub with ``players`` bots of one kind connected, seeded as ``arena simulate`` seeds them."""
-    hub = LocalHub(TimeoutConfig())
+def table(players: int, bots: str, text: bool = False) -> tuple[LocalHub, list[str]]:
+    """A hub with ``players`` bots of one kind connected, seeded as ``arena simulate`` seeds
+    them; ``text``: lines go as text alone."""
+    hub = LocalHub(TimeoutConfig(), messages=not text)
     nicks = [f"{bots}{i + 1}" for i in range(players)]
     for i, nick in enumerate(nicks):
         hub.connect(nick, BOTS[bots](derive_seed(1, "bot", i)))
@@ -58,22 +64,23 @@ def play(hub: LocalHub, nicks: list[str], first: int, stop: int) -> list[Any]:
     return [hub.play("avalon", nicks, AvalonOptions(), derive_seed(1, "game", i)) for i in range(first, stop)]
 
 
-def rate(players: int, games: int, bots: str) -> float:
+def rate(players: int, games: int, bots: str, text: bool = False) -> float:
     """Protocol games per second."""
-    if bots == "random":  # exactly what `arena simulate --transport protocol` runs
+    if bots == "random" and not text:  # exactly what `arena simulate --transport protocol` runs
         summary = simulate("avalon", players, games, 1, AvalonOptions(), transport="protocol", timeouts=TimeoutConfig())
         return summary.games / summary.seconds
-    hub, nicks = table(players, bots)
+    hub, nicks = table(players, bots, text)
     start = time.perf_counter()
     play(hub, nicks, 0, games)
     return games / (time.perf_counter() - start)
 
 
-def timed_split(players: int, games: int, bots: str) -> tuple[float, dict[str, float], list[Any], list[list[str]]]:
+def timed_split(players: int, games: int, bots: str,
+                text: bool = False) -> tuple[float, dict[str, float], list[Any], list[list[str]]]:
     """Play ``games`` games with the referee's and the bots' entry points timed: the
     seconds of the whole run, the seconds spent in each side, the matches and, per game,
     the lines the bots sent."""
-    hub, nicks = table(players, bots)
+    hub, nicks = table(players, bots, text)
     spent: dict[str, float] = {"referee": 0.0, "bots": 0.0}
     clock = time.perf_counter
 
@@ -95,16 +102,17 @@ def timed_split(players: int, games: int, bots: str) -> tuple[float, dict[str, f
     answers: list[str] = []
     on_message = hub.referee.on_message
 
-    def heard(sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
+    def heard(sender: str, target: str, text: str, now: float, account: str | None = None,
+              msg: Message | None = None) -> None:
         answers.append(text)
-        on_message(sender, target, text, now, account)
+        on_message(sender, target, text, now, account, msg)
 
     referee = hub.referee
     referee.on_message = timed("referee", heard)  # type: ignore[method-assign]
     referee.start_game = timed("referee", referee.start_game)  # type: ignore[method-assign]
     referee.poll = timed("referee", referee.poll)  # type: ignore[method-assign]
     for session in hub.sessions.values():
-        for name in ("receive", "feed", "chat"):
+        for name in ("replies", "feed", "chat"):
             setattr(session, name, timed("bots", getattr(session, name)))
     matches, sent = [], []
     start = clock()
@@ -115,24 +123,27 @@ def timed_split(players: int, games: int, bots: str) -> tuple[float, dict[str, f
     return clock() - start, spent, matches, sent
 
 
-def grammar(matches: list[Any], sent: list[list[str]]) -> dict[str, float]:
+def grammar(matches: list[Any], sent: list[list[str]], text: bool = False) -> dict[str, float]:
     """Seconds each side spends on the grammar, as the transport uses it: the referee
-    formats each of its lines and parses each distinct answer; the bots format each
-    distinct answer and parse each distinct private line; the hub parses each channel line."""
+    formats each of its lines and the bots each distinct answer. With ``text`` the readers
+    parse them too: the referee each distinct answer, the bots each distinct private line,
+    the hub each channel line (once for all its bots)."""
     work: dict[str, list[tuple[Callable[[Any], Any], Any]]] = {"referee": [], "bots": [], "hub": []}
     for match, answers in zip(matches, sent):
         mine = [parse(line) for _, line in match.transcript]  # the messages the referee formatted
         work["referee"] += [(_format, msg) for msg in mine]
-        work["referee"] += [(parse, line) for line in dict.fromkeys(answers)]
         work["bots"] += [(_format, parse(line)) for line in dict.fromkeys(answers)]
-        work["bots"] += [(parse, line) for line in dict.fromkeys(line for to, line in match.transcript if to is not None)]
-        work["hub"] += [(parse, line) for to, line in match.transcript if to is None]
+        if text:
+            work["referee"] += [(parse, line) for line in dict.fromkeys(answers)]
+            private = dict.fromkeys(line for to, line in match.transcript if to is not None)
+            work["bots"] += [(parse, line) for line in private]
+            work["hub"] += [(parse, line) for to, line in match.transcript if to is None]
     seconds = {}
     for side, calls in work.items():
         start = time.perf_counter()
         for call, arg in calls:
             call(arg)
-        seconds[side] = time.perf_counter() - start
+        seconds[side] = time.perf_counter() - start if calls else 0.0
     return seconds
 
 
@@ -145,6 +156,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--bots", choices=sorted(BOTS), default="random")
     parser.add_argument("--players", default="5,10", help="comma-separated table sizes")
+    parser.add_argument("--text", action="store_true", help="send every line as text alone, as over IRC")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
@@ -152,15 +164,15 @@ def main() -> None:
     for players in (int(p) for p in args.players.split(",")):
         engine = simulate("avalon", players, args.games * 5, 1, options)
         e_rate = engine.games / engine.seconds
-        p_rate = rate(players, args.games, args.bots)
+        p_rate = rate(players, args.games, args.bots, args.text)
         print(f"avalon {players:2d} players, {args.bots} bots: engine {e_rate:7.0f} games/s, "
               f"protocol {p_rate:6.0f} games/s, ratio {p_rate / e_rate:.2f}")
         sample = max(args.games // 4, 1)
-        seconds, spent, matches, sent = timed_split(players, sample, args.bots)
+        seconds, spent, matches, sent = timed_split(players, sample, args.bots, args.text)
         lines = sum(len(m.transcript) for m in matches) + sum(len(a) for a in sent)
         total_us = 1e6 / p_rate
         engine_us = 1e6 / e_rate
-        per_game = {side: s / sample * 1e6 for side, s in grammar(matches, sent).items()}
+        per_game = {side: s / sample * 1e6 for side, s in grammar(matches, sent, args.text).items()}
         grammar_us = sum(per_game.values())
         own = {
             "referee": spent["referee"] / sample * 1e6 - engine_us - per_game["referee"],

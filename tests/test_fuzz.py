@@ -33,7 +33,7 @@ def answered_or_silent(verb: str | None, sender: str, seated: set[str], replies:
 ])
 def test_fuzzed_lines_get_errors_and_games_finish(game, bot, options, caplog):
     caplog.set_level(logging.ERROR)
-    hub = LocalHub(TimeoutConfig(decision=5.0, grace=1.0))
+    hub = LocalHub(TimeoutConfig(decision=5.0, grace=1.0), messages=False)  # every line through send
     referee = hub.referee
     sent: list[tuple[str, str]] = []
     forward = referee.send

@@ -17,7 +17,7 @@ from arena.referee import referee as referee_module
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.referee.referee import Referee
-from arena.sdk.bot import Bot, GameView, Session
+from arena.sdk.bot import Bot, GameView, Reply, Session
 
 ROLE_NAMES = {r.value for r in Role}
 QUEST_FIELDS = {"quest", "team", "result", "fails", "successes", "failures"}
@@ -45,7 +45,7 @@ class RecordingBot(Bot):
 class Puppet(Session):
     """A seat the test speaks for.
 
-    ``LocalHub`` hands each line for a nick to ``hub.sessions[nick].receive`` and sends
+    ``LocalHub`` hands each line for a nick to ``hub.sessions[nick].replies`` and sends
     whatever it returns to the referee. A Puppet records the line and returns nothing, so
     it never answers on its own (neither requests nor the SDK's retries after ERROR/WARN):
     that is how a bot is made silent, and how a test sends exactly the lines it wants
@@ -61,7 +61,7 @@ class Puppet(Session):
         self.answered: set[tuple[str, str]] = set()
         self.rng = random.Random(nick)
 
-    def receive(self, msg: Message) -> list[str]:
+    def replies(self, msg: Message) -> list[Reply]:
         self.inbox.append(msg)
         return []
 

@@ -16,7 +16,7 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, ERROR, RESYNC, Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
-from arena.sdk.bot import GameView, Session
+from arena.sdk.bot import GameView, Reply, Session
 
 NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
 
@@ -41,8 +41,9 @@ class Hung:
         self.heard.append(text)
         return self._pass(self.session.feed(sender, text))
 
-    def receive(self, msg: Message) -> list[str]:
-        return self._pass(self.session.receive(msg))
+    def replies(self, msg: Message) -> list[Reply]:
+        out = self.session.replies(msg)
+        return out if self._pass([line for line, _ in out]) else []
 
     def chat(self, sender: str, text: str) -> None:
         self.session.chat(sender, text)

@@ -8,7 +8,7 @@ import dataclasses
 import random
 import sqlite3
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -252,13 +252,15 @@ def test_an_answer_may_carry_a_fallback_field() -> None:
 def test_the_fallback_field_is_kept_and_never_judged(marker: str, kept: str | None) -> None:
     """Two identical games, one whose every answer carries the marker: they play the same,
     and the marker is kept (a value the protocol does not name is not)."""
+    class Marking(Bot):
+        def decide(self, game: GameView, ask: Ask) -> Any:
+            ask.fallback = marker  # what the SDK sends as fallback=
+            return super().decide(game, ask)
+
     def play(mark: bool) -> Match:
         hub = LocalHub(TIMEOUTS)
         for i, nick in enumerate(KNIGHTS):
-            session = hub.connect(nick, Bot(seed=i))
-            if mark:
-                plain = session.answer
-                session.answer = lambda ask, choice, fallback=None, plain=plain: plain(ask, choice, marker)  # type: ignore[method-assign]
+            hub.connect(nick, (Marking if mark else Bot)(seed=i))
         return hub.play("avalon", KNIGHTS, AvalonOptions(), 5)
 
     plain, marked = play(False), play(True)

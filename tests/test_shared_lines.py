@@ -22,7 +22,10 @@ from bench import protocol as bench
 NICKS = [f"p{i}" for i in range(10)]
 
 
-def test_the_referee_reads_each_distinct_answer_once(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("messages", [False, True])
+def test_the_referee_reads_each_distinct_answer_once(monkeypatch: pytest.MonkeyPatch, messages: bool) -> None:
+    """As text, each distinct answer is parsed once; handed over with its message (the
+    local hub's default), none is parsed at all."""
     read: list[str] = []
 
     def counting(line: str) -> Message:
@@ -30,22 +33,23 @@ def test_the_referee_reads_each_distinct_answer_once(monkeypatch: pytest.MonkeyP
         return parse(line)
 
     monkeypatch.setattr(referee_module, "parse", counting)  # before the referee is made
-    hub = LocalHub(TimeoutConfig())
+    hub = LocalHub(TimeoutConfig(), messages=messages)
     heard: list[str] = []
     for i, nick in enumerate(NICKS):
         hub.connect(nick, Bot(seed=i))
     on_message = hub.referee.on_message
 
-    def tap(sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
+    def tap(sender: str, target: str, text: str, now: float, account: str | None = None,
+            msg: Message | None = None) -> None:
         heard.append(text)
-        on_message(sender, target, text, now, account)
+        on_message(sender, target, text, now, account, msg)
 
     hub.referee.on_message = tap  # type: ignore[method-assign]
     hub.play("avalon", NICKS, AvalonOptions(), 3)
     answers = [line for line in heard if line.startswith(ANSWER + " ")]
     parsed = [line for line in read if line.startswith(ANSWER + " ")]
     assert len(answers) > 2 * len(set(answers))  # a vote round's ten answers are two texts
-    assert sorted(parsed) == sorted(set(answers))
+    assert sorted(parsed) == (sorted(set(answers)) if not messages else [])
 
 
 def test_bots_in_one_process_format_each_distinct_answer_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,10 +106,11 @@ def test_a_dm_said_to_several_bots_is_one_message() -> None:
 def test_the_bench_splits_a_game_into_its_parts() -> None:
     """``bench/protocol.py``'s breakdown: every part of a game is measured, the grammar
     counts each distinct line once, and the bots it seats play whole games."""
-    for bots in ("random", "rules"):
-        seconds, spent, matches, sent = bench.timed_split(10, 2, bots)
+    for bots, text in (("random", False), ("rules", False), ("random", True)):
+        seconds, spent, matches, sent = bench.timed_split(10, 2, bots, text)
         assert len(matches) == 2 and all(m.over for m in matches)
         assert 0 < spent["referee"] and 0 < spent["bots"] and spent["referee"] + spent["bots"] < seconds
-        grammar = bench.grammar(matches, sent)
-        assert set(grammar) == {"referee", "bots", "hub"} and all(s > 0 for s in grammar.values())
+        grammar = bench.grammar(matches, sent, text)
+        assert set(grammar) == {"referee", "bots", "hub"} and grammar["referee"] > 0 and grammar["bots"] > 0
+        assert (grammar["hub"] > 0) == text  # handed their messages, the bots' hub parses nothing
         assert all(len(a) == len(m.answers) for a, m in zip(sent, matches))

@@ -53,10 +53,34 @@ class RuleBot(AvalonBot):
             return set(game.sees)
         return set()
 
-    def _suspicion(self, game: GameView[Any], table: defaultdict[Player, float], nick: Player) -> float:
+    def _table(self, game: GameView[Any]) -> defaultdict[Player, float]:
+        """``suspicion`` of the game so far: it changes only when a quest is played, so it
+        is worked out again only then (a good player reads it at every vote)."""
+        state = game.state
+        played = sum(quest.result is not None for quest in state.quests)
+        kept = game.notes.get("suspicion")
+        if kept is None or kept[0] != played:
+            kept = game.notes["suspicion"] = (played, suspicion(state))
+        return kept[1]
+
+    def _trusted(self, game: GameView[Any]) -> list[Player]:
+        """The players this bot suspects least, as many as there are good players: they
+        change only with the table (``_table``), so they are ranked again only then."""
+        table = self._table(game)
+        kept = game.notes.get("trusted")
+        if kept is None or kept[0] is not table:
+            evil = self._evil_known(game)
+            good = game.state.good or len(game.seats) // 2
+            ranked = sorted(game.seats, key=lambda n: self._suspicion(game, table, evil, n))
+            kept = game.notes["trusted"] = (table, ranked[:good])
+        return kept[1]
+
+    def _suspicion(self, game: GameView[Any], table: defaultdict[Player, float], evil: set[Player],
+                   nick: Player) -> float:
+        """How suspect ``nick`` is, for a player who knows ``evil`` (``_evil_known``)."""
         if nick == game.me:
             return -100.0
-        if nick in self._evil_known(game):
+        if nick in evil:
             return 100.0
         score = table[nick]
         if game.role == "percival" and nick in game.sees:
@@ -71,8 +95,8 @@ class RuleBot(AvalonBot):
             allies = self._evil_known(game)
             clean = sorted((n for n in others if n not in allies), key=lambda n: self.rng.random())
             return [game.me] + clean[: ask.pick - 1]
-        table = suspicion(game.state)
-        ranked = sorted(others, key=lambda n: (self._suspicion(game, table, n), self.rng.random()))
+        table, evil = self._table(game), self._evil_known(game)
+        ranked = sorted(others, key=lambda n: (self._suspicion(game, table, evil, n), self.rng.random()))
         return [game.me] + ranked[: ask.pick - 1]
 
     def vote(self, game: AvalonView, ask: VoteAsk) -> str:
@@ -87,9 +111,7 @@ class RuleBot(AvalonBot):
             if any(n in evil for n in team):
                 return "approve" if ask.quest == 1 and self.rng.random() < 0.3 else "reject"
             return "approve"
-        table = suspicion(game.state)
-        good = game.state.good or len(game.seats) // 2
-        trusted = sorted(game.seats, key=lambda n: self._suspicion(game, table, n))[:good]
+        trusted = self._trusted(game)
         return "approve" if all(n in trusted for n in team) else "reject"
 
     def quest(self, game: AvalonView, ask: QuestAsk) -> str:

@@ -13,7 +13,7 @@ Run: python bots/tuvalon_rules_bot.py --server HOST:PORT --nick NICK
 
 from __future__ import annotations
 
-from arena.bots.avalon_rules_bot import RuleBot, suspicion
+from arena.bots.avalon_rules_bot import RuleBot
 from arena.games.tuvalon import board
 from arena.sdk import MoveAsk, Player, Talk, TurnAsk, TuvalonBot, TuvalonView, run_bot
 
@@ -56,11 +56,11 @@ class TuvalonRuleBot(RuleBot, TuvalonBot):
     def speech(self, game: TuvalonView, ask: TurnAsk) -> Talk:  # type: ignore[override]
         if ask.kind != "speak":
             return []
-        table = suspicion(game.state)
-        others = [p for p in game.others if p not in self._evil_known(game) or game.side == "good"]
+        table, evil = self._table(game), self._evil_known(game)
+        others = [p for p in game.others if p not in evil or game.side == "good"]
         if not others:
             return []
-        trusted = min(others, key=lambda n: (self._suspicion(game, table, n), n))
+        trusted = min(others, key=lambda n: (self._suspicion(game, table, evil, n), n))
         return f"I trust {trusted} this round"
 
     def near_speech(self, game: TuvalonView, ask: TurnAsk) -> Talk:

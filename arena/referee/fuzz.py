@@ -21,7 +21,7 @@ from typing import Sequence
 from ..bots.avalon_rules_bot import RuleBot
 from ..config import Config, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
 from ..irc.link import ReactorThread
-from ..protocol import PROTOCOL_VERSION
+from ..protocol import PROTOCOL_VERSION, Message
 from ..sdk.runner import BotRunner
 from .service import RefereeService
 
@@ -214,8 +214,9 @@ def fuzz_over_irc(host: str, port: int, lines: int, *, seed: int = 1, players: i
     handled = [0]
     inner = service.referee.on_message
 
-    def counted(sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
-        inner(sender, target, text, now, account)
+    def counted(sender: str, target: str, text: str, now: float, account: str | None = None,
+                msg: Message | None = None) -> None:
+        inner(sender, target, text, now, account, msg)
         if sender.startswith("fz"):
             handled[0] += 1
 

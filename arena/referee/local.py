@@ -1,6 +1,11 @@
 """The in-memory transport: the referee and SDK bots exchange the very lines they would
 exchange over IRC, without a server or a socket.
 
+A line travels with the message it was formatted from wherever the sender has one (the
+referee's game lines, the bots' answers): its reader, in this same process, takes that
+message instead of parsing the line again. Either way it reads what the line says, so bots
+and referee behave as over IRC; ``messages=False`` turns the hand-over off.
+
 Two clocks. The virtual one (the default) makes bots think in no time: a game is as fast and
 as reproducible as the code allows, and no bot is ever late. The wall clock times every call
 into a bot and lets that time pass on the referee's clock for that bot's lines alone (each bot
@@ -19,8 +24,8 @@ from collections import deque
 from typing import Any, Callable, Sequence
 
 from ..core.game import Result
-from ..protocol import parse
-from ..sdk.bot import Bot, Session
+from ..protocol import Message, parse
+from ..sdk.bot import Bot, Reply, Session
 from .identity import Identities
 from .journal import Journal
 from .match import Match, Timeouts
@@ -28,6 +33,10 @@ from .referee import Referee
 
 Clock = Callable[[], float]
 """A monotonic clock in seconds, such as ``time.perf_counter``."""
+
+Line = tuple[str, str, str, Message | None]
+"""A line on its way: sender, target, text, and the message it carries if its sender had
+one (see the module's docstring)."""
 
 CLOCKS: dict[str, Clock | None] = {"virtual": None, "wall": time.perf_counter}
 """The clocks of local play by the names the command line gives them (``--clock``): None is
@@ -39,7 +48,7 @@ class LocalHub:
 
     def __init__(self, timeouts: Timeouts, referee_nick: str = "arena", channel: str = "#arena",
                  identities: Identities | None = None, journal: Journal | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, messages: bool = True) -> None:
         """``identities``: where the bots that register are kept (default: in memory; a
         local tournament keeps them in its store, so leaderboards show owners).
         ``journal``: where games in progress are written ahead, as on IRC (default:
@@ -47,19 +56,24 @@ class LocalHub:
 
         ``clock``: None for the virtual clock (bots think in no time); else every call into
         a bot is timed with it, and the time it took passes on the referee's clock before
-        the bot's lines arrive (``_run_timed``)."""
+        the bot's lines arrive (``_run_timed``).
+
+        ``messages``: False to send every line as text alone, which its reader parses, as
+        over IRC (to compare with, or to time, the hand-over of messages)."""
         self.channel = channel
         self.now = 0.0
-        self._queue: deque[tuple[str, str, str]] = deque()
+        self._queue: deque[Line] = deque()
         """Lines said at ``now`` and not yet delivered (with a clock: not yet timed)."""
         self._clock = clock
-        self._timeline: list[tuple[float, int, str, str, str]] = []
-        """With a clock: the lines on their way, as ``(arrival, order, sender, target,
-        text)`` in a heap; ``order`` keeps lines of one instant in the order they were said."""
+        self._timeline: list[tuple[float, int, str, str, str, Message | None]] = []
+        """With a clock: the lines on their way, as ``(arrival, order, *line)`` in a heap;
+        ``order`` keeps lines of one instant in the order they were said."""
         self._order = itertools.count()
         self._free: dict[Session, float] = {}
         """With a clock: when each bot is done with the lines it was given so far."""
-        self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities, journal=journal)
+        self._messages = messages
+        self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities, journal=journal,
+                               post=self._post_message if messages else None)
         self.sessions: dict[str, Session] = {}
         self.channel_log: list[str] = []
         """Every line the referee said in the channel."""
@@ -67,7 +81,10 @@ class LocalHub:
         """Every line a player said in the channel: (nick, text)."""
 
     def _from_referee(self, target: str, text: str) -> None:
-        self._queue.append((self.referee.nick, target, text))
+        self._queue.append((self.referee.nick, target, text, None))
+
+    def _post_message(self, target: str, text: str, msg: Message) -> None:
+        self._queue.append((self.referee.nick, target, text, msg))
 
     def connect(self, nick: str, bot: Bot) -> Session:
         """Add a bot and register it with the referee, as the SDK does on IRC."""
@@ -78,12 +95,12 @@ class LocalHub:
     def register(self, session: Session) -> None:
         """Add a bot's session, new or one that outlived another referee, and register it."""
         self.sessions[session.nick.lower()] = session
-        self._queue.append((session.nick, self.referee.nick, session.hello()))
+        self._queue.append((session.nick, self.referee.nick, session.hello(), None))
         self.run()
 
     def say(self, nick: str, text: str) -> None:
         """``nick`` says ``text`` in the channel (delivered by ``run``)."""
-        self._queue.append((nick, self.channel, text))
+        self._queue.append((nick, self.channel, text, None))
 
     def run(self) -> None:
         """Deliver lines until the network is quiet."""
@@ -95,28 +112,37 @@ class LocalHub:
         ref = referee.nick
         sessions = self.sessions
         channel = self.channel.lower()
+        messages = self._messages
         while queue:
-            sender, target, text = queue.popleft()
+            sender, target, text, msg = queue.popleft()
             low = target.lower()
             if sender == ref:
                 if low == channel:
                     self.channel_log.append(text)
-                    msg = parse(text)  # once for every listener: the line is the same for all
+                    if msg is None:
+                        msg = parse(text)  # once for every listener: the line is the same for all
                     for session in sessions.values():
-                        for line in session.receive(msg):
-                            queue.append((session.nick, ref, line))
+                        for line, said in session.replies(msg):
+                            queue.append((session.nick, ref, line, said if messages else None))
                 else:
                     addressee = sessions.get(low)
                     if addressee is not None:
-                        for line in addressee.feed(sender, text):
-                            queue.append((addressee.nick, ref, line))
+                        # (the message is the referee's own: ``feed`` would only check that, and parse)
+                        replies = addressee.replies(msg) if msg is not None else self._feed(addressee, sender, text)
+                        for line, said in replies:
+                            queue.append((addressee.nick, ref, line, said if messages else None))
             else:
                 if low == channel:  # a player talking in the channel: everyone hears it
                     for session in sessions.values():
                         if session.nick != sender:
                             session.chat(sender, text)
                     self.chat_log.append((sender, text))
-                referee.on_message(sender, target, text, self.now)
+                referee.on_message(sender, target, text, self.now, None, msg)
+
+    @staticmethod
+    def _feed(session: Session, sender: str, text: str) -> list[Reply]:
+        """What ``session`` replies to a line that came as text alone."""
+        return [(line, None) for line in session.feed(sender, text)]
 
     def _run_timed(self, clock: Clock) -> None:
         """``run`` with a clock: deliver lines in the order of their arrival on the
@@ -144,28 +170,33 @@ class LocalHub:
                 self.now = deadline
                 referee.poll(deadline)
                 continue
-            _, _, sender, target, text = heapq.heappop(timeline)
+            _, _, sender, target, text, msg = heapq.heappop(timeline)
             self.now = at
             low = target.lower()
             if sender == referee.nick:
                 if low == channel:
                     self.channel_log.append(text)
-                    msg = parse(text)
+                    if msg is None:
+                        msg = parse(text)
                     for session in sessions.values():
-                        self._think(session, clock, session.receive, msg)
+                        self._think(session, clock, session.replies, msg)
                 else:
                     addressee = sessions.get(low)
-                    if addressee is not None:
-                        self._think(addressee, clock, addressee.feed, sender, text)
+                    if addressee is None:
+                        continue
+                    if msg is not None:
+                        self._think(addressee, clock, addressee.replies, msg)
+                    else:
+                        self._think(addressee, clock, self._feed, addressee, sender, text)
             else:
                 if low == channel:
                     for session in sessions.values():
                         if session.nick != sender:
                             self._think(session, clock, session.chat, sender, text)
                     self.chat_log.append((sender, text))
-                referee.on_message(sender, target, text, self.now)
+                referee.on_message(sender, target, text, self.now, None, msg)
 
-    def _think(self, session: Session, clock: Clock, work: Callable[..., list[str] | None], *args: Any) -> None:
+    def _think(self, session: Session, clock: Clock, work: Callable[..., list[Reply] | None], *args: Any) -> None:
         """Give ``session`` a line (``work(*args)``) and time what its bot makes of it: the
         lines it says (speech, through ``say``) and returns (answers, TEAM) arrive at the
         referee that much later."""
@@ -175,8 +206,9 @@ class LocalHub:
         done = start + (clock() - began)
         self._free[session] = done
         self._post(done)  # the speech, said before the answer that ends the turn
-        for line in lines or ():
-            heapq.heappush(self._timeline, (done, next(self._order), session.nick, self.referee.nick, line))
+        for line, said in lines or ():
+            heapq.heappush(self._timeline, (done, next(self._order), session.nick, self.referee.nick, line,
+                                            said if self._messages else None))
 
     def _post(self, at: float) -> None:
         """Put the lines said so far on their way, to arrive at ``at``."""

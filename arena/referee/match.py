@@ -20,8 +20,8 @@ from ..core.game import ABORTED, FORFEIT, Game
 from ..core.said import FALLBACKS, Answer, Talk
 from ..core.seeds import derive_seed
 from ..protocol import (
-    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, request_id,
-    shown, text_fault, valid_id,
+    ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, render,
+    request_id, shown, text_fault, valid_id,
 )
 
 log = logging.getLogger(__name__)
@@ -101,6 +101,11 @@ class Match:
     after_sent: Callable[[Callable[[float], None]], object] | None = None
     """Calls back with the time every line sent so far actually went out (IRC queues them
     behind a rate limit): a deadline starts then. None: lines go out at once."""
+    post: Callable[[str | None, str, Message], object] | None = None
+    """Sends a line that carries one whole message together with that message, to a nick
+    or (None) the game's channel, where the transport can use the message: the in-memory
+    hub hands it to bots in its own process, which need not parse the line again. None:
+    ``say`` and ``tell``."""
     on_end: Callable[["Match"], None] | None = None
     on_floor: Callable[[str | None, str | None], None] | None = None
     """Called with the nicks of the old and the new floor holder when the floor changes
@@ -655,10 +660,9 @@ class Match:
         at ``now + seconds`` (what a dependent step is timed by) but cannot pass. ``asked``:
         the lines are the request itself (not a warning), and its answers' latency counts
         from when they went out."""
-        for seat in seats:
-            self._deadline[seat] = now + seconds
-            if asked:
-                self._sent_at[seat] = (rid, now)
+        self._deadline.update(dict.fromkeys(seats, now + seconds))
+        if asked:
+            self._sent_at.update(dict.fromkeys(seats, (rid, now)))
         if self.after_sent is None:
             return
         for seat in seats:
@@ -682,14 +686,17 @@ class Match:
         return [names[o] if targets and type(o) is int else str(o) for o in d.options]
 
     def _request(self, rid: int, d: Decision, to: str | list[str], seconds: float) -> Message:
-        names = self.names
-        fields: dict[str, Any] = {"to": to, "deadline": int(seconds), "options": self._shown(d)}
+        """The ASK for ``d``, as ``Message.make`` would render it (built directly: a game
+        asks on nearly every step)."""
+        fields = {"to": to if type(to) is str else ",".join(to), "deadline": str(int(seconds)),
+                  "options": ",".join(self._shown(d))}
         if d.count != 1:
-            fields["pick"] = d.count
+            fields["pick"] = str(d.count)
         if d.kind in self.game.floor_kinds:
-            fields["floor"] = True  # the player has the channel until they answer
-        fields.update(self.lines.ask_context(self.game, d, names))
-        return Message.make(ASK, self.gid, rid, d.kind, **fields)
+            fields["floor"] = "true"  # the player has the channel until they answer
+        for key, value in self.lines.ask_context(self.game, d, self.names).items():
+            fields[key] = render(value)
+        return Message(ASK, (self.gid, str(rid), d.kind), fields)
 
     def _new_rid(self) -> int:
         if self._rids is None:
@@ -855,11 +862,18 @@ class Match:
         self._send_each([self.nicks[other] for other in listeners], relayed)
 
     def _send(self, nick: str | None, msg: Message) -> None:
-        self._send_lines(nick, msg.lines())  # one, unless a big table's lists need continuing
+        self._send_lines(nick, msg.lines(), msg)  # one, unless a big table's lists need continuing
 
-    def _send_lines(self, nick: str | None, lines: list[str]) -> None:
+    def _send_lines(self, nick: str | None, lines: list[str], msg: Message) -> None:
         away = bool(self._away) and nick is not None and nick.lower() in self._away
         seat = None if nick is None else self._seat_at[nick.lower()]
+        if self.post is not None and len(lines) == 1:  # the line is the whole message
+            line = lines[0]
+            self.told.append(seat)
+            self.transcript.append((nick, line))
+            if not away:
+                self.post(nick, line, msg)
+            return
         for line in lines:
             self.told.append(seat)
             self.transcript.append((nick, line))
@@ -874,7 +888,7 @@ class Match:
         lines = msg.lines()
         if len(nicks) < 2 or self.tell_many is None:
             for nick in nicks:
-                self._send_lines(nick, lines)
+                self._send_lines(nick, lines, msg)
             return
         present = [nick for nick in nicks if nick.lower() not in self._away] if self._away else nicks
         seats = [self._seat_at[nick.lower()] for nick in nicks]

@@ -103,6 +103,7 @@ class Referee:
         budget: ReplyBudget | None = None,
         after_sent: Callable[[Callable[[float], None]], object] | None = None,
         journal: Journal | None = None,
+        post: Callable[[str, str, Message], object] | None = None,
     ) -> None:
         self.nick = nick
         self.timeouts = timeouts
@@ -110,6 +111,10 @@ class Referee:
         self.send_many = send_many
         """Sends one line to several nicks at once where the transport can (IRC's
         multi-target PRIVMSG); None: one ``send`` each."""
+        self.post = post
+        """Sends a game's line together with the message it carries (``msg.format()`` is
+        the line), where the transport can hand the message on: the in-memory hub gives it
+        to bots in its own process, which need not parse the line again. None: ``send``."""
         self.reply = reply
         """Sends a line that answers someone's line (an ERROR, a WELCOME) where the transport
         puts it behind the games' lines (IRC: ``IrcLink.reply``), so answering a flood cannot
@@ -183,8 +188,10 @@ class Referee:
     def _commit(self) -> None:
         """Store the games' new steps, then send what they held back. Every public entry
         point that can move a game ends here."""
+        if self.journal is None:
+            return
         outbox = self._outbox or []
-        if self.journal is None or not outbox and not self.journal.unsaid():
+        if not outbox and not self.journal.unsaid():
             return  # (a line of speech sends nothing, and is stored all the same)
         try:
             self.journal.save()
@@ -237,14 +244,19 @@ class Referee:
 
     # -- incoming -------------------------------------------------------------------
 
-    def on_message(self, sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
+    def on_message(self, sender: str, target: str, text: str, now: float, account: str | None = None,
+                   msg: Message | None = None) -> None:
         """A line from IRC or the local hub (``account``: the sender's services account,
         where the server tells it). Channel chat that is not protocol is ignored; a direct
-        message that is not protocol gets an ERROR saying why."""
-        self._on_message(sender, target, text, now, account)
+        message that is not protocol gets an ERROR saying why. ``msg``: what ``text``
+        parses to, where the sender's process has it already (a bot of the local hub
+        formatted its answer from it): the line is then not parsed again, and every check
+        after parsing is the same."""
+        self._on_message(sender, target, text, now, account, msg)
         self._commit()
 
-    def _on_message(self, sender: str, target: str, text: str, now: float, account: str | None) -> None:
+    def _on_message(self, sender: str, target: str, text: str, now: float, account: str | None,
+                    parsed: Message | None) -> None:
         direct = target.lower() == self._folded
         if not direct:
             match = self._channel_games.get(target.lower())
@@ -256,12 +268,15 @@ class Referee:
                 else:
                     match.chatted(name, sender, text, now)
                 return
-        try:
-            msg = self._read(text)
-        except ProtocolError as exc:
-            if direct:
-                self._error(sender, exc.code, exc.reason, *line_ids(text))
-            return
+        if parsed is not None:
+            msg = parsed
+        else:
+            try:
+                msg = self._read(text)
+            except ProtocolError as exc:
+                if direct:
+                    self._error(sender, exc.code, exc.reason, *line_ids(text))
+                return
         if not direct:
             return  # answers and registrations count only in private
         handler = self._handlers.get(msg.verb)
@@ -415,8 +430,8 @@ class Referee:
     def _answer(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
         if found is not None:
-            found[1].answer(found[0].name, msg.args[1], msg.args[2], now, reply_to=sender, line=line,
-                            fallback=msg.fields.get("fallback"))
+            args = msg.args
+            found[1].answer(found[0].name, args[1], args[2], now, sender, line, msg.fields.get("fallback"))
 
     def _team(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
@@ -530,6 +545,7 @@ class Referee:
             reply=self._held(self._reply),
             after_sent=None if self.after_sent is None else self._held(self.after_sent),
             on_end=self._ended,
+            post=None if self.post is None else self._held(self._poster(channel)),
         )
         for seat, bot in enumerate(bots):
             info = self._by_name.get(bot.lower())
@@ -539,6 +555,16 @@ class Referee:
         if game.floor_kinds and self.mode is not None:
             self._moderate(match, channel)
         return match
+
+    def _poster(self, channel: str) -> Callable[[str | None, str, Message], None]:
+        """``post`` as a game in ``channel`` uses it: None stands for the channel."""
+        post = self.post
+        assert post is not None
+
+        def to(nick: str | None, line: str, msg: Message) -> None:
+            post(channel if nick is None else nick, line, msg)
+
+        return to
 
     def _moderate(self, match: Match, channel: str) -> None:
         """Only the voiced may talk in a moderated channel: voice whoever has the floor."""

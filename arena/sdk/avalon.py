@@ -155,24 +155,41 @@ class AvalonState(GameState):
         self.quests = [Quest(n, int(size), int(fails[n - 1]) if n <= len(fails) else 1)
                        for n, size in enumerate(msg.list("quests"), 1)]
 
+    # Every bot of a table reads the requests and votes of every round: these readers take
+    # the fields as ``Message.int`` and ``Message.list`` would, without a call for each.
+
     def _team(self, msg: Message) -> None:
-        self.leader = msg.get("to")
-        self.quest = msg.int("quest", self.quest)
-        self.attempt = msg.int("attempt", self.attempt)
-        self.rejections = msg.int("rejections", self.rejections)
+        fields = msg.fields
+        self.leader = fields.get("to")
+        quest, attempt, rejections = fields.get("quest"), fields.get("attempt"), fields.get("rejections")
+        if quest is not None:
+            self.quest = int(quest)
+        if attempt is not None:
+            self.attempt = int(attempt)
+        if rejections is not None:
+            self.rejections = int(rejections)
 
     def _vote(self, msg: Message) -> None:
-        self.quest = msg.int("quest", self.quest)
-        self.leader = msg.get("leader", self.leader or "")
-        self.proposals.append(Proposal(self.quest, self.attempt, self.leader, msg.list("team")))
+        fields = msg.fields
+        quest = fields.get("quest")
+        if quest is not None:
+            self.quest = int(quest)
+        self.leader = fields.get("leader", self.leader or "")
+        team = fields.get("team")
+        self.proposals.append(Proposal(self.quest, self.attempt, self.leader, team.split(",") if team else []))
 
     def _votes(self, msg: Message) -> None:
-        self.rejections = msg.int("rejections", self.rejections)
-        proposal = self.proposal
-        if proposal is None:
+        fields = msg.fields
+        rejections = fields.get("rejections")
+        if rejections is not None:
+            self.rejections = int(rejections)
+        if not self.proposals:
             return
-        proposal.approve, proposal.reject = msg.list("approve"), msg.list("reject")
-        proposal.approved = msg.get("result") == "approved"
+        proposal = self.proposals[-1]
+        approve, reject = fields.get("approve"), fields.get("reject")
+        proposal.approve = approve.split(",") if approve else []
+        proposal.reject = reject.split(",") if reject else []
+        proposal.approved = fields.get("result") == "approved"
         if proposal.approved:
             self.quests[proposal.quest - 1].team = proposal.team
 

@@ -50,6 +50,9 @@ SDK = __name__.rpartition(".")[0]
 Answer: TypeAlias = str | list[str]
 """An answer: one option, or a list of ``pick`` distinct options."""
 
+Reply: TypeAlias = tuple[str, Message | None]
+"""A line for the referee, with the message it carries if the SDK built one (``Session.replies``)."""
+
 
 class Bot:
     """The generic bot, for any game: ``decide`` gets every request.
@@ -287,39 +290,26 @@ class Session:
 
     def receive(self, msg: Message) -> list[str]:
         """Handle one parsed line known to come from the referee (a part of a continued
-        message is held until its last part arrives)."""
+        message is held until its last part arrives); returns the lines to send to it."""
+        return [line for line, _ in self.replies(msg)]
+
+    def replies(self, msg: Message) -> list[Reply]:
+        """``receive``, each line to send with the message it carries where the SDK built
+        one (its answers): a transport in the same process as the referee hands that on,
+        and the referee need not parse the line again."""
         if self._parts.idle and MORE not in msg.fields:  # the common case, on every line
             return self._handle(msg)
-        return [line for whole in self._parts.add(msg) for line in self._handle(whole)]
+        return [reply for whole in self._parts.add(msg) for reply in self._handle(whole)]
 
-    def _handle(self, msg: Message) -> list[str]:
+    def _handle(self, msg: Message) -> list[Reply]:
         verb = msg.verb
         if verb == ASK:
             return self._ask(msg)
-        if verb == WELCOME:
-            self.registered = True
-            return []
-        if verb == ERROR or verb == WARN:
-            return self._retry(msg)
+        if verb in _SESSION_VERBS:
+            return self._session_line(verb, msg)
         if not msg.args:
             return []
         gid = msg.args[0]
-        if verb == RESYNC:
-            self._resync(gid, msg)
-            return []
-        if verb == RESUME:
-            self._resumed(gid, msg)
-            return []
-        if verb == TABLE:
-            channel = msg.get("channel")
-            if channel and self._me in (n.lower() for n in msg.list("seats")):
-                self._channels[gid] = channel
-                if self._join is not None:
-                    self._join(channel)
-            return []
-        if verb == START:
-            self._start(gid, msg)
-            return []
         game = self.games.get(gid)
         if game is None:
             return []
@@ -342,6 +332,32 @@ class Session:
                 self.bot.on_event(game, msg)
             except Exception as exc:
                 self.faults.record("on_event", gid, exc)
+        return []
+
+    def _session_line(self, verb: str, msg: Message) -> list[Reply]:
+        """A line about the session or a game's seating rather than a game's course."""
+        if verb == WELCOME:
+            self.registered = True
+            return []
+        if verb == ERROR or verb == WARN:
+            return self._retry(msg)
+        if not msg.args:
+            return []
+        gid = msg.args[0]
+        if verb == RESYNC:
+            self._resync(gid, msg)
+            return []
+        if verb == RESUME:
+            self._resumed(gid, msg)
+            return []
+        if verb == TABLE:
+            channel = msg.get("channel")
+            if channel and self._me in (n.lower() for n in msg.list("seats")):
+                self._channels[gid] = channel
+                if self._join is not None:
+                    self._join(channel)
+            return []
+        self._start(gid, msg)  # START
         return []
 
     def _ended(self, gid: str, msg: Message) -> None:
@@ -443,7 +459,7 @@ class Session:
             lines = lines[:FLOOR_LINES]
         return lines
 
-    def _ask(self, msg: Message) -> list[str]:
+    def _ask(self, msg: Message) -> list[Reply]:
         gid = msg.args[0]
         game = self.games.get(gid)
         if game is None:
@@ -466,9 +482,9 @@ class Session:
             self._respond(game, ask)
             return []
         # A public request that grants no floor has nothing to say first (see ``talk``).
-        out = self.talk(game, ask) if floor or to != "all" else []
+        out: list[Reply] = [(line, None) for line in self.talk(game, ask)] if floor or to != "all" else []
         choice = self.decide(game, ask)
-        out.append(self.answer(ask, choice, ask.fallback))
+        out.append(_answer(ask.game, ask.rid, _value(choice), ask.fallback))
         return out
 
     def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
@@ -513,7 +529,7 @@ class Session:
             ask.fallback = "error"
             return ask.random(self.bot.rng)
 
-    def _retry(self, msg: Message) -> list[str]:
+    def _retry(self, msg: Message) -> list[Reply]:
         """A refused answer (ERROR) or a passed deadline (WARN) on an open request gets a
         random legal answer at once: legal by construction, so it cannot loop."""
         if msg.verb == ERROR:
@@ -526,15 +542,18 @@ class Session:
             return []
         del self._open[gid]
         log.warning("retrying request %s of %s with a random legal answer after %s", rid, gid, msg.verb)
-        return [self.answer(ask, ask.random(self.bot.rng))]
+        return [_answer(ask.game, ask.rid, _value(ask.random(self.bot.rng)), None)]
 
     @staticmethod
     def answer(ask: Ask, choice: Answer, fallback: str | None = None) -> str:
         """The ``ANSWER`` line; ``fallback`` (``error``, ``late``, ``own``) marks a choice
         that is not the bot's own (protocol section 4)."""
-        value = choice if isinstance(choice, str) else ",".join(choice)
-        return _answer_line(ask.game, ask.rid, value, fallback)
+        return _answer(ask.game, ask.rid, _value(choice), fallback)[0]
 
+
+_SESSION_VERBS = frozenset({WELCOME, ERROR, WARN, RESYNC, RESUME, TABLE, START})
+"""The lines ``Session._session_line`` handles: any other is a request or a game's event,
+which a session handles first (they are nearly every line it gets)."""
 
 _read = functools.lru_cache(maxsize=64)(parse)
 """``parse``, each text read once while it recurs: bots that share a process (a local
@@ -543,10 +562,16 @@ ROLE) and share the message, as they share a channel line. Bots never change the
 they are given."""
 
 
+def _value(choice: Answer) -> str:
+    """An answer's value on the wire: a list of choices is comma-separated."""
+    return choice if isinstance(choice, str) else ",".join(choice)
+
+
 @functools.lru_cache(maxsize=64)
-def _answer_line(gid: str, rid: str, value: str, fallback: str | None) -> str:
-    """``ANSWER gid rid value [fallback=...]``, checked by the grammar. Bots that share a
-    process (a local table) answer a round with the same few lines (ten votes are two
-    texts): each is formatted once. A pure function of its arguments, so sharing it
-    changes nothing."""
-    return Message(ANSWER, (gid, rid, value), {} if fallback is None else {"fallback": fallback}).format()
+def _answer(gid: str, rid: str, value: str, fallback: str | None) -> Reply:
+    """``ANSWER gid rid value [fallback=...]``, checked by the grammar, with its message.
+    Bots that share a process (a local table) answer a round with the same few lines (ten
+    votes are two texts): each is formatted once. A pure function of its arguments, and
+    nobody changes a message once made, so sharing it changes nothing."""
+    msg = Message(ANSWER, (gid, rid, value), {} if fallback is None else {"fallback": fallback})
+    return msg.format(), msg

@@ -234,5 +234,8 @@ def new_ask(view: GameView[Any], msg: Message, rng: random.Random) -> Ask:
     gid, rid, kind = msg.args
     spec = SPECS.get(view.kind)
     cls = spec.asks.get(kind, Ask) if spec is not None else Ask
-    pick = msg.int("pick") if "pick" in msg.fields else 1
-    return cls(gid, rid, kind, msg.list("options"), pick, float(msg.int("deadline", 0)), msg.fields, msg, rng)
+    fields = msg.fields
+    pick = msg.int("pick") if "pick" in fields else 1
+    options = fields.get("options")
+    return cls(gid, rid, kind, options.split(",") if options else [], pick, float(msg.int("deadline", 0)), fields,
+               msg, rng)

@@ -9,7 +9,7 @@ from pathlib import Path
 from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import TimeoutConfig
 from arena.games.tuvalon.options import TuvalonOptions
-from arena.protocol import parse
+from arena.protocol import Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk import MoveAsk, Talk, TurnAsk, TuvalonView
 
@@ -74,10 +74,11 @@ def test_a_missed_deadline_forfeits_at_once_whatever_the_referees_escalation() -
     # carol's bot goes away after the proposal: her move is never answered
     original = hub.referee.on_message
 
-    def drop(sender: str, target: str, text: str, now: float, account: str | None = None) -> None:
+    def drop(sender: str, target: str, text: str, now: float, account: str | None = None,
+             msg: Message | None = None) -> None:
         if sender == "carol" and " move" not in text and text.startswith("ANSWER") and len(lines) > 60:
             return
-        original(sender, target, text, now, account)
+        original(sender, target, text, now, account, msg)
 
     hub.referee.on_message = drop  # type: ignore[method-assign]
     match = hub.play("tuvalon", NICKS, TuvalonOptions(), 4, gid="g1")

@@ -17,7 +17,7 @@ WITCH = WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1,doctor:1")
 
 
 def hub_of(**timeouts: float) -> tuple[LocalHub, list[tuple[float, str, str]]]:
-    hub = LocalHub(TimeoutConfig(**timeouts))
+    hub = LocalHub(TimeoutConfig(**timeouts), messages=False)  # every line through send
     for i, nick in enumerate(NICKS):
         hub.connect(nick, Bot(seed=i))
     said: list[tuple[float, str, str]] = []

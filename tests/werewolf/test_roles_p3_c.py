@@ -265,7 +265,7 @@ def test_a_night_does_not_depend_on_the_order_of_its_answers():
 
 def test_the_new_requests_go_by_dm_and_nothing_of_them_reaches_the_channel():
     nicks = [f"p{i}" for i in range(12)]
-    hub = LocalHub(TimeoutConfig())
+    hub = LocalHub(TimeoutConfig(), messages=False)  # every line through send
     for i, nick in enumerate(nicks):
         hub.connect(nick, Bot(seed=i))
     said: list[tuple[str, str]] = []

@@ -350,7 +350,7 @@ def test_a_night_lasts_the_configured_minimum_whoever_is_asked(minimum: float) -
     longer of ``secret_minimum`` and ``night_step`` (on the hub's virtual clock), however
     many night roles are still alive to be asked, the witch among them."""
     nicks = [f"p{i}" for i in range(8)]
-    hub = LocalHub(TimeoutConfig(secret_minimum=minimum, night_step=10.0))
+    hub = LocalHub(TimeoutConfig(secret_minimum=minimum, night_step=10.0), messages=False)  # every line through send
     for i, nick in enumerate(nicks):
         hub.connect(nick, Bot(seed=i))
     said: list[tuple[float, str | None, str]] = []
@@ -414,7 +414,7 @@ Log = list[tuple[str, str, str]]
 def puppet_game(seed: int, **options: Any) -> tuple[LocalHub, Match, list[Puppet], Log]:
     """A game whose every seat is a puppet the test answers for (through ``settle``), with
     the channel's voice (``MODE``) and every line the referee sends logged in order."""
-    hub = LocalHub(TimeoutConfig())
+    hub = LocalHub(TimeoutConfig(), messages=False)  # every line through send
     for i, nick in enumerate(NAMES):
         hub.connect(nick, Bot(seed=i))
     log: Log = []

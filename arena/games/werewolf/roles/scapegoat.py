@@ -13,7 +13,9 @@ punishment is public (``PUNISHED``) and set by ``scapegoatPunishment``:
 
 Only an execution triggers it: a scapegoat killed at night, shot or dead of grief was not
 voted against. With roles hidden every player who dies is asked a trigger at once
-(engine ``_hidden_triggers``), so the request alone tells nobody who the scapegoat was.
+(engine ``_hidden_triggers``), so the request alone tells nobody who the scapegoat was;
+the punishment itself is public (the table must know who does not vote) and tells that the
+executed player was the scapegoat, as a shot tells that a hunter died.
 """
 
 from __future__ import annotations
