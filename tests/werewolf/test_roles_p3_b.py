@@ -410,7 +410,7 @@ def test_a_night_of_all_four_does_not_depend_on_the_order_of_its_answers(seed):
 
 
 def test_no_secret_of_the_four_reaches_the_channel_before_the_end():
-    hub = LocalHub(TimeoutConfig())
+    hub = LocalHub(TimeoutConfig(), messages=False)  # every line through send
     nicks = [f"p{i}" for i in range(11)]
     for i, nick in enumerate(nicks):
         hub.connect(nick, WerewolfRuleBot(seed=i) if i % 2 else Bot(seed=i))
