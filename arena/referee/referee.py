@@ -252,45 +252,42 @@ class Referee:
         parses to, where the sender's process has it already (a bot of the local hub
         formatted its answer from it): the line is then not parsed again, and every check
         after parsing is the same."""
-        self._on_message(sender, target, text, now, account, msg)
-        self._commit()
-
-    def _on_message(self, sender: str, target: str, text: str, now: float, account: str | None,
-                    parsed: Message | None) -> None:
-        direct = target.lower() == self._folded
-        if not direct:
-            match = self._channel_games.get(target.lower())
-            if match is not None:
-                info = self.bot_of(sender, account)
-                name = None if info is None else info.name
-                if match.game.floor_kinds:
-                    match.said(name, sender, text, now)
-                else:
-                    match.chatted(name, sender, text, now)
+        try:  # (one call: this runs on every line)
+            direct = target.lower() == self._folded
+            if not direct:
+                match = self._channel_games.get(target.lower())
+                if match is not None:
+                    info = self.bot_of(sender, account)
+                    name = None if info is None else info.name
+                    if match.game.floor_kinds:
+                        match.said(name, sender, text, now)
+                    else:
+                        match.chatted(name, sender, text, now)
+                    return
+            if msg is None:
+                try:
+                    msg = self._read(text)
+                except ProtocolError as exc:
+                    if direct:
+                        self._error(sender, exc.code, exc.reason, *line_ids(text))
+                    return
+            if not direct:
+                return  # answers and registrations count only in private
+            handler = self._handlers.get(msg.verb)
+            if handler is None:
+                self._error(sender, ErrorCode.UNKNOWN_COMMAND, f"{msg.verb} is sent by the referee, not to it")
                 return
-        if parsed is not None:
-            msg = parsed
-        else:
             try:
-                msg = self._read(text)
-            except ProtocolError as exc:
-                if direct:
-                    self._error(sender, exc.code, exc.reason, *line_ids(text))
-                return
-        if not direct:
-            return  # answers and registrations count only in private
-        handler = self._handlers.get(msg.verb)
-        if handler is None:
-            self._error(sender, ErrorCode.UNKNOWN_COMMAND, f"{msg.verb} is sent by the referee, not to it")
-            return
-        try:
-            handler(self, sender, msg, now, account, text)
-        except Exception:
-            # A bug, not the sender's fault: a referee left running must outlive it, and
-            # the sender must still learn its line did nothing.
-            log.exception("line from %s could not be handled: %r", sender, text[:200])
-            self._error(sender, ErrorCode.MALFORMED, "the referee failed on this line (logged); it changed nothing",
-                        *leading_ids(msg.verb, msg.args))
+                handler(self, sender, msg, now, account, text)
+            except Exception:
+                # A bug, not the sender's fault: a referee left running must outlive it, and
+                # the sender must still learn its line did nothing.
+                log.exception("line from %s could not be handled: %r", sender, text[:200])
+                self._error(sender, ErrorCode.MALFORMED, "the referee failed on this line (logged); it changed nothing",
+                            *leading_ids(msg.verb, msg.args))
+        finally:
+            if self.journal is not None:  # (``_commit``'s own first test, without the call)
+                self._commit()
 
     def on_rename(self, old: str, new: str) -> None:
         """A nick change keeps the bot: its connection is the same."""

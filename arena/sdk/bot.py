@@ -246,6 +246,9 @@ class Session:
         cls = type(bot)
         for problem in audit(cls):
             _tell_once(cls, problem, problem)
+        self._on_event = None if cls.on_event is Bot.on_event else bot.on_event
+        """The bot's ``on_event``, or None where it is the default, which does nothing: a
+        session hears every line of its games, and a call on each costs more than the line."""
 
     @property
     def finished(self) -> int:
@@ -298,7 +301,7 @@ class Session:
         one (its answers): a transport in the same process as the referee hands that on,
         and the referee need not parse the line again."""
         if self._parts.idle and MORE not in msg.fields:  # the common case, on every line
-            return self._handle(msg)
+            return self._ask(msg) if msg.verb == ASK else self._handle(msg)  # (requests: most lines)
         return [reply for whole in self._parts.add(msg) for reply in self._handle(whole)]
 
     def _handle(self, msg: Message) -> list[Reply]:
@@ -328,10 +331,12 @@ class Session:
                 game.options.update(msg.pairs("options"))
             if game.floor is not None and msg.get("player", "").lower() == game.floor.lower():
                 game.floor = None  # SPEECH (or a timeout) closed the turn
-            try:  # inline, not through _hook: this runs on every line
-                self.bot.on_event(game, msg)
-            except Exception as exc:
-                self.faults.record("on_event", gid, exc)
+            on_event = self._on_event
+            if on_event is not None:
+                try:  # inline, not through _hook: this runs on every line
+                    on_event(game, msg)
+                except Exception as exc:
+                    self.faults.record("on_event", gid, exc)
         return []
 
     def _session_line(self, verb: str, msg: Message) -> list[Reply]:
@@ -471,10 +476,12 @@ class Session:
         if floor:
             game.floor = to
         if gid in self._replaying or to != "all" and game.me.lower() not in to.lower().split(","):
-            try:
-                self.bot.on_event(game, msg)
-            except Exception as exc:
-                self.faults.record("on_event", gid, exc)
+            on_event = self._on_event
+            if on_event is not None:
+                try:
+                    on_event(game, msg)
+                except Exception as exc:
+                    self.faults.record("on_event", gid, exc)
             return []
         ask = new_ask(game, msg, self.bot.rng)
         self._open[gid] = ask
