@@ -1,4 +1,5 @@
-"""The example bots play legal games and the rule-based one beats random play clearly."""
+"""The example bots play legal games (chaos Werewolf too) and the rule-based one beats random
+play clearly."""
 
 from __future__ import annotations
 
@@ -6,13 +7,18 @@ import sys
 from pathlib import Path
 
 from arena.bots.avalon_rules_bot import RuleBot
+from arena.bots.random_bot import RandomBot
+from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig
 from arena.core.seating import Seating
 from arena.games.avalon.options import AvalonOptions
+from arena.games.werewolf.options import WerewolfOptions
+from arena.protocol import parse
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
 
 from .scripted import scripted
+from .test_sdk_bots import kinds_of
 
 def win_rates(players: int, games: int, options: AvalonOptions) -> tuple[dict[str, float], int]:
     hub = LocalHub(TimeoutConfig())
@@ -49,6 +55,25 @@ def test_rule_bot_plays_legally_with_every_role():
     rates, errors = win_rates(10, 200, options)  # every role in play: a noisier game, more games
     assert errors == 0
     assert rates["rule"] > rates["rand"], rates
+
+
+def test_random_and_rule_bots_play_chaos_werewolf_at_every_table_size():
+    """Eighty games at decks drawn from every role, 6 to 20 seats, the example bots mixed:
+    between them every request kind is asked, the referee refuses no answer and no bot's
+    code raises (the SDK would play on at random, hiding it)."""
+    hub = LocalHub(TimeoutConfig())
+    nicks = [f"rule{i}" for i in range(10)] + [f"rand{i}" for i in range(10)]
+    sessions = [hub.connect(nick, WerewolfRuleBot(seed=i) if i < 10 else RandomBot(seed=i))
+                for i, nick in enumerate(nicks)]
+    asked = set()
+    for g in range(80):
+        seats = (nicks[g % 20:] + nicks[:g % 20])[:6 + g % 15]
+        match = hub.play("werewolf", seats, WerewolfOptions(preset="chaos"), g)
+        assert match.game.result is not None and match.game.result.forfeited is None
+        assert [line for _, line in match.transcript if line.startswith("ERROR")] == []
+        asked |= {parse(line).args[2] for _, line in match.transcript if line.startswith("ASK")}
+    assert not any(s.faults.counts for s in sessions), [s.faults.summary() for s in sessions]
+    assert asked == kinds_of("werewolf"), kinds_of("werewolf") - asked
 
 
 def test_plain_bot_joins_a_continued_request_before_answering() -> None:

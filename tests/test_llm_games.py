@@ -34,16 +34,19 @@ RAW = re.compile(r"^[A-Z_]{3,} g\d+\b", re.M)
 
 
 def play(game: str, players: int, llm: int, options: Any, seed: int, log: Path, chat: FakeChat) -> Match:
-    """One game: the first ``llm`` seats are LLM bots, the others rule bots."""
+    """One game: the first ``llm`` seats are LLM bots, the others rule bots. No bot's code
+    may raise on any line or request (the SDK would count it as a fault and play on)."""
     hub = LocalHub(TimeoutConfig())
     settings = LlmSettings(base_url=chat.url, model="scripted", log=str(log))
     nicks = NICKS[:players]
+    sessions = []
     for i, nick in enumerate(nicks):
         rule: Bot = {"avalon": RuleBot, "tuvalon": TuvalonRuleBot}.get(game, WerewolfRuleBot)(seed=i)
-        hub.connect(nick, LlmBot(seed=i, settings=settings) if i < llm else rule)
+        sessions.append(hub.connect(nick, LlmBot(seed=i, settings=settings) if i < llm else rule))
     match = hub.play(game, nicks, options, seed)
     result = match.game.result
     assert result is not None and result.forfeited is None
+    assert not any(s.faults.counts for s in sessions), [s.faults.summary() for s in sessions]
     refused = [line for to, line in match.transcript if line.startswith("ERROR") and to in nicks[:llm]]
     assert refused == [], "the referee refused an LLM bot's line"
     return match
@@ -98,6 +101,24 @@ def test_werewolf_games_with_llm_bots_use_every_power(tmp_path: Path) -> None:
                      "candidacy", "speak", "vote"}, kinds
     assert any(r["event"] == "team_talk" and r["lines"] == 1 for r in acts)
     assert any(r["event"] == "speech" and r["lines"] >= 1 for r in acts)
+
+
+CHAOS_SEEDS = (1, 13, 9, 15, 17, 20, 10, 35)
+"""Seeds whose chaos decks (and the scripted model's choices, in this order) between them
+bring every Werewolf request kind, a scapegoat's tie included."""
+
+
+def test_chaos_werewolf_tables_of_llm_bots_meet_every_request_kind(tmp_path: Path) -> None:
+    """Sixteen LLM bots at decks drawn from all the roles: every request the referee can
+    make (two-player picks, a dealer's cards, an arsonist's ``ignite``...) is put to the
+    model in words and answered legally."""
+    log = tmp_path / "llm.jsonl"
+    with FakeChat(seed=4) as chat:
+        for seed in CHAOS_SEEDS:
+            play("werewolf", 16, 16, WerewolfOptions(preset="chaos", maxDays=6), seed, log, chat)
+    acts = check_log(log, chat, 16 * len(CHAOS_SEEDS), WEREWOLF_TASKS)
+    kinds = {r["kind"] for r in acts if r["calls"]}
+    assert kinds == set(WEREWOLF_TASKS), set(WEREWOLF_TASKS) - kinds
 
 
 def test_tuvalon_games_with_llm_bots_move_and_speak_in_both_discussions(tmp_path: Path) -> None:

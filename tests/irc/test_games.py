@@ -15,7 +15,8 @@ import pytest
 
 
 from arena.bots.avalon_rules_bot import RuleBot
-from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
+from arena.config import Config, GameDefaults, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
+from arena.core.options import Options
 from arena.irc.link import IrcLink, ReactorThread
 from arena.irc.servers import LocalServer, ServicesServer
 from arena.protocol import parse
@@ -41,16 +42,19 @@ class Arena:
     let a test attack an arena configured as in production; with ``store`` (a database
     path) games are recorded, and the service is built on its own thread, since a Store
     is used only by the thread that opened it (``stored`` then holds the games read back).
-    ``lobby`` replaces the lobby of exactly ``players`` seats; ``peak`` is the most games
-    that ran at once."""
+    ``lobby`` replaces the lobby of exactly ``players`` seats, ``options`` the game's default
+    options; ``peak`` is the most games that ran at once."""
 
     def __init__(
         self, server: LocalServer | ServicesServer, players: int, timeouts: TimeoutConfig, games: int = 1,
         game: str = "avalon", *, identity: IdentityConfig = IdentityConfig(require_key=False),
         server_options: Mapping[str, Any] | None = None, store: Path | None = None,
-        lobby: LobbyConfig | None = None,
+        lobby: LobbyConfig | None = None, options: Options | None = None,
     ) -> None:
         self.server = server
+        defaults = dict(Config().games)
+        if options is not None:
+            defaults[game] = GameDefaults(players, options)
         self.config = Config(
             identity=identity,
             server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets,
@@ -58,6 +62,7 @@ class Arena:
             timeouts=timeouts,
             lobby=lobby or LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2,
                                        join_timeout=5.0),
+            games=defaults,
         )
         self.referee = self.config.server.nick
         self.games = games

@@ -1,6 +1,7 @@
 """bots/plain_bot.js, a bot written in JavaScript from protocol.md alone, plays whole games
-over ngircd: an Avalon game of five, and a Werewolf game of eight beside SDK bots. The
-referee must refuse none of its lines (no ERROR to it), and no game may end in a forfeit:
+over ngircd: an Avalon game of five, a Werewolf game of eight beside SDK bots, and chaos
+Werewolf beside bots/plain_bot.py (the same document read in Python). The referee must
+refuse none of their lines (no ERROR to it), and no game may end in a forfeit:
 what the bot needed to know is in the document."""
 
 from __future__ import annotations
@@ -9,12 +10,14 @@ import dataclasses
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import pytest
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.games.werewolf.options import WerewolfOptions
 from arena.irc.servers import LocalServer, ngircd_available
 from arena.protocol import parse
 
@@ -23,6 +26,7 @@ from .test_games import FAST, Arena
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bots" / "plain_bot.js"
+PY_BOT = ROOT / "bots" / "plain_bot.py"
 NODE = shutil.which("node") or shutil.which("nodejs")
 
 
@@ -51,12 +55,14 @@ def ngircd() -> Iterator[LocalServer]:
 
 
 class JsBots:
-    """plain_bot.js processes, started once the referee is up, and every line the referee
-    sent them (an ERROR among them is a line of theirs it refused)."""
+    """plain_bot.js processes (plain_bot.py for the nicks in ``python``: the same document,
+    another reader), started once the referee is up, and every line the referee sent them
+    (an ERROR among them is a line of theirs it refused)."""
 
-    def __init__(self, arena: Arena, nicks: Sequence[str]) -> None:
+    def __init__(self, arena: Arena, nicks: Sequence[str], python: Sequence[str] = ()) -> None:
         self.arena = arena
-        self.nicks = list(nicks)
+        self.nicks = list(nicks) + list(python)
+        self.python = set(python)
         self.to_them: list[tuple[str, str]] = []
         referee = arena.service.referee
         send, send_many = referee.send, referee.send_many
@@ -79,8 +85,9 @@ class JsBots:
     def start(self, games: int = 1) -> None:
         server = self.arena.server
         for nick in self.nicks:
+            program = [sys.executable, str(PY_BOT)] if nick in self.python else [str(NODE), str(BOT)]
             self.procs.append(subprocess.Popen(
-                [str(NODE), str(BOT), "--server", f"{server.host}:{server.port}", "--nick", nick,
+                [*program, "--server", f"{server.host}:{server.port}", "--nick", nick,
                  "--referee", self.arena.referee, "--channel", self.arena.config.server.channel, "--games", str(games)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             ))
@@ -139,6 +146,29 @@ def test_js_bots_play_werewolf_beside_sdk_bots(ngircd: LocalServer) -> None:
              and m.fields["to"] in js.nicks]
     spoken = [t.nick for t in match.talk if t.nick in js.nicks]  # the record keeps counted lines only
     assert sorted(spoken) == sorted(turns), (spoken, turns)
+
+
+def test_plain_bots_play_chaos_werewolf_to_the_end(ngircd: LocalServer) -> None:
+    """Five games at decks drawn from every role, twelve of the sixteen seats held by the
+    plain bots: whatever they are dealt (a pick of two, in order or not, a dealer's card,
+    a cult's recruitment), the document told them enough to answer it; no line of theirs
+    is refused and none of them crashes (each leaves by itself after its fifth game)."""
+    options = WerewolfOptions(preset="chaos", maxDays=4)
+    arena = Arena(ngircd, 16, dataclasses.replace(FAST, night_step=0.1), games=5, game="werewolf", options=options)
+    for i in range(4):
+        arena.add_bot(f"sdk{i}", WerewolfRuleBot(seed=i))
+    bots = JsBots(arena, [f"js{i}" for i in range(6)], python=[f"py{i}" for i in range(6)])
+    with arena:
+        bots.start(games=5)
+        try:
+            matches = arena.wait(5, timeout=90)
+        finally:
+            logs = bots.stop()
+    assert all(m.game.result is not None and m.game.result.forfeited is None for m in matches), logs
+    assert bots.errors() == [], logs
+    assert all(p.returncode == 0 for p in bots.procs), logs
+    private = [parse(text) for _, text in bots.to_them if text.startswith("ASK")]  # night requests, by DM
+    assert len({ask.args[2] for ask in private}) >= 12 and any(ask.get("pick") == "2" for ask in private)
 
 
 def test_js_bot_follows_the_document_step_by_step() -> None:
