@@ -225,7 +225,8 @@ def demo(obj: _Context, game: str, count: int, players: int | None, server_kind:
         GAMES[game].check_setup(players, defaults.options)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--players") from None
-    click.echo(f"starting a {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
+    article = "an" if server_kind[0] in "aeiou" else "a"
+    click.echo(f"starting {article} {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
     try:
         matches = run_demo(obj.config, count, players, server_kind, click.echo, game=game, raw=raw,
                            color=sys.stdout.isatty())

@@ -257,3 +257,32 @@ def test_a_narrator_that_comes_in_at_the_vote_tells_the_quest_and_round() -> Non
     assert said[0].plain() == "bob proposes bob and dave; everyone votes."
     assert ("team", "1", "1", "bob", "bob", "dave") in said[0].facts
     assert ("votes", "1", "1", "approved") in said[1].facts
+
+
+def test_werewolf_roles_read_as_words_a_lone_candidate_and_the_leaders_last_word() -> None:
+    narrator = Narrator("#arena", "arena")
+    lines = [
+        "START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=bus_driver:1,idiot:1,villager:3,werewolf:1",
+        "RULES g3 options=revealRolesOnDeath:true",
+        "NIGHT g3 night=1",
+        "DAWN g3 day=1 dead=ann roles=ann:bus_driver",
+        "DAY g3 day=1 alive=ben,cat,dan,eve,fay leader=none",
+        "CANDIDACY g3 player=ben stand=true",
+        "CANDIDACY g3 player=cat stand=false",
+        "LEADER g3 leader=ben candidates=ben counts= abstentions=0 tie=false",
+        "ORDER g3 start=cat direction=counterclockwise speakers=cat,dan,eve,fay,ben,ben leader=ben",
+        "BALLOT g3 player=ben vote=cat round=1",
+        "BALLOT g3 player=dan vote=cat round=1",
+        "VOTE_RESULT g3 round=1 counts=cat:2 abstentions=3 outcome=execution target=cat candidates=",
+        "IDIOT g3 player=cat role=idiot",
+        "EXECUTION g3 day=1 player=cat spared=true",
+        "DAY g3 day=2 alive=ben,cat,dan,eve,fay leader=ben",
+    ]
+    text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g3", line)]
+    assert text[0].endswith("Dealt: 1 bus driver, 1 idiot, 3 villager, 1 werewolf.")
+    assert text[3] == "Dawn of day 1: found dead: ann (bus driver)."
+    assert "ben is elected leader unopposed." in text
+    assert "Speaking order: cat, dan, eve, fay and ben, then ben again, as leader." in text
+    assert text.count("cat is the idiot: spared, but votes no more.") == 1
+    assert not any(t == "cat is spared." for t in text)  # the idiot's sentence said it
+    assert text[-1] == "Day 2, 5 alive: ben, cat, dan, eve and fay; leader ben; dead: ann (bus driver)."

@@ -36,9 +36,12 @@ SETS: list[tuple[str, int, Options, int]] = [
         "werewolf:2,cupid:1,piper:1,jester:1,idiot:1,bodyguard:1,hunter:1"), lastWordsMode="all"), 30),
     ("werewolf", 12, WerewolfOptions(enabledRoles=EVERY_ROLE, revealRolesOnDeath=False, roleCounts=(
         "werewolf:3,seer:1,hunter:1,vigilante:1,cupid:1,idiot:1"), vigilanteShots=2, maxDays=3), 30),
+    ("werewolf", 12, WerewolfOptions(preset="chaos"), 40),
+    ("werewolf", 16, WerewolfOptions(preset="chaos", revealRolesOnDeath=False), 40),
 ]
-"""Option sets (roles revealed and hidden at death, every role dealt somewhere), and how
-many games of each: 300 in all."""
+"""Option sets (roles revealed and hidden at death, every role dealt somewhere: the chaos
+decks draw from all of them, neutral factions included), and how many games of each: 380
+in all."""
 
 KEY_KINDS = {"vote", "votes", "quest", "score", "team", "leader", "assassination", "dead", "executed", "ballot",
              "vote_result", "shot", "winner", "reason", "winners", "seats"}
@@ -119,6 +122,10 @@ def werewolf_facts(event: Event, nicks: Sequence[str], state: dict[str, Any]) ->
             yield ("dead", nicks[d["seat"]])
             if "role" in d:
                 yield ("role", nicks[d["seat"]], d["role"])
+    elif kind == "punished" and d["punishment"] != "death":
+        yield ("voteless", nicks[d["seat"]])
+    elif kind == "oracle_reveal":
+        yield ("role", nicks[d["target"]], d["role"])
     elif kind == "idiot_revealed":
         yield ("role", nicks[d["seat"]], "idiot")
     elif kind == "death":

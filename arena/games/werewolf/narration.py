@@ -44,6 +44,8 @@ class WerewolfStory(Story):
         self._ballots: list[tuple[str, str]] = []
         self._last_words: str | None = None
         """Who has the floor for last words and has not yet spoken."""
+        self._idiot: str | None = None
+        """The idiot just revealed by the vote, whose sparing that sentence told."""
 
     def _died(self, say: Say, nick: str, role: str | None) -> Say:
         """``nick`` (and its role, where public) in a sentence about a death; remembered."""
@@ -52,7 +54,7 @@ class WerewolfStory(Story):
             self.alive.remove(nick)
         say.name(nick).fact("dead", nick)
         if role:
-            say.add(" (").side(role, _team(role)).add(")").fact("role", nick, role)
+            say.add(" (").side(_read(role), _team(role)).add(")").fact("role", nick, role)
         return say
 
     # -- lines -----------------------------------------------------------------------
@@ -62,7 +64,7 @@ class WerewolfStory(Story):
         deal = msg.pairs("roles")
         say = self.say().add(f"Werewolf, {len(self.seats)} players: ").names(self.seats).add(". Dealt: ")
         for i, (role, count) in enumerate(deal.items()):
-            say.add(", " if i else "", f"{count} ").side(role, _team(role)).fact("deal", role, count)
+            say.add(", " if i else "", f"{count} ").side(_read(role), _team(role)).fact("deal", role, count)
         return [say.add(".").fact("seats", *self.seats).done()]
 
     def on_rules(self, msg: Message) -> list[Sentence]:
@@ -99,7 +101,7 @@ class WerewolfStory(Story):
             for i, (nick, role) in enumerate(self.dead.items()):
                 say.add(", " if i else "").name(nick)
                 if role:
-                    say.add(" (").side(role, _team(role)).add(")")
+                    say.add(" (").side(_read(role), _team(role)).add(")")
         return [say.add(".").done()]
 
     def on_candidacy(self, msg: Message) -> list[Sentence]:
@@ -122,16 +124,26 @@ class WerewolfStory(Story):
             say.add("No leader is elected")
         else:
             say.name(leader).add(" is elected leader").fact("leader", leader)
-            if msg.flag("tie"):
+            if not votes:
+                # Nobody voted: a lone candidate, or every voter stood (then the lot chose).
+                say.add(" unopposed" if len(msg.list("candidates")) == 1 else " by lot: everyone stood, nobody voted")
+            elif msg.flag("tie"):
                 say.add(" (by lot, after a tie)")
         say.add(".")
-        self._tally(say, votes, "leader_vote")
+        if votes:
+            self._tally(say, votes, "leader_vote")
         return [say.done()]
 
     def on_order(self, msg: Message) -> list[Sentence]:
         speakers = msg.list("speakers")
-        say = self.say().add("Speaking order: ").names(speakers).add(".").fact("order", *speakers)
-        return [say.done()]
+        say = self.say().add("Speaking order: ")
+        leader = msg.get("leader", NOBODY)
+        if len(speakers) > 1 and speakers[-1] == leader and leader in speakers[:-1]:
+            # The leader speaks in turn and has the last word too.
+            say.names(speakers[:-1]).add(", then ").name(leader).add(" again, as leader")
+        else:
+            say.names(speakers)
+        return [say.add(".").fact("order", *speakers).done()]
 
     def on_ask(self, msg: Message) -> list[Sentence]:
         """Last words are announced before their first line (``talk``): the floor's other
@@ -191,15 +203,19 @@ class WerewolfStory(Story):
 
     def on_execution(self, msg: Message) -> list[Sentence]:
         player = msg.get("player", "?")
+        idiot, self._idiot = self._idiot, None
         if msg.flag("spared"):
+            if idiot == player:  # "spared, but votes no more" said it
+                return []
             return [self.say().name(player).add(" is spared.").fact("spared", player).done()]
         say = self.say().add("Executed: ").fact("executed", player)
         return [self._died(say, player, msg.get("role")).add(".").done()]
 
     def on_idiot(self, msg: Message) -> list[Sentence]:
         player = msg.get("player", "?")
+        self._idiot = player
         say = self.say().name(player).add(" is the ").side("idiot", "village").add(": spared, but votes no more.")
-        return [say.fact("role", player, "idiot").done()]
+        return [say.fact("role", player, "idiot").fact("spared", player).done()]
 
     def on_death(self, msg: Message) -> list[Sentence]:
         say = self.say().add("Dead: ")
@@ -217,7 +233,7 @@ class WerewolfStory(Story):
 
     def on_oracle(self, msg: Message) -> list[Sentence]:
         target, role = msg.get("target", "?"), msg.get("role", "?")
-        say = self.say().add("An oracle died: ").name(target).add(" is the ").side(role, _team(role)).add(".")
+        say = self.say().add("An oracle died: ").name(target).add(" is the ").side(_read(role), _team(role)).add(".")
         return [say.fact("role", target, role).done()]
 
     def on_shot(self, msg: Message) -> list[Sentence]:
@@ -272,6 +288,11 @@ class WerewolfStory(Story):
 def _survivor(role: str) -> bool:
     found = REGISTRY.get(role)
     return found is not None and found.survivor
+
+
+def _read(role: str) -> str:
+    """A role as people read it: ``bus driver``, ``cult leader``."""
+    return role.replace("_", " ")
 
 
 def _team(role: str) -> str:
