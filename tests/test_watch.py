@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from arena.report.views import Names, avalon, werewolf
+from arena.report.views import Names, avalon, describe, werewolf
 from arena.store import LiveGame, Store
 from arena.store.export import FINISHED, LIVE, export, export_game, export_live
 from arena.web import create_app
@@ -257,3 +257,30 @@ def test_the_talk_is_under_the_speech_it_was_said_in(store: Store, tmp_path: Pat
         assert sum(map(len, placed.values())) == len(doc["talk"])
         said += len(doc["talk"])
     assert said, "the rule bots said nothing: a poor test"
+
+
+def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
+    """The chaos deck's events: roles as words, seats as nicks, no Python values."""
+    names = Names(("ann", "ben", "cat", "dan"))
+    said = [
+        describe("detective_result", {"night": 1, "players": [0, 3], "same": False}, names),
+        describe("masons", {"masons": [1, 2]}, names),
+        describe("cult", {"night": 2, "leader": 0, "members": [0, 2], "new": 2}, names),
+        describe("thief_cards", {"cards": ["wolf_seer", "villager"]}, names),
+        describe("role", {"seat": 1, "role": "bus_driver", "team": "neutral"}, names),
+        describe("dawn", {"day": 2, "dead": [3], "roles": ["cult_leader"]}, names),
+        describe("lovers", {"lovers": [1, 3], "cupid": 0}, names),
+        describe("hunter_shot", {"hunter": 2, "target": None}, names),
+        describe("end", {"winner": "werewolf", "reason": "parity_or_majority"}, names),
+    ]
+    assert said == [
+        "detective result: night 1; players ann, dan; same no",
+        "masons: masons ben, cat",
+        "cult: night 2; leader ann; members ann, cat; new cat",
+        "thief cards: cards wolf seer, villager",
+        "ben is bus driver (neutral)",
+        "Day 2 dawns: dan (cult leader) died in the night",
+        "lovers: lovers ben, dan; cupid ann",
+        "cat, the hunter, shoots nobody",
+        "werewolf wins (parity or majority)",
+    ]

@@ -41,6 +41,7 @@ FILE = Links()
 _env = Environment(loader=PackageLoader("arena.report", "templates"), autoescape=select_autoescape(["html"]),
                    undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 _env.filters["when"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else ""
+_env.filters["word"] = views.word
 _env.filters["pct"] = lambda r: "–" if r is None else f"{r * 100:.0f}%"
 _env.globals["side_class"] = views.side_class
 

@@ -15,11 +15,31 @@ GOOD_SIDES = frozenset({"good", "village"})
 EVIL_SIDES = frozenset({"evil", "werewolf", "wolves"})
 
 SEAT_KEYS = frozenset({"seat", "target", "leader", "assassin", "start", "player", "shooter", "victim", "vote",
-                       "by", "saved", "poisoned", "protected", "checked"})
+                       "by", "saved", "poisoned", "protected", "checked", "new", "hunter", "cupid"})
 """Event fields holding one seat (shown as the player's nick)."""
 SEAT_LISTS = frozenset({"team", "approve", "reject", "dead", "alive", "speakers", "candidates", "winners", "wolves",
-                        "lovers", "charmed", "sees", "targets", "votes"})
+                        "lovers", "charmed", "sees", "targets", "votes", "players", "members", "masons", "visited",
+                        "visitors"})
 """Event fields holding a list of seats."""
+
+
+def word(value: str) -> str:
+    """A role, reason or other name of the game's as people read it: ``bus driver``."""
+    return value.replace("_", " ")
+
+
+def plain(value: Any) -> str:
+    """A field's value that is no seat, for people: ``yes``, ``detective, villager``,
+    ``merlin: yes, lancelot: 0``."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return word(value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(plain(v) for v in value) if value else "none"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{word(str(k))}: {plain(v)}" for k, v in value.items())
+    return "none" if value is None else str(value)
 
 
 def side_class(side: str | None) -> str:
@@ -57,12 +77,13 @@ def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
         roles = data.get("roles") or []
         if not dead:
             return f"Day {data.get('day')} dawns: nobody died in the night"
-        who = ", ".join(f"{n(s)} ({roles[i]})" if i < len(roles) and roles[i] else n(s) for i, s in enumerate(dead))
+        who = ", ".join(f"{n(s)} ({word(roles[i])})" if i < len(roles) and roles[i] else n(s)
+                        for i, s in enumerate(dead))
         return f"Day {data.get('day')} dawns: {who} died in the night"
     if kind == "role" and "role" in data:
         side = data.get("side") or data.get("team")
         sees = f"; sees {names.list(data['sees'])}" if data.get("sees") else ""
-        return f"{n(data.get('seat'))} is {data['role']}" + (f" ({side})" if side else "") + sees
+        return f"{n(data.get('seat'))} is {word(data['role'])}" + (f" ({side})" if side else "") + sees
     if kind == "wolves":
         return f"the wolves are {names.list(data.get('wolves'))}"
     if kind == "candidacy":
@@ -91,21 +112,30 @@ def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
             end = "nobody is executed"
         return f"votes: {counts or 'none'} ({data.get('abstentions', 0)} abstained): {end}"
     if kind == "execution":
-        role = f" ({data['role']})" if data.get("role") else ""
+        role = f" ({word(data['role'])})" if data.get("role") else ""
         return f"{n(data.get('seat'))}{role} " + ("is spared" if data.get("spared") else "is executed")
     if kind == "death":
-        role = f" ({data['role']})" if data.get("role") else ""
-        cause = f": {data['cause']}" if data.get("cause") else ""
+        role = f" ({word(data['role'])})" if data.get("role") else ""
+        cause = f": {word(str(data['cause']))}" if data.get("cause") else ""
         return f"{n(data.get('seat'))}{role} dies{cause}"
+    if kind == "hunter_shot":
+        shooter = f"{n(data['hunter'])}, the hunter," if "hunter" in data else "a hunter"
+        return f"{shooter} shoots {n(data.get('target'))}"
+    if kind == "idiot_revealed":
+        return f"{n(data.get('seat'))} is the idiot: spared, but votes no more"
+    if kind == "oracle_reveal":
+        return f"an oracle died: {n(data.get('target'))} is {word(str(data.get('role')))}"
     if kind == "end":
-        return f"{data.get('winner')} win ({data.get('reason')})"
+        return f"{plain(data.get('winner'))} wins ({plain(data.get('reason'))})"
     fields = []
     for key, value in data.items():
         if key in SEAT_KEYS:
             value = n(value)
         elif key in SEAT_LISTS and isinstance(value, list):
             value = names.list(value)
-        fields.append(f"{key} {value}")
+        else:
+            value = plain(value)
+        fields.append(f"{word(key)} {value}")
     return kind.replace("_", " ") + (": " + "; ".join(fields) if fields else "")
 
 
