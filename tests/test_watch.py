@@ -272,6 +272,7 @@ def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
         describe("lovers", {"lovers": [1, 3], "cupid": 0}, names),
         describe("hunter_shot", {"hunter": 2, "target": None}, names),
         describe("end", {"winner": "werewolf", "reason": "parity_or_majority"}, names),
+        describe("leader", {"leader": None, "candidates": [], "counts": [], "abstentions": 0, "tie": False}, names),
     ]
     assert said == [
         "detective result: night 1; players ann, dan; same no",
@@ -283,4 +284,5 @@ def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
         "lovers: lovers ben, dan; cupid ann",
         "cat, the hunter, shoots nobody",
         "werewolf wins (parity or majority)",
+        "nobody stood for leader: the day has no leader",
     ]

@@ -92,6 +92,8 @@ def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
         vote = data.get("vote")
         return f"{n(data.get('seat'))} " + (f"votes for {n(vote)} as leader" if isinstance(vote, int) else "abstains")
     if kind == "leader" and "candidates" in data:
+        if not data["candidates"]:
+            return "nobody stood for leader: the day has no leader"
         return f"{n(data.get('leader'))} is elected leader"
     if kind == "order":
         return f"speaking order: {names.list(data.get('speakers'))}"
