@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from arena.report.views import Names, avalon, describe, werewolf
+from arena.report.views import Names, avalon, describe, werewolf, word
 from arena.store import LiveGame, Store
 from arena.store.export import FINISHED, LIVE, export, export_game, export_live
 from arena.web import create_app
@@ -85,7 +85,7 @@ def secrets_of(live: LiveGame) -> list[str]:
     told = [line for to, _seat, line in live.lines if to is not None]
     assert told and live.answers, "the game has no direct message or answer yet: a poor test"
     return [*told, *(a.line for a in live.answers), *(f"{nick} is {role} (" for nick, role in finished),
-            str(live.seed)]
+            *(f"{nick} is {word(role)} (" for nick, role in finished), str(live.seed)]
 
 
 def hub_game_roles(live: LiveGame) -> list[tuple[str, str]]:
@@ -117,7 +117,7 @@ def outputs(path: Path, gid: str) -> dict[str, str]:
     return out
 
 
-@pytest.mark.parametrize("game, stop_at", [("avalon", 8), ("werewolf", 30)])
+@pytest.mark.parametrize("game, stop_at", [("avalon", 8), ("werewolf", 30), ("tuvalon", 60), ("chaos", 40)])
 def test_a_game_in_progress_tells_no_secret_anywhere(tmp_path: Path, game: str, stop_at: int) -> None:
     path = tmp_path / "results.db"
     with Store(path) as s:

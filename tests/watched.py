@@ -10,10 +10,13 @@ from typing import Any
 from click.testing import CliRunner
 
 from arena.bots.avalon_rules_bot import RuleBot
+from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.cli import main
 from arena.config import TimeoutConfig
+from arena.core.options import Options
 from arena.games.avalon.options import AvalonOptions
+from arena.games.tuvalon.options import TuvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.referee.journal import Journal
 from arena.referee.local import LocalHub
@@ -64,11 +67,18 @@ class PacedJournal(Journal):
 
 def hub_game(store: Store, game: str, journal: PacedJournal, gid: str = "g1") -> LocalHub:
     """Rule bots play ``game`` (``gid``) through the referee's real code, journaled by
-    ``journal`` and recorded in ``store`` at its end."""
+    ``journal`` and recorded in ``store`` at its end. ``chaos``: Werewolf with the chaos deck
+    at 12 seats."""
     hub = LocalHub(TIMEOUTS, journal=journal)
     Recorder(store).attach(hub.referee)
+    options: Options
+    bot: Any
     if game == "avalon":
         seats, options, bot = [f"p{i}" for i in range(7)], AvalonOptions(percival=True, morgana=True), RuleBot
+    elif game == "tuvalon":
+        seats, options, bot = [f"t{i}" for i in range(7)], TuvalonOptions(), TuvalonRuleBot
+    elif game == "chaos":
+        game, seats, options, bot = "werewolf", [f"c{i}" for i in range(12)], WerewolfOptions(preset="chaos"), WerewolfRuleBot
     else:
         seats, options, bot = [f"w{i}" for i in range(9)], WerewolfOptions(), WerewolfRuleBot
     for i, nick in enumerate(seats):
