@@ -228,6 +228,10 @@ def register(main: click.Group) -> None:
             raise click.UsageError("--as, --all and --pretty exclude each other")
         with open_store(obj.config, check=False, create=False) as store:
             game = store.load_game(game_id)
+            playing = game is None and bool(store.all_live_games(game_id))
+        if playing:
+            raise click.ClickException(f"{game_id} is still being played: follow it with `arena watch {game_id}` or "
+                                       "`arena web`; its replay is stored when it ends")
         if game is None:
             raise click.ClickException(f"no game {game_id!r} is stored (see `arena games`)")
         nicks, bots = game.summary.nicks, game.summary.bots

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from click.testing import CliRunner
 
+from arena.cli import main
 from arena.report.views import Names, avalon, describe, werewolf, word
 from arena.store import LiveGame, Store
 from arena.store.export import FINISHED, LIVE, export, export_game, export_live
@@ -132,6 +134,9 @@ def test_a_game_in_progress_tells_no_secret_anywhere(tmp_path: Path, game: str, 
         for secret in secrets:
             assert secret not in text, f"{where} shows {secret!r} of a game in progress"
         assert "ROLE " not in text, where
+    for how in ([], ["--pretty"], ["--all"], ["--as", live.names[0]]):
+        replayed = CliRunner().invoke(main, ["replay", live.id, *how], env={"ARENA_STORE_PATH": str(path)})
+        assert replayed.exit_code == 1 and "is still being played: follow it with `arena watch" in replayed.output
 
 
 def test_once_recorded_the_same_game_shows_everything(tmp_path: Path) -> None:
