@@ -6,6 +6,7 @@ import json
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -195,6 +196,11 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
     from .narrate.watch import watch as run_watch
 
     server = obj.config.server
+    if game_id is not None and Path(obj.config.store.path).exists():
+        with open_store(obj.config, check=False, create=False) as store:
+            over = store.load_game(game_id) is not None
+        if over:  # its channel is gone: nothing would ever come
+            raise click.ClickException(f"{game_id} is over; told the same way: arena replay {game_id} --pretty")
 
     def ready() -> None:
         click.echo(f"watching {game_id or 'every game'} of {server.channel} on {server.host}:{server.port}"

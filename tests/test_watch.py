@@ -291,3 +291,8 @@ def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
         "werewolf wins (parity or majority)",
         "nobody stood for leader: the day has no leader",
     ]
+
+
+def test_watching_a_game_that_is_over_points_to_its_replay(stored: Path) -> None:
+    result = CliRunner().invoke(main, ["watch", "av-1"], env={"ARENA_STORE_PATH": str(stored)})
+    assert result.exit_code == 1 and "av-1 is over; told the same way: arena replay av-1 --pretty" in result.output
