@@ -154,8 +154,11 @@ def register(main: click.Group) -> None:
             found = store.tournament(tid)
             done = found[1] if found else played
             click.echo(f"played {played} games now; tournament {tid} has {done} games stored")
-            click.echo(f"{game} leaderboard (elo, every stored game):")
-            for line in leaderboard_lines(store.leaderboard(game, "elo"), "elo"):
+            # Its own standings, as its progress lines: the store's other games would mix in
+            # bots that did not play it (`arena leaderboard` shows those).
+            click.echo(f"tournament {tid} leaderboard (elo, its {done} games rated afresh; "
+                       f"every stored game: arena leaderboard --game {game}):")
+            for line in leaderboard_lines(store.leaderboard(game, "elo", tournament=tid), "elo"):
                 click.echo(line)
 
     @main.command()

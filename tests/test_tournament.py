@@ -211,6 +211,10 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
                                "--bot", "newbie=random", "--bot", "rule2=random", "--bot", "rule3=random",
                                "--bot", "random1=random"])
     assert out.exit_code == 0, out.output
+    rows = out.output.split("tournament t2 leaderboard", 1)[1].splitlines()[2:]
+    assert {row.split()[1] for row in rows if row.strip()} == {"rule1", "newbie", "rule2", "rule3", "random1"}, \
+        "a tournament ends with its own standings"
+    assert all(row.split()[4] == "4" for row in rows if row.strip()), "its games alone"
     standing = ("bot", "rating", "mu", "sigma", "games", "wins")  # owners say what a bot said last
     assert [{k: b[k] for k in standing} for b in board("--tournament", "t1")] == \
         [{k: b[k] for k in standing} for b in first]
