@@ -267,7 +267,9 @@ def test_werewolf_roles_read_as_words_a_lone_candidate_and_the_leaders_last_word
         "NIGHT g3 night=1",
         "DAWN g3 day=1 dead=ann roles=ann:bus_driver",
         "DAY g3 day=1 alive=ben,cat,dan,eve,fay leader=none",
+        "ASK g3 5 candidacy to=ben deadline=30 options=stand,decline floor=true day=1",
         "CANDIDACY g3 player=ben stand=true",
+        "ASK g3 6 candidacy to=cat deadline=30 options=stand,decline floor=true day=1",
         "CANDIDACY g3 player=cat stand=false",
         "LEADER g3 leader=ben candidates=ben counts= abstentions=0 tie=false",
         "ORDER g3 start=cat direction=counterclockwise speakers=cat,dan,eve,fay,ben,ben leader=ben",
@@ -281,6 +283,7 @@ def test_werewolf_roles_read_as_words_a_lone_candidate_and_the_leaders_last_word
     text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g3", line)]
     assert text[0].endswith("Dealt: 1 bus driver, 1 idiot, 3 villager, 1 werewolf.")
     assert text[3] == "Dawn of day 1: found dead: ann (bus driver)."
+    assert text.count("Who stands for leader? Each player in turn may speak, then stands or declines.") == 1
     assert "ben is elected leader unopposed." in text
     assert "Speaking order: cat, dan, eve, fay and ben, then ben again, as leader." in text
     assert text.count("cat is the idiot: spared, but votes no more.") == 1

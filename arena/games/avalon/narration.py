@@ -83,7 +83,7 @@ class AvalonStory(Story):
         approve, reject = msg.list("approve"), msg.list("reject")
         approved = msg.get("result") == "approved"
         say = self.say().add(f"{'Approved' if approved else 'Rejected'} {len(approve)}-{len(reject)}: ")
-        say.names(approve, "none").add(" for; ").names(reject, "none").add(" against.")
+        say.names(approve).add(" for; ").names(reject).add(" against.")
         say.fact("votes", self.quest, self.attempt, msg.get("result", ""))
         for nick in approve:
             say.fact("vote", self.quest, self.attempt, nick, "approve")

@@ -44,6 +44,8 @@ class WerewolfStory(Story):
         self._ballots: list[tuple[str, str]] = []
         self._last_words: str | None = None
         """Who has the floor for last words and has not yet spoken."""
+        self._candidacies = 0
+        """The day whose candidacies were announced (their talk then reads in context)."""
         self._idiot: str | None = None
         """The idiot just revealed by the vote, whose sparing that sentence told."""
 
@@ -149,6 +151,10 @@ class WerewolfStory(Story):
         """Last words are announced before their first line (``talk``): the floor's other
         turns follow the announced order, and their talk names the speaker."""
         self._last_words = msg.get("to") if msg.args[2] == "last_words" else None
+        if msg.args[2] == "candidacy" and self._candidacies != self.day:
+            self._candidacies = self.day
+            floor = " may speak, then" if msg.get("floor") == "true" else ""
+            return [self.say().add(f"Who stands for leader? Each player in turn{floor} stands or declines.").done()]
         return []
 
     def on_speech(self, msg: Message) -> list[Sentence]:
