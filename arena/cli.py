@@ -216,7 +216,8 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
 @click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
 @click.option("--games", "count", type=click.IntRange(min=1), default=3, show_default=True)
 @click.option("--players", type=click.IntRange(5, 20), default=None,
-              help="Players per game (default: from the configuration; 5 for Avalon, 8 for Werewolf).")
+              help="Players per game (default: from the configuration; 5 for Avalon, 8 for Werewolf; "
+                   "Tuvalon: 7, always).")
 @click.option("--server", "server_kind", type=click.Choice(["embedded", "ngircd"]), default="embedded",
               show_default=True, help="The local IRC server to start.")
 @click.option("--raw", is_flag=True, help="Show the channels' lines as the bots read them, not the narration.")
