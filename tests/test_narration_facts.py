@@ -1,6 +1,6 @@
 """The narrator says only what the public lines say, and says what a spectator needs.
 
-Random games of both games are played through the referee in memory; the narrator hears
+Random games of every game are played through the referee in memory; the narrator hears
 the game channel's lines (what any spectator sees) and its sentences' facts are compared
 with facts derived here, independently, from the engine's public events (audience
 everyone): every fact it states is public, no role is stated before END unless a public
@@ -18,6 +18,7 @@ from arena.core.events import Event
 from arena.core.options import Options
 from arena.core.seeds import derive_seed
 from arena.games.avalon.options import AvalonOptions
+from arena.games.tuvalon.options import TuvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.narrate.narrator import Narrator
 from arena.narrate.sentence import Fact, Sentence
@@ -38,13 +39,14 @@ SETS: list[tuple[str, int, Options, int]] = [
         "werewolf:3,seer:1,hunter:1,vigilante:1,cupid:1,idiot:1"), vigilanteShots=2, maxDays=3), 30),
     ("werewolf", 12, WerewolfOptions(preset="chaos"), 40),
     ("werewolf", 16, WerewolfOptions(preset="chaos", revealRolesOnDeath=False), 40),
+    ("tuvalon", 7, TuvalonOptions(), 20),
 ]
 """Option sets (roles revealed and hidden at death, every role dealt somewhere: the chaos
 decks draw from all of them, neutral factions included), and how many games of each: 380
-in all."""
+of Avalon and Werewolf, and 20 of Tuvalon."""
 
 KEY_KINDS = {"vote", "votes", "quest", "score", "team", "leader", "assassination", "dead", "executed", "ballot",
-             "vote_result", "shot", "winner", "reason", "winners", "seats"}
+             "vote_result", "shot", "winner", "reason", "winners", "seats", "cell", "move", "heard"}
 """Facts a spectator must be told whenever the events hold them."""
 
 
@@ -78,6 +80,20 @@ def avalon_facts(event: Event, nicks: Sequence[str], state: dict[str, Any]) -> I
         yield ("assassination", nicks[d["assassin"]], nicks[d["target"]], str(d["hit"]).lower())
         if d["hit"]:
             yield ("role", nicks[d["target"]], "merlin")
+
+
+def tuvalon_facts(event: Event, nicks: Sequence[str], state: dict[str, Any]) -> Iterable[Fact]:
+    """Avalon's, and the map: where each stands, each move, who heard each second turn."""
+    d = event.data
+    if event.kind == "positions":
+        for nick, cell in zip(nicks, d["cells"]):
+            yield ("cell", nick, cell)
+    elif event.kind == "move":
+        yield ("move", nicks[d["player"]], d["from"], d["to"])
+    elif event.kind == "speech" and "heard_by" in d:
+        yield ("heard", nicks[d["player"]], *(nicks[s] for s in d["heard_by"]))
+    else:
+        yield from avalon_facts(event, nicks, state)
 
 
 def werewolf_facts(event: Event, nicks: Sequence[str], state: dict[str, Any]) -> Iterable[Fact]:
@@ -149,7 +165,7 @@ def end_facts(event: Event, nicks: Sequence[str], winners: Iterable[int]) -> Ite
         yield ("role", nick, role)
 
 
-DERIVE = {"avalon": avalon_facts, "werewolf": werewolf_facts}
+DERIVE = {"avalon": avalon_facts, "werewolf": werewolf_facts, "tuvalon": tuvalon_facts}
 
 
 def public_facts(game: str, events: Sequence[Event], nicks: Sequence[str], winners: Iterable[int]) -> tuple[set[Fact], set[Fact]]:
