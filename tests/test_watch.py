@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.report.views import Names, avalon, describe, werewolf, word
+from arena.report.views import Names, avalon, describe, talk_by_proposal, werewolf, word
 from arena.store import LiveGame, Store
 from arena.store.export import FINISHED, LIVE, export, export_game, export_live
 from arena.web import create_app
@@ -296,3 +296,14 @@ def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
 def test_watching_a_game_that_is_over_points_to_its_replay(stored: Path) -> None:
     result = CliRunner().invoke(main, ["watch", "av-1"], env={"ARENA_STORE_PATH": str(stored)})
     assert result.exit_code == 1 and "av-1 is over; told the same way: arena replay av-1 --pretty" in result.output
+
+
+def test_avalon_and_tuvalon_talk_is_placed_by_proposal() -> None:
+    doc = {"lines": [{"to": None, "line": "START g1 game=tuvalon"},
+                     {"to": None, "line": "ASK g1 1 team to=a deadline=30 options=a,b pick=2 quest=1 attempt=1"},
+                     {"to": "a", "line": "ROLE g1 role=merlin"},
+                     {"to": None, "line": "ASK g1 9 team to=b deadline=30 options=a,b pick=2 quest=1 attempt=2"}],
+           "talk": [{"nick": "a", "text": "hi", "after": 1}, {"nick": "b", "text": "me!", "after": 2},
+                    {"nick": "a", "text": "no", "after": 4}]}
+    assert [(when, t["text"]) for when, t in talk_by_proposal(doc)] == \
+        [("before quest 1", "hi"), ("1.1", "me!"), ("1.2", "no")]

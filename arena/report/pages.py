@@ -56,6 +56,7 @@ def _game_context(doc: Mapping[str, Any]) -> dict[str, Any]:
         "avalon": views.avalon(doc, names) if doc["game"] in ("avalon", "tuvalon") else None,
         "phases": views.werewolf(doc, names) if doc["game"] == "werewolf" else None,
         "log": views.event_lines(doc["events"], names),
+        "talk": views.talk_by_proposal(doc),
     }
 
 

@@ -248,6 +248,23 @@ def avalon(doc: Mapping[str, Any], names: Names) -> AvalonView:
     return AvalonView(quests, proposals, assassination, secrets)
 
 
+def talk_by_proposal(doc: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Avalon's and Tuvalon's talk, each line with the proposal it was said in (``1.2``:
+    quest 1, second team), as the vote grid numbers its rows: the last team request of the
+    channel sent before it (``before quest 1`` for none)."""
+    requests: list[tuple[int, str]] = []
+    for i, line in enumerate(doc["lines"]):
+        parts = line["line"].split(" ", 4)
+        if line["to"] is None and parts[0] == "ASK" and len(parts) > 3 and parts[3] == "team":
+            fields = dict(f.partition("=")[::2] for f in line["line"].split() if "=" in f)
+            requests.append((i, f"{fields.get('quest', '?')}.{fields.get('attempt', '?')}"))
+    out = []
+    for t in doc["talk"]:
+        label = next((label for i, label in reversed(requests) if i < t["after"]), "before quest 1")
+        out.append((label, t))
+    return out
+
+
 @dataclass
 class Item:
     """One line of a Werewolf phase."""
