@@ -289,3 +289,23 @@ def test_werewolf_roles_read_as_words_a_lone_candidate_and_the_leaders_last_word
     assert text.count("cat is the idiot: spared, but votes no more.") == 1
     assert not any(t == "cat is spared." for t in text)  # the idiot's sentence said it
     assert text[-1] == "Day 2, 5 alive: ben, cat, dan, eve and fay; leader ben; dead: ann (bus driver)."
+
+
+def test_a_vote_that_executes_nobody_says_why() -> None:
+    narrator = Narrator("#arena", "arena")
+    lines = [
+        "START g4 game=werewolf seats=ann,ben,cat,dan,eve roles=villager:4,werewolf:1",
+        "RULES g4 options=revealRolesOnDeath:true,dayVoteMajority:true",
+        "DAY g4 day=1 alive=ann,ben,cat,dan,eve leader=none",
+        "BALLOT g4 player=ann vote=ben round=1",
+        "BALLOT g4 player=ben vote=abstain round=1",
+        "BALLOT g4 player=cat vote=abstain round=1",
+        "VOTE_RESULT g4 round=1 counts=ben:1 abstentions=2 outcome=none target=none candidates=",
+        "BALLOT g4 player=ann vote=ben round=2",
+        "BALLOT g4 player=dan vote=cat round=2",
+        "VOTE_RESULT g4 round=2 counts=ben:1,cat:1 abstentions=0 outcome=none target=none candidates=",
+    ]
+    text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g4", line)]
+    assert text[-2] == ("Day 1 vote: ben 1 vote (ann); abstained: ben and cat. "
+                        "No majority (at most 1 vote, 2 abstaining): nobody is executed.")
+    assert text[-1] == "Day 1 runoff: ben 1 vote (ann); cat 1 vote (dan). Still a tie: nobody is executed."

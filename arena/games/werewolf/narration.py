@@ -44,6 +44,8 @@ class WerewolfStory(Story):
         self._ballots: list[tuple[str, str]] = []
         self._last_words: str | None = None
         """Who has the floor for last words and has not yet spoken."""
+        self._majority: bool | None = None
+        """dayVoteMajority, once RULES told it."""
         self._candidacies = 0
         """The day whose candidacies were announced (their talk then reads in context)."""
         self._idiot: str | None = None
@@ -71,6 +73,7 @@ class WerewolfStory(Story):
 
     def on_rules(self, msg: Message) -> list[Sentence]:
         reveal = msg.pairs("options").get("revealRolesOnDeath") == "true"
+        self._majority = msg.pairs("options").get("dayVoteMajority") == "true"
         text = "A player's role is revealed at death." if reveal else "Roles stay hidden until the end."
         return [self.say().add(text).fact("reveal", str(reveal).lower()).done()]
 
@@ -185,8 +188,25 @@ class WerewolfStory(Story):
         elif outcome == "runoff":
             say.add(" A tie between ").names(msg.list("candidates")).add(": a runoff.")
         else:
-            say.add(" Nobody is executed.")
+            why = self._why_nobody(ballots)
+            say.add(f" {why}nobody is executed." if why else " Nobody is executed.")
         return [say.done()]
+
+    def _why_nobody(self, ballots: list[tuple[str, str]]) -> str:
+        """Why a vote executed nobody, from its ballots and the rules (``RULES``):
+        ``Still a tie: ``, ``No majority ...: ``; nothing if the rules were not heard."""
+        if self._majority is None:
+            return ""
+        counts: dict[str, int] = {}
+        for _, vote in ballots:
+            counts[vote] = counts.get(vote, 0) + 1
+        abstained = counts.pop("abstain", 0)
+        if not counts:
+            return ""
+        top = max(counts.values())
+        if self._majority and top <= abstained:  # more votes than abstentions are needed
+            return f"No majority (at most {top} vote{'s' if top != 1 else ''}, {abstained} abstaining): "
+        return "Still a tie: "
 
     def _tally(self, say: Say, votes: list[tuple[str, str]], kind: str | None) -> None:
         """Who voted for whom, most votes first: ``bob 3 (alice, carol, dave)``."""
