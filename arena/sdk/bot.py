@@ -576,6 +576,8 @@ class Session:
             self.faults.record(ask.kind, game.gid, exc)
             ask.fallback = "error"
             return ask.random(self.bot.rng)
+        finally:
+            ask.answered = True
 
     def _retry(self, msg: Message) -> list[Reply]:
         """A refused answer (ERROR) or a passed deadline (WARN) on an open request gets a
@@ -587,6 +589,12 @@ class Session:
             gid, rid = msg.args
         ask = self._open.get(gid)
         if ask is None or ask.rid != rid:
+            return []
+        if msg.verb == WARN and ask.answered and self._respond is None:
+            # Answered in the referee's process (a local table), where no line is lost: our
+            # answer crossed the warning (on the wall clock a warning reaches a bot that was
+            # thinking only once it has answered), and a second one would be refused. Over a
+            # network the warning may mean the answer was lost, and gets a new one.
             return []
         del self._open[gid]
         log.warning("retrying request %s of %s with a random legal answer after %s", rid, gid, msg.verb)
