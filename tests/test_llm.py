@@ -316,6 +316,30 @@ def test_a_long_history_keeps_its_newest_lines(chat: FakeChat, log_path: Path) -
     assert "bob proposes the team bob and dave" in history  # the newest line is kept
 
 
+def test_private_results_stay_in_what_you_know_when_the_history_is_cut(chat: FakeChat, log_path: Path) -> None:
+    """A long game's oldest lines leave the history; the player's own night results and
+    today's silences stay, in what it knows."""
+    lines = [*WEREWOLF, "ROLE g2 role=detective side=village", "MASONS g2 masons=bob,carol",
+             "NIGHT g2 night=1", "DETECTIVE g2 night=1 players=bob,erin same=false",
+             "DEALT g2 night=1 card=vision player=frank side=werewolf",
+             "TRACKED g2 night=1 target=dave visited=grace", "BLOCKED g2 night=1",
+             "DAWN g2 day=1 dead=", "DAY g2 day=1 alive=alice,bob,carol,dave,erin,frank,grace leader=none",
+             "SILENCED g2 day=1 players=grace"]
+    lines += [f"BALLOT g2 player=bob vote=erin round={1 + n % 2}" for n in range(60)]
+    chat.script.append(reply(reason="r", choice="erin"))
+    session, _ = session_for(make_bot(chat, log_path, history_chars=600), lines)
+    session.receive(parse("ASK g2 9 vote to=alice deadline=30 options=bob,carol,dave,erin,frank,grace,abstain "
+                          "day=1 round=1"))
+    user = chat.requests[0]["messages"][1]["content"]
+    history, known = user.split("What you know now")
+    assert "earlier lines left out" in history and "comparison" not in history
+    assert "The masons (all village): bob and carol." in known
+    assert "Your comparisons: night 1, bob and erin: different sides." in known
+    assert "night 1, dave visited grace" in known
+    assert "night 1, vision (frank is on the werewolf side)" in known
+    assert "You were blocked" in known and "Silenced today (no turn to speak): grace." in known
+
+
 def test_decisions_of_several_games_run_at_once(log_path: Path) -> None:
     """Four games decide on four threads against a model that takes 0.3 s: they overlap."""
     with FakeChat(auto=lambda body: Scripted(json.dumps({"reason": "r", "choice": "approve"}), delay=0.3)) as chat:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...protocol import Message
 from .. import Ask, GameView
+from ..werewolf import WerewolfState
 from .render import Fields, Renderer, join, memory
 
 BASICS = """\
@@ -341,6 +342,7 @@ class WerewolfText(Renderer):
             facts.append(f"Charmed players: {join(state.charmed)}.")
         if state.cult and state.cult_leader in state.alive:
             facts.append(f"The cult of {state.cult_leader}: {join(state.cult)}; you play for it while its leader lives.")
+        facts += _secrets(game)
         facts += _powers(game)
         return facts
 
@@ -419,6 +421,45 @@ class _State:
         if nick in self.alive:
             self.alive.remove(nick)
             self.dead.append(nick)
+
+
+def _secrets(game: GameView) -> list[str]:
+    """This player's private news that the history may have left out by now (a long game's
+    oldest lines are cut): masons, comparisons, visits seen, dealt cards, the thief's cards;
+    and who may not speak or vote today."""
+    state = game.state
+    if not isinstance(state, WerewolfState):
+        return []
+    facts: list[str] = []
+    if state.masons:
+        facts.append(f"The masons (all village): {join(state.masons)}.")
+    if state.cards and game.role == "thief":
+        facts.append(f"The two extra cards: card1 is {', card2 is '.join(state.cards)}.")
+    if state.detective:
+        facts.append("Your comparisons: " + "; ".join(
+            f"night {r.night}, {join(r.players)}: {'same side' if r.same else 'different sides'}"
+            for r in state.detective) + ".")
+    if state.tracked:
+        facts.append("Whom the players you followed visited: " + "; ".join(
+            f"night {r.night}, {r.player} visited {join(r.players)}" for r in state.tracked) + ".")
+    if state.watched:
+        facts.append("Who visited the players you watched: " + "; ".join(
+            f"night {r.night}, {r.player} was visited by {join(r.players)}" for r in state.watched) + ".")
+    if state.dealt:
+        facts.append("Cards the dealer dealt you: " + "; ".join(
+            f"night {c.night}, {c.card}" + (f" ({c.player} is on the {c.side} side)" if c.player else "")
+            for c in state.dealt) + ".")
+    if state.blocked:
+        facts.append(f"You were blocked (your night actions did nothing) on night(s) "
+                     f"{', '.join(str(n) for n in state.blocked)}.")
+    if not state.night:
+        silenced = state.silenced.get(state.day, [])
+        if silenced:
+            facts.append(f"Silenced today (no turn to speak): {join(silenced)}.")
+        punished = state.punished.get(state.day - 1)
+        if punished and game.options.get("scapegoatPunishment") != "death":
+            facts.append(f"Punished by the scapegoat yesterday, so without a vote today: {punished}.")
+    return facts
 
 
 def _powers(game: GameView) -> list[str]:
