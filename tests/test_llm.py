@@ -423,3 +423,14 @@ def test_the_launcher_says_what_to_set_before_connecting() -> None:
     run = subprocess.run([sys.executable, str(root / "bots" / "llm_bot.py"), "--server", "127.0.0.1:1", "--nick", "x"],
                          env=env, capture_output=True, text=True, timeout=30)
     assert run.returncode == 1 and run.stderr.startswith("llm_bot: set ARENA_LLM_BASE_URL"), run.stderr
+
+
+def test_the_arsonist_knows_whom_it_doused_since_its_last_fire(chat: FakeChat, log_path: Path) -> None:
+    lines = [*WEREWOLF, "ROLE g2 role=arsonist side=neutral", "NIGHT g2 night=1"]
+    chat.script += [reply(reason="r", choice=choice) for choice in ("bob", "ignite", "dave", "erin", "none")]
+    session, _ = session_for(make_bot(chat, log_path), lines)
+    for rid, options in enumerate(("bob,carol,dave,none", "carol,dave,ignite,none", "carol,dave,none",
+                                   "carol,erin,ignite,none", "carol,ignite,none")):
+        session.receive(parse(f"ASK g2 {rid + 1} arsonist to=alice deadline=30 options={options} day={rid + 1}"))
+    known = chat.requests[-1]["messages"][1]["content"].split("What you know now")[1]
+    assert "Doused with your oil and alive: dave and erin; ignite burns them all." in known

@@ -484,6 +484,16 @@ def _powers(game: GameView) -> list[str]:
         kind, power = ("wolf_witch_poison", "poison") if role == "wolf_witch" else ("decoy_draw", "lure")
         spent = any(k == kind and c != "none" for k, c in answers)
         facts.append(f"Your {power} is {'used' if spent else 'unused'}.")
+    elif role == "arsonist":
+        doused: list[str] = []
+        for kind, choice in answers:
+            if kind == "arsonist" and choice == "ignite":
+                doused = []
+            elif kind == "arsonist" and isinstance(choice, str) and choice != "none" and choice not in doused:
+                doused.append(choice)
+        alive = _State(game).alive
+        facts.append(f"Doused with your oil and alive: {join([n for n in doused if n in alive])}; "
+                     "ignite burns them all.")
     elif role == "vigilante":
         used = sum(1 for k, c in answers if k == "vigilante_shoot" and c != "none")
         facts.append(f"Shots used: {used} of {game.options.get('vigilanteShots', '1')}.")
