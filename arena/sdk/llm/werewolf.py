@@ -492,8 +492,9 @@ def _powers(game: GameView) -> list[str]:
             elif kind == "arsonist" and isinstance(choice, str) and choice != "none" and choice not in doused:
                 doused.append(choice)
         alive = _State(game).alive
-        facts.append(f"Doused with your oil and alive: {join([n for n in doused if n in alive])}; "
-                     "ignite burns them all.")
+        living = [n for n in doused if n in alive]
+        facts.append(f"Doused with your oil and alive: {join(living)}; ignite burns them all." if living else
+                     "No living player is doused with your oil: ignite would burn nobody.")
     elif role == "vigilante":
         used = sum(1 for k, c in answers if k == "vigilante_shoot" and c != "none")
         facts.append(f"Shots used: {used} of {game.options.get('vigilanteShots', '1')}.")
