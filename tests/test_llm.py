@@ -17,9 +17,10 @@ from typing import Any, Iterator
 import pytest
 
 from arena.protocol import parse
-from arena.sdk import Session
+from arena.sdk import Bot, Session
 from arena.sdk.llm import LlmBot, LlmConfigError, LlmSettings
 from arena.sdk.llm.answers import Shape, match_choice, read_reply, speech_lines
+from arena.sdk.llm.werewolf import WerewolfText
 from arena.sdk.view import new_ask
 
 from .llm_server import FakeChat, Scripted, reply
@@ -434,3 +435,14 @@ def test_the_arsonist_knows_whom_it_doused_since_its_last_fire(chat: FakeChat, l
         session.receive(parse(f"ASK g2 {rid + 1} arsonist to=alice deadline=30 options={options} day={rid + 1}"))
     known = chat.requests[-1]["messages"][1]["content"].split("What you know now")[1]
     assert "Doused with your oil and alive: dave and erin; ignite burns them all." in known
+
+
+@pytest.mark.parametrize("fire", ["true", "false"])
+def test_the_rules_say_whether_protections_stop_fire(fire: str) -> None:
+    session = Session(Bot(), "alice", "arena")  # a plain bot: the renderer alone is tested
+    session.receive(parse("START g2 game=werewolf seats=alice,bob,carol,dave,erin,frank,grace "
+                          "roles=arsonist:1,villager:4,werewolf:2"))
+    session.receive(parse(f"RULES g2 options=protectAgainstFire:{fire}"))
+    arsonist = next(line for line in WerewolfText().rules(session.games["g2"]).splitlines() if "Arsonist" in line)
+    assert ("no protection stops fire" in arsonist) == (fire == "false")
+    assert ("the witch's heal stops fire" in arsonist) == (fire == "true")

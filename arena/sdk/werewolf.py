@@ -648,7 +648,8 @@ class WerewolfBot(GameBot):
     def arsonist(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the arsonist: return a player to douse with oil (the options leave out
         the living already doused), ``"ignite"`` to burn every doused player tonight (no
-        protection stops fire; offered while one is alive), or ``"none"``. You win alone
+        protection stops fire unless the ``protectAgainstFire`` option is on, and a
+        bodyguard never takes it; offered while one is alive), or ``"none"``. You win alone
         when you are alive with at most one other player. Default: at random."""
         return self._at_random(ask)
 

@@ -100,7 +100,7 @@ ROLES = {
     "serial_killer": "Serial killer (neutral): kills a player every night; wins alone when alive with at most one "
                      "other player; while alive, neither the village nor the wolves win.",
     "arsonist": "Arsonist (neutral): each night douses a player with oil, or ignites: every doused player burns "
-                "(no protection stops fire); wins alone when alive with at most one other player; while alive, "
+                "({fire}); wins alone when alive with at most one other player; while alive, "
                 "neither the village nor the wolves win.",
     "exile": "Exile (neutral): each night banishes another player for the night: nothing reaches them (no "
              "attack, protection or visit) and they cannot act; wins with the winning side if alive at the end.",
@@ -211,6 +211,9 @@ class WerewolfText(Renderer):
                             if o.get("protectAgainstPoison") == "true" else " (nothing stops it)",
             "poison_charm": " or poison" if o.get("protectAgainstPoison") == "true" else "",
             "punishment": "they die at once" if o.get("scapegoatPunishment") == "death" else "no vote the next day",
+            "fire": "a doctor's, guardian angel's or jailer's protection, a dealer's shield or the witch's heal stops "
+                    "fire; a bodyguard never takes it" if o.get("protectAgainstFire") == "true"
+                    else "no protection stops fire",
         }
         text.append("Roles in play:\n" + "\n".join(f"- {ROLES[r].format(**fills)}" for r in deal if r in ROLES))
         text.append(STRATEGY)
