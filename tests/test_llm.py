@@ -446,3 +446,15 @@ def test_the_rules_say_whether_protections_stop_fire(fire: str) -> None:
     arsonist = next(line for line in WerewolfText().rules(session.games["g2"]).splitlines() if "Arsonist" in line)
     assert ("no protection stops fire" in arsonist) == (fire == "false")
     assert ("the witch's heal stops fire" in arsonist) == (fire == "true")
+
+
+def test_a_dead_leader_is_no_longer_named_leader(chat: FakeChat, log_path: Path) -> None:
+    lines = [*WEREWOLF, "ROLE g2 role=villager side=village", "NIGHT g2 night=1", "DAWN g2 day=1 dead=",
+             "DAY g2 day=1 alive=alice,bob,carol,dave,erin,frank,grace leader=none", "LEADER g2 leader=bob",
+             "EXECUTION g2 player=bob role=villager"]
+    chat.script.append(reply(reason="r", choice="none"))
+    session, _ = session_for(make_bot(chat, log_path), lines)
+    session.receive(parse("ASK g2 9 hunter_shoot to=alice deadline=30 options=carol,dave,none day=1"))
+    known = chat.requests[0]["messages"][1]["content"].split("What you know now")[1]
+    assert "Leader:" not in known and "Dead: bob (villager)." in known
+    assert session.games["g2"].state.leader is None

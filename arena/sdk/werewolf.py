@@ -270,6 +270,8 @@ class WerewolfState(GameState):
     def _die(self, player: Player, cause: str, role: str | None) -> None:
         if player in self.alive:
             self.alive.remove(player)
+        if player == self.leader:
+            self.leader = None  # the title is not passed on
         self.deaths.append(Death(player, self.day, cause, role))
         if role is not None:
             self.roles[player] = role

@@ -424,6 +424,8 @@ class _State:
         if nick in self.alive:
             self.alive.remove(nick)
             self.dead.append(nick)
+        if nick == self.leader:
+            self.leader = None  # the title is not passed on
 
 
 def _secrets(game: GameView) -> list[str]:
