@@ -278,6 +278,7 @@ def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
         describe("hunter_shot", {"hunter": 2, "target": None}, names),
         describe("end", {"winner": "werewolf", "reason": "parity_or_majority"}, names),
         describe("leader", {"leader": None, "candidates": [], "counts": [], "abstentions": 0, "tie": False}, names),
+        describe("order", {"start": 1, "direction": "clockwise", "speakers": [1, 2, 3, 1], "leader": 1}, names),
     ]
     assert said == [
         "detective result: night 1; players ann, dan; same no",
@@ -290,6 +291,7 @@ def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
         "cat, the hunter, shoots nobody",
         "werewolf wins (parity or majority)",
         "nobody stood for leader: the day has no leader",
+        "speaking order: ben, cat, dan, then ben again, as leader",
     ]
 
 

@@ -96,7 +96,10 @@ def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
             return "nobody stood for leader: the day has no leader"
         return f"{n(data.get('leader'))} is elected leader"
     if kind == "order":
-        return f"speaking order: {names.list(data.get('speakers'))}"
+        speakers, leader = list(data.get("speakers") or []), data.get("leader")
+        if len(speakers) > 1 and leader is not None and speakers[-1] == leader and leader in speakers[:-1]:
+            return f"speaking order: {names.list(speakers[:-1])}, then {n(leader)} again, as leader"
+        return f"speaking order: {names.list(speakers)}"
     if kind == "speech":
         what = {"last_words": " (last words)", "runoff": " (runoff)"}.get(str(data.get("purpose")), "")
         return f"{n(data.get('seat'))} {'passes' if data.get('passed') else 'speaks'}{what}"
