@@ -309,3 +309,18 @@ def test_a_vote_that_executes_nobody_says_why() -> None:
     assert text[-2] == ("Day 1 vote: ben 1 vote (ann); abstained: ben and cat. "
                         "No majority (at most 1 vote, 2 abstaining): nobody is executed.")
     assert text[-1] == "Day 1 runoff: ben 1 vote (ann); cat 1 vote (dan). Still a tie: nobody is executed."
+
+
+def test_an_oracles_sight_is_told_after_the_dawn_that_names_it_dead() -> None:
+    narrator = Narrator("#arena", "arena")
+    lines = [
+        "START g5 game=werewolf seats=ann,ben,cat,dan,eve roles=oracle:1,villager:3,werewolf:1",
+        "RULES g5 options=revealRolesOnDeath:true",
+        "NIGHT g5 night=1",
+        "ORACLE g5 target=eve role=werewolf",
+        "DAWN g5 day=1 dead=ann roles=ann:oracle",
+        "DAY g5 day=1 alive=ben,cat,dan,eve leader=none",
+    ]
+    text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g5", line)]
+    assert text[-3:] == ["Dawn of day 1: found dead: ann (oracle).", "An oracle died: eve is the werewolf.",
+                         "Day 1, 4 alive: ben, cat, dan and eve; dead: ann (oracle)."]

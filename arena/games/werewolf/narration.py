@@ -44,12 +44,29 @@ class WerewolfStory(Story):
         self._ballots: list[tuple[str, str]] = []
         self._last_words: str | None = None
         """Who has the floor for last words and has not yet spoken."""
+        self._night_now = False
+        self._held: list[Sentence] = []
+        """What a night's death revealed (an oracle's sight), told after its dawn names the dead."""
         self._majority: bool | None = None
         """dayVoteMajority, once RULES told it."""
         self._candidacies = 0
         """The day whose candidacies were announced (their talk then reads in context)."""
         self._idiot: str | None = None
         """The idiot just revealed by the vote, whose sparing that sentence told."""
+
+    def hear(self, msg: Message, at: float | None = None) -> list[Sentence]:
+        if msg.verb == "NIGHT":
+            self._night_now = True
+        elif msg.verb == "DAWN":
+            self._night_now = False
+        said = super().hear(msg, at)
+        if msg.verb == "ORACLE" and self._night_now:
+            self._held += said
+            return []
+        if self._held and msg.verb != "ORACLE":
+            held, self._held = self._held, []
+            return held + said if msg.verb == "END" else said + held
+        return said
 
     def _died(self, say: Say, nick: str, role: str | None) -> Say:
         """``nick`` (and its role, where public) in a sentence about a death; remembered."""
