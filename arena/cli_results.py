@@ -59,6 +59,13 @@ def open_store(config: Config, *, check: bool = True, create: bool = True) -> It
         store.close()
 
 
+def newest_game(store: Store) -> str:
+    """The type of the newest stored game (Avalon in an empty store): what ``--game``
+    means when left out, so a store of one game type needs no ``--game`` at all."""
+    newest = store.list_games(limit=1)
+    return newest[0].game if newest else "avalon"
+
+
 def _fmt_eta(seconds: float | None) -> str:
     if seconds is None:
         return "?"
@@ -162,7 +169,8 @@ def register(main: click.Group) -> None:
                 click.echo(line)
 
     @main.command()
-    @click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
+    @click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
+                  help="Default: the game of the newest stored game.")
     @click.option("--system", type=click.Choice(SYSTEMS), default="elo", show_default=True)
     @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
     @click.option("--limit", type=click.IntRange(min=1), default=None, help="Show only the top N bots.")
@@ -170,10 +178,11 @@ def register(main: click.Group) -> None:
     @click.option("--min-games", type=click.IntRange(min=0), default=0, show_default=True,
                   help="Leave out bots with fewer rated games.")
     @click.pass_obj
-    def leaderboard(obj: Any, game: str, system: str, fmt: str, limit: int | None, tournament: str | None,
+    def leaderboard(obj: Any, game: str | None, system: str, fmt: str, limit: int | None, tournament: str | None,
                     min_games: int) -> None:
         """The bots by rating, with owner, games played and win rate (95% Wilson interval)."""
         with open_store(obj.config, check=False, create=False) as store:
+            game = game or newest_game(store)
             if tournament is not None and store.tournament(tournament) is None:
                 raise click.ClickException(f"no tournament {tournament!r} is stored")
             rows = store.leaderboard(game, system, limit=limit, min_games=min_games, tournament=tournament)
@@ -257,11 +266,13 @@ def register(main: click.Group) -> None:
 
     @main.command()
     @click.argument("bot", required=False)
-    @click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
+    @click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
+                  help="Default: the game of the newest stored game.")
     @click.pass_obj
-    def stats(obj: Any, bot: str | None, game: str) -> None:
+    def stats(obj: Any, bot: str | None, game: str | None) -> None:
         """Per bot and per role: games, wins, win rate (95% Wilson interval) and role figures."""
         with open_store(obj.config, check=False, create=False) as store:
+            game = game or newest_game(store)
             found = store.bot_stats(game, bot)
         if not found:
             raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else ""))

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from arena.cli import main
@@ -343,6 +344,14 @@ def test_a_werewolf_tournament_counts_a_neutral_role_s_own_wins(tmp_path):
         figures = [b.roles["jester"].figures["jester_own_win"] for b in stats.values() if "jester" in b.roles]
         assert sum(f.trials for f in figures) == 16
         assert store.rebuild().exact
+    # A store of Werewolf games alone needs no --game: it defaults to the newest game's type.
+    cfg = str(tmp_path / "config.yaml")
+    Path(cfg).write_text(yaml.safe_dump({"store": {"path": config.store.path}}))
+    runner = CliRunner()
+    stats = runner.invoke(main, ["--config", cfg, "stats", "w0"])
+    assert stats.exit_code == 0 and stats.output.startswith("w0 (werewolf): 16 games"), stats.output
+    board = json.loads(runner.invoke(main, ["--config", cfg, "leaderboard", "--format", "json"]).output)
+    assert board["game"] == "werewolf" and len(board["bots"]) == 8
 
 
 def test_progress_shows_the_leaders_of_this_tournament_only(tmp_path: Path) -> None:
