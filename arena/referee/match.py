@@ -24,6 +24,8 @@ from ..protocol import (
     request_id, shown, text_fault, valid_id,
 )
 
+_tuple_new = tuple.__new__
+
 log = logging.getLogger(__name__)
 
 WARN_STEP, DEFAULT_STEP, FORFEIT_STEP = "warn", "default", "forfeit"
@@ -378,9 +380,11 @@ class Match:
         request it names went out to the seat, if that is the seat's latest."""
         sent = self._sent_at.get(seat)
         latency = now - sent[1] if sent is not None and str(sent[0]) == rid_text else None
-        self.answers.append(Answer(
+        # Built as the tuple it is: a named tuple's own ``__new__`` is a Python function,
+        # and the referee keeps one for every answer of a game.
+        self.answers.append(_tuple_new(Answer, (
             seat, rid_text, f"ANSWER {self.gid} {rid_text} {value}" if line is None else line, now - self.origin,
-            latency, error, fallback if fallback in FALLBACKS else None, after))
+            latency, error, fallback if fallback in FALLBACKS else None, after)))
 
     def _refuse_request(self, seat: int, rid: int) -> NoReturn:
         """Why ``rid`` is not open for ``seat``: answered already (ALREADY_ACTED), nothing
