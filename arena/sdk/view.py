@@ -229,13 +229,25 @@ def new_view(start: Message, me: Player) -> GameView[GameState]:
     return GameView(start.args[0], kind, me, seats, start.pairs("options"), start, state)
 
 
+_read_last: tuple[Message, str, type[Ask], int, float] | None = None
+"""The request ``new_ask`` read last, with its game and what it read: its class, ``pick``
+and deadline. Bots that share a process (a local table) are handed the same message of a
+request said to several of them (ten votes): it is read once for all of them."""
+
+
 def new_ask(view: GameView[Any], msg: Message, rng: random.Random) -> Ask:
     """The request ``msg`` (an ASK line addressed to us), as its kind's class."""
+    global _read_last
     gid, rid, kind = msg.args
-    spec = SPECS.get(view.kind)
-    cls = spec.asks.get(kind, Ask) if spec is not None else Ask
     fields = msg.fields
-    pick = msg.int("pick") if "pick" in fields else 1
+    last = _read_last
+    if last is not None and last[0] is msg and last[1] == view.kind:
+        cls, pick, deadline = last[2:]
+    else:
+        spec = SPECS.get(view.kind)
+        cls = spec.asks.get(kind, Ask) if spec is not None else Ask
+        pick = msg.int("pick") if "pick" in fields else 1
+        deadline = float(msg.int("deadline", 0))
+        _read_last = (msg, view.kind, cls, pick, deadline)
     options = fields.get("options")
-    return cls(gid, rid, kind, options.split(",") if options else [], pick, float(msg.int("deadline", 0)), fields,
-               msg, rng)
+    return cls(gid, rid, kind, options.split(",") if options else [], pick, deadline, fields, msg, rng)
