@@ -195,8 +195,9 @@ class Match:
         """Whether a dependent request waits for ``_step_at``."""
         self._suspended = False
         """Restored from the store and waiting for its bots (``restore``, ``go_on``)."""
-        self._sent_at: dict[int, tuple[int, float]] = {}
-        """Per seat, its latest request (by id) and when it went out: answers' latency."""
+        self._sent_at: dict[int, tuple[str, float]] = {}
+        """Per seat, its latest request (by id, as the wire spells it: an answer names it
+        so) and when it went out: answers' latency."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -379,7 +380,7 @@ class Match:
         """Keep an answer of ``seat`` in ``answers``: its latency counts from when the
         request it names went out to the seat, if that is the seat's latest."""
         sent = self._sent_at.get(seat)
-        latency = now - sent[1] if sent is not None and str(sent[0]) == rid_text else None
+        latency = now - sent[1] if sent is not None and sent[0] == rid_text else None
         # Built as the tuple it is: a named tuple's own ``__new__`` is a Python function,
         # and the referee keeps one for every answer of a game.
         self.answers.append(_tuple_new(Answer, (
@@ -665,8 +666,9 @@ class Match:
         the lines are the request itself (not a warning), and its answers' latency counts
         from when they went out."""
         self._deadline.update(dict.fromkeys(seats, now + seconds))
+        sent_at = (str(rid), now)
         if asked:
-            self._sent_at.update(dict.fromkeys(seats, (rid, now)))
+            self._sent_at.update(dict.fromkeys(seats, sent_at))
         if self.after_sent is None:
             return
         for seat in seats:
@@ -675,8 +677,8 @@ class Match:
         def sent(at: float) -> None:
             request = self._requests.get(rid)
             for seat in seats:
-                if asked and self._sent_at.get(seat) == (rid, now):
-                    self._sent_at[seat] = (rid, at)
+                if asked and self._sent_at.get(seat) == sent_at:
+                    self._sent_at[seat] = (sent_at[0], at)
                 if self._unsent.get(seat) == rid:
                     del self._unsent[seat]
                     if request is not None and seat in request.seats and seat in self._deadline:
