@@ -249,6 +249,9 @@ class Session:
         self._on_event = None if cls.on_event is Bot.on_event else bot.on_event
         """The bot's ``on_event``, or None where it is the default, which does nothing: a
         session hears every line of its games, and a call on each costs more than the line."""
+        self._talks = cls.speech is not Bot.speech or cls.team_talk is not Bot.team_talk
+        """Whether the bot may say anything before an answer (``talk``): one that keeps the
+        defaults, which say nothing, is asked nothing on each request."""
 
     @property
     def finished(self) -> int:
@@ -489,7 +492,8 @@ class Session:
             self._respond(game, ask)
             return []
         # A public request that grants no floor has nothing to say first (see ``talk``).
-        out: list[Reply] = [(line, None) for line in self.talk(game, ask)] if floor or to != "all" else []
+        out: list[Reply] = [(line, None) for line in self.talk(game, ask)] \
+            if self._talks and (floor or to != "all") else []
         choice = self.decide(game, ask)
         out.append(_answer(ask.game, ask.rid, _value(choice), ask.fallback))
         return out
