@@ -344,6 +344,7 @@ class Match:
         game = self.game
         seat = self._seat_of.get(bot.lower())
         after = len(self.transcript)
+        refused: IllegalAction | ProtocolError | None = None
         try:
             if seat is None:
                 raise not_playing(self.gid)
@@ -356,36 +357,35 @@ class Match:
             decision = game.decision_for(seat)
             assert decision is not None
             items = value.split(",")
-            chosen = self._decode(decision, items)
+            # (most answers name no player and are their own items: no call for those)
+            chosen = self._decode(decision, items) if decision.targets or len(items) != decision.count else items
             try:
                 game.apply(seat, decision.kind, chosen[0] if decision.count == 1 else chosen)
             except IllegalAction as exc:
                 why = exc.reason if decision.explains else self._explain(exc.code, decision, items, chosen)
                 raise IllegalAction(exc.code, why) from None
         except (IllegalAction, ProtocolError) as exc:
-            if seat is not None and self._kept[seat] < REFUSALS_KEPT:
-                self._heard(seat, rid_text, value, line, fallback, now, after, exc.code.value)
+            refused = exc
+        else:
+            self._answered.add((seat, rid))
+            request.seats.discard(seat)
+            self._deadline.pop(seat, None)
+            self._unsent.pop(seat, None)
+        if refused is None or seat is not None and self._kept[seat] < REFUSALS_KEPT:
+            # Kept, with its latency counted from when the request it names went out to the
+            # seat, if that is the seat's latest. Built as the tuple it is: a named tuple's
+            # own ``__new__`` is a Python function, and a game keeps one for every answer.
+            sent = self._sent_at.get(seat) if seat is not None else None
+            latency = now - sent[1] if sent is not None and sent[0] == rid_text else None
+            self.answers.append(_tuple_new(Answer, (
+                seat, rid_text, f"ANSWER {self.gid} {rid_text} {value}" if line is None else line, now - self.origin,
+                latency, None if refused is None else refused.code.value, fallback if fallback in FALLBACKS else None,
+                after)))
+        if refused is not None:
             echo = (rid_text,) if valid_id(rid_text) else ()  # an ERROR echoes only what fits as an id
-            self._refuse(nick, seat, exc.code, exc.reason, *echo)
+            self._refuse(nick, seat, refused.code, refused.reason, *echo)
             return
-        self._heard(seat, rid_text, value, line, fallback, now, after, None)
-        self._answered.add((seat, rid))
-        request.seats.discard(seat)
-        self._deadline.pop(seat, None)
-        self._unsent.pop(seat, None)
         self._advance(now)
-
-    def _heard(self, seat: int, rid_text: str, value: str, line: str | None, fallback: str | None, now: float,
-               after: int, error: str | None) -> None:
-        """Keep an answer of ``seat`` in ``answers``: its latency counts from when the
-        request it names went out to the seat, if that is the seat's latest."""
-        sent = self._sent_at.get(seat)
-        latency = now - sent[1] if sent is not None and sent[0] == rid_text else None
-        # Built as the tuple it is: a named tuple's own ``__new__`` is a Python function,
-        # and the referee keeps one for every answer of a game.
-        self.answers.append(_tuple_new(Answer, (
-            seat, rid_text, f"ANSWER {self.gid} {rid_text} {value}" if line is None else line, now - self.origin,
-            latency, error, fallback if fallback in FALLBACKS else None, after)))
 
     def _refuse_request(self, seat: int, rid: int) -> NoReturn:
         """Why ``rid`` is not open for ``seat``: answered already (ALREADY_ACTED), nothing
