@@ -495,7 +495,8 @@ class Session:
         out: list[Reply] = [(line, None) for line in self.talk(game, ask)] \
             if self._talks and (floor or to != "all") else []
         choice = self.decide(game, ask)
-        out.append(_answer(ask.game, ask.rid, _value(choice), ask.fallback))
+        # (most answers are one choice, their own value: no call for those)
+        out.append(_answer(ask.game, ask.rid, choice if type(choice) is str else _value(choice), ask.fallback))
         return out
 
     def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
