@@ -299,15 +299,16 @@ class Session:
         message is held until its last part arrives); returns the lines to send to it."""
         return [line for line, _ in self.replies(msg)]
 
-    def replies(self, msg: Message) -> list[Reply]:
+    def replies(self, msg: Message, whole: bool = False) -> list[Reply]:
         """``receive``, each line to send with the message it carries where the SDK built
         one (its answers): a transport in the same process as the referee hands that on,
-        and the referee need not parse the line again."""
-        if self._parts.idle and MORE not in msg.fields:  # the common case, on every line
-            return self._ask(msg) if msg.verb == ASK else self._handle(msg)  # (requests: most lines)
-        return [reply for whole in self._parts.add(msg) for reply in self._handle(whole)]
+        and the referee need not parse the line again. ``whole``: ``msg`` is a whole
+        message for certain (the parts of a continued one, joined).
 
-    def _handle(self, msg: Message) -> list[Reply]:
+        A whole message is handled here, not in a call of its own: every line each bot is
+        told passes here."""
+        if not whole and (not self._parts.idle or MORE in msg.fields):  # a part of a continued message
+            return [reply for joined in self._parts.add(msg) for reply in self.replies(joined, True)]
         verb = msg.verb
         if verb == ASK:
             return self._ask(msg)
