@@ -220,6 +220,8 @@ class Session:
     ) -> None:
         self.bot = bot
         self.nick = nick
+        """Our nick now (a transport whose nick changes sets it). An attribute, not a
+        property: a transport reads it for every line the bot sends."""
         self.referee = referee
         self.name = name
         """The bot's identity (its ratings and seats are its own); None: the nick."""
@@ -257,15 +259,6 @@ class Session:
     def finished(self) -> int:
         """How many games of ours have ended."""
         return len(self.ended)
-
-    @property
-    def nick(self) -> str:
-        return self._nick
-
-    @nick.setter
-    def nick(self, value: str) -> None:
-        self._nick = value
-        self._me = value.lower()
 
     def hello(self) -> str:
         b = self.bot
@@ -361,7 +354,8 @@ class Session:
             return []
         if verb == TABLE:
             channel = msg.get("channel")
-            if channel and self._me in (n.lower() for n in msg.list("seats")):
+            me = self.nick.lower()
+            if channel and me in (n.lower() for n in msg.list("seats")):
                 self._channels[gid] = channel
                 if self._join is not None:
                     self._join(channel)
