@@ -195,9 +195,9 @@ class Match:
         """Whether a dependent request waits for ``_step_at``."""
         self._suspended = False
         """Restored from the store and waiting for its bots (``restore``, ``go_on``)."""
-        self._sent_at: dict[int, tuple[str, float]] = {}
-        """Per seat, its latest request (by id, as the wire spells it: an answer names it
-        so) and when it went out: answers' latency."""
+        self._sent_at: dict[int, tuple[str, float, int]] = {}
+        """Per seat, its latest request (by id as the wire spells it, which an answer
+        names), when it went out (answers' latency) and its id as a number."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -345,12 +345,14 @@ class Match:
         seat = self._seat_of.get(bot.lower())
         after = len(self.transcript)
         refused: IllegalAction | ProtocolError | None = None
+        sent = None if seat is None else self._sent_at.get(seat)
         try:
             if seat is None:
                 raise not_playing(self.gid)
             if game.result is not None:
                 raise game_over(self.gid)
-            rid = request_id(rid_text)
+            # (the id of the request the seat was sent last, as the referee spelled it, needs no check)
+            rid = sent[2] if sent is not None and sent[0] == rid_text else request_id(rid_text)
             request = self._requests.get(rid)
             if request is None or seat not in request.seats:
                 self._refuse_request(seat, rid)
@@ -375,7 +377,6 @@ class Match:
             # Kept, with its latency counted from when the request it names went out to the
             # seat, if that is the seat's latest. Built as the tuple it is: a named tuple's
             # own ``__new__`` is a Python function, and a game keeps one for every answer.
-            sent = self._sent_at.get(seat) if seat is not None else None
             latency = now - sent[1] if sent is not None and sent[0] == rid_text else None
             self.answers.append(_tuple_new(Answer, (
                 seat, rid_text, f"ANSWER {self.gid} {rid_text} {value}" if line is None else line, now - self.origin,
@@ -666,7 +667,7 @@ class Match:
         the lines are the request itself (not a warning), and its answers' latency counts
         from when they went out."""
         self._deadline.update(dict.fromkeys(seats, now + seconds))
-        sent_at = (str(rid), now)
+        sent_at = (str(rid), now, rid)
         if asked:
             self._sent_at.update(dict.fromkeys(seats, sent_at))
         if self.after_sent is None:
@@ -678,7 +679,7 @@ class Match:
             request = self._requests.get(rid)
             for seat in seats:
                 if asked and self._sent_at.get(seat) == sent_at:
-                    self._sent_at[seat] = (sent_at[0], at)
+                    self._sent_at[seat] = (sent_at[0], at, rid)
                 if self._unsent.get(seat) == rid:
                     del self._unsent[seat]
                     if request is not None and seat in request.seats and seat in self._deadline:
