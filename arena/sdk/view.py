@@ -14,7 +14,7 @@ import random
 import time
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generic, Mapping, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar
 
 from ..protocol import ASK, END, ROLE, Message
 from .fields import WORDS, Player
@@ -104,16 +104,23 @@ class GameState:
     """Why the game ended (an end reason of protocol.md), once it has."""
 
     def apply(self, msg: Message) -> None:
-        """Follow one line of the game. A line the state cannot read (a referee sending
-        what protocol.md does not say) is logged and skipped: the bot plays on."""
-        verb = msg.verb
-        reader = self.READERS.get(f"{verb} {msg.args[2]}" if verb == ASK else verb)
-        if reader is None:
-            return
-        try:
-            reader(self, msg)
-        except Exception:
-            log.exception("%s could not follow %s", type(self).__name__, msg.format())
+        """Follow one line of the game (see ``follow``)."""
+        self.follow((msg,))
+
+    def follow(self, msgs: Iterable[Message]) -> None:
+        """Follow lines of the game, in order. A line the state cannot read (a referee
+        sending what protocol.md does not say) is logged and skipped: the bot plays on.
+        Most lines change nothing here (no reader): they cost no call."""
+        readers = self.READERS
+        for msg in msgs:
+            verb = msg.verb
+            reader = readers.get(f"{verb} {msg.args[2]}" if verb == ASK else verb)
+            if reader is None:
+                continue
+            try:
+                reader(self, msg)
+            except Exception:
+                log.exception("%s could not follow %s", type(self).__name__, msg.format())
 
     def said(self, player: Player, text: str) -> None:
         """``player``, who has the floor, said ``text`` in the game's channel (a speech
@@ -183,9 +190,7 @@ class GameView(Generic[S]):
         end = len(self.messages)  # lines that arrive meanwhile wait for the next reading
         new = self.messages[self._applied:end]
         self._applied = end
-        apply = self._state.apply
-        for msg in new:
-            apply(msg)
+        self._state.follow(new)
 
     def hear(self, change: Callable[[S], None]) -> None:
         """Bring the state up to date, then apply ``change`` to it: what the state learns
