@@ -702,7 +702,7 @@ class Match:
         if d.kind in self.game.floor_kinds:
             fields["floor"] = "true"  # the player has the channel until they answer
         for key, value in self.lines.ask_context(self.game, d, self.names).items():
-            fields[key] = render(value)
+            fields[key] = value if type(value) is str else render(value)  # (text as it is: no call)
         return Message(ASK, (self.gid, str(rid), d.kind), fields)
 
     def _new_rid(self) -> int:
