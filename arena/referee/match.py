@@ -605,7 +605,8 @@ class Match:
                 continue
             for msg in (out,) if isinstance(out, Message) else out:
                 if event.audience is None:
-                    self._flush(held)
+                    if held:  # (without ``tell_many``, never: no call then)
+                        self._flush(held)
                     self._send(None, msg)
                     continue
                 nicks = [self.nicks[seat] for seat in sorted(event.audience)]
@@ -615,7 +616,8 @@ class Match:
                 if any(nick in group for _, group in held.values() for nick in nicks):
                     self._flush(held)  # a second line for someone: the first goes out first
                 held.setdefault(msg.format(), (msg, []))[1].extend(nicks)
-        self._flush(held)
+        if held:
+            self._flush(held)
 
     def _flush(self, held: dict[str, tuple[Message, list[str]]]) -> None:
         for msg, nicks in held.values():
