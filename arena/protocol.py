@@ -259,7 +259,9 @@ class Message:
     @classmethod
     def make(cls, verb: str, *args: Any, text: str | None = None, **fields: Any) -> "Message":
         """Build a message from Python values: lists become comma lists, bools true/false."""
-        return cls(verb, tuple(map(render, args)), {k: render(v) for k, v in fields.items()}, text)
+        # (a value that is text already, as most are, is kept as it is: no call)
+        return cls(verb, tuple([a if type(a) is str else render(a) for a in args]),
+                   {k: v if type(v) is str else render(v) for k, v in fields.items()}, text)
 
     # -- reading fields -------------------------------------------------------------
 

@@ -24,6 +24,8 @@ from ..protocol import (
     request_id, shown, text_fault, valid_id,
 )
 
+_tuple_new = tuple.__new__
+
 log = logging.getLogger(__name__)
 
 WARN_STEP, DEFAULT_STEP, FORFEIT_STEP = "warn", "default", "forfeit"
@@ -193,8 +195,9 @@ class Match:
         """Whether a dependent request waits for ``_step_at``."""
         self._suspended = False
         """Restored from the store and waiting for its bots (``restore``, ``go_on``)."""
-        self._sent_at: dict[int, tuple[int, float]] = {}
-        """Per seat, its latest request (by id) and when it went out: answers' latency."""
+        self._sent_at: dict[int, tuple[str, float, int]] = {}
+        """Per seat, its latest request (by id as the wire spells it, which an answer
+        names), when it went out (answers' latency) and its id as a number."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -341,46 +344,49 @@ class Match:
         game = self.game
         seat = self._seat_of.get(bot.lower())
         after = len(self.transcript)
+        refused: IllegalAction | ProtocolError | None = None
+        sent = None if seat is None else self._sent_at.get(seat)
         try:
             if seat is None:
                 raise not_playing(self.gid)
             if game.result is not None:
                 raise game_over(self.gid)
-            rid = request_id(rid_text)
+            # (the id of the request the seat was sent last, as the referee spelled it, needs no check)
+            rid = sent[2] if sent is not None and sent[0] == rid_text else request_id(rid_text)
             request = self._requests.get(rid)
             if request is None or seat not in request.seats:
                 self._refuse_request(seat, rid)
             decision = game.decision_for(seat)
             assert decision is not None
             items = value.split(",")
-            chosen = self._decode(decision, items)
+            # (most answers name no player and are their own items: no call for those)
+            chosen = self._decode(decision, items) if decision.targets or len(items) != decision.count else items
             try:
                 game.apply(seat, decision.kind, chosen[0] if decision.count == 1 else chosen)
             except IllegalAction as exc:
                 why = exc.reason if decision.explains else self._explain(exc.code, decision, items, chosen)
                 raise IllegalAction(exc.code, why) from None
         except (IllegalAction, ProtocolError) as exc:
-            if seat is not None and self._kept[seat] < REFUSALS_KEPT:
-                self._heard(seat, rid_text, value, line, fallback, now, after, exc.code.value)
+            refused = exc
+        else:
+            self._answered.add((seat, rid))
+            request.seats.discard(seat)
+            self._deadline.pop(seat, None)
+            self._unsent.pop(seat, None)
+        if refused is None or seat is not None and self._kept[seat] < REFUSALS_KEPT:
+            # Kept, with its latency counted from when the request it names went out to the
+            # seat, if that is the seat's latest. Built as the tuple it is: a named tuple's
+            # own ``__new__`` is a Python function, and a game keeps one for every answer.
+            latency = now - sent[1] if sent is not None and sent[0] == rid_text else None
+            self.answers.append(_tuple_new(Answer, (
+                seat, rid_text, f"ANSWER {self.gid} {rid_text} {value}" if line is None else line, now - self.origin,
+                latency, None if refused is None else refused.code.value, fallback if fallback in FALLBACKS else None,
+                after)))
+        if refused is not None:
             echo = (rid_text,) if valid_id(rid_text) else ()  # an ERROR echoes only what fits as an id
-            self._refuse(nick, seat, exc.code, exc.reason, *echo)
+            self._refuse(nick, seat, refused.code, refused.reason, *echo)
             return
-        self._heard(seat, rid_text, value, line, fallback, now, after, None)
-        self._answered.add((seat, rid))
-        request.seats.discard(seat)
-        self._deadline.pop(seat, None)
-        self._unsent.pop(seat, None)
         self._advance(now)
-
-    def _heard(self, seat: int, rid_text: str, value: str, line: str | None, fallback: str | None, now: float,
-               after: int, error: str | None) -> None:
-        """Keep an answer of ``seat`` in ``answers``: its latency counts from when the
-        request it names went out to the seat, if that is the seat's latest."""
-        sent = self._sent_at.get(seat)
-        latency = now - sent[1] if sent is not None and str(sent[0]) == rid_text else None
-        self.answers.append(Answer(
-            seat, rid_text, f"ANSWER {self.gid} {rid_text} {value}" if line is None else line, now - self.origin,
-            latency, error, fallback if fallback in FALLBACKS else None, after))
 
     def _refuse_request(self, seat: int, rid: int) -> NoReturn:
         """Why ``rid`` is not open for ``seat``: answered already (ALREADY_ACTED), nothing
@@ -599,7 +605,8 @@ class Match:
                 continue
             for msg in (out,) if isinstance(out, Message) else out:
                 if event.audience is None:
-                    self._flush(held)
+                    if held:  # (without ``tell_many``, never: no call then)
+                        self._flush(held)
                     self._send(None, msg)
                     continue
                 nicks = [self.nicks[seat] for seat in sorted(event.audience)]
@@ -609,7 +616,8 @@ class Match:
                 if any(nick in group for _, group in held.values() for nick in nicks):
                     self._flush(held)  # a second line for someone: the first goes out first
                 held.setdefault(msg.format(), (msg, []))[1].extend(nicks)
-        self._flush(held)
+        if held:
+            self._flush(held)
 
     def _flush(self, held: dict[str, tuple[Message, list[str]]]) -> None:
         for msg, nicks in held.values():
@@ -661,8 +669,9 @@ class Match:
         the lines are the request itself (not a warning), and its answers' latency counts
         from when they went out."""
         self._deadline.update(dict.fromkeys(seats, now + seconds))
+        sent_at = (str(rid), now, rid)
         if asked:
-            self._sent_at.update(dict.fromkeys(seats, (rid, now)))
+            self._sent_at.update(dict.fromkeys(seats, sent_at))
         if self.after_sent is None:
             return
         for seat in seats:
@@ -671,8 +680,8 @@ class Match:
         def sent(at: float) -> None:
             request = self._requests.get(rid)
             for seat in seats:
-                if asked and self._sent_at.get(seat) == (rid, now):
-                    self._sent_at[seat] = (rid, at)
+                if asked and self._sent_at.get(seat) == sent_at:
+                    self._sent_at[seat] = (sent_at[0], at, rid)
                 if self._unsent.get(seat) == rid:
                     del self._unsent[seat]
                     if request is not None and seat in request.seats and seat in self._deadline:
@@ -695,7 +704,7 @@ class Match:
         if d.kind in self.game.floor_kinds:
             fields["floor"] = "true"  # the player has the channel until they answer
         for key, value in self.lines.ask_context(self.game, d, self.names).items():
-            fields[key] = render(value)
+            fields[key] = value if type(value) is str else render(value)  # (text as it is: no call)
         return Message(ASK, (self.gid, str(rid), d.kind), fields)
 
     def _new_rid(self) -> int:

@@ -410,7 +410,10 @@ class Referee:
             except ProtocolError as exc:
                 self._error(sender, exc.code, exc.reason, *leading_ids(msg.verb, msg.args))
                 return None
-        info = self.bot_of(sender, account)
+        # ``bot_of``, called only for a bot bound to an account (this runs for every answer)
+        info = self.bots.get(sender.lower())
+        if info is not None and info.account is not None:
+            info = self.bot_of(sender, account)
         if info is None:
             self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", gid)
             return None

@@ -261,6 +261,8 @@ class Session:
     ) -> None:
         self.bot = bot
         self.nick = nick
+        """Our nick now (a transport whose nick changes sets it). An attribute, not a
+        property: a transport reads it for every line the bot sends."""
         self.referee = referee
         self.name = name
         """The bot's identity (its ratings and seats are its own); None: the nick."""
@@ -290,20 +292,14 @@ class Session:
         self._on_event = None if cls.on_event is Bot.on_event else bot.on_event
         """The bot's ``on_event``, or None where it is the default, which does nothing: a
         session hears every line of its games, and a call on each costs more than the line."""
+        self._talks = cls.speech is not Bot.speech or cls.team_talk is not Bot.team_talk
+        """Whether the bot may say anything before an answer (``talk``): one that keeps the
+        defaults, which say nothing, is asked nothing on each request."""
 
     @property
     def finished(self) -> int:
         """How many games of ours have ended."""
         return len(self.ended)
-
-    @property
-    def nick(self) -> str:
-        return self._nick
-
-    @nick.setter
-    def nick(self, value: str) -> None:
-        self._nick = value
-        self._me = value.lower()
 
     def hello(self) -> str:
         b = self.bot
@@ -337,15 +333,16 @@ class Session:
         message is held until its last part arrives); returns the lines to send to it."""
         return [line for line, _ in self.replies(msg)]
 
-    def replies(self, msg: Message) -> list[Reply]:
+    def replies(self, msg: Message, whole: bool = False) -> list[Reply]:
         """``receive``, each line to send with the message it carries where the SDK built
         one (its answers): a transport in the same process as the referee hands that on,
-        and the referee need not parse the line again."""
-        if self._parts.idle and MORE not in msg.fields:  # the common case, on every line
-            return self._ask(msg) if msg.verb == ASK else self._handle(msg)  # (requests: most lines)
-        return [reply for whole in self._parts.add(msg) for reply in self._handle(whole)]
+        and the referee need not parse the line again. ``whole``: ``msg`` is a whole
+        message for certain (the parts of a continued one, joined).
 
-    def _handle(self, msg: Message) -> list[Reply]:
+        A whole message is handled here, not in a call of its own: every line each bot is
+        told passes here."""
+        if not whole and (not self._parts.idle or MORE in msg.fields):  # a part of a continued message
+            return [reply for joined in self._parts.add(msg) for reply in self.replies(joined, True)]
         verb = msg.verb
         if verb == ASK:
             return self._ask(msg)
@@ -398,7 +395,8 @@ class Session:
             return []
         if verb == TABLE:
             channel = msg.get("channel")
-            if channel and self._me in (n.lower() for n in msg.list("seats")):
+            me = self.nick.lower()
+            if channel and me in (n.lower() for n in msg.list("seats")):
                 self._channels[gid] = channel
                 if self._join is not None:
                     self._join(channel)
@@ -530,9 +528,11 @@ class Session:
             self._respond(game, ask)
             return []
         # A public request that grants no floor has nothing to say first (see ``talk``).
-        out: list[Reply] = [(line, None) for line in self.talk(game, ask)] if floor or to != "all" else []
+        out: list[Reply] = [(line, None) for line in self.talk(game, ask)] \
+            if self._talks and (floor or to != "all") else []
         choice = self.decide(game, ask)
-        out.append(_answer(ask.game, ask.rid, _value(choice), ask.fallback))
+        # (most answers are one choice, their own value: no call for those)
+        out.append(_answer(ask.game, ask.rid, choice if type(choice) is str else _value(choice), ask.fallback))
         return out
 
     def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:

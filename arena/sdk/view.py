@@ -14,7 +14,7 @@ import random
 import time
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generic, Mapping, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar
 
 from ..protocol import ASK, END, ROLE, Message
 from .fields import WORDS, Player
@@ -107,16 +107,23 @@ class GameState:
     """Why the game ended (an end reason of protocol.md), once it has."""
 
     def apply(self, msg: Message) -> None:
-        """Follow one line of the game. A line the state cannot read (a referee sending
-        what protocol.md does not say) is logged and skipped: the bot plays on."""
-        verb = msg.verb
-        reader = self.READERS.get(f"{verb} {msg.args[2]}" if verb == ASK else verb)
-        if reader is None:
-            return
-        try:
-            reader(self, msg)
-        except Exception:
-            log.exception("%s could not follow %s", type(self).__name__, msg.format())
+        """Follow one line of the game (see ``follow``)."""
+        self.follow((msg,))
+
+    def follow(self, msgs: Iterable[Message]) -> None:
+        """Follow lines of the game, in order. A line the state cannot read (a referee
+        sending what protocol.md does not say) is logged and skipped: the bot plays on.
+        Most lines change nothing here (no reader): they cost no call."""
+        readers = self.READERS
+        for msg in msgs:
+            verb = msg.verb
+            reader = readers.get(f"{verb} {msg.args[2]}" if verb == ASK else verb)
+            if reader is None:
+                continue
+            try:
+                reader(self, msg)
+            except Exception:
+                log.exception("%s could not follow %s", type(self).__name__, msg.format())
 
     def said(self, player: Player, text: str) -> None:
         """``player``, who has the floor, said ``text`` in the game's channel (a speech
@@ -186,9 +193,7 @@ class GameView(Generic[S]):
         end = len(self.messages)  # lines that arrive meanwhile wait for the next reading
         new = self.messages[self._applied:end]
         self._applied = end
-        apply = self._state.apply
-        for msg in new:
-            apply(msg)
+        self._state.follow(new)
 
     def hear(self, change: Callable[[S], None]) -> None:
         """Bring the state up to date, then apply ``change`` to it: what the state learns
@@ -232,13 +237,25 @@ def new_view(start: Message, me: Player) -> GameView[GameState]:
     return GameView(start.args[0], kind, me, seats, start.pairs("options"), start, state)
 
 
+_read_last: tuple[Message, str, type[Ask], int, float] | None = None
+"""The request ``new_ask`` read last, with its game and what it read: its class, ``pick``
+and deadline. Bots that share a process (a local table) are handed the same message of a
+request said to several of them (ten votes): it is read once for all of them."""
+
+
 def new_ask(view: GameView[Any], msg: Message, rng: random.Random) -> Ask:
     """The request ``msg`` (an ASK line addressed to us), as its kind's class."""
+    global _read_last
     gid, rid, kind = msg.args
-    spec = SPECS.get(view.kind)
-    cls = spec.asks.get(kind, Ask) if spec is not None else Ask
     fields = msg.fields
-    pick = msg.int("pick") if "pick" in fields else 1
+    last = _read_last
+    if last is not None and last[0] is msg and last[1] == view.kind:
+        cls, pick, deadline = last[2:]
+    else:
+        spec = SPECS.get(view.kind)
+        cls = spec.asks.get(kind, Ask) if spec is not None else Ask
+        pick = msg.int("pick") if "pick" in fields else 1
+        deadline = float(msg.int("deadline", 0))
+        _read_last = (msg, view.kind, cls, pick, deadline)
     options = fields.get("options")
-    return cls(gid, rid, kind, options.split(",") if options else [], pick, float(msg.int("deadline", 0)), fields,
-               msg, rng)
+    return cls(gid, rid, kind, options.split(",") if options else [], pick, deadline, fields, msg, rng)

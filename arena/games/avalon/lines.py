@@ -14,8 +14,10 @@ from .roles import LANCELOTS
 _LANCELOT_NAMES = frozenset(role.value for role in LANCELOTS)
 
 
-def _nicks(seats: Sequence[int], nicks: Sequence[str]) -> list[str]:
-    return [nicks[s] for s in seats]
+def _nicks(seats: Sequence[int], nicks: Sequence[str]) -> str:
+    """The seats' nicks as a comma list, as the wire reads it (text already: it needs no
+    rendering)."""
+    return ",".join([nicks[s] for s in seats])
 
 
 class AvalonLines:
