@@ -23,8 +23,9 @@ def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServe
     games = int(os.environ.get("ARENA_TUVALON_GAMES", "3"))
     arena = Arena(irc_server, 7, FAST, games=games, game="tuvalon")
     taps: dict[str, Tap] = {}
+    whisperers = [Whisperer(seed=i) for i in range(len(NICKS))]
     for i, nick in enumerate(NICKS):
-        tap = Tap(Whisperer(seed=i), irc_server.host, irc_server.port, nick, lines_per_second=0,
+        tap = Tap(whisperers[i], irc_server.host, irc_server.port, nick, lines_per_second=0,
                   reactor=arena.bots.reactor)
         taps[nick] = tap
         arena.runners.append(tap)
@@ -34,7 +35,7 @@ def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServe
     for match in matches:
         result = match.game.result
         assert result is not None and result.forfeited is None
-        expected, relayed = expected_relays(match.transcript)
+        expected, relayed = expected_relays(match.transcript, match.gid, (t for b in whisperers for t in b.said))
         assert relayed == expected
         relays += sum(relayed.values())
         # what each bot's connection really received from the referee: its own relays, once each

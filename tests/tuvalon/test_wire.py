@@ -33,10 +33,10 @@ def play(bots: dict[str, TuvalonRuleBot], seed: int, options: TuvalonOptions = T
 def test_near_lines_reach_exactly_the_players_in_range_once_each() -> None:
     relays = 0
     for seed in range(300):
-        match, _ = play({n: Whisperer(seed=seed * 7 + i) for i, n in enumerate(NICKS)}, seed,
-                        TuvalonOptions(speech_budget=0))
+        bots = {n: Whisperer(seed=seed * 7 + i) for i, n in enumerate(NICKS)}
+        match, _ = play(bots, seed, TuvalonOptions(speech_budget=0))
         assert match.game.result is not None and match.game.result.forfeited is None
-        expected, relayed = expected_relays(match.transcript)
+        expected, relayed = expected_relays(match.transcript, match.gid, (t for b in bots.values() for t in b.said))
         assert relayed == expected
         assert all(n == 1 for n in relayed.values())
         relays += sum(relayed.values())
