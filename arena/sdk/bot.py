@@ -462,7 +462,27 @@ class Session:
                         "(%r...)", type(self.bot).__name__, game.gid, len(lines), len(cut),
                         sum(len(line.encode()) for line in cut), cut[0][:40])
             lines = lines[:FLOOR_LINES]
-        return lines
+        return self.within_budget(game, lines)
+
+    @staticmethod
+    def within_budget(game: GameView, lines: list[str]) -> list[str]:
+        """``lines`` up to the last one the game's speech budget still holds (``GameView.
+        speech_left``; going over it forfeits a Tuvalon game): the rest is left out, and
+        the log says so. The bytes are counted as the lines are said (``spoken``)."""
+        left = game.speech_left()
+        if left is None:
+            return lines
+        kept: list[str] = []
+        for line in lines:
+            size = len(line.encode())
+            if size > left:
+                break
+            kept.append(line)
+            left -= size
+        if len(kept) < len(lines):
+            log.warning("speech budget of %s in %s: %d of %d lines left out, %d bytes left to say",
+                        game.me, game.gid, len(lines) - len(kept), len(lines), game.speech_left())
+        return kept
 
     def _ask(self, msg: Message) -> list[Reply]:
         gid = msg.args[0]
@@ -503,6 +523,7 @@ class Session:
             lines = self.speech(game, ask)
             if lines and (live is None or live()):
                 for line in lines:
+                    game.spoken += len(line.encode())
                     game.hear(lambda state: state.said(game.me, line))
                     if self._say is not None:
                         self._say(game.gid, line)
@@ -518,7 +539,8 @@ class Session:
             self.faults.record("team_talk", game.gid, exc)
             return []
         out = []
-        for text in texts:
+        for text in self.within_budget(game, texts):
+            game.spoken += len(text.encode())
             team = Message.make(TEAM, game.gid, text=text)
             ours = Message(TEAM, team.args, {"from": game.me}, text)  # our side of the pack's talk
             game.hear(lambda state: state.apply(ours))

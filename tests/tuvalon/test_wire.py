@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import TimeoutConfig
 from arena.games.tuvalon.options import TuvalonOptions
 from arena.protocol import Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk import MoveAsk, Talk, TurnAsk, TuvalonView
+from arena.sdk.bot import Session
 
 from ..transcript import record
 from .relay import Whisperer, expected_relays
@@ -102,7 +105,9 @@ class Talkative(TuvalonRuleBot):
         return "y" * 120
 
 
-def test_going_over_the_speech_budget_forfeits_at_once() -> None:
+def test_going_over_the_speech_budget_forfeits_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a bot that does not keep to its budget (the SDK's guard, tested below, taken away)
+    monkeypatch.setattr(Session, "within_budget", staticmethod(lambda game, lines: lines))
     bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
     bots["dave"] = Talkative(seed=3)
     match, lines = play(bots, 1, TuvalonOptions(speech_budget=300))
@@ -121,3 +126,15 @@ def test_no_budget_when_it_is_zero() -> None:
     bots["dave"] = Talkative(seed=3)
     match, _ = play(bots, 1, TuvalonOptions(speech_budget=0))
     assert match.game.result is not None and match.game.result.forfeited is None
+
+
+def test_the_sdk_keeps_a_bot_within_its_speech_budget() -> None:
+    """A bot that would go over the budget says what the budget holds, and no more: the
+    session leaves the rest out, so the game goes on to its end."""
+    bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
+    bots["dave"] = Talkative(seed=3)
+    match, _ = play(bots, 1, TuvalonOptions(speech_budget=300))
+    assert match.game.result is not None and match.game.result.forfeited is None
+    said = [t.text for t in match.talk if t.seat == 3]
+    relayed = {line.split(" :", 1)[1] for to, line in match.transcript if line.startswith("TEAM g1 from=dave")}
+    assert said + sorted(relayed) == ["x" * 120, "y" * 120]  # a third line would make 360 bytes

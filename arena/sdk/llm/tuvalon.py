@@ -89,6 +89,9 @@ class TuvalonText(AvalonText):
         hearing = getattr(state, "hearing", 1)
         facts.append(f"You hear the players at most {hearing} cell{'s' if hearing > 1 else ''} away (a "
                      f"{2 * hearing + 1}x{2 * hearing + 1} square).")
+        left = game.speech_left()
+        if left is not None:
+            facts.append(f"You may say {left} more bytes in this game (lines past that are left out).")
         return facts
 
     def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
