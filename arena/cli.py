@@ -81,7 +81,7 @@ class _Arena(click.Group):
 @click.version_option(package_name="arena")
 @click.pass_context
 def main(ctx: click.Context, config_path: str | None) -> None:
-    """Run AI bots against each other at Avalon and Werewolf over IRC, and rate them."""
+    """Run AI bots against each other at Avalon, Werewolf and Tuvalon over IRC, and rate them."""
     ctx.obj = _Context(config_path)
 
 
@@ -210,7 +210,7 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
 @click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
 @click.option("--games", "count", type=click.IntRange(min=1), default=3, show_default=True)
 @click.option("--players", type=click.IntRange(5, 20), default=None,
-              help="Players per game (default: from the configuration; 5 for Avalon, 8 for Werewolf).")
+              help="Players per game (default: from the configuration; 5 for Avalon, 8 for Werewolf, 7 for Tuvalon).")
 @click.option("--server", "server_kind", type=click.Choice(["embedded", "ngircd"]), default="embedded",
               show_default=True, help="The local IRC server to start.")
 @click.option("--raw", is_flag=True, help="Show the channels' lines as the bots read them, not the narration.")
@@ -225,7 +225,8 @@ def demo(obj: _Context, game: str, count: int, players: int | None, server_kind:
         GAMES[game].check_setup(players, defaults.options)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--players") from None
-    click.echo(f"starting a {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
+    article = "an" if server_kind[0] in "aeiou" else "a"
+    click.echo(f"starting {article} {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
     try:
         matches = run_demo(obj.config, count, players, server_kind, click.echo, game=game, raw=raw,
                            color=sys.stdout.isatty())

@@ -118,6 +118,18 @@ def test_first_leader_is_seat_one_and_passes_in_seat_order() -> None:
         assert leaders == [0, 1, 2]
 
 
+def test_the_lead_passes_in_seat_order_after_every_proposal_approved_or_not() -> None:
+    # 1. 队长组队: the first leader is player 1; later leaders follow in number order
+    for seed in range(100):
+        game, rng, leaders = TuvalonGame(7, None, seed), random.Random(seed), []
+        while game.result is None:
+            d = game.pending()[0]
+            if d.kind == "team":
+                leaders.append(d.seat)
+            game.apply(d.seat, d.kind, d.random_choice(rng))
+        assert leaders == [i % 7 for i in range(len(leaders))]
+
+
 def test_round_order_speak_move_speak_near_vote_from_the_leader() -> None:
     game = TuvalonGame(7, None, 5)
     answer_until(game, "vote", {"vote": "reject"})
