@@ -147,3 +147,17 @@ def test_tuvalon_llm_bots_keep_within_a_tight_speech_budget(tmp_path: Path) -> N
     prompts = [body["messages"][1]["content"] for body in chat.requests]
     assert any("You may say 400 more bytes" in p for p in prompts)
     assert any(re.search(r"You may say ([0-9]|[1-5][0-9]) more bytes", p) for p in prompts)
+
+
+def test_an_llm_bot_is_told_who_hears_it_for_sure_and_who_only_with_wide_hearing() -> None:
+    """Roles are secret, so a player 2 cells away hears only if a Knight or Oberon (5x5)."""
+    from arena.sdk.llm.tuvalon import hearers_sentence
+    from arena.sdk.tuvalon import TuvalonState
+
+    state = TuvalonState(["me", "b", "c", "d", "e"])
+    state.cells = {"me": "a1", "b": "b2", "c": "c1", "d": "f6", "e": "a3"}
+    assert hearers_sentence(state, "me", ["b", "c", "d", "e"]) == (
+        "b hears you (1 cell away); c and e (2 cells away) can hear you only if they hear 5x5 (Knights and "
+        "Oberon). Nobody else can hear you.")
+    assert hearers_sentence(state, "me", ["b", "d"]) == "Only b hears you (1 cell away)."
+    assert hearers_sentence(state, "me", ["d"]) == "Nobody stands within 2 cells of you: nobody can hear you."
