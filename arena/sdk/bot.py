@@ -243,6 +243,9 @@ class Session:
         self._replaying: dict[str, str] = {}
         """Games whose history the referee is replaying (``RESYNC``), with our seat's name
         in them: their requests are past, answered or not, and get no answer."""
+        self._spoken: dict[str, int] = {}
+        """Bytes said in games being replayed (``RESYNC``): the new view takes them up, so a
+        speech budget still counts what was said before the bot came back."""
         cls = type(bot)
         for problem in audit(cls):
             _tell_once(cls, problem, problem)
@@ -380,6 +383,7 @@ class Session:
         if me.lower() not in msg.get("seats", "").lower().split(","):
             return
         game = new_view(msg, me)
+        game.spoken = self._spoken.pop(gid, 0)
         self.games[gid] = game
         game.messages.append(msg)
         plays = self.bot.plays
@@ -404,7 +408,9 @@ class Session:
         if msg.args[1:] != ("begin",):
             self._replaying.pop(gid, None)
             return
-        self.games.pop(gid, None)
+        old = self.games.pop(gid, None)
+        if old is not None:
+            self._spoken[gid] = old.spoken
         self._open.pop(gid, None)
         self._replaying[gid] = msg.get("seat") or self.nick
         self._follow(gid, msg.get("channel"))

@@ -138,3 +138,27 @@ def test_the_sdk_keeps_a_bot_within_its_speech_budget() -> None:
     said = [t.text for t in match.talk if t.seat == 3]
     relayed = {line.split(" :", 1)[1] for to, line in match.transcript if line.startswith("TEAM g1 from=dave")}
     assert said + sorted(relayed) == ["x" * 120, "y" * 120]  # a third line would make 360 bytes
+
+
+def test_the_speech_budget_counts_what_was_said_before_a_resync() -> None:
+    """A bot that comes back to its game (``RESYNC``) keeps counting what it said before."""
+    said: list[str] = []
+    session = Session(Talkative(seed=3), "dave", "arena", say=lambda gid, text: said.append(text))
+    start = ("START g1 game=tuvalon seats=alice,bob,carol,dave,erin,frank,grace options=speech_budget:300 good=4 "
+             "evil=3 quests=2,3,3,4,4 fails=1,1,2,2,1 map=9x9")
+    role = "ROLE g1 role=knight side=good sees= hearing=2"
+    cells = "MAP g1 cells=alice:a1,bob:b1,carol:c1,dave:d1,erin:e1,frank:f1,grace:g1"
+    for line in (start, role, cells):
+        session.feed("arena", line)
+    assert session.feed("arena", "ASK g1 2 speak to=dave deadline=30 options=done,pass floor=true quest=1 turn=4",
+                        "#arena-g1") == ["ANSWER g1 2 done"]
+    assert said == ["x" * 120] and session.games["g1"].speech_left() == 180
+    session.feed("arena", "RESYNC g1 begin seat=dave channel=#arena-g1")
+    for line in (start, role, cells, "RESYNC g1 end"):
+        session.feed("arena", line)
+    near = session.feed("arena", "ASK g1 9 speak_near to=dave deadline=30 options=done,pass quest=1 turn=4")
+    assert near == ["TEAM g1 :" + "y" * 120, "ANSWER g1 9 done"]
+    assert session.games["g1"].speech_left() == 60
+    assert session.feed("arena", "ASK g1 16 speak to=dave deadline=30 options=done,pass floor=true quest=1 turn=4",
+                        "#arena-g1") == ["ANSWER g1 16 done"]
+    assert said == ["x" * 120], "a third line of 120 bytes would go over 300"
