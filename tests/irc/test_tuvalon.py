@@ -57,10 +57,12 @@ def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServe
             mine = {(listener, text): n for (listener, text), n in expected.items() if listener == nick}
             assert sorted((nick, m.text or "") for m in got) == sorted(k for k, n in mine.items() for _ in range(n))
         # the spectator, in the game channel, read the referee's lines to END, and no line of
-        # the second discussion
+        # the second discussion; it joins on TABLE, as the players do, so on a busy machine it
+        # may miss the game's first lines, but never a second discussion
         said = [line for target, line in match.transcript if target is None]
         seen = channels[f"{arena.config.server.channel}-{match.gid}"]
         assert said[-1].startswith(("END", "RATINGS")) and seen == said[len(said) - len(seen):]
-        assert len(seen) >= len(said) - 1, "the spectator missed more than START"
+        first_near = next(i for i, line in enumerate(said) if line.startswith(f"ASK {match.gid} ") and " speak_near " in line)
+        assert len(said) - len(seen) <= first_near, "the spectator missed a second discussion"
         assert not any("psst" in text for text in seen)
     assert relays > 0
