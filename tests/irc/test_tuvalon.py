@@ -3,7 +3,8 @@ players in range, each line once, and nothing of it reaches the game channel (wa
 spectator) before END.
 
 Three games here; the long form plays as many as ``ARENA_TUVALON_GAMES`` says:
-``ARENA_TUVALON_GAMES=300 python -m pytest tests/irc/test_tuvalon.py`` (about 0.4 s a game)."""
+``ARENA_TUVALON_GAMES=300 python -m pytest tests/irc/test_tuvalon.py`` (some 0.4 to 0.7 s a
+game: 300 games took 194 s on ngircd and 187 s on the embedded server on a busy machine)."""
 
 from __future__ import annotations
 
@@ -65,4 +66,4 @@ def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServe
         first_near = next(i for i, line in enumerate(said) if line.startswith(f"ASK {match.gid} ") and " speak_near " in line)
         assert len(said) - len(seen) <= first_near, "the spectator missed a second discussion"
         assert not any("psst" in text for text in seen)
-    assert relays > 0
+    assert relays >= 50 * games, "a game relays some 130 to 800 lines: too few reached anyone"

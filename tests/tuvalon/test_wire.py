@@ -46,7 +46,7 @@ def test_near_lines_reach_exactly_the_players_in_range_once_each() -> None:
         # nothing of the second discussion in the channel, nor in the channel's record
         assert not any(to is None and "psst" in line for to, line in match.transcript)
         assert not any(t.text.startswith("psst") for t in match.talk)
-    assert relays > 1000
+    assert relays >= 50 * 300  # some 130 to 800 relayed lines a game
 
 
 class Stubborn(TuvalonRuleBot):
