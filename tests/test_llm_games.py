@@ -132,6 +132,7 @@ def test_tuvalon_games_with_llm_bots_move_and_speak_in_both_discussions(tmp_path
     assert any(r["kind"] == "speak_near" and r["lines"] >= 1 for r in acts)
     for body in chat.requests:
         assert "9x9 map" in body["messages"][0]["content"]
+        assert "This game sets no limit on how much a player says." in body["messages"][0]["content"]
 
 
 def test_tuvalon_llm_bots_keep_within_a_tight_speech_budget(tmp_path: Path) -> None:
@@ -144,6 +145,7 @@ def test_tuvalon_llm_bots_keep_within_a_tight_speech_budget(tmp_path: Path) -> N
             spoken = match._spoken  # what the referee counted against each seat
             assert all(0 < spoken[seat] <= 400 for seat in range(4)), spoken
             assert max(spoken[:4]) > 400 - 60  # the budget was close to spent: it mattered
+    assert all("may say at most 400 bytes in the whole game" in body["messages"][0]["content"] for body in chat.requests)
     prompts = [body["messages"][1]["content"] for body in chat.requests]
     assert any("You may say 400 more bytes" in p for p in prompts)
     assert any(re.search(r"You may say ([0-9]|[1-5][0-9]) more bytes", p) for p in prompts)

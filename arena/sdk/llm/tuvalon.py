@@ -34,8 +34,7 @@ the Assassin names a player; naming Merlin wins for evil.
 
 Standing near someone lets you hear them and be heard by them; Merlin should keep away from \
 the evil players when hinting, and everyone can use the second discussion to say what they \
-would not say to all. Each player may say at most {budget} bytes in the whole game: going over \
-loses the game, so keep speeches short."""
+would not say to all. {budget}"""
 
 TASKS = {
     **AVALON_TASKS,
@@ -53,7 +52,10 @@ class TuvalonText(AvalonText):
     tasks = TASKS
 
     def rules(self, game: GameView) -> str:
-        return RULES.format(budget=game.options.get("speech_budget", "4000"))
+        budget = game.speech_budget
+        return RULES.format(budget="This game sets no limit on how much a player says." if budget is None else
+                            f"Each player may say at most {budget} bytes in the whole game: going over loses the "
+                            "game, so keep speeches short.")
 
     def line(self, msg: Message, game: GameView) -> str | None:
         verb, get = msg.verb, msg.get
