@@ -129,6 +129,17 @@ def test_a_grace_of_no_time_never_holds_a_late_answer_back() -> None:
     assert match.game.result is not None and match.game.result.forfeited is None
 
 
+def test_a_warning_that_crosses_the_answer_gets_no_second_answer() -> None:
+    """On the wall clock a bot hears the WARN of a request only once it has answered it (it
+    was thinking meanwhile): the SDK must not answer again, which the referee would refuse
+    (ALREADY_ACTED) and ``arena stats`` count as a refused line."""
+    watch = Stopwatch()
+    bots = [Slow(watch, 0.3, seed=0), *(Bot(seed=i) for i in range(1, 5))]
+    _, match = play(watch, bots, TimeoutConfig(decision=0.2, grace=0.2, escalation=("warn",)))
+    assert late(match) and set(late(match)) == {("slow", WARN)}
+    assert [line for _, line in match.transcript if parse(line).verb == ERROR] == []
+
+
 def test_talking_bots_keep_their_turns_on_the_wall_clock() -> None:
     """Speeches and the wolves' talk, timed with the real clock, still come before the answer
     that ends the turn: a whole Werewolf game without a refused line or a late bot."""

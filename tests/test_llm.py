@@ -17,9 +17,10 @@ from typing import Any, Iterator
 import pytest
 
 from arena.protocol import parse
-from arena.sdk import Session
+from arena.sdk import Bot, Session
 from arena.sdk.llm import LlmBot, LlmConfigError, LlmSettings
 from arena.sdk.llm.answers import Shape, match_choice, read_reply, speech_lines
+from arena.sdk.llm.werewolf import WerewolfText
 from arena.sdk.view import new_ask
 
 from .llm_server import FakeChat, Scripted, reply
@@ -316,6 +317,30 @@ def test_a_long_history_keeps_its_newest_lines(chat: FakeChat, log_path: Path) -
     assert "bob proposes the team bob and dave" in history  # the newest line is kept
 
 
+def test_private_results_stay_in_what_you_know_when_the_history_is_cut(chat: FakeChat, log_path: Path) -> None:
+    """A long game's oldest lines leave the history; the player's own night results and
+    today's silences stay, in what it knows."""
+    lines = [*WEREWOLF, "ROLE g2 role=detective side=village", "MASONS g2 masons=bob,carol",
+             "NIGHT g2 night=1", "DETECTIVE g2 night=1 players=bob,erin same=false",
+             "DEALT g2 night=1 card=vision player=frank side=werewolf",
+             "TRACKED g2 night=1 target=dave visited=grace", "BLOCKED g2 night=1",
+             "DAWN g2 day=1 dead=", "DAY g2 day=1 alive=alice,bob,carol,dave,erin,frank,grace leader=none",
+             "SILENCED g2 day=1 players=grace"]
+    lines += [f"BALLOT g2 player=bob vote=erin round={1 + n % 2}" for n in range(60)]
+    chat.script.append(reply(reason="r", choice="erin"))
+    session, _ = session_for(make_bot(chat, log_path, history_chars=600), lines)
+    session.receive(parse("ASK g2 9 vote to=alice deadline=30 options=bob,carol,dave,erin,frank,grace,abstain "
+                          "day=1 round=1"))
+    user = chat.requests[0]["messages"][1]["content"]
+    history, known = user.split("What you know now")
+    assert "earlier lines left out" in history and "comparison" not in history
+    assert "The masons (all village): bob and carol." in known
+    assert "Your comparisons: night 1, bob and erin: different sides." in known
+    assert "night 1, dave visited grace" in known
+    assert "night 1, vision (frank is on the werewolf side)" in known
+    assert "You were blocked" in known and "Silenced today (no turn to speak): grace." in known
+
+
 def test_decisions_of_several_games_run_at_once(log_path: Path) -> None:
     """Four games decide on four threads against a model that takes 0.3 s: they overlap."""
     with FakeChat(auto=lambda body: Scripted(json.dumps({"reason": "r", "choice": "approve"}), delay=0.3)) as chat:
@@ -399,3 +424,37 @@ def test_the_launcher_says_what_to_set_before_connecting() -> None:
     run = subprocess.run([sys.executable, str(root / "bots" / "llm_bot.py"), "--server", "127.0.0.1:1", "--nick", "x"],
                          env=env, capture_output=True, text=True, timeout=30)
     assert run.returncode == 1 and run.stderr.startswith("llm_bot: set ARENA_LLM_BASE_URL"), run.stderr
+
+
+def test_the_arsonist_knows_whom_it_doused_since_its_last_fire(chat: FakeChat, log_path: Path) -> None:
+    lines = [*WEREWOLF, "ROLE g2 role=arsonist side=neutral", "NIGHT g2 night=1"]
+    chat.script += [reply(reason="r", choice=choice) for choice in ("bob", "ignite", "dave", "erin", "none")]
+    session, _ = session_for(make_bot(chat, log_path), lines)
+    for rid, options in enumerate(("bob,carol,dave,none", "carol,dave,ignite,none", "carol,dave,none",
+                                   "carol,erin,ignite,none", "carol,ignite,none")):
+        session.receive(parse(f"ASK g2 {rid + 1} arsonist to=alice deadline=30 options={options} day={rid + 1}"))
+    known = chat.requests[-1]["messages"][1]["content"].split("What you know now")[1]
+    assert "Doused with your oil and alive: dave and erin; ignite burns them all." in known
+
+
+@pytest.mark.parametrize("fire", ["true", "false"])
+def test_the_rules_say_whether_protections_stop_fire(fire: str) -> None:
+    session = Session(Bot(), "alice", "arena")  # a plain bot: the renderer alone is tested
+    session.receive(parse("START g2 game=werewolf seats=alice,bob,carol,dave,erin,frank,grace "
+                          "roles=arsonist:1,villager:4,werewolf:2"))
+    session.receive(parse(f"RULES g2 options=protectAgainstFire:{fire}"))
+    arsonist = next(line for line in WerewolfText().rules(session.games["g2"]).splitlines() if "Arsonist" in line)
+    assert ("no protection stops fire" in arsonist) == (fire == "false")
+    assert ("the witch's heal stops fire" in arsonist) == (fire == "true")
+
+
+def test_a_dead_leader_is_no_longer_named_leader(chat: FakeChat, log_path: Path) -> None:
+    lines = [*WEREWOLF, "ROLE g2 role=villager side=village", "NIGHT g2 night=1", "DAWN g2 day=1 dead=",
+             "DAY g2 day=1 alive=alice,bob,carol,dave,erin,frank,grace leader=none", "LEADER g2 leader=bob",
+             "EXECUTION g2 player=bob role=villager"]
+    chat.script.append(reply(reason="r", choice="none"))
+    session, _ = session_for(make_bot(chat, log_path), lines)
+    session.receive(parse("ASK g2 9 hunter_shoot to=alice deadline=30 options=carol,dave,none day=1"))
+    known = chat.requests[0]["messages"][1]["content"].split("What you know now")[1]
+    assert "Leader:" not in known and "Dead: bob (villager)." in known
+    assert session.games["g2"].state.leader is None

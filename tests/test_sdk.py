@@ -218,9 +218,16 @@ def test_refused_answer_and_warning_get_one_random_legal_retry() -> None:
     # Only once: a second refusal cannot start a loop.
     assert s.feed(REF, "ERROR ACTION_NOT_ALLOWED g1 2 :no") == []
     assert s.feed(REF, "WARN g1 2 seconds=10 :late") == []
-    # A warning about the open request gets an answer at once.
+    # A warning about a request answered in the same process crossed the answer: no second one.
     assert s.feed(REF, TEAM_ASK.replace("g1 1", "g1 5")) == ["ANSWER g1 5 alice,dave"]
-    (retry,) = s.feed(REF, "WARN g1 5 seconds=10 :late")
+    assert s.feed(REF, "WARN g1 5 seconds=10 :late") == []
+    # Over a network (answers on workers), a warning about the open request gets an answer
+    # at once, whether the decision is still running or its answer was lost on the way.
+    asked: list[Ask] = []
+    remote = Session(Recorder(), "alice", REF, respond=lambda game, ask: asked.append(ask))
+    remote.feed(REF, START_LINE)
+    assert remote.feed(REF, TEAM_ASK.replace("g1 1", "g1 5")) == [] and len(asked) == 1
+    (retry,) = remote.feed(REF, "WARN g1 5 seconds=10 :late")
     assert parse(retry).args[:2] == ("g1", "5") and len(parse(retry).args[2].split(",")) == 2
 
 

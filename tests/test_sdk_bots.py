@@ -50,6 +50,10 @@ def test_each_base_class_declares_every_decision_of_its_game(base: type[Bot], ga
         doc = method.__doc__ or ""
         assert "return" in doc.lower() and "Default" in doc, f"{kind}: say what to return and the default"
         assert method.__annotations__["return"] in ("str", "list[Player]", "Player")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    classes = readme[readme.index("\n### The base classes\n"):readme.index("\n### Requests\n")]
+    rows = "\n".join(line for line in classes.splitlines() if line.strip().startswith(f"| `{base.__name__}`"))
+    assert [kind for kind in sorted(kinds_of(game)) if f"`{kind}`" not in rows] == [], "README's table of decisions"
 
 
 def test_the_words_of_requests_are_the_games_reserved_words() -> None:
@@ -164,6 +168,47 @@ def test_methods_that_are_never_called_are_named() -> None:
             return "approve"
 
     assert [p for p in audit(Votes) if "did you mean vote?" in p]
+
+
+class RoleNamed(WerewolfBot):
+    """Decisions named after the roles that make them, and another game's hook."""
+
+    def seer(self, game: GameView, ask: Ask) -> str:  # meant: seer_check
+        return "none"
+
+    def witch(self, game: GameView, ask: Ask) -> str:  # meant: witch_save or witch_poison
+        return "none"
+
+    def dealer(self, game: GameView, ask: Ask) -> str:  # meant: dealer_deal
+        return "none"
+
+    def trickster(self, game: GameView, ask: Ask) -> list[str]:  # meant: trickster_forge
+        return []
+
+    def near_speech(self, game: GameView, ask: Ask) -> str:  # Tuvalon's, not Werewolf's
+        return ""
+
+    def leader(self, game: GameView) -> str:  # a helper (no ask): nothing to say
+        return ""
+
+    def wolf(self, game: GameView, ask: Ask) -> str:  # names too many decisions to guess one
+        return ""
+
+
+def test_a_decision_named_after_its_role_or_another_games_hook_is_named() -> None:
+    problems = audit(RoleNamed)
+    assert len(problems) == 5, problems
+    assert any("RoleNamed.seer " in p and "did you mean seer_check?" in p for p in problems)
+    assert any("RoleNamed.witch " in p and "did you mean witch_poison or witch_save?" in p for p in problems)
+    assert any("RoleNamed.dealer " in p and "did you mean dealer_deal?" in p for p in problems)
+    assert any("RoleNamed.trickster " in p and "did you mean trickster_forge?" in p for p in problems)
+    assert any("RoleNamed.near_speech is a method of TuvalonBot, not of werewolf" in p for p in problems)
+
+    class Typo(TuvalonBot):
+        def near_speach(self, game: GameView, ask: Ask) -> str:  # meant: near_speech
+            return ""
+
+    assert audit(Typo) == ["Typo.near_speach is never called: no hook has that name (did you mean near_speech?)"]
 
 
 def test_a_misnamed_method_is_told_once_and_the_bot_plays_at_random(caplog: pytest.LogCaptureFixture) -> None:

@@ -121,6 +121,7 @@ def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOpt
             assert state.roles == dict(zip(names, game.roles))
             assert state.alive == [names[s] for s, alive in enumerate(game.alive) if alive]
             assert sorted(state.dead) == sorted(dead)
+            assert state.leader is None or state.leader in state.alive, "a dead leader's title is not passed on"
             if options.revealRolesOnDeath:
                 assert all(d.role == game.roles[names.index(d.player)] for d in state.deaths)
             ballots = events(match, "vote")

@@ -114,6 +114,22 @@ def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
         assert store.rebuild().exact
 
 
+def test_a_bot_that_raises_is_summed_up_when_the_tournament_ends(tmp_path, caplog):
+    path = tmp_path / "buggy.py"
+    path.write_text("from arena.sdk import AvalonBot\nclass Buggy(AvalonBot):\n"
+                    "    def vote(self, game, ask):\n        raise KeyError('oops')\n")
+    config = config_for(tmp_path)
+    s = settings(games=3, bots=(f"bug={path}:Buggy", *BOTS[:4]))
+    with caplog.at_level("WARNING", logger="arena.sdk"), Store(config.store.path, config.ratings.systems()) as store:
+        assert play_local(s, AvalonOptions(), store, config) == 3
+    messages = [r.getMessage() for r in caplog.records]
+    per_game = [m for m in messages if m.startswith("Buggy raised") and " in game t1-" in m]
+    assert len(per_game) == 3
+    (run,) = [m for m in messages if m.startswith("bug: Buggy raised")]
+    total = sum(int(m.split(" raised ")[1].split()[0]) for m in per_game)
+    assert f"raised {total} exception(s): vote x{total} (first of each: vote: KeyError: 'oops')" in run
+
+
 def test_resuming_with_other_settings_is_refused(tmp_path):
     config = config_for(tmp_path)
     with Store(config.store.path, config.ratings.systems()) as store:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import inspect
 import logging
 import random
 from typing import Any, Callable, ClassVar, TypeAlias
@@ -158,32 +159,72 @@ def audit(cls: type[Bot]) -> list[str]:
     is most likely meant as a decision or hook. Such a bot plays on, at random where the
     method was meant to decide, so nothing else would ever tell its author.
 
-    Flagged: a decision of another game in a one-game bot (``team`` in a ``WerewolfBot``),
-    and a name close to a decision or hook (``votes`` for ``vote``, ``on_events``). Other
-    public methods are the bot's own business; a helper with a close name is best renamed
-    with a leading underscore."""
-    own: set[str] = set()
+    Flagged: a decision or hook of another game in a one-game bot (``team`` in a
+    ``WerewolfBot``, Tuvalon's ``near_speech`` in a ``WerewolfBot``), a name close to a
+    decision or hook (``votes`` for ``vote``, ``on_events``), and a method shaped like a
+    decision, ``(game, ask)``, named after a role or the first words of decisions
+    (``seer`` for ``seer_check``, ``witch`` for ``witch_save`` and ``witch_poison``).
+    Other public methods are the bot's own business; a helper with a close name is best
+    renamed with a leading underscore."""
+    own: dict[str, Any] = {}
+    sdk: set[str] = set()
     for klass in cls.__mro__:
-        if klass.__module__.startswith(SDK):
-            continue
-        own.update(name for name, value in vars(klass).items()
-                   if not name.startswith("_") and (callable(value) or isinstance(value, (staticmethod, classmethod))))
+        public = {name: value for name, value in vars(klass).items()
+                  if not name.startswith("_") and (callable(value) or isinstance(value, (staticmethod, classmethod)))}
+        if klass.__module__.startswith(SDK) or klass is object:
+            sdk.update(public)
+        else:
+            for name, value in public.items():
+                own.setdefault(name, value)
     mine = decisions_of(cls.plays)
-    known = mine | HOOKS
+    known = mine | HOOKS | sdk
     game = cls.plays or "any game"
     problems = []
-    for name in sorted(own - known):
+    for name in sorted(set(own) - known):
         elsewhere = [spec.name for spec in SPECS.values() if name in spec.asks]
         if elsewhere:
             problems.append(f"{cls.__name__}.{name} is a decision of {' and '.join(sorted(elsewhere))}, not of {game}: "
                             "it is never called")
             continue
+        hooked = sorted(other.__name__ for other in _game_bots() if name in vars(other))
+        if hooked:
+            problems.append(f"{cls.__name__}.{name} is a method of {' and '.join(hooked)}, not of {game}: "
+                            "it is never called")
+            continue
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
         if close:
-            what = "decision" if close[0] in mine else "hook of Bot"
+            what = "decision" if close[0] in mine else "hook"
             problems.append(f"{cls.__name__}.{name} is never called: no {what} has that name (did you mean "
                             f"{close[0]}?)")
+            continue
+        started = sorted(kind for kind in mine if kind.startswith(name + "_"))
+        if started and len(started) <= 3 and _decision_shaped(own[name]):
+            problems.append(f"{cls.__name__}.{name} is never called: no decision has that name (did you mean "
+                            f"{' or '.join(started)}?)")
     return problems
+
+
+def _game_bots() -> list[type[GameBot]]:
+    """The SDK's own one-game base classes (``AvalonBot``, ``WerewolfBot``, ...)."""
+    found: list[type[GameBot]] = []
+    todo: list[type[GameBot]] = [GameBot]
+    while todo:
+        klass = todo.pop()
+        for sub in klass.__subclasses__():
+            if sub.__module__.startswith(SDK) and sub not in found:
+                found.append(sub)
+                todo.append(sub)
+    return found
+
+
+def _decision_shaped(method: Any) -> bool:
+    """Whether ``method`` takes what a decision takes: ``(self, game, ask)``."""
+    try:
+        params = list(inspect.signature(method).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) == 3 and all(p.default is p.empty for p in positional)
 
 
 _told: set[tuple[type, str]] = set()
@@ -563,6 +604,8 @@ class Session:
             self.faults.record(ask.kind, game.gid, exc)
             ask.fallback = "error"
             return ask.random(self.bot.rng)
+        finally:
+            ask.answered = True
 
     def _retry(self, msg: Message) -> list[Reply]:
         """A refused answer (ERROR) or a passed deadline (WARN) on an open request gets a
@@ -574,6 +617,12 @@ class Session:
             gid, rid = msg.args
         ask = self._open.get(gid)
         if ask is None or ask.rid != rid:
+            return []
+        if msg.verb == WARN and ask.answered and self._respond is None:
+            # Answered in the referee's process (a local table), where no line is lost: our
+            # answer crossed the warning (on the wall clock a warning reaches a bot that was
+            # thinking only once it has answered), and a second one would be refused. Over a
+            # network the warning may mean the answer was lost, and gets a new one.
             return []
         del self._open[gid]
         log.warning("retrying request %s of %s with a random legal answer after %s", rid, gid, msg.verb)

@@ -50,6 +50,9 @@ class Ask:
     """Set when the answer is not the bot's own choice: ``error`` (its decision raised and
     the SDK answered at random) or ``own`` (the bot gave up itself: ``fall_back``). The
     answer then says ``fallback=...``, which the referee only counts (``arena stats``)."""
+    answered: bool = field(default=False, repr=False, compare=False)
+    """Set once the bot's decision has returned (or raised): on a local table a ``WARN``
+    that crossed the answer then gets no second one (``Session``)."""
 
     def fall_back(self, rng: random.Random | None = None) -> str | list[str]:
         """A random legal answer (as ``random``) for a bot that found nothing better itself

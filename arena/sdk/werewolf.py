@@ -270,6 +270,8 @@ class WerewolfState(GameState):
     def _die(self, player: Player, cause: str, role: str | None) -> None:
         if player in self.alive:
             self.alive.remove(player)
+        if player == self.leader:
+            self.leader = None  # the title is not passed on
         self.deaths.append(Death(player, self.day, cause, role))
         if role is not None:
             self.roles[player] = role
@@ -648,7 +650,8 @@ class WerewolfBot(GameBot):
     def arsonist(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the arsonist: return a player to douse with oil (the options leave out
         the living already doused), ``"ignite"`` to burn every doused player tonight (no
-        protection stops fire; offered while one is alive), or ``"none"``. You win alone
+        protection stops fire unless the ``protectAgainstFire`` option is on, and a
+        bodyguard never takes it; offered while one is alive), or ``"none"``. You win alone
         when you are alive with at most one other player. Default: at random."""
         return self._at_random(ask)
 

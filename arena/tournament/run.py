@@ -3,6 +3,7 @@ connected to the server), with the same schedule and the same stored results."""
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from typing import Any, Callable
@@ -16,6 +17,9 @@ from ..referee.recorder import Recorder
 from ..referee.service import RefereeService
 from ..store import Store
 from .schedule import Progress, ProgressCallback, Schedule, Settings, TournamentError, load_bot_class
+
+log = logging.getLogger("arena.sdk")
+"""The bots' faults are the SDK's news: logged where the SDK logs them."""
 
 
 def open_tournament(store: Store, settings: Settings, wall: Callable[[], float] = time.time) -> tuple[Schedule, int]:
@@ -85,8 +89,7 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     hub = LocalHub(config.timeouts, identities=Identities(store), clock=CLOCKS[settings.clock])
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
     bots = {entry.nick: classes[entry.nick]() for entry in settings.entries}
-    for nick, bot in bots.items():
-        hub.connect(nick, bot)
+    sessions = {nick: hub.connect(nick, bot) for nick, bot in bots.items()}
     tracker = _Tracker(store, settings, done, report)
     outside = random.getstate()
     try:
@@ -101,6 +104,10 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
             tracker()
     finally:
         random.setstate(outside)  # the caller's stream is its own business
+        for nick, session in sessions.items():  # each game's faults were told at its end; now the run's
+            text = session.faults.summary()
+            if text is not None:
+                log.warning("%s: %s", nick, text)
     return tracker.played
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...protocol import Message
 from .. import Ask, GameView
+from ..werewolf import WerewolfState
 from .render import Fields, Renderer, join, memory
 
 BASICS = """\
@@ -99,7 +100,7 @@ ROLES = {
     "serial_killer": "Serial killer (neutral): kills a player every night; wins alone when alive with at most one "
                      "other player; while alive, neither the village nor the wolves win.",
     "arsonist": "Arsonist (neutral): each night douses a player with oil, or ignites: every doused player burns "
-                "(no protection stops fire); wins alone when alive with at most one other player; while alive, "
+                "({fire}); wins alone when alive with at most one other player; while alive, "
                 "neither the village nor the wolves win.",
     "exile": "Exile (neutral): each night banishes another player for the night: nothing reaches them (no "
              "attack, protection or visit) and they cannot act; wins with the winning side if alive at the end.",
@@ -210,6 +211,9 @@ class WerewolfText(Renderer):
                             if o.get("protectAgainstPoison") == "true" else " (nothing stops it)",
             "poison_charm": " or poison" if o.get("protectAgainstPoison") == "true" else "",
             "punishment": "they die at once" if o.get("scapegoatPunishment") == "death" else "no vote the next day",
+            "fire": "a doctor's, guardian angel's or jailer's protection, a dealer's shield or the witch's heal stops "
+                    "fire; a bodyguard never takes it" if o.get("protectAgainstFire") == "true"
+                    else "no protection stops fire",
         }
         text.append("Roles in play:\n" + "\n".join(f"- {ROLES[r].format(**fills)}" for r in deal if r in ROLES))
         text.append(STRATEGY)
@@ -341,6 +345,7 @@ class WerewolfText(Renderer):
             facts.append(f"Charmed players: {join(state.charmed)}.")
         if state.cult and state.cult_leader in state.alive:
             facts.append(f"The cult of {state.cult_leader}: {join(state.cult)}; you play for it while its leader lives.")
+        facts += _secrets(game)
         facts += _powers(game)
         return facts
 
@@ -419,6 +424,47 @@ class _State:
         if nick in self.alive:
             self.alive.remove(nick)
             self.dead.append(nick)
+        if nick == self.leader:
+            self.leader = None  # the title is not passed on
+
+
+def _secrets(game: GameView) -> list[str]:
+    """This player's private news that the history may have left out by now (a long game's
+    oldest lines are cut): masons, comparisons, visits seen, dealt cards, the thief's cards;
+    and who may not speak or vote today."""
+    state = game.state
+    if not isinstance(state, WerewolfState):
+        return []
+    facts: list[str] = []
+    if state.masons:
+        facts.append(f"The masons (all village): {join(state.masons)}.")
+    if state.cards and game.role == "thief":
+        facts.append(f"The two extra cards: card1 is {', card2 is '.join(state.cards)}.")
+    if state.detective:
+        facts.append("Your comparisons: " + "; ".join(
+            f"night {r.night}, {join(r.players)}: {'same side' if r.same else 'different sides'}"
+            for r in state.detective) + ".")
+    if state.tracked:
+        facts.append("Whom the players you followed visited: " + "; ".join(
+            f"night {r.night}, {r.player} visited {join(r.players)}" for r in state.tracked) + ".")
+    if state.watched:
+        facts.append("Who visited the players you watched: " + "; ".join(
+            f"night {r.night}, {r.player} was visited by {join(r.players)}" for r in state.watched) + ".")
+    if state.dealt:
+        facts.append("Cards the dealer dealt you: " + "; ".join(
+            f"night {c.night}, {c.card}" + (f" ({c.player} is on the {c.side} side)" if c.player else "")
+            for c in state.dealt) + ".")
+    if state.blocked:
+        facts.append(f"You were blocked (your night actions did nothing) on night(s) "
+                     f"{', '.join(str(n) for n in state.blocked)}.")
+    if not state.night:
+        silenced = state.silenced.get(state.day, [])
+        if silenced:
+            facts.append(f"Silenced today (no turn to speak): {join(silenced)}.")
+        punished = state.punished.get(state.day - 1)
+        if punished and game.options.get("scapegoatPunishment") != "death":
+            facts.append(f"Punished by the scapegoat yesterday, so without a vote today: {punished}.")
+    return facts
 
 
 def _powers(game: GameView) -> list[str]:
@@ -443,6 +489,17 @@ def _powers(game: GameView) -> list[str]:
         kind, power = ("wolf_witch_poison", "poison") if role == "wolf_witch" else ("decoy_draw", "lure")
         spent = any(k == kind and c != "none" for k, c in answers)
         facts.append(f"Your {power} is {'used' if spent else 'unused'}.")
+    elif role == "arsonist":
+        doused: list[str] = []
+        for kind, choice in answers:
+            if kind == "arsonist" and choice == "ignite":
+                doused = []
+            elif kind == "arsonist" and isinstance(choice, str) and choice != "none" and choice not in doused:
+                doused.append(choice)
+        alive = _State(game).alive
+        living = [n for n in doused if n in alive]
+        facts.append(f"Doused with your oil and alive: {join(living)}; ignite burns them all." if living else
+                     "No living player is doused with your oil: ignite would burn nobody.")
     elif role == "vigilante":
         used = sum(1 for k, c in answers if k == "vigilante_shoot" and c != "none")
         facts.append(f"Shots used: {used} of {game.options.get('vigilanteShots', '1')}.")
