@@ -151,7 +151,7 @@ def simulate_cmd(
             game, players, count, seed, options, progress=bar.update, transport=transport, timeouts=obj.config.timeouts,
             clock=clock,
         )
-    _print_summary(summary.to_dict())
+    _print_summary(summary.to_dict(), options.in_effect())
 
 
 
@@ -244,9 +244,9 @@ def _result_line(match: Any) -> str:
     return f"{match.gid}: {result.winner or 'nobody'} won ({result.reason}); seats {', '.join(match.names)}"
 
 
-def _print_summary(s: dict[str, Any]) -> None:
+def _print_summary(s: dict[str, Any], options: dict[str, Any]) -> None:
     games = s["games"]
-    opts = " ".join(f"{k}={str(v).lower()}" for k, v in s["options"].items())
+    opts = " ".join(f"{k}={str(v).lower()}" for k, v in options.items())
     click.echo(f"{s['game']}: {games} games of {s['players']} players, seed {s['seed']}")
     click.echo(f"options: {opts}")
     click.echo("wins:")

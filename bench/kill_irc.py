@@ -2,7 +2,7 @@
 restarted each time, and every game must still be played and stored exactly once.
 
 Usage: python bench/kill_irc.py [--game avalon|werewolf] [--games N] [--kills K] [--seed S]
-                                [--rate R] [--keep DIR]
+                                [--rate R] [--preset classic|advanced|chaos] [--keep DIR]
 
 It starts ngircd on 127.0.0.1, the SDK sample bots as separate processes (each told to
 leave once it has seen ``N`` games end: ``--games N``), and ``arena tournament --transport
@@ -144,7 +144,8 @@ def environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT) + (os.pathsep + path if path else "")}
 
 
-def write_config(where: Path, game: str, host: str, port: int, rate: float = 0.0) -> Path:
+def write_config(where: Path, game: str, host: str, port: int, rate: float = 0.0,
+                 preset: str | None = None) -> Path:
     """The referee's config: the local server, no keys (a private server), short deadlines,
     the store in ``where`` (a relative path: the config's folder)."""
     where.mkdir(parents=True, exist_ok=True)
@@ -181,6 +182,8 @@ games:
       lastWordsTime: {limit}
       discussionTime: {limit * 8}
 """
+    if preset is not None:
+        text += f"      preset: {preset}\n"
     path = where / "config.yaml"
     path.write_text(text)
     return path
@@ -515,7 +518,7 @@ def stop(procs: dict[str, subprocess.Popen[bytes]]) -> None:
 
 
 def soak(where: Path, game: str, games: int, kills: int, rng: random.Random, *, rate: float = 0.0,
-         timeout: float | None = None) -> Soak:
+         timeout: float | None = None, preset: str | None = None) -> Soak:
     """Run the soak in ``where`` (a scratch folder, kept: the logs are in it) and check it."""
     from arena.irc.servers import LocalServer
 
@@ -524,7 +527,7 @@ def soak(where: Path, game: str, games: int, kills: int, rng: random.Random, *, 
     began = time.monotonic()
     with LocalServer("ngircd") as server:
         host, port = server.address
-        write_config(where, game, host, port, rate)
+        write_config(where, game, host, port, rate, preset)
         bots = start_bots(where, game, host, port, games, rate)
         try:
             runs = run_with_kills(where, games, kills, rng, timeout)
@@ -559,6 +562,8 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=0.0,
                         help="lines per second of the referee and the bots (default 0: unlimited; ngircd runs "
                              "without flood penalties)")
+    parser.add_argument("--preset", choices=("classic", "advanced", "chaos"), default=None,
+                        help="Werewolf: deal this preset's deck (chaos: drawn per game from every role)")
     parser.add_argument("--keep", type=Path, default=None, help="work in this folder and keep it (logs, store)")
     args = parser.parse_args()
     if not ngircd_available():
@@ -568,7 +573,8 @@ def main() -> int:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="kill-irc-") as tmp:
         where = args.keep if args.keep is not None else Path(tmp)
-        result = soak(where, args.game, args.games, args.kills, rng, rate=args.rate)
+        result = soak(where, args.game, args.games, args.kills, rng, rate=args.rate,
+                       preset=args.preset if args.game == "werewolf" else None)
         print(f"{result.summary()} (seed {seed})")
         for k in result.kills:
             resumed = f", went on {k.resumed:.2f} s after the restart" if k.resumed is not None else ""

@@ -220,3 +220,19 @@ def test_ctrl_c_is_one_line_and_exit_130(run, monkeypatch) -> None:
 def test_options_come_from_the_environment(run, monkeypatch) -> None:
     monkeypatch.setenv("ARENA_SIMULATE_SEED", "4")
     assert summary(run("simulate", "--games", "2", "--json"))["seed"] == 4
+
+
+@pytest.mark.parametrize("extra, shown, hidden", [
+    ((), "enabledRoles=villager,werewolf,seer,doctor,hunter,witch roleCounts= ", "preset="),
+    (("--option", "preset=chaos"), "options: preset=chaos ", "enabledRoles="),
+    (("--option", "preset=chaos", "--option", "roleCounts=werewolf:3"), "roleCounts=werewolf:3 ", "preset="),
+])
+def test_simulate_names_the_options_that_deal_the_deck(run, extra: tuple[str, ...], shown: str, hidden: str) -> None:
+    """A preset's deck owes nothing to enabledRoles, and given counts win over a preset: the
+    readable summary lists only what decided the game (the JSON keeps every option)."""
+    result = run("simulate", "--game", "werewolf", "--players", "12", "--games", "3", *extra)
+    assert result.exit_code == 0, result.output
+    options = next(line for line in result.stdout.splitlines() if line.startswith("options: "))
+    assert shown in options + " " and hidden not in options, options
+    data = summary(run("simulate", "--game", "werewolf", "--players", "12", "--games", "3", "--json", *extra))
+    assert {"enabledRoles", "roleCounts", "preset"} <= set(data["options"])

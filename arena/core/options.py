@@ -85,6 +85,11 @@ class Options:
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in self.fields()}
 
+    def in_effect(self) -> dict[str, Any]:
+        """The options that shape a game, for people to read: ``to_dict`` less those another
+        option makes moot (a summary listing them would misstate the game)."""
+        return self.to_dict()
+
     @classmethod
     def describe(cls) -> list[str]:
         """One line per option for help texts: name, allowed values, default, meaning."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 from dataclasses import dataclass
 
 from ...core.errors import SetupError
@@ -99,6 +100,15 @@ class WerewolfOptions(Options):
 
     def counts(self) -> dict[str, int]:
         return parse_counts(self.roleCounts)
+
+    def in_effect(self) -> dict[str, Any]:
+        """Given counts win over a preset, and a preset's deck ignores ``enabledRoles``."""
+        shown = self.to_dict()
+        if self.preset == "none" or self.roleCounts:
+            del shown["preset"]
+        else:
+            del shown["enabledRoles"], shown["roleCounts"]
+        return shown
 
     def deal(self, players: int, rng: random.Random | None = None) -> list[str]:
         """The cards to deal (unshuffled): one per player, and the extra cards some roles add
