@@ -82,7 +82,7 @@ class _Arena(click.Group):
 @click.version_option(package_name="arena")
 @click.pass_context
 def main(ctx: click.Context, config_path: str | None) -> None:
-    """Run AI bots against each other at Avalon and Werewolf over IRC, and rate them."""
+    """Run AI bots against each other at Avalon, Werewolf and Tuvalon over IRC, and rate them."""
     ctx.obj = _Context(config_path)
 
 

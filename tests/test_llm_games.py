@@ -132,3 +132,34 @@ def test_tuvalon_games_with_llm_bots_move_and_speak_in_both_discussions(tmp_path
     assert any(r["kind"] == "speak_near" and r["lines"] >= 1 for r in acts)
     for body in chat.requests:
         assert "9x9 map" in body["messages"][0]["content"]
+        assert "This game sets no limit on how much a player says." in body["messages"][0]["content"]
+
+
+def test_tuvalon_llm_bots_keep_within_a_tight_speech_budget(tmp_path: Path) -> None:
+    """Tuvalon's speech budget forfeits a bot that goes over it: an LLM bot is told how many
+    bytes it has left, and what would go over is left out, so it plays every game to its end."""
+    log = tmp_path / "llm.jsonl"
+    with FakeChat(seed=7) as chat:
+        for seed in range(2):
+            match = play("tuvalon", 7, 4, TuvalonOptions(speech_budget=400), seed, log, chat)
+            spoken = match._spoken  # what the referee counted against each seat
+            assert all(0 < spoken[seat] <= 400 for seat in range(4)), spoken
+            assert max(spoken[:4]) > 400 - 60  # the budget was close to spent: it mattered
+    assert all("may say at most 400 bytes in the whole game" in body["messages"][0]["content"] for body in chat.requests)
+    prompts = [body["messages"][1]["content"] for body in chat.requests]
+    assert any("You may say 400 more bytes" in p for p in prompts)
+    assert any(re.search(r"You may say ([0-9]|[1-5][0-9]) more bytes", p) for p in prompts)
+
+
+def test_an_llm_bot_is_told_who_hears_it_for_sure_and_who_only_with_wide_hearing() -> None:
+    """Roles are secret, so a player 2 cells away hears only if a Knight or Oberon (5x5)."""
+    from arena.sdk.llm.tuvalon import hearers_sentence
+    from arena.sdk.tuvalon import TuvalonState
+
+    state = TuvalonState(["me", "b", "c", "d", "e"])
+    state.cells = {"me": "a1", "b": "b2", "c": "c1", "d": "f6", "e": "a3"}
+    assert hearers_sentence(state, "me", ["b", "c", "d", "e"]) == (
+        "b hears you (1 cell away); c and e (2 cells away) can hear you only if they hear 5x5 (Knights and "
+        "Oberon). Nobody else can hear you.")
+    assert hearers_sentence(state, "me", ["b", "d"]) == "Only b hears you (1 cell away)."
+    assert hearers_sentence(state, "me", ["d"]) == "Nobody stands within 2 cells of you: nobody can hear you."

@@ -39,7 +39,7 @@ def kinds_of(game: str) -> set[str]:
     return set(engine.public_kinds) | set(engine.secret_kinds) | set(engine.tallied_kinds)
 
 
-@pytest.mark.parametrize("base,game", [(AvalonBot, "avalon"), (WerewolfBot, "werewolf")])
+@pytest.mark.parametrize("base,game", [(AvalonBot, "avalon"), (TuvalonBot, "tuvalon"), (WerewolfBot, "werewolf")])
 def test_each_base_class_declares_every_decision_of_its_game(base: type[Bot], game: str) -> None:
     assert base.plays == game
     assert set(SPECS[game].asks) == kinds_of(game), "the SDK knows the engine's decisions, no more, no less"

@@ -286,6 +286,9 @@ class Session:
         self._replaying: dict[str, str] = {}
         """Games whose history the referee is replaying (``RESYNC``), with our seat's name
         in them: their requests are past, answered or not, and get no answer."""
+        self._spoken: dict[str, int] = {}
+        """Bytes said in games being replayed (``RESYNC``): the new view takes them up, so a
+        speech budget still counts what was said before the bot came back."""
         cls = type(bot)
         for problem in audit(cls):
             _tell_once(cls, problem, problem)
@@ -419,6 +422,7 @@ class Session:
         if me.lower() not in msg.get("seats", "").lower().split(","):
             return
         game = new_view(msg, me)
+        game.spoken = self._spoken.pop(gid, 0)
         self.games[gid] = game
         game.messages.append(msg)
         plays = self.bot.plays
@@ -443,7 +447,9 @@ class Session:
         if msg.args[1:] != ("begin",):
             self._replaying.pop(gid, None)
             return
-        self.games.pop(gid, None)
+        old = self.games.pop(gid, None)
+        if old is not None:
+            self._spoken[gid] = old.spoken
         self._open.pop(gid, None)
         self._replaying[gid] = msg.get("seat") or self.nick
         self._follow(gid, msg.get("channel"))
@@ -501,7 +507,27 @@ class Session:
                         "(%r...)", type(self.bot).__name__, game.gid, len(lines), len(cut),
                         sum(len(line.encode()) for line in cut), cut[0][:40])
             lines = lines[:FLOOR_LINES]
-        return lines
+        return self.within_budget(game, lines)
+
+    @staticmethod
+    def within_budget(game: GameView, lines: list[str]) -> list[str]:
+        """``lines`` up to the last one the game's speech budget still holds (``GameView.
+        speech_left``; going over it forfeits a Tuvalon game): the rest is left out, and
+        the log says so. The bytes are counted as the lines are said (``spoken``)."""
+        left = game.speech_left()
+        if left is None:
+            return lines
+        kept: list[str] = []
+        for line in lines:
+            size = len(line.encode())
+            if size > left:
+                break
+            kept.append(line)
+            left -= size
+        if len(kept) < len(lines):
+            log.warning("speech budget of %s in %s: %d of %d lines left out, %d bytes left to say",
+                        game.me, game.gid, len(lines) - len(kept), len(lines), game.speech_left())
+        return kept
 
     def _ask(self, msg: Message) -> list[Reply]:
         gid = msg.args[0]
@@ -544,6 +570,7 @@ class Session:
             lines = self.speech(game, ask)
             if lines and (live is None or live()):
                 for line in lines:
+                    game.spoken += len(line.encode())
                     game.hear(lambda state: state.said(game.me, line))
                     if self._say is not None:
                         self._say(game.gid, line)
@@ -559,7 +586,8 @@ class Session:
             self.faults.record("team_talk", game.gid, exc)
             return []
         out = []
-        for text in texts:
+        for text in self.within_budget(game, texts):
+            game.spoken += len(text.encode())
             team = Message.make(TEAM, game.gid, text=text)
             ours = Message(TEAM, team.args, {"from": game.me}, text)  # our side of the pack's talk
             game.hear(lambda state: state.apply(ours))

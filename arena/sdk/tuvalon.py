@@ -138,13 +138,13 @@ class TuvalonBot(AvalonBot):
     plays = "tuvalon"
 
     def speak(self, game: TuvalonView, ask: TurnAsk) -> str:
-        """End your turn in the first discussion (``speech`` said your lines):
-        ``done``, or ``pass``. Default: ``done``."""
+        """Return ``done`` (or ``pass``) to end your turn in the first discussion, once
+        ``speech`` has said your lines. Default: ``done``."""
         return "done"
 
     def speak_near(self, game: TuvalonView, ask: TurnAsk) -> str:
-        """End your turn in the second discussion (``near_speech`` said your lines):
-        ``done``, or ``pass``. Default: ``done``."""
+        """Return ``done`` (or ``pass``) to end your turn in the second discussion, once
+        ``near_speech`` has said your lines. Default: ``done``."""
         return "done"
 
     def move(self, game: TuvalonView, ask: MoveAsk) -> str:

@@ -172,6 +172,9 @@ class GameView(Generic[S]):
     """Who has the floor now (a turn to speak is open for them), or None."""
     chat: list[tuple[Player, str]] = field(default_factory=list)
     """What other players said at the floor in the game's channel, in order: (nick, text)."""
+    spoken: int = 0
+    """Bytes (UTF-8) of text this bot said in the game, at the floor and in ``TEAM`` lines:
+    what a speech budget counts (``speech_left``)."""
     _applied: int = field(default=0, init=False, repr=False, compare=False)
     """How many of ``messages`` the state has read."""
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
@@ -202,6 +205,22 @@ class GameView(Generic[S]):
         with self._lock:
             self._catch_up()
             change(self._state)
+
+    @property
+    def speech_budget(self) -> int | None:
+        """Bytes this bot may say in the whole game (the ``speech_budget`` option of
+        ``START``, as Tuvalon's), or None: no budget. Going over it forfeits the game."""
+        try:
+            budget = int(self.options.get("speech_budget", "0"))
+        except ValueError:
+            return None
+        return budget if budget > 0 else None
+
+    def speech_left(self) -> int | None:
+        """Bytes this bot may still say in the game (``speech_budget`` less ``spoken``), or
+        None: no budget. The session leaves out the lines that would go over it."""
+        budget = self.speech_budget
+        return None if budget is None else max(0, budget - self.spoken)
 
     @property
     def others(self) -> list[Player]:

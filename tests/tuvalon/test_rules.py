@@ -80,6 +80,38 @@ def test_hearing_range_is_a_square_clipped_by_the_edges(radius: int) -> None:
     assert board.distance((0, 0), (2, 1)) == 2 and board.distance((8, 8), (6, 8)) == 2
 
 
+@pytest.mark.parametrize("speaker_at, near, wide", [
+    ("a1", 3, 8), ("i1", 3, 8), ("a9", 3, 8), ("i9", 3, 8),  # corners
+    ("e1", 5, 14), ("a5", 5, 14), ("i5", 5, 14), ("e9", 5, 14),  # edges
+    ("b2", 8, 15), ("h8", 8, 15), ("e5", 8, 24),  # one cell in, and the middle
+])
+def test_the_engine_hears_a_speaker_from_every_cell_of_the_square_clipped_by_the_map(
+        speaker_at: str, near: int, wide: int) -> None:
+    """Each listener, of each range, tried on every other cell of the map: it hears the
+    speaker exactly from the cells of its square that are on the map (counted by hand)."""
+    game = TuvalonGame(7, None, 0)
+    roles = roles_of(game)
+    speaker = roles.index("merlin")
+    here = board.parse(speaker_at)
+    assert here is not None
+    for radius, listener in ((1, roles.index("morgana")), (2, roles.index("oberon"))):
+        others = [s for s in range(7) if s not in (speaker, listener)]
+        heard_from = []
+        for cell in board.ALL_CELLS:
+            if cell == here:
+                continue
+            away = [c for c in board.ALL_CELLS if board.distance(c, here) > 2 and c != cell]
+            cells = [""] * 7
+            cells[speaker], cells[listener] = speaker_at, board.name(cell)
+            for s, c in zip(others, away):
+                cells[s] = board.name(c)
+            place(game, cells)
+            if listener in game.hearers(speaker):
+                heard_from.append(cell)
+        assert len(heard_from) == (near if radius == 1 else wide), (speaker_at, radius)
+        assert all(board.distance(c, here) <= radius for c in heard_from)
+
+
 def place(game: TuvalonGame, cells: list[str]) -> None:
     game.cells = [board.parse(c) for c in cells]  # type: ignore[misc]
 
@@ -116,6 +148,18 @@ def test_first_leader_is_seat_one_and_passes_in_seat_order() -> None:
             d = game.pending()[0]
             game.apply(d.seat, "team", tuple(d.options[:d.count]))
         assert leaders == [0, 1, 2]
+
+
+def test_the_lead_passes_in_seat_order_after_every_proposal_approved_or_not() -> None:
+    # 1. 队长组队: the first leader is player 1; later leaders follow in number order
+    for seed in range(100):
+        game, rng, leaders = TuvalonGame(7, None, seed), random.Random(seed), []
+        while game.result is None:
+            d = game.pending()[0]
+            if d.kind == "team":
+                leaders.append(d.seat)
+            game.apply(d.seat, d.kind, d.random_choice(rng))
+        assert leaders == [i % 7 for i in range(len(leaders))]
 
 
 def test_round_order_speak_move_speak_near_vote_from_the_leader() -> None:

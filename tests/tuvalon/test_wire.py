@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import TimeoutConfig
 from arena.games.tuvalon.options import TuvalonOptions
 from arena.protocol import Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk import MoveAsk, Talk, TurnAsk, TuvalonView
+from arena.sdk.bot import Session
 
 from ..transcript import record
 from .relay import Whisperer, expected_relays
@@ -33,17 +36,17 @@ def play(bots: dict[str, TuvalonRuleBot], seed: int, options: TuvalonOptions = T
 def test_near_lines_reach_exactly_the_players_in_range_once_each() -> None:
     relays = 0
     for seed in range(300):
-        match, _ = play({n: Whisperer(seed=seed * 7 + i) for i, n in enumerate(NICKS)}, seed,
-                        TuvalonOptions(speech_budget=0))
+        bots = {n: Whisperer(seed=seed * 7 + i) for i, n in enumerate(NICKS)}
+        match, _ = play(bots, seed, TuvalonOptions(speech_budget=0))
         assert match.game.result is not None and match.game.result.forfeited is None
-        expected, relayed = expected_relays(match.transcript)
+        expected, relayed = expected_relays(match.transcript, match.gid, (t for b in bots.values() for t in b.said))
         assert relayed == expected
         assert all(n == 1 for n in relayed.values())
         relays += sum(relayed.values())
         # nothing of the second discussion in the channel, nor in the channel's record
         assert not any(to is None and "psst" in line for to, line in match.transcript)
         assert not any(t.text.startswith("psst") for t in match.talk)
-    assert relays > 1000
+    assert relays >= 50 * 300  # some 130 to 800 relayed lines a game
 
 
 class Stubborn(TuvalonRuleBot):
@@ -102,7 +105,9 @@ class Talkative(TuvalonRuleBot):
         return "y" * 120
 
 
-def test_going_over_the_speech_budget_forfeits_at_once() -> None:
+def test_going_over_the_speech_budget_forfeits_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a bot that does not keep to its budget (the SDK's guard, tested below, taken away)
+    monkeypatch.setattr(Session, "within_budget", staticmethod(lambda game, lines: lines))
     bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
     bots["dave"] = Talkative(seed=3)
     match, lines = play(bots, 1, TuvalonOptions(speech_budget=300))
@@ -121,3 +126,39 @@ def test_no_budget_when_it_is_zero() -> None:
     bots["dave"] = Talkative(seed=3)
     match, _ = play(bots, 1, TuvalonOptions(speech_budget=0))
     assert match.game.result is not None and match.game.result.forfeited is None
+
+
+def test_the_sdk_keeps_a_bot_within_its_speech_budget() -> None:
+    """A bot that would go over the budget says what the budget holds, and no more: the
+    session leaves the rest out, so the game goes on to its end."""
+    bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
+    bots["dave"] = Talkative(seed=3)
+    match, _ = play(bots, 1, TuvalonOptions(speech_budget=300))
+    assert match.game.result is not None and match.game.result.forfeited is None
+    said = [t.text for t in match.talk if t.seat == 3]
+    relayed = {line.split(" :", 1)[1] for to, line in match.transcript if line.startswith("TEAM g1 from=dave")}
+    assert said + sorted(relayed) == ["x" * 120, "y" * 120]  # a third line would make 360 bytes
+
+
+def test_the_speech_budget_counts_what_was_said_before_a_resync() -> None:
+    """A bot that comes back to its game (``RESYNC``) keeps counting what it said before."""
+    said: list[str] = []
+    session = Session(Talkative(seed=3), "dave", "arena", say=lambda gid, text: said.append(text))
+    start = ("START g1 game=tuvalon seats=alice,bob,carol,dave,erin,frank,grace options=speech_budget:300 good=4 "
+             "evil=3 quests=2,3,3,4,4 fails=1,1,2,2,1 map=9x9")
+    role = "ROLE g1 role=knight side=good sees= hearing=2"
+    cells = "MAP g1 cells=alice:a1,bob:b1,carol:c1,dave:d1,erin:e1,frank:f1,grace:g1"
+    for line in (start, role, cells):
+        session.feed("arena", line)
+    assert session.feed("arena", "ASK g1 2 speak to=dave deadline=30 options=done,pass floor=true quest=1 turn=4",
+                        "#arena-g1") == ["ANSWER g1 2 done"]
+    assert said == ["x" * 120] and session.games["g1"].speech_left() == 180
+    session.feed("arena", "RESYNC g1 begin seat=dave channel=#arena-g1")
+    for line in (start, role, cells, "RESYNC g1 end"):
+        session.feed("arena", line)
+    near = session.feed("arena", "ASK g1 9 speak_near to=dave deadline=30 options=done,pass quest=1 turn=4")
+    assert near == ["TEAM g1 :" + "y" * 120, "ANSWER g1 9 done"]
+    assert session.games["g1"].speech_left() == 60
+    assert session.feed("arena", "ASK g1 16 speak to=dave deadline=30 options=done,pass floor=true quest=1 turn=4",
+                        "#arena-g1") == ["ANSWER g1 16 done"]
+    assert said == ["x" * 120], "a third line of 120 bytes would go over 300"

@@ -34,8 +34,7 @@ the Assassin names a player; naming Merlin wins for evil.
 
 Standing near someone lets you hear them and be heard by them; Merlin should keep away from \
 the evil players when hinting, and everyone can use the second discussion to say what they \
-would not say to all. Each player may say at most {budget} bytes in the whole game: going over \
-loses the game, so keep speeches short."""
+would not say to all. {budget}"""
 
 TASKS = {
     **AVALON_TASKS,
@@ -44,8 +43,7 @@ TASKS = {
             "vote).",
     "speak": "Quest {quest}, the first discussion: your turn. Everyone hears you. Speak briefly, or say nothing.",
     "move": "Quest {quest}: move. You stand at {at}; choose the cell to move to (staying is {at}). {positions}",
-    "speak_near": "Quest {quest}, the second discussion: your turn. Only {hearers} can hear you (their range "
-                  "holds you). Speak briefly, or say nothing.",
+    "speak_near": "Quest {quest}, the second discussion: your turn. {hearers} Speak briefly, or say nothing.",
 }
 
 
@@ -54,7 +52,10 @@ class TuvalonText(AvalonText):
     tasks = TASKS
 
     def rules(self, game: GameView) -> str:
-        return RULES.format(budget=game.options.get("speech_budget", "4000"))
+        budget = game.speech_budget
+        return RULES.format(budget="This game sets no limit on how much a player says." if budget is None else
+                            f"Each player may say at most {budget} bytes in the whole game: going over loses the "
+                            "game, so keep speeches short.")
 
     def line(self, msg: Message, game: GameView) -> str | None:
         verb, get = msg.verb, msg.get
@@ -89,6 +90,9 @@ class TuvalonText(AvalonText):
         hearing = getattr(state, "hearing", 1)
         facts.append(f"You hear the players at most {hearing} cell{'s' if hearing > 1 else ''} away (a "
                      f"{2 * hearing + 1}x{2 * hearing + 1} square).")
+        left = game.speech_left()
+        if left is not None:
+            facts.append(f"You may say {left} more bytes in this game (lines past that are left out).")
         return facts
 
     def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
@@ -99,12 +103,20 @@ class TuvalonText(AvalonText):
         if ask.kind == "speak_near":
             state = game.state
             cells = getattr(state, "cells", {})
-            hearers = [n for n in cells if n != game.me and _hears(state, n, game.me)]
-            fields["hearers"] = join(hearers)
+            fields["hearers"] = hearers_sentence(state, game.me, [n for n in cells if n != game.me])
 
 
-def _hears(state: object, listener: str, speaker: str) -> bool:
-    """Whether ``listener`` hears ``speaker``: the hearing of a role is not public, so the
-    wider (2) is assumed for anyone but this player."""
+def hearers_sentence(state: object, me: str, others: list[str]) -> str:
+    """Who hears ``me`` in the second discussion, in words: the players 1 cell away hear
+    for sure; those 2 away only if they are Knights or Oberon (their roles are secret, so
+    they may); nobody farther."""
     distance = getattr(state, "distance")
-    return bool(distance(listener, speaker) <= 2)
+    near = [n for n in others if distance(n, me) <= 1]
+    far = [n for n in others if distance(n, me) == 2]
+    if not near and not far:
+        return "Nobody stands within 2 cells of you: nobody can hear you."
+    sure = f"{join(near)} hear{'s' if len(near) == 1 else ''} you (1 cell away)" if near else "Nobody is 1 cell away"
+    if not far:
+        return f"Only {sure}."
+    return (f"{sure}; {join(far)} (2 cells away) can hear you only if they hear 5x5 (Knights and Oberon). "
+            "Nobody else can hear you.")
