@@ -96,6 +96,15 @@ def test_a_repeated_protection_is_judged_on_the_player_chosen():
     answer(g, 2, 11)
 
 
+def test_the_self_protection_options_limit_the_choice_and_a_swap_may_still_land_it_on_its_giver():
+    g = game(BUS, leaderEnabled=False, allowDoctorSelfProtect=False)
+    night(g, {**QUIET, "bus_driver_swap": (2, 10), "wolf_vote": 10, "doctor_protect": 10})
+    assert dead(g) == set()  # kill and protection, both aimed at 10, landed on the doctor
+    g = game(BUS, leaderEnabled=False, witchCanSaveSelf=False)
+    night(g, {**QUIET, "bus_driver_swap": (5, 10), "wolf_vote": 10, "witch_save": "save"})
+    assert dead(g) == set()  # the heal of the wolves' target went where their kill did: the witch
+
+
 def test_the_swap_takes_two_distinct_living_players_the_driver_allowed():
     g = game(BUS, leaderEnabled=False)
     (d,) = [d for d in g.pending() if d.seat == 0]
