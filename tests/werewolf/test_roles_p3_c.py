@@ -105,6 +105,15 @@ def test_the_self_protection_options_limit_the_choice_and_a_swap_may_still_land_
     assert dead(g) == set()  # the heal of the wolves' target went where their kill did: the witch
 
 
+def test_an_avengers_vengeance_is_not_moved_by_a_swap():
+    """Vengeance is no one's choice of the night (the bomb's blast neither): it finds its killer."""
+    g = game(BUS.rsplit(" ", 2)[0] + " avenger villager", leaderEnabled=False)
+    night(g, {**QUIET, "bus_driver_swap": (0, 1), "wolf_vote": 10})  # wolf 3 kills the avenger
+    step(g, {**QUIET, "vote": "abstain"}, stop=lambda x: x.phase == "night")
+    night(g, {**QUIET, "bus_driver_swap": (3, 11), "wolf_vote": 1})
+    assert dead(g) == {10, 1, 3}
+
+
 def test_the_swap_takes_two_distinct_living_players_the_driver_allowed():
     g = game(BUS, leaderEnabled=False)
     (d,) = [d for d in g.pending() if d.seat == 0]
