@@ -345,3 +345,10 @@ def test_a_shadow_following_a_decoy_draws_the_kill_onto_itself():
     g = game("shadow decoy werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "shadow_follow": 1, "decoy_draw": 5, "wolf_vote": 5})
     assert dead(g) == {0}  # the lowest seat among the lures draws the kill
+    assert "lure" not in g.state[0] and g.state[1]["lure"] is False  # the copy spent nothing of the shadow's
+
+
+def test_a_shadow_following_a_warder_charms_the_same_player_and_keeps_no_charm_of_its_own():
+    g = game("shadow warder werewolf werewolf villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "shadow_follow": 1, "warder_ward": 5, "wolf_vote": 5})
+    assert dead(g) == set() and g.state[1]["charm"] == 5 and "charm" not in g.state[0]

@@ -36,7 +36,8 @@ class DecoyDraw(Action):
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value != NONE:
-            game.state[seat]["lure"] = False
+            if game.role_of(seat) is Decoy:  # a shadow's copy spends nothing
+                game.state[seat]["lure"] = False
             game.plan.protections.append(Protection(seat, value, DRAW))
 
     @classmethod

@@ -43,7 +43,8 @@ class WarderWard(Action):
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
         if value != NONE:
             statuses.add(game, statuses.WARDED, value)
-            game.state[seat]["charm"] = value
+            if game.role_of(seat) is Warder:  # a shadow's copy charms the same player: nothing to keep
+                game.state[seat]["charm"] = value
 
     @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
