@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from ..games.tuvalon import board
+
 GOOD_SIDES = frozenset({"good", "village"})
 EVIL_SIDES = frozenset({"evil", "werewolf", "wolves"})
 
@@ -270,10 +272,8 @@ class MapRound:
 
 def cell_of(name: Any) -> tuple[int, int] | None:
     """``e5`` as (column, row) from 0, or None for what names no cell of the map."""
-    if not isinstance(name, str) or len(name) < 2 or not name[1:].isdigit():
-        return None
-    cell = (ord(name[0]) - ord("a"), int(name[1:]) - 1)
-    return cell if 0 <= cell[0] < 26 and cell[1] >= 0 else None
+    cell = board.parse(name)
+    return cell if cell is not None and board.on_map(cell) else None
 
 
 def tuvalon_map(doc: Mapping[str, Any]) -> list[MapRound]:
