@@ -167,12 +167,13 @@ class Page:
         self._events()
         return self.errors
 
-    def screenshot(self, path: str, max_height: int = 1800) -> None:
-        """The page from its top, as tall as its content up to ``max_height`` pixels, as PNG."""
+    def screenshot(self, path: str, max_height: int = 1800, top: float = 0) -> None:
+        """The page from ``top`` (its top: 0), as tall as its content below it up to
+        ``max_height`` pixels, as PNG."""
         size = self.send("Page.getLayoutMetrics")["cssContentSize"]
-        height = min(int(size["height"]) + 1, max_height)
+        height = min(int(size["height"] - top) + 1, max_height)
         shot = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                                    "clip": {"x": 0, "y": 0, "width": size["width"],
+                                                    "clip": {"x": 0, "y": top, "width": size["width"],
                                                              "height": height, "scale": 1}})
         with open(path, "wb") as f:
             f.write(base64.b64decode(shot["data"]))

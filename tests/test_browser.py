@@ -23,8 +23,10 @@ from arena.web import create_app
 from tests.chromium import Chromium, Page, chromium_path
 from tests.watched import PacedJournal, hub_game, run, stored_tournaments
 
-README_SHOTS = {"avalon-game", "werewolf-game", "tournament", "web-index", "web-live"}
+README_SHOTS = {"avalon-game", "werewolf-game", "tuvalon-game", "tournament", "web-index", "web-live"}
 """The screenshots README shows (the others are only looked at)."""
+SHOT_FROM = {"tuvalon-game": "section.tuvalon"}
+"""Screenshots of a page's part (a CSS selector) rather than of its top."""
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +49,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     stored_tournaments(path, games=6)
     with Store(path) as store:  # a game whose seer speaks (the tournaments' deals are secret)
         hub_game(store, "werewolf", PacedJournal(store))  # g1, as in test_watch
+        hub_game(store, "tuvalon", PacedJournal(store), gid="t1")  # its Merlin talks in the second discussion
     return path
 
 
@@ -64,9 +67,14 @@ def site(stored: Path) -> Iterator[str]:
 
 
 def shoot(page: Page, name: str, tmp_path: Path) -> None:
-    """A screenshot of the page, kept with the test's files and, when asked, for README."""
+    """A screenshot of the page (from the part of it the shot is of, ``SHOT_FROM``), kept
+    with the test's files and, when asked, for README."""
     path = tmp_path / f"{name}.png"
-    page.screenshot(str(path), max_height=1100)
+    start = SHOT_FROM.get(name)
+    top = 0.0
+    if start:
+        top = float(page.evaluate(f"document.querySelector({start!r}).getBoundingClientRect().top + scrollY - 8"))
+    page.screenshot(str(path), max_height=1100, top=top)
     assert path.stat().st_size > 10_000, f"{name}: an empty screenshot"
     wanted = os.environ.get("ARENA_SCREENSHOTS")
     if wanted and name in README_SHOTS:
@@ -89,8 +97,15 @@ REPORTS: dict[str, tuple[Callable[[Path], list[str]], str]] = {
     "werewolf-game": (lambda stored: ["g1"], "document.querySelectorAll('.phase.night').length >= 1"
                           " && document.querySelectorAll('.phase.day').length >= 1"
                           " && document.querySelectorAll('blockquote.talk').length >= 1"),
+    "tuvalon-game": (lambda stored: ["t1"], "document.querySelectorAll('svg.map').length >= 3 && "
+                     "document.querySelectorAll('svg.map').length == document.querySelectorAll('tr.proposal').length"
+                     " && [...document.querySelectorAll('svg.map')]"
+                     ".every(m => m.querySelectorAll('g.player').length == 7)"
+                     " && document.querySelectorAll('svg.map g.move').length >= 1"
+                     " && [...document.querySelectorAll('ul.log .to')]"
+                     ".some(e => e.innerText.startsWith('heard by'))"),
     "tournament": (lambda stored: ["--tournament", "av"], "document.querySelectorAll('svg.chart polyline').length >= 10"),
-    "store": (lambda stored: ["--all"], "document.querySelectorAll('section.standings').length == 2"),
+    "store": (lambda stored: ["--all"], "document.querySelectorAll('section.standings').length == 3"),
 }
 
 
@@ -116,7 +131,8 @@ def test_web_pages(browser: Chromium, site: str, tmp_path: Path) -> None:
     game = visit(browser, site + "/games/ww-3", "document.querySelector('#game').dataset.status == 'finished'")
     shoot(game, "web-game", tmp_path)
     visit(browser, site + "/tournaments/ww", "document.querySelectorAll('svg.chart').length == 2")
-    visit(browser, site + "/all", "document.querySelectorAll('section.standings').length == 2")
+    visit(browser, site + "/all", "document.querySelectorAll('section.standings').length == 3")
+    visit(browser, site + "/games/t1", "document.querySelectorAll('svg.map').length >= 3")
 
 
 def test_a_live_games_page_follows_the_game(browser: Chromium, stored: Path, site: str, tmp_path: Path) -> None:

@@ -1,13 +1,16 @@
-"""Ratings over time as inline SVG, drawn here rather than in the browser, so that a report
-opens anywhere without a script or a network."""
+"""Ratings over time and Tuvalon's map as inline SVG, drawn here rather than in the browser,
+so that a report opens anywhere without a script or a network."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from .views import MapRound, Names
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22")
@@ -81,5 +84,66 @@ def rating_chart(series: Mapping[str, Sequence[Point]], title: str, band: bool,
         last = ps[-1]
         parts.append(f'<text x="{left + plot_w + 8}" y="{top + 14 + 16 * i}" fill="{colour}" class="chart-legend">'
                      f'{escape(bot)} {last.mu:.1f}{f" ± {last.sigma:.1f}" if band else ""}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+MAP_SIZE = 9
+"""Tuvalon's map is 9×9: columns ``a``–``i`` west to east, rows ``1``–``9`` south to north."""
+CELL = 26
+"""A map cell's side, in pixels."""
+
+
+def seat_colour(seat: int) -> str:
+    return PALETTE[seat % len(PALETTE)]
+
+
+def tuvalon_map(rnd: MapRound, names: Names) -> Markup:
+    """One round on Tuvalon's map: each player a disc of its seat's colour, numbered by seat
+    (from 1, as the players table), where it stood after the round's moves; a move a line
+    from a hollow ring (where it stood before) to the disc. The leader's disc has a dark
+    ring, the proposed team's a gold one."""
+    left, top, bottom = 18, 6, 18
+    side = CELL * MAP_SIZE
+    width, height = left + side + 6, top + side + bottom
+
+    def centre(cell: tuple[int, int]) -> tuple[float, float]:
+        return left + CELL * (cell[0] + 0.5), top + CELL * (MAP_SIZE - 1 - cell[1] + 0.5)
+
+    def cell_name(cell: tuple[int, int]) -> str:
+        return f"{chr(ord('a') + cell[0])}{cell[1] + 1}"
+
+    label = f"round {rnd.label} on the map"
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="map" viewBox="0 0 {width} {height}" '
+             f'width="{width}" height="{height}" role="img" aria-label="{escape(label)}">']
+    for x in range(MAP_SIZE):
+        for y in range(MAP_SIZE):
+            cx, cy = left + CELL * x, top + CELL * (MAP_SIZE - 1 - y)
+            parts.append(f'<rect x="{cx}" y="{cy}" width="{CELL}" height="{CELL}" '
+                         f'class="map-cell{" dark" if (x + y) % 2 == 0 else ""}"/>')
+    parts.append(f'<rect x="{left}" y="{top}" width="{side}" height="{side}" class="map-frame"/>')
+    for i in range(MAP_SIZE):
+        parts.append(f'<text x="{left + CELL * (i + 0.5):.0f}" y="{top + side + 13}" class="map-axis" '
+                     f'text-anchor="middle">{chr(ord("a") + i)}</text>'
+                     f'<text x="{left - 5}" y="{top + CELL * (MAP_SIZE - 1 - i + 0.5) + 4:.0f}" class="map-axis" '
+                     f'text-anchor="end">{i + 1}</text>')
+    for seat, before, after in rnd.moves:
+        (x1, y1), (x2, y2) = centre(before), centre(after)
+        colour = seat_colour(seat)
+        parts.append(f'<g class="move"><title>{escape(names.of(seat))}: {cell_name(before)} → {cell_name(after)}'
+                     f'</title><circle cx="{x1:.0f}" cy="{y1:.0f}" r="5" fill="#fff" stroke="{colour}" '
+                     f'stroke-width="2"/><line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" '
+                     f'stroke="{colour}" stroke-width="2.5" stroke-linecap="round"/></g>')
+    for seat, cell in sorted(rnd.cells.items()):
+        px, py = centre(cell)
+        leads, member = seat == rnd.leader, seat in rnd.team
+        ring = ' class="map-member"' if member else ""
+        role = ", ".join(w for w, yes in (("leader", leads), ("on the team", member)) if yes)
+        parts.append(f'<g class="player"><title>{escape(names.of(seat))} at {cell_name(cell)}'
+                     f'{f" ({role})" if role else ""}</title>'
+                     + (f'<circle cx="{px:.0f}" cy="{py:.0f}" r="12.5" class="map-leader"/>' if leads else "")
+                     + f'<circle cx="{px:.0f}" cy="{py:.0f}" r="10" fill="{seat_colour(seat)}"'
+                     f'{ring}/>'
+                     f'<text x="{px:.0f}" y="{py + 4:.0f}" text-anchor="middle" class="map-seat">{seat + 1}</text></g>')
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from ..store import GameSummary, LiveGame
 from ..store.export import LIVE
-from . import views
+from . import charts, views
 from .standings import Standings
 
 
@@ -44,6 +44,8 @@ _env.filters["when"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime
 _env.filters["word"] = views.word
 _env.filters["pct"] = lambda r: "–" if r is None else f"{r * 100:.0f}%"
 _env.globals["side_class"] = views.side_class
+_env.globals["tuvalon_map"] = charts.tuvalon_map
+_env.globals["seat_colour"] = charts.seat_colour
 
 
 def _game_context(doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -55,6 +57,7 @@ def _game_context(doc: Mapping[str, Any]) -> dict[str, Any]:
         "names": names,
         "avalon": views.avalon(doc, names) if doc["game"] in ("avalon", "tuvalon") else None,
         "phases": views.werewolf(doc, names) if doc["game"] == "werewolf" else None,
+        "rounds": views.tuvalon_map(doc) if doc["game"] == "tuvalon" else None,
         "log": views.event_lines(doc["events"], names),
         "talk": views.talk_by_proposal(doc),
     }
@@ -66,7 +69,7 @@ def game_body(doc: Mapping[str, Any], links: Links = FILE) -> str:
 
 
 def game_page(doc: Mapping[str, Any], links: Links = FILE) -> str:
-    """A game's page: who was who, then the Avalon grid or the Werewolf timeline; a live
+    """A game's page: who was who, then the Avalon grid (and Tuvalon's map) or the Werewolf timeline; a live
     game's page (with ``links.body``) updates itself until the game ends."""
     title = f"{doc['game']} {doc['id']}"
     return _env.get_template("game.html").render(title=title, links=links, **_game_context(doc))

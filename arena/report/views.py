@@ -1,5 +1,6 @@
 """What a game page shows, computed from the export document alone (``arena.store.export``):
-who was who, the Avalon vote grid and quest track, the Werewolf day/night timeline.
+who was who, the Avalon vote grid and quest track, Tuvalon's map round by round, the
+Werewolf day/night timeline.
 
 Reading only the document, never the store, is what keeps the report file, the web page
 and a live game's page in agreement: a live document has no roles and no private events,
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
+
+from ..games.tuvalon import board
 
 GOOD_SIDES = frozenset({"good", "village"})
 EVIL_SIDES = frozenset({"evil", "werewolf", "wolves"})
@@ -251,21 +254,97 @@ def avalon(doc: Mapping[str, Any], names: Names) -> AvalonView:
     return AvalonView(quests, proposals, assassination, secrets)
 
 
+@dataclass
+class MapRound:
+    """One round (proposal) of Tuvalon on its map: where everyone stood once the round's
+    moves were made (so far, in a round being played) and the moves themselves."""
+
+    label: str
+    """``1.2``: quest 1, second team, as the vote grid numbers its rows."""
+    leader: int | None
+    team: list[int] = field(default_factory=list)
+    forced: bool = False
+    cells: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Seat -> (column, row), both from 0: ``a1`` is (0, 0)."""
+    moves: list[tuple[int, tuple[int, int], tuple[int, int]]] = field(default_factory=list)
+    """(seat, from, to) of each move that changed cells, in the order they were made."""
+
+
+def cell_of(name: Any) -> tuple[int, int] | None:
+    """``e5`` as (column, row) from 0, or None for what names no cell of the map."""
+    cell = board.parse(name)
+    return cell if cell is not None and board.on_map(cell) else None
+
+
+def tuvalon_map(doc: Mapping[str, Any]) -> list[MapRound]:
+    """Tuvalon's rounds on the map, from the public events alone (``positions``, ``leader``,
+    ``team``, ``move``): positions and moves are public, so a live page shows them too."""
+    where: dict[int, tuple[int, int]] = {}
+    rounds: list[MapRound] = []
+    for e in doc["events"]:
+        kind, data = e["kind"], e["data"]
+        if e["audience"] is not None:
+            continue
+        if kind == "positions":
+            where = {seat: cell for seat, cell in enumerate(map(cell_of, data.get("cells") or [])) if cell is not None}
+        elif kind == "leader":
+            rounds.append(MapRound(f"{data.get('quest')}.{data.get('attempt')}", data.get("leader"), cells=dict(where)))
+        elif kind == "team" and rounds:
+            rounds[-1].team, rounds[-1].forced = list(data.get("team") or []), bool(data.get("forced"))
+        elif kind == "move" and rounds:
+            seat, before, after = data.get("player"), cell_of(data.get("from")), cell_of(data.get("to"))
+            if isinstance(seat, int) and after is not None:
+                if before is not None and before != after:
+                    rounds[-1].moves.append((seat, before, after))
+                where[seat] = rounds[-1].cells[seat] = after
+    return rounds
+
+
 def talk_by_proposal(doc: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     """Avalon's and Tuvalon's talk, each line with the proposal it was said in (``1.2``:
     quest 1, second team), as the vote grid numbers its rows: the last team request of the
-    channel sent before it (``before quest 1`` for none)."""
+    channel sent before it (``before quest 1`` for none). Tuvalon's second discussion is
+    among them once the game is over (its lines were relayed in private), each with
+    ``heard``: the nicks it was relayed to."""
     requests: list[tuple[int, str]] = []
     for i, line in enumerate(doc["lines"]):
         parts = line["line"].split(" ", 4)
         if line["to"] is None and parts[0] == "ASK" and len(parts) > 3 and parts[3] == "team":
             fields = dict(f.partition("=")[::2] for f in line["line"].split() if "=" in f)
             requests.append((i, f"{fields.get('quest', '?')}.{fields.get('attempt', '?')}"))
+    said = sorted([*doc["talk"], *heard_in_private(doc)], key=lambda t: t["after"])
     out = []
-    for t in doc["talk"]:
+    for t in said:
         label = next((label for i, label in reversed(requests) if i < t["after"]), "before quest 1")
         out.append((label, t))
     return out
+
+
+def heard_in_private(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The lines of talk the referee relayed in private (``TEAM gid from=NICK :text``, one
+    direct message to each hearer in turn), each once, with the nicks that heard it: as
+    talk (``nick``, ``text``, ``after``: its first message's index in ``lines``) plus
+    ``heard``. A live document has no direct message, so none."""
+    out: list[dict[str, Any]] = []
+    last: dict[str, Any] | None = None
+    previous = -2
+    for i, line in enumerate(doc["lines"]):
+        to, text = line["to"], line["line"]
+        if to is None or not text.startswith("TEAM "):
+            continue
+        head, colon, said = text.partition(" :")
+        nick = next((f[5:] for f in head.split() if f.startswith("from=")), None)
+        if not colon or nick is None:
+            continue
+        if last is not None and previous == i - 1 and last["line"] == text and to not in last["to"]:
+            last["to"].append(to)
+        else:
+            last = {"line": text, "to": [to], "nick": nick, "text": said, "after": i}
+            out.append(last)
+        previous = i
+    seats = {p["nick"]: p["seat"] for p in doc.get("players") or []}
+    return [{"seat": seats.get(t["nick"]), "nick": t["nick"], "text": t["text"], "after": t["after"],
+             "heard": ", ".join(t["to"])} for t in out]
 
 
 @dataclass
