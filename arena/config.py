@@ -108,6 +108,25 @@ class ServerConfig:
             raise ConfigError("sasl_account must be set (a non-empty string) when sasl_password is set")
 
 
+@dataclass(frozen=True)
+class FloodConfig:
+    """What anyone can make the referee say: its lines share one rate-limited connection
+    with the games, so answers to direct messages and lobby commands are rationed."""
+
+    reply_burst: int = setting(
+        10, help="replies (ERROR, WELCOME, REGISTERED...) one sender gets back to back before the interval applies",
+        min=1)
+    reply_interval: float = setting(
+        5.0, help="seconds between two replies to one sender once its burst is spent; replies past that are "
+                  "dropped (the lines are still handled); 0 = no limit per sender", min=0)
+    reply_queue: int = setting(
+        50, help="replies waiting at most, all senders together, behind the games' lines; a reply that finds "
+                 "it full is dropped", min=1)
+    command_interval: float = setting(
+        5.0, help="seconds between two answers to !help or !status from others than operators; the rest are "
+                  "ignored; 0 = answer every one", min=0)
+
+
 ESCALATION_STEPS = ("warn", "default", "forfeit")
 
 
@@ -288,6 +307,7 @@ class Config:
     """The whole configuration; ``load_config`` is the way to get one from a file."""
 
     server: ServerConfig = section(ServerConfig, help="the IRC connection")
+    flood: FloodConfig = section(FloodConfig, help="what one sender can make the referee say")
     timeouts: TimeoutConfig = section(TimeoutConfig, help="deadlines for bots")
     seating: SeatingConfig = section(SeatingConfig, help="seat order across a series")
     identity: IdentityConfig = section(IdentityConfig, help="how bots prove who they are")

@@ -131,9 +131,10 @@ def test_config_prints_the_defaults_as_yaml(run) -> None:
     result = run("config")
     assert result.exit_code == 0, result.output
     data = yaml.safe_load(result.stdout)
-    assert list(data) == ["server", "timeouts", "seating", "identity", "lobby", "narrator", "store", "ratings", "tournament", "games"]
+    assert list(data) == ["server", "flood", "timeouts", "seating", "identity", "lobby", "narrator", "store", "ratings", "tournament", "games"]
     assert data["timeouts"] == {"decision": 30.0, "grace": 10.0, "escalation": ["warn", "default", "forfeit"],
                                 "secret_minimum": 0.0, "resume": 60.0, "night_step": None}
+    assert data["flood"] == {"reply_burst": 10, "reply_interval": 5.0, "reply_queue": 50, "command_interval": 5.0}
     assert data["games"]["avalon"]["players"] == 5
     assert data["games"]["avalon"]["options"]["merlin"] is True
     assert Path(data["store"]["path"]).is_absolute()

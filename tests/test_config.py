@@ -40,6 +40,8 @@ def test_no_path_and_no_file_gives_builtin_defaults(tmp_path: Path, monkeypatch:
     assert config.timeouts.decision == 30.0 and config.timeouts.grace == 10.0
     assert config.timeouts.escalation == ("warn", "default", "forfeit")
     assert config.seating.games_per_order == 16
+    assert (config.flood.reply_burst, config.flood.reply_interval) == (10, 5.0)
+    assert (config.flood.reply_queue, config.flood.command_interval) == (50, 5.0)
     assert config.store.path == str(tmp_path / "arena.db")
     assert config.games["avalon"] == GameDefaults(5, AvalonOptions())
     # The same as the dataclass defaults, apart from the store path being made absolute.
@@ -127,6 +129,11 @@ server:
   sasl_account: arena
   sasl_password: s3cret
   lines_per_second: 1
+flood:
+  reply_burst: 2
+  reply_interval: 0
+  reply_queue: 500
+  command_interval: 30
 timeouts:
   grace: 0
   escalation: [forfeit]
@@ -145,6 +152,9 @@ games:
     assert (config.server.sasl_account, config.server.sasl_password) == ("arena", "s3cret")
     assert config.server.lines_per_second == 1.0 and isinstance(config.server.lines_per_second, float)
     assert config.timeouts.grace == 0.0 and isinstance(config.timeouts.grace, float)
+    assert (config.flood.reply_burst, config.flood.reply_queue) == (2, 500)
+    assert config.flood.reply_interval == 0.0 and isinstance(config.flood.reply_interval, float)
+    assert config.flood.command_interval == 30.0
     assert config.timeouts.escalation == ("forfeit",)
     assert config.games["avalon"] == GameDefaults(7, AvalonOptions(percival=True, morgana=True, lancelot=2))
 
@@ -176,7 +186,7 @@ BAD = [
     ("server: {tls: 'yes'}", "server.tls must be true or false, got 'yes'"),
     ("server: {tls: 1}", "server.tls must be true or false, got 1"),
     ("server: {host: ''}", "server.host must be a non-empty host name or address without spaces, got ''"),
-    ("sever: {}", "unknown key 'sever' (known: server, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games)"),
+    ("sever: {}", "unknown key 'sever' (known: server, flood, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games)"),
     ("server: {hots: x}", "unknown key 'server.hots' (known: host, port, tls, password, nick, channel, "),
     ("timeouts: {decison: 3}", "unknown key 'timeouts.decison' (known: decision, grace, escalation, secret_minimum, resume, night_step)"),
     ("server: 5", "server must be a mapping of keys to values, got 5"),
@@ -196,6 +206,13 @@ BAD = [
     ("server: {sasl_password: pw}", "server.sasl_account must be set (a non-empty string) when sasl_password is set"),
     ("server: {lines_per_second: -1}", "server.lines_per_second must be a number of at least 0, got -1"),
     ("server: {lines_per_second: fast}", "server.lines_per_second must be a number of at least 0, got 'fast'"),
+    ("flood: {reply_burst: 0}", "flood.reply_burst must be a whole number of at least 1, got 0"),
+    ("flood: {reply_burst: 2.5}", "flood.reply_burst must be a whole number of at least 1, got 2.5"),
+    ("flood: {reply_interval: -1}", "flood.reply_interval must be a number of at least 0, got -1"),
+    ("flood: {reply_interval: soon}", "flood.reply_interval must be a number of at least 0, got 'soon'"),
+    ("flood: {reply_queue: 0}", "flood.reply_queue must be a whole number of at least 1, got 0"),
+    ("flood: {command_interval: -5}", "flood.command_interval must be a number of at least 0, got -5"),
+    ("flood: {burst: 3}", "unknown key 'flood.burst' (known: reply_burst, reply_interval, reply_queue, command_interval)"),
     ("lobby: {min_players: 6, max_players: 5}", "lobby.max_players must be at least min_players (6), got 5"),
     ("lobby: {game: chess}", "lobby.game must be one of avalon, werewolf, tuvalon, got 'chess'"),
     ("server: {burst: 0}", "server.burst must be a whole number of at least 1, got 0"),
@@ -225,8 +242,8 @@ BAD = [
     ("server:\n  host: x\n   port: 1\n", "YAML syntax error at line 3, column 8: mapping values are not allowed here"),
     ("server: {port: [1, 2}\n", "YAML syntax error at line 1"),
     ("server:\n  port: 1\n  port: 2\n", "YAML syntax error at line 3, column 3: key 'port' appears twice in one mapping"),
-    ("- server\n- games\n", "the top level must be a mapping of sections (server, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games), got a list"),
-    ("hello", "the top level must be a mapping of sections (server, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games), got 'hello'"),
+    ("- server\n- games\n", "the top level must be a mapping of sections (server, flood, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games), got a list"),
+    ("hello", "the top level must be a mapping of sections (server, flood, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games), got 'hello'"),
 ]
 
 
@@ -309,5 +326,9 @@ def test_environment_overrides_the_file(tmp_path: Path) -> None:
     config = load_config(path, environ)
     assert (config.server.port, config.server.password, config.timeouts.decision) == (6697, "from-file", 5.0)
     assert load_config(path, {"ARENA_SERVER_PASSWORD": "123"}).server.password == "123"  # a secret stays text
+    flood = load_config(path, {"ARENA_FLOOD_REPLY_BURST": "3", "ARENA_FLOOD_REPLY_INTERVAL": "1.5"}).flood
+    assert (flood.reply_burst, flood.reply_interval, flood.reply_queue) == (3, 1.5, 50)
+    with pytest.raises(ConfigError, match="ARENA_\\* environment.*flood.reply_queue must be a whole number"):
+        load_config(path, {"ARENA_FLOOD_REPLY_QUEUE": "0"})
     with pytest.raises(ConfigError, match="ARENA_\\* environment.*server.port"):
         load_config(path, {"ARENA_SERVER_PORT": "abc"})

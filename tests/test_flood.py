@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from arena.config import TimeoutConfig
+from arena.config import Config, FloodConfig, TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.protocol import ASK, ERROR, WARN, parse
 from arena.referee.budget import ReplyBudget
 from arena.referee.match import REFUSALS_KEPT
 from arena.referee.referee import Referee
+from arena.referee.service import RefereeService
 from arena.store import Store, record_from_game
 
 
@@ -50,6 +51,51 @@ def test_a_stranger_flooding_garbage_gets_a_few_errors_then_silence() -> None:
     assert len(sent) == 5 and all(text.startswith("ERROR ") for _, text in sent)
     referee.on_message("honest", "arena", "REGISTER 1", clock.now)
     assert sent[-1][0] == "honest" and sent[-1][1].startswith("WELCOME")
+
+
+def test_the_referee_applies_the_configured_flood_limits() -> None:
+    clock = Clock()
+    config = Config(flood=FloodConfig(reply_burst=2, reply_interval=60.0, reply_queue=3))
+    service = RefereeService(config, clock=clock)
+    link = service.link
+    assert link.max_replies == 3
+    for i in range(10):
+        service._on_message("stranger", "arena", f"garbage {i}")
+    assert [target for target, _ in link._replies] == ["stranger"] * 2, "2 replies, then silence"
+    assert service.referee.budget is not None and service.referee.budget.dropped == 8
+    for i in range(3):
+        service._on_message("other", "arena", f"garbage {i}")
+    assert len(link._replies) == 3 and link.replies_dropped == 1  # the queue holds 3 replies at most
+    link._replies.clear()
+    clock.now = 59.0
+    service._on_message("stranger", "arena", "garbage")
+    assert not link._replies
+    clock.now = 60.0
+    service._on_message("stranger", "arena", "garbage")  # one more a minute
+    assert [target for target, _ in link._replies] == ["stranger"]
+
+
+def test_a_reply_interval_of_0_sets_no_limit_per_sender() -> None:
+    service = RefereeService(Config(flood=FloodConfig(reply_interval=0.0)), clock=Clock())
+    assert service.referee.budget is None
+    for i in range(30):
+        service._on_message("stranger", "arena", f"garbage {i}")
+    assert len(service.link._replies) == 30 and all(text.startswith(ERROR) for _, text in service.link._replies)
+
+
+def test_by_default_a_sender_gets_10_replies_then_one_every_5_s() -> None:
+    clock = Clock()
+    service = RefereeService(Config(), clock=clock)
+    assert service.link.max_replies == 50
+    for i in range(20):
+        service._on_message("stranger", "arena", f"garbage {i}")
+    assert len(service.link._replies) == 10
+    clock.now = 4.9
+    service._on_message("stranger", "arena", "garbage")
+    assert len(service.link._replies) == 10
+    clock.now = 5.0
+    service._on_message("stranger", "arena", "garbage")
+    assert len(service.link._replies) == 11
 
 
 def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp_path) -> None:

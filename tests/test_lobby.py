@@ -7,10 +7,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from arena.config import Config, LobbyConfig
+from arena.config import Config, FloodConfig, LobbyConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.referee.lobby import Lobby, RosterBook, Table
-from arena.referee.service import PUBLIC_INTERVAL, RefereeService
+from arena.referee.service import RefereeService
 from arena.store import Store
 
 KEY = b"k" * 32
@@ -150,5 +150,14 @@ def test_help_and_status_answer_anyone_but_not_faster_than_the_interval() -> Non
     service._operator("stranger", "!start", 1.0)  # not an operator
     assert service.link.queued == before + 1 and service._tables == {}
     service._operator("boss", "!status", 1.0)  # operators are always answered
-    service._operator("other", "!status", PUBLIC_INTERVAL + 0.5)
+    service._operator("other", "!status", config.flood.command_interval + 0.5)
     assert service.link.queued == before + 3
+
+
+def test_the_interval_between_answers_to_strangers_is_configured() -> None:
+    for interval, answered in ((60.0, 1), (0.0, 3)):
+        service = RefereeService(Config(flood=FloodConfig(command_interval=interval)), clock=lambda: 0.0, key=KEY)
+        before = service.link.queued
+        for now in (0.0, 1.0, 30.0):
+            service._operator("stranger", "!help", now)
+        assert service.link.queued == before + answered, interval

@@ -7,6 +7,8 @@ refused line would cost a reply. The budget is per sender (by nick, case-folded 
 referee folds nicks): a sender's first ``burst`` replies go out, then one every
 ``1 / per_second`` seconds; replies past that are dropped silently (the lines themselves are
 still handled: a registration still counts, a bad answer is still refused and recorded).
+The operator sets both in the configuration's ``flood`` section (10 replies, then one every
+5 s, by default).
 """
 
 from __future__ import annotations
@@ -15,10 +17,6 @@ import time
 from collections import OrderedDict
 from typing import Callable
 
-BURST = 10
-"""Replies a sender gets back to back (a bot's registration and a few mistakes)."""
-PER_SECOND = 0.2
-"""Replies per second a sender gets after its burst: one every 5 s."""
 SENDERS = 10_000
 """Senders whose budget is remembered; the least recently charged is forgotten first (and
 gets a fresh budget if it comes back), so memory stays bounded whoever sends."""
@@ -27,7 +25,7 @@ gets a fresh budget if it comes back), so memory stays bounded whoever sends."""
 class ReplyBudget:
     """A token bucket per sender; ``allow(sender)`` spends one token if there is one."""
 
-    def __init__(self, burst: int = BURST, per_second: float = PER_SECOND, *,
+    def __init__(self, burst: int, per_second: float, *,
                  clock: Callable[[], float] = time.monotonic, senders: int = SENDERS) -> None:
         if burst < 1 or per_second <= 0 or senders < 1:
             raise ValueError("a reply budget needs burst >= 1, per_second > 0 and senders >= 1")

@@ -121,7 +121,8 @@ class Referee:
         delay a game; None: ``send``."""
         self.budget = budget
         """What one sender may cost in replies; past it they are dropped. None: no limit
-        (the in-memory transport, whose games must not depend on the wall clock)."""
+        (the in-memory transport, whose games must not depend on the wall clock, or an
+        operator's ``flood.reply_interval: 0``)."""
         self.after_sent = after_sent
         """Calls back with the time every line sent so far actually went out, where a
         transport queues lines (IRC): deadlines start then. None: lines go out at once."""

@@ -32,10 +32,6 @@ log = logging.getLogger(__name__)
 MIN_WAKE = 0.01
 """Seconds: the soonest the service wakes itself up again."""
 
-PUBLIC_INTERVAL = 5.0
-"""Seconds between two answers to ``!help`` or ``!status`` from non-operators, so that
-no one can flood the lobby (or the referee's send queue) through the referee."""
-
 STATUS_GAMES = 10
 """Running games listed by ``!status`` at most; the rest are counted."""
 
@@ -51,6 +47,14 @@ silently looks exactly like one that hangs."""
 
 HELP = ("commands: !help (this), !status (who waits, what runs); operators only: !start (seat the waiting "
         "bots now), !stop [GID] (stop that game, or every game, with nobody at fault)")
+
+
+def _budget(config: Config, clock: Callable[[], float]) -> ReplyBudget | None:
+    """The replies one sender may cost, as ``flood`` configures them (None: no limit)."""
+    flood = config.flood
+    if flood.reply_interval == 0:
+        return None
+    return ReplyBudget(flood.reply_burst, 1 / flood.reply_interval, clock=clock)
 
 
 class RefereeService:
@@ -90,6 +94,7 @@ class RefereeService:
             channels=[server.channel], tls=server.tls, password=server.password,
             sasl_account=server.sasl_account, sasl_password=server.sasl_password,
             lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
+            max_replies=config.flood.reply_queue,
             reactor=reactor, regain=True, account_tags=config.identity.accounts,
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
             on_nick_state=self._nick_state,
@@ -102,7 +107,7 @@ class RefereeService:
         """Games in progress, written ahead so that a restart takes them up (with a store)."""
         self.referee = Referee(server.nick, config.timeouts, self.link.send,
                                send_many=self.link.send_many, identities=identities,
-                               reply=self.link.reply, budget=ReplyBudget(clock=clock), after_sent=self._after_sent,
+                               reply=self.link.reply, budget=_budget(config, clock), after_sent=self._after_sent,
                                journal=self.journal)
         self.referee.on_game_end.append(self._ended)
         self.referee.on_bot.append(self._bot_changed)
@@ -299,13 +304,13 @@ class RefereeService:
 
     def _operator(self, sender: str, text: str, now: float) -> None:
         """``!help`` and ``!status`` answer anyone (a non-operator once per
-        ``PUBLIC_INTERVAL``); ``!start`` from an operator seats the bots waiting now at as
+        ``flood.command_interval`` seconds); ``!start`` from an operator seats the bots waiting now at as
         many tables as they fill; ``!stop GID`` stops that game (``!stop`` alone: every
         running game) with nobody at fault."""
         words = text.split()
         operator = sender.lower() in (o.lower() for o in self.config.lobby.operators)
         if words[0] in ("!help", "!status"):
-            if not operator and now < self._public_answer + PUBLIC_INTERVAL:
+            if not operator and now < self._public_answer + self.config.flood.command_interval:
                 return
             if not operator:
                 self._public_answer = now
