@@ -56,8 +56,9 @@ class Action:
 
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
-        """What ``seat`` may choose now, or None when there is nothing to decide."""
-        raise NotImplementedError
+        """What ``seat`` may choose now, or None when there is nothing to decide; by
+        default, what most night actions offer: another living player, or nobody."""
+        return target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

@@ -28,11 +28,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
+from ..choice import NONE
 from ..mechanics import statuses
 from ..mechanics.blocks import block
 from ..resolution import BLOCK, Protection
-from .base import Action, Role, Team, target_choice
+from .base import Action, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
@@ -47,10 +47,6 @@ class DealerDeal(Action):
     step = 4.6
     controls = True
     """A block card changes what later steps do."""
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
-        return target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
+from ..choice import NONE
 from ..mechanics.blocks import banish
-from .base import Action, Role, Team, target_choice
+from .base import Action, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
@@ -38,10 +38,6 @@ class ExileBanish(Action):
     kind = "exile_banish"
     step = 3.5
     controls = True
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
-        return target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
+from ..choice import NONE
 from ..mechanics.blocks import block
-from .base import Action, Role, Team, target_choice
+from .base import Action, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
@@ -28,10 +28,6 @@ class Roleblock(Action):
     kind = "roleblock"
     step = 4
     controls = True
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
-        return target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
+from ..choice import NONE
 from ..mechanics.redirects import aimed
-from .base import Action, Role, Team, target_choice
+from .base import Action, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
@@ -21,10 +21,6 @@ if TYPE_CHECKING:
 class SeerCheck(Action):
     kind = "seer_check"
     step = 5
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
-        return target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

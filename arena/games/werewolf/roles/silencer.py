@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
+from ..choice import NONE
 from ..mechanics import statuses
-from .base import Action, target_choice
+from .base import Action
 from .registry import register
 from .werewolf import Werewolf, WolfVote
 
@@ -26,10 +26,6 @@ if TYPE_CHECKING:
 class SilencerSilence(Action):
     kind = "silencer_silence"
     step = 8.2
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
-        return target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

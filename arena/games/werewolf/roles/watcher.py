@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
+from ..choice import NONE
 from ..mechanics.redirects import aimed
 from ..mechanics.visits import visitors_of
-from .base import Action, Role, Team, target_choice
+from .base import Action, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
@@ -26,10 +26,6 @@ WATCHED = "watched"
 class WatcherWatch(Action):
     kind = "watcher_watch"
     step = 6
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
-        return target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
-from .base import Action, target_choice
+from ..choice import NONE
+from .base import Action
 from .registry import register
 from .werewolf import ORDER, Werewolf, WolfVote
 
@@ -29,10 +29,6 @@ class WerewolfLeaderKill(Action):
     step = 8
     visits = False
     """The kill visits its victim when the pack's step settles (roles/werewolf.py)."""
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
-        return target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
