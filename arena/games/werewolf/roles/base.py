@@ -57,8 +57,9 @@ class Action:
     @classmethod
     def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
         """What ``seat`` may choose now, or None when there is nothing to decide; by
-        default, what most night actions offer: another living player, or nobody."""
-        return target_choice(game, seat, cls.kind)
+        default, what most night actions offer while not ``exhausted``: another living
+        player, or nobody."""
+        return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
@@ -128,10 +129,6 @@ class NightKill(Action):
     cause: ClassVar[str]
     ordinary: ClassVar[bool] = True
     """An ordinary kill (10.4.2), which a bodyguard may intercept; poison is not."""
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
-        return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

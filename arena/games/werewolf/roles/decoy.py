@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
+from ..choice import NONE
 from ..resolution import DRAW, Protection
-from .base import Action, Role, Team, target_choice
+from .base import Action, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
@@ -28,10 +28,6 @@ if TYPE_CHECKING:
 class DecoyDraw(Action):
     kind = "decoy_draw"
     step = 7
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
-        return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:

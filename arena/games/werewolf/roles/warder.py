@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..choice import NONE, Choice
+from ..choice import NONE
 from ..mechanics import statuses
 from ..resolution import WARD, Protection
-from .base import Action, Role, Team, target_choice
+from .base import Action, Role, Team
 from .registry import register
 
 if TYPE_CHECKING:
@@ -34,10 +34,6 @@ if TYPE_CHECKING:
 class WarderWard(Action):
     kind = "warder_ward"
     step = 7
-
-    @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
-        return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
