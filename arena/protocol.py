@@ -12,6 +12,8 @@ that starts with ``:`` begins free text that runs to the end of the line.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import builtins
 import operator
 import re
@@ -51,7 +53,9 @@ REGISTER = "REGISTER"
 UNREGISTER = "UNREGISTER"
 WHO = "WHO"
 ANSWER = "ANSWER"
+PROOF = "PROOF"
 # Referee -> bots (and the channel).
+CHALLENGE = "CHALLENGE"
 WELCOME = "WELCOME"
 BYE = "BYE"
 REGISTERED = "REGISTERED"
@@ -74,6 +78,8 @@ ARITY: dict[str, tuple[int, int]] = {
     UNREGISTER: (0, 0),
     WHO: (0, 0),
     ANSWER: (3, 3),  # game id, request id, value
+    PROOF: (0, 0),
+    CHALLENGE: (0, 0),
     WELCOME: (1, 1),  # the bot's nick
     BYE: (0, 0),
     REGISTERED: (0, 0),
@@ -165,6 +171,38 @@ def register_verbs(arities: Mapping[str, tuple[int, int]]) -> None:
 
 for _verbs in GAME_VERBS.values():
     register_verbs(_verbs)
+
+
+SCRAM = "scram"
+"""The field that carries a SCRAM message (``REGISTER``, ``CHALLENGE``, ``PROOF``,
+``WELCOME``), as the standard base64 of its text: one token, whatever it holds."""
+SCRAM_ITERATIONS = (4096, 100_000)
+"""The PBKDF2 iteration counts a referee may ask (``arena bots add --iterations``): RFC
+7677's minimum, and a most that a bot checks before it pays the count at a squatter's
+word."""
+SECRET_FIELDS = frozenset({SCRAM, "key"})
+"""Fields never written to a log: a proof, and the key that bots of old sent in clear."""
+
+
+def pack_scram(message: str) -> str:
+    """A SCRAM message as the value of ``scram=``."""
+    return base64.b64encode(message.encode()).decode("ascii")
+
+
+def unpack_scram(value: str) -> str:
+    """The SCRAM message in a ``scram=`` value; ProtocolError if it is not base64 of UTF-8."""
+    try:
+        return base64.b64decode(value.encode("ascii"), validate=True).decode()
+    except (UnicodeError, binascii.Error, ValueError):
+        raise ProtocolError(ErrorCode.MALFORMED, "scram= is the base64 of a SCRAM message") from None
+
+
+def redacted(line: str) -> str:
+    """``line`` with the values of ``SECRET_FIELDS`` hidden, for a log."""
+    head, colon, text = line.partition(" :")
+    tokens = [f"{t.partition('=')[0]}=***" if t.partition("=")[0] in SECRET_FIELDS and "=" in t else t
+              for t in head.split(" ")]
+    return " ".join(tokens) + colon + text
 
 
 REFEREE_TOPIC = "arena referee: "

@@ -24,6 +24,7 @@ from arena.sdk.llm.werewolf import WerewolfText
 from arena.sdk.view import new_ask
 
 from .llm_server import FakeChat, Scripted, reply
+from tests.welcomed import welcomed
 
 AVALON = [
     "START g1 game=avalon seats=alice,bob,carol,dave,erin options=merlin:true,percival:true,morgana:true,"
@@ -51,7 +52,7 @@ def make_bot(chat: FakeChat, log_path: Path, **options: Any) -> LlmBot:
 def session_for(bot: LlmBot, lines: list[str], nick: str = "alice") -> tuple[Session, list[tuple[str, str]]]:
     """A session fed ``lines`` (as the referee's), and the chat lines it says in the channel."""
     said: list[tuple[str, str]] = []
-    session = Session(bot, nick, "arena", say=lambda gid, text: said.append((gid, text)))
+    session = welcomed(Session(bot, nick, "arena", say=lambda gid, text: said.append((gid, text))))
     for line in lines:
         assert session.receive(parse(line)) == [] or line.startswith("ASK")
     return session, said
@@ -439,7 +440,7 @@ def test_the_arsonist_knows_whom_it_doused_since_its_last_fire(chat: FakeChat, l
 
 @pytest.mark.parametrize("fire", ["true", "false"])
 def test_the_rules_say_whether_protections_stop_fire(fire: str) -> None:
-    session = Session(Bot(), "alice", "arena")  # a plain bot: the renderer alone is tested
+    session = welcomed(Session(Bot(), "alice", "arena"))  # a plain bot: the renderer alone is tested
     session.receive(parse("START g2 game=werewolf seats=alice,bob,carol,dave,erin,frank,grace "
                           "roles=arsonist:1,villager:4,werewolf:2"))
     session.receive(parse(f"RULES g2 options=protectAgainstFire:{fire}"))

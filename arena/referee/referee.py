@@ -21,6 +21,9 @@ from ..store import LiveGame
 from ..protocol import (
     ANSWER,
     BYE,
+    CHALLENGE,
+    PROOF,
+    SCRAM,
     TEAM,
     ERROR,
     PROTOCOL_VERSION,
@@ -32,13 +35,16 @@ from ..protocol import (
     Message,
     ProtocolError,
     game_id,
+    pack_scram,
     parse,
+    redacted,
     shown,
+    unpack_scram,
     valid_id,
     valid_nick,
 )
 from .budget import ReplyBudget
-from .identity import AuthError, Identities
+from .identity import AuthError, Challenge, Identities, Proof
 from .journal import Journal
 from .match import Match, Timeouts, game_over, not_playing
 
@@ -152,6 +158,9 @@ class Referee:
         resync then waits for its bot to rejoin the game's channel (``on_join``)."""
         self._rejoining: dict[tuple[str, int], float] = {}
         """Resyncs waiting for their bot in the game's channel: (game, seat) -> until when."""
+        self.host_of: Callable[[str], str | None] | None = None
+        """Set by a transport that knows where connections come from (IRC): a nick's host,
+        by which wrong proofs are slowed down beside their connection's."""
         self.mode: Callable[[str, str], None] | None = None
         """Set by a transport whose server has channel modes (IRC): then a game with turns at
         the floor runs in a moderated channel and the speaker is voiced."""
@@ -283,7 +292,7 @@ class Referee:
             except Exception:
                 # A bug, not the sender's fault: a referee left running must outlive it, and
                 # the sender must still learn its line did nothing.
-                log.exception("line from %s could not be handled: %r", sender, text[:200])
+                log.exception("line from %s could not be handled: %r", sender, redacted(text[:200]))
                 self._error(sender, ErrorCode.MALFORMED, "the referee failed on this line (logged); it changed nothing",
                             *leading_ids(msg.verb, msg.args))
         finally:
@@ -291,7 +300,9 @@ class Referee:
                 self._commit()
 
     def on_rename(self, old: str, new: str) -> None:
-        """A nick change keeps the bot: its connection is the same."""
+        """A nick change keeps the bot: its connection is the same (and so are its
+        registration under way and its wrong proofs)."""
+        self.identities.rename(old, new)
         info = self.bots.pop(old.lower(), None)
         if info is not None:
             stale = self.bots.pop(new.lower(), None)
@@ -305,6 +316,7 @@ class Referee:
     def on_leave(self, nick: str) -> None:
         """A connection that leaves the server no longer plays its bot; a seat the bot holds
         keeps running on deadlines (warn, default, forfeit) until it registers again."""
+        self.identities.leave(nick)
         info = self.bots.get(nick.lower())
         if info is not None:
             self._unbind(info)
@@ -333,11 +345,42 @@ class Referee:
             if len(msg.get(label, "")) > MAX_LABEL:
                 self._error(sender, ErrorCode.MALFORMED, f"{label}= is at most {MAX_LABEL} characters")
                 return
+        if "key" in msg.fields:
+            self._error(sender, ErrorCode.AUTH_FAILED, "a key is never sent: prove it by SCRAM (REGISTER with scram=, "
+                                                       "protocol.md section 3), as the current SDK does")
+            return
+        owner, bot_version = msg.get("owner") or "unknown", msg.get("version") or "unknown"
+        scram = msg.get(SCRAM)
         try:
-            proof = self.identities.prove(sender, name, msg.get("key"), account)
-        except AuthError as exc:
+            outcome = self.identities.prove(sender, name, None if scram is None else unpack_scram(scram), account,
+                                            self._host(sender), (owner, bot_version))
+        except (AuthError, ProtocolError) as exc:
             self._error(sender, exc.code, exc.reason)
             return
+        if isinstance(outcome, Challenge):
+            self._tell(sender, Message.make(CHALLENGE, name=name, scram=pack_scram(outcome.server_first)))
+            return
+        self._admit(sender, name, owner, bot_version, outcome, now, {})
+
+    def _proof(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
+        """The bot's proof of its key (SCRAM's client-final-message): admitted, the bot gets
+        the referee's signature (server-final-message) in its WELCOME."""
+        try:
+            admitted = self.identities.finish(sender, unpack_scram(msg.get(SCRAM, "")), self._host(sender))
+        except (AuthError, ProtocolError) as exc:
+            self._error(sender, exc.code, exc.reason)
+            return
+        owner, bot_version = admitted.context
+        self._admit(sender, admitted.name, owner, bot_version, admitted.proof, now,
+                    {SCRAM: pack_scram(admitted.server_final)})
+
+    def _host(self, sender: str) -> str | None:
+        return None if self.host_of is None else self.host_of(sender)
+
+    def _admit(self, sender: str, name: str, owner: str, bot_version: str, proof: Proof, now: float,
+               signed: dict[str, str]) -> None:
+        """``sender`` proved it is bot ``name`` (``signed``: the referee's proof in return,
+        for WELCOME)."""
         holder = self._by_name.get(name.lower())
         if holder is not None and holder.nick.lower() != sender.lower():
             if proof.how == "name":  # nothing proves this connection is the bot rather than the holder
@@ -348,15 +391,15 @@ class Referee:
         mine = self.bots.get(sender.lower())
         if mine is not None and mine.name.lower() != name.lower():
             self._unbind(mine)  # this connection plays another bot from now on
-        owner, bot_version = msg.get("owner") or "unknown", msg.get("version") or "unknown"
         self.identities.remember(name, owner, bot_version, proof)
+        welcome = Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name, **signed)
         info = self._by_name.get(name.lower())
         if info is not None:  # the same connection again: it has heard everything already
             info.owner, info.version, info.account = owner, bot_version, proof.account
-            self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name))
+            self._tell(sender, welcome)
             return
         self._bind(BotInfo(name, sender, owner, bot_version, proof.account))
-        self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name))
+        self._tell(sender, welcome)
         # A connection that comes back is told what its seats were told before. Only a new
         # one: a resync costs the game's lines again, which a bot must not be able to
         # trigger at will by registering over and over.
@@ -416,7 +459,7 @@ class Referee:
         if info is not None and info.account is not None:
             info = self.bot_of(sender, account)
         if info is None:
-            self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", gid)
+            self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME (protocol.md section 3)", gid)
             return None
         if match is None:
             seated = self._ended_games.get(gid)
@@ -441,6 +484,7 @@ class Referee:
 
     _handlers: dict[str, Callable[["Referee", str, Message, float, str | None, str], None]] = {
         REGISTER: _register,
+        PROOF: _proof,
         UNREGISTER: _unregister,
         WHO: _who,
         ANSWER: _answer,

@@ -52,10 +52,11 @@ class BotRunner:
         workers: int = 16,
     ) -> None:
         """``name`` is the bot's identity (default: the nick) and ``key`` proves it (see
-        ``arena bots add``); ``sasl_account``/``sasl_password`` log the bot in to its
-        services account instead. ``referee_account``: the referee's services account;
-        then only lines from that account count as the referee's, and the key goes out
-        only after the referee has answered from it. ``workers``: decisions that may run
+        ``arena bots add``: it is proven by SCRAM, never sent, and the referee must prove
+        it knows it before any of its lines is obeyed); ``sasl_account``/``sasl_password``
+        log the bot in to its services account instead. ``referee_account``: the
+        referee's services account; then only lines from that account count as the
+        referee's, and the bot registers only after the referee has answered from it. ``workers``: decisions that may run
         at once (one per game the bot sits in is enough; a decision that overran its
         deadline keeps its worker until it returns)."""
         self.max_games = max_games
@@ -133,11 +134,18 @@ class BotRunner:
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         """A referee that (re)joins the lobby has forgotten us, or was not there when we
-        registered: register again."""
-        if kind == "join" and nick.lower() == self.referee.lower() and not self.link.is_me(nick):
+        registered: register again. One that leaves its nick is not trusted any more."""
+        if nick.lower() != self.referee.lower() or self.link.is_me(nick):
+            return
+        if kind == "join":
             self._referee_proven = False  # a new connection under the referee's nick
             self.session.registered = False
             self._hello()
+        elif kind in ("quit", "nick"):
+            # The referee is gone from its nick: whoever takes it next is a stranger until
+            # it proves otherwise (registering again, when the referee joins the lobby).
+            self._referee_proven = False
+            self.session.registered = False
 
     def _on_message(self, sender: str, target: str, text: str) -> None:
         if target[:1] in "#&" and sender.lower() != self.referee.lower():
@@ -213,7 +221,7 @@ def command(bot_class: type[Bot]) -> click.Command:
     @option("--name", env="ARENA_NAME", default=None,
             help="The bot's identity, whose rating it plays for (default: the nick).")
     @option("--key", env="ARENA_KEY", default=None,
-            help="The key that proves the identity (`arena bots add NAME` prints it).")
+            help="The key that proves the identity (`arena bots add NAME` prints it); never sent, proven by SCRAM.")
     @option("--referee", env="ARENA_REFEREE", default="arena", show_default=True, help="The referee's nick.")
     @option("--channel", env="ARENA_CHANNEL", default="#arena", show_default=True, help="The lobby channel.")
     @option("--referee-account", env="ARENA_REFEREE_ACCOUNT", default=None,

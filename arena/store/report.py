@@ -105,7 +105,8 @@ def bots_lines(bots: Iterable[BotRecord]) -> list[str]:
     """Every bot: owner, version, how it proves who it is, when it last registered (UTC)."""
     table = _table("bot", "owner", "version", "proven by", "last seen (UTC)")
     for b in bots:
-        proof = " + ".join(p for p, on in (("key", b.key_hash), (f"account {b.account}", b.account)) if on)
+        proof = " + ".join(p for p, on in (("key", b.verifier), (f"old key: rekey {b.name}", b.old_key),
+                                            (f"account {b.account}", b.account)) if on)
         seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(b.seen)) if b.seen else "never"
         _row(table, b.name, b.owner, b.version, proof or "name only", seen)
     return _lines(table)

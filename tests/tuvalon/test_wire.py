@@ -18,6 +18,7 @@ from arena.sdk.bot import Session
 
 from ..transcript import record
 from .relay import Whisperer, expected_relays
+from tests.welcomed import welcomed
 
 NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
 DOC = Path(__file__).resolve().parents[2] / "protocol.md"
@@ -143,7 +144,7 @@ def test_the_sdk_keeps_a_bot_within_its_speech_budget() -> None:
 def test_the_speech_budget_counts_what_was_said_before_a_resync() -> None:
     """A bot that comes back to its game (``RESYNC``) keeps counting what it said before."""
     said: list[str] = []
-    session = Session(Talkative(seed=3), "dave", "arena", say=lambda gid, text: said.append(text))
+    session = welcomed(Session(Talkative(seed=3), "dave", "arena", say=lambda gid, text: said.append(text)))
     start = ("START g1 game=tuvalon seats=alice,bob,carol,dave,erin,frank,grace options=speech_budget:300 good=4 "
              "evil=3 quests=2,3,3,4,4 fails=1,1,2,2,1 map=9x9")
     role = "ROLE g1 role=knight side=good sees= hearing=2"
