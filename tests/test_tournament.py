@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import scramp
 import yaml
 from click.testing import CliRunner
 
@@ -20,7 +21,6 @@ from arena.config import parse_config
 from arena.games.avalon.options import AvalonOptions
 from arena.protocol import RATINGS, Reassembler, parse
 from arena.ratings.model import BOT, Change, Rating
-from arena.referee.identity import check_key
 from arena.referee.recorder import ratings_message
 from arena.store import Store
 from arena.tournament import Schedule, Settings, TournamentError, load_bot_class, play_local
@@ -243,7 +243,7 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
     assert missing.exit_code != 0 and "no tournament 'nope'" in missing.output
 
 
-def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_hash(tmp_path):
+def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_scram_verifier(tmp_path):
     cfg = str(write_config(tmp_path))
     runner = CliRunner()
     added = runner.invoke(main, ["--config", cfg, "bots", "add", "alice", "--owner", "bob"])
@@ -267,10 +267,15 @@ def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_hash(tmp_path):
     assert rekeyed.exit_code == 0 and new != key
     assert runner.invoke(main, ["--config", cfg, "bots", "rekey", "zed"]).exit_code != 0
     with Store(tmp_path / "results.db") as store:
-        stored = store.bot("alice").key_hash
-        raw = store.conn.execute("SELECT group_concat(key_hash) FROM bots").fetchone()[0]
-    assert key not in raw and new not in raw
-    assert check_key(new, stored) and not check_key(key, stored)
+        stored = store.bot("alice").verifier
+        raw = b"".join(v for row in store.conn.execute("SELECT * FROM bots") for v in row if isinstance(v, bytes))
+    assert key.encode() not in raw and new.encode() not in raw
+
+    def proves(secret: str) -> bool:
+        _, stored_key, _, _ = scramp.ScramMechanism().make_auth_info(secret, stored.iterations, stored.salt)
+        return stored_key == stored.stored_key
+
+    assert proves(new) and not proves(key)
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])

@@ -54,12 +54,13 @@ import socket
 import ssl
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from concurrent.futures import Future
 from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
 
 import irc.client
 import irc.message
+import irc.modes
 from jaraco.stream.buffer import DecodingLineBuffer
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,9 @@ log = logging.getLogger(__name__)
 MAX_LINE_BYTES = 512
 #: Longest host a server may put in the ``nick!user@host`` prefix it adds when relaying.
 MAX_HOST_LEN = 63
+#: Nicks whose host the link remembers at most (``host_of``): strangers' lines must not
+#: grow it without bound.
+MAX_HOSTS = 10_000
 
 MembershipKind = Literal["join", "part", "quit", "kick", "nick"]
 MessageCallback = Callable[[str, str, str], None]
@@ -267,6 +271,7 @@ class IrcLink:
         on_error: Callable[[IrcLinkError], None] | None = None,
         on_nick_state: NickStateCallback | None = None,
         on_topic: Callable[[str, str], None] | None = None,
+        topic_lock: Iterable[str] = (),
         account_tags: bool = False,
         regain: bool = False,
         regain_interval: float = 30.0,
@@ -292,6 +297,9 @@ class IrcLink:
         ``regain``: work to get the preferred nick back after registering under a fallback
         (see the class docstring), retrying every ``regain_interval`` seconds.
         ``services_nick``: the nick services answer from; its messages are not delivered.
+        ``topic_lock``: channels whose topic only operators may set: whenever we hold
+        operator status there (we created the channel, or someone gave it to us) we set
+        mode ``+t``, so that nobody else can rewrite a topic that others rely on.
         """
         _check_name("nick", nick)
         if sasl_account is not None and sasl_password is None:
@@ -338,6 +346,7 @@ class IrcLink:
         self.on_error = on_error
         self.on_nick_state = on_nick_state
         self.on_topic = on_topic
+        self._topic_lock = {self.fold(_check_name("channel", c)) for c in topic_lock}
         self._topics: dict[str, str] = {}
         """Topics of the channels we are in, by folded name."""
         self.account_tags = account_tags
@@ -387,6 +396,9 @@ class IrcLink:
         self._caps: set[str] = set()  # acknowledged by the server on this connection
         self._pending_caps: set[str] = set()  # requested, not yet answered
         self._accounts: dict[str, str] = {}  # folded nick -> account, logged-in users only
+        self._hosts: OrderedDict[str, str] = OrderedDict()
+        """Folded nick -> the host of its latest line (``host_of``); the oldest is forgotten
+        first past ``MAX_HOSTS``."""
         self._nick_ok: bool | None = None  # last reported to on_nick_state
         self._regain_gen: int | None = None  # the connection whose regain loop is running
         self._backoff = reconnect_delay
@@ -430,6 +442,12 @@ class IrcLink:
         (see ``accounts_enabled``)."""
         with self.reactor.mutex:
             return self._accounts.get(self.fold(nick))
+
+    def host_of(self, nick: str) -> str | None:
+        """The host part of ``nick``'s address (``nick!user@host``) as of its latest line
+        that we saw, or None if unknown."""
+        with self.reactor.mutex:
+            return self._hosts.get(self.fold(nick))
 
     @property
     def is_connected(self) -> bool:
@@ -950,11 +968,13 @@ class IrcLink:
         prefix = match.group("prefix") if match else None
         if match is None or not prefix or "!" not in prefix:
             return  # from a server: no user, no account, not a message
-        nick = irc.client.NickMask(prefix).nick
+        mask = irc.client.NickMask(prefix)
+        nick = mask.nick
         command = match.group("command").upper()
         params = irc.message.Arguments.from_group(match.group("params"))
         tags = {t["key"]: t["value"] for t in irc.message.Tag.from_group(match.group("tags")) or ()}
         self._track_account(nick, command, params, tags)
+        self._track_host(nick, mask.host, command, params)
         if command in ("PRIVMSG", "NOTICE") and len(params) >= 2:
             self._on_message(nick, params[0], params[1])
 
@@ -980,6 +1000,17 @@ class IrcLink:
             self._accounts[folded] = account
         else:
             self._accounts.pop(folded, None)
+
+    def _track_host(self, nick: str, host: str | None, command: str, params: list[str]) -> None:
+        folded = self.fold(nick)
+        self._hosts.pop(folded, None)
+        if command == "QUIT" or not host:
+            return
+        if command == "NICK" and params:
+            folded = self.fold(params[0])
+        self._hosts[folded] = host
+        while len(self._hosts) > MAX_HOSTS:
+            self._hosts.popitem(last=False)
 
     def _on_message(self, nick: str, target: str, text: str) -> None:
         if self._closed or not self._registered or not text:
@@ -1161,10 +1192,12 @@ class IrcLink:
         if members is None:
             return
         prefixes = "".join(getattr(self._conn.features, "prefix", {"@": "o", "+": "v"}))
-        for name in event.arguments[2].split():
-            name = name.lstrip(prefixes)
+        for entry in event.arguments[2].split():
+            name = entry.lstrip(prefixes)
             if name:
                 members[self.fold(name)] = name
+                if self.is_me(name) and "@" in entry[:len(entry) - len(name)]:
+                    self._opped(event.arguments[1])
 
     def _on_endofnames(self, event: irc.client.Event) -> None:
         # A join counts as done once NAMES is complete, so on_ready sees full members().
@@ -1181,6 +1214,22 @@ class IrcLink:
             channel, text = event.target or "", (event.arguments[0] if event.arguments else "")
         self._topics[self.fold(channel)] = text
         self._call(self.on_topic, channel, text)
+
+    def _on_mode(self, event: irc.client.Event) -> None:
+        """``MODE #channel +o ournick`` (among other modes): we are an operator there now."""
+        channel = event.target or ""
+        if channel[:1] not in "#&" or not event.arguments:
+            return
+        try:
+            changes = irc.modes.parse_channel_modes(" ".join(event.arguments))
+        except (IndexError, ValueError):
+            return
+        if any(sign == "+" and mode == "o" and param and self.is_me(param) for sign, mode, param in changes):
+            self._opped(channel)
+
+    def _opped(self, channel: str) -> None:
+        if self.fold(channel) in self._topic_lock:
+            self.mode(channel, "+t")
 
     def topic_of(self, channel: str) -> str | None:
         """The topic of a channel we are in, as last seen (None: unknown or none)."""
@@ -1268,6 +1317,7 @@ class IrcLink:
         "endofnames": _on_endofnames,
         "currenttopic": _on_topic,
         "topic": _on_topic,
+        "mode": _on_mode,
         "join": _on_join,
         "part": _on_part,
         "kick": _on_kick,

@@ -24,7 +24,7 @@ from ..irc.servers import start_server
 from ..narrate.spectator import Spectator
 from ..protocol import TABLE, ProtocolError, parse
 from ..store import Store
-from .identity import hash_key, new_key
+from .identity import make_verifier, new_key
 from .match import Match
 from .recorder import Recorder
 from .service import RefereeService
@@ -101,7 +101,7 @@ def run_demo(
                 module = rule_bot if i < (players + 1) // 2 else random_bot
                 nick = f"{'rule' if module == rule_bot else 'rand'}{i + 1}"
                 key = new_key()  # each sample bot proves itself as a real one would, with its own key
-                store.add_bot(nick, "arena", hash_key(key), None, time.time())
+                store.add_bot(nick, "arena", make_verifier(key), None, time.time())
                 bots.append(subprocess.Popen(
                     [sys.executable, "-m", module, "--server", f"{host}:{port}", "--nick", nick,
                      "--referee", referee, "--channel", lobby, "--rate", "0", "--games", str(games), "--seed", str(i)],

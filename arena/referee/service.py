@@ -97,7 +97,7 @@ class RefereeService:
             max_replies=config.flood.reply_queue,
             reactor=reactor, regain=True, account_tags=config.identity.accounts,
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
-            on_nick_state=self._nick_state,
+            on_nick_state=self._nick_state, topic_lock=[server.channel],  # the topic names the referee
         )
         self.reactor = self.link.reactor
         identities = Identities(recorder.store if recorder is not None else None,
@@ -112,6 +112,7 @@ class RefereeService:
         self.referee.on_game_end.append(self._ended)
         self.referee.on_bot.append(self._bot_changed)
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
+        self.referee.host_of = self.link.host_of  # wrong proofs are slowed per host too
         self.referee.member = lambda nick, channel: self.link.fold(nick) in {
             self.link.fold(n) for n in self.link.members(channel)}
         if recorder is not None:
