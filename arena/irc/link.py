@@ -346,7 +346,7 @@ class IrcLink:
         self.on_error = on_error
         self.on_nick_state = on_nick_state
         self.on_topic = on_topic
-        self._topic_lock = {self.fold(_check_name("channel", c)) for c in topic_lock}
+        self._topic_lock = [_check_name("channel", c) for c in topic_lock]
         self._topics: dict[str, str] = {}
         """Topics of the channels we are in, by folded name."""
         self.account_tags = account_tags
@@ -1228,7 +1228,7 @@ class IrcLink:
             self._opped(channel)
 
     def _opped(self, channel: str) -> None:
-        if self.fold(channel) in self._topic_lock:
+        if any(self.fold(c) == self.fold(channel) for c in self._topic_lock):  # (folded as the server says now)
             self.mode(channel, "+t")
 
     def topic_of(self, channel: str) -> str | None:

@@ -16,7 +16,7 @@ to the program that earned them. So a bot is an identity (``name``, with ``owner
 
 A wrong proof costs the referee two HMACs (the slow PBKDF2 is the bot's to pay), and
 wrong proofs are slowed per connection and per host, never per bot: a stranger who
-guesses at a bot's key cannot lock the bot out.
+guesses at a bot's key from elsewhere cannot lock the bot out.
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ further wrong proof in a row doubles it, up to ``MAX_WAIT``."""
 MAX_WAIT = 60.0
 HOST_COST = 1.0
 """Seconds of wait each wrong proof adds to its host (the part of the sender's address
-after ``@``): connections of a host that failed before wait until the host's wait is
-under ``HOST_BURST``, so changing nick or opening connections does not multiply tries."""
+after ``@``): a host's exchanges wait while its wait is over ``HOST_BURST`` seconds (and
+never more than ``MAX_WAIT``), so new nicks and new connections do not multiply tries. Ten
+wrong proofs in a row cost a host nothing, then it gets one try a second."""
 HOST_BURST = 10.0
 MEMORY = 10_000
 """Open exchanges, connections with wrong proofs and hosts the referee keeps at most (the
@@ -243,11 +244,9 @@ class Identities:
         return Challenge(server.get_server_first())
 
     def _check_wait(self, folded: str, host: str | None, now: float) -> None:
-        """Refuse an exchange from a connection whose wrong proofs make it wait."""
+        """Refuse an exchange while its connection or its host must wait for wrong proofs."""
         failed = self._failed.get(folded)
-        if failed is None:
-            return  # a connection's first try is always checked: nobody can lock a bot out
-        wait = failed.until - now
+        wait = 0.0 if failed is None else failed.until - now
         if host is not None:
             wait = max(wait, self._hosts.get(host, now) - now - HOST_BURST)
         if wait > 0:
@@ -275,7 +274,7 @@ class Identities:
         count = 1 if old is None else old.count + 1
         _remember(self._failed, folded, _Failures(count, now + min(MAX_WAIT, RETRY_AFTER * 2 ** (count - 1))))
         if host is not None:
-            _remember(self._hosts, host, max(self._hosts.get(host, now), now) + HOST_COST)
+            _remember(self._hosts, host, min(max(self._hosts.get(host, now), now) + HOST_COST, now + HOST_BURST + MAX_WAIT))
 
     def rename(self, old: str, new: str) -> None:
         """A connection changed nick: its open exchange and its wrong proofs go with it."""
