@@ -4,7 +4,14 @@ over IRC; tests/irc and tests/services play them on real servers)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import re
+from pathlib import Path
+
 import pytest
+import scramp
 
 from arena.config import TimeoutConfig
 from arena.core.errors import ErrorCode
@@ -303,3 +310,41 @@ def test_a_line_whose_handling_fails_is_logged_without_its_proof(caplog) -> None
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert "could not be handled" in logged and "name=alice" in logged and "scram=***" in logged
     assert secret not in logged and secret not in caplog.text
+
+
+def test_the_documented_scram_vectors_are_what_the_referee_and_the_sdk_compute() -> None:
+    """protocol.md's test vectors (section 3) are one exchange between the referee's SCRAM
+    library (scramp) and the SDK's standard-library client, with fixed nonces and salt."""
+    doc = (Path(__file__).resolve().parents[1] / "protocol.md").read_text()
+    block = doc.split("**Test vectors**", 1)[1].split("```", 2)[1]
+    vectors = dict(re.match(r"(.+?)  +(\S+)$", line).groups() for line in block.strip().splitlines())
+    lines = doc.split("The same exchange as protocol lines", 1)[1].split("```", 2)[1].strip().splitlines()
+    key, nick, salt = vectors["key (32 characters)"], vectors["nick"], base64.b64decode(vectors["salt (bytes 1..16)"])
+    assert salt == bytes(range(1, 17)) and len(key) == 32
+    count = int(vectors["iterations"])
+    mechanism = scramp.ScramMechanism()
+    salt, stored_key, server_key, count = mechanism.make_auth_info(key, iteration_count=count, salt=salt)
+    server = mechanism.make_server(lambda user: (salt, stored_key, server_key, count), s_nonce=vectors["SNONCE"])
+    client = ScramClient(nick, key, nonce=vectors["CNONCE"])
+    server.set_client_first(client.first())
+    server_first = server.get_server_first()
+    client_final = client.final(server_first)
+    server.set_client_final(client_final)
+    server_final = server.get_server_final()
+    client.verify(server_final)
+    salted = hashlib.pbkdf2_hmac("sha256", key.encode(), salt, count)
+    client_key = hmac.digest(salted, b"Client Key", "sha256")
+    computed = {
+        "SaltedPassword": salted, "ClientKey": client_key, "StoredKey": stored_key, "ServerKey": server_key,
+        "ClientSignature": bytes(a ^ b for a, b in zip(client_key, base64.b64decode(client_final.rsplit("p=", 1)[1]))),
+    }
+    for name, value in computed.items():
+        assert vectors[name] == base64.b64encode(value).decode(), name
+    assert [vectors[f"{m}-message"] for m in ("client-first", "server-first", "client-final", "server-final")] == \
+        [client.first(), server_first, client_final, server_final]
+    assert lines == [
+        f"> REGISTER 1 name={nick} owner=me version=1 scram={pack_scram(client.first())}",
+        f"< CHALLENGE name={nick} scram={pack_scram(server_first)}",
+        f"> PROOF scram={pack_scram(client_final)}",
+        f"< WELCOME {nick} protocol=1 name={nick} scram={pack_scram(server_final)}",
+    ]

@@ -303,3 +303,25 @@ def test_a_squatter_holding_the_referees_nick_and_lobby_gets_no_key_and_no_playe
     watch.expect(b"PONG")
     assert not [line for line in watch.read if b" JOIN " in line and not line.startswith(b":watch!")], watch.read
     assert replayed == ["ERROR AUTH_FAILED"] * 2
+
+
+@ngircd_only
+def test_the_referee_locks_the_lobbys_topic_whenever_it_holds_op(irc_server: LocalServer) -> None:
+    """The topic names the referee: once the referee is an operator of the lobby (it made
+    the channel, or was given op), only operators may change it (+t)."""
+    with Arena(irc_server, 5, FAST) as arena:
+        until(lambda: arena.spectator.topic_of("#arena") == "arena referee: arena")
+        stranger = RawClient(irc_server, "stranger")
+        arena.raw.append(stranger)
+        stranger.send(b"JOIN #arena\r\n")
+        stranger.expect(b" 366 stranger #arena ")
+        stranger.send(b"TOPIC #arena :arena referee: stranger\r\n")  # the channel is open to anyone, as yet
+        stranger.expect(b"TOPIC #arena :arena referee: stranger")
+        # (the spectator made the channel: the referee is no operator until it is given op)
+        arena.spectator.mode("#arena", "+o arena")
+        stranger.expect(b":arena!")  # its first line there since: setting +t
+        assert stranger.read[-1].endswith(b" MODE #arena +t"), stranger.read[-1]
+        stranger.send(b"TOPIC #arena :arena referee: stranger\r\n")
+        stranger.expect(b" 482 ")  # not a channel operator
+        stranger.send(b"MODE #arena\r\n")
+        assert b"t" in stranger.expect(b" 324 ").split(b" #arena ", 1)[1].split(b" ")[0]
