@@ -348,3 +348,21 @@ def test_the_documented_scram_vectors_are_what_the_referee_and_the_sdk_compute()
         f"> PROOF scram={pack_scram(client_final)}",
         f"< WELCOME {nick} protocol=1 name={nick} scram={pack_scram(server_final)}",
     ]
+
+
+def test_a_welcome_goes_in_line_with_the_games_lines() -> None:
+    """A bot obeys nothing before its WELCOME, so the WELCOME must not wait behind the
+    games' lines (where the transport puts replies): a returning bot's RESYNC, or a TABLE,
+    sent after it would overtake it and be ignored."""
+    wire, names, keys = seated()
+    queued: list[tuple[str, str]] = []
+    wire.referee.reply = lambda target, text: queued.append((target, text))  # behind the games' lines
+    wire.referee.on_leave(f"{names[0]}_nick")
+    before = len(wire.sent)
+    client = ScramClient("back", keys[names[0]])
+    wire.referee.on_message("back", "arena", f"REGISTER 1 name={names[0]} scram={pack_scram(client.first())}", 0.0)
+    assert [parse(t).verb for _, t in queued] == ["CHALLENGE"]
+    final = client.final(unpack_scram(parse(queued[-1][1]).get("scram")))
+    wire.referee.on_message("back", "arena", f"PROOF scram={pack_scram(final)}", 0.0)
+    in_line = [parse(t) for to, t in wire.sent[before:] if to == "back"]
+    assert [m.verb for m in in_line[:2]] == [WELCOME, RESYNC] and len(queued) == 1

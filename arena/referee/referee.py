@@ -392,14 +392,16 @@ class Referee:
         if mine is not None and mine.name.lower() != name.lower():
             self._unbind(mine)  # this connection plays another bot from now on
         self.identities.remember(name, owner, bot_version, proof)
+        # The WELCOME goes in line with the games' lines: a bot obeys none of the referee's
+        # lines before it (section 3), so a TABLE or RESYNC sent after it must not overtake it.
         welcome = Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name, **signed)
         info = self._by_name.get(name.lower())
         if info is not None:  # the same connection again: it has heard everything already
             info.owner, info.version, info.account = owner, bot_version, proof.account
-            self._tell(sender, welcome)
+            self._tell(sender, welcome, ordered=True)
             return
         self._bind(BotInfo(name, sender, owner, bot_version, proof.account))
-        self._tell(sender, welcome)
+        self._tell(sender, welcome, ordered=True)
         # A connection that comes back is told what its seats were told before. Only a new
         # one: a resync costs the game's lines again, which a bot must not be able to
         # trigger at will by registering over and over.
@@ -494,15 +496,17 @@ class Referee:
     def _error(self, nick: str, code: ErrorCode, reason: str, *context: str) -> None:
         self._tell(nick, Message.make(ERROR, code.value, *context, text=reason))
 
-    def _tell(self, target: str, msg: Message) -> None:
-        """Answer ``target`` (whose line this is about) with ``msg``."""
+    def _tell(self, target: str, msg: Message, ordered: bool = False) -> None:
+        """Answer ``target`` (whose line this is about) with ``msg``; ``ordered``: in line
+        with the games' lines rather than behind them."""
         for line in msg.lines():  # a long list (WHO with many bots) is continued
-            self._reply(target, line)
+            self._reply(target, line, ordered)
 
-    def _reply(self, target: str, line: str) -> None:
-        """Send a reply to ``target`` behind the games' lines, if its budget allows."""
+    def _reply(self, target: str, line: str, ordered: bool = False) -> None:
+        """Send a reply to ``target``, if its budget allows: behind the games' lines, or,
+        ``ordered``, in their queue."""
         if self.budget is None or self.budget.allow(target):
-            (self.send if self.reply is None else self.reply)(target, line)
+            (self.send if self.reply is None or ordered else self.reply)(target, line)
 
     # -- games ----------------------------------------------------------------------
 
