@@ -115,10 +115,10 @@ function onMode([channel, modes = '', ...nicks]) {
 // §3 "Is it the referee?": the lobby topic names the referee's nick ("arena referee: NICK ...").
 // While it names another nick than ours, the real referee is not on our nick: wait.
 function checkTopic(topic) {
-  const named = /^arena referee: (\S+)/.exec(topic);
+  const named = /^arena referee: (\S+)/.exec(topic), wasOk = topicOk;
   topicOk = !named || lower(named[1]) === lower(opts.referee);
   if (!topicOk) { log(`the topic names ${named[1]} as the referee, not ${opts.referee}: waiting`); registered = false; }
-  else register();
+  else if (!wasOk) register();   // (not on every topic: a registration under way would start over)
 }
 
 function register() {

@@ -83,6 +83,8 @@ class BotRunner:
         self._asks = itertools.count()
         self._referee_proven = False
         """Whether a line from the referee's nick came from the referee's account."""
+        self._held_back = False
+        """Whether we did not register because the lobby's topic named another referee."""
 
     @property
     def done(self) -> bool:
@@ -119,7 +121,9 @@ class BotRunner:
         named = topic_referee(self.link.topic_of(self.channel) or "")
         if named is not None and named.lower() != self.referee.lower():
             log.error("the lobby says the referee is %s, not %s: waiting before registering", named, self.referee)
+            self._held_back = True
             return
+        self._held_back = False
         if self.referee_account is not None and not self._referee_proven:
             self.link.send(self.referee, Message.make(WHO).format())
             return
@@ -129,8 +133,8 @@ class BotRunner:
         """A lobby topic that names our referee again lets a bot that waited register."""
         if self.link.fold(channel) == self.link.fold(self.channel) and self.link.is_ready:
             named = topic_referee(text)
-            if named is not None and named.lower() == self.referee.lower() and not self.session.registered:
-                self._hello()
+            if named is not None and named.lower() == self.referee.lower() and self._held_back:
+                self._hello()  # (not on every topic: a registration under way would start over)
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         """A referee that (re)joins the lobby has forgotten us, or was not there when we
