@@ -81,12 +81,13 @@ function onIrcLine(raw) {
     case 'TOPIC': if (lower(params[0]) === lower(opts.channel)) checkTopic(params[1] || ''); break;
     case '366': if (lower(params[1]) === lower(opts.channel)) { inLobby = true; register(); } break;
     case 'JOIN':  // §3: register again whenever the referee joins the lobby (it was restarted)
-      if (isReferee && lower(params[0]) === lower(opts.channel)) { registered = false; register(); }
+      if (isReferee && lower(params[0]) === lower(opts.channel)) register();   // (not trusted if its nick quit before)
       break;
     case 'QUIT': if (isReferee) registered = false; break;   // whoever takes its nick next is a stranger
     case 'NICK':
       if (lower(from) === lower(nick)) nick = params[0];
       else if (isReferee) registered = false;
+      else if (lower(params[0]) === lower(opts.referee)) register();   // it took its nick back
       break;
     case 'MODE': onMode(params); break;
     case 'PRIVMSG':

@@ -145,12 +145,14 @@ def main():
         sender = prefix[1:].split("!", 1)[0]
         if command == "JOIN" and sender.lower() == args.referee.lower():
             # The referee (re)joined the lobby: it may not know us, so register (again).
-            if params.lstrip(":").lower() == args.channel.lower() and trusted:
-                registered = False
-                tell_referee(register())
+            if params.lstrip(":").lower() == args.channel.lower() and trusted and not registered:
+                tell_referee(register())  # (a new referee: its nick quit before, which ended our trust)
             continue
         if command in ("QUIT", "NICK") and sender.lower() == args.referee.lower():
             registered = False  # whoever takes the referee's nick next is a stranger until it proves otherwise
+            continue
+        if command == "NICK" and params.lstrip(":").lower() == args.referee.lower() and trusted:
+            tell_referee(register())  # the referee took its nick back: register with it
             continue
         if command != "PRIVMSG":
             continue

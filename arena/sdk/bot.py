@@ -320,7 +320,6 @@ class Session:
     def hello(self) -> str:
         b = self.bot
         fields = {"name": self.name or self.nick, "owner": b.owner, "version": b.version}
-        self.registered = False  # a registration under way: nothing is trusted until its WELCOME
         self._scram = None
         if self.key:
             self._scram = ScramClient(self.nick, self.key)
@@ -363,7 +362,7 @@ class Session:
         if not whole and (not self._parts.idle or MORE in msg.fields):  # a part of a continued message
             return [reply for joined in self._parts.add(msg) for reply in self.replies(joined, True)]
         verb = msg.verb
-        if not self.registered:
+        if not self.registered or verb == CHALLENGE:
             return self._registering(verb, msg)
         if verb == ASK:
             return self._ask(msg)
@@ -399,8 +398,8 @@ class Session:
         return []
 
     def _registering(self, verb: str, msg: Message) -> list[Reply]:
-        """A line from the referee's nick before it welcomed us: only the registration's
-        lines count. Whoever holds the nick may be a squatter, whose tables and requests
+        """A line from the referee's nick before it welcomed us (or a CHALLENGE, whenever
+        we register again): only the registration's lines count. Whoever holds the nick may be a squatter, whose tables and requests
         a bot must not follow, and to whom it must not prove anything it could reuse."""
         if verb == ERROR:
             self._hook("on_error", None, self.bot.on_error, msg)
@@ -429,7 +428,7 @@ class Session:
     def _session_line(self, verb: str, msg: Message) -> list[Reply]:
         """A line about the session or a game's seating rather than a game's course."""
         if verb == WELCOME:
-            return []  # registered again, from the same connection: nothing changes
+            return []  # registered again, from the same connection: the referee proved itself already
         if verb == BYE:
             self.registered = False
             return []

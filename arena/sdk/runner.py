@@ -84,7 +84,8 @@ class BotRunner:
         self._referee_proven = False
         """Whether a line from the referee's nick came from the referee's account."""
         self._held_back = False
-        """Whether we did not register because the lobby's topic named another referee."""
+        """Whether the lobby's topic named another referee since we last registered: when it
+        names ours again, register."""
 
     @property
     def done(self) -> bool:
@@ -111,6 +112,7 @@ class BotRunner:
 
     def _on_ready(self) -> None:
         self.session.nick = self.link.nick  # the server may have given us a suffixed nick
+        self.session.registered = False  # a new connection: nobody knows it yet
         self._hello()
 
     def _hello(self) -> None:
@@ -133,17 +135,22 @@ class BotRunner:
         """A lobby topic that names our referee again lets a bot that waited register."""
         if self.link.fold(channel) == self.link.fold(self.channel) and self.link.is_ready:
             named = topic_referee(text)
-            if named is not None and named.lower() == self.referee.lower() and self._held_back:
+            if named is not None and named.lower() != self.referee.lower():
+                self._held_back = True  # whoever holds our referee's nick now is not the referee
+            elif named is not None and self._held_back:
                 self._hello()  # (not on every topic: a registration under way would start over)
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
-        """A referee that (re)joins the lobby has forgotten us, or was not there when we
-        registered: register again. One that leaves its nick is not trusted any more."""
+        """A referee that (re)joins the lobby may have forgotten us, or was not there when
+        we registered: register again. One that leaves its nick (quits, or changes nick) is
+        not trusted any more: whoever joins under it next must prove itself."""
+        if kind == "nick" and (new_nick or "").lower() == self.referee.lower() and not self.link.is_me(new_nick or ""):
+            kind, nick = "join", new_nick or ""  # the referee took its nick back: register with it
         if nick.lower() != self.referee.lower() or self.link.is_me(nick):
             return
         if kind == "join":
-            self._referee_proven = False  # a new connection under the referee's nick
-            self.session.registered = False
+            # Register again (it may be a new referee); still trusted if it is the one that
+            # welcomed us (no quit or nick change came between: the same connection).
             self._hello()
         elif kind in ("quit", "nick"):
             # The referee is gone from its nick: whoever takes it next is a stranger until
