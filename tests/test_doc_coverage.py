@@ -491,8 +491,8 @@ def case_repeated_protect() -> Message:
 
 def case_spent_power() -> Message:
     """The witch healed on night 1; on night 2 she asks to heal again. A power that is used
-    up is never offered (so no RESOURCE_EXHAUSTED): her request is the poison's, whose
-    options are players, and ``save`` is none of them."""
+    up is still asked for, with ``none`` alone (a night without her request would be
+    shorter): ``save`` is refused as used up."""
     table = Table().start("werewolf", 7, WOLVES)
     witch, victim = table.holders("witch")[0], table.holders("villager")[0]
     healed = [False]
@@ -501,7 +501,7 @@ def case_spent_power() -> Message:
         kind = msg.args[2]
         if kind == "wolf_vote":
             return victim
-        if kind == "witch_save":
+        if kind == "witch_save" and not healed[0]:
             healed[0] = True
             return "save"
         if kind == "vote":
@@ -535,7 +535,7 @@ CHECKLIST = [
     pytest.param("PLAYER_DEAD", case_dead_talks, id="the dead talking in the channel"),
     pytest.param("PLAYER_DEAD", case_dead_answers, id="the dead answering the day's vote"),
     pytest.param("TARGET_ALREADY_DEAD", case_target_already_dead, id="a day vote for the dead"),
-    pytest.param("TARGET_INVALID", case_spent_power, id="the witch healing twice: a spent power is not offered"),
+    pytest.param("RESOURCE_EXHAUSTED", case_spent_power, id="the witch healing twice: a spent power offers none alone"),
     pytest.param("REPEATED_PROTECT", case_repeated_protect, id="the doctor protecting the same player twice"),
 ]
 

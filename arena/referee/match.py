@@ -193,6 +193,12 @@ class Match:
         """When the stretch's dependent requests (the witch's) may go out (``night_step``)."""
         self._holding = False
         """Whether a dependent request waits for ``_step_at``."""
+        self._stretch_unsent = False
+        """Whether the lines that opened the stretch (``NIGHT``, its requests) still wait in
+        the transport's queue: its clock (``_secret_since``, ``_step_at``) starts when they
+        go out (``after_sent``), as a deadline does. Counted from when they were queued, a
+        night whose ``NIGHT`` waited behind the day's lines would be over, or its witch
+        asked, as soon as its readers saw it begin."""
         self._suspended = False
         """Restored from the store and waiting for its bots (``restore``, ``go_on``)."""
         self._sent_at: dict[int, tuple[str, float, int]] = {}
@@ -445,6 +451,8 @@ class Match:
         """The next time ``poll`` has work: a player's deadline, the end of a hold on public
         lines, or the time a held dependent request goes out."""
         deadline = min((d for seat, d in self._deadline.items() if seat not in self._unsent), default=None)
+        if self._stretch_unsent:
+            return deadline  # the stretch's clock has not started
         for t in (self._hold_until, self._step_at if self._holding else None):
             if t is not None and (deadline is None or t < deadline):
                 deadline = t
@@ -495,6 +503,7 @@ class Match:
         if not self.over:
             self.game.abort(why)
             self._secret_since = self._hold_until = None  # an operator's stop is said at once
+            self._stretch_unsent = False
             self._suspended = False
             self._advance(now)
 
@@ -536,7 +545,7 @@ class Match:
                     on_end(self)
                 return
             round_ = game.round
-            due = self._holding and self._step_at is not None and now >= self._step_at
+            due = self._holding and not self._stretch_unsent and self._step_at is not None and now >= self._step_at
             if round_ == self._asked and not due:
                 if game.floor_kinds:
                     self._pass_floor()
@@ -556,6 +565,25 @@ class Match:
             if started and game.paced():
                 step = self.timeouts.night_step
                 self._step_at = max(self._deadline.values(), default=now) if step is None else now + step
+            if started and self.after_sent is not None:
+                self._start_stretch_when_sent(now)
+
+    def _start_stretch_when_sent(self, since: float) -> None:
+        """Move the clock of the stretch begun at ``since`` to when its opening lines go out
+        (see ``_stretch_unsent``)."""
+        assert self.after_sent is not None
+        self._stretch_unsent = True
+
+        def sent(at: float) -> None:
+            if self._secret_since != since or not self._stretch_unsent:
+                return  # (that stretch is over: an operator stopped the game)
+            shift = max(0.0, at - since)
+            self._secret_since = at
+            self._step_at = None if self._step_at is None else self._step_at + shift
+            self._hold_until = None if self._hold_until is None else self._hold_until + shift
+            self._stretch_unsent = False
+
+        self.after_sent(sent)
 
     def _ask_new(self, pending: Sequence[Decision], now: float) -> None:
         """Ask the pending decisions not asked yet (a round may grow: a Werewolf night adds
@@ -569,7 +597,7 @@ class Match:
         new = [d for d in pending if d.seat not in self._deadline]
         step_at = self._step_at
         dependent = self.game.dependent_kinds
-        early = step_at is not None and self._secret_since is not None and now < step_at
+        early = step_at is not None and self._secret_since is not None and (self._stretch_unsent or now < step_at)
         held = [d for d in new if d.kind in dependent] if early else []
         self._holding = bool(held)
         if held:
@@ -586,7 +614,7 @@ class Match:
         if since is None:
             return False
         until = max(since + self.timeouts.secret_minimum, self._step_at or since)
-        if now < until:
+        if now < until or self._stretch_unsent:
             self._hold_until = until
             return True
         self._secret_since = self._hold_until = self._step_at = None
