@@ -264,8 +264,17 @@ class WerewolfGame(Game):
 
     def _seat(self, roles: list[str]) -> list[str]:
         """Deal the roles to the seats: at random from the seed, or by ``deal`` (a replayed
-        old game); a seam for tests that need a given deal."""
-        return self.deal_roles(roles)
+        old game); a seam for tests that need a given deal. The extra cards are the thief's
+        to choose from, so the thief's own card is never one of them: one shuffled there
+        changes places with a seat's card, every seat alike (the deal stays uniform among
+        those with the thief dealt)."""
+        cards = self.deal_roles(roles)
+        if self.deal is None:
+            for i in range(self.players, len(cards)):
+                if REGISTRY[cards[i]].extra_cards:
+                    j = self.rng.randrange(self.players)
+                    cards[i], cards[j] = cards[j], cards[i]
+        return cards
 
     # -- what roles and drivers use ------------------------------------------------
 
@@ -318,7 +327,9 @@ class WerewolfGame(Game):
     def become(self, seat: int, role_id: str, after: float) -> None:
         """``seat`` holds ``role_id`` from now on (the thief's steal at step ``after``), with
         fresh role memory; they are told (``role``), a new wolf's pack is told again
-        (``wolves``), and the new role's actions of steps after ``after`` are asked tonight."""
+        (``wolves``), the role's holders learn together again what they learnt at the deal
+        (``Role.on_deal``: the masons), and the new role's actions of steps after ``after``
+        are asked tonight."""
         role = REGISTRY[role_id]
         self.roles[seat] = role_id
         self._roles[seat] = role
@@ -327,6 +338,7 @@ class WerewolfGame(Game):
         if role.team is Team.WEREWOLF:
             wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
             self.tell("wolves", {"wolves": wolf_seats}, wolf_seats)
+        role.on_deal(self, [s for s, r in enumerate(self._roles) if r is role])
         later = [(a, seat) for a in role.actions if a.step is not None and a.step > after]
         self._tonight = sorted(self._tonight + later, key=lambda pair: (pair[0].step, pair[1]))
         self._unfinished = sorted({*self._unfinished, *(a.step for a, _ in later if a.step is not None)})
