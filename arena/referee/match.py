@@ -609,7 +609,8 @@ class Match:
         """Whether a stretch of secret requests must go on until ``timeouts.secret_minimum``
         has passed, and a paced one until its dependent step (``_step_at``): a night that
         ends as soon as its answers are in is shorter when a role is no longer asked, and
-        everyone can time it. Ends the stretch once it has not."""
+        everyone can time it. Its lines still queued (``_stretch_unsent``), it has not begun
+        for anyone: held. Ends the stretch once it has not."""
         since = self._secret_since
         if since is None:
             return False

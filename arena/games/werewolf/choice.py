@@ -117,7 +117,6 @@ class Choice(Decision):
         return f"Choice(seat={self.seat}, kind={self.kind!r}, options={self.options!r}, count={self.count})"
 
 
-
 class Cover(Choice):
     """A night request of an actor with nothing to decide (potions spent, blocked...): the
     word that skips the action is its only option, and its answer does nothing. Asked all
