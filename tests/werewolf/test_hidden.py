@@ -3,6 +3,7 @@ timeouts, the hunter's shot without the shooter, and one refusal for any request
 
 from __future__ import annotations
 
+import random
 from typing import Any, Callable
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
@@ -193,3 +194,34 @@ def test_a_night_is_timed_from_when_night_goes_out() -> None:
     assert match.next_deadline() == 60.0  # night_step after NIGHT went out
     referee.poll(60.0)
     assert [parse(text).args[2] for to, text in sent if to == witch and parse(text).verb == ASK] == ["witch_save"]
+
+
+def test_every_living_actor_is_asked_each_of_its_night_actions_every_night() -> None:
+    """Whatever it holds: a night's requests are those of the living players' roles, not
+    of what they may still do (a spent shot, potion or lure, a charm in play, no one left
+    to charm or recruit, a block), so neither a night's length nor its requests tell any of
+    that. Chaos decks at 12 and 16 seats, random answers; nights after the first (the
+    first has Cupid's and the thief's, and a thief's new role)."""
+    nights = 0
+    for seed in range(40):
+        g = WerewolfGame(12 + 4 * (seed % 2), WerewolfOptions(preset="chaos"), seed)
+        rng = random.Random(seed)
+        asked: set[tuple[int, str]] = set()
+        expected: set[tuple[int, str]] = set()
+        day = g.day
+        while g.result is None:
+            if g.phase == "night" and g.day != day:
+                day = g.day
+                asked = set()
+                expected = {(s, a.kind) for s in g.living() for a in g.role_of(s).actions
+                            if a.step is not None and not a.first_night_only}
+            d = g.pending()[0]
+            if g.phase == "night":
+                asked.add((d.seat, d.kind))
+            g.apply(d.seat, d.kind, d.options[rng.randrange(len(d.options))] if d.count == 1
+                    else tuple(rng.sample(d.options, d.count)))
+            if g.phase != "night" and day > 1 and expected:
+                assert asked == expected, (seed, day, expected ^ asked)
+                nights += 1
+                expected = set()
+    assert nights > 100
