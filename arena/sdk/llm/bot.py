@@ -35,6 +35,8 @@ ATTEMPTS = 2
 """Calls per request at most: the first, and one re-ask (or retry after an error)."""
 MIN_CALL = 0.2
 """Seconds below which a call is not worth starting."""
+NEAR = "the players near you only (the request above says who), not by everyone"
+"""Who hears Tuvalon's second discussion, as the reply's instructions put it."""
 TURN_OPTIONS = {"done", "pass"}
 """The options of a turn that is only a speech (``speak``, ``last_words``)."""
 
@@ -98,8 +100,11 @@ class LlmBot(Bot):
 
     def speech(self, game: GameView, ask: Ask) -> list[str]:
         """The floor: what to say, and for a candidacy whether to stand, in one call."""
+        return self._speak(game, ask, "everyone")
+
+    def _speak(self, game: GameView, ask: Ask, heard_by: str) -> list[str]:
         turn_only = set(ask.options) == TURN_OPTIONS
-        shape = Shape(None if turn_only else ask.options, ask.pick, speech=True)
+        shape = Shape(None if turn_only else ask.options, ask.pick, speech=True, heard_by=heard_by)
         outcome, reply = self._consult(game, ask, shape)
         lines = speech_lines(reply.speech) if reply is not None else []
         choice = ("done" if lines else "pass") if turn_only else self._chosen(ask, reply)
@@ -111,7 +116,7 @@ class LlmBot(Bot):
         second discussion (``speak_near``), a speech heard only within range; nothing for
         any other private request (no one would hear it)."""
         if ask.kind == "speak_near":
-            return self.speech(game, ask)
+            return self._speak(game, ask, NEAR)
         if ask.kind != "wolf_vote" or not living_pack(game):
             return []
         outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True))
