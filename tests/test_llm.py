@@ -426,6 +426,24 @@ def test_the_launcher_says_what_to_set_before_connecting() -> None:
     assert run.returncode == 1 and run.stderr.startswith("llm_bot: set ARENA_LLM_BASE_URL"), run.stderr
 
 
+def test_a_local_tournament_with_the_llm_bot_and_no_settings_says_so_in_one_line(tmp_path: Path) -> None:
+    """Before anything is stored: no tournament left behind that can never start."""
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "OPENAI_"))}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    (tmp_path / "config.yaml").write_text("store:\n  path: results.db\n")
+    bots = ["--bot", "llm=arena.sdk.llm:LlmBot", *(f"--bot=r{i}=random" for i in range(4))]
+    run = subprocess.run([sys.executable, "-m", "arena", "--config", str(tmp_path / "config.yaml"), "tournament",
+                          "--games", "1", *bots], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [
+        "Error: llm=arena.sdk.llm:LlmBot did not start: LlmConfigError: set ARENA_LLM_BASE_URL (e.g. "
+        "http://127.0.0.1:11434/v1 for Ollama) and ARENA_LLM_MODEL (e.g. llama3.2)"], run.stderr
+    from arena.store import Store
+    with Store(tmp_path / "results.db") as store:
+        assert store.tournaments() == []
+
+
 def test_the_arsonist_knows_whom_it_doused_since_its_last_fire(chat: FakeChat, log_path: Path) -> None:
     lines = [*WEREWOLF, "ROLE g2 role=arsonist side=neutral", "NIGHT g2 night=1"]
     chat.script += [reply(reason="r", choice=choice) for choice in ("bob", "ignite", "dave", "erin", "none")]

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.config import parse_config
+from arena.games import GAMES
 from arena.games.avalon.options import AvalonOptions
 from arena.protocol import RATINGS, Reassembler, parse
 from arena.ratings.model import BOT, Change, Rating
@@ -113,6 +114,22 @@ def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
         # A second run finds everything stored and plays nothing.
         assert play_local(s, AvalonOptions(), store, config) == 0
         assert store.rebuild().exact
+
+
+@pytest.mark.parametrize("game, bots", [
+    ("werewolf", ("wolf=werewolf_rule", "knight=avalon_rule", *(f"r{i}=random" for i in range(6)))),
+    ("avalon", ("tuv=tuvalon_rule", *BOTS[1:])),
+])
+def test_a_bot_of_another_game_is_refused_before_anything_is_stored(tmp_path, game, bots):
+    config = config_for(tmp_path)
+    s = settings(game=game, bots=bots, players=len(bots), options=GAMES[game].Options().to_dict())
+    with Store(config.store.path, config.ratings.systems()) as store:
+        with pytest.raises(TournamentError) as refused:
+            play_local(s, GAMES[game].Options(), store, config)
+        assert store.tournament("t1") is None and store.list_games() == []
+    (spec,) = [b for b in bots if not b.startswith(("wolf=", "r"))]
+    assert str(refused.value) == f"{spec} is written for {load_bot_class(spec.split('=')[1]).plays}; " \
+                                 f"this tournament plays {game}"
 
 
 def test_a_bot_that_raises_is_summed_up_when_the_tournament_ends(tmp_path, caplog):
