@@ -4,6 +4,7 @@ whatever the model does, and what it logs."""
 
 from __future__ import annotations
 
+import email.utils
 import json
 import os
 import socket
@@ -20,6 +21,7 @@ from arena.protocol import parse
 from arena.sdk import Bot, Session
 from arena.sdk.llm import LlmBot, LlmConfigError, LlmSettings
 from arena.sdk.llm.answers import Shape, match_choice, read_reply, speech_lines
+from arena.sdk.llm.client import ChatClient, ChatError, retry_after
 from arena.sdk.llm.werewolf import WerewolfText
 from arena.sdk.view import new_ask
 
@@ -190,6 +192,56 @@ def test_server_errors_are_retried_once_then_fall_back(chat: FakeChat, log_path:
     first, second = records(log_path)
     assert first["outcome"] == "reasked" and first["errors"][0].startswith("http: HTTP 500")
     assert second["outcome"] == "fallback" and [e[:12] for e in second["errors"]] == ["http: HTTP 5"] * 2
+
+
+def http_date(seconds_from_now: float) -> str:
+    return email.utils.formatdate(time.time() + seconds_from_now, usegmt=True)
+
+
+@pytest.mark.parametrize("status, after, least", [
+    (429, lambda: "1", 1.0),
+    (503, lambda: http_date(3), 1.5),  # a date: whole seconds, so 2 s at least from now
+    (500, lambda: None, 0.25),  # no Retry-After: a back-off of its own
+])
+def test_a_busy_server_is_called_again_only_after_the_wait_it_asked_for(
+        chat: FakeChat, log_path: Path, status: int, after: Any, least: float) -> None:
+    value = after()
+    chat.script += [Scripted(status=status, headers={} if value is None else {"Retry-After": value}),
+                    reply(reason="ok", choice="approve")]
+    session, _ = session_for(make_bot(chat, log_path), AVALON[:2])
+    assert session.receive(parse(VOTE.format(deadline=30))) == ["ANSWER g1 2 approve"]
+    assert chat.arrived[1] - chat.arrived[0] >= least
+    (line,) = records(log_path)
+    assert line["outcome"] == "reasked" and line["errors"][0].startswith(f"http: HTTP {status}")
+
+
+def test_a_wait_that_would_pass_the_budget_is_not_waited(chat: FakeChat, log_path: Path) -> None:
+    """Retry-After: 120 s, and 70% of 30 s to answer: the bot answers at once, at random."""
+    chat.script += [Scripted(status=429, headers={"Retry-After": "120"}), reply(reason="ok", choice="approve")]
+    session, _ = session_for(make_bot(chat, log_path), AVALON[:2])
+    began = time.monotonic()
+    (answer,) = session.receive(parse(VOTE.format(deadline=30)))
+    assert answer.endswith(" fallback=own") and time.monotonic() - began < 15  # not the 21 s budget
+    (line,) = records(log_path)
+    assert line["outcome"] == "fallback" and line["calls"] == 1 and len(chat.requests) == 1
+    assert line["errors"][1].startswith("no retry: waiting 120.") and line["errors"][1].endswith("budget")
+
+
+def test_back_off_is_jittered_and_never_shorter_than_retry_after() -> None:
+    client = ChatClient(LlmSettings(base_url="http://127.0.0.1:1/v1", model="m"))
+    asked = [client.backoff(ChatError("http", "HTTP 429", status=429, retry_after=2.0), 0) for _ in range(50)]
+    assert all(2.0 <= w <= 2.25 for w in asked) and len(set(asked)) > 40
+    own = [client.backoff(ChatError("http", "HTTP 502", status=502), 1) for _ in range(50)]
+    assert all(0.5 <= w <= 1.0 for w in own) and len(set(own)) > 40
+
+
+@pytest.mark.parametrize("value, seconds", [
+    ("7", 7.0), (" 0 ", 0.0), ("-5", 0.0), ("Wed, 21 Oct 2015 07:28:00 GMT", 10.0),
+    ("Wednesday, 21-Oct-15 07:28:00 GMT", 10.0), ("soon", None), ("", None), (None, None), ("nan", None),
+    ("Wed, 21 Oct 2015 07:27:00 GMT", 0.0),
+])
+def test_retry_after_is_read_in_seconds_or_as_an_http_date(value: str | None, seconds: float | None) -> None:
+    assert retry_after(value, now=1445412470.0) == seconds
 
 
 def test_no_server_at_all_gives_a_quick_fallback(log_path: Path) -> None:
