@@ -66,6 +66,21 @@ def newest_game(store: Store) -> str:
     return newest[0].game if newest else "avalon"
 
 
+def game_of(store: Store, game: str | None, tournament: str | None) -> str:
+    """The game type a results command shows: ``game`` if given, else ``tournament``'s
+    game, else the newest stored game's. A tournament that is not stored, or one of another
+    game than ``game``, is an error: its standings in another game would be empty."""
+    if tournament is None:
+        return game or newest_game(store)
+    found = store.tournament(tournament)
+    if found is None:
+        raise click.ClickException(f"no tournament {tournament!r} is stored")
+    played = str(found[0].get("game", "avalon"))
+    if game is not None and game != played:
+        raise click.ClickException(f"tournament {tournament} plays {played}, not {game}")
+    return played
+
+
 def _fmt_eta(seconds: float | None) -> str:
     if seconds is None:
         return "?"
@@ -170,7 +185,7 @@ def register(main: click.Group) -> None:
 
     @main.command()
     @click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
-                  help="Default: the game of the newest stored game.")
+                  help="Default: the tournament's game, else the game of the newest stored game.")
     @click.option("--system", type=click.Choice(SYSTEMS), default="elo", show_default=True)
     @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
     @click.option("--limit", type=click.IntRange(min=1), default=None, help="Show only the top N bots.")
@@ -182,9 +197,7 @@ def register(main: click.Group) -> None:
                     min_games: int) -> None:
         """The bots by rating, with owner, games played and win rate (95% Wilson interval)."""
         with open_store(obj.config, check=False, create=False) as store:
-            game = game or newest_game(store)
-            if tournament is not None and store.tournament(tournament) is None:
-                raise click.ClickException(f"no tournament {tournament!r} is stored")
+            game = game_of(store, game, tournament)
             rows = store.leaderboard(game, system, limit=limit, min_games=min_games, tournament=tournament)
         if fmt == "table":
             if not rows:
@@ -267,15 +280,17 @@ def register(main: click.Group) -> None:
     @main.command()
     @click.argument("bot", required=False)
     @click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
-                  help="Default: the game of the newest stored game.")
+                  help="Default: the tournament's game, else the game of the newest stored game.")
+    @click.option("--tournament", default=None, help="This tournament's games alone.")
     @click.pass_obj
-    def stats(obj: Any, bot: str | None, game: str | None) -> None:
+    def stats(obj: Any, bot: str | None, game: str | None, tournament: str | None) -> None:
         """Per bot and per role: games, wins, win rate (95% Wilson interval) and role figures."""
         with open_store(obj.config, check=False, create=False) as store:
-            game = game or newest_game(store)
-            found = store.bot_stats(game, bot)
+            game = game_of(store, game, tournament)
+            found = store.bot_stats(game, bot, tournament=tournament)
         if not found:
-            raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else ""))
+            raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else "")
+                                       + (f" in tournament {tournament}" if tournament else ""))
         for i, name in enumerate(sorted(found)):
             if i:
                 click.echo("")

@@ -260,6 +260,34 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
     assert missing.exit_code != 0 and "no tournament 'nope'" in missing.output
 
 
+def test_a_tournaments_board_and_stats_are_of_its_own_game_and_games(tmp_path):
+    """A newer game of another type does not hide a tournament's standings (``--game`` left
+    out means the tournament's game), and ``stats --tournament`` counts its games alone."""
+    cfg = str(write_config(tmp_path))
+    runner = CliRunner()
+    assert runner.invoke(main, ["--config", cfg, "tournament"]).exit_code == 0  # t1: 6 avalon games
+    assert runner.invoke(main, ["--config", cfg, "tournament", "--id", "t0", "--games", "2"]).exit_code == 0
+    wolves = [f"--bot=w{i}=werewolf_rule" for i in range(8)]
+    assert runner.invoke(main, ["--config", cfg, "tournament", "--id", "ww", "--game", "werewolf", "--games", "1",
+                                *wolves]).exit_code == 0
+    board = runner.invoke(main, ["--config", cfg, "leaderboard", "--tournament", "t1", "--format", "json"])
+    assert board.exit_code == 0, board.output
+    data = json.loads(board.output)
+    assert data["game"] == "avalon" and len(data["bots"]) == 5 and all(b["games"] == 6 for b in data["bots"])
+    stats = runner.invoke(main, ["--config", cfg, "stats", "--tournament", "t1"])
+    assert stats.exit_code == 0, stats.output
+    heads = [line for line in stats.output.splitlines() if line and not line.startswith(" ")]
+    assert len(heads) == 5 and all(" (avalon): 6 games," in line for line in heads), heads
+    one = runner.invoke(main, ["--config", cfg, "stats", "rule1", "--tournament", "t0"])
+    assert one.exit_code == 0 and one.output.startswith("rule1 (avalon): 2 games,"), one.output
+    newest = runner.invoke(main, ["--config", cfg, "stats", "rule1"])  # the newest game's type: werewolf
+    assert newest.exit_code == 1 and "no werewolf games stored for rule1" in newest.output
+    other = runner.invoke(main, ["--config", cfg, "leaderboard", "--tournament", "t1", "--game", "werewolf"])
+    assert other.exit_code == 1 and "tournament t1 plays avalon, not werewolf" in other.output
+    missing = runner.invoke(main, ["--config", cfg, "stats", "--tournament", "nope"])
+    assert missing.exit_code == 1 and "no tournament 'nope'" in missing.output
+
+
 def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_hash(tmp_path):
     cfg = str(write_config(tmp_path))
     runner = CliRunner()
