@@ -4,7 +4,12 @@ all, that a game in progress shows nothing its channel has not shown, whatever a
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
+import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -211,6 +216,27 @@ def test_commands(stored: Path, tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "no game 'nope'" in missing.output
     nowhere = CliRunner().invoke(main, ["report", "--all", "-o", "x.html"], env={"ARENA_STORE_PATH": str(tmp_path / "no.db")})
     assert nowhere.exit_code == 1 and "no results database" in nowhere.output
+
+
+def test_web_says_where_it_listens_and_ends_on_ctrl_c_as_every_command(stored: Path, tmp_path: Path) -> None:
+    """Its own port, when asked for any (0); Ctrl-C: the one line and status 130."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "ARENA_STORE_PATH": str(stored),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "web", "--port", "0"], env=env, cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        found = re.fullmatch(r"arena web on http://127\.0\.0\.1:(\d+)/ \(Ctrl-C stops\)\n", line)
+        assert found and found.group(1) != "0", line
+        with urllib.request.urlopen(f"http://127.0.0.1:{found.group(1)}/", timeout=60) as page:
+            assert 'href="/games/av-1"' in page.read().decode()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130 and err.splitlines()[-1] == "interrupted (Ctrl-C)", (proc.returncode, err)
 
 
 def test_rating_history_and_tournament_stats(store: Store) -> None:
