@@ -249,7 +249,7 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
     assert {row.split()[1] for row in rows if row.strip()} == {"rule1", "newbie", "rule2", "rule3", "random1"}, \
         "a tournament ends with its own standings"
     assert all(row.split()[4] == "4" for row in rows if row.strip()), "its games alone"
-    standing = ("bot", "rating", "mu", "sigma", "games", "wins")  # owners say what a bot said last
+    standing = ("bot", "rating", "mu", "sigma", "games", "wins")
     assert [{k: b[k] for k in standing} for b in board("--tournament", "t1")] == \
         [{k: b[k] for k in standing} for b in first]
     assert board() != first and "newbie" in {b["bot"] for b in board()}
