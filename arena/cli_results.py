@@ -17,6 +17,7 @@ import click
 
 from .config import Config
 from .core.errors import SetupError
+from .core.words import counted
 from .core.options import OptionError
 from .games import GAMES
 from .referee.local import CLOCKS
@@ -144,8 +145,8 @@ def register(main: click.Group) -> None:
                             clock=clock)
         where = f"in this process, {clock} clock" if settings.transport == "local" else \
             f"on {config.server.host}:{config.server.port} (bots must connect and register)"
-        click.echo(f"tournament {tid}: {settings.games} {game} games of {n_players} players, "
-                   f"{len(entries)} bots, {where}; Ctrl-C stops, the same command resumes")
+        click.echo(f"tournament {tid}: {counted(settings.games, f'{game} game')} of {n_players} players, "
+                   f"{counted(len(entries), 'bot')}, {where}; Ctrl-C stops, the same command resumes")
 
         tty = sys.stderr.isatty()
         shown = [0.0]
@@ -157,7 +158,7 @@ def register(main: click.Group) -> None:
                 return
             shown[0] = now
             leaders = ", ".join(f"{bot} {score:.0f}" for bot, score in p.leaders)
-            line = (f"{p.done}/{p.total} games, {p.rate:.1f} games/s, eta {_fmt_eta(p.eta)}; "
+            line = (f"{p.done}/{counted(p.total, 'game')}, {p.rate:.1f} games/s, eta {_fmt_eta(p.eta)}; "
                     f"elo leaders: {leaders}")
             click.echo(f"\r\x1b[K{line}" if tty else line, err=True, nl=not tty or p.done == p.total)
 
@@ -171,14 +172,15 @@ def register(main: click.Group) -> None:
             except KeyboardInterrupt:
                 found = store.tournament(tid)
                 done = found[1] if found else 0
-                click.echo(f"interrupted after {done} of {settings.games} games; run the same command to resume")
+                click.echo(f"interrupted after {done} of {counted(settings.games, 'game')}; "
+                           "run the same command to resume")
                 sys.exit(130)
             found = store.tournament(tid)
             done = found[1] if found else played
-            click.echo(f"played {played} games now; tournament {tid} has {done} games stored")
+            click.echo(f"played {counted(played, 'game')} now; tournament {tid} has {counted(done, 'game')} stored")
             # Its own standings, as its progress lines: the store's other games would mix in
             # bots that did not play it (`arena leaderboard` shows those).
-            click.echo(f"tournament {tid} leaderboard (elo, its {done} games rated afresh; "
+            click.echo(f"tournament {tid} leaderboard (elo, its {counted(done, 'game')} rated afresh; "
                        f"every stored game: arena leaderboard --game {game}):")
             for line in leaderboard_lines(store.leaderboard(game, "elo", tournament=tid), "elo"):
                 click.echo(line)
@@ -308,16 +310,17 @@ def register(main: click.Group) -> None:
         """Recompute every rating from the stored games, in order, and compare with the stored values."""
         with open_store(obj.config, check=False, create=write) as store:
             report = store.rebuild(write=write)
-        click.echo(f"{report.games} games, {report.changes_checked} rating changes and "
-                   f"{report.ratings_checked} current ratings recomputed")
+        click.echo(f"{counted(report.games, 'game')}, {counted(report.changes_checked, 'rating change')} and "
+                   f"{counted(report.ratings_checked, 'current rating')} recomputed")
         if report.exact:
             click.echo("every stored value matches exactly")
             return
         for m in report.mismatches[:10]:
             click.echo(f"  {m.where}: stored {m.stored}, computed {m.computed}")
         if write:
-            click.echo(f"{len(report.mismatches)} differences; the recomputed values are now stored")
+            click.echo(f"{counted(len(report.mismatches), 'difference')}; the recomputed values are now stored")
             return
-        raise click.ClickException(f"{len(report.mismatches)} stored values differ; "
+        differ = "differs" if len(report.mismatches) == 1 else "differ"
+        raise click.ClickException(f"{counted(len(report.mismatches), 'stored value')} {differ}; "
                                    "`arena ratings rebuild --write` stores the recomputed ones")
 

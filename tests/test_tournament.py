@@ -4,6 +4,7 @@ interruption without losing or repeating a game, and the results commands."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -286,6 +287,27 @@ def test_a_tournaments_board_and_stats_are_of_its_own_game_and_games(tmp_path):
     assert other.exit_code == 1 and "tournament t1 plays avalon, not werewolf" in other.output
     missing = runner.invoke(main, ["--config", cfg, "stats", "--tournament", "nope"])
     assert missing.exit_code == 1 and "no tournament 'nope'" in missing.output
+
+
+def test_one_game_is_counted_in_the_singular(tmp_path):
+    """No "1 games" in what the commands print: a one-game tournament, its stats, a rebuild
+    and a one-game simulation."""
+    cfg = str(write_config(tmp_path))
+    runner = CliRunner()
+    out = runner.invoke(main, ["--config", cfg, "tournament", "--games", "1"])
+    assert out.exit_code == 0, out.output
+    assert "tournament t1: 1 avalon game of 5 players, 5 bots," in out.output
+    assert "played 1 game now; tournament t1 has 1 game stored" in out.output
+    assert "tournament t1 leaderboard (elo, its 1 game rated afresh;" in out.output
+    stats = runner.invoke(main, ["--config", cfg, "stats"]).output
+    heads = [line for line in stats.splitlines() if line and not line.startswith(" ")]
+    assert len(heads) == 5 and all(re.search(r": 1 game, (1 win, 0 losses|0 wins, 1 loss), 0 draws, 0 forfeits, 0 "
+                                             r"aborted;", line) for line in heads), heads
+    rebuild = runner.invoke(main, ["--config", cfg, "ratings", "rebuild"]).output
+    assert rebuild.startswith("1 game, "), rebuild
+    simulated = runner.invoke(main, ["--config", cfg, "simulate", "--games", "1"]).output
+    assert "avalon: 1 game of 5 players, seed 0" in simulated
+    assert " 1 games" not in "".join((out.output, stats, rebuild, simulated))
 
 
 def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_hash(tmp_path):
