@@ -3,7 +3,9 @@ all, that a game in progress shows nothing its channel has not shown, whatever a
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
 import re
 import signal
@@ -259,6 +261,39 @@ def test_a_long_rating_series_is_thinned_to_what_a_chart_can_show() -> None:
     lines = re.findall(r'<polyline points="([^"]*)"', svg)
     assert [len(points.split()) for points in lines] == [MAX_POINTS, 1]
     assert "game 5000" in svg and "a 1502.0" in svg, "the last game is not kept"
+
+
+def lab(colour: str) -> tuple[float, float, float]:
+    """``#rrggbb`` in CIELAB (D65), where distance is how different colours look."""
+    def linear(c: int) -> float:
+        u = c / 255
+        return ((u + 0.055) / 1.055) ** 2.4 if u > 0.04045 else u / 12.92
+
+    r, g, b = (linear(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    x, y, z = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+               (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+@pytest.mark.parametrize("bots", [12, 20, 24])
+def test_every_bot_of_a_chart_has_a_line_of_its_own(bots: int) -> None:
+    """Twenty bots: twenty colours no closer than the first ten are to each other; beyond,
+    the colours come round again with another dash. The chart grows to hold the legend."""
+    from arena.report.charts import Point, rating_chart
+
+    series = {f"bot{i:02d}": [Point(1, 1500 + i, 0), Point(2, 1490 + i, 0)] for i in range(bots)}
+    svg = str(rating_chart(series, "Elo", band=False))
+    styles = re.findall(r'<polyline points="[^"]*" fill="none" stroke="(#[0-9a-f]{6})" stroke-width="2"'
+                        r'(?: stroke-dasharray="([^"]*)")?/>', svg)
+    assert len(styles) == bots and len(set(styles)) == bots, styles
+    colours = sorted({colour for colour, _ in styles})
+    assert len(colours) == min(bots, 20)
+    closest = min(math.dist(lab(a), lab(b)) for a, b in itertools.combinations(colours, 2))
+    assert closest > 25, closest
+    height = float(re.search(r'<svg [^>]*height="(\d+)"', svg).group(1))
+    legend = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)" fill="#', svg)]
+    assert len(legend) == bots and max(legend) < height
 
 
 def test_the_talk_is_under_the_speech_it_was_said_in(store: Store, tmp_path: Path) -> None:
