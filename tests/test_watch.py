@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.report.views import Names, avalon, describe, talk_by_proposal, werewolf, word
+from arena.report.views import Names, avalon, describe, event_lines, talk_by_proposal, werewolf, word
 from arena.store import LiveGame, Store
 from arena.store.export import FINISHED, LIVE, export, export_game, export_live
 from arena.web import create_app
@@ -186,6 +186,13 @@ def test_the_vote_grid_and_the_timeline(store: Store) -> None:
     executed = [e["data"]["seat"] for e in ww["events"] if e["kind"] == "execution"]
     text = " ".join(i.text for p in phases for i in p.items)
     assert all(f"{ww['players'][s]['nick']} (" in text for s in executed)
+    turns = [i for p in phases for i in p.items if i.kind == "speech"]
+    assert turns and all((" speaks" in i.text) == bool(i.talk) for i in turns), "a speech without a word"
+    assert any(" says nothing" in i.text for i in turns), "the rule bots spoke every turn: a poor test"
+    nights = [i.text for p in phases if p.night for i in p.items]
+    assert nights and not [t for t in nights if re.search(r"^[a-z ]+: night \d", t)], nights
+    log = event_lines(ww, Names(tuple(p["nick"] for p in ww["players"])))
+    assert [i.text for i in log if i.kind == "speech"] == [i.text for i in turns]
 
 
 def test_web_view_pages(stored: Path) -> None:
@@ -340,19 +347,31 @@ def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
         describe("end", {"winner": "werewolf", "reason": "parity_or_majority"}, names),
         describe("leader", {"leader": None, "candidates": [], "counts": [], "abstentions": 0, "tie": False}, names),
         describe("order", {"start": 1, "direction": "clockwise", "speakers": [1, 2, 3, 1], "leader": 1}, names),
+        describe("seer_result", {"night": 1, "target": 2, "team": "werewolf"}, names),
+        describe("wolf_votes", {"night": 1, "votes": [[0, 2], [1, "abstain"]], "target": 2}, names),
+        describe("wolf_target", {"night": 1, "target": None}, names),
+        describe("watched", {"night": 1, "target": 1, "visitors": [0, 2, 3]}, names),
+        describe("dealt", {"night": 1, "card": "vision", "player": 2, "side": "village"}, names),
+        describe("speech", {"seat": 3, "purpose": "last_words", "passed": False}, names, said=False),
     ]
     assert said == [
-        "detective result: night 1; players ann, dan; same no",
-        "masons: masons ben, cat",
-        "cult: night 2; leader ann; members ann, cat; new cat",
-        "thief cards: cards wolf seer, villager",
+        "the detective finds ann and dan on different sides",
+        "the masons are ben and cat",
+        "ann, the cult leader, recruits cat; the cult is ann and cat",
+        "the cards left over are wolf seer and villager",
         "ben is bus driver (neutral)",
         "Day 2 dawns: dan (cult leader) died in the night",
-        "lovers: lovers ben, dan; cupid ann",
+        "ann, Cupid, makes ben and dan lovers",
         "cat, the hunter, shoots nobody",
         "werewolf wins (parity or majority)",
         "nobody stood for leader: the day has no leader",
         "speaking order: ben, cat, dan, then ben again, as leader",
+        "the seer sees cat as werewolf",
+        "the wolves vote (ann for cat, ben abstains): they attack cat",
+        "the wolves attack nobody",
+        "the watcher watches ben, visited by ann, cat and dan",
+        "the dealer deals the vision card: cat is seen as village",
+        "dan says nothing (last words)",
     ]
 
 

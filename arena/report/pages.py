@@ -60,7 +60,7 @@ def _game_context(doc: Mapping[str, Any]) -> dict[str, Any]:
         "avalon": views.avalon(doc, names) if doc["game"] in ("avalon", "tuvalon") else None,
         "phases": views.werewolf(doc, names) if doc["game"] == "werewolf" else None,
         "rounds": views.tuvalon_map(doc) if doc["game"] == "tuvalon" else None,
-        "log": views.event_lines(doc["events"], names),
+        "log": views.event_lines(doc, names),
         "talk": views.talk_by_proposal(doc),
     }
 
