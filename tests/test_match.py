@@ -339,7 +339,8 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team} {team}", ErrorCode.MALFORMED, gid, rid)
     check_refused(hub, match, leader, "HELLO referee", ErrorCode.UNKNOWN_COMMAND)
     check_refused(hub, match, leader, f"START {gid}", ErrorCode.UNKNOWN_COMMAND)
-    check_refused(hub, match, leader, f"ANSWER {gid} x{rid} {team}", ErrorCode.MALFORMED, gid, f"x{rid}")
+    check_refused(hub, match, leader, f"ANSWER {gid} x{rid} {team}", ErrorCode.MALFORMED, gid)  # not an id: not echoed
+    check_refused(hub, match, leader, f"ANSWER {gid} 1234567890 {team}", ErrorCode.MALFORMED, gid)  # ten digits: neither
     check_refused(hub, match, leader, f"ANSWER {gid} 999 {team}", ErrorCode.STALE_REQUEST, gid, "999")
     check_refused(hub, match, leader, f"ANSWER {gid} 0 {team}", ErrorCode.STALE_REQUEST, gid, "0")
     check_refused(hub, match, leader, f"ANSWER g999 {rid} {team}", ErrorCode.UNKNOWN_GAME, "g999")

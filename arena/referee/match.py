@@ -21,7 +21,7 @@ from ..core.said import FALLBACKS, Answer, Talk
 from ..core.seeds import derive_seed
 from ..protocol import (
     ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, render,
-    request_id, shown, text_fault, valid_id,
+    request_id, shown, text_fault, valid_request_id,
 )
 
 _tuple_new = tuple.__new__
@@ -383,7 +383,7 @@ class Match:
                 latency, None if refused is None else refused.code.value, fallback if fallback in FALLBACKS else None,
                 after)))
         if refused is not None:
-            echo = (rid_text,) if valid_id(rid_text) else ()  # an ERROR echoes only what fits as an id
+            echo = (rid_text,) if valid_request_id(rid_text) else ()  # an ERROR echoes only a request id
             self._refuse(nick, seat, refused.code, refused.reason, *echo)
             return
         self._advance(now)
@@ -791,6 +791,16 @@ class Match:
             return
         if sum(1 for t in self.talk if t.seat == seat) < CHAT_KEPT:
             self.talk.append(Talk(seat, nick, text, now - self.origin, len(self.transcript)))
+
+    def refuse(self, bot: str, nick: str, code: ErrorCode, why: str, *context: str) -> bool:
+        """Refuse a line of ``bot``'s about this game that the referee refused before the game
+        could read it (it broke the grammar), as the game's own refusals are: kept or counted
+        for its seat. False, sending nothing, if ``bot`` has no seat here."""
+        seat = self.seat_of(bot)
+        if seat is None:
+            return False
+        self._refuse(nick, seat, code, why, *context)
+        return True
 
     def _refuse_line(self, nick: str, seat: int, code: ErrorCode, why: str) -> bool:
         """Tell ``nick`` its channel line does not count (always False, for ``said``)."""
