@@ -85,6 +85,16 @@ class Request:
     seats: set[int]
 
 
+@dataclass(frozen=True)
+class Told:
+    """What a game's players have been told of its seats: who is out, and whom each seat may
+    talk to in private (None: it may not). While a night's public lines are held, the game
+    itself is ahead of this (its dawn is resolved), and a refusal must not tell it early."""
+
+    out: frozenset[int]
+    talk: tuple[tuple[int, ...] | None, ...]
+
+
 @dataclass
 class Match:
     gid: str
@@ -198,6 +208,9 @@ class Match:
         self._sent_at: dict[int, tuple[str, float, int]] = {}
         """Per seat, its latest request (by id as the wire spells it, which an answer
         names), when it went out (answers' latency) and its id as a number."""
+        self._told: Told | None = None
+        """The seats as the players were last told everything (``_publish``), in a game with
+        secret stretches, whose public lines may be held (``_as_told``)."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -397,7 +410,7 @@ class Match:
         if (seat, rid) in self._answered:
             raise IllegalAction(ErrorCode.ALREADY_ACTED, f"you already answered request {rid}")
         live = [r.rid for r in self._requests.values() if seat in r.seats]
-        if not live and self.game.is_out(seat):
+        if not live and self._is_out(seat):
             raise IllegalAction(ErrorCode.PLAYER_DEAD, "you are dead: nothing is asked of you")
         hint = f"; answer request {live[0]}" if live else "; nothing is asked of you now"
         raise ProtocolError(ErrorCode.STALE_REQUEST, f"request {rid} is not open for you{hint}")
@@ -618,6 +631,22 @@ class Match:
                 held.setdefault(msg.format(), (msg, []))[1].extend(nicks)
         if held:
             self._flush(held)
+        game = self.game
+        if game.secret_kinds and self._published == len(game.events):
+            seats = range(len(self.names))
+            self._told = Told(frozenset(s for s in seats if game.is_out(s)),
+                              tuple(game.team_talk(s) if game.talks_in_private(s) else None for s in seats))
+
+    def _as_told(self) -> Told | None:
+        """The seats as the players know them while the game is ahead of what they were
+        told (a held night: its deaths and its end are not said yet), else None: the game
+        as it is. Refusals and private talk follow it, so neither tells a death, nor that
+        every night answer is in, before the lines that say so."""
+        return self._told if self._published < len(self.game.events) else None
+
+    def _is_out(self, seat: int) -> bool:
+        told = self._as_told()
+        return self.game.is_out(seat) if told is None else seat in told.out
 
     def _flush(self, held: dict[str, tuple[Message, list[str]]]) -> None:
         for msg, nicks in held.values():
@@ -777,7 +806,7 @@ class Match:
         if seat == self._floor:
             return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, f"a turn holds {FLOOR_LINES} lines: the floor "
                                                                           "is taken back; answer your request to end it")
-        if not self.over and self.game.is_out(seat):
+        if not self.over and self._is_out(seat):
             return self._refuse_line(nick, seat, ErrorCode.PLAYER_DEAD, "the dead do not talk")
         why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
         return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, why)
@@ -857,8 +886,13 @@ class Match:
                 raise not_playing(self.gid)
             if self.over:
                 raise game_over(self.gid)
-            if not self.game.talks_in_private(seat):
-                if self.game.is_out(seat):
+            told = self._as_told()
+            if told is not None:
+                listeners = told.talk[seat]
+            else:
+                listeners = self.game.team_talk(seat) if self.game.talks_in_private(seat) else None
+            if listeners is None:
+                if self._is_out(seat):
                     raise IllegalAction(ErrorCode.PLAYER_DEAD, "the dead do not talk")
                 raise IllegalAction(ErrorCode.INVALID_PHASE, self.lines.private_talk)
             cap = self.lines.private_lines
@@ -876,7 +910,6 @@ class Match:
         if self._private_turn != (seat, self.game.round):
             self._private_turn, self._private_said = (seat, self.game.round), 0
         self._private_said += 1
-        listeners = self.game.team_talk(seat)
         relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
         self._send_each([self.nicks[other] for other in listeners], relayed)
 

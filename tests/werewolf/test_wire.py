@@ -332,11 +332,14 @@ def test_runoff_turns_and_votes_say_what_they_are_for() -> None:
 
 def test_the_dead_are_told_they_cannot_talk() -> None:
     nicks = [f"p{i}" for i in range(8)]
-    hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
+    hub = LocalHub(TimeoutConfig(night_step=0.0))  # nothing holds the night's public lines
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, Bot(seed=i))
     hub.sessions.clear()  # nobody answers: the game waits at night 1
     match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 6, hub.channel, hub.now)
     hub.run()
     match.game.kill(3, "test")  # a death in the day, as a hunter's shot would be
+    hub.referee.poll(hub.now)  # and said: the dead know it from then on
     hub.referee.on_message("p3", hub.channel, "boo", hub.now)
     hub.referee.on_message("p4", hub.channel, "hello", hub.now)
     assert match.talk == []
@@ -399,6 +402,48 @@ def test_an_operator_stop_is_said_at_once_even_during_a_long_night() -> None:
     match.abort("stopped by an operator", hub.now)
     hub.run()
     assert match.over and parse(match.transcript[-1][1]).get("reason") == "aborted"
+
+
+class Killer(Bot):
+    """A random bot whose pack kills the first player it may."""
+
+    def decide(self, game: GameView, ask: Ask) -> Any:
+        return ask.options[0] if ask.kind == "wolf_vote" else super().decide(game, ask)
+
+
+def test_while_a_night_is_held_its_players_are_answered_as_they_were_told() -> None:
+    """Every night answer is in, but the night lasts its minimum: until DAWN is said, the
+    pack still talks, and the night's victim is refused as the living are, since a refusal
+    that knew better would tell that the night is over, and who died, before DAWN does."""
+    nicks = [f"p{i}" for i in range(8)]
+    hub = LocalHub(TimeoutConfig(secret_minimum=60.0))
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, Killer(seed=i))
+    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 1, hub.channel,
+                                   hub.now)
+    hub.run()  # every night answer is in; the night is held until its minimum
+    game = match.game
+    dead = [s for s in range(len(nicks)) if not game.alive[s]]
+    assert match.next_deadline() == 60.0 and not any(line.startswith("DAWN") for _, line in match.transcript)
+    wolf, other = (s for s, r in enumerate(game.roles) if r == "werewolf")
+    (victim,) = dead
+    assert game.roles[victim] != "werewolf"
+
+    def reply(seat: int, line: str) -> list[tuple[str | None, str]]:
+        before = len(match.transcript)
+        hub.referee.on_message(nicks[seat], hub.referee.nick, line, hub.now)
+        return match.transcript[before:]
+
+    assert reply(wolf, f"TEAM {match.gid} :is it dawn?") == [(nicks[other], f"TEAM {match.gid} from={nicks[wolf]} :is it dawn?")]
+    (refused,) = reply(victim, f"ANSWER {match.gid} 1 abstain")
+    assert parse(refused[1]).args[0] == ErrorCode.STALE_REQUEST.value, "the victim learns nothing before DAWN"
+    hub.now = 60.0
+    hub.referee.poll(hub.now)
+    assert any(line.startswith("DAWN") for _, line in match.transcript)
+    (refused,) = reply(wolf, f"TEAM {match.gid} :is it dawn?")
+    assert parse(refused[1]).args[0] == ErrorCode.INVALID_PHASE.value
+    (refused,) = reply(victim, f"ANSWER {match.gid} 1 abstain")
+    assert parse(refused[1]).args[0] == ErrorCode.PLAYER_DEAD.value
 
 
 # -- errors and the floor, on the wire ---------------------------------------------------------
