@@ -373,6 +373,17 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     assert not any(line.startswith(ERROR) for line in public(match))
 
 
+def test_avalon_has_no_private_talk_and_says_so() -> None:
+    """``TEAM`` in Avalon is INVALID_PHASE at any time (protocol.md, section 6), explained in
+    Avalon's words: it has no wolves to talk to."""
+    hub, nicks = new_hub(5)
+    match = start(hub, nicks, seed=7)
+    player = install(hub, Puppet(nicks[0]))
+    hub.run()
+    check_refused(hub, match, player, f"TEAM {match.gid} :psst", ErrorCode.INVALID_PHASE, match.gid)
+    assert last_error(player).text == "Avalon has no private talk: TEAM is never relayed"
+
+
 def test_quest_cards_good_player_cannot_fail_and_evil_choice_is_checked() -> None:
     """Every seat is a puppet. The leader proposes one good and one evil player; everyone
     approves. Both are asked for a card by DM, under one request id; the good member is
