@@ -359,6 +359,26 @@ def test_every_refused_line_of_a_seated_bot_is_counted_by_stats(irc_server: Loca
         assert db.bot_stats("avalon")["sloppy"].conduct.refused == {"MALFORMED": 4, "STALE_REQUEST": 1}
 
 
+def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_server: LocalServer, tmp_path: Path) -> None:
+    """protocol.md, section 4: nothing to wait for after END: RATINGS comes next, then the
+    referee leaves the channel."""
+    arena = Arena(irc_server, 5, FAST, store=tmp_path / "arena.db")
+    for i in range(5):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        watcher = RawClient(irc_server, "onlooker")
+        arena.raw.append(watcher)
+        watcher.send(b"JOIN #arena\r\n")
+        table = watcher.expect(b"TABLE", timeout=GAME_WAIT)
+        channel = re.search(rb"channel=(\S+)", table).group(1)
+        watcher.send(b"JOIN " + channel + b"\r\n")
+        seen = watcher.lines_until(b"PART " + channel, timeout=GAME_WAIT)
+        arena.wait()
+    told = [line.split(b" :", 1)[1].split(b" ")[0] for line in seen
+            if line.startswith(b":arena!") and b" PRIVMSG " + channel + b" :" in line]
+    assert told[-2:] == [b"END", b"RATINGS"] and seen[-1].startswith(b":arena!")
+
+
 class Slow(RuleBot):
     """Thinks for a second over its first vote, so the game is surely live meanwhile."""
 
