@@ -121,6 +121,31 @@ def test_going_over_the_speech_budget_forfeits_at_once(monkeypatch: pytest.Monke
     assert end.get("forfeit") == "dave" and end.get("why") == "speech_budget"
 
 
+def test_refused_lines_do_not_count_against_the_speech_budget() -> None:
+    """protocol.md, section 10: a line the referee refuses (its ERROR says so) is no part of
+    the game, so it costs nothing of the budget: dave's 1200 refused bytes leave him his
+    300, of which he says 240."""
+    hub = LocalHub(LENIENT)
+    for i, nick in enumerate(NICKS):
+        hub.connect(nick, Talkative(seed=3) if nick == "dave" else TuvalonRuleBot(seed=i))
+    match = hub.referee.start_game("tuvalon", NICKS, TuvalonOptions(speech_budget=300), 1, hub.channel, hub.now, gid="g1")
+    before = len(match.transcript)
+    for _ in range(3):
+        hub.referee.on_message("dave", hub.referee.nick, "TEAM g1 :" + "z" * 200, hub.now)  # not his turn
+        hub.referee.on_message("dave", hub.channel, "w" * 200, hub.now)  # not the floor holder
+    refusals = [parse(line).args[0] for to, line in match.transcript[before:] if to == "dave"]
+    assert refusals == ["INVALID_PHASE", "NOT_YOUR_TURN"] * 3
+    while not match.over:
+        hub.run()
+        if not match.over:
+            hub.now = hub.referee.next_deadline() or hub.now
+            hub.referee.poll(hub.now)
+    assert match.game.result is not None and match.game.result.forfeited is None
+    said = [t.text for t in match.talk if t.seat == 3]
+    relayed = {line.split(" :", 1)[1] for to, line in match.transcript if line.startswith("TEAM g1 from=dave")}
+    assert said + sorted(relayed) == ["x" * 120, "y" * 120]
+
+
 def test_no_budget_when_it_is_zero() -> None:
     bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
     bots["dave"] = Talkative(seed=3)
