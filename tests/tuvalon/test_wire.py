@@ -146,6 +146,30 @@ def test_refused_lines_do_not_count_against_the_speech_budget() -> None:
     assert said + sorted(relayed) == ["x" * 120, "y" * 120]
 
 
+def test_where_the_server_has_modes_the_floor_holder_alone_is_voiced_in_the_first_discussion() -> None:
+    """protocol.md, sections 4 and 10: a Tuvalon channel is moderated as Werewolf's; each
+    speaker of the first discussion is voiced before its ASK and devoiced after its turn;
+    nobody is voiced for the second discussion (it is said by TEAM)."""
+    hub = LocalHub(LENIENT, messages=False)
+    for i, nick in enumerate(NICKS):
+        hub.connect(nick, TuvalonRuleBot(seed=i))
+    log: list[tuple[str, str]] = []
+    send = hub.referee.send
+    hub.referee.send = lambda target, text: (log.append(("SEND", text)), send(target, text))  # type: ignore[method-assign]
+    hub.referee.mode = lambda channel, modes: log.append(("MODE", modes))
+    match = hub.play("tuvalon", NICKS, TuvalonOptions(), 1, gid="g1")
+    assert match.game.result is not None and log[0] == ("MODE", "+m")
+    voiced: str | None = None
+    for what, text in log[1:]:
+        if what == "MODE":
+            sign, nick = text.split(" ")
+            voiced = nick if sign == "+v" else None
+        elif text.startswith("ASK g1 ") and parse(text).args[2] == "speak":
+            assert voiced == parse(text).get("to")
+        elif text.startswith("ASK g1 "):  # a move, the second discussion, a vote...: no voice
+            assert voiced is None, text
+
+
 def test_no_budget_when_it_is_zero() -> None:
     bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
     bots["dave"] = Talkative(seed=3)
