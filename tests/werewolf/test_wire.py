@@ -122,6 +122,27 @@ def test_wolf_talk_reaches_the_living_wolves_only_and_only_at_night() -> None:
     assert relayed > 0
 
 
+def test_each_wolf_is_asked_its_vote_under_an_id_of_its_own() -> None:
+    """protocol.md, section 4: secret requests asked together do not share an id, unlike a
+    team's quest cards: each wolf's ``wolf_vote`` names that wolf alone."""
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
+    nights = 0
+    for seed in range(3):
+        match = play(hub, nicks, seed, roleCounts="werewolf:3,seer:1")
+        votes: dict[str, list[tuple[str, str]]] = {}
+        for to, line in match.transcript:
+            msg = parse(line)
+            if msg.verb == ASK and msg.args[2] == "wolf_vote":
+                assert msg.get("to") == to
+                votes.setdefault(msg.get("day", ""), []).append((to, msg.args[1]))
+        for asked in votes.values():
+            if len(asked) > 1:
+                nights += 1
+                assert len({rid for _, rid in asked}) == len(asked), asked
+    assert nights > 0
+
+
 def test_team_talk_is_refused_by_day_and_to_villagers() -> None:
     nicks = [f"p{i}" for i in range(8)]
     hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
