@@ -209,8 +209,8 @@ class Match:
         """Per seat, its latest request (by id as the wire spells it, which an answer
         names), when it went out (answers' latency) and its id as a number."""
         self._told: Told | None = None
-        """The seats as the players were last told everything (``_publish``), in a game with
-        secret stretches, whose public lines may be held (``_as_told``)."""
+        """The seats as the players were last told everything during a stretch of secret
+        requests, whose public lines may be held (``_remember_told``, ``_as_told``)."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -560,6 +560,7 @@ class Match:
                 if self._secret_since is None:
                     self._secret_since = now
                     started = True
+                    self._remember_told()  # (everything is said: a held stretch returned above)
             elif self._held(now):
                 return
             self._asked = round_
@@ -631,11 +632,17 @@ class Match:
                 held.setdefault(msg.format(), (msg, []))[1].extend(nicks)
         if held:
             self._flush(held)
+        if self._secret_since is not None and self._published == len(self.game.events):
+            self._remember_told()
+
+    def _remember_told(self) -> None:
+        """Keep the seats as the players now know them all (everything is said), while a
+        stretch of secret requests runs: its public lines may then be held (``_as_told``)."""
         game = self.game
-        if game.secret_kinds and self._published == len(game.events):
-            seats = range(len(self.names))
-            self._told = Told(frozenset(s for s in seats if game.is_out(s)),
-                              tuple(game.team_talk(s) if game.talks_in_private(s) else None for s in seats))
+        seats = range(len(self.names))
+        talk = [game.team_talk(s) for s in seats]
+        self._told = Told(frozenset(s for s in seats if game.is_out(s)),
+                          tuple(t if t or game.talks_in_private(s) else None for s, t in zip(seats, talk)))
 
     def _as_told(self) -> Told | None:
         """The seats as the players know them while the game is ahead of what they were

@@ -545,6 +545,9 @@ def test_the_dead_may_not_talk_to_the_pack() -> None:
     game = match.game
     wolf = next(s for s, r in enumerate(game.roles) if r == "werewolf")
     game.kill(wolf, "test")
+    hub.now = match.next_deadline() or hub.now  # the night's public lines are due: the death is said
+    hub.referee.poll(hub.now)
+    assert any(line.startswith("DEATH ") for to, line in match.transcript if to is None)
     check_refused(hub, match, puppets[wolf], f"TEAM {match.gid} :still here", ErrorCode.PLAYER_DEAD, match.gid)
 
 
