@@ -13,6 +13,7 @@ import click
 
 from .config import SECRETS, Config, ConfigError, config_source, env_overrides, load_config
 from .core.errors import SetupError
+from .core.words import counted
 from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
@@ -254,7 +255,7 @@ def _result_line(match: Any) -> str:
 def _print_summary(s: dict[str, Any], options: dict[str, Any]) -> None:
     games = s["games"]
     opts = " ".join(f"{k}={str(v).lower()}" for k, v in options.items())
-    click.echo(f"{s['game']}: {games} games of {s['players']} players, seed {s['seed']}")
+    click.echo(f"{s['game']}: {counted(games, 'game')} of {s['players']} players, seed {s['seed']}")
     click.echo(f"options: {opts}")
     click.echo("wins:")
     for side, n in s["wins"].items():

@@ -9,6 +9,7 @@ import click
 
 from .cli_results import open_store
 from .referee.identity import hash_key, new_key
+from .store.records import UNKNOWN_OWNER
 from .store.report import bots_lines
 
 
@@ -19,7 +20,9 @@ def register(main: click.Group) -> None:
 
     @bots.command("add")
     @click.argument("name")
-    @click.option("--owner", default="unknown", show_default=True, help="Who runs the bot.")
+    @click.option("--owner", default=UNKNOWN_OWNER, show_default=True,
+                  help="Who runs the bot; what the bot says of its owner when it registers does not change it "
+                       "(it fills in only an unknown owner).")
     @click.option("--account", default=None, help="Bind the bot to this services account (networks with services).")
     @click.option("--no-key", is_flag=True, help="With --account: no key, the account alone proves the bot.")
     @click.pass_obj

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..config import Config
+from ..core.words import counted
 from ..irc.link import IrcLink, strip_controls
 from ..irc.servers import start_server
 from ..narrate.spectator import Spectator
@@ -113,7 +114,7 @@ def run_demo(
                 if gone:
                     raise gone[0]
                 if time.monotonic() > deadline:
-                    raise TimeoutError(f"the demo did not finish {games} games in {timeout:.0f} s")
+                    raise TimeoutError(f"the demo did not finish {counted(games, 'game')} in {timeout:.0f} s")
                 if service.fatal:
                     raise RuntimeError(service.fatal)
                 service.reactor.process_once(0.05)

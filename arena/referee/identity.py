@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from ..core.errors import ErrorCode
-from ..store.records import BotRecord
+from ..store.records import UNKNOWN_OWNER, BotRecord
 
 KEY_LENGTH = 32
 """Letters and digits in a bot key (190 bits): a protocol token, and no command-line flag."""
@@ -76,12 +76,13 @@ class MemoryBook:
     def save_bot(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
         old = self._bots.get(name.lower())
         self._bots[name.lower()] = BotRecord(
-            old.name if old else name, owner, version, old.key_hash if old else None,
+            old.name if old else name, old.owner if old and old.owner != UNKNOWN_OWNER else owner, version,
+            old.key_hash if old else None,
             (old.account if old and old.account else account), old.created if old else now, now)
 
     def add(self, name: str, key: str | None = None, account: str | None = None) -> None:
         """Register a bot ahead of time (what ``arena bots add`` does with the store)."""
-        self._bots[name.lower()] = BotRecord(name, "unknown", "unknown", None if key is None else hash_key(key),
+        self._bots[name.lower()] = BotRecord(name, UNKNOWN_OWNER, "unknown", None if key is None else hash_key(key),
                                              account, time.time(), None)
 
 

@@ -21,7 +21,7 @@ from ..core.said import FALLBACKS, Answer, Talk
 from ..core.seeds import derive_seed
 from ..protocol import (
     ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, render,
-    request_id, shown, text_fault, valid_id,
+    request_id, shown, text_fault, valid_request_id,
 )
 
 _tuple_new = tuple.__new__
@@ -83,6 +83,16 @@ class Lines(Protocol):
 class Request:
     rid: int
     seats: set[int]
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a game's players have been told of its seats: who is out, and whom each seat may
+    talk to in private (None: it may not). While a night's public lines are held, the game
+    itself is ahead of this (its dawn is resolved), and a refusal must not tell it early."""
+
+    out: frozenset[int]
+    talk: tuple[tuple[int, ...] | None, ...]
 
 
 @dataclass
@@ -204,6 +214,9 @@ class Match:
         self._sent_at: dict[int, tuple[str, float, int]] = {}
         """Per seat, its latest request (by id as the wire spells it, which an answer
         names), when it went out (answers' latency) and its id as a number."""
+        self._told: Told | None = None
+        """The seats as the players were last told everything during a stretch of secret
+        requests, whose public lines may be held (``_remember_told``, ``_as_told``)."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -389,7 +402,7 @@ class Match:
                 latency, None if refused is None else refused.code.value, fallback if fallback in FALLBACKS else None,
                 after)))
         if refused is not None:
-            echo = (rid_text,) if valid_id(rid_text) else ()  # an ERROR echoes only what fits as an id
+            echo = (rid_text,) if valid_request_id(rid_text) else ()  # an ERROR echoes only a request id
             self._refuse(nick, seat, refused.code, refused.reason, *echo)
             return
         self._advance(now)
@@ -403,7 +416,7 @@ class Match:
         if (seat, rid) in self._answered:
             raise IllegalAction(ErrorCode.ALREADY_ACTED, f"you already answered request {rid}")
         live = [r.rid for r in self._requests.values() if seat in r.seats]
-        if not live and self.game.is_out(seat):
+        if not live and self._is_out(seat):
             raise IllegalAction(ErrorCode.PLAYER_DEAD, "you are dead: nothing is asked of you")
         hint = f"; answer request {live[0]}" if live else "; nothing is asked of you now"
         raise ProtocolError(ErrorCode.STALE_REQUEST, f"request {rid} is not open for you{hint}")
@@ -556,6 +569,7 @@ class Match:
                 if self._secret_since is None:
                     self._secret_since = now
                     started = True
+                    self._remember_told()  # (everything is said: a held stretch returned above)
             elif self._held(now):
                 return
             self._asked = round_
@@ -647,6 +661,28 @@ class Match:
                 held.setdefault(msg.format(), (msg, []))[1].extend(nicks)
         if held:
             self._flush(held)
+        if self._secret_since is not None and self._published == len(self.game.events):
+            self._remember_told()
+
+    def _remember_told(self) -> None:
+        """Keep the seats as the players now know them all (everything is said), while a
+        stretch of secret requests runs: its public lines may then be held (``_as_told``)."""
+        game = self.game
+        seats = range(len(self.names))
+        talk = [game.team_talk(s) for s in seats]
+        self._told = Told(frozenset(s for s in seats if game.is_out(s)),
+                          tuple(t if t or game.talks_in_private(s) else None for s, t in zip(seats, talk)))
+
+    def _as_told(self) -> Told | None:
+        """The seats as the players know them while the game is ahead of what they were
+        told (a held night: its deaths and its end are not said yet), else None: the game
+        as it is. Refusals and private talk follow it, so neither tells a death, nor that
+        every night answer is in, before the lines that say so."""
+        return self._told if self._published < len(self.game.events) else None
+
+    def _is_out(self, seat: int) -> bool:
+        told = self._as_told()
+        return self.game.is_out(seat) if told is None else seat in told.out
 
     def _flush(self, held: dict[str, tuple[Message, list[str]]]) -> None:
         for msg, nicks in held.values():
@@ -806,7 +842,7 @@ class Match:
         if seat == self._floor:
             return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, f"a turn holds {FLOOR_LINES} lines: the floor "
                                                                           "is taken back; answer your request to end it")
-        if not self.over and self.game.is_out(seat):
+        if not self.over and self._is_out(seat):
             return self._refuse_line(nick, seat, ErrorCode.PLAYER_DEAD, "the dead do not talk")
         why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
         return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, why)
@@ -820,6 +856,16 @@ class Match:
             return
         if sum(1 for t in self.talk if t.seat == seat) < CHAT_KEPT:
             self.talk.append(Talk(seat, nick, text, now - self.origin, len(self.transcript)))
+
+    def refuse(self, bot: str, nick: str, code: ErrorCode, why: str, *context: str) -> bool:
+        """Refuse a line of ``bot``'s about this game that the referee refused before the game
+        could read it (it broke the grammar), as the game's own refusals are: kept or counted
+        for its seat. False, sending nothing, if ``bot`` has no seat here."""
+        seat = self.seat_of(bot)
+        if seat is None:
+            return False
+        self._refuse(nick, seat, code, why, *context)
+        return True
 
     def _refuse_line(self, nick: str, seat: int, code: ErrorCode, why: str) -> bool:
         """Tell ``nick`` its channel line does not count (always False, for ``said``)."""
@@ -876,8 +922,13 @@ class Match:
                 raise not_playing(self.gid)
             if self.over:
                 raise game_over(self.gid)
-            if not self.game.talks_in_private(seat):
-                if self.game.is_out(seat):
+            told = self._as_told()
+            if told is not None:
+                listeners = told.talk[seat]
+            else:
+                listeners = self.game.team_talk(seat) if self.game.talks_in_private(seat) else None
+            if listeners is None:
+                if self._is_out(seat):
                     raise IllegalAction(ErrorCode.PLAYER_DEAD, "the dead do not talk")
                 raise IllegalAction(ErrorCode.INVALID_PHASE, self.lines.private_talk)
             cap = self.lines.private_lines
@@ -895,7 +946,6 @@ class Match:
         if self._private_turn != (seat, self.game.round):
             self._private_turn, self._private_said = (seat, self.game.round), 0
         self._private_said += 1
-        listeners = self.game.team_talk(seat)
         relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
         self._send_each([self.nicks[other] for other in listeners], relayed)
 

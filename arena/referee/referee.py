@@ -36,6 +36,7 @@ from ..protocol import (
     shown,
     valid_id,
     valid_nick,
+    valid_request_id,
 )
 from .budget import ReplyBudget
 from .identity import AuthError, Identities
@@ -62,12 +63,13 @@ MAX_LABEL = 64
 
 
 def leading_ids(verb: str, args: Sequence[str]) -> tuple[str, ...]:
-    """The game and request ids that open a game line, as far as they read as ids: an
-    ERROR names them, so the bot knows which answer failed, and never echoes a token that
-    could make the ERROR itself too long or not an id."""
+    """The game and request ids that open a game line, as far as they read as ids (a game
+    id, then a request id: protocol.md, section 6): an ERROR names them, so the bot knows
+    which answer failed, and never echoes a token that could make the ERROR itself too
+    long or not an id."""
     ids: list[str] = []
-    for token in args[:_IDS.get(verb, 0)]:
-        if not valid_id(token):
+    for token, valid in zip(args[:_IDS.get(verb, 0)], (valid_id, valid_request_id)):
+        if not valid(token):
             break
         ids.append(token)
     return tuple(ids)
@@ -270,7 +272,7 @@ class Referee:
                     msg = self._read(text)
                 except ProtocolError as exc:
                     if direct:
-                        self._error(sender, exc.code, exc.reason, *line_ids(text))
+                        self._refuse(sender, account, exc.code, exc.reason, line_ids(text))
                     return
             if not direct:
                 return  # answers and registrations count only in private
@@ -284,8 +286,8 @@ class Referee:
                 # A bug, not the sender's fault: a referee left running must outlive it, and
                 # the sender must still learn its line did nothing.
                 log.exception("line from %s could not be handled: %r", sender, text[:200])
-                self._error(sender, ErrorCode.MALFORMED, "the referee failed on this line (logged); it changed nothing",
-                            *leading_ids(msg.verb, msg.args))
+                self._refuse(sender, account, ErrorCode.MALFORMED,
+                             "the referee failed on this line (logged); it changed nothing", leading_ids(msg.verb, msg.args))
         finally:
             if self.journal is not None:  # (``_commit``'s own first test, without the call)
                 self._commit()
@@ -446,6 +448,18 @@ class Referee:
         ANSWER: _answer,
         TEAM: _team,
     }
+
+    def _refuse(self, sender: str, account: str | None, code: ErrorCode, reason: str, ids: tuple[str, ...]) -> None:
+        """Refuse a line that never reached a game's own checks (it broke the grammar): through
+        the game its ids name when its sender plays a seat there, so that the game's record
+        keeps the refusal as it keeps every other (``arena stats`` counts them), else
+        straight back to the sender."""
+        match = self.matches.get(ids[0]) if ids else None
+        if match is not None and not match.over:
+            info = self.bot_of(sender, account)
+            if info is not None and match.refuse(info.name, sender, code, reason, *ids[1:]):
+                return
+        self._error(sender, code, reason, *ids)
 
     def _error(self, nick: str, code: ErrorCode, reason: str, *context: str) -> None:
         self._tell(nick, Message.make(ERROR, code.value, *context, text=reason))

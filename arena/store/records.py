@@ -141,6 +141,11 @@ def record_from_game(
     )
 
 
+UNKNOWN_OWNER = "unknown"
+"""A bot's owner until someone names it: the operator (``arena bots add --owner``) or, failing
+that, the bot itself when it registers."""
+
+
 @dataclass(frozen=True)
 class BotRecord:
     """A bot as the store knows it."""

@@ -15,6 +15,7 @@ from ..referee.local import CLOCKS, LocalHub
 from ..referee.match import Match
 from ..referee.recorder import Recorder
 from ..referee.service import RefereeService
+from ..sdk import Bot
 from ..store import Store
 from .schedule import Progress, ProgressCallback, Schedule, Settings, TournamentError, load_bot_class
 
@@ -79,16 +80,11 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     virtual clock. On the wall clock (``settings.clock``) the bots' real thinking time
     counts against their deadlines: games are as on IRC, and not reproducible.
     """
-    classes = {}
-    for entry in settings.entries:
-        if entry.bot is None:
-            raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
-        classes[entry.nick] = load_bot_class(entry.bot)
+    bots = start_bots(settings)
     schedule, done = open_tournament(store, settings)
     # Bots load in this process: no keys.
     hub = LocalHub(config.timeouts, identities=Identities(store), clock=CLOCKS[settings.clock])
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
-    bots = {entry.nick: classes[entry.nick]() for entry in settings.entries}
     sessions = {nick: hub.connect(nick, bot) for nick, bot in bots.items()}
     tracker = _Tracker(store, settings, done, report)
     outside = random.getstate()
@@ -109,6 +105,25 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
             if text is not None:
                 log.warning("%s: %s", nick, text)
     return tracker.played
+
+
+def start_bots(settings: Settings) -> dict[str, Bot]:
+    """The local tournament's bots, by nick, each started once: a bot written for another
+    game, or one that cannot start (an LLM bot without its settings), stops the tournament
+    before anything is stored, with one line that says which and why."""
+    bots: dict[str, Bot] = {}
+    for entry in settings.entries:
+        if entry.bot is None:
+            raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
+        cls = load_bot_class(entry.bot)
+        if cls.plays is not None and cls.plays != settings.game:
+            raise TournamentError(f"{entry.nick}={entry.bot} is written for {cls.plays}; this tournament "
+                                  f"plays {settings.game}")
+        try:
+            bots[entry.nick] = cls()
+        except Exception as exc:  # the bot's own code: whatever it raises, it did not start
+            raise TournamentError(f"{entry.nick}={entry.bot} did not start: {type(exc).__name__}: {exc}") from None
+    return bots
 
 
 class TournamentSeater:

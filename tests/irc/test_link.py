@@ -566,3 +566,21 @@ def test_a_refused_connection_is_named(reactor_thread, caplog) -> None:
     link.connect()
     link.close()
     assert f"no IRC server answered at 127.0.0.1:{port} (connection refused)" in caplog.text
+
+
+def test_what_a_bot_reads_of_a_topic_and_of_a_referee_not_yet_there(raw_client, irc_server) -> None:
+    """protocol.md, section 3, on every server the tests use: a topic comes as 332 before the
+    names list ends (366); a channel without one gets 331 or nothing; a DM to a nick that
+    is not on the server (a REGISTER sent before the referee came) gets 401."""
+    first = raw_client("first")
+    first.send(b"JOIN #plain\r\nPRIVMSG arena :REGISTER 1\r\n")
+    joined = first.lines_until(b" 366 ")
+    assert not any(b" 332 " in line for line in joined)
+    assert any(b" 331 " in line for line in joined) == (irc_server.kind == "embedded")  # ngircd says nothing
+    assert b" 401 first arena " in first.expect(b" 401 ")
+    first.send(b"TOPIC #plain :arena referee: arena\r\nTOPIC #plain\r\n")
+    assert b"arena referee: arena" in first.expect(b" 332 ")
+    second = raw_client("second")
+    second.send(b"JOIN #plain\r\n")
+    joined = second.lines_until(b" 366 ")
+    assert any(b" 332 second #plain :arena referee: arena" in line for line in joined)

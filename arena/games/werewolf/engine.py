@@ -306,10 +306,10 @@ class WerewolfGame(Game):
 
     def team_talk(self, seat: int) -> tuple[int, ...]:
         """Living wolves talk among themselves at night (the referee relays it)."""
-        if self.phase != NIGHT or self.result is not None or not self.alive[seat]:
+        if self.phase != NIGHT or self.result is not None or not self.alive[seat] or \
+                self._roles[seat].team is not Team.WEREWOLF:
             return ()
-        wolves = self.living_wolves()
-        return tuple(s for s in wolves if s != seat) if seat in wolves else ()
+        return tuple(s for s in self.living_wolves() if s != seat)
 
     def tell(self, kind: str, data: dict[str, Any], audience: Iterable[int] | None = None) -> None:
         """Emit an event; ``audience`` None is everyone."""
