@@ -7,6 +7,9 @@ out, each for a reason measured against the library and real servers:
   library's own ``set_rate_limit`` sleeps inside the event loop and its sends block; replies
   to others' lines (``reply``) wait in a second, bounded queue and use only capacity the
   first leaves unused, so whoever floods us with lines cannot delay what we send of our own;
+  JOIN and PART lines go ahead of queued messages (a PART only ahead of those to other
+  targets), so a backlog never keeps us out of a channel whose lines we wait for (the
+  library answers the server's PING itself, outside any queue);
 * sanitising of every outgoing line, because the library lets ``\\r`` through (a bot's text
   echoed by the referee could inject a command) and raises on lines over 512 bytes;
 * lenient decoding, because invalid UTF-8 from any peer would otherwise raise;
@@ -369,6 +372,9 @@ class IrcLink:
         self._members: dict[str, dict[str, str]] = {}  # folded channel -> folded nick -> nick
         self._nick = nick
         self._queue: deque[_Item] = deque()
+        self._control: deque[tuple[str, str]] = deque()
+        """JOIN and PART lines, sent before ``_queue``: a backlog of messages must not keep
+        us out of a channel whose lines we are waiting for (``join``, ``part``)."""
         self._replies: deque[tuple[str, str]] = deque()
         """Lines of ``reply`` (target, text): sent only when ``_queue`` is empty."""
         self._tokens = float(burst)
@@ -447,7 +453,7 @@ class IrcLink:
     @property
     def queued(self) -> int:
         """Lines waiting to be sent, replies included."""
-        return sum(not callable(item) for item in self._queue) + len(self._replies)
+        return len(self._control) + sum(not callable(item) for item in self._queue) + len(self._replies)
 
     @property
     def channels(self) -> frozenset[str]:
@@ -588,7 +594,11 @@ class IrcLink:
             if key is not None:
                 self._keys[folded] = key
             if self._registered:
-                self._queue.append(("RAW", self._join_line(folded)))
+                line = ("RAW", self._join_line(folded))
+                if self._last_for(folded) is None:
+                    self._control.append(line)
+                else:  # after a PART of that channel that waits for its lines
+                    self._queue.append(line)
                 self._drain()
 
     def part(self, channel: str, message: str = "") -> None:
@@ -602,8 +612,25 @@ class IrcLink:
             if self._registered:
                 message = strip_controls(message)
                 line = f"PART {channel}" + (f" :{message}" if message else "")
-                self._queue.append(("RAW", fit_utf8(line, MAX_LINE_BYTES - 2)))
+                item = ("RAW", fit_utf8(line, MAX_LINE_BYTES - 2))
+                last = self._last_for(folded)
+                if last is None:
+                    self._control.append(item)
+                else:  # not before the lines still queued for that channel
+                    self._queue.insert(last + 1, item)
                 self._drain()
+
+    def _last_for(self, folded: str) -> int | None:
+        """Where in ``_queue`` the last line addressed to channel ``folded`` waits (a
+        message, a MODE or TOPIC, a deferred PART), if one does."""
+        for i in range(len(self._queue) - 1, -1, -1):
+            item = self._queue[i]
+            if callable(item) or item[0] == "QUIT":
+                continue
+            target = item[1].split(" ", 2)[1] if item[0] == "RAW" and " " in item[1] else item[1]
+            if self.fold(target) == folded:
+                return i
+        return None
 
     def mode(self, target: str, modestring: str) -> None:
         """Pass ``MODE target modestring`` through (e.g. ``mode("#g", "+m")``,
@@ -638,7 +665,7 @@ class IrcLink:
             if self._closed:
                 return
             self._closed = True
-            if drain_timeout > 0 and self._registered and self._queue:
+            if drain_timeout > 0 and self._registered and (self._queue or self._control):
                 self._queue.append(("QUIT", message))
                 self.reactor.scheduler.execute_after(
                     drain_timeout, self._guard(lambda: self._finalize(message))
@@ -704,8 +731,9 @@ class IrcLink:
         """Send what the bucket allows; schedule the rest. Called with the mutex held."""
         if self._finalized or not self._registered or not self._conn.is_connected():
             return
-        while self._queue or self._replies:
-            head = self._queue[0] if self._queue else None
+        while self._control or self._queue or self._replies:
+            control = bool(self._control)
+            head = self._control[0] if control else self._queue[0] if self._queue else None
             if callable(head):
                 self._queue.popleft()
                 self.reactor.scheduler.execute_after(0, self._guard(head))
@@ -726,7 +754,7 @@ class IrcLink:
                 item = ("PRIVMSG", *self._replies.popleft())
             else:
                 item = head
-                self._queue.popleft()
+                (self._control if control else self._queue).popleft()
             if self.rate:
                 self._tokens -= 1
             if item[0] == "QUIT":
@@ -743,7 +771,8 @@ class IrcLink:
             self._conn.send_raw(line)
             if not self._conn.is_connected():
                 # The library swallowed a socket error and disconnected: resend later.
-                self._queue.appendleft(item)
+                if not control:  # a JOIN or PART: the next registration joins anew
+                    self._queue.appendleft(item)
                 return
             if item[0] != "RAW":
                 self.sent_messages += 1
@@ -855,6 +884,7 @@ class IrcLink:
         self._finalized = True
         self._closed = True
         self._queue.clear()
+        self._control.clear()
         self._replies.clear()
         if self._conn.is_connected():
             self._conn.disconnect(message)
@@ -1099,6 +1129,7 @@ class IrcLink:
         self._members.clear()
         self._topics.clear()
         self._accounts.clear()
+        self._control.clear()  # registering again joins the channels we keep
         self._nick_ok = None
         self._drain_due = None
         log.info("%s: disconnected (%s)", self._nick, reason)

@@ -540,6 +540,40 @@ def test_replies_wait_behind_our_lines_and_after_sent_follows_them(make_link) ->
     assert sent and sent[0] <= 4  # called once "ours 3" was written, before the reply was read
 
 
+def test_join_and_part_go_ahead_of_queued_messages(make_link) -> None:
+    """A backlog of messages does not keep a link out of a channel: JOIN goes before it,
+    and PART too, but never before the lines still queued for the channel it leaves."""
+    seen: list[str] = []
+    bob, brec = make_link("bob", channels=["#a", "#b"])
+
+    def on_message(sender: str, target: str, text: str) -> None:
+        seen.append(text)
+        brec.on_message(sender, target, text)
+
+    def on_membership(kind: str, nick: str, channel: str | None, new: str | None) -> None:
+        if nick == "tx":
+            seen.append(f"{kind} {channel}")
+        brec.on_membership(kind, nick, channel, new)
+
+    bob.on_message, bob.on_membership = on_message, on_membership  # one timeline of both
+    tx, _ = make_link("tx", channels=["#a"], lines_per_second=20, burst=1)
+    brec.wait(lambda: "join #a" in seen)
+    with tx.reactor.mutex:  # all queued at once, whatever the machine's load
+        for i in range(10):
+            tx.send("bob", f"dm {i}")
+        tx.send("#a", "last in #a")
+        for i in range(10, 20):
+            tx.send("bob", f"dm {i}")
+        tx.part("#a")
+        tx.join("#b")
+    brec.wait(lambda: "dm 19" in seen and "part #a" in seen and "join #b" in seen)
+    seen.remove("join #a")
+    dms = [f"dm {i}" for i in range(20)]
+    assert [line for line in seen if line in dms] == dms
+    assert seen.index("join #b") < seen.index("dm 1"), seen  # ahead of the backlog
+    assert seen.index("last in #a") < seen.index("part #a") < seen.index("dm 10"), seen
+
+
 def test_a_port_that_is_not_an_irc_server_is_named(reactor_thread, caplog) -> None:
     """A peer that accepts and says nothing (a web server on the wrong port) gets one clear
     line once the registration timeout runs out, not a silent wait."""
