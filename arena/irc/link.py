@@ -59,7 +59,7 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import Future
-from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
 
 import irc.client
 import irc.message
@@ -95,6 +95,9 @@ _BAD_NAME_RE = re.compile("[\x00-\x20\x7f-\x9f,\ud800-\udfff]")
 
 # One raw line: optional IRCv3 tags, optional prefix, command, parameters.
 _LINE_RE = re.compile(r"^(?:@(?P<tags>\S*) +)?(?::(?P<prefix>\S+) +)?(?P<command>\S+)(?P<params>.*)$")
+# A line an IRC server may send: its command is a word or a three-digit numeric (RFC 1459
+# section 2.3.1). ``HTTP/1.1 400 Bad Request`` and an indented line of HTML are not.
+_IRC_LINE_RE = re.compile(r"^(?:@\S+ +)?(?::\S+ +)?(?:[A-Za-z]+|[0-9]{3})(?: .*)?$")
 
 _T = TypeVar("_T")
 _QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux only
@@ -106,9 +109,29 @@ _QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux only
 class _MarkingLineBuffer(DecodingLineBuffer):
     """Decodes UTF-8 and keeps each byte that is not UTF-8 as a lone surrogate
     (``surrogateescape``), so a line with bad bytes reaches the protocol parser as such and
-    gets ``MALFORMED``, instead of being read as Latin-1 and understood as something else."""
+    gets ``MALFORMED``, instead of being read as Latin-1 and understood as something else.
+
+    A line that is not IRC never reaches the library, whose parser raises on some (an
+    indented line of a web server's answer: ``AttributeError``, out of the event loop). It
+    goes to ``not_irc`` instead, which returns whether to stop reading this connection."""
 
     errors = "surrogateescape"
+
+    def __init__(self, not_irc: Callable[[str], bool]) -> None:
+        super().__init__()
+        self.not_irc = not_irc
+        self.stopped = False
+
+    def lines(self) -> Iterator[str]:
+        for line in super().lines():
+            if self.stopped:
+                return
+            if not line or _IRC_LINE_RE.match(line):
+                yield line
+            elif self.not_irc(line):
+                self.stopped = True
+                self.buffer = b""
+                return
 
 
 def strip_controls(text: str) -> str:
@@ -353,7 +376,7 @@ class IrcLink:
         self.reactor = reactor if reactor is not None else irc.client.Reactor()
         self._conn = self.reactor.server()
         # An instance attribute: ``connect`` builds ``self.buffer_class()`` on each connect.
-        self._conn.buffer_class = _MarkingLineBuffer
+        self._conn.buffer_class = lambda: _MarkingLineBuffer(self._not_irc)
         # The library registers its SASL state machine as a *reactor-global* handler that
         # ignores which connection an event came from, so two links doing SASL on one
         # reactor would drive each other's state machines. Filter per connection.
@@ -857,6 +880,20 @@ class IrcLink:
                 log.error("%s: %s:%s accepted the connection but did not speak IRC within %g s",
                           self.preferred_nick, self.host, self.port, self.registration_timeout)
             self._conn.disconnect("registration timed out")
+
+    def _not_irc(self, line: str) -> bool:
+        """A line no IRC server sends. Before registration the peer is something else (a
+        web server on the port the operator gave): say what it answered and retry later, as
+        for a peer that says nothing. After it, one such line is dropped."""
+        shown = fit_utf8(strip_controls(line), 80)
+        if self._registered:
+            log.warning("%s: dropped a line from %s:%s that is not IRC: %r", self._nick, self.host, self.port, shown)
+            return False
+        log.error("%s: %s:%s answered with something that is not IRC (%s)", self.preferred_nick, self.host,
+                  self.port, shown)
+        self._server_error = "not an IRC server"
+        self._conn.disconnect(self._server_error)
+        return True
 
     def _schedule_keepalive(self, gen: int) -> None:
         assert self.keepalive

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import base64
+import http.server
 import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -23,6 +27,7 @@ from arena.irc.link import (
 from arena.irc.servers import LocalServer, ServerAddress, embedded_server
 from arena.protocol import ProtocolError, parse
 
+ROOT = Path(__file__).resolve().parents[2]
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
 
 # -- pure helpers ---------------------------------------------------------------------------
@@ -591,6 +596,76 @@ def test_a_port_that_is_not_an_irc_server_is_named(reactor_thread, caplog) -> No
             link.close()
             peer.close()
     assert f"127.0.0.1:{port} accepted the connection but did not speak IRC within 0.3 s" in caplog.text
+
+
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A web server's answer (``400 Bad Request`` with an HTML page) to anything, unlogged."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def http_port() -> Iterator[int]:
+    """A web server on 127.0.0.1: the port an operator may give by mistake."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_web_server_is_named_and_retried(reactor_thread, caplog, http_port) -> None:
+    """What a web server answers is named in one line, and the link tries again later as for
+    a silent peer; the library's parser, which raises on such lines, never sees them."""
+    link = IrcLink("127.0.0.1", http_port, "bot", reactor=reactor_thread.reactor, keepalive=None,
+                   reconnect_delay=0.05)
+    link.connect()
+    said = f"bot: 127.0.0.1:{http_port} answered with something that is not IRC ("
+    try:
+        deadline = time.monotonic() + 10 * WAIT  # only against a hang: two attempts are the event
+        while caplog.text.count(said) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        link.close()
+    assert caplog.text.count(said) >= 2, caplog.text
+    assert reactor_thread.is_alive and "Traceback" not in caplog.text and "raised" not in caplog.text
+
+
+def test_arena_serve_and_a_sample_bot_at_a_web_server_say_so_and_retry(http_port, tmp_path) -> None:
+    """``arena serve`` and a bot of the SDK pointed at a web server's port keep running and
+    retrying, each saying what answered, instead of dying of the IRC library's parser."""
+    config = tmp_path / "config.yaml"
+    config.write_text(f"server: {{host: 127.0.0.1, port: {http_port}}}\nstore: {{path: {tmp_path / 'r.db'}}}\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    commands = {"arena": [sys.executable, "-m", "arena", "--config", str(config), "serve"],
+                "b1": [sys.executable, "-m", "arena.bots.random_bot", "--server", f"127.0.0.1:{http_port}",
+                       "--nick", "b1"]}
+    said = f"127.0.0.1:{http_port} answered with something that is not IRC ("
+    processes = {name: subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, text=True, env=env)
+                 for name, command in commands.items()}
+    errors: dict[str, list[str]] = {name: [] for name in processes}
+    readers = [threading.Thread(target=lambda p=p, out=errors[name]: out.extend(p.stderr), daemon=True)
+               for name, p in processes.items()]
+    for reader in readers:
+        reader.start()
+    try:
+        deadline = time.monotonic() + 60  # only against a hang: two attempts each are the event
+        while not all(sum(said in line for line in lines) >= 2 for lines in errors.values()):
+            assert time.monotonic() < deadline, errors
+            assert all(p.poll() is None for p in processes.values()), errors
+            time.sleep(0.05)
+    finally:
+        for process in processes.values():
+            process.kill()
+            process.wait()
+    for name, lines in errors.items():
+        assert any(line.startswith(f"{name}: ") or f" {name}: " in line for line in lines if said in line), lines
+        assert not any("Traceback" in line or "Error" in line for line in lines), lines
 
 
 def test_a_refused_connection_is_named(reactor_thread, caplog) -> None:
