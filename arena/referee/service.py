@@ -402,7 +402,7 @@ class RefereeService:
             awaited = self._nicks(table.seats)
             if now < self._watch_by[gid]:
                 lobby = {self.link.fold(n) for n in self.link.members(self.lobby_channel)}
-                awaited += [n for n in self.watchers if self.link.fold(n) in lobby]
+                awaited = awaited + [n for n in self.watchers if self.link.fold(n) in lobby]
             if now < start_by and not all(self.link.fold(n) in present for n in awaited):
                 continue
             del self._tables[gid]
