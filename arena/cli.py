@@ -176,7 +176,8 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
     config = obj.config
     with open_store(config) as store, narrating(config.server, config.narrator) as narrator:
         service = RefereeService(config, max_games=count, key=store.secret("serve"), recorder=Recorder(store),
-                                 on_game_end=lambda m: click.echo(_result_line(m)))
+                                 on_game_end=lambda m: click.echo(_result_line(m)),
+                                 watchers=[config.narrator.nick_for(config.server.nick)] if narrator else [])
         click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
                    f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)")
         if narrator is not None:

@@ -36,6 +36,8 @@ BOTS = {
     "tuvalon": ("arena.bots.tuvalon_rules_bot", "arena.bots.random_bot"),
 }
 """Per game: the rule-based sample bot (half the seats, rounded up) and the random one."""
+SPECTATOR = "spectator"
+"""The nick the demo watches under."""
 
 
 def demo_config(config: Config, host: str, port: int, players: int, game: str = "avalon") -> Config:
@@ -62,7 +64,8 @@ def run_demo(
             Store(Path(scratch) / "demo.db", config.ratings.systems()) as store:
         cfg = demo_config(config, host, port, players, game)
         rule_bot, random_bot = BOTS[game]
-        service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store))
+        service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store),
+                                 watchers=[SPECTATOR])  # it tells each game from its START
         referee = cfg.server.nick
         lobby = cfg.server.channel
 
@@ -88,9 +91,9 @@ def run_demo(
                 if channel:
                     spectator.join(channel)
 
-        spectator = IrcLink(host, port, "spectator", channels=[lobby], lines_per_second=0,
+        spectator = IrcLink(host, port, SPECTATOR, channels=[lobby], lines_per_second=0,
                             reactor=service.reactor, on_message=show)
-        teller = Spectator(cfg.server, "spectator", lambda s: tell(s.ansi() if color else s.plain()),
+        teller = Spectator(cfg.server, SPECTATOR, lambda s: tell(s.ansi() if color else s.plain()),
                            lines_per_second=0, reactor=service.reactor)
         if raw:
             spectator.connect()

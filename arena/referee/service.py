@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
 import irc.client
 
@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 
 MIN_WAKE = 0.01
 """Seconds: the soonest the service wakes itself up again."""
+
+WATCHER_WAIT = 5.0
+"""Seconds from a table's announcement that its game waits, once its bots are in, for the
+operator's own spectators (``watchers``) that are in the lobby to join its channel too."""
 
 STATUS_GAMES = 10
 """Running games listed by ``!status`` at most; the rest are counted."""
@@ -72,13 +76,16 @@ class RefereeService:
         seater: Seater | None = None,
         recorder: Recorder | None = None,
         wait_report: float = WAIT_REPORT,
+        watchers: Sequence[str] = (),
     ) -> None:
         """``key`` is the secret master key of the lobby's seat orders and game seeds
         (``arena serve`` keeps one in its store; default: a fresh one, so nothing can
         compute the games); ``seater`` decides the games (default: the lobby of the
         configuration); ``recorder`` stores each finished game and announces its rating
         changes; every ``wait_report`` seconds the log says why no game starts, if none
-        can (``waiting_line``)."""
+        can (``waiting_line``). ``watchers``: the nicks of the operator's own spectators (the
+        narrator): a game waits a little for those in the lobby to join its channel, so that
+        they hear its ``START`` (``WATCHER_WAIT``)."""
         self.config = config
         self.wait_report = wait_report
         self._reported: str | None = None
@@ -124,6 +131,9 @@ class RefereeService:
         self.lobby: Seater = seater
         self._tables: dict[str, tuple[Table, str, float]] = {}
         """Games announced whose players are still joining: gid -> (table, channel, start-by time)."""
+        self.watchers = list(watchers)
+        self._watch_by: dict[str, float] = {}
+        """Until when each announced game waits for the ``watchers`` in the lobby."""
         self._started: dict[str, float] = {}
         """When each running game started (for ``!status``)."""
         self._public_answer = -math.inf
@@ -380,6 +390,7 @@ class RefereeService:
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
         self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
+        self._watch_by[gid] = now + WATCHER_WAIT
         for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=self._nicks(seats)).lines():
             self.link.send(self.lobby_channel, line)
         return True
@@ -388,9 +399,14 @@ class RefereeService:
         """Start every announced game whose players have all joined (or whose wait is over)."""
         for gid, (table, channel, start_by) in list(self._tables.items()):
             present = {self.link.fold(n) for n in self.link.members(channel)}
-            if now < start_by and not all(self.link.fold(n) in present for n in self._nicks(table.seats)):
+            awaited = self._nicks(table.seats)
+            if now < self._watch_by[gid]:
+                lobby = {self.link.fold(n) for n in self.link.members(self.lobby_channel)}
+                awaited = awaited + [n for n in self.watchers if self.link.fold(n) in lobby]
+            if now < start_by and not all(self.link.fold(n) in present for n in awaited):
                 continue
             del self._tables[gid]
+            del self._watch_by[gid]
             seed = derive(self._key, "game", gid) if table.seed is None else table.seed
             self._started[gid] = now  # first: a game may end as it starts
             self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid)
@@ -486,6 +502,7 @@ class RefereeService:
         wake = min(
             (t for t in (self.referee.next_deadline(), lobby,
                          min((t[2] for t in self._tables.values()), default=None),
+                         min((t for t in self._watch_by.values() if t > now), default=None),
                          min(self._resuming.values(), default=None)) if t is not None),
             default=math.inf,
         )

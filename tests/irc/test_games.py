@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import pytest
 
@@ -43,13 +43,14 @@ class Arena:
     path) games are recorded, and the service is built on its own thread, since a Store
     is used only by the thread that opened it (``stored`` then holds the games read back).
     ``lobby`` replaces the lobby of exactly ``players`` seats, ``options`` the game's default
-    options; ``peak`` is the most games that ran at once."""
+    options; ``peak`` is the most games that ran at once; ``watchers`` the nicks of spectators
+    a new game waits for (the narrator)."""
 
     def __init__(
         self, server: LocalServer | ServicesServer, players: int, timeouts: TimeoutConfig, games: int = 1,
         game: str = "avalon", *, identity: IdentityConfig = IdentityConfig(require_key=False),
         server_options: Mapping[str, Any] | None = None, store: Path | None = None,
-        lobby: LobbyConfig | None = None, options: Options | None = None,
+        lobby: LobbyConfig | None = None, options: Options | None = None, watchers: Sequence[str] = (),
     ) -> None:
         self.server = server
         defaults = dict(Config().games)
@@ -69,6 +70,7 @@ class Arena:
         self.finished: list[Match] = []
         self.peak = 0
         self.store = store
+        self.watchers = watchers
         self.stored: list[StoredGame | None] = []
         self._built = threading.Event()
         if store is None:
@@ -83,7 +85,7 @@ class Arena:
 
     def _service(self, recorder: GameRecorder | None) -> RefereeService:
         service = RefereeService(self.config, max_games=self.games, key=b"k" * 32, on_game_end=self.finished.append,
-                                 recorder=recorder)
+                                 recorder=recorder, watchers=self.watchers)
         service.referee.on_game_start.append(lambda _: self._count_running(service))
         self.service = service
         self._built.set()
