@@ -95,6 +95,7 @@ def test_an_operators_stop_ends_the_game_aborted_and_the_lobby_goes_on(irc_serve
         stopped, after = (store.load_game(s.id) for s in sorted(store.list_games(), key=lambda s: s.id))
         assert stopped is not None and after is not None
         assert stopped.summary.kind == "aborted" and stopped.summary.reason == "stopped by boss"
+        assert {o.result for o in stopped.outcomes} == {"aborted"} and not stopped.changes.get("elo")
         (end,) = _ends(stopped.transcript)
         assert parse(end).get("reason") == "aborted" and parse(end).get("winner") == "none"
         assert after.summary.kind == "ranked" and len(_ends(after.transcript)) == 1
