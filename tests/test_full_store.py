@@ -21,7 +21,7 @@ import pytest
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
-from arena.config import TimeoutConfig
+from arena.config import TimeoutConfig, parse_config
 from arena.core.errors import ErrorCode
 from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
@@ -31,6 +31,7 @@ from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.referee.pause import LONGEST_RETRY, STORE_DOWN
 from arena.referee.recorder import Recorder
+from arena.referee.service import RefereeService
 from arena.sdk import Bot, Session
 from arena.store import Store
 
@@ -315,3 +316,32 @@ def test_a_game_stopped_while_paused_ends_aborted_once_the_store_can_be_written(
     stored = store.load_game("g1")
     assert stored is not None and stored.summary.kind == "aborted" and stored.summary.reason == "stopped by op"
     assert all(s.games == {} for s in sessions)
+
+
+def test_no_game_starts_while_the_store_cannot_be_written(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The lobby's bots wait while the store refuses to be written (its seating and a new
+    game's id are written), none is lost from the lobby, the log says why, and the first
+    table opens at the first try after the store can be written again."""
+    disk = Disk()
+    store = full_disk_store(tmp_path / "results.db", disk)
+    config = parse_config({"lobby": {"min_players": 5, "max_players": 5, "countdown": 0}})
+    now = [100.0]
+    service = RefereeService(config, recorder=Recorder(store), key=bytes(32), clock=lambda: now[0])
+    bots = ["a1", "b2", "c3", "d4", "e5"]
+    for nick in bots:
+        service.lobby.add(nick, now[0])
+    disk.full = True
+    service._after(now[0])
+    assert not service._tables and sorted(service.lobby.waiting) == bots
+    assert f"no game starts: {STORE_DOWN}" in caplog.text
+    retry = service.referee.store_retry
+    assert retry is not None and retry > now[0]
+    now[0] = retry - 0.1
+    service._after(now[0])
+    assert not service._tables and caplog.text.count("no game starts") == 1, "tried again before the wait was over"
+    disk.full = False
+    now[0] = retry
+    service._after(now[0])
+    assert len(service._tables) == 1 and service.referee.store_retry is None
+    (table, _, _), = service._tables.values()
+    assert sorted(table.seats) == bots

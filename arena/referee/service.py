@@ -384,12 +384,16 @@ class RefereeService:
     def _open_table(self, now: float) -> bool:
         """Seat the waiting bots at a new game and invite them to its channel; none while
         the store refuses to be written (the bots wait on, and a later call tries again)."""
+        waiting = list(self.lobby.waiting)
         try:
             table = self.lobby.take(max(self._smallest(), 1))
         except Exception as exc:  # (a lobby that keeps its rosters in the store)
             if not unwritable(exc):
                 raise
             self.referee.store_failed(exc, now)
+            for nick in waiting:  # none of them is seated
+                if nick not in self.lobby.waiting:
+                    self.lobby.add(nick, now)
             return False
         if table is None:
             return False
