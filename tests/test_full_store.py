@@ -25,7 +25,7 @@ from arena.config import TimeoutConfig, parse_config
 from arena.core.errors import ErrorCode
 from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
-from arena.protocol import ANSWER, ASK, END, ERROR, PAUSE, TIMEOUT, WARN, Message, parse
+from arena.protocol import ANSWER, ASK, END, ERROR, PAUSE, RESUME, TIMEOUT, WARN, Message, parse
 from arena.referee.journal import Journal
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
@@ -345,3 +345,32 @@ def test_no_game_starts_while_the_store_cannot_be_written(tmp_path: Path, caplog
     assert len(service._tables) == 1 and service.referee.store_retry is None
     (table, _, _), = service._tables.values()
     assert sorted(table.seats) == bots
+
+
+def test_a_referee_restarted_on_a_store_still_full_takes_the_game_up_paused(tmp_path: Path) -> None:
+    """Killed while paused and restarted before the disk is freed: the game is taken up,
+    but its RESUME and the bots' resyncs wait with it; the bots register all the same, and
+    their go-ahead waits for the store. Once it can be written the game goes on, and ends
+    normally."""
+    hub, store, disk, match, sent, sessions = paused_game(tmp_path, "avalon", seed=0, at=7)
+    hub = LocalHub(TIMEOUTS, journal=Journal(store, PLACE))
+    Recorder(store).attach(hub.referee)
+    sent = sent_lines(hub)
+    (live,) = hub.referee.journal.unfinished()  # type: ignore[union-attr]
+    resume = Message.make(RESUME, "g1", game="avalon", channel=hub.channel, seats=list(live.names), wait=60)
+    match = hub.referee.resume_game(live, hub.channel, hub.now, announce=resume)
+    assert "g1" in hub.referee.paused() and sent == [(hub.channel, PAUSED)]
+    for session in sessions:
+        hub.register(session)
+    hub.referee.go_on("g1", hub.now)
+    assert [line for _, line in sent if not line.startswith("WELCOME ")] == [PAUSED], "a line went out unstored"
+    run_paused(hub, 3 * TIMEOUTS.decision)
+    disk.full = False
+    finish(hub, match)
+    stored = store.load_game("g1")
+    assert stored is not None and stored.summary.kind == "ranked"
+    assert not [line for _, line in stored.transcript if line.startswith((WARN + " ", TIMEOUT + " "))]
+    assert stored.replay().events == list(stored.events)
+    channel = [line for to, line in stored.transcript if to is None]
+    assert sum(line.startswith("RESUME g1 ") for line in channel) == 1
+    assert all(s.games == {} and s.finished == 1 for s in sessions)

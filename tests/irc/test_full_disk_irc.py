@@ -5,8 +5,8 @@ sample bots as processes of their own, as in ``bench/kill_irc.py``) keeps its st
 1 MiB tmpfs, which its games fill. The game whose step could not be stored stops at once:
 its channel says ``PAUSE`` and nothing more until it goes on, no new game starts, and the
 log keeps saying why. The pause outlasts every deadline. Then the filesystem is grown, and
-either the same referee goes on by itself, or it is killed (SIGKILL) while paused and run
-again. Either way every game is stored once, none is forfeited and no deadline ran out,
+the same referee goes on by itself; or it is killed (SIGKILL) while paused and run again,
+after the filesystem is grown or before (it then takes the game up paused). Either way every game is stored once, none is forfeited and no deadline ran out,
 every replay and the ratings are exact, and every line the channels heard is in the store.
 
 Mounting a tmpfs needs root and a machine (or container) that allows it: otherwise the
@@ -140,7 +140,7 @@ def referee(where: Path, n: int) -> tuple[subprocess.Popen[bytes], Path]:
 PAUSED = re.compile(rf"game (\S+) paused: {STORE_DOWN}")
 
 
-@pytest.mark.parametrize("then", ["grown", "killed"])
+@pytest.mark.parametrize("then", ["grown", "killed", "killed, restarted full"])
 def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
         tmp_path: Path, small_disk: Path, then: str) -> None:
     where = tmp_path
@@ -168,14 +168,19 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
             assert not [line for at, line in watcher.lobby_lines if at > paused_at and line.startswith(TABLE)], \
                 "a new game started while the store could not be written"
             assert "no game starts until it can" in log.read_text(), "the log does not say why nothing happens"
-            if then == "killed":
+            if then == "grown":
+                grow(small_disk)
+            else:
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()
-                grow(small_disk)
+                if then == "killed":
+                    grow(small_disk)
                 proc, log = referee(where, 2)
                 logs.append(log)
-            else:
-                grow(small_disk)
+                if then == "killed, restarted full":  # it takes the game up, paused, until the disk grows
+                    wait_for("pause", lambda: f"game {gid} still paused" in log.read_text(errors="replace"), proc,
+                             log)
+                    grow(small_disk)
             proc.wait(GUARD)
             assert proc.returncode == 0, log.read_text()[-3000:]
             if then == "grown":
