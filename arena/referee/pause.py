@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 FIRST_RETRY = 1.0
 """Seconds from a failed write to the first try again."""
-LONGEST_RETRY = 30.0
+LONGEST_RETRY = 10.0
 """The longest wait between two tries: a store that can be written again is found soon."""
 STORE_DOWN = "the results store cannot be written"
 """Why a game is paused, as ``PAUSE`` and the log say it."""

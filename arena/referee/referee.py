@@ -253,7 +253,11 @@ class Referee:
             match = pause.match
             exc = failed[gid][1] if gid in failed else None
             if exc is None and pause.ending:
-                exc = self._finish(match)
+                try:
+                    exc = self._finish(match)
+                except Exception as bug:  # (not the store's fault) logged whole, and tried again like it
+                    log.exception("game %s could not be finished", gid)
+                    exc = bug
             if exc is not None:
                 pause.backoff.failed(now)
                 log.error("game %s still paused: %s (%s); trying again in %.0f s", gid, STORE_DOWN, _why(exc),
