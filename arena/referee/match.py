@@ -343,7 +343,7 @@ class Match:
 
     @property
     def suspended(self) -> bool:
-        """Restored and not yet going on (its bots are not all back)."""
+        """Restored and not yet going on (its bots are not all back), or paused."""
         return self._suspended
 
     def pause(self, stored: int, now: float) -> None:
