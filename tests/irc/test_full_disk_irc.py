@@ -140,15 +140,17 @@ def referee(where: Path, n: int) -> tuple[subprocess.Popen[bytes], Path]:
 PAUSED = re.compile(rf"game (\S+) paused: {STORE_DOWN}")
 
 
-@pytest.mark.parametrize("then", ["grown", "killed", "killed, restarted full"])
+@pytest.mark.parametrize("game, then", [("avalon", "grown"), ("avalon", "killed"),
+                                        ("avalon", "killed, restarted full"), ("werewolf", "grown")])
 def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
-        tmp_path: Path, small_disk: Path, then: str) -> None:
+        tmp_path: Path, small_disk: Path, game: str, then: str) -> None:
+    """Werewolf too: nights, a moderated channel and its floor, paused and gone on."""
     where = tmp_path
     with LocalServer("ngircd") as server:
         host, port = server.address
-        write_config(where, "avalon", host, port, db=DB)
+        write_config(where, game, host, port, db=DB)
         watcher = Watcher(host, port)
-        bots = start_bots(where, "avalon", host, port, GAMES)
+        bots = start_bots(where, game, host, port, GAMES)
         logs: list[Path] = []
         try:
             proc, log = referee(where, 1)
@@ -168,6 +170,9 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
             assert not [line for at, line in watcher.lobby_lines if at > paused_at and line.startswith(TABLE)], \
                 "a new game started while the store could not be written"
             assert "no game starts until it can" in log.read_text(), "the log does not say why nothing happens"
+            deaf = [path.name for path in where.glob("bot-*.log") if f"game {gid} paused by the referee" not in
+                    path.read_text(errors="replace")]
+            assert not deaf, f"bots that did not read the PAUSE: {deaf}"
             if then == "grown":
                 grow(small_disk)
             else:
@@ -190,7 +195,7 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
         finally:
             stop(bots)
             watcher.close()
-    kinds, failures = check_store(where, "avalon", GAMES, db=DB)
+    kinds, failures = check_store(where, game, GAMES, db=DB)
     assert not failures, "\n".join(failures)
     assert kinds == {"ranked": GAMES}, kinds
     assert rebuild_exact(where)
