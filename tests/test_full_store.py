@@ -34,6 +34,8 @@ from arena.referee.recorder import Recorder
 from arena.referee.service import RefereeService
 from arena.sdk import Bot, Session
 from arena.store import Store
+from arena.tournament import Settings, TournamentError, play_local
+from arena.tournament.run import open_tournament
 
 PLACE = "127.0.0.1:6667/#arena"
 TIMEOUTS = TimeoutConfig(decision=30.0, grace=5.0)
@@ -374,3 +376,40 @@ def test_a_referee_restarted_on_a_store_still_full_takes_the_game_up_paused(tmp_
     channel = [line for to, line in stored.transcript if to is None]
     assert sum(line.startswith("RESUME g1 ") for line in channel) == 1
     assert all(s.games == {} and s.finished == 1 for s in sessions)
+
+
+def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tmp_path: Path) -> None:
+    """A local tournament (no journal: its games replay whole) stops with one clear error
+    when a game cannot be recorded, and the same command, once the disk has room, plays
+    that game and the rest exactly as an uninterrupted run does."""
+    bots = ("rule1=avalon_rule", "rule2=avalon_rule", "rand1=random", "rand2=random", "rand3=random")
+    settings = Settings(id="t1", game="avalon", games=6, players=5, bots=bots, options=AvalonOptions().to_dict(),
+                        transport="local", keep=16)
+    config = parse_config({"store": {"path": str(tmp_path / "full.db")}})
+    disk = Disk()
+    store = full_disk_store(tmp_path / "full.db", disk)
+    record_game = store.record_game
+    recorded = []
+
+    def filling(record: Any) -> Any:
+        if len(recorded) == 3:
+            disk.full = True
+        recorded.append(record.id)
+        return record_game(record)
+
+    store.record_game = filling  # type: ignore[method-assign]
+    open_tournament(store, settings)  # its secret key, which an uninterrupted copy shares
+    copy = sqlite3.connect(tmp_path / "whole.db")
+    store.conn.backup(copy)
+    copy.close()
+    with pytest.raises(TournamentError, match=f"{STORE_DOWN} .*before game t1-4, which is not stored"):
+        play_local(settings, AvalonOptions(), store, config)
+    assert [g.id for g in store.list_games(limit=None)] == ["t1-3", "t1-2", "t1-1"]
+    disk.full = False
+    assert play_local(settings, AvalonOptions(), store, config) == 3
+    with Store(tmp_path / "whole.db") as whole:
+        play_local(settings, AvalonOptions(), whole, parse_config({"store": {"path": str(tmp_path / "whole.db")}}))
+        for gid in (f"t1-{i}" for i in range(1, 7)):
+            a, b = store.load_game(gid), whole.load_game(gid)
+            assert a is not None and b is not None and a.events == b.events and a.transcript == b.transcript
+        assert store.ratings("avalon", "elo") == whole.ratings("avalon", "elo")

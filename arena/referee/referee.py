@@ -384,7 +384,11 @@ class Referee:
                 return
             try:
                 handler(self, sender, msg, now, account, text)
-            except Exception:
+            except Exception as exc:
+                if self.journal is None and unwritable(exc):
+                    # A game ended that its recorder could not store, and no journal can pause it:
+                    # its runner (a local tournament) must stop, and play it again once it can.
+                    raise
                 # A bug, not the sender's fault: a referee left running must outlive it, and
                 # the sender must still learn its line did nothing.
                 log.exception("line from %s could not be handled: %r", sender, text[:200])
