@@ -161,12 +161,14 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
             gid = found.group(1)
             wait_for(f"{RETRIES} failed tries", lambda: log.read_text().count(f"game {gid} still paused") >= RETRIES,
                      proc, log)
+            paused_at = time.monotonic()
             heard = watcher.lines(gid)
-            pauses = [i for i, (_, line) in enumerate(heard) if line.startswith(f"{PAUSE} {gid} ")]
-            assert pauses, f"the channel of {gid} was not told why it stopped: {heard[-5:]}"
-            assert heard[pauses[0]][1] == f"{PAUSE} {gid} :{STORE_DOWN}"
-            assert pauses[0] == len(heard) - 1, f"lines went out after the pause: {heard[pauses[0]:]}"
-            paused_at = heard[pauses[0]][0]
+            if any(line.startswith(f"START {gid} ") for _, line in heard):  # (unless it paused as the watcher joined)
+                pauses = [i for i, (_, line) in enumerate(heard) if line.startswith(f"{PAUSE} {gid} ")]
+                assert pauses, f"the channel of {gid} was not told why it stopped: {heard[-5:]}"
+                assert heard[pauses[0]][1] == f"{PAUSE} {gid} :{STORE_DOWN}"
+                assert pauses[0] == len(heard) - 1, f"lines went out after the pause: {heard[pauses[0]:]}"
+                paused_at = heard[pauses[0]][0]
             assert not [line for at, line in watcher.lobby_lines if at > paused_at and line.startswith(TABLE)], \
                 "a new game started while the store could not be written"
             assert "no game starts until it can" in log.read_text(), "the log does not say why nothing happens"
@@ -200,6 +202,8 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
     assert kinds == {"ranked": GAMES}, kinds
     assert rebuild_exact(where)
     assert not tracebacks(logs + sorted(where.glob("bot-*.log")))
+    followed = [game for game, heard in watcher.heard.items() if any(line.startswith("START ") for _, line in heard)]
+    assert len(followed) >= GAMES - 1, f"the watcher followed {len(followed)} games from their start"
     with Store(where / DB) as store:  # every line the channels heard is in the store, in order
         for game, heard in watcher.heard.items():
             stored = store.load_game(game)
