@@ -252,9 +252,9 @@ class Referee:
             return
         assert self.journal is not None
         failed = self.journal.save(skip=[gid for gid in paused if gid not in due])
-        for gid, (match, exc) in failed.items():
+        for gid, (running, why) in failed.items():
             if gid not in paused:  # (a running game with a step unstored: it pauses as in ``_commit``)
-                self._pause(match, exc)
+                self._pause(running, why)
         for gid in due:
             pause = paused[gid]
             match = pause.match
