@@ -413,3 +413,23 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
             a, b = store.load_game(gid), whole.load_game(gid)
             assert a is not None and b is not None and a.events == b.events and a.transcript == b.transcript
         assert store.ratings("avalon", "elo") == whole.ratings("avalon", "elo")
+
+
+def test_the_sdk_reads_a_pause_and_does_not_retry_a_refused_answer(caplog: pytest.LogCaptureFixture) -> None:
+    """A bot seated by TABLE hears PAUSE (even before START) and says so in its log; an
+    answer refused during the pause gets no random retry: the game asks again."""
+    caplog.set_level(logging.INFO, logger="arena.sdk")
+    session = Session(Bot(seed=1), "p0", "arena")
+    session.feed("arena", "WELCOME p0 protocol=1 name=p0")
+    session.feed("arena", "TABLE g1 game=avalon channel=#arena-g1 seats=p0,p1,p2,p3,p4", "#arena")
+    session.feed("arena", f"PAUSE g1 :{STORE_DOWN}", "#arena-g1")
+    assert f"game g1 paused by the referee: {STORE_DOWN}" in caplog.text
+    session.feed("arena", "START g1 game=avalon seats=p0,p1,p2,p3,p4 good=3 evil=2 quests=2,3,2,3,3 fails=1,1,1,1,1",
+                 "#arena-g1")
+    ask = "ASK g1 2 vote to=all deadline=30 options=approve,reject quest=1 leader=p1 team=p1,p2 rejections=0"
+    assert session.feed("arena", ask, "#arena-g1")[0].startswith("ANSWER g1 2 ")
+    refused = f"ERROR STALE_REQUEST g1 2 :game g1 is paused: {STORE_DOWN}"
+    assert session.feed("arena", refused) != [], "without a PAUSE a refused answer is retried"
+    assert session.feed("arena", ask.replace(" 2 ", " 3 "), "#arena-g1")[0].startswith("ANSWER g1 3 ")
+    session.feed("arena", f"PAUSE g1 :{STORE_DOWN}", "#arena-g1")
+    assert session.feed("arena", refused.replace(" 2 ", " 3 ")) == []

@@ -400,8 +400,9 @@ class Session:
             return []
         if verb == PAUSE:
             # Nothing is open until the game goes on and asks again: a refusal of our answer
-            # meanwhile needs no random retry.
-            if gid in self.games:
+            # meanwhile needs no random retry. (A game paused before its START is ours if
+            # its TABLE seated us.)
+            if gid in self.games or gid in self._channels:
                 self._open.pop(gid, None)
                 log.info("game %s paused by the referee: %s", gid, msg.text or "no reason given")
             return []
