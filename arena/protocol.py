@@ -65,6 +65,7 @@ END = "END"
 TABLE = "TABLE"
 RESYNC = "RESYNC"
 RESUME = "RESUME"
+PAUSE = "PAUSE"
 # Both ways: private talk among a team (the wolves at night), relayed by the referee.
 TEAM = "TEAM"
 RATINGS = "RATINGS"
@@ -87,6 +88,7 @@ ARITY: dict[str, tuple[int, int]] = {
     TABLE: (1, 1),  # game id
     RESYNC: (2, 2),  # game id, begin or end
     RESUME: (1, 1),  # game id
+    PAUSE: (1, 1),  # game id
     TEAM: (1, 1),  # game id
     RATINGS: (1, 1),  # game id
 }

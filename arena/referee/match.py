@@ -210,7 +210,13 @@ class Match:
         night whose ``NIGHT`` waited behind the day's lines would be over, or its witch
         asked, as soon as its readers saw it begin."""
         self._suspended = False
-        """Restored from the store and waiting for its bots (``restore``, ``go_on``)."""
+        """Restored from the store and waiting for its bots (``restore``), or paused
+        (``pause``), until ``go_on``."""
+        self._paused_at: float | None = None
+        """When ``pause`` stopped the game's clock (None: it runs)."""
+        self._told_by: dict[int, int] = {}
+        """Per seat with a deadline, the transcript's length once the line that started it
+        (its ASK or WARN) was sent: whether that line went out before a pause."""
         self._sent_at: dict[int, tuple[str, float, int]] = {}
         """Per seat, its latest request (by id as the wire spells it, which an answer
         names), when it went out (answers' latency) and its id as a number."""
@@ -337,18 +343,50 @@ class Match:
 
     @property
     def suspended(self) -> bool:
-        """Restored and not yet going on (its bots are not all back)."""
+        """Restored and not yet going on (its bots are not all back), or paused."""
         return self._suspended
 
+    def pause(self, stored: int, now: float) -> None:
+        """Stop the game where it stands: its lines from the ``stored``-th on could not be
+        stored, so they wait unsent, and nothing more may happen in it until ``go_on``. A
+        seat whose request went out before (its ASK or WARN is stored) may answer into the
+        pause and can be told nothing: its request is dropped, to be asked again by
+        ``go_on`` as after a restart. A request among the waiting lines keeps its id, and
+        its clock, like the game's pacing, stops until ``go_on``."""
+        told = [seat for seat in self._deadline if self._told_by.get(seat, 0) <= stored]
+        for seat in told:
+            del self._deadline[seat]
+            self._unsent.pop(seat, None)
+        for request in self._requests.values():
+            request.seats.difference_update(told)
+        self._paused_at = now
+        self._suspended = True
+
     def go_on(self, now: float) -> None:
-        """Carry on a restored game from the step where it stopped: every decision still
-        pending is asked again, under a new request id (its bot may have answered the old
-        one into a referee that died before storing it, and bots ignore an id they
-        answered), with its whole time. A game that was over just ends (``on_end``)."""
+        """Carry on a restored or paused game from the step where it stopped: every
+        decision still pending and not waiting to go out is asked again, under a new
+        request id (its bot may have answered the old one into a referee that died, or
+        paused, before storing it, and bots ignore an id they answered), with its whole
+        time; the time a pause took is added to every other clock of the game. A game that
+        was over just ends (``on_end``)."""
         if self._suspended:
             self._suspended = False
+            if self._paused_at is not None:
+                self._shift(now - self._paused_at)
+                self._paused_at = None
             self._asked = -1
             self._advance(now)
+
+    def _shift(self, seconds: float) -> None:
+        """Move the game's running clocks ``seconds`` on (the time it was paused)."""
+        for seat in self._deadline:
+            self._deadline[seat] += seconds
+        if self._secret_since is not None:
+            self._secret_since += seconds
+        if self._hold_until is not None:
+            self._hold_until += seconds
+        if self._step_at is not None:
+            self._step_at += seconds
 
     # -- answers --------------------------------------------------------------------
 
@@ -463,6 +501,8 @@ class Match:
     def next_deadline(self) -> float | None:
         """The next time ``poll`` has work: a player's deadline, the end of a hold on public
         lines, or the time a held dependent request goes out."""
+        if self._suspended:
+            return None
         deadline = min((d for seat, d in self._deadline.items() if seat not in self._unsent), default=None)
         if self._stretch_unsent:
             return deadline  # the stretch's clock has not started
@@ -473,6 +513,8 @@ class Match:
 
     def poll(self, now: float) -> None:
         """Apply the escalation step to every seat whose deadline has passed."""
+        if self._suspended:
+            return
         for seat, deadline in sorted(self._deadline.items(), key=lambda kv: kv[1]):
             if self.over or deadline > now or self._deadline.get(seat) != deadline or seat in self._unsent:
                 continue
@@ -734,6 +776,7 @@ class Match:
         the lines are the request itself (not a warning), and its answers' latency counts
         from when they went out."""
         self._deadline.update(dict.fromkeys(seats, now + seconds))
+        self._told_by.update(dict.fromkeys(seats, len(self.transcript)))
         sent_at = (str(rid), now, rid)
         if asked:
             self._sent_at.update(dict.fromkeys(seats, sent_at))

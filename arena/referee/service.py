@@ -25,6 +25,7 @@ from .identity import Identities
 from .journal import Journal
 from .recorder import Recorder
 from .match import Match
+from .pause import STORE_DOWN, unwritable
 from .referee import Referee
 
 log = logging.getLogger(__name__)
@@ -235,6 +236,11 @@ class RefereeService:
         needs that have not registered; the lobby names who waits, and for what."""
         if self.done:
             return None
+        paused = self.referee.paused()
+        if paused:
+            now = self.clock()
+            games = ", ".join(f"{gid} for {now - since:.0f} s" for gid, since in paused.items())
+            return f"paused: {STORE_DOWN} ({games}); no game starts until it can"
         if self._resuming:
             now = self.clock()
             return "; ".join(f"game {gid} resumes once {', '.join(self._missing(gid))} come back "
@@ -351,6 +357,8 @@ class RefereeService:
             lines += _listed(f"{gid} {table.game} joining:", self._nicks(table.seats), width)
         for gid, until in self._resuming.items():
             lines += _listed(f"{gid} resumes when back ({until - now:.0f} s left):", self._missing(gid), width)
+        for gid, since in self.referee.paused().items():
+            lines.append(f"{gid} paused {now - since:.0f} s: {STORE_DOWN}")
         running = sorted(self._started.items(), key=lambda item: item[1])
         for gid, started in running[:STATUS_GAMES]:
             match = self.referee.matches[gid]
@@ -374,8 +382,19 @@ class RefereeService:
         return self.config.lobby.max_players + 1
 
     def _open_table(self, now: float) -> bool:
-        """Seat the waiting bots at a new game and invite them to its channel."""
-        table = self.lobby.take(max(self._smallest(), 1))
+        """Seat the waiting bots at a new game and invite them to its channel; none while
+        the store refuses to be written (the bots wait on, and a later call tries again)."""
+        waiting = list(self.lobby.waiting)
+        try:
+            table = self.lobby.take(max(self._smallest(), 1))
+        except Exception as exc:  # (a lobby that keeps its rosters in the store)
+            if not unwritable(exc):
+                raise
+            self.referee.store_failed(exc, now)
+            for nick in waiting:  # none of them is seated
+                if nick not in self.lobby.waiting:
+                    self.lobby.add(nick, now)
+            return False
         if table is None:
             return False
         seats = table.seats
@@ -386,7 +405,16 @@ class RefereeService:
             for nick in seats:
                 self.lobby.add(nick, now)
             return False
-        gid = table.gid or self.referee.new_game_id()
+        try:
+            gid = table.gid or self.referee.new_game_id()
+        except Exception as exc:
+            if not unwritable(exc):
+                raise
+            self.referee.store_failed(exc, now)
+            for nick in seats:
+                self.lobby.add(nick, now)
+            return False
+        self.referee.store_works()
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
         self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
@@ -483,7 +511,7 @@ class RefereeService:
             if self.referee.bot_named(name) is not None:
                 self.lobby.add(name, now)
         if match.channel is not None:
-            self.referee.behind(self.link.part, match.channel)  # after END and the ratings
+            self.referee.behind(match.gid, self.link.part, match.channel)  # after END and the ratings
         del self.referee.matches[match.gid]
         self._started.pop(match.gid, None)
         self._resuming.pop(match.gid, None)
@@ -494,16 +522,20 @@ class RefereeService:
 
     def _after(self, now: float) -> None:
         """Start what is due, then make sure we wake for the next deadline."""
-        while not self.done and self.lobby.due(now) and self._open_table(now):
+        writable = self.referee.writable(now)  # no game starts while the store cannot be written
+        while writable and not self.done and self.lobby.due(now) and self._open_table(now):
             pass  # another table, while enough bots still wait
-        self._seat_tables(now)
+        if writable:
+            self._seat_tables(now)
         self._resume_due(now)
         lobby = None if self.done else self.lobby.deadline  # a finished service seats no one
+        retry = self.referee.store_retry
         wake = min(
             (t for t in (self.referee.next_deadline(), lobby,
                          min((t[2] for t in self._tables.values()), default=None),
                          min((t for t in self._watch_by.values() if t > now), default=None),
-                         min(self._resuming.values(), default=None)) if t is not None),
+                         min(self._resuming.values(), default=None),
+                         retry if retry is not None and retry > now else None) if t is not None),
             default=math.inf,
         )
         if wake < self._wake:

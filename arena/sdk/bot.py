@@ -24,6 +24,7 @@ from ..protocol import (
     ERROR,
     FLOOR_LINES,
     MORE,
+    PAUSE,
     PROTOCOL_VERSION,
     REGISTER,
     RESUME,
@@ -397,6 +398,14 @@ class Session:
         if verb == RESUME:
             self._resumed(gid, msg)
             return []
+        if verb == PAUSE:
+            # Nothing is open until the game goes on and asks again: a refusal of our answer
+            # meanwhile needs no random retry. (A game paused before its START is ours if
+            # its TABLE seated us.)
+            if gid in self.games or gid in self._channels:
+                self._open.pop(gid, None)
+                log.info("game %s paused by the referee: %s", gid, msg.text or "no reason given")
+            return []
         if verb == TABLE:
             channel = msg.get("channel")
             me = self.nick.lower()
@@ -638,7 +647,7 @@ class Session:
         return _answer(ask.game, ask.rid, _value(choice), fallback)[0]
 
 
-_SESSION_VERBS = frozenset({WELCOME, ERROR, WARN, RESYNC, RESUME, TABLE, START})
+_SESSION_VERBS = frozenset({WELCOME, ERROR, WARN, RESYNC, RESUME, PAUSE, TABLE, START})
 """The lines ``Session._session_line`` handles: any other is a request or a game's event,
 which a session handles first (they are nearly every line it gets)."""
 

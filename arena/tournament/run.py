@@ -13,6 +13,7 @@ from ..referee.lobby import Table
 from ..referee.identity import Identities
 from ..referee.local import CLOCKS, LocalHub
 from ..referee.match import Match
+from ..referee.pause import STORE_DOWN, unwritable
 from ..referee.recorder import Recorder
 from ..referee.service import RefereeService
 from ..sdk import Bot
@@ -79,6 +80,10 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     game's own state, so a resumed tournament plays what an uninterrupted one would — on the
     virtual clock. On the wall clock (``settings.clock``) the bots' real thinking time
     counts against their deadlines: games are as on IRC, and not reproducible.
+
+    A game whose record the store refuses (a full disk) stops the tournament with a
+    TournamentError: the game is not stored, so the same command, once the store can be
+    written, plays it again whole, as it was.
     """
     bots = start_bots(settings)
     schedule, done = open_tournament(store, settings)
@@ -96,7 +101,14 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
             # Bots that draw from the ``random`` module itself share one process-wide
             # stream: seeded per game too, or a resumed run would deal them other numbers.
             random.seed(schedule.module_seed(index))
-            hub.play(settings.game, table.seats, options, table.seed, gid=table.gid)
+            try:
+                hub.play(settings.game, table.seats, options, table.seed, gid=table.gid)
+            except Exception as exc:
+                if not unwritable(exc):
+                    raise
+                raise TournamentError(f"{STORE_DOWN} ({type(exc).__name__}: {exc}): tournament {settings.id} stopped "
+                                      f"before game {table.gid}, which is not stored; once the store can be written, "
+                                      "the same command goes on from that game") from exc
             tracker()
     finally:
         random.setstate(outside)  # the caller's stream is its own business
