@@ -10,6 +10,7 @@ import click
 from .cli_results import open_store
 from .protocol import SCRAM_ITERATIONS
 from .referee.identity import ITERATIONS, make_verifier, new_key
+from .store.records import UNKNOWN_OWNER
 from .store.report import bots_lines
 
 
@@ -25,7 +26,9 @@ def register(main: click.Group) -> None:
 
     @bots.command("add")
     @click.argument("name")
-    @click.option("--owner", default="unknown", show_default=True, help="Who runs the bot.")
+    @click.option("--owner", default=UNKNOWN_OWNER, show_default=True,
+                  help="Who runs the bot; what the bot says of its owner when it registers does not change it "
+                       "(it fills in only an unknown owner).")
     @click.option("--account", default=None, help="Bind the bot to this services account (networks with services).")
     @click.option("--no-key", is_flag=True, help="With --account: no key, the account alone proves the bot.")
     @_ITERATIONS

@@ -69,6 +69,7 @@ END = "END"
 TABLE = "TABLE"
 RESYNC = "RESYNC"
 RESUME = "RESUME"
+PAUSE = "PAUSE"
 # Both ways: private talk among a team (the wolves at night), relayed by the referee.
 TEAM = "TEAM"
 RATINGS = "RATINGS"
@@ -93,6 +94,7 @@ ARITY: dict[str, tuple[int, int]] = {
     TABLE: (1, 1),  # game id
     RESYNC: (2, 2),  # game id, begin or end
     RESUME: (1, 1),  # game id
+    PAUSE: (1, 1),  # game id
     TEAM: (1, 1),  # game id
     RATINGS: (1, 1),  # game id
 }
@@ -246,12 +248,17 @@ def shown(token: str, limit: int = 20) -> str:
     return token if len(token) <= limit else token[:limit] + "..."
 
 
+def valid_request_id(token: str) -> bool:
+    """Whether ``token`` can be a request id: 1-9 ASCII digits. ``str.isdigit()`` alone is
+    not enough: it accepts '²', which ``int()`` refuses, and '٣' or fullwidth digits, which
+    ``int()`` reads as ASCII ones, so one id would have many spellings."""
+    return token.isascii() and token.isdigit() and len(token) <= MAX_REQUEST_DIGITS
+
+
 def request_id(token: str) -> int:
-    """The request id ``token`` spells; raises ProtocolError (MALFORMED) unless it is 1-9
-    ASCII digits. ``str.isdigit()`` alone is not enough: it accepts '²', which ``int()``
-    refuses, and '٣' or fullwidth digits, which ``int()`` reads as ASCII ones, so one id
-    would have many spellings."""
-    if not (token.isascii() and token.isdigit() and len(token) <= MAX_REQUEST_DIGITS):
+    """The request id ``token`` spells; raises ProtocolError (MALFORMED) unless it is one
+    (``valid_request_id``)."""
+    if not valid_request_id(token):
         raise ProtocolError(ErrorCode.MALFORMED,
                             f"a request id is 1-{MAX_REQUEST_DIGITS} ASCII digits, not {shown(token)!r}")
     return int(token)

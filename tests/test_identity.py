@@ -24,6 +24,7 @@ from arena.referee.recorder import Recorder
 from arena.referee.referee import Referee
 from arena.sdk import Bot
 from arena.store import MIGRATIONS, Store
+from arena.store.records import UNKNOWN_OWNER
 from arena.store.report import bots_lines
 
 
@@ -207,6 +208,28 @@ def test_an_account_binds_its_first_bot_and_then_proves_it() -> None:
     assert code(wire.say("bob", "REGISTER 1 name=bob")) == ErrorCode.AUTH_FAILED.value
     assert code(wire.say("bob", "REGISTER 1 name=bob", account="other")) == ErrorCode.AUTH_FAILED.value
     assert code(wire.say("bob7", "REGISTER 1 name=bob", account="BobAcct")) == WELCOME
+
+
+def test_the_operators_owner_is_kept_whatever_the_bot_says_when_it_registers(tmp_path) -> None:
+    """``arena bots add NAME --owner O`` names who runs the bot; the ``owner=`` of its
+    REGISTER (what the SDK sends: its class's ``owner``) fills in only an owner nobody gave."""
+    with Store(tmp_path / "results.db") as store:
+        store.add_bot("alice", "ops-team", make_verifier(new_key()), None, 1.0)
+        store.add_bot("carol", UNKNOWN_OWNER, make_verifier(new_key()), None, 1.0)
+        for name in ("alice", "carol", "dave"):
+            store.save_bot(name, "arena", "2.0", None, 2.0)
+        store.save_bot("dave", "mallory", "2.1", None, 3.0)
+        assert [(b.name, b.owner, b.version) for b in store.bots()] == [
+            ("alice", "ops-team", "2.0"), ("carol", "arena", "2.0"), ("dave", "arena", "2.1")]
+
+
+def test_in_memory_a_bots_owner_fills_in_only_an_unknown_one() -> None:
+    book = MemoryBook()
+    book.add("carol")
+    book.save_bot("carol", "arena", "1.0", None, 1.0)
+    book.save_bot("carol", "mallory", "1.1", None, 2.0)
+    record = book.bot("carol")
+    assert record is not None and (record.owner, record.version) == ("arena", "1.1")
 
 
 def test_bot_names_follow_nick_rules_and_avoid_reserved_words() -> None:

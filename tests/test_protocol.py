@@ -105,6 +105,8 @@ CANONICAL: list[tuple[Message, str]] = [
     (Message.make("RESYNC", "g3", "end"), "RESYNC g3 end"),
     (Message.make("RESUME", "g3", game="avalon", channel="#arena-g3-r1", seats=["alice", "bob"], wait=60),
      "RESUME g3 game=avalon channel=#arena-g3-r1 seats=alice,bob wait=60"),
+    (Message.make("PAUSE", "g3", text="the results store cannot be written"),
+     "PAUSE g3 :the results store cannot be written"),
     (Message.make(VOTES, "g1", approve=["alice", "bob", "carol"], reject=["dave", "erin"], result="approved", rejections=0),
      "VOTES g1 approve=alice,bob,carol reject=dave,erin result=approved rejections=0"),
     (Message.make(VOTES, "g1", approve=[], reject=SEATS, result="rejected", rejections=5),

@@ -32,7 +32,7 @@ import scramp
 
 from ..core.errors import ErrorCode
 from ..protocol import SCRAM_ITERATIONS
-from ..store.records import BotRecord, Verifier
+from ..store.records import UNKNOWN_OWNER, BotRecord, Verifier
 
 KEY_LENGTH = 32
 """Letters and digits in a bot key (190 bits): a random secret, and no command-line flag."""
@@ -96,12 +96,13 @@ class MemoryBook:
     def save_bot(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
         old = self._bots.get(name.lower())
         self._bots[name.lower()] = BotRecord(
-            old.name if old else name, owner, version, old.verifier if old else None, bool(old and old.old_key),
+            old.name if old else name, old.owner if old and old.owner != UNKNOWN_OWNER else owner, version,
+            old.verifier if old else None, bool(old and old.old_key),
             (old.account if old and old.account else account), old.created if old else now, now)
 
     def add(self, name: str, key: str | None = None, account: str | None = None, iterations: int = ITERATIONS) -> None:
         """Register a bot ahead of time (what ``arena bots add`` does with the store)."""
-        self._bots[name.lower()] = BotRecord(name, "unknown", "unknown",
+        self._bots[name.lower()] = BotRecord(name, UNKNOWN_OWNER, "unknown",
                                              None if key is None else make_verifier(key, iterations), False,
                                              account, time.time(), None)
 

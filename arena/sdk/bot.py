@@ -16,6 +16,7 @@ import logging
 import random
 from typing import Any, Callable, ClassVar, TypeAlias
 
+from ..core.words import counted
 from ..protocol import (
     ANSWER,
     ASK,
@@ -25,6 +26,7 @@ from ..protocol import (
     ERROR,
     FLOOR_LINES,
     MORE,
+    PAUSE,
     PROOF,
     PROTOCOL_VERSION,
     REGISTER,
@@ -443,6 +445,14 @@ class Session:
         if verb == RESUME:
             self._resumed(gid, msg)
             return []
+        if verb == PAUSE:
+            # Nothing is open until the game goes on and asks again: a refusal of our answer
+            # meanwhile needs no random retry. (A game paused before its START is ours if
+            # its TABLE seated us.)
+            if gid in self.games or gid in self._channels:
+                self._open.pop(gid, None)
+                log.info("game %s paused by the referee: %s", gid, msg.text or "no reason given")
+            return []
         if verb == TABLE:
             channel = msg.get("channel")
             me = self.nick.lower()
@@ -457,7 +467,8 @@ class Session:
     def _ended(self, gid: str, msg: Message) -> None:
         """Game ``gid`` of ours is over: count it, sum up its faults, leave its channel."""
         self.ended.add(gid)
-        log.info("game %s ended (%s): %d games of ours ended so far", gid, msg.get("reason", "?"), self.finished)
+        log.info("game %s ended (%s): %s of ours ended so far", gid, msg.get("reason", "?"),
+                 counted(self.finished, "game"))
         self.faults.game_over(gid)
         self._open.pop(gid, None)
         channel = self._channels.pop(gid, None)
@@ -550,9 +561,9 @@ class Session:
             return []
         if len(lines) > FLOOR_LINES:
             cut = lines[FLOOR_LINES:]
-            log.warning("%s's speech in %s is %d lines, %d more than a turn holds: the last %d bytes were left out "
-                        "(%r...)", type(self.bot).__name__, game.gid, len(lines), len(cut),
-                        sum(len(line.encode()) for line in cut), cut[0][:40])
+            log.warning("%s's speech in %s is %s, %d more than a turn holds: left out, the last %s (%r...)",
+                        type(self.bot).__name__, game.gid, counted(len(lines), "line"), len(cut),
+                        counted(sum(len(line.encode()) for line in cut), "byte"), cut[0][:40])
             lines = lines[:FLOOR_LINES]
         return self.within_budget(game, lines)
 
@@ -572,8 +583,9 @@ class Session:
             kept.append(line)
             left -= size
         if len(kept) < len(lines):
-            log.warning("speech budget of %s in %s: %d of %d lines left out, %d bytes left to say",
-                        game.me, game.gid, len(lines) - len(kept), len(lines), game.speech_left())
+            log.warning("speech budget of %s in %s: %d of %s left out, %s left to say",
+                        game.me, game.gid, len(lines) - len(kept), counted(len(lines), "line"),
+                        counted(game.speech_left() or 0, "byte"))
         return kept
 
     def _ask(self, msg: Message) -> list[Reply]:
@@ -682,7 +694,7 @@ class Session:
         return _answer(ask.game, ask.rid, _value(choice), fallback)[0]
 
 
-_SESSION_VERBS = frozenset({WELCOME, BYE, ERROR, WARN, RESYNC, RESUME, TABLE, START})
+_SESSION_VERBS = frozenset({WELCOME, BYE, ERROR, WARN, RESYNC, RESUME, PAUSE, TABLE, START})
 """The lines ``Session._session_line`` handles: any other is a request or a game's event,
 which a session handles first (they are nearly every line it gets)."""
 

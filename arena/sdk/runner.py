@@ -19,6 +19,7 @@ from typing import Any, Sequence
 import click
 import irc.client
 
+from ..core.words import counted
 from ..irc.link import IrcLink, strip_controls
 from ..protocol import WHO, Message, topic_referee
 from .bot import Ask, Bot, GameView, Session
@@ -102,7 +103,7 @@ class BotRunner:
                 self.reactor.process_once(tick)
         finally:
             session = self.session
-            log.info("leaving after %d games ended; still open: %s", session.finished,
+            log.info("leaving after %s ended; still open: %s", counted(session.finished, "game"),
                      ", ".join(session.games) or "none")
             self.link.close("bye", drain_timeout=1.0)
             while self.link.queued:

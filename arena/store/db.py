@@ -30,7 +30,7 @@ from .codec import encode, tuples
 from .figures import FIGURES
 from . import live, said
 from .live import Line, LiveGame
-from .records import (BotRecord, Verifier, BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
+from .records import (UNKNOWN_OWNER, BotRecord, Verifier, BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
                       RebuildReport, RoleStats, StoredGame)
 from .schema import MIGRATIONS, Migration, migrate
 
@@ -312,12 +312,15 @@ class Store:
             raise KeyError(name)
 
     def save_bot(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
-        """What a bot said of itself when it registered; an account binds it for good."""
+        """What a bot said of itself when it registered; an account binds it for good. Its
+        ``owner`` fills in only an unknown one: the operator's (``arena bots add --owner``),
+        or the first a bot declared, is not for a registration to change."""
         self.conn.execute(
             "INSERT INTO bots (name, owner, version, account, created, seen) VALUES (?,?,?,?,?,?)"
-            " ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, version = excluded.version,"
+            " ON CONFLICT(name) DO UPDATE SET"
+            " owner = CASE WHEN bots.owner = ? THEN excluded.owner ELSE bots.owner END, version = excluded.version,"
             " account = COALESCE(bots.account, excluded.account), seen = excluded.seen",
-            (name, owner, version, account, now, now))
+            (name, owner, version, account, now, now, UNKNOWN_OWNER))
 
     # -- tournaments ----------------------------------------------------------------------
 

@@ -141,6 +141,11 @@ def record_from_game(
     )
 
 
+UNKNOWN_OWNER = "unknown"
+"""A bot's owner until someone names it: the operator (``arena bots add --owner``) or, failing
+that, the bot itself when it registers."""
+
+
 @dataclass(frozen=True)
 class Verifier:
     """What the arena keeps of a bot's key: SCRAM-SHA-256's salt, iteration count,
