@@ -276,14 +276,31 @@ class RefereeService:
         self._after(now)
 
     def _bot_changed(self, name: str, connected: bool) -> None:
-        """A bot that a connection now plays waits in the lobby (unless it is seated); one
-        that no connection plays any more leaves it."""
+        """A bot that a connection now plays waits in the lobby (``_back``); one that no
+        connection plays any more leaves it, and a table it was seated at that has not
+        started is withdrawn: a bot that left is never seated."""
+        now = self.clock()
         if connected:
-            if not any(m.seat_of(name) is not None for m in self.referee.matches.values()) and \
-                    not any(name.lower() in (n.lower() for n in t.seats) for t, _, _ in self._tables.values()):
-                self.lobby.add(name, self.clock())
-        else:
+            self._back(name, now)
+            return
+        self.lobby.remove(name)
+        for gid, (table, _, _) in list(self._tables.items()):
+            if name.lower() in (n.lower() for n in table.seats):
+                self._withdraw(gid, f"{name} left", now)
+
+    def _back(self, name: str, now: float) -> None:
+        """``name`` waits to be seated if it can be: registered and in the lobby channel
+        (where its ``TABLE`` is announced), unless it is seated at a game or table. One
+        that cannot be seated has left the lobby, and the table it sat at with it."""
+        info = self.referee.bot_named(name)
+        if info is None or self.link.fold(info.nick) not in {self.link.fold(n) for n in
+                                                              self.link.members(self.lobby_channel)}:
             self.lobby.remove(name)
+            return
+        if any(m.seat_of(name) is not None for m in self.referee.matches.values()) or \
+                any(name.lower() in (n.lower() for n in t.seats) for t, _, _ in self._tables.values()):
+            return
+        self.lobby.add(name, now)
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         if self.link.is_me(nick):
@@ -300,7 +317,20 @@ class RefereeService:
             self.referee.on_rename(nick, new_nick)
         elif kind == "join" and channel is not None:
             self.referee.on_join(nick, channel, now)
+        if channel is not None and self.link.fold(channel) == self.link.fold(self.lobby_channel):
+            self._lobby_member(kind, nick, now)
         self._after(now)
+
+    def _lobby_member(self, kind: str, nick: str, now: float) -> None:
+        """A registered bot that leaves the lobby channel waits no more (it would not hear
+        its ``TABLE``); one that comes back waits again."""
+        info = self.referee.bot_of(nick)
+        if info is None:
+            return
+        if kind == "join":
+            self._back(info.name, now)
+        elif kind in ("part", "kick"):
+            self.lobby.remove(info.name)
 
     def _operator(self, sender: str, text: str, now: float) -> None:
         """``!help`` and ``!status`` answer anyone (a non-operator once per
@@ -320,9 +350,9 @@ class RefereeService:
         if not operator:
             return
         if words[0] == "!start":
-            if not self._open_table(now):
+            if not self._open_table(now, by_hand=True):
                 self.link.send(self.lobby_channel, f"{sender}: not enough bots are waiting to start a game")
-            while self._open_table(now):
+            while self._open_table(now, by_hand=True):
                 pass
         elif words[0] == "!stop":
             wanted = words[1:] or list(self.referee.matches)
@@ -363,9 +393,10 @@ class RefereeService:
                 continue
         return self.config.lobby.max_players + 1
 
-    def _open_table(self, now: float) -> bool:
-        """Seat the waiting bots at a new game and invite them to its channel."""
-        table = self.lobby.take(max(self._smallest(), 1))
+    def _open_table(self, now: float, by_hand: bool = False) -> bool:
+        """Seat the waiting bots at a new game and invite them to its channel (``by_hand``:
+        an operator's ``!start``)."""
+        table = self.lobby.take(max(self._smallest(), 1), by_hand)
         if table is None:
             return False
         seats = table.seats
@@ -373,16 +404,32 @@ class RefereeService:
             GAMES[table.game].check_setup(len(seats), table.options)
         except ValueError as exc:
             log.warning("cannot seat %d players: %s", len(seats), exc)
-            for nick in seats:
-                self.lobby.add(nick, now)
+            self.lobby.withdraw(table)
+            for name in seats:
+                self._back(name, now)
             return False
         gid = table.gid or self.referee.new_game_id()
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
         self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
-        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=self._nicks(seats)).lines():
-            self.link.send(self.lobby_channel, line)
+        self._announce(gid, table, channel, self._nicks(seats))
         return True
+
+    def _announce(self, gid: str, table: Table, channel: str, seats: list[str]) -> None:
+        """``TABLE`` in the lobby: the game seats ``seats`` (none: it is withdrawn)."""
+        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=seats).lines():
+            self.link.send(self.lobby_channel, line)
+
+    def _withdraw(self, gid: str, why: str, now: float) -> None:
+        """Withdraw a table that has not started: announced again with no seats, its
+        channel left, and its bots that can still play back in the lobby."""
+        table, channel, _ = self._tables.pop(gid)
+        log.warning("table %s withdrawn before its start: %s", gid, why)
+        self._announce(gid, table, channel, [])
+        self.link.part(channel)
+        self.lobby.withdraw(table)
+        for name in table.seats:
+            self._back(name, now)
 
     def _seat_tables(self, now: float) -> None:
         """Start every announced game whose players have all joined (or whose wait is over)."""
@@ -463,12 +510,11 @@ class RefereeService:
         if not again:
             self.games_ended += 1
         now = self.clock()
-        for name in match.bots or match.names:
-            if self.referee.bot_named(name) is not None:
-                self.lobby.add(name, now)
         if match.channel is not None:
             self.referee.behind(self.link.part, match.channel)  # after END and the ratings
         del self.referee.matches[match.gid]
+        for name in match.bots or match.names:
+            self._back(name, now)
         self._started.pop(match.gid, None)
         self._resuming.pop(match.gid, None)
         if self._on_game_end is not None and not again:
