@@ -309,3 +309,31 @@ def test_the_interval_between_answers_to_strangers_is_configured() -> None:
         for now in (0.0, 1.0, 30.0):
             service._operator("stranger", "!help", now)
         assert service.link.queued == before + answered, interval
+
+
+class FailingBook:
+    """A roster book on a store that cannot be written, until it can."""
+
+    def __init__(self) -> None:
+        self.full = True
+
+    def roster(self, game: str, roster: str) -> tuple[int, int] | None:
+        return None
+
+    def save_roster(self, game: str, roster: str, block: int, games: int) -> None:
+        if self.full:
+            raise OSError(28, "No space left on device")
+
+
+def test_a_store_that_cannot_be_written_while_seating_changes_nothing() -> None:
+    """Seating writes the roster's series: when that fails, nobody is seated, counted or
+    held, and the same table is seated once the store can be written."""
+    book = FailingBook()
+    room = lobby(book, min_players=5, max_players=5)
+    for name in bots("b", 10):
+        room.add(name, 0.0)
+    with pytest.raises(OSError):
+        room.take(5)
+    assert room.waiting == bots("b", 10) and not room._played and not room._met and not room._away
+    book.full = False
+    assert len(open_all(room, 0.0)) == 2

@@ -245,6 +245,7 @@ class Lobby:
             if len(pool) < max(smallest, 1):
                 return None
             players = self._draw(pool)
+        order, last = self._order(players)  # first: a store that cannot be written changes nothing
         seated = {p.lower() for p in players}
         self.waiting = [n for n in self.waiting if n.lower() not in seated]
         roster = _roster(players)
@@ -254,7 +255,6 @@ class Lobby:
             self._away[key] = roster
             self._played[key] += 1
         self._met.update(_pairs(players))
-        order, last = self._order(players)
         if last:
             self._kept.pop(roster, None)
         else:
@@ -330,7 +330,7 @@ class Lobby:
         block, games = self._rosters.get(name) or stored or (0, 0)
         if games >= self.keep:
             block, games = block + 1, 0
-        self._rosters[name] = (block, games + 1)
         if self._book is not None:
             self._book.save_roster(game, name, block, games + 1)
+        self._rosters[name] = (block, games + 1)
         return shuffled(roster, derive(self._key, "seating", game, name, block)), games + 1 >= self.keep
