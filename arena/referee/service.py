@@ -291,10 +291,13 @@ class RefereeService:
     def _back(self, name: str, now: float) -> None:
         """``name`` waits to be seated if it can be: registered and in the lobby channel
         (where its ``TABLE`` is announced), unless it is seated at a game or table. One
-        that cannot be seated has left the lobby, and the table it sat at with it."""
+        that cannot be seated has left the lobby, and the table it sat at with it. (Before
+        the referee is in the lobby itself it cannot tell who is there, and a bot may
+        register then: the bot is taken at its word. Once the referee is there, the
+        server has told it every member before any line that follows.)"""
         info = self.referee.bot_named(name)
-        if info is None or self.link.fold(info.nick) not in {self.link.fold(n) for n in
-                                                              self.link.members(self.lobby_channel)}:
+        lobby = {self.link.fold(n) for n in self.link.members(self.lobby_channel)}
+        if info is None or (lobby and self.link.fold(info.nick) not in lobby):
             self.lobby.remove(name)
             return
         if any(m.seat_of(name) is not None for m in self.referee.matches.values()) or \
