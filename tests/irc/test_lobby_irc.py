@@ -52,8 +52,13 @@ def test_bots_that_leave_after_their_last_game_are_never_seated(
     try:
         for runner in runners:
             runner.start()
-        until(lambda: len(finished) >= 3 and not service.referee.bots and not service._tables
-              and not service.referee.matches, SETTLE)
+        try:
+            until(lambda: len(finished) >= 3 and not service.referee.bots and not service._tables
+                  and not service.referee.matches, SETTLE)
+        except AssertionError:
+            raise AssertionError(f"not settled: ended {[m.gid for m in finished]}, registered "
+                                 f"{sorted(service.referee.bots)}, tables {list(service._tables)}, running "
+                                 f"{list(service.referee.matches)}, waiting {service.lobby.waiting}") from None
     finally:
         service.max_games = 0
         for runner in runners:
