@@ -13,6 +13,7 @@ import click
 
 from .config import SECRETS, Config, ConfigError, config_source, env_overrides, load_config
 from .core.errors import SetupError
+from .core.words import counted
 from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
@@ -175,7 +176,8 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
     config = obj.config
     with open_store(config) as store, narrating(config.server, config.narrator) as narrator:
         service = RefereeService(config, max_games=count, key=store.secret("serve"), recorder=Recorder(store),
-                                 on_game_end=lambda m: click.echo(_result_line(m)))
+                                 on_game_end=lambda m: click.echo(_result_line(m)),
+                                 watchers=[config.narrator.nick_for(config.server.nick)] if narrator else [])
         click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
                    f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)")
         if narrator is not None:
@@ -254,7 +256,7 @@ def _result_line(match: Any) -> str:
 def _print_summary(s: dict[str, Any], options: dict[str, Any]) -> None:
     games = s["games"]
     opts = " ".join(f"{k}={str(v).lower()}" for k, v in options.items())
-    click.echo(f"{s['game']}: {games} games of {s['players']} players, seed {s['seed']}")
+    click.echo(f"{s['game']}: {counted(games, 'game')} of {s['players']} players, seed {s['seed']}")
     click.echo(f"options: {opts}")
     click.echo("wins:")
     for side, n in s["wins"].items():

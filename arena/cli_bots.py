@@ -8,8 +8,15 @@ from typing import Any
 import click
 
 from .cli_results import open_store
-from .referee.identity import hash_key, new_key
+from .protocol import SCRAM_ITERATIONS
+from .referee.identity import ITERATIONS, make_verifier, new_key
+from .store.records import UNKNOWN_OWNER
 from .store.report import bots_lines
+
+
+_ITERATIONS = click.option(
+    "--iterations", type=click.IntRange(*SCRAM_ITERATIONS), default=ITERATIONS, show_default=True,
+    help="PBKDF2 iterations the bot computes at each registration (SCRAM-SHA-256).")
 
 
 def register(main: click.Group) -> None:
@@ -19,13 +26,16 @@ def register(main: click.Group) -> None:
 
     @bots.command("add")
     @click.argument("name")
-    @click.option("--owner", default="unknown", show_default=True, help="Who runs the bot.")
+    @click.option("--owner", default=UNKNOWN_OWNER, show_default=True,
+                  help="Who runs the bot; what the bot says of its owner when it registers does not change it "
+                       "(it fills in only an unknown owner).")
     @click.option("--account", default=None, help="Bind the bot to this services account (networks with services).")
     @click.option("--no-key", is_flag=True, help="With --account: no key, the account alone proves the bot.")
+    @_ITERATIONS
     @click.pass_obj
-    def add(obj: Any, name: str, owner: str, account: str | None, no_key: bool) -> None:
-        """Add bot NAME and print its key, once: the store keeps only a slow hash of it.
-        The bot sends it when it registers (REGISTER 1 name=NAME key=KEY)."""
+    def add(obj: Any, name: str, owner: str, account: str | None, no_key: bool, iterations: int) -> None:
+        """Add bot NAME and print its key, once: the store keeps only SCRAM's verifier of
+        it. The bot never sends it: it proves it by SCRAM-SHA-256 when it registers."""
         from .protocol import valid_nick
 
         if not valid_nick(name):
@@ -35,7 +45,7 @@ def register(main: click.Group) -> None:
         key = None if no_key else new_key()
         with open_store(obj.config, check=False) as store:
             try:
-                store.add_bot(name, owner, None if key is None else hash_key(key), account, time.time())
+                store.add_bot(name, owner, None if key is None else make_verifier(key, iterations), account, time.time())
             except KeyError:
                 raise click.ClickException(f"a bot named {name} exists already; `arena bots rekey {name}` "
                                            "gives it a new key") from None
@@ -47,13 +57,15 @@ def register(main: click.Group) -> None:
 
     @bots.command("rekey")
     @click.argument("name")
+    @_ITERATIONS
     @click.pass_obj
-    def rekey(obj: Any, name: str) -> None:
-        """Give bot NAME a new key (printed once); the old key stops working."""
+    def rekey(obj: Any, name: str, iterations: int) -> None:
+        """Give bot NAME a new key (printed once); the old key stops working. A key from
+        before SCRAM (a scrypt hash) cannot be converted: such a bot needs this."""
         key = new_key()
         with open_store(obj.config, check=False, create=False) as store:
             try:
-                store.set_bot_key(name, hash_key(key))
+                store.set_bot_key(name, make_verifier(key, iterations))
             except KeyError:
                 raise click.ClickException(f"no bot named {name} (see `arena bots list`)") from None
         click.echo(f"new key for {name} (shown once):")

@@ -17,6 +17,7 @@ import click
 
 from .config import Config
 from .core.errors import SetupError
+from .core.words import counted
 from .core.options import OptionError
 from .games import GAMES
 from .referee.local import CLOCKS
@@ -64,6 +65,21 @@ def newest_game(store: Store) -> str:
     means when left out, so a store of one game type needs no ``--game`` at all."""
     newest = store.list_games(limit=1)
     return newest[0].game if newest else "avalon"
+
+
+def game_of(store: Store, game: str | None, tournament: str | None) -> str:
+    """The game type a results command shows: ``game`` if given, else ``tournament``'s
+    game, else the newest stored game's. A tournament that is not stored, or one of another
+    game than ``game``, is an error: its standings in another game would be empty."""
+    if tournament is None:
+        return game or newest_game(store)
+    found = store.tournament(tournament)
+    if found is None:
+        raise click.ClickException(f"no tournament {tournament!r} is stored")
+    played = str(found[0].get("game", "avalon"))
+    if game is not None and game != played:
+        raise click.ClickException(f"tournament {tournament} plays {played}, not {game}")
+    return played
 
 
 def _fmt_eta(seconds: float | None) -> str:
@@ -129,8 +145,8 @@ def register(main: click.Group) -> None:
                             clock=clock)
         where = f"in this process, {clock} clock" if settings.transport == "local" else \
             f"on {config.server.host}:{config.server.port} (bots must connect and register)"
-        click.echo(f"tournament {tid}: {settings.games} {game} games of {n_players} players, "
-                   f"{len(entries)} bots, {where}; Ctrl-C stops, the same command resumes")
+        click.echo(f"tournament {tid}: {counted(settings.games, f'{game} game')} of {n_players} players, "
+                   f"{counted(len(entries), 'bot')}, {where}; Ctrl-C stops, the same command resumes")
 
         tty = sys.stderr.isatty()
         shown = [0.0]
@@ -142,7 +158,7 @@ def register(main: click.Group) -> None:
                 return
             shown[0] = now
             leaders = ", ".join(f"{bot} {score:.0f}" for bot, score in p.leaders)
-            line = (f"{p.done}/{p.total} games, {p.rate:.1f} games/s, eta {_fmt_eta(p.eta)}; "
+            line = (f"{p.done}/{counted(p.total, 'game')}, {p.rate:.1f} games/s, eta {_fmt_eta(p.eta)}; "
                     f"elo leaders: {leaders}")
             click.echo(f"\r\x1b[K{line}" if tty else line, err=True, nl=not tty or p.done == p.total)
 
@@ -156,21 +172,22 @@ def register(main: click.Group) -> None:
             except KeyboardInterrupt:
                 found = store.tournament(tid)
                 done = found[1] if found else 0
-                click.echo(f"interrupted after {done} of {settings.games} games; run the same command to resume")
+                click.echo(f"interrupted after {done} of {counted(settings.games, 'game')}; "
+                           "run the same command to resume")
                 sys.exit(130)
             found = store.tournament(tid)
             done = found[1] if found else played
-            click.echo(f"played {played} games now; tournament {tid} has {done} games stored")
+            click.echo(f"played {counted(played, 'game')} now; tournament {tid} has {counted(done, 'game')} stored")
             # Its own standings, as its progress lines: the store's other games would mix in
             # bots that did not play it (`arena leaderboard` shows those).
-            click.echo(f"tournament {tid} leaderboard (elo, its {done} games rated afresh; "
+            click.echo(f"tournament {tid} leaderboard (elo, its {counted(done, 'game')} rated afresh; "
                        f"every stored game: arena leaderboard --game {game}):")
             for line in leaderboard_lines(store.leaderboard(game, "elo", tournament=tid), "elo"):
                 click.echo(line)
 
     @main.command()
     @click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
-                  help="Default: the game of the newest stored game.")
+                  help="Default: the tournament's game, else the game of the newest stored game.")
     @click.option("--system", type=click.Choice(SYSTEMS), default="elo", show_default=True)
     @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
     @click.option("--limit", type=click.IntRange(min=1), default=None, help="Show only the top N bots.")
@@ -182,9 +199,7 @@ def register(main: click.Group) -> None:
                     min_games: int) -> None:
         """The bots by rating, with owner, games played and win rate (95% Wilson interval)."""
         with open_store(obj.config, check=False, create=False) as store:
-            game = game or newest_game(store)
-            if tournament is not None and store.tournament(tournament) is None:
-                raise click.ClickException(f"no tournament {tournament!r} is stored")
+            game = game_of(store, game, tournament)
             rows = store.leaderboard(game, system, limit=limit, min_games=min_games, tournament=tournament)
         if fmt == "table":
             if not rows:
@@ -267,15 +282,17 @@ def register(main: click.Group) -> None:
     @main.command()
     @click.argument("bot", required=False)
     @click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
-                  help="Default: the game of the newest stored game.")
+                  help="Default: the tournament's game, else the game of the newest stored game.")
+    @click.option("--tournament", default=None, help="This tournament's games alone.")
     @click.pass_obj
-    def stats(obj: Any, bot: str | None, game: str | None) -> None:
+    def stats(obj: Any, bot: str | None, game: str | None, tournament: str | None) -> None:
         """Per bot and per role: games, wins, win rate (95% Wilson interval) and role figures."""
         with open_store(obj.config, check=False, create=False) as store:
-            game = game or newest_game(store)
-            found = store.bot_stats(game, bot)
+            game = game_of(store, game, tournament)
+            found = store.bot_stats(game, bot, tournament=tournament)
         if not found:
-            raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else ""))
+            raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else "")
+                                       + (f" in tournament {tournament}" if tournament else ""))
         for i, name in enumerate(sorted(found)):
             if i:
                 click.echo("")
@@ -293,16 +310,17 @@ def register(main: click.Group) -> None:
         """Recompute every rating from the stored games, in order, and compare with the stored values."""
         with open_store(obj.config, check=False, create=write) as store:
             report = store.rebuild(write=write)
-        click.echo(f"{report.games} games, {report.changes_checked} rating changes and "
-                   f"{report.ratings_checked} current ratings recomputed")
+        click.echo(f"{counted(report.games, 'game')}, {counted(report.changes_checked, 'rating change')} and "
+                   f"{counted(report.ratings_checked, 'current rating')} recomputed")
         if report.exact:
             click.echo("every stored value matches exactly")
             return
         for m in report.mismatches[:10]:
             click.echo(f"  {m.where}: stored {m.stored}, computed {m.computed}")
         if write:
-            click.echo(f"{len(report.mismatches)} differences; the recomputed values are now stored")
+            click.echo(f"{counted(len(report.mismatches), 'difference')}; the recomputed values are now stored")
             return
-        raise click.ClickException(f"{len(report.mismatches)} stored values differ; "
+        differ = "differs" if len(report.mismatches) == 1 else "differ"
+        raise click.ClickException(f"{counted(len(report.mismatches), 'stored value')} {differ}; "
                                    "`arena ratings rebuild --write` stores the recomputed ones")
 

@@ -73,10 +73,15 @@ def register(main: click.Group) -> None:
     def web(obj: Any, host: str, port: int) -> None:
         """Serve the reports locally: the list of games, each game (those being played
         update as they go, showing only what their channel shows), tournaments, the store."""
+        from werkzeug.serving import make_server
+
         from .web import create_app
 
         config = obj.config
         with open_store(config, check=False, create=False):
             pass  # says where it looked if there is no store, before anything listens
-        click.echo(f"arena web on http://{host}:{port}/ (Ctrl-C stops)")
-        create_app(config.store.path, config.ratings.systems()).run(host=host, port=port, threaded=True)
+        server = make_server(host, port, create_app(config.store.path, config.ratings.systems()), threaded=True)
+        click.echo(f"arena web on http://{host}:{server.server_port}/ (Ctrl-C stops)")
+        server.serve_forever()
+        # Werkzeug's loop ends only on Ctrl-C, which it swallows: end as every command does then.
+        raise KeyboardInterrupt

@@ -225,6 +225,8 @@ class NarratorConfig:
                                pattern=_NICK, form="null, or an IRC nick of 1 to 30 characters")
     lines_per_second: float = setting(1.0, help="the narrator's outgoing line rate; 0 = unlimited", min=0)
     burst: int = setting(5, help="lines that may go out at once before the rate applies", min=1)
+    backlog: int = setting(20, help="lines the narration may fall behind before it skips the play of the games it "
+                                    "has yet to tell, saying how much (never a game's setup or its end)", min=1)
 
     def nick_for(self, referee: str) -> str:
         return self.nick or f"{referee}-tv"

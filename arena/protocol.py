@@ -12,6 +12,8 @@ that starts with ``:`` begins free text that runs to the end of the line.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import builtins
 import operator
 import re
@@ -51,7 +53,9 @@ REGISTER = "REGISTER"
 UNREGISTER = "UNREGISTER"
 WHO = "WHO"
 ANSWER = "ANSWER"
+PROOF = "PROOF"
 # Referee -> bots (and the channel).
+CHALLENGE = "CHALLENGE"
 WELCOME = "WELCOME"
 BYE = "BYE"
 REGISTERED = "REGISTERED"
@@ -65,6 +69,7 @@ END = "END"
 TABLE = "TABLE"
 RESYNC = "RESYNC"
 RESUME = "RESUME"
+PAUSE = "PAUSE"
 # Both ways: private talk among a team (the wolves at night), relayed by the referee.
 TEAM = "TEAM"
 RATINGS = "RATINGS"
@@ -74,6 +79,8 @@ ARITY: dict[str, tuple[int, int]] = {
     UNREGISTER: (0, 0),
     WHO: (0, 0),
     ANSWER: (3, 3),  # game id, request id, value
+    PROOF: (0, 0),
+    CHALLENGE: (0, 0),
     WELCOME: (1, 1),  # the bot's nick
     BYE: (0, 0),
     REGISTERED: (0, 0),
@@ -87,6 +94,7 @@ ARITY: dict[str, tuple[int, int]] = {
     TABLE: (1, 1),  # game id
     RESYNC: (2, 2),  # game id, begin or end
     RESUME: (1, 1),  # game id
+    PAUSE: (1, 1),  # game id
     TEAM: (1, 1),  # game id
     RATINGS: (1, 1),  # game id
 }
@@ -167,6 +175,38 @@ for _verbs in GAME_VERBS.values():
     register_verbs(_verbs)
 
 
+SCRAM = "scram"
+"""The field that carries a SCRAM message (``REGISTER``, ``CHALLENGE``, ``PROOF``,
+``WELCOME``), as the standard base64 of its text: one token, whatever it holds."""
+SCRAM_ITERATIONS = (4096, 100_000)
+"""The PBKDF2 iteration counts a referee may ask (``arena bots add --iterations``): RFC
+7677's minimum, and a most that a bot checks before it pays the count at a squatter's
+word."""
+SECRET_FIELDS = frozenset({SCRAM, "key"})
+"""Fields never written to a log: a proof, and the key that bots of old sent in clear."""
+
+
+def pack_scram(message: str) -> str:
+    """A SCRAM message as the value of ``scram=``."""
+    return base64.b64encode(message.encode()).decode("ascii")
+
+
+def unpack_scram(value: str) -> str:
+    """The SCRAM message in a ``scram=`` value; ProtocolError if it is not base64 of UTF-8."""
+    try:
+        return base64.b64decode(value.encode("ascii"), validate=True).decode()
+    except (UnicodeError, binascii.Error, ValueError):
+        raise ProtocolError(ErrorCode.MALFORMED, "scram= is the base64 of a SCRAM message") from None
+
+
+def redacted(line: str) -> str:
+    """``line`` with the values of ``SECRET_FIELDS`` hidden, for a log."""
+    head, colon, text = line.partition(" :")
+    tokens = [f"{t.partition('=')[0]}=***" if t.partition("=")[0] in SECRET_FIELDS and "=" in t else t
+              for t in head.split(" ")]
+    return " ".join(tokens) + colon + text
+
+
 REFEREE_TOPIC = "arena referee: "
 """How the lobby's topic names the referee's nick (``arena referee: NICK``, then, while it
 lacks its own nick, `` (NICK is NOT the referee)``): bots learn from it when the nick they
@@ -208,12 +248,17 @@ def shown(token: str, limit: int = 20) -> str:
     return token if len(token) <= limit else token[:limit] + "..."
 
 
+def valid_request_id(token: str) -> bool:
+    """Whether ``token`` can be a request id: 1-9 ASCII digits. ``str.isdigit()`` alone is
+    not enough: it accepts '²', which ``int()`` refuses, and '٣' or fullwidth digits, which
+    ``int()`` reads as ASCII ones, so one id would have many spellings."""
+    return token.isascii() and token.isdigit() and len(token) <= MAX_REQUEST_DIGITS
+
+
 def request_id(token: str) -> int:
-    """The request id ``token`` spells; raises ProtocolError (MALFORMED) unless it is 1-9
-    ASCII digits. ``str.isdigit()`` alone is not enough: it accepts '²', which ``int()``
-    refuses, and '٣' or fullwidth digits, which ``int()`` reads as ASCII ones, so one id
-    would have many spellings."""
-    if not (token.isascii() and token.isdigit() and len(token) <= MAX_REQUEST_DIGITS):
+    """The request id ``token`` spells; raises ProtocolError (MALFORMED) unless it is one
+    (``valid_request_id``)."""
+    if not valid_request_id(token):
         raise ProtocolError(ErrorCode.MALFORMED,
                             f"a request id is 1-{MAX_REQUEST_DIGITS} ASCII digits, not {shown(token)!r}")
     return int(token)

@@ -145,9 +145,9 @@ def environment() -> dict[str, str]:
 
 
 def write_config(where: Path, game: str, host: str, port: int, rate: float = 0.0,
-                 preset: str | None = None) -> Path:
+                 preset: str | None = None, db: str = DB) -> Path:
     """The referee's config: the local server, no keys (a private server), short deadlines,
-    the store in ``where`` (a relative path: the config's folder)."""
+    the store at ``db`` in ``where`` (a relative path: the config's folder)."""
     where.mkdir(parents=True, exist_ok=True)
     bots = ", ".join(nick for nick, _ in ROSTERS[game])
     limit = int(DECISION)
@@ -167,7 +167,7 @@ lobby:
   countdown: 0.2
   join_timeout: 10.0
 store:
-  path: {DB}
+  path: {db}
 tournament:
   id: {TOURNAMENT}
   game: {game}
@@ -213,8 +213,8 @@ def start_bots(where: Path, game: str, host: str, port: int, games: int, rate: f
 class Watch:
     """Reads the store while the referee writes it (read-only; WAL mode lets both go on)."""
 
-    def __init__(self, where: Path) -> None:
-        self.path = where / DB
+    def __init__(self, where: Path, db: str = DB) -> None:
+        self.path = where / db
         self.conn: sqlite3.Connection | None = None
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -367,15 +367,15 @@ def _plan(rng: random.Random, stored: int, games: int, left: int) -> _Plan | Non
 # -- the checks -----------------------------------------------------------------------------
 
 
-def check_store(where: Path, game: str, games: int) -> tuple[dict[str, int], list[str]]:
-    """(games by kind, failures): every scheduled game stored once, none in progress, no
-    forfeit, no abort but for a bot that did not come back, every replay exact, the
-    tournament's count right."""
+def check_store(where: Path, game: str, games: int, db: str = DB) -> tuple[dict[str, int], list[str]]:
+    """(games by kind, failures): every scheduled game stored once (in ``where``/``db``), none
+    in progress, no forfeit, no abort but for a bot that did not come back, every replay
+    exact, the tournament's count right."""
     from arena.config import parse_config
     from arena.store import Store
 
     failures = []
-    config = parse_config({"store": {"path": str(where / DB)}})
+    config = parse_config({"store": {"path": str(where / db)}})
     kinds: dict[str, int] = {}
     with Store(config.store.path, config.ratings.systems()) as store:
         conn = store.conn

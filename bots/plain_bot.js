@@ -7,6 +7,7 @@
 //        [--referee arena] [--channel '#arena'] [--games N]
 'use strict';
 const net = require('net');
+const crypto = require('crypto');
 
 // ---- Command line ---------------------------------------------------------------------
 const opts = { server: null, nick: null, name: null, key: process.env.ARENA_KEY || null,
@@ -33,7 +34,8 @@ const say = (target, text) => send(`PRIVMSG ${target} :${text}`);
 const toReferee = (text) => say(opts.referee, text);   // everything for the referee goes by DM
 
 let nick = opts.nick;
-let registered = false;    // the referee answered WELCOME
+let registered = false;    // the referee answered WELCOME (and, with a key, proved it is the referee)
+let scram = null;          // the SCRAM exchange under way: { nonce, bare, signature }
 let inLobby = false;       // we joined the lobby channel
 let topicOk = true;        // §3 "Is it the referee?": the lobby topic does not name another nick
 const games = new Map();   // GID -> { channel, moderated, voiced, wolves }: the games we sit in
@@ -79,9 +81,14 @@ function onIrcLine(raw) {
     case 'TOPIC': if (lower(params[0]) === lower(opts.channel)) checkTopic(params[1] || ''); break;
     case '366': if (lower(params[1]) === lower(opts.channel)) { inLobby = true; register(); } break;
     case 'JOIN':  // §3: register again whenever the referee joins the lobby (it was restarted)
-      if (isReferee && lower(params[0]) === lower(opts.channel)) { registered = false; register(); }
+      if (isReferee && lower(params[0]) === lower(opts.channel)) register();   // (not trusted if its nick quit before)
       break;
-    case 'NICK': if (lower(from) === lower(nick)) nick = params[0]; break;
+    case 'QUIT': if (isReferee) registered = false; break;   // whoever takes its nick next is a stranger
+    case 'NICK':
+      if (lower(from) === lower(nick)) nick = params[0];
+      else if (isReferee) registered = false;
+      else if (lower(params[0]) === lower(opts.referee)) register();   // it took its nick back
+      break;
     case 'MODE': onMode(params); break;
     case 'PRIVMSG':
       // §1: only lines whose sender is the referee's nick are protocol; the rest is chat.
@@ -109,16 +116,66 @@ function onMode([channel, modes = '', ...nicks]) {
 // §3 "Is it the referee?": the lobby topic names the referee's nick ("arena referee: NICK ...").
 // While it names another nick than ours, the real referee is not on our nick: wait.
 function checkTopic(topic) {
-  const named = /^arena referee: (\S+)/.exec(topic);
+  const named = /^arena referee: (\S+)/.exec(topic), wasOk = topicOk;
   topicOk = !named || lower(named[1]) === lower(opts.referee);
   if (!topicOk) { log(`the topic names ${named[1]} as the referee, not ${opts.referee}: waiting`); registered = false; }
-  else register();
+  else if (!wasOk) register();   // (not on every topic: a registration under way would start over)
 }
 
 function register() {
   if (registered || !topicOk || !inLobby) return;
   const name = opts.name || opts.nick;
-  toReferee(`REGISTER 1 name=${name} owner=plain_bot.js version=1.0` + (opts.key ? ` key=${opts.key}` : ''));
+  let line = `REGISTER 1 name=${name} owner=plain_bot.js version=1.0`;
+  scram = null;
+  if (opts.key) {   // §3: the key is never sent; SCRAM-SHA-256 proves it, and the referee proves itself
+    const nonce = crypto.randomBytes(18).toString('base64');
+    scram = { nonce, bare: `n=${nick},r=${nonce}` };
+    line += ` scram=${b64(`n,,${scram.bare}`)}`;
+  }
+  toReferee(line);
+}
+
+// ---- SCRAM-SHA-256 (§3), with Node's crypto: PBKDF2 and HMAC ---------------------------
+const b64 = (text) => Buffer.from(text, 'utf8').toString('base64');
+const unb64 = (value) => Buffer.from(value || '', 'base64');
+const hmac = (key, data) => crypto.createHmac('sha256', key).update(data).digest();
+
+// The client-final-message for the referee's server-first-message (and the signature its
+// WELCOME must carry), or null if the challenge is not one a referee gives.
+function scramFinal(serverFirst) {
+  const attrs = {};
+  for (const part of serverFirst.split(',')) { const eq = part.indexOf('='); if (eq === 1) attrs[part[0]] = part.slice(2); }
+  const combined = attrs.r || '', count = Number(attrs.i), salt = unb64(attrs.s);
+  if (!combined.startsWith(scram.nonce) || combined.length === scram.nonce.length
+      || !Number.isInteger(count) || count < 4096 || count > 100000 || salt.length === 0) return null;
+  const salted = crypto.pbkdf2Sync(opts.key, salt, count, 32, 'sha256');
+  const clientKey = hmac(salted, 'Client Key');
+  const storedKey = crypto.createHash('sha256').update(clientKey).digest();
+  const withoutProof = `c=biws,r=${combined}`;   // biws: base64 of "n,,"
+  const auth = `${scram.bare},${serverFirst},${withoutProof}`;
+  const signature = hmac(storedKey, auth);
+  const proof = Buffer.from(clientKey.map((byte, i) => byte ^ signature[i]));
+  scram.signature = 'v=' + hmac(hmac(salted, 'Server Key'), auth).toString('base64');
+  return `${withoutProof},p=${proof.toString('base64')}`;
+}
+
+// Before the referee is proven, only the registration's own lines count: a squatter on its
+// nick must not seat us at its tables, nor get our answers.
+function onRegistering(msg) {
+  if (msg.verb === 'CHALLENGE' && scram) {
+    const final = scramFinal(unb64(msg.fields.scram).toString('utf8'));
+    if (final) toReferee(`PROOF scram=${b64(final)}`);
+    else log('the referee\'s challenge is not valid: not registering');
+  } else if (msg.verb === 'WELCOME') {
+    const signed = Buffer.from(unb64(msg.fields.scram).toString('utf8'));
+    const expected = Buffer.from((scram && scram.signature) || '');
+    if (opts.key && !(expected.length && signed.length === expected.length && crypto.timingSafeEqual(signed, expected))) {
+      log(`${opts.referee} did not prove it is the referee: ignoring it`);
+      return;
+    }
+    registered = true;
+    log(`registered as ${msg.fields.name}`);
+  } else if (msg.verb === 'ERROR') log('refused:', msg.args.join(' '), msg.text || '');
 }
 
 // ---- Protocol lines (§2): VERB args key=value ... [:text] -----------------------------
@@ -154,9 +211,9 @@ function onRefereeLine(target, text) {
 function onMessage(msg, target) {
   const gid = msg.args[0];
   // §4 "Resync": while a game's past is replayed, its channel's lines are in the block too.
+  if (!registered) return onRegistering(msg);
   if (/^[#&]/.test(target) && (games.get(gid) || {}).replaying) return;
   switch (msg.verb) {
-    case 'WELCOME': registered = true; log(`registered as ${msg.fields.name}`); break;
     case 'BYE': registered = false; log('the referee ended our registration:', msg.text || ''); break;
     case 'ERROR': log('refused:', msg.args.join(' '), msg.text || ''); break;
     case 'TABLE':   // in the lobby: a game is seated; if we are seated, follow it to its channel

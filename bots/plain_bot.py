@@ -9,14 +9,61 @@ Usage: python bots/plain_bot.py --server HOST:PORT --nick NICK [--name NAME] [--
 """
 
 import argparse
+import base64
+import hashlib
+import hmac
 import os
 import random
+import secrets
 import socket
 
 
 def fields_of(tokens):
     """key=value tokens of a protocol line (positional tokens come first)."""
     return dict(t.split("=", 1) for t in tokens if "=" in t)
+
+
+# -- SCRAM-SHA-256 (protocol.md section 3): prove the key, never send it ---------------------
+
+def b64(data):
+    return base64.b64encode(data).decode()
+
+
+def scram_field(message):
+    """A SCRAM message as the value of scram= (base64 of its text)."""
+    return b64(message.encode())
+
+
+def unb64(value):
+    """The bytes of a base64 text (b"" if it is not base64)."""
+    try:
+        return base64.b64decode(value, validate=True)
+    except ValueError:
+        return b""
+
+
+def scram_text(value):
+    """The SCRAM message in a scram= value ("" if it is not one)."""
+    return unb64(value).decode(errors="replace")
+
+
+def scram_final(key, bare, nonce, server_first):
+    """The client-final-message for the referee's server-first-message, and the server
+    signature its WELCOME must carry; None if the challenge is not one a referee gives."""
+    attrs = dict(part.split("=", 1) for part in server_first.split(",") if "=" in part)
+    combined, count = attrs.get("r", ""), attrs.get("i", "")
+    salt = unb64(attrs.get("s", ""))
+    if not combined.startswith(nonce) or len(combined) == len(nonce) or not count.isdigit() \
+            or not 4096 <= int(count) <= 100000 or not salt:
+        return None
+    salted = hashlib.pbkdf2_hmac("sha256", key.encode(), salt, int(count))
+    client_key = hmac.digest(salted, b"Client Key", "sha256")
+    stored_key = hashlib.sha256(client_key).digest()
+    without_proof = "c=biws,r=" + combined  # biws: base64 of "n,,"
+    auth = f"{bare},{server_first},{without_proof}".encode()
+    proof = bytes(a ^ b for a, b in zip(client_key, hmac.digest(stored_key, auth, "sha256")))
+    signature = hmac.digest(hmac.digest(salted, b"Server Key", "sha256"), auth, "sha256")
+    return f"{without_proof},p={b64(proof)}", "v=" + b64(signature)
 
 
 def main():
@@ -42,10 +89,19 @@ def main():
     def tell_referee(text):
         send(f"PRIVMSG {args.referee} :{text}")
 
-    # Who we are, and the key that proves it: sent only to the referee's nick.
-    register = f"REGISTER 1 name={args.name or args.nick} owner=arena version=1.0"
-    if args.key:
-        register += f" key={args.key}"
+    # Who we are. The key is never sent: each REGISTER starts a SCRAM exchange that proves
+    # it, and the referee must prove it knows it too (its WELCOME's signature) before we
+    # obey any line of its nick: whoever else holds that nick gets nothing it can use.
+    scram = {}  # the exchange under way: our nonce, then the signature the WELCOME must carry
+
+    def register():
+        line = f"REGISTER 1 name={args.name or args.nick} owner=arena version=1.0"
+        scram.clear()
+        if args.key:
+            scram["nonce"] = b64(secrets.token_bytes(18))
+            scram["bare"] = f"n={args.nick},r={scram['nonce']}"
+            line += " scram=" + scram_field("n,," + scram["bare"])
+        return line
 
     send(f"NICK {args.nick}")
     send(f"USER {args.nick} 0 * :plain socket bot")
@@ -55,6 +111,7 @@ def main():
     held = None  # the parts so far of a continued line: (verb and args, fields)
     trusted = True  # whether the lobby's topic lets us believe the referee's nick
     joined = False  # whether we are in the lobby (its names list came)
+    registered = False  # whether the referee welcomed us (and, with a key, proved it is the referee)
     for raw in inp:
         line = raw.rstrip("\r\n")
         if line.startswith("PING"):
@@ -82,14 +139,20 @@ def main():
             # joined: the names list is in. A topic that only updates the lobby's status
             # (who waits, what runs) while we trusted the referee already changes nothing.
             if trusted and (command == "366" or joined and not was_trusted):
-                tell_referee(register)
+                tell_referee(register())
             joined = joined or command == "366"
             continue
         sender = prefix[1:].split("!", 1)[0]
         if command == "JOIN" and sender.lower() == args.referee.lower():
             # The referee (re)joined the lobby: it may not know us, so register (again).
-            if params.lstrip(":").lower() == args.channel.lower() and trusted:
-                tell_referee(register)
+            if params.lstrip(":").lower() == args.channel.lower() and trusted and not registered:
+                tell_referee(register())  # (a new referee: its nick quit before, which ended our trust)
+            continue
+        if command in ("QUIT", "NICK") and sender.lower() == args.referee.lower():
+            registered = False  # whoever takes the referee's nick next is a stranger until it proves otherwise
+            continue
+        if command == "NICK" and params.lstrip(":").lower() == args.referee.lower() and trusted:
+            tell_referee(register())  # the referee took its nick back: register with it
             continue
         if command != "PRIVMSG":
             continue
@@ -107,6 +170,28 @@ def main():
             held = (head, kv)
             continue
         me = args.nick.lower()
+        if not registered:
+            # Only the registration's lines count until the referee is proven: a squatter on
+            # its nick must not seat us at its tables nor get answers.
+            if verb == "CHALLENGE" and "nonce" in scram:
+                answer = scram_final(args.key, scram["bare"], scram["nonce"], scram_text(kv.get("scram", "")))
+                if answer is None:
+                    print("the referee's challenge is not valid: not registering", flush=True)
+                    continue
+                scram["signature"] = answer[1]
+                tell_referee("PROOF scram=" + scram_field(answer[0]))
+            elif verb == "WELCOME":
+                signed = scram_text(kv.get("scram", ""))
+                if args.key and not ("signature" in scram and hmac.compare_digest(signed, scram["signature"])):
+                    print(f"{args.referee} did not prove it is the referee: ignoring it", flush=True)
+                    continue
+                registered = True
+            elif verb == "ERROR":
+                print("referee says:", text, flush=True)
+            continue
+        if verb == "BYE":
+            registered = False
+            continue
         if len(tokens) > 1 and tokens[1] in replaying and params[:1] in "#&":
             continue  # the game's channel while its past is replayed: the RESYNC block holds these lines
         if verb == "TABLE" and me in kv.get("seats", "").lower().split(","):

@@ -23,12 +23,13 @@ from typing import Any, Callable, Iterable
 @dataclass
 class Scripted:
     """One reply: ``content`` as the assistant's message, or ``raw`` as the whole body, with
-    ``status``, after ``delay`` seconds."""
+    ``status`` and ``headers``, after ``delay`` seconds."""
 
     content: str | None = None
     status: int = 200
     delay: float = 0.0
     raw: bytes | None = None
+    headers: dict[str, str] = field(default_factory=dict)
     usage: dict[str, int] | None = field(default_factory=lambda: {"prompt_tokens": 120, "completion_tokens": 15})
 
 
@@ -44,6 +45,8 @@ class FakeChat:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.paths: list[str] = []
+        self.arrived: list[float] = []
+        """When each request arrived (``time.monotonic``)."""
         self.rng = random.Random(seed)
         self.auto = auto or self.legal_answer
         self.lock = threading.Lock()
@@ -105,6 +108,7 @@ class FakeChat:
                     chat.requests.append(body)
                     chat.headers.append(dict(self.headers))
                     chat.paths.append(self.path)
+                    chat.arrived.append(time.monotonic())
                     chat.active += 1
                     chat.peak = max(chat.peak, chat.active)
                 try:
@@ -133,6 +137,8 @@ class FakeChat:
                     self.send_response(scripted.status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
+                    for name, value in scripted.headers.items():
+                        self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(data)
                 except OSError:

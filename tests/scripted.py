@@ -9,6 +9,9 @@ from contextlib import contextmanager
 from typing import Iterator, Sequence
 
 import pytest
+import scramp
+
+from arena.protocol import Message, pack_scram, parse, unpack_scram
 
 
 class ScriptedPeer:
@@ -24,6 +27,28 @@ class ScriptedPeer:
 
     def send(self, data: bytes) -> None:
         self.conn.sendall(data)
+
+    def welcome(self, register: str, key: str, referee: str = "arena", *, signed: bool = True) -> str:
+        """Play the referee's side of SCRAM for ``register`` (the bot's REGISTER line, as
+        it said it): CHALLENGE, the bot's PROOF checked, then WELCOME with the referee's
+        signature (or, ``signed=False``, a squatter's WELCOME that cannot have it).
+        Returns the PROOF line."""
+        prefix = f"PRIVMSG {referee} :"
+        assert register.startswith(prefix + "REGISTER "), register
+        first = unpack_scram(parse(register[len(prefix):]).get("scram"))
+        nick = first.split(",")[2][2:]
+        salt, stored, server_key, count = scramp.ScramMechanism().make_auth_info(key, iteration_count=4096)
+        server = scramp.ScramMechanism().make_server(lambda user: (salt, stored, server_key, count))
+        server.set_client_first(first)
+        challenge = Message.make("CHALLENGE", scram=pack_scram(server.get_server_first()))
+        self.send(f":{referee}!r@h PRIVMSG {nick} :{challenge.format()}\r\n".encode())
+        proof = self.said()
+        assert proof.startswith(prefix + "PROOF scram="), proof
+        server.set_client_final(unpack_scram(parse(proof[len(prefix):]).get("scram")))  # raises if wrong
+        signature = server.get_server_final() if signed else "v=" + pack_scram("not the referee, sorry!!")
+        welcome = Message.make("WELCOME", nick, protocol=1, scram=pack_scram(signature))
+        self.send(f":{referee}!r@h PRIVMSG {nick} :{welcome.format()}\r\n".encode())
+        return proof
 
     def quiet(self, seconds: float = 0.5) -> None:
         """The bot says nothing for ``seconds`` (it waits, as it should)."""

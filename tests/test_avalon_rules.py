@@ -687,6 +687,16 @@ def test_lancelot2_without_switch_constraints():
     assert set(game2.decision_for(seat_of(game2, Role.ASSASSIN)).options) == {"success", "fail"}
 
 
+def test_the_default_quest_card_is_the_first_offered_fail_when_it_is_the_only_one():
+    """protocol.md, section 4: a silent quester's card is ``success``, or ``fail`` where that is
+    all it is offered (the Lancelot who is evil now, under variant 2)."""
+    game = find_seed(lambda g: _deck(g)[0] == "blank", 7, lancelot=2)
+    good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)
+    _on_team(game, [good_l, evil_l])
+    assert game.default_answer(game.decision_for(good_l)) == "success"
+    assert game.default_answer(game.decision_for(evil_l)) == "fail"
+
+
 def test_lancelot2_switch_at_first_quest_swaps_constraints():
     game = find_seed(lambda g: _deck(g)[0] == "switch", 7, lancelot=2)
     good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)

@@ -91,8 +91,35 @@ def test_plain_bot_joins_a_continued_request_before_answering() -> None:
         peer.quiet()  # nothing said: the bot waits
         peer.send(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
         assert peer.said() == "PRIVMSG arena :REGISTER 1 name=plain owner=arena version=1.0"
+        peer.send(b":arena!a@h PRIVMSG #arena :ASK g1 4 team to=all deadline=30 options=alice,bob pick=2\r\n")
+        peer.quiet()  # not registered yet: the referee's nick is not obeyed
+        peer.send(b":arena!a@h PRIVMSG plain :WELCOME plain protocol=1 name=plain\r\n")
         peer.send(b":arena!a@h PRIVMSG #arena :ASK g1 5 team to=all deadline=30 options=alice,bob more=true\r\n"
                   b":arena!a@h PRIVMSG #arena :ASK g1 5 team options=carol,dave pick=4\r\n")
         answer = peer.said()
         assert answer.startswith("PRIVMSG arena :ANSWER g1 5 ")
         assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["alice", "bob", "carol", "dave"]
+
+
+KEY = "K3yK3yK3yK3yK3yK3yK3yK3yK3yK3yK3"
+
+
+def test_plain_bot_proves_its_key_and_obeys_only_a_referee_that_proves_it_too() -> None:
+    """The socket bot never sends its key: it proves it by SCRAM, and a WELCOME without the
+    referee's signature (a squatter's) leaves it unregistered, deaf to tables and requests."""
+    plain = Path(__file__).resolve().parents[1] / "bots" / "plain_bot.py"
+    with scripted([sys.executable, str(plain), "--nick", "plain", "--key", KEY]) as peer:
+        assert peer.said().startswith("NICK") and peer.said().startswith("USER")
+        peer.send(b":srv 001 plain :welcome\r\n")
+        assert peer.said() == "JOIN #arena"
+        peer.send(b":srv 366 plain #arena :End of NAMES list\r\n")
+        register = peer.said()
+        assert KEY not in register and " scram=" in register and " key=" not in register
+        assert KEY not in peer.welcome(register, KEY, signed=False)
+        peer.send(b":arena!a@h PRIVMSG #arena :TABLE g1 game=avalon channel=#fake seats=plain,b,c,d,e\r\n"
+                  b":arena!a@h PRIVMSG plain :ASK g1 1 vote to=plain deadline=30 options=approve,reject\r\n")
+        peer.quiet()  # no JOIN #fake, no ANSWER
+        peer.send(b":arena!a@h QUIT :gone\r\n:arena!r@h JOIN #arena\r\n")  # the real referee comes
+        peer.welcome(peer.said(), KEY)
+        peer.send(b":arena!a@h PRIVMSG #arena :TABLE g2 game=avalon channel=#arena-g2 seats=plain,b,c,d,e\r\n")
+        assert peer.said() == "JOIN #arena-g2"

@@ -156,11 +156,16 @@ def test_a_live_games_page_follows_the_game(browser: Chromium, stored: Path, sit
         page.wait_for("document.querySelector('#live-games a[href=\"/games/live1\"]') !== null", 10)
         shoot(page, "web-index", tmp_path)
         page.load(site + "/games/live1")
+        # The reader opens two sections (closed by default): the updates keep them open.
+        page.evaluate("['events', 'lines'].forEach(k => document.querySelector(`details[data-keep=${k}] summary`)"
+                      ".click()); true")
         first = int(page.evaluate("window.loadedOnce = true; +document.querySelector('#game').dataset.events"))
         assert page.evaluate("document.querySelector('#game').dataset.status") == "live"
         page.wait_for(f"+document.querySelector('#game').dataset.events > {first} "
                       "&& document.querySelectorAll('tr.proposal').length >= 2", 20)
         assert page.evaluate("window.loadedOnce === true"), "the page reloaded instead of updating itself"
+        opened = "[...document.querySelectorAll('details[open]')].map(d => d.dataset.keep).filter(k => k)"
+        assert {"events", "lines"} <= set(page.evaluate(opened)), "an update closed what the reader had opened"
         hidden = page.evaluate("document.querySelector('table.players').innerText")
         assert "merlin" not in hidden and "assassin" not in hidden and "hidden" in hidden
         shoot(page, "web-live", tmp_path)

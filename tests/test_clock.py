@@ -213,7 +213,7 @@ def test_a_tournament_resumes_only_on_the_clock_it_started_with(run) -> None:
     back = run("tournament", "--id", "w", "--games", "2", *RANDOM, "--bot", "r5=random")
     assert back.exit_code == 1 and "(clock differ)" in back.output, back.output
     same = run("tournament", "--id", "w", "--games", "2", *RANDOM, "--bot", "r5=random", "--clock", "wall")
-    assert same.exit_code == 0 and "played 1 games now" in same.output, same.output
+    assert same.exit_code == 0 and "played 1 game now" in same.output, same.output
 
 
 def test_the_clock_is_for_local_play_only(run) -> None:

@@ -111,6 +111,31 @@ def test_shipped_config_comments_every_key() -> None:
             assert re.search(r"\s#\s\S", line.split(":", 1)[1]), f"no comment on {line!r}"
 
 
+def test_shipped_config_names_every_choice_of_a_key_that_has_choices() -> None:
+    """A key limited to some values (``lobby.game``: every game there is) says them all in
+    its comment, so an operator never has to guess that one is allowed."""
+    comments: dict[tuple[str, str], str] = {}
+    section = ""
+    for line in SHIPPED.read_text(encoding="utf-8").splitlines():
+        if match := re.match(r"(\w+):", line):
+            section = match.group(1)
+        elif match := re.match(r"  (\w+):[^#]*#(.*)", line):
+            comments[(section, match.group(1))] = match.group(2)
+    checked = 0
+    config = Config()
+    for part in dataclasses.fields(Config):
+        value = getattr(config, part.name)
+        if not dataclasses.is_dataclass(value):
+            continue  # games: options per game, checked above
+        for key in dataclasses.fields(value):
+            choices = key.metadata.get("choices")
+            if choices:
+                comment = comments[(part.name, key.name)]
+                assert all(re.search(rf"\b{choice}\b", comment) for choice in choices), (part.name, key.name, comment)
+                checked += 1
+    assert checked >= 3
+
+
 # -- good non-default values -------------------------------------------------------------------
 
 

@@ -28,6 +28,7 @@ import pytest
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig
+from arena.core.errors import ErrorCode
 from arena.games import GAMES
 from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
@@ -222,6 +223,7 @@ def test_every_word_on_the_wire_is_documented(tmp_path: Path) -> None:
     assert {"WARN", "TIMEOUT", "RATINGS", "TEAM", "DECK", "LOYALTY"} <= set(vocabulary.verbs)
     missing = undocumented(vocabulary, doc_text())
     assert not missing, "protocol.md does not document:\n" + "\n".join(missing)
+    assert not reserved_codes(doc_text()) & set(vocabulary.codes), "a code section 6 says is never sent was sent"
 
 
 # -- the checklist of errors --------------------------------------------------------------
@@ -491,8 +493,8 @@ def case_repeated_protect() -> Message:
 
 def case_spent_power() -> Message:
     """The witch healed on night 1; on night 2 she asks to heal again. A power that is used
-    up is never offered (so no RESOURCE_EXHAUSTED): her request is the poison's, whose
-    options are players, and ``save`` is none of them."""
+    up is still asked for, with ``none`` alone (a night without her request would be
+    shorter): ``save`` is refused as used up."""
     table = Table().start("werewolf", 7, WOLVES)
     witch, victim = table.holders("witch")[0], table.holders("villager")[0]
     healed = [False]
@@ -501,7 +503,7 @@ def case_spent_power() -> Message:
         kind = msg.args[2]
         if kind == "wolf_vote":
             return victim
-        if kind == "witch_save":
+        if kind == "witch_save" and not healed[0]:
             healed[0] = True
             return "save"
         if kind == "vote":
@@ -535,7 +537,7 @@ CHECKLIST = [
     pytest.param("PLAYER_DEAD", case_dead_talks, id="the dead talking in the channel"),
     pytest.param("PLAYER_DEAD", case_dead_answers, id="the dead answering the day's vote"),
     pytest.param("TARGET_ALREADY_DEAD", case_target_already_dead, id="a day vote for the dead"),
-    pytest.param("TARGET_INVALID", case_spent_power, id="the witch healing twice: a spent power is not offered"),
+    pytest.param("RESOURCE_EXHAUSTED", case_spent_power, id="the witch healing twice: a spent power offers none alone"),
     pytest.param("REPEATED_PROTECT", case_repeated_protect, id="the doctor protecting the same player twice"),
 ]
 
@@ -545,13 +547,29 @@ def test_this_situation_gets_this_code(code: str, situation: Callable[[], Messag
     assert situation().args[0] == code
 
 
+def reserved_codes(text: str) -> set[str]:
+    """The codes section 6 marks as never sent."""
+    return {code for code, meaning in documented_codes(text).items() if meaning.startswith("reserved")}
+
+
 def test_every_documented_code_has_a_situation() -> None:
     """Section 6 promises no code that the checklist does not provoke (a code marked
     reserved is never sent), and the checklist uses no code section 6 lacks."""
-    codes = documented_codes(doc_text())
-    promised = {code for code, meaning in codes.items() if meaning.strip() != "reserved"}
+    text = doc_text()
+    promised = set(documented_codes(text)) - reserved_codes(text)
     provoked = {p.values[0] for p in CHECKLIST}
     assert promised == provoked
+
+
+def test_every_code_the_referee_has_is_a_row_of_section_6_and_so_is_every_code_an_error_line_shows() -> None:
+    """An ERROR carries an ``ErrorCode`` (the only vocabulary the referee sends), so section 6
+    lists them all, those never sent marked reserved; and every ``ERROR CODE ...`` the
+    document shows has its row."""
+    text = doc_text()
+    rows = set(documented_codes(text))
+    assert rows == {code.value for code in ErrorCode}
+    shown = {m.group(1) for span in code_spans(text) for m in re.finditer(r"\bERROR ([A-Z][A-Z_]*)", span)}
+    assert shown - {"CODE"} <= rows - reserved_codes(text), sorted(shown - rows)
 
 
 if __name__ == "__main__":

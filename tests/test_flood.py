@@ -120,6 +120,34 @@ def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp
         assert sum(store.bot_stats("avalon")["p1"].conduct.refused.values()) == flood
 
 
+def test_lines_the_grammar_refuses_are_counted_for_the_seat_that_sent_them(tmp_path) -> None:
+    """A seated bot's line that breaks the grammar (control characters, bytes that are not
+    UTF-8, a missing choice) is kept in its game's record like any other refusal, so
+    ``arena stats`` counts it; a stranger's, or one about no game, is only answered."""
+    referee, sent = _referee()
+    nicks = [f"p{i}" for i in range(5)]
+    for nick in nicks:
+        referee.on_message(nick, "arena", "REGISTER 1", 0.0)
+    match = referee.start_game("avalon", nicks, AvalonOptions(), 1, "#g", 0.0)
+    gid = match.gid
+    bad = [f"ANSWER {gid} 1 \x02approve\x02", f"ANSWER {gid} 1 appr\udce9ve", f"ANSWER {gid} 1",
+           f"ANSWER {gid} 1234567890", f"ANSWER {gid}"]
+    for line in bad:
+        referee.on_message("p1", "arena", line, 0.0)
+    referee.on_message("p1", "arena", "ANSWER g99 1", 0.0)  # no such game: answered, no game's record
+    referee.on_message("zed", "arena", f"ANSWER {gid} 1", 0.0)  # not seated: the same
+    answered = [parse(text) for to, text in sent if text.startswith(ERROR)]
+    assert [m.args for m in answered] == [("MALFORMED", gid, "1")] * 3 + [("MALFORMED", gid)] * 2 + [
+        ("MALFORMED", "g99", "1"), ("MALFORMED", gid, "1")]
+    kept = [(to, parse(line).args) for to, line in match.transcript if line.startswith(ERROR)]
+    assert kept == [("p1", m.args) for m in answered[:len(bad)]]
+    match.abort("test", 0.0)
+    with Store(tmp_path / "arena.db") as store:
+        store.record_game(record_from_game(gid, match.game, match.names, started=0.0, finished=1.0,
+                                           transcript=match.transcript, bots=match.bots, aborted_reason="test"))
+        assert store.bot_stats("avalon")["p1"].conduct.refused == {"MALFORMED": len(bad)}
+
+
 def test_a_deadline_starts_when_the_request_goes_out() -> None:
     waiting: list[Callable[[float], None]] = []
     referee, sent = _referee(after_sent=waiting.append)

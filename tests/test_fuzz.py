@@ -95,6 +95,9 @@ def test_fuzzed_lines_get_errors_and_games_finish(game, bot, options, caplog):
     ("ANSWER g1 ٣ p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '٣'"),
     ("ANSWER g1 １２ p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '１２'"),
     ("ANSWER g1 " + "1" * 300 + " p1", f"ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '{'1' * 20}...'"),
+    ("ANSWER g1 1234567890 p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '1234567890'"),
+    ("ANSWER g1 1234567890", "ERROR MALFORMED g1 :ANSWER takes 3 argument(s) before its fields, got 2"),
+    ("ANSWER g1 r1 p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not 'r1'"),
     ("ANSWER " + "g" * 300 + " 1 p1", f"ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not '{'g' * 20}...'"),
     ("TEAM g1² :hi", "ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not 'g1²'"),
     ("REGISTER 1 name=" + "a" * 380, f"ERROR NAME_INVALID :name={'a' * 20}... is not a bot name: a bot's name is 1-16 "
@@ -117,6 +120,28 @@ def test_odd_ids_and_names_get_a_clear_error(line, reply):
     assert out == [("p0", reply)]
 
 
+@pytest.mark.parametrize("line,reply", [
+    ("ANSWER g1 x1 approve", "ERROR NOT_REGISTERED g1 :register first: REGISTER 1 name=NAME (protocol.md section 3)"),
+    ("ANSWER g1 1234567890 approve", "ERROR NOT_REGISTERED g1 :register first: REGISTER 1 name=NAME (protocol.md section 3)"),
+    ("ANSWER g1² 1 approve", "ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not 'g1²'"),
+    ("ANSWER g1 1", "ERROR MALFORMED g1 1 :ANSWER takes 3 argument(s) before its fields, got 2"),
+])
+def test_a_stranger_learns_of_the_grammar_and_the_game_id_first_and_of_the_request_id_after_registering(line, reply):
+    """protocol.md, section 6: the grammar and the game id's form are checked before anything
+    else; the request id's form in its place, after registration."""
+    out: list[tuple[str, str]] = []
+    hub = LocalHub(TimeoutConfig())
+    referee = hub.referee
+    referee.send = lambda target, text: out.append((target, text))
+    nicks = [f"p{i}" for i in range(5)]
+    for nick in nicks:
+        referee.on_message(nick, referee.nick, "REGISTER 1", 0.0)
+    referee.start_game("avalon", nicks, AvalonOptions(), 0, hub.channel, 0.0, gid="g1")
+    out.clear()
+    referee.on_message("stranger", referee.nick, line, 0.0)
+    assert out == [("stranger", reply)]
+
+
 def test_a_long_request_id_for_an_ended_game_gets_game_over():
     """Found by the long fuzz run over IRC: the ended-games path echoed the request id
     whole, and an ERROR with a 190-character id cannot fit in a line."""
@@ -130,4 +155,5 @@ def test_a_long_request_id_for_an_ended_game_gets_game_over():
     referee.send = lambda target, text: out.append((target, text))
     referee.on_message("p0", referee.nick, "ANSWER g1 " + "-" * 190 + " approve", 0.0)
     referee.on_message("p0", referee.nick, "ANSWER g1 3" + ":" * 190 + " approve", 0.0)
-    assert out == [("p0", "ERROR GAME_OVER g1 :game g1 is over")] * 2
+    referee.on_message("p0", referee.nick, "ANSWER g1 1234567890 approve", 0.0)  # 10 digits: not an id either
+    assert out == [("p0", "ERROR GAME_OVER g1 :game g1 is over")] * 3

@@ -4,6 +4,7 @@ whatever the model does, and what it logs."""
 
 from __future__ import annotations
 
+import email.utils
 import json
 import os
 import socket
@@ -20,10 +21,12 @@ from arena.protocol import parse
 from arena.sdk import Bot, Session
 from arena.sdk.llm import LlmBot, LlmConfigError, LlmSettings
 from arena.sdk.llm.answers import Shape, match_choice, read_reply, speech_lines
+from arena.sdk.llm.client import ChatClient, ChatError, retry_after
 from arena.sdk.llm.werewolf import WerewolfText
 from arena.sdk.view import new_ask
 
 from .llm_server import FakeChat, Scripted, reply
+from tests.welcomed import welcomed
 
 AVALON = [
     "START g1 game=avalon seats=alice,bob,carol,dave,erin options=merlin:true,percival:true,morgana:true,"
@@ -51,7 +54,7 @@ def make_bot(chat: FakeChat, log_path: Path, **options: Any) -> LlmBot:
 def session_for(bot: LlmBot, lines: list[str], nick: str = "alice") -> tuple[Session, list[tuple[str, str]]]:
     """A session fed ``lines`` (as the referee's), and the chat lines it says in the channel."""
     said: list[tuple[str, str]] = []
-    session = Session(bot, nick, "arena", say=lambda gid, text: said.append((gid, text)))
+    session = welcomed(Session(bot, nick, "arena", say=lambda gid, text: said.append((gid, text))))
     for line in lines:
         assert session.receive(parse(line)) == [] or line.startswith("ASK")
     return session, said
@@ -190,6 +193,56 @@ def test_server_errors_are_retried_once_then_fall_back(chat: FakeChat, log_path:
     first, second = records(log_path)
     assert first["outcome"] == "reasked" and first["errors"][0].startswith("http: HTTP 500")
     assert second["outcome"] == "fallback" and [e[:12] for e in second["errors"]] == ["http: HTTP 5"] * 2
+
+
+def http_date(seconds_from_now: float) -> str:
+    return email.utils.formatdate(time.time() + seconds_from_now, usegmt=True)
+
+
+@pytest.mark.parametrize("status, after, least", [
+    (429, lambda: "1", 1.0),
+    (503, lambda: http_date(3), 1.5),  # a date: whole seconds, so 2 s at least from now
+    (500, lambda: None, 0.25),  # no Retry-After: a back-off of its own
+])
+def test_a_busy_server_is_called_again_only_after_the_wait_it_asked_for(
+        chat: FakeChat, log_path: Path, status: int, after: Any, least: float) -> None:
+    value = after()
+    chat.script += [Scripted(status=status, headers={} if value is None else {"Retry-After": value}),
+                    reply(reason="ok", choice="approve")]
+    session, _ = session_for(make_bot(chat, log_path), AVALON[:2])
+    assert session.receive(parse(VOTE.format(deadline=30))) == ["ANSWER g1 2 approve"]
+    assert chat.arrived[1] - chat.arrived[0] >= least
+    (line,) = records(log_path)
+    assert line["outcome"] == "reasked" and line["errors"][0].startswith(f"http: HTTP {status}")
+
+
+def test_a_wait_that_would_pass_the_budget_is_not_waited(chat: FakeChat, log_path: Path) -> None:
+    """Retry-After: 120 s, and 70% of 30 s to answer: the bot answers at once, at random."""
+    chat.script += [Scripted(status=429, headers={"Retry-After": "120"}), reply(reason="ok", choice="approve")]
+    session, _ = session_for(make_bot(chat, log_path), AVALON[:2])
+    began = time.monotonic()
+    (answer,) = session.receive(parse(VOTE.format(deadline=30)))
+    assert answer.endswith(" fallback=own") and time.monotonic() - began < 15  # not the 21 s budget
+    (line,) = records(log_path)
+    assert line["outcome"] == "fallback" and line["calls"] == 1 and len(chat.requests) == 1
+    assert line["errors"][1].startswith("no retry: waiting 120.") and line["errors"][1].endswith("budget")
+
+
+def test_back_off_is_jittered_and_never_shorter_than_retry_after() -> None:
+    client = ChatClient(LlmSettings(base_url="http://127.0.0.1:1/v1", model="m"))
+    asked = [client.backoff(ChatError("http", "HTTP 429", status=429, retry_after=2.0), 0) for _ in range(50)]
+    assert all(2.0 <= w <= 2.25 for w in asked) and len(set(asked)) > 40
+    own = [client.backoff(ChatError("http", "HTTP 502", status=502), 1) for _ in range(50)]
+    assert all(0.5 <= w <= 1.0 for w in own) and len(set(own)) > 40
+
+
+@pytest.mark.parametrize("value, seconds", [
+    ("7", 7.0), (" 0 ", 0.0), ("-5", 0.0), ("Wed, 21 Oct 2015 07:28:00 GMT", 10.0),
+    ("Wednesday, 21-Oct-15 07:28:00 GMT", 10.0), ("soon", None), ("", None), (None, None), ("nan", None),
+    ("Wed, 21 Oct 2015 07:27:00 GMT", 0.0),
+])
+def test_retry_after_is_read_in_seconds_or_as_an_http_date(value: str | None, seconds: float | None) -> None:
+    assert retry_after(value, now=1445412470.0) == seconds
 
 
 def test_no_server_at_all_gives_a_quick_fallback(log_path: Path) -> None:
@@ -426,6 +479,24 @@ def test_the_launcher_says_what_to_set_before_connecting() -> None:
     assert run.returncode == 1 and run.stderr.startswith("llm_bot: set ARENA_LLM_BASE_URL"), run.stderr
 
 
+def test_a_local_tournament_with_the_llm_bot_and_no_settings_says_so_in_one_line(tmp_path: Path) -> None:
+    """Before anything is stored: no tournament left behind that can never start."""
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "OPENAI_"))}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    (tmp_path / "config.yaml").write_text("store:\n  path: results.db\n")
+    bots = ["--bot", "llm=arena.sdk.llm:LlmBot", *(f"--bot=r{i}=random" for i in range(4))]
+    run = subprocess.run([sys.executable, "-m", "arena", "--config", str(tmp_path / "config.yaml"), "tournament",
+                          "--games", "1", *bots], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1
+    assert run.stderr.splitlines() == [
+        "Error: llm=arena.sdk.llm:LlmBot did not start: LlmConfigError: set ARENA_LLM_BASE_URL (e.g. "
+        "http://127.0.0.1:11434/v1 for Ollama) and ARENA_LLM_MODEL (e.g. llama3.2)"], run.stderr
+    from arena.store import Store
+    with Store(tmp_path / "results.db") as store:
+        assert store.tournaments() == []
+
+
 def test_the_arsonist_knows_whom_it_doused_since_its_last_fire(chat: FakeChat, log_path: Path) -> None:
     lines = [*WEREWOLF, "ROLE g2 role=arsonist side=neutral", "NIGHT g2 night=1"]
     chat.script += [reply(reason="r", choice=choice) for choice in ("bob", "ignite", "dave", "erin", "none")]
@@ -439,7 +510,7 @@ def test_the_arsonist_knows_whom_it_doused_since_its_last_fire(chat: FakeChat, l
 
 @pytest.mark.parametrize("fire", ["true", "false"])
 def test_the_rules_say_whether_protections_stop_fire(fire: str) -> None:
-    session = Session(Bot(), "alice", "arena")  # a plain bot: the renderer alone is tested
+    session = welcomed(Session(Bot(), "alice", "arena"))  # a plain bot: the renderer alone is tested
     session.receive(parse("START g2 game=werewolf seats=alice,bob,carol,dave,erin,frank,grace "
                           "roles=arsonist:1,villager:4,werewolf:2"))
     session.receive(parse(f"RULES g2 options=protectAgainstFire:{fire}"))

@@ -130,9 +130,16 @@ def test_tuvalon_games_with_llm_bots_move_and_speak_in_both_discussions(tmp_path
     kinds = {r["kind"] for r in acts if r["calls"]}
     assert kinds >= {"team", "vote", "move", "speak", "speak_near"}, kinds
     assert any(r["kind"] == "speak_near" and r["lines"] >= 1 for r in acts)
+    heard: dict[str, set[bool]] = {"speak": set(), "speak_near": set()}
     for body in chat.requests:
         assert "9x9 map" in body["messages"][0]["content"]
         assert "This game sets no limit on how much a player says." in body["messages"][0]["content"]
+        kind = body["response_format"]["json_schema"]["name"]
+        if kind in heard:  # the second discussion is heard in range only, and the model is told so
+            prompt = body["messages"][1]["content"]
+            heard[kind].add("heard by everyone" in prompt and "spoken to everyone" not in prompt)
+            assert ("heard by the players near you only" in prompt) == (kind == "speak_near"), prompt[-400:]
+    assert heard == {"speak": {True}, "speak_near": {False}}
 
 
 def test_tuvalon_llm_bots_keep_within_a_tight_speech_budget(tmp_path: Path) -> None:

@@ -339,7 +339,8 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     check_refused(hub, match, leader, f"ANSWER {gid} {rid} {team} {team}", ErrorCode.MALFORMED, gid, rid)
     check_refused(hub, match, leader, "HELLO referee", ErrorCode.UNKNOWN_COMMAND)
     check_refused(hub, match, leader, f"START {gid}", ErrorCode.UNKNOWN_COMMAND)
-    check_refused(hub, match, leader, f"ANSWER {gid} x{rid} {team}", ErrorCode.MALFORMED, gid, f"x{rid}")
+    check_refused(hub, match, leader, f"ANSWER {gid} x{rid} {team}", ErrorCode.MALFORMED, gid)  # not an id: not echoed
+    check_refused(hub, match, leader, f"ANSWER {gid} 1234567890 {team}", ErrorCode.MALFORMED, gid)  # ten digits: neither
     check_refused(hub, match, leader, f"ANSWER {gid} 999 {team}", ErrorCode.STALE_REQUEST, gid, "999")
     check_refused(hub, match, leader, f"ANSWER {gid} 0 {team}", ErrorCode.STALE_REQUEST, gid, "0")
     check_refused(hub, match, leader, f"ANSWER g999 {rid} {team}", ErrorCode.UNKNOWN_GAME, "g999")
@@ -370,6 +371,17 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     assert result is not None and result.forfeited is None and result.winner in ("good", "evil")
     # A refusal never reached the channel.
     assert not any(line.startswith(ERROR) for line in public(match))
+
+
+def test_avalon_has_no_private_talk_and_says_so() -> None:
+    """``TEAM`` in Avalon is INVALID_PHASE at any time (protocol.md, section 6), explained in
+    Avalon's words: it has no wolves to talk to."""
+    hub, nicks = new_hub(5)
+    match = start(hub, nicks, seed=7)
+    player = install(hub, Puppet(nicks[0]))
+    hub.run()
+    check_refused(hub, match, player, f"TEAM {match.gid} :psst", ErrorCode.INVALID_PHASE, match.gid)
+    assert last_error(player).text == "Avalon has no private talk: TEAM is never relayed"
 
 
 def test_quest_cards_good_player_cannot_fail_and_evil_choice_is_checked() -> None:

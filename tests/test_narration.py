@@ -324,3 +324,8 @@ def test_an_oracles_sight_is_told_after_the_dawn_that_names_it_dead() -> None:
     text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g5", line)]
     assert text[-3:] == ["Dawn of day 1: found dead: ann (oracle).", "An oracle died: eve is the werewolf.",
                          "Day 1, 4 alive: ben, cat, dan and eve; dead: ann (oracle)."]
+
+
+def test_a_paused_game_is_told_why() -> None:
+    said = told(AVALON[:2] + ["PAUSE g1 :the results store cannot be written"])
+    assert said[-1] == "The game is paused: the results store cannot be written. It goes on where it stopped once it can."

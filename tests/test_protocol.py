@@ -3,6 +3,8 @@ and no input makes ``parse`` raise anything but ProtocolError."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -36,8 +38,11 @@ from arena.protocol import (
     Message,
     ProtocolError,
     Reassembler,
+    pack_scram,
     parse,
+    redacted,
     register_verbs,
+    unpack_scram,
     valid_nick,
 )
 
@@ -52,6 +57,13 @@ CANONICAL: list[tuple[Message, str]] = [
     (Message.make(ANSWER, "g7", 12, "approve"), "ANSWER g7 12 approve"),
     (Message.make(ANSWER, "g7", 11, ["alice", "carol", "dave"]), "ANSWER g7 11 alice,carol,dave"),
     (Message.make(WELCOME, "bob", protocol=1, name="randombot"), "WELCOME bob protocol=1 name=randombot"),
+    # SCRAM messages travel base64'd, "=" padding and all: a value holds "=" after the first.
+    (Message.make(REGISTER, PROTOCOL_VERSION, name="k", scram=pack_scram("n,,n=bob,r=abc+/=")),
+     "REGISTER 1 name=k scram=biwsbj1ib2Iscj1hYmMrLz0="),
+    (Message.make("CHALLENGE", name="k", scram="cj1hYmNkZWYscz1BQT09LGk9NDA5Ng=="),
+     "CHALLENGE name=k scram=cj1hYmNkZWYscz1BQT09LGk9NDA5Ng=="),
+    (Message.make("PROOF", scram="Yz1iaXdzLHI9YWJjZGVmLHA9QUE9PQ=="), "PROOF scram=Yz1iaXdzLHI9YWJjZGVmLHA9QUE9PQ=="),
+    (Message.make(WELCOME, "bob", protocol=1, name="k", scram="dj1BQT09"), "WELCOME bob protocol=1 name=k scram=dj1BQT09"),
     (Message.make(BYE), "BYE"),
     (Message.make(REGISTERED, bots=["alice", "bob"], games=["g1:avalon", "g2:avalon"]),
      "REGISTERED bots=alice,bob games=g1:avalon,g2:avalon"),
@@ -93,6 +105,8 @@ CANONICAL: list[tuple[Message, str]] = [
     (Message.make("RESYNC", "g3", "end"), "RESYNC g3 end"),
     (Message.make("RESUME", "g3", game="avalon", channel="#arena-g3-r1", seats=["alice", "bob"], wait=60),
      "RESUME g3 game=avalon channel=#arena-g3-r1 seats=alice,bob wait=60"),
+    (Message.make("PAUSE", "g3", text="the results store cannot be written"),
+     "PAUSE g3 :the results store cannot be written"),
     (Message.make(VOTES, "g1", approve=["alice", "bob", "carol"], reject=["dave", "erin"], result="approved", rejections=0),
      "VOTES g1 approve=alice,bob,carol reject=dave,erin result=approved rejections=0"),
     (Message.make(VOTES, "g1", approve=[], reject=SEATS, result="rejected", rejections=5),
@@ -469,3 +483,16 @@ def test_what_cannot_be_cut_raises() -> None:
         Message.make(START, "g1", seats=["x" * 200]).lines(100)
     with pytest.raises(ValueError, match="text cannot fit"):
         Message.make(ERROR, "MALFORMED", text="y" * 200).lines(100)
+
+
+def test_a_scram_value_is_base64_of_utf8_or_malformed() -> None:
+    assert unpack_scram(pack_scram("n,,n=bob,r=x")) == "n,,n=bob,r=x"
+    for bad in ("not base64!", "////", base64.b64encode(b"\xff\xfe").decode()):
+        with pytest.raises(ProtocolError) as caught:
+            unpack_scram(bad)
+        assert caught.value.code == ErrorCode.MALFORMED
+
+
+def test_secrets_are_hidden_from_logs() -> None:
+    assert redacted("REGISTER 1 name=a scram=abc= key=K3y owner=o :free text key=x") == \
+        "REGISTER 1 name=a scram=*** key=*** owner=o :free text key=x"

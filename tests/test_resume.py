@@ -7,7 +7,6 @@ per process. The work is ``bench/kill_resume.py``'s, at a smaller scale."""
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -24,10 +23,8 @@ NAIVE = (f"naive={Path(__file__).with_name('naive_bot.py')}:NaiveBot",)
 def test_a_killed_and_resumed_tournament_plays_the_same_games(
         tmp_path: Path, game: str, extra: tuple[str, ...]) -> None:
     seed = random.randrange(2**32)
-    begun = time.monotonic()
     killed, found, played = trial(tmp_path, game, GAMES, KILLS, random.Random(seed), extra)
     where = f"(kill points from seed {seed}: games stored at the kills {killed.killed_at})"
     assert len(killed.killed_at) == KILLS and killed.processes == KILLS + 1, where
     assert len(played["games"]) == GAMES and played["done"] == GAMES
     assert not found, "\n".join([where, *found])
-    assert time.monotonic() - begun < 30

@@ -215,3 +215,39 @@ def test_a_game_that_ends_while_a_replay_waits_for_its_bot_ends_the_replay() -> 
     hub.run()
     block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}"):]
     assert any(line.startswith(f"END {match.gid} ") for line in block) and block[-1] == f"{RESYNC} {match.gid} end"
+
+
+def test_the_resync_block_holds_the_relayed_team_lines_but_not_what_players_said_in_the_channel() -> None:
+    """protocol.md, section 4: the block is the referee's lines; the pack talk relayed to
+    the seat is in it, the speeches said in the channel are not (the lines closing their
+    turns are)."""
+    from .werewolf.test_wire import Chatty
+
+    hub = LocalHub(TimeoutConfig(escalation=("default",)))
+    for i, nick in enumerate(NICKS):
+        hub.connect(nick, Chatty(seed=i))
+    match = hub.referee.start_game("werewolf", NICKS, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 3, hub.channel,
+                                   hub.now)
+    wolf = NICKS[match.game.roles.index("werewolf")]
+    hub.sessions[wolf.lower()] = Hung(hub.sessions[wolf.lower()], 0)  # type: ignore[assignment]
+
+    def heard_both() -> bool:
+        relayed = any(to == wolf and line.startswith("TEAM") for to, line in match.transcript)
+        return relayed and any(t.nick != wolf for t in match.talk)
+
+    while not heard_both():
+        hub.run()
+        assert not match.over, "the game ended before a night's talk and a day's speech"
+        hub.now = hub.referee.next_deadline() or hub.now
+        hub.referee.poll(hub.now)
+    hub.referee.on_leave(wolf)
+    tap = Hung(Session(Bot(), wolf, hub.referee.nick), 0)  # a new connection that only listens
+    hub.sessions[wolf.lower()] = tap  # type: ignore[assignment]
+    hub.referee.on_message(wolf, hub.referee.nick, tap.session.hello(), hub.now)
+    hub.run()
+    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat={wolf} channel={hub.channel}") + 1:]
+    block = block[:block.index(f"{RESYNC} {match.gid} end")]
+    assert any(line.startswith(f"TEAM {match.gid} from=") for line in block)
+    assert any(line.startswith((f"SPEECH {match.gid} ", f"CANDIDACY {match.gid} ")) for line in block)
+    assert not any("speaking" in line for line in block), "players' speeches are no line of the referee's"
+

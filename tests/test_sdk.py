@@ -8,10 +8,12 @@ import sys
 import textwrap
 
 import pytest
+import scramp
 
 import arena.games  # noqa: F401  (in this process; the SDK alone is checked in a subprocess below)
-from arena.protocol import ANSWER, PROTOCOL_VERSION, REGISTER, Message, parse
+from arena.protocol import ANSWER, PROTOCOL_VERSION, REGISTER, Message, pack_scram, parse, unpack_scram
 from arena.sdk.bot import Ask, Bot, GameView, Session
+from tests.welcomed import welcomed
 
 REF = "arena"
 SEATS = ["alice", "bob", "carol", "dave", "erin"]
@@ -75,7 +77,7 @@ class Broken(Bot):
 
 
 def session(bot: Bot | None = None, nick: str = "alice") -> Session:
-    s = Session(bot or Recorder(), nick, REF)
+    s = welcomed(Session(bot or Recorder(), nick, REF))
     assert s.feed(REF, START_LINE) == []
     assert s.feed(REF, ROLE_LINE) == []
     return s
@@ -88,8 +90,64 @@ def test_hello_registers_with_protocol_version_1() -> None:
     assert msg.args == (str(PROTOCOL_VERSION),) == ("1",)
     assert (msg.get("name"), msg.get("owner"), msg.get("version")) == ("alice", "tests", "9.9")
     assert parse(Session(Bot(), "x", REF).hello()).fields == {"name": "x", "owner": "anonymous", "version": "0.1"}
-    keyed = parse(Session(Bot(), "x7", REF, name="x", key="k3y").hello())
-    assert (keyed.get("name"), keyed.get("key")) == ("x", "k3y"), "the identity and its key, not the nick"
+
+
+KEY = "K3yK3yK3yK3yK3yK3yK3yK3yK3yK3yK3"
+
+
+def scram_server(key: str = KEY) -> scramp.ScramServer:
+    salt, stored, server, count = scramp.ScramMechanism().make_auth_info(key, iteration_count=4096)
+    return scramp.ScramMechanism().make_server(lambda user: (salt, stored, server, count))
+
+
+def test_a_key_is_proven_by_scram_and_never_sent() -> None:
+    """REGISTER carries SCRAM's client-first-message (user: the nick), the CHALLENGE gets a
+    PROOF, and the session is registered only by a WELCOME whose signature is right."""
+    s = Session(Bot(), "x7", REF, name="x", key=KEY)
+    line = s.hello()
+    hello = parse(line)
+    assert hello.get("name") == "x" and "key" not in hello.fields and KEY not in line
+    first = unpack_scram(hello.get("scram"))
+    assert first.startswith("n,,n=x7,r=") and len(first) >= len("n,,n=x7,r=") + 24
+    server = scram_server()
+    server.set_client_first(first)
+    (proof_line,) = s.feed(REF, Message.make("CHALLENGE", name="x", scram=pack_scram(server.get_server_first())).format())
+    proof = parse(proof_line)
+    assert proof.verb == "PROOF" and KEY not in proof_line
+    server.set_client_final(unpack_scram(proof.get("scram")))
+    assert not s.registered
+    s.feed(REF, Message.make("WELCOME", "x7", protocol=1, name="x", scram=pack_scram(server.get_server_final())).format())
+    assert s.registered
+
+
+@pytest.mark.parametrize("signature", [None, "v=" + "A" * 43 + "=", "e=invalid-proof"])
+def test_a_referee_that_cannot_sign_is_not_trusted(signature: str | None) -> None:
+    """A squatter on the referee's nick cannot sign the WELCOME (it lacks the bot's key's
+    ServerKey): the session stays unregistered and obeys none of its lines."""
+    joined: list[str] = []
+    s = Session(Recorder(), "alice", REF, key=KEY, join=joined.append)
+    first = unpack_scram(parse(s.hello()).get("scram"))
+    squatter = scram_server("another key entirely, of course")  # it can make up any challenge
+    squatter.set_client_first(first)
+    assert s.feed(REF, Message.make("CHALLENGE", scram=pack_scram(squatter.get_server_first())).format())
+    welcome = Message.make("WELCOME", "alice", protocol=1, **({} if signature is None else {"scram": pack_scram(signature)}))
+    assert s.feed(REF, welcome.format()) == []
+    assert not s.registered
+    assert s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=" + ",".join(SEATS)) == [] and joined == []
+    for line in (START_LINE, ROLE_LINE, "ASK g1 1 vote to=all deadline=30 options=approve,reject quest=1"):
+        assert s.feed(REF, line) == []
+    assert not s.games
+
+
+def test_an_unregistered_session_obeys_no_game_line() -> None:
+    """Before any WELCOME (a bot without a key, or one whose registration went nowhere),
+    tables, starts, roles and requests from the referee's nick are ignored."""
+    joined: list[str] = []
+    s = Session(Recorder(), "alice", REF, join=joined.append)
+    s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=" + ",".join(SEATS))
+    for line in (START_LINE, ROLE_LINE, "ASK g1 1 vote to=all deadline=30 options=approve,reject quest=1"):
+        assert s.feed(REF, line) == []
+    assert joined == [] and not s.games
 
 
 def test_welcome_marks_the_session_registered() -> None:
@@ -104,7 +162,7 @@ def test_welcome_marks_the_session_registered() -> None:
 @pytest.mark.parametrize("impostor", ["mallory", "arena_", "arena2", "#arena", ""])
 def test_lines_not_from_the_referee_are_ignored(impostor: str) -> None:
     bot = Recorder()
-    s = Session(bot, "alice", REF)
+    s = welcomed(Session(bot, "alice", REF))
     # A fake START from someone else creates no game...
     assert s.feed(impostor, START_LINE) == []
     assert s.games == {} and bot.starts == []
@@ -153,7 +211,7 @@ def test_requests_of_unknown_games_and_garbage_are_ignored() -> None:
 
 def test_start_without_our_nick_is_not_our_game() -> None:
     bot = Recorder()
-    s = Session(bot, "zed", REF)
+    s = welcomed(Session(bot, "zed", REF))
     assert s.feed(REF, START_LINE) == []
     assert s.games == {} and bot.starts == []
     assert s.feed(REF, VOTE_ASK) == []
@@ -224,7 +282,7 @@ def test_refused_answer_and_warning_get_one_random_legal_retry() -> None:
     # Over a network (answers on workers), a warning about the open request gets an answer
     # at once, whether the decision is still running or its answer was lost on the way.
     asked: list[Ask] = []
-    remote = Session(Recorder(), "alice", REF, respond=lambda game, ask: asked.append(ask))
+    remote = welcomed(Session(Recorder(), "alice", REF, respond=lambda game, ask: asked.append(ask)))
     remote.feed(REF, START_LINE)
     assert remote.feed(REF, TEAM_ASK.replace("g1 1", "g1 5")) == [] and len(asked) == 1
     (retry,) = remote.feed(REF, "WARN g1 5 seconds=10 :late")
@@ -281,6 +339,7 @@ def test_the_sdk_alone_hears_the_game_lines() -> None:
             def on_event(self, game, msg):
                 seen.append(msg.verb)
         s = Session(B(), "alice", "arena")
+        s.feed("arena", "WELCOME alice protocol=1 name=alice")
         s.feed("arena", {START_LINE!r})
         for line in [
             "DECK g1 cards=blank,switch,blank,blank,blank",
@@ -315,7 +374,7 @@ def test_a_games_channel_is_ignored_while_its_past_is_replayed() -> None:
     """Between ``RESYNC begin`` and ``end`` the referee's DMs carry the game; the same
     lines said in the channel meanwhile would be read twice."""
     bot = Recorder()
-    s = Session(bot, "alice7", REF)
+    s = welcomed(Session(bot, "alice7", REF))
     assert s.feed(REF, "RESYNC g1 begin seat=alice channel=#arena-g1") == []
     for line in (START_LINE, ROLE_LINE):
         s.feed(REF, line)
@@ -334,8 +393,8 @@ def test_a_resumed_game_is_followed_into_its_new_channel_from_its_resume_line() 
     rate while the game waits for all of us. Someone else's game, or an impostor, moves
     nothing."""
     moves: list[tuple[str, str]] = []
-    s = Session(Recorder(), "alice", REF, join=lambda ch: moves.append(("join", ch)),
-                part=lambda ch: moves.append(("part", ch)))
+    s = welcomed(Session(Recorder(), "alice", REF, join=lambda ch: moves.append(("join", ch)),
+                part=lambda ch: moves.append(("part", ch))))
     s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
     s.feed(REF, START_LINE)
     resume = "RESUME g1 game=avalon channel=#arena-g1-r1 seats=alice,bob,carol,dave,erin wait=60"
@@ -380,7 +439,7 @@ def test_a_game_that_ends_while_we_rejoin_its_channel_ends_once_with_its_replay(
     its past requests get no answer, and the game ends for us once."""
     parts: list[str] = []
     bot = Recorder()
-    s = Session(bot, "alice", REF, part=parts.append)
+    s = welcomed(Session(bot, "alice", REF, part=parts.append))
     s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
     s.feed(REF, START_LINE)
     assert s.feed(REF, "RESYNC g1 begin seat=alice channel=#arena-g1") == []

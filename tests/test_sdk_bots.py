@@ -27,6 +27,7 @@ from arena.sdk.fields import WORDS
 from arena.sdk.view import SPECS
 
 from .test_sdk import END_LINE, REF, ROLE_LINE, START_LINE, TEAM_ASK, VOTE_ASK
+from tests.welcomed import welcomed
 
 ROOT = Path(__file__).resolve().parents[1]
 NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
@@ -81,7 +82,7 @@ class Typed(AvalonBot):
 
 def test_requests_are_typed() -> None:
     bot = Typed()
-    s = Session(bot, "alice", REF)
+    s = welcomed(Session(bot, "alice", REF))
     for line in (START_LINE, ROLE_LINE):
         s.feed(REF, line)
     assert s.feed(REF, TEAM_ASK) == ["ANSWER g1 1 alice,dave"]
@@ -114,7 +115,7 @@ def test_werewolf_requests_are_typed(line: str, cls: type[Ask], typed: dict[str,
             seen.append(ask)
             return super().decide(game, ask)
 
-    s = Session(Seer(1), "alice", REF)
+    s = welcomed(Session(Seer(1), "alice", REF))
     s.feed(REF, WEREWOLF_START)
     (answer,) = s.feed(REF, line)
     (ask,) = seen
@@ -299,7 +300,7 @@ def test_a_bot_with_decide_alone_plays_every_game() -> None:
 
 
 def test_an_old_style_bot_still_decides_by_method_name() -> None:
-    s = Session(OldStyle(0), "alice", REF)
+    s = welcomed(Session(OldStyle(0), "alice", REF))
     s.feed(REF, START_LINE)
     assert s.feed(REF, VOTE_ASK) == ["ANSWER g1 2 approve"]
     s.feed(REF, END_LINE)

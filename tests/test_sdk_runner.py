@@ -97,6 +97,7 @@ class Offline:
         self.lock = threading.Lock()
         self.t0 = time.monotonic()
         self.runner.link.send = self._send  # type: ignore[method-assign]
+        self.feed("WELCOME alice protocol=1 name=alice")  # registered: the referee's lines count
 
     def _send(self, target: str, text: str) -> bool:
         with self.lock:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, Container
 
 import pytest
 
@@ -23,6 +23,7 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, RESYNC, TIMEOUT, parse
 from arena.referee.journal import Journal
 from arena.referee.local import LocalHub
+from arena.referee.match import Match
 from arena.referee.recorder import Recorder
 from arena.sdk import Ask, Bot, GameView, Session
 from arena.store import LiveGame, Store
@@ -42,13 +43,14 @@ class DyingJournal(Journal):
         super().__init__(store, PLACE)
         self.at, self.after, self.saves = at, after, 0
 
-    def save(self) -> None:
+    def save(self, skip: Container[str] = ()) -> dict[str, tuple[Match, Exception]]:
         self.saves += 1
         if self.saves == self.at and not self.after:
             raise Crash
-        super().save()
+        failed = super().save(skip)
         if self.saves == self.at and self.after:
             raise Crash
+        return failed
 
 
 class Table:

@@ -4,6 +4,7 @@ interruption without losing or repeating a game, and the results commands."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -12,15 +13,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import scramp
 import yaml
 from click.testing import CliRunner
 
 from arena.cli import main
 from arena.config import parse_config
+from arena.games import GAMES
 from arena.games.avalon.options import AvalonOptions
 from arena.protocol import RATINGS, Reassembler, parse
 from arena.ratings.model import BOT, Change, Rating
-from arena.referee.identity import check_key
 from arena.referee.recorder import ratings_message
 from arena.store import Store
 from arena.tournament import Schedule, Settings, TournamentError, load_bot_class, play_local
@@ -113,6 +115,22 @@ def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
         # A second run finds everything stored and plays nothing.
         assert play_local(s, AvalonOptions(), store, config) == 0
         assert store.rebuild().exact
+
+
+@pytest.mark.parametrize("game, bots", [
+    ("werewolf", ("wolf=werewolf_rule", "knight=avalon_rule", *(f"r{i}=random" for i in range(6)))),
+    ("avalon", ("tuv=tuvalon_rule", *BOTS[1:])),
+])
+def test_a_bot_of_another_game_is_refused_before_anything_is_stored(tmp_path, game, bots):
+    config = config_for(tmp_path)
+    s = settings(game=game, bots=bots, players=len(bots), options=GAMES[game].Options().to_dict())
+    with Store(config.store.path, config.ratings.systems()) as store:
+        with pytest.raises(TournamentError) as refused:
+            play_local(s, GAMES[game].Options(), store, config)
+        assert store.tournament("t1") is None and store.list_games() == []
+    (spec,) = [b for b in bots if not b.startswith(("wolf=", "r"))]
+    assert str(refused.value) == f"{spec} is written for {load_bot_class(spec.split('=')[1]).plays}; " \
+                                 f"this tournament plays {game}"
 
 
 def test_a_bot_that_raises_is_summed_up_when_the_tournament_ends(tmp_path, caplog):
@@ -232,7 +250,7 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
     assert {row.split()[1] for row in rows if row.strip()} == {"rule1", "newbie", "rule2", "rule3", "random1"}, \
         "a tournament ends with its own standings"
     assert all(row.split()[4] == "4" for row in rows if row.strip()), "its games alone"
-    standing = ("bot", "rating", "mu", "sigma", "games", "wins")  # owners say what a bot said last
+    standing = ("bot", "rating", "mu", "sigma", "games", "wins")
     assert [{k: b[k] for k in standing} for b in board("--tournament", "t1")] == \
         [{k: b[k] for k in standing} for b in first]
     assert board() != first and "newbie" in {b["bot"] for b in board()}
@@ -243,7 +261,56 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
     assert missing.exit_code != 0 and "no tournament 'nope'" in missing.output
 
 
-def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_hash(tmp_path):
+def test_a_tournaments_board_and_stats_are_of_its_own_game_and_games(tmp_path):
+    """A newer game of another type does not hide a tournament's standings (``--game`` left
+    out means the tournament's game), and ``stats --tournament`` counts its games alone."""
+    cfg = str(write_config(tmp_path))
+    runner = CliRunner()
+    assert runner.invoke(main, ["--config", cfg, "tournament"]).exit_code == 0  # t1: 6 avalon games
+    assert runner.invoke(main, ["--config", cfg, "tournament", "--id", "t0", "--games", "2"]).exit_code == 0
+    wolves = [f"--bot=w{i}=werewolf_rule" for i in range(8)]
+    assert runner.invoke(main, ["--config", cfg, "tournament", "--id", "ww", "--game", "werewolf", "--games", "1",
+                                *wolves]).exit_code == 0
+    board = runner.invoke(main, ["--config", cfg, "leaderboard", "--tournament", "t1", "--format", "json"])
+    assert board.exit_code == 0, board.output
+    data = json.loads(board.output)
+    assert data["game"] == "avalon" and len(data["bots"]) == 5 and all(b["games"] == 6 for b in data["bots"])
+    stats = runner.invoke(main, ["--config", cfg, "stats", "--tournament", "t1"])
+    assert stats.exit_code == 0, stats.output
+    heads = [line for line in stats.output.splitlines() if line and not line.startswith(" ")]
+    assert len(heads) == 5 and all(" (avalon): 6 games," in line for line in heads), heads
+    one = runner.invoke(main, ["--config", cfg, "stats", "rule1", "--tournament", "t0"])
+    assert one.exit_code == 0 and one.output.startswith("rule1 (avalon): 2 games,"), one.output
+    newest = runner.invoke(main, ["--config", cfg, "stats", "rule1"])  # the newest game's type: werewolf
+    assert newest.exit_code == 1 and "no werewolf games stored for rule1" in newest.output
+    other = runner.invoke(main, ["--config", cfg, "leaderboard", "--tournament", "t1", "--game", "werewolf"])
+    assert other.exit_code == 1 and "tournament t1 plays avalon, not werewolf" in other.output
+    missing = runner.invoke(main, ["--config", cfg, "stats", "--tournament", "nope"])
+    assert missing.exit_code == 1 and "no tournament 'nope'" in missing.output
+
+
+def test_one_game_is_counted_in_the_singular(tmp_path):
+    """No "1 games" in what the commands print: a one-game tournament, its stats, a rebuild
+    and a one-game simulation."""
+    cfg = str(write_config(tmp_path))
+    runner = CliRunner()
+    out = runner.invoke(main, ["--config", cfg, "tournament", "--games", "1"])
+    assert out.exit_code == 0, out.output
+    assert "tournament t1: 1 avalon game of 5 players, 5 bots," in out.output
+    assert "played 1 game now; tournament t1 has 1 game stored" in out.output
+    assert "tournament t1 leaderboard (elo, its 1 game rated afresh;" in out.output
+    stats = runner.invoke(main, ["--config", cfg, "stats"]).output
+    heads = [line for line in stats.splitlines() if line and not line.startswith(" ")]
+    assert len(heads) == 5 and all(re.search(r": 1 game, (1 win, 0 losses|0 wins, 1 loss), 0 draws, 0 forfeits, 0 "
+                                             r"aborted;", line) for line in heads), heads
+    rebuild = runner.invoke(main, ["--config", cfg, "ratings", "rebuild"]).output
+    assert rebuild.startswith("1 game, "), rebuild
+    simulated = runner.invoke(main, ["--config", cfg, "simulate", "--games", "1"]).output
+    assert "avalon: 1 game of 5 players, seed 0" in simulated
+    assert " 1 games" not in "".join((out.output, stats, rebuild, simulated))
+
+
+def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_scram_verifier(tmp_path):
     cfg = str(write_config(tmp_path))
     runner = CliRunner()
     added = runner.invoke(main, ["--config", cfg, "bots", "add", "alice", "--owner", "bob"])
@@ -267,10 +334,15 @@ def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_hash(tmp_path):
     assert rekeyed.exit_code == 0 and new != key
     assert runner.invoke(main, ["--config", cfg, "bots", "rekey", "zed"]).exit_code != 0
     with Store(tmp_path / "results.db") as store:
-        stored = store.bot("alice").key_hash
-        raw = store.conn.execute("SELECT group_concat(key_hash) FROM bots").fetchone()[0]
-    assert key not in raw and new not in raw
-    assert check_key(new, stored) and not check_key(key, stored)
+        stored = store.bot("alice").verifier
+        raw = b"".join(v for row in store.conn.execute("SELECT * FROM bots") for v in row if isinstance(v, bytes))
+    assert key.encode() not in raw and new.encode() not in raw
+
+    def proves(secret: str) -> bool:
+        _, stored_key, _, _ = scramp.ScramMechanism().make_auth_info(secret, stored.iterations, stored.salt)
+        return stored_key == stored.stored_key
+
+    assert proves(new) and not proves(key)
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])

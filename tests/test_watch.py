@@ -3,8 +3,15 @@ all, that a game in progress shows nothing its channel has not shown, whatever a
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
+import os
 import re
+import signal
+import subprocess
+import sys
+import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -12,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.report.views import Names, avalon, describe, talk_by_proposal, werewolf, word
+from arena.report.views import Names, avalon, describe, event_lines, talk_by_proposal, werewolf, word
 from arena.store import LiveGame, Store
 from arena.store.export import FINISHED, LIVE, export, export_game, export_live
 from arena.web import create_app
@@ -179,6 +186,13 @@ def test_the_vote_grid_and_the_timeline(store: Store) -> None:
     executed = [e["data"]["seat"] for e in ww["events"] if e["kind"] == "execution"]
     text = " ".join(i.text for p in phases for i in p.items)
     assert all(f"{ww['players'][s]['nick']} (" in text for s in executed)
+    turns = [i for p in phases for i in p.items if i.kind == "speech"]
+    assert turns and all((" speaks" in i.text) == bool(i.talk) for i in turns), "a speech without a word"
+    assert any(" says nothing" in i.text for i in turns), "the rule bots spoke every turn: a poor test"
+    nights = [i.text for p in phases if p.night for i in p.items]
+    assert nights and not [t for t in nights if re.search(r"^[a-z ]+: night \d", t)], nights
+    log = event_lines(ww, Names(tuple(p["nick"] for p in ww["players"])))
+    assert [i.text for i in log if i.kind == "speech"] == [i.text for i in turns]
 
 
 def test_web_view_pages(stored: Path) -> None:
@@ -213,6 +227,27 @@ def test_commands(stored: Path, tmp_path: Path) -> None:
     assert nowhere.exit_code == 1 and "no results database" in nowhere.output
 
 
+def test_web_says_where_it_listens_and_ends_on_ctrl_c_as_every_command(stored: Path, tmp_path: Path) -> None:
+    """Its own port, when asked for any (0); Ctrl-C: the one line and status 130."""
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "ARENA_STORE_PATH": str(stored),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "web", "--port", "0"], env=env, cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        found = re.fullmatch(r"arena web on http://127\.0\.0\.1:(\d+)/ \(Ctrl-C stops\)\n", line)
+        assert found and found.group(1) != "0", line
+        with urllib.request.urlopen(f"http://127.0.0.1:{found.group(1)}/", timeout=60) as page:
+            assert 'href="/games/av-1"' in page.read().decode()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130 and err.splitlines()[-1] == "interrupted (Ctrl-C)", (proc.returncode, err)
+
+
 def test_rating_history_and_tournament_stats(store: Store) -> None:
     for system in ("elo", "trueskill"):
         history = store.rating_history("avalon", system, "av")
@@ -233,6 +268,39 @@ def test_a_long_rating_series_is_thinned_to_what_a_chart_can_show() -> None:
     lines = re.findall(r'<polyline points="([^"]*)"', svg)
     assert [len(points.split()) for points in lines] == [MAX_POINTS, 1]
     assert "game 5000" in svg and "a 1502.0" in svg, "the last game is not kept"
+
+
+def lab(colour: str) -> tuple[float, float, float]:
+    """``#rrggbb`` in CIELAB (D65), where distance is how different colours look."""
+    def linear(c: int) -> float:
+        u = c / 255
+        return ((u + 0.055) / 1.055) ** 2.4 if u > 0.04045 else u / 12.92
+
+    r, g, b = (linear(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    x, y, z = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+               (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+
+
+@pytest.mark.parametrize("bots", [12, 20, 24])
+def test_every_bot_of_a_chart_has_a_line_of_its_own(bots: int) -> None:
+    """Twenty bots: twenty colours no closer than the first ten are to each other; beyond,
+    the colours come round again with another dash. The chart grows to hold the legend."""
+    from arena.report.charts import Point, rating_chart
+
+    series = {f"bot{i:02d}": [Point(1, 1500 + i, 0), Point(2, 1490 + i, 0)] for i in range(bots)}
+    svg = str(rating_chart(series, "Elo", band=False))
+    styles = re.findall(r'<polyline points="[^"]*" fill="none" stroke="(#[0-9a-f]{6})" stroke-width="2"'
+                        r'(?: stroke-dasharray="([^"]*)")?/>', svg)
+    assert len(styles) == bots and len(set(styles)) == bots, styles
+    colours = sorted({colour for colour, _ in styles})
+    assert len(colours) == min(bots, 20)
+    closest = min(math.dist(lab(a), lab(b)) for a, b in itertools.combinations(colours, 2))
+    assert closest > 25, closest
+    height = float(re.search(r'<svg [^>]*height="(\d+)"', svg).group(1))
+    legend = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)" fill="#', svg)]
+    assert len(legend) == bots and max(legend) < height
 
 
 def test_the_talk_is_under_the_speech_it_was_said_in(store: Store, tmp_path: Path) -> None:
@@ -279,19 +347,31 @@ def test_every_werewolf_event_reads_as_words_with_nicks() -> None:
         describe("end", {"winner": "werewolf", "reason": "parity_or_majority"}, names),
         describe("leader", {"leader": None, "candidates": [], "counts": [], "abstentions": 0, "tie": False}, names),
         describe("order", {"start": 1, "direction": "clockwise", "speakers": [1, 2, 3, 1], "leader": 1}, names),
+        describe("seer_result", {"night": 1, "target": 2, "team": "werewolf"}, names),
+        describe("wolf_votes", {"night": 1, "votes": [[0, 2], [1, "abstain"]], "target": 2}, names),
+        describe("wolf_target", {"night": 1, "target": None}, names),
+        describe("watched", {"night": 1, "target": 1, "visitors": [0, 2, 3]}, names),
+        describe("dealt", {"night": 1, "card": "vision", "player": 2, "side": "village"}, names),
+        describe("speech", {"seat": 3, "purpose": "last_words", "passed": False}, names, said=False),
     ]
     assert said == [
-        "detective result: night 1; players ann, dan; same no",
-        "masons: masons ben, cat",
-        "cult: night 2; leader ann; members ann, cat; new cat",
-        "thief cards: cards wolf seer, villager",
+        "the detective finds ann and dan on different sides",
+        "the masons are ben and cat",
+        "ann, the cult leader, recruits cat; the cult is ann and cat",
+        "the cards left over are wolf seer and villager",
         "ben is bus driver (neutral)",
         "Day 2 dawns: dan (cult leader) died in the night",
-        "lovers: lovers ben, dan; cupid ann",
+        "ann, Cupid, makes ben and dan lovers",
         "cat, the hunter, shoots nobody",
         "werewolf wins (parity or majority)",
         "nobody stood for leader: the day has no leader",
         "speaking order: ben, cat, dan, then ben again, as leader",
+        "the seer sees cat as werewolf",
+        "the wolves vote (ann for cat, ben abstains): they attack cat",
+        "the wolves attack nobody",
+        "the watcher watches ben, visited by ann, cat and dan",
+        "the dealer deals the vision card: cat is seen as village",
+        "dan says nothing (last words)",
     ]
 
 

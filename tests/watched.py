@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Container
 
 from click.testing import CliRunner
 
@@ -20,6 +20,7 @@ from arena.games.tuvalon.options import TuvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.referee.journal import Journal
 from arena.referee.local import LocalHub
+from arena.referee.match import Match
 from arena.referee.recorder import Recorder
 from arena.store import LiveGame, Store
 
@@ -57,12 +58,13 @@ class PacedJournal(Journal):
         super().__init__(store, PLACE)
         self.stop_at, self.pause, self.saves = stop_at, pause, 0
 
-    def save(self) -> None:
-        super().save()
+    def save(self, skip: Container[str] = ()) -> dict[str, tuple[Match, Exception]]:
+        failed = super().save(skip)
         self.saves += 1
         if self.saves == self.stop_at:
             raise Stop
         time.sleep(self.pause)
+        return failed
 
 
 def hub_game(store: Store, game: str, journal: PacedJournal, gid: str = "g1") -> LocalHub:

@@ -7,6 +7,9 @@ out, each for a reason measured against the library and real servers:
   library's own ``set_rate_limit`` sleeps inside the event loop and its sends block; replies
   to others' lines (``reply``) wait in a second, bounded queue and use only capacity the
   first leaves unused, so whoever floods us with lines cannot delay what we send of our own;
+  JOIN and PART lines go ahead of queued messages (a PART only ahead of those to other
+  targets), so a backlog never keeps us out of a channel whose lines we wait for (the
+  library answers the server's PING itself, outside any queue);
 * sanitising of every outgoing line, because the library lets ``\\r`` through (a bot's text
   echoed by the referee could inject a command) and raises on lines over 512 bytes;
 * lenient decoding, because invalid UTF-8 from any peer would otherwise raise;
@@ -54,12 +57,13 @@ import socket
 import ssl
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from concurrent.futures import Future
-from typing import Any, Callable, Iterable, Literal, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
 
 import irc.client
 import irc.message
+import irc.modes
 from jaraco.stream.buffer import DecodingLineBuffer
 
 log = logging.getLogger(__name__)
@@ -68,6 +72,9 @@ log = logging.getLogger(__name__)
 MAX_LINE_BYTES = 512
 #: Longest host a server may put in the ``nick!user@host`` prefix it adds when relaying.
 MAX_HOST_LEN = 63
+#: Nicks whose host the link remembers at most (``host_of``): strangers' lines must not
+#: grow it without bound.
+MAX_HOSTS = 10_000
 
 MembershipKind = Literal["join", "part", "quit", "kick", "nick"]
 MessageCallback = Callable[[str, str, str], None]
@@ -92,6 +99,9 @@ _BAD_NAME_RE = re.compile("[\x00-\x20\x7f-\x9f,\ud800-\udfff]")
 
 # One raw line: optional IRCv3 tags, optional prefix, command, parameters.
 _LINE_RE = re.compile(r"^(?:@(?P<tags>\S*) +)?(?::(?P<prefix>\S+) +)?(?P<command>\S+)(?P<params>.*)$")
+# A line an IRC server may send: its command is a word or a three-digit numeric (RFC 1459
+# section 2.3.1). ``HTTP/1.1 400 Bad Request`` and an indented line of HTML are not.
+_IRC_LINE_RE = re.compile(r"^(?:@\S+ +)?(?::\S+ +)?(?:[A-Za-z]+|[0-9]{3})(?: .*)?$")
 
 _T = TypeVar("_T")
 _QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux only
@@ -103,9 +113,29 @@ _QUICKACK = getattr(socket, "TCP_QUICKACK", None)  # Linux only
 class _MarkingLineBuffer(DecodingLineBuffer):
     """Decodes UTF-8 and keeps each byte that is not UTF-8 as a lone surrogate
     (``surrogateescape``), so a line with bad bytes reaches the protocol parser as such and
-    gets ``MALFORMED``, instead of being read as Latin-1 and understood as something else."""
+    gets ``MALFORMED``, instead of being read as Latin-1 and understood as something else.
+
+    A line that is not IRC never reaches the library, whose parser raises on some (an
+    indented line of a web server's answer: ``AttributeError``, out of the event loop). It
+    goes to ``not_irc`` instead, which returns whether to stop reading this connection."""
 
     errors = "surrogateescape"
+
+    def __init__(self, not_irc: Callable[[str], bool]) -> None:
+        super().__init__()
+        self.not_irc = not_irc
+        self.stopped = False
+
+    def lines(self) -> Iterator[str]:
+        for line in super().lines():
+            if self.stopped:
+                return
+            if not line or _IRC_LINE_RE.match(line):
+                yield line
+            elif self.not_irc(line):
+                self.stopped = True
+                self.buffer = b""
+                return
 
 
 def strip_controls(text: str) -> str:
@@ -267,6 +297,7 @@ class IrcLink:
         on_error: Callable[[IrcLinkError], None] | None = None,
         on_nick_state: NickStateCallback | None = None,
         on_topic: Callable[[str, str], None] | None = None,
+        topic_lock: Iterable[str] = (),
         account_tags: bool = False,
         regain: bool = False,
         regain_interval: float = 30.0,
@@ -292,6 +323,9 @@ class IrcLink:
         ``regain``: work to get the preferred nick back after registering under a fallback
         (see the class docstring), retrying every ``regain_interval`` seconds.
         ``services_nick``: the nick services answer from; its messages are not delivered.
+        ``topic_lock``: channels whose topic only operators may set: whenever we hold
+        operator status there (we created the channel, or someone gave it to us) we set
+        mode ``+t``, so that nobody else can rewrite a topic that others rely on.
         """
         _check_name("nick", nick)
         if sasl_account is not None and sasl_password is None:
@@ -338,6 +372,7 @@ class IrcLink:
         self.on_error = on_error
         self.on_nick_state = on_nick_state
         self.on_topic = on_topic
+        self._topic_lock = [_check_name("channel", c) for c in topic_lock]
         self._topics: dict[str, str] = {}
         """Topics of the channels we are in, by folded name."""
         self.account_tags = account_tags
@@ -350,7 +385,7 @@ class IrcLink:
         self.reactor = reactor if reactor is not None else irc.client.Reactor()
         self._conn = self.reactor.server()
         # An instance attribute: ``connect`` builds ``self.buffer_class()`` on each connect.
-        self._conn.buffer_class = _MarkingLineBuffer
+        self._conn.buffer_class = lambda: _MarkingLineBuffer(self._not_irc)
         # The library registers its SASL state machine as a *reactor-global* handler that
         # ignores which connection an event came from, so two links doing SASL on one
         # reactor would drive each other's state machines. Filter per connection.
@@ -369,6 +404,9 @@ class IrcLink:
         self._members: dict[str, dict[str, str]] = {}  # folded channel -> folded nick -> nick
         self._nick = nick
         self._queue: deque[_Item] = deque()
+        self._control: deque[tuple[str, str]] = deque()
+        """JOIN and PART lines, sent before ``_queue``: a backlog of messages must not keep
+        us out of a channel whose lines we are waiting for (``join``, ``part``)."""
         self._replies: deque[tuple[str, str]] = deque()
         """Lines of ``reply`` (target, text): sent only when ``_queue`` is empty."""
         self._tokens = float(burst)
@@ -387,6 +425,9 @@ class IrcLink:
         self._caps: set[str] = set()  # acknowledged by the server on this connection
         self._pending_caps: set[str] = set()  # requested, not yet answered
         self._accounts: dict[str, str] = {}  # folded nick -> account, logged-in users only
+        self._hosts: OrderedDict[str, str] = OrderedDict()
+        """Folded nick -> the host of its latest line (``host_of``); the oldest is forgotten
+        first past ``MAX_HOSTS``."""
         self._nick_ok: bool | None = None  # last reported to on_nick_state
         self._regain_gen: int | None = None  # the connection whose regain loop is running
         self._backoff = reconnect_delay
@@ -431,6 +472,12 @@ class IrcLink:
         with self.reactor.mutex:
             return self._accounts.get(self.fold(nick))
 
+    def host_of(self, nick: str) -> str | None:
+        """The host part of ``nick``'s address (``nick!user@host``) as of its latest line
+        that we saw, or None if unknown."""
+        with self.reactor.mutex:
+            return self._hosts.get(self.fold(nick))
+
     @property
     def is_connected(self) -> bool:
         return bool(self._conn.is_connected())
@@ -447,7 +494,7 @@ class IrcLink:
     @property
     def queued(self) -> int:
         """Lines waiting to be sent, replies included."""
-        return sum(not callable(item) for item in self._queue) + len(self._replies)
+        return len(self._control) + sum(not callable(item) for item in self._queue) + len(self._replies)
 
     @property
     def channels(self) -> frozenset[str]:
@@ -588,7 +635,11 @@ class IrcLink:
             if key is not None:
                 self._keys[folded] = key
             if self._registered:
-                self._queue.append(("RAW", self._join_line(folded)))
+                line = ("RAW", self._join_line(folded))
+                if self._last_for(folded) is None:
+                    self._control.append(line)
+                else:  # after a PART of that channel that waits for its lines
+                    self._queue.append(line)
                 self._drain()
 
     def part(self, channel: str, message: str = "") -> None:
@@ -602,8 +653,25 @@ class IrcLink:
             if self._registered:
                 message = strip_controls(message)
                 line = f"PART {channel}" + (f" :{message}" if message else "")
-                self._queue.append(("RAW", fit_utf8(line, MAX_LINE_BYTES - 2)))
+                item = ("RAW", fit_utf8(line, MAX_LINE_BYTES - 2))
+                last = self._last_for(folded)
+                if last is None:
+                    self._control.append(item)
+                else:  # not before the lines still queued for that channel
+                    self._queue.insert(last + 1, item)
                 self._drain()
+
+    def _last_for(self, folded: str) -> int | None:
+        """Where in ``_queue`` the last line addressed to channel ``folded`` waits (a
+        message, a MODE or TOPIC, a deferred PART), if one does."""
+        for i in range(len(self._queue) - 1, -1, -1):
+            item = self._queue[i]
+            if callable(item) or item[0] == "QUIT":
+                continue
+            target = item[1].split(" ", 2)[1] if item[0] == "RAW" and " " in item[1] else item[1]
+            if self.fold(target) == folded:
+                return i
+        return None
 
     def mode(self, target: str, modestring: str) -> None:
         """Pass ``MODE target modestring`` through (e.g. ``mode("#g", "+m")``,
@@ -638,7 +706,7 @@ class IrcLink:
             if self._closed:
                 return
             self._closed = True
-            if drain_timeout > 0 and self._registered and self._queue:
+            if drain_timeout > 0 and self._registered and (self._queue or self._control):
                 self._queue.append(("QUIT", message))
                 self.reactor.scheduler.execute_after(
                     drain_timeout, self._guard(lambda: self._finalize(message))
@@ -704,8 +772,9 @@ class IrcLink:
         """Send what the bucket allows; schedule the rest. Called with the mutex held."""
         if self._finalized or not self._registered or not self._conn.is_connected():
             return
-        while self._queue or self._replies:
-            head = self._queue[0] if self._queue else None
+        while self._control or self._queue or self._replies:
+            control = bool(self._control)
+            head = self._control[0] if control else self._queue[0] if self._queue else None
             if callable(head):
                 self._queue.popleft()
                 self.reactor.scheduler.execute_after(0, self._guard(head))
@@ -726,7 +795,7 @@ class IrcLink:
                 item = ("PRIVMSG", *self._replies.popleft())
             else:
                 item = head
-                self._queue.popleft()
+                (self._control if control else self._queue).popleft()
             if self.rate:
                 self._tokens -= 1
             if item[0] == "QUIT":
@@ -743,7 +812,8 @@ class IrcLink:
             self._conn.send_raw(line)
             if not self._conn.is_connected():
                 # The library swallowed a socket error and disconnected: resend later.
-                self._queue.appendleft(item)
+                if not control:  # a JOIN or PART: the next registration joins anew
+                    self._queue.appendleft(item)
                 return
             if item[0] != "RAW":
                 self.sent_messages += 1
@@ -829,6 +899,20 @@ class IrcLink:
                           self.preferred_nick, self.host, self.port, self.registration_timeout)
             self._conn.disconnect("registration timed out")
 
+    def _not_irc(self, line: str) -> bool:
+        """A line no IRC server sends. Before registration the peer is something else (a
+        web server on the port the operator gave): say what it answered and retry later, as
+        for a peer that says nothing. After it, one such line is dropped."""
+        shown = fit_utf8(strip_controls(line), 80)
+        if self._registered:
+            log.warning("%s: dropped a line from %s:%s that is not IRC: %r", self._nick, self.host, self.port, shown)
+            return False
+        log.error("%s: %s:%s answered with something that is not IRC (%s)", self.preferred_nick, self.host,
+                  self.port, shown)
+        self._server_error = "not an IRC server"
+        self._conn.disconnect(self._server_error)
+        return True
+
     def _schedule_keepalive(self, gen: int) -> None:
         assert self.keepalive
         self.reactor.scheduler.execute_after(
@@ -855,6 +939,7 @@ class IrcLink:
         self._finalized = True
         self._closed = True
         self._queue.clear()
+        self._control.clear()
         self._replies.clear()
         if self._conn.is_connected():
             self._conn.disconnect(message)
@@ -950,11 +1035,13 @@ class IrcLink:
         prefix = match.group("prefix") if match else None
         if match is None or not prefix or "!" not in prefix:
             return  # from a server: no user, no account, not a message
-        nick = irc.client.NickMask(prefix).nick
+        mask = irc.client.NickMask(prefix)
+        nick = mask.nick
         command = match.group("command").upper()
         params = irc.message.Arguments.from_group(match.group("params"))
         tags = {t["key"]: t["value"] for t in irc.message.Tag.from_group(match.group("tags")) or ()}
         self._track_account(nick, command, params, tags)
+        self._track_host(nick, mask.host, command, params)
         if command in ("PRIVMSG", "NOTICE") and len(params) >= 2:
             self._on_message(nick, params[0], params[1])
 
@@ -980,6 +1067,17 @@ class IrcLink:
             self._accounts[folded] = account
         else:
             self._accounts.pop(folded, None)
+
+    def _track_host(self, nick: str, host: str | None, command: str, params: list[str]) -> None:
+        folded = self.fold(nick)
+        self._hosts.pop(folded, None)
+        if command == "QUIT" or not host:
+            return
+        if command == "NICK" and params:
+            folded = self.fold(params[0])
+        self._hosts[folded] = host
+        while len(self._hosts) > MAX_HOSTS:
+            self._hosts.popitem(last=False)
 
     def _on_message(self, nick: str, target: str, text: str) -> None:
         if self._closed or not self._registered or not text:
@@ -1099,6 +1197,7 @@ class IrcLink:
         self._members.clear()
         self._topics.clear()
         self._accounts.clear()
+        self._control.clear()  # registering again joins the channels we keep
         self._nick_ok = None
         self._drain_due = None
         log.info("%s: disconnected (%s)", self._nick, reason)
@@ -1161,10 +1260,12 @@ class IrcLink:
         if members is None:
             return
         prefixes = "".join(getattr(self._conn.features, "prefix", {"@": "o", "+": "v"}))
-        for name in event.arguments[2].split():
-            name = name.lstrip(prefixes)
+        for entry in event.arguments[2].split():
+            name = entry.lstrip(prefixes)
             if name:
                 members[self.fold(name)] = name
+                if self.is_me(name) and "@" in entry[:len(entry) - len(name)]:
+                    self._opped(event.arguments[1])
 
     def _on_endofnames(self, event: irc.client.Event) -> None:
         # A join counts as done once NAMES is complete, so on_ready sees full members().
@@ -1181,6 +1282,22 @@ class IrcLink:
             channel, text = event.target or "", (event.arguments[0] if event.arguments else "")
         self._topics[self.fold(channel)] = text
         self._call(self.on_topic, channel, text)
+
+    def _on_mode(self, event: irc.client.Event) -> None:
+        """``MODE #channel +o ournick`` (among other modes): we are an operator there now."""
+        channel = event.target or ""
+        if channel[:1] not in "#&" or not event.arguments:
+            return
+        try:
+            changes = irc.modes.parse_channel_modes(" ".join(event.arguments))
+        except (IndexError, ValueError):
+            return
+        if any(sign == "+" and mode == "o" and param and self.is_me(param) for sign, mode, param in changes):
+            self._opped(channel)
+
+    def _opped(self, channel: str) -> None:
+        if any(self.fold(c) == self.fold(channel) for c in self._topic_lock):  # (folded as the server says now)
+            self.mode(channel, "+t")
 
     def topic_of(self, channel: str) -> str | None:
         """The topic of a channel we are in, as last seen (None: unknown or none)."""
@@ -1268,6 +1385,7 @@ class IrcLink:
         "endofnames": _on_endofnames,
         "currenttopic": _on_topic,
         "topic": _on_topic,
+        "mode": _on_mode,
         "join": _on_join,
         "part": _on_part,
         "kick": _on_kick,

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from ..protocol import (END, GAME_VERBS, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse,
                         topic_referee)
-from .sentence import Say, Sentence
+from .sentence import SETUP, Say, Sentence
 from .story import Story
 
 STORIES: dict[str, type[Story]] = {AvalonStory.game: AvalonStory, WerewolfStory.game: WerewolfStory,
@@ -100,7 +100,7 @@ class Narrator:
         self._follow(gid, game, where, seats)
         if known:
             return []
-        say = Say(gid).fact("table" if msg.verb == TABLE else "resume", gid, game, where)
+        say = Say(gid, stage=SETUP).fact("table" if msg.verb == TABLE else "resume", gid, game, where)
         if msg.verb == TABLE:
             say.add(f"New {game} game {gid} in {where}: ").names(seats).add(".")
         else:

@@ -15,6 +15,10 @@ from typing import Iterable, Sequence, Union
 Fact = tuple[str, ...]
 """A claim a sentence makes: a kind, then its values as text."""
 
+SETUP, PLAY, END = "setup", "play", "end"
+"""The stages of a game a sentence tells: a narration that falls behind may skip the play
+of a game (``backlog``), never its setup (the table, the deal) or its end."""
+
 NAME = "name"
 """The style of a player's nick (bold)."""
 SIDES = {"good": "good", "village": "good", "evil": "evil", "werewolf": "evil", "neutral": "neutral",
@@ -49,6 +53,8 @@ class Sentence:
     gid: str | None = None
     talk: bool = False
     """A player's own words relayed (``<nick> text``), not the narrator's."""
+    stage: str = PLAY
+    """``SETUP``, ``PLAY`` or ``END``: what of its game it tells."""
 
     def plain(self) -> str:
         return "".join(span.text for span in self.spans)
@@ -98,6 +104,7 @@ class Say:
     gid: str | None
     spans: list[Span] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
+    stage: str = PLAY
 
     def add(self, *parts: Part | int) -> Say:
         for part in parts:
@@ -127,7 +134,7 @@ class Say:
         return self
 
     def done(self) -> Sentence:
-        return Sentence(tuple(self.spans), tuple(self.facts), self.gid)
+        return Sentence(tuple(self.spans), tuple(self.facts), self.gid, stage=self.stage)
 
 
 def duration(seconds: float) -> str:

@@ -4,6 +4,11 @@ spectators' channel, with IRC formatting, at its own rate.
 The referee's connection, its flood budget and the bots' machine lines are untouched: the
 narrator hears the games as any spectator does (``Spectator``) and speaks elsewhere. ``arena
 serve`` runs it in a process of its own (``narrating``).
+
+What it has to say waits in a ``Backlog`` and goes to the connection's queue a burst at a
+time, so that the connection's own lines (joining a game's channel as it is announced) never
+wait behind sentences, and a narration that falls behind can skip the play of games it has
+yet to tell rather than lines already queued.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import irc.client
 
 from ..config import NarratorConfig, ServerConfig
 from ..irc.link import ReactorThread
+from .backlog import Backlog, Post
 from .sentence import Sentence
 from .spectator import Spectator
 
@@ -50,6 +56,11 @@ class NarratorService:
                                    reactor=reactor, on_gone=self._gone)
         self.link = self.spectator.link
         self.narrator = self.spectator.narrator
+        self.backlog = Backlog(narrator.backlog)
+        self._pumping = False
+        """Whether a pump waits for the connection's queue to empty."""
+        self._leaving: set[str] = set()
+        """Games whose own channel (``per_game``) is left once their last line is queued."""
         self.said: list[tuple[str, Sentence]] = []
         """Every sentence posted, with the channel it went to first."""
 
@@ -57,6 +68,9 @@ class NarratorService:
         self.spectator.start()
 
     def close(self) -> None:
+        """Queue what is left to say (the connection sends what it can before it quits)."""
+        with self.link.reactor.mutex:
+            self._pump(everything=True)
         self.spectator.close("the narrator is leaving")
 
     def _game_channel(self, gid: str) -> str:
@@ -64,21 +78,42 @@ class NarratorService:
 
     def _gone(self, gid: str) -> None:
         if self.per_game:
-            self.link.part(self._game_channel(gid))
+            self._leaving.add(gid)
+            self._pump()
 
     def _post(self, sentence: Sentence) -> None:
         targets = [self.channel]
         if self.per_game and sentence.gid is not None:
             if any(fact[0] in ("table", "resume") for fact in sentence.facts):
-                self.link.join(self._game_channel(sentence.gid))
+                self.link.join(self._game_channel(sentence.gid))  # now: its lines may come at once
             else:
                 ends = any(fact[0] == "winner" for fact in sentence.facts)
                 targets = [self._game_channel(sentence.gid)] + ([self.channel] if ends else [])
         width = min(self.link.max_text_bytes(t) for t in targets)
-        for line in sentence.irc_lines(width):
-            for target in targets:
+        lines = [(target, line) for line in sentence.irc_lines(width) for target in targets]
+        if lines:
+            self.backlog.add(Post(sentence, lines))
+            self._pump()
+
+    def _pump(self, everything: bool = False) -> None:
+        """Hand the connection what it can send at once (``burst`` lines, or ``everything``),
+        then wait until it has sent them. In the reactor thread, or with its mutex held."""
+        while len(self.backlog) and (everything or self.link.queued < self.link.burst):
+            post = self.backlog.pop()
+            assert post is not None
+            for target, line in post.lines:
                 self.link.send(target, line, formatting=True)
-        self.said.append((targets[0], sentence))
+            self.said.append((post.lines[0][0], post.sentence))
+        for gid in [g for g in self._leaving if not self.backlog.has(g)]:
+            self._leaving.discard(gid)
+            self.link.part(self._game_channel(gid))  # after its lines still queued (``IrcLink.part``)
+        if len(self.backlog) and not self._pumping:
+            self._pumping = True
+            self.link.after_sent(self._sent)
+
+    def _sent(self) -> None:
+        self._pumping = False
+        self._pump()
 
 
 def main() -> None:

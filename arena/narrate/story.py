@@ -8,10 +8,12 @@ spectators need not read (most ``ASK`` lines, deadlines).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar, Sequence
 
-from ..protocol import Message
-from .sentence import NAME, Say, Sentence, Span, duration
+from ..protocol import END, RATINGS, START, Message
+from .sentence import NAME, PLAY, SETUP, Say, Sentence, Span, duration
+from .sentence import END as ENDING
 
 ABNORMAL = {"forfeit": "a forfeit", "aborted": "the game was stopped"}
 """End reasons every game shares, and how they read."""
@@ -22,6 +24,9 @@ class Story:
     (joined if continued), ``talk`` each line a player says in the game's channel."""
 
     game: ClassVar[str]
+    setup: ClassVar[frozenset[str]] = frozenset({START})
+    """The lines that set the game up (its ``START`` and what follows it before play):
+    told even when the narration is behind."""
 
     def __init__(self, gid: str, seats: Sequence[str]) -> None:
         self.gid = gid
@@ -36,18 +41,18 @@ class Story:
     def hear(self, msg: Message, at: float | None = None) -> list[Sentence]:
         """The sentences one public line of the game makes (often none); ``at``: when it
         was said (seconds on any clock), for the game's length."""
-        if msg.verb == "START":
+        if msg.verb == START:
             self.seats = msg.list("seats") or self.seats
             self._seated = {nick.lower() for nick in self.seats}
             self.started = at
-        if msg.verb == "END":
+        if msg.verb == END:
             self.over = True
-            return self._end(msg, at)
-        handler = getattr(self, "on_" + msg.verb.lower(), None)
-        if handler is None:
-            return []
-        said: list[Sentence] = handler(msg)
-        return said
+            said = self._end(msg, at)
+        else:
+            handler = getattr(self, "on_" + msg.verb.lower(), None)
+            said = [] if handler is None else handler(msg)
+        stage = SETUP if msg.verb in self.setup else ENDING if msg.verb in (END, RATINGS) else PLAY
+        return [dataclasses.replace(sentence, stage=stage) for sentence in said]
 
     def talk(self, nick: str, text: str) -> list[Sentence]:
         """A seated player's line in the game channel, relayed as ``<nick> text``; anyone
@@ -75,6 +80,12 @@ class Story:
         if action == "forfeit":
             return [say.add(" ran out of time and forfeits the game.").done()]
         return [say.add(" ran out of time: the default answer was played.").done()]
+
+    def on_pause(self, msg: Message) -> list[Sentence]:
+        """``PAUSE``: the referee stopped the game (its store cannot be written)."""
+        why = msg.text or "the referee cannot go on"
+        return [self.say().fact("pause").add(f"The game is paused: {why}. It goes on where it stopped once it can.")
+                .done()]
 
     def on_ratings(self, msg: Message) -> list[Sentence]:
         say = self.say().add("Elo ratings now: ")

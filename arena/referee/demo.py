@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Callable
 
 from ..config import Config
+from ..core.words import counted
 from ..irc.link import IrcLink, strip_controls
 from ..irc.servers import start_server
 from ..narrate.spectator import Spectator
 from ..protocol import TABLE, ProtocolError, parse
 from ..store import Store
-from .identity import hash_key, new_key
+from .identity import make_verifier, new_key
 from .match import Match
 from .recorder import Recorder
 from .service import RefereeService
@@ -35,6 +36,8 @@ BOTS = {
     "tuvalon": ("arena.bots.tuvalon_rules_bot", "arena.bots.random_bot"),
 }
 """Per game: the rule-based sample bot (half the seats, rounded up) and the random one."""
+SPECTATOR = "spectator"
+"""The nick the demo watches under."""
 
 
 def demo_config(config: Config, host: str, port: int, players: int, game: str = "avalon") -> Config:
@@ -61,7 +64,8 @@ def run_demo(
             Store(Path(scratch) / "demo.db", config.ratings.systems()) as store:
         cfg = demo_config(config, host, port, players, game)
         rule_bot, random_bot = BOTS[game]
-        service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store))
+        service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store),
+                                 watchers=[SPECTATOR])  # it tells each game from its START
         referee = cfg.server.nick
         lobby = cfg.server.channel
 
@@ -87,9 +91,9 @@ def run_demo(
                 if channel:
                     spectator.join(channel)
 
-        spectator = IrcLink(host, port, "spectator", channels=[lobby], lines_per_second=0,
+        spectator = IrcLink(host, port, SPECTATOR, channels=[lobby], lines_per_second=0,
                             reactor=service.reactor, on_message=show)
-        teller = Spectator(cfg.server, "spectator", lambda s: tell(s.ansi() if color else s.plain()),
+        teller = Spectator(cfg.server, SPECTATOR, lambda s: tell(s.ansi() if color else s.plain()),
                            lines_per_second=0, reactor=service.reactor)
         if raw:
             spectator.connect()
@@ -101,7 +105,7 @@ def run_demo(
                 module = rule_bot if i < (players + 1) // 2 else random_bot
                 nick = f"{'rule' if module == rule_bot else 'rand'}{i + 1}"
                 key = new_key()  # each sample bot proves itself as a real one would, with its own key
-                store.add_bot(nick, "arena", hash_key(key), None, time.time())
+                store.add_bot(nick, "arena", make_verifier(key), None, time.time())
                 bots.append(subprocess.Popen(
                     [sys.executable, "-m", module, "--server", f"{host}:{port}", "--nick", nick,
                      "--referee", referee, "--channel", lobby, "--rate", "0", "--games", str(games), "--seed", str(i)],
@@ -113,7 +117,7 @@ def run_demo(
                 if gone:
                     raise gone[0]
                 if time.monotonic() > deadline:
-                    raise TimeoutError(f"the demo did not finish {games} games in {timeout:.0f} s")
+                    raise TimeoutError(f"the demo did not finish {counted(games, 'game')} in {timeout:.0f} s")
                 if service.fatal:
                     raise RuntimeError(service.fatal)
                 service.reactor.process_once(0.05)

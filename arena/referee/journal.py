@@ -7,13 +7,18 @@ referee killed at any moment therefore leaves a store from which a new one rebui
 game in progress exactly as far as anyone saw it (``Referee.resume_game``); an answer that
 was not yet stored was never acted on, and its bot is asked again. A line of talk sends
 nothing, so it is stored on its own as it comes.
+
+A write that fails leaves the step unstored, and the game it belongs to says so (``save``
+returns it): its referee holds its lines back and pauses it (``arena.referee.pause``). A
+game's first write (its opening, or its taking up after a restart) is part of its first
+step, so it is tried again with it.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from typing import Callable, Container
 
 from ..store import LiveGame, Store
 from .match import Match
@@ -39,6 +44,12 @@ class Journal:
         self._live: dict[str, tuple[Match, int, int, int, int]] = {}
         """Games being written: the match, and how many of its engine's answers, lines,
         talk and answer lines are stored."""
+        self._first: dict[str, Callable[[], None]] = {}
+        """Games whose first write (opening, taking up) is still to be done: it goes with
+        their first step."""
+        self._closing: set[str] = set()
+        """Games over whose removal from the games in progress failed: tried again with
+        the next step."""
 
     def new_game_id(self) -> str:
         return self.store.new_game_id(self.wall())
@@ -52,15 +63,23 @@ class Journal:
         game = match.game
         started = self.wall() if match.started is None else match.started
         match.started = started
-        self.store.open_live(LiveGame(
-            match.gid, game.name, game.options.to_dict(), game.seed, game.deal, tuple(match.names),
-            tuple(match.bots or match.names), self.place, self.tournament, started))
+        live = LiveGame(match.gid, game.name, game.options.to_dict(), game.seed, game.deal, tuple(match.names),
+                        tuple(match.bots or match.names), self.place, self.tournament, started)
         self._live[match.gid] = (match, 0, 0, 0, 0)
+        self._begin(match.gid, lambda: self.store.open_live(live))
 
     def resumed(self, match: Match, live: LiveGame) -> None:
         """Go on writing a game taken up from ``live`` (``match`` is restored from it)."""
-        self.store.resumed_live(live.id, self.place)
         self._live[match.gid] = (match, len(live.history), len(live.lines), len(live.talk), len(live.answers))
+        self._begin(match.gid, lambda: self.store.resumed_live(live.id, self.place))
+
+    def _begin(self, gid: str, write: Callable[[], None]) -> None:
+        """A game's first write: now, or, if the store refuses it, with the game's first
+        step (``save``, which reports the game then, should it fail again)."""
+        try:
+            write()
+        except Exception:
+            self._first[gid] = write
 
     def unsaid(self) -> bool:
         """Whether a game has talk not stored yet. A line of speech sends nothing, so no
@@ -69,25 +88,58 @@ class Journal:
         stored was never acted on: its bot is asked again)."""
         return any(len(m.talk) != talk for m, _, _, talk, _ in self._live.values())
 
-    def save(self) -> None:
-        """Make every game's new step durable; returns once it is. A step is new answers or
-        new lines: whatever else changes in a match comes with one of them, except counts
-        of refusals past the transcript's allowance, which ride with the next step, as answer
-        lines the engine did not take do. A line of talk is a step of its own (``unsaid``)."""
+    def stored_lines(self, gid: str) -> int:
+        """How many of the game's lines are stored: the rest must wait unsent."""
+        return self._live[gid][2]
+
+    def save(self, skip: Container[str] = ()) -> dict[str, tuple[Match, Exception]]:
+        """Make every game's new step durable (but those in ``skip``); returns once it is,
+        with the games whose step could not be stored and why (their step is tried again
+        whole by the next call). A step is new answers or new lines: whatever else changes
+        in a match comes with one of them, except counts of refusals past the transcript's
+        allowance, which ride with the next step, as answer lines the engine did not take
+        do. A line of talk is a step of its own (``unsaid``)."""
+        failed: dict[str, tuple[Match, Exception]] = {}
+        for gid in list(self._closing):
+            self._close(gid)
         for gid, (match, actions, lines, talk, answers) in list(self._live.items()):
+            if gid in skip:
+                continue
             history, transcript, said, heard = match.game.history, match.transcript, match.talk, match.answers
             if len(history) == actions and len(transcript) == lines and len(said) == talk and len(heard) == answers:
                 continue
             told = match.told
-            self.store.append_live(gid, actions, history[actions:], lines,
-                                   [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
-                                   match.state(), talk, said[talk:], answers, heard[answers:])
+            try:
+                first = self._first.get(gid)
+                if first is not None:
+                    first()
+                    del self._first[gid]
+                self.store.append_live(gid, actions, history[actions:], lines,
+                                       [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
+                                       match.state(), talk, said[talk:], answers, heard[answers:])
+            except Exception as exc:
+                failed[gid] = (match, exc)
+                continue
             self._live[gid] = (match, len(history), len(transcript), len(said), len(heard))
+        return failed
 
     def forget(self, gid: str) -> None:
         """A game's end has been written to the server: it is no longer in progress, if it
         is recorded. Until then a restart takes it up and tells its end again to its bots
         (they may not have heard it); one whose recording failed is recorded then."""
         self._live.pop(gid, None)
-        if self.store.has_game(gid):
-            self.store.close_live(gid)
+        self._first.pop(gid, None)
+        self._close(gid)
+
+    def _close(self, gid: str) -> None:
+        """Remove a recorded game from the games in progress; should the store refuse, the
+        next ``save`` tries again (meanwhile a restart would tell its end again, harmlessly)."""
+        try:
+            if self.store.has_game(gid):
+                self.store.close_live(gid)
+            self._closing.discard(gid)
+        except Exception as exc:
+            if gid not in self._closing:
+                log.warning("game %s is over, but could not be removed from the games in progress (%s); "
+                            "trying again with the next write", gid, exc)
+            self._closing.add(gid)

@@ -21,7 +21,7 @@ from ..core.said import FALLBACKS, Answer, Talk
 from ..core.seeds import derive_seed
 from ..protocol import (
     ASK, ERROR, FLOOR_LINES, MAX_TEXT_BYTES, RESYNC, TEAM, TIMEOUT, WARN, Message, ProtocolError, parse, render,
-    request_id, shown, text_fault, valid_id,
+    request_id, shown, text_fault, valid_request_id,
 )
 
 _tuple_new = tuple.__new__
@@ -83,6 +83,16 @@ class Lines(Protocol):
 class Request:
     rid: int
     seats: set[int]
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a game's players have been told of its seats: who is out, and whom each seat may
+    talk to in private (None: it may not). While a night's public lines are held, the game
+    itself is ahead of this (its dawn is resolved), and a refusal must not tell it early."""
+
+    out: frozenset[int]
+    talk: tuple[tuple[int, ...] | None, ...]
 
 
 @dataclass
@@ -193,11 +203,26 @@ class Match:
         """When the stretch's dependent requests (the witch's) may go out (``night_step``)."""
         self._holding = False
         """Whether a dependent request waits for ``_step_at``."""
+        self._stretch_unsent = False
+        """Whether the lines that opened the stretch (``NIGHT``, its requests) still wait in
+        the transport's queue: its clock (``_secret_since``, ``_step_at``) starts when they
+        go out (``after_sent``), as a deadline does. Counted from when they were queued, a
+        night whose ``NIGHT`` waited behind the day's lines would be over, or its witch
+        asked, as soon as its readers saw it begin."""
         self._suspended = False
-        """Restored from the store and waiting for its bots (``restore``, ``go_on``)."""
+        """Restored from the store and waiting for its bots (``restore``), or paused
+        (``pause``), until ``go_on``."""
+        self._paused_at: float | None = None
+        """When ``pause`` stopped the game's clock (None: it runs)."""
+        self._told_by: dict[int, int] = {}
+        """Per seat with a deadline, the transcript's length once the line that started it
+        (its ASK or WARN) was sent: whether that line went out before a pause."""
         self._sent_at: dict[int, tuple[str, float, int]] = {}
         """Per seat, its latest request (by id as the wire spells it, which an answer
         names), when it went out (answers' latency) and its id as a number."""
+        self._told: Told | None = None
+        """The seats as the players were last told everything during a stretch of secret
+        requests, whose public lines may be held (``_remember_told``, ``_as_told``)."""
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -318,18 +343,50 @@ class Match:
 
     @property
     def suspended(self) -> bool:
-        """Restored and not yet going on (its bots are not all back)."""
+        """Restored and not yet going on (its bots are not all back), or paused."""
         return self._suspended
 
+    def pause(self, stored: int, now: float) -> None:
+        """Stop the game where it stands: its lines from the ``stored``-th on could not be
+        stored, so they wait unsent, and nothing more may happen in it until ``go_on``. A
+        seat whose request went out before (its ASK or WARN is stored) may answer into the
+        pause and can be told nothing: its request is dropped, to be asked again by
+        ``go_on`` as after a restart. A request among the waiting lines keeps its id, and
+        its clock, like the game's pacing, stops until ``go_on``."""
+        told = [seat for seat in self._deadline if self._told_by.get(seat, 0) <= stored]
+        for seat in told:
+            del self._deadline[seat]
+            self._unsent.pop(seat, None)
+        for request in self._requests.values():
+            request.seats.difference_update(told)
+        self._paused_at = now
+        self._suspended = True
+
     def go_on(self, now: float) -> None:
-        """Carry on a restored game from the step where it stopped: every decision still
-        pending is asked again, under a new request id (its bot may have answered the old
-        one into a referee that died before storing it, and bots ignore an id they
-        answered), with its whole time. A game that was over just ends (``on_end``)."""
+        """Carry on a restored or paused game from the step where it stopped: every
+        decision still pending and not waiting to go out is asked again, under a new
+        request id (its bot may have answered the old one into a referee that died, or
+        paused, before storing it, and bots ignore an id they answered), with its whole
+        time; the time a pause took is added to every other clock of the game. A game that
+        was over just ends (``on_end``)."""
         if self._suspended:
             self._suspended = False
+            if self._paused_at is not None:
+                self._shift(now - self._paused_at)
+                self._paused_at = None
             self._asked = -1
             self._advance(now)
+
+    def _shift(self, seconds: float) -> None:
+        """Move the game's running clocks ``seconds`` on (the time it was paused)."""
+        for seat in self._deadline:
+            self._deadline[seat] += seconds
+        if self._secret_since is not None:
+            self._secret_since += seconds
+        if self._hold_until is not None:
+            self._hold_until += seconds
+        if self._step_at is not None:
+            self._step_at += seconds
 
     # -- answers --------------------------------------------------------------------
 
@@ -383,7 +440,7 @@ class Match:
                 latency, None if refused is None else refused.code.value, fallback if fallback in FALLBACKS else None,
                 after)))
         if refused is not None:
-            echo = (rid_text,) if valid_id(rid_text) else ()  # an ERROR echoes only what fits as an id
+            echo = (rid_text,) if valid_request_id(rid_text) else ()  # an ERROR echoes only a request id
             self._refuse(nick, seat, refused.code, refused.reason, *echo)
             return
         self._advance(now)
@@ -397,7 +454,7 @@ class Match:
         if (seat, rid) in self._answered:
             raise IllegalAction(ErrorCode.ALREADY_ACTED, f"you already answered request {rid}")
         live = [r.rid for r in self._requests.values() if seat in r.seats]
-        if not live and self.game.is_out(seat):
+        if not live and self._is_out(seat):
             raise IllegalAction(ErrorCode.PLAYER_DEAD, "you are dead: nothing is asked of you")
         hint = f"; answer request {live[0]}" if live else "; nothing is asked of you now"
         raise ProtocolError(ErrorCode.STALE_REQUEST, f"request {rid} is not open for you{hint}")
@@ -444,7 +501,11 @@ class Match:
     def next_deadline(self) -> float | None:
         """The next time ``poll`` has work: a player's deadline, the end of a hold on public
         lines, or the time a held dependent request goes out."""
+        if self._suspended:
+            return None
         deadline = min((d for seat, d in self._deadline.items() if seat not in self._unsent), default=None)
+        if self._stretch_unsent:
+            return deadline  # the stretch's clock has not started
         for t in (self._hold_until, self._step_at if self._holding else None):
             if t is not None and (deadline is None or t < deadline):
                 deadline = t
@@ -452,6 +513,8 @@ class Match:
 
     def poll(self, now: float) -> None:
         """Apply the escalation step to every seat whose deadline has passed."""
+        if self._suspended:
+            return
         for seat, deadline in sorted(self._deadline.items(), key=lambda kv: kv[1]):
             if self.over or deadline > now or self._deadline.get(seat) != deadline or seat in self._unsent:
                 continue
@@ -495,6 +558,7 @@ class Match:
         if not self.over:
             self.game.abort(why)
             self._secret_since = self._hold_until = None  # an operator's stop is said at once
+            self._stretch_unsent = False
             self._suspended = False
             self._advance(now)
 
@@ -536,7 +600,7 @@ class Match:
                     on_end(self)
                 return
             round_ = game.round
-            due = self._holding and self._step_at is not None and now >= self._step_at
+            due = self._holding and not self._stretch_unsent and self._step_at is not None and now >= self._step_at
             if round_ == self._asked and not due:
                 if game.floor_kinds:
                     self._pass_floor()
@@ -547,6 +611,7 @@ class Match:
                 if self._secret_since is None:
                     self._secret_since = now
                     started = True
+                    self._remember_told()  # (everything is said: a held stretch returned above)
             elif self._held(now):
                 return
             self._asked = round_
@@ -556,6 +621,25 @@ class Match:
             if started and game.paced():
                 step = self.timeouts.night_step
                 self._step_at = max(self._deadline.values(), default=now) if step is None else now + step
+            if started and self.after_sent is not None:
+                self._start_stretch_when_sent(now)
+
+    def _start_stretch_when_sent(self, since: float) -> None:
+        """Move the clock of the stretch begun at ``since`` to when its opening lines go out
+        (see ``_stretch_unsent``)."""
+        assert self.after_sent is not None
+        self._stretch_unsent = True
+
+        def sent(at: float) -> None:
+            if self._secret_since != since or not self._stretch_unsent:
+                return  # (that stretch is over: an operator stopped the game)
+            shift = max(0.0, at - since)
+            self._secret_since = at
+            self._step_at = None if self._step_at is None else self._step_at + shift
+            self._hold_until = None if self._hold_until is None else self._hold_until + shift
+            self._stretch_unsent = False
+
+        self.after_sent(sent)
 
     def _ask_new(self, pending: Sequence[Decision], now: float) -> None:
         """Ask the pending decisions not asked yet (a round may grow: a Werewolf night adds
@@ -569,7 +653,7 @@ class Match:
         new = [d for d in pending if d.seat not in self._deadline]
         step_at = self._step_at
         dependent = self.game.dependent_kinds
-        early = step_at is not None and self._secret_since is not None and now < step_at
+        early = step_at is not None and self._secret_since is not None and (self._stretch_unsent or now < step_at)
         held = [d for d in new if d.kind in dependent] if early else []
         self._holding = bool(held)
         if held:
@@ -581,12 +665,13 @@ class Match:
         """Whether a stretch of secret requests must go on until ``timeouts.secret_minimum``
         has passed, and a paced one until its dependent step (``_step_at``): a night that
         ends as soon as its answers are in is shorter when a role is no longer asked, and
-        everyone can time it. Ends the stretch once it has not."""
+        everyone can time it. Its lines still queued (``_stretch_unsent``), it has not begun
+        for anyone: held. Ends the stretch once it has not."""
         since = self._secret_since
         if since is None:
             return False
         until = max(since + self.timeouts.secret_minimum, self._step_at or since)
-        if now < until:
+        if now < until or self._stretch_unsent:
             self._hold_until = until
             return True
         self._secret_since = self._hold_until = self._step_at = None
@@ -618,6 +703,28 @@ class Match:
                 held.setdefault(msg.format(), (msg, []))[1].extend(nicks)
         if held:
             self._flush(held)
+        if self._secret_since is not None and self._published == len(self.game.events):
+            self._remember_told()
+
+    def _remember_told(self) -> None:
+        """Keep the seats as the players now know them all (everything is said), while a
+        stretch of secret requests runs: its public lines may then be held (``_as_told``)."""
+        game = self.game
+        seats = range(len(self.names))
+        talk = [game.team_talk(s) for s in seats]
+        self._told = Told(frozenset(s for s in seats if game.is_out(s)),
+                          tuple(t if t or game.talks_in_private(s) else None for s, t in zip(seats, talk)))
+
+    def _as_told(self) -> Told | None:
+        """The seats as the players know them while the game is ahead of what they were
+        told (a held night: its deaths and its end are not said yet), else None: the game
+        as it is. Refusals and private talk follow it, so neither tells a death, nor that
+        every night answer is in, before the lines that say so."""
+        return self._told if self._published < len(self.game.events) else None
+
+    def _is_out(self, seat: int) -> bool:
+        told = self._as_told()
+        return self.game.is_out(seat) if told is None else seat in told.out
 
     def _flush(self, held: dict[str, tuple[Message, list[str]]]) -> None:
         for msg, nicks in held.values():
@@ -669,6 +776,7 @@ class Match:
         the lines are the request itself (not a warning), and its answers' latency counts
         from when they went out."""
         self._deadline.update(dict.fromkeys(seats, now + seconds))
+        self._told_by.update(dict.fromkeys(seats, len(self.transcript)))
         sent_at = (str(rid), now, rid)
         if asked:
             self._sent_at.update(dict.fromkeys(seats, sent_at))
@@ -777,7 +885,7 @@ class Match:
         if seat == self._floor:
             return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, f"a turn holds {FLOOR_LINES} lines: the floor "
                                                                           "is taken back; answer your request to end it")
-        if not self.over and self.game.is_out(seat):
+        if not self.over and self._is_out(seat):
             return self._refuse_line(nick, seat, ErrorCode.PLAYER_DEAD, "the dead do not talk")
         why = "the game is over" if self.over else "you do not have the floor; wait for your turn to speak"
         return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, why)
@@ -791,6 +899,16 @@ class Match:
             return
         if sum(1 for t in self.talk if t.seat == seat) < CHAT_KEPT:
             self.talk.append(Talk(seat, nick, text, now - self.origin, len(self.transcript)))
+
+    def refuse(self, bot: str, nick: str, code: ErrorCode, why: str, *context: str) -> bool:
+        """Refuse a line of ``bot``'s about this game that the referee refused before the game
+        could read it (it broke the grammar), as the game's own refusals are: kept or counted
+        for its seat. False, sending nothing, if ``bot`` has no seat here."""
+        seat = self.seat_of(bot)
+        if seat is None:
+            return False
+        self._refuse(nick, seat, code, why, *context)
+        return True
 
     def _refuse_line(self, nick: str, seat: int, code: ErrorCode, why: str) -> bool:
         """Tell ``nick`` its channel line does not count (always False, for ``said``)."""
@@ -847,8 +965,13 @@ class Match:
                 raise not_playing(self.gid)
             if self.over:
                 raise game_over(self.gid)
-            if not self.game.talks_in_private(seat):
-                if self.game.is_out(seat):
+            told = self._as_told()
+            if told is not None:
+                listeners = told.talk[seat]
+            else:
+                listeners = self.game.team_talk(seat) if self.game.talks_in_private(seat) else None
+            if listeners is None:
+                if self._is_out(seat):
                     raise IllegalAction(ErrorCode.PLAYER_DEAD, "the dead do not talk")
                 raise IllegalAction(ErrorCode.INVALID_PHASE, self.lines.private_talk)
             cap = self.lines.private_lines
@@ -866,7 +989,6 @@ class Match:
         if self._private_turn != (seat, self.game.round):
             self._private_turn, self._private_said = (seat, self.game.round), 0
         self._private_said += 1
-        listeners = self.game.team_talk(seat)
         relayed = Message.make(TEAM, self.gid, text=msg.text, **{"from": self.names[seat]})
         self._send_each([self.nicks[other] for other in listeners], relayed)
 

@@ -16,6 +16,7 @@ from ..protocol import RATINGS, Message
 from ..ratings.model import BOT, Change
 from ..store import Store, record_from_game
 from .match import Match
+from .pause import unwritable
 from .referee import Referee
 
 log = logging.getLogger(__name__)
@@ -49,9 +50,12 @@ def ratings_message(gid: str, changes: Mapping[str, Sequence[Change]], bots: Seq
 class Recorder:
     """Subscribes to a referee's game starts and ends.
 
-    ``strict`` re-raises a failed write (a tournament must stop and resume that game later);
-    otherwise the failure is logged and the referee plays on (``arena serve``): the game is
-    then missing from the store, never half written.
+    A write the store refuses for now (``pause.unwritable``: a full disk) is raised: a
+    referee with a journal pauses the game, its END held back, and records it once the
+    store can be written; a local tournament stops, and plays that game again when resumed.
+    Any other failure (a bug) is raised too with ``strict`` (a tournament must stop and
+    resume that game later); otherwise it is logged and the referee plays on (``arena
+    serve``): the game is then missing from the store, never half written.
     """
 
     def __init__(
@@ -78,7 +82,7 @@ class Recorder:
         if self.store.has_game(match.gid):
             return  # recorded by an earlier run, which died before its end went out: told again, not rated again
         finished = self.wall()
-        started = self._started.pop(match.gid, finished)
+        started = self._started.get(match.gid, finished)
         try:
             result = match.game.result
             why = None
@@ -89,11 +93,13 @@ class Recorder:
                                       tournament=self.tournament, transcript=match.transcript, bots=match.bots,
                                       aborted_reason=why, talk=match.talk, answers=match.answers)
             changes = self.store.record_game(record)
-        except Exception:
-            if self.strict:
+        except Exception as exc:
+            if self.strict or unwritable(exc):
                 raise
+            self._started.pop(match.gid, None)
             log.exception("game %s could not be stored; it is not rated", match.gid)
             return
+        self._started.pop(match.gid, None)
         self.recorded.append(match.gid)
         msg = ratings_message(match.gid, changes, match.bots or match.names, match.names)
         if msg is not None:

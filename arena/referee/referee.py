@@ -21,8 +21,12 @@ from ..store import LiveGame
 from ..protocol import (
     ANSWER,
     BYE,
+    CHALLENGE,
+    PROOF,
+    SCRAM,
     TEAM,
     ERROR,
+    PAUSE,
     PROTOCOL_VERSION,
     REGISTER,
     REGISTERED,
@@ -32,15 +36,20 @@ from ..protocol import (
     Message,
     ProtocolError,
     game_id,
+    pack_scram,
     parse,
+    redacted,
     shown,
+    unpack_scram,
     valid_id,
     valid_nick,
+    valid_request_id,
 )
 from .budget import ReplyBudget
-from .identity import AuthError, Identities
+from .identity import AuthError, Challenge, Identities, Proof
 from .journal import Journal
 from .match import Match, Timeouts, game_over, not_playing
+from .pause import STORE_DOWN, Backoff, Pause, unwritable
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +71,13 @@ MAX_LABEL = 64
 
 
 def leading_ids(verb: str, args: Sequence[str]) -> tuple[str, ...]:
-    """The game and request ids that open a game line, as far as they read as ids: an
-    ERROR names them, so the bot knows which answer failed, and never echoes a token that
-    could make the ERROR itself too long or not an id."""
+    """The game and request ids that open a game line, as far as they read as ids (a game
+    id, then a request id: protocol.md, section 6): an ERROR names them, so the bot knows
+    which answer failed, and never echoes a token that could make the ERROR itself too
+    long or not an id."""
     ids: list[str] = []
-    for token in args[:_IDS.get(verb, 0)]:
-        if not valid_id(token):
+    for token, valid in zip(args[:_IDS.get(verb, 0)], (valid_id, valid_request_id)):
+        if not valid(token):
             break
         ids.append(token)
     return tuple(ids)
@@ -140,8 +150,16 @@ class Referee:
         self.journal = journal
         """Where games in progress are written ahead of their lines (None: nowhere; a
         game then ends with the process that runs it)."""
-        self._outbox: list[tuple[Callable[..., object], tuple[Any, ...]]] | None = None if journal is None else []
-        """With a journal: what the games' steps send, held until ``_commit`` stored them."""
+        self._outbox: list[tuple[str, Callable[..., object], tuple[Any, ...]]] | None = None if journal is None else []
+        """With a journal: what the games' steps send (by game id), held until ``_commit``
+        stored them."""
+        self._paused: dict[str, Pause] = {}
+        """Games whose last step could not be stored: nothing of them goes out until it is."""
+        self._store_down: Backoff | None = None
+        """Set when the store refused a write outside any game (a new game's id): no game
+        starts until a try after ``at`` works (``writable``, ``store_failed``)."""
+        self._now = 0.0
+        """The latest time a caller passed in: when a pause began, for calls that pass none."""
         self.on_game_start: list[Callable[[Match], None]] = []
         self.on_game_end: list[Callable[[Match], None]] = []
         self.on_bot: list[Callable[[str, bool], None]] = []
@@ -152,6 +170,9 @@ class Referee:
         resync then waits for its bot to rejoin the game's channel (``on_join``)."""
         self._rejoining: dict[tuple[str, int], float] = {}
         """Resyncs waiting for their bot in the game's channel: (game, seat) -> until when."""
+        self.host_of: Callable[[str], str | None] | None = None
+        """Set by a transport that knows where connections come from (IRC): a nick's host,
+        by which wrong proofs are slowed down beside their connection's."""
         self.mode: Callable[[str, str], None] | None = None
         """Set by a transport whose server has channel modes (IRC): then a game with turns at
         the floor runs in a moderated channel and the speaker is voiced."""
@@ -172,37 +193,129 @@ class Referee:
 
     # -- write ahead ----------------------------------------------------------------
 
-    def behind(self, send: Callable[..., object], *args: Any) -> None:
-        """Send for a game, behind the lines of the step in progress: at once without a
-        journal, else once the step is stored."""
+    def behind(self, gid: str, send: Callable[..., object], *args: Any) -> None:
+        """Send for game ``gid``, behind the lines of the step in progress: at once without
+        a journal, else once the step is stored (and the game is not paused)."""
         if self._outbox is None:
             send(*args)
         else:
-            self._outbox.append((send, args))
+            self._outbox.append((gid, send, args))
 
-    def _held(self, send: Callable[..., object]) -> Callable[..., object]:
-        """``send`` as a game uses it: itself without a journal, else held like ``behind``."""
+    def _held(self, gid: str, send: Callable[..., object]) -> Callable[..., object]:
+        """``send`` as game ``gid`` uses it: itself without a journal, else held like ``behind``."""
         if self._outbox is None:
             return send
-        return lambda *args: self.behind(send, *args)
+        return lambda *args: self.behind(gid, send, *args)
 
     def _commit(self) -> None:
-        """Store the games' new steps, then send what they held back. Every public entry
+        """Store the games' new steps, then send what they held back; a game whose step
+        could not be stored is paused with its lines unsent (``_pause``). Every public entry
         point that can move a game ends here."""
-        if self.journal is None:
+        journal = self.journal
+        if journal is None:
             return
         outbox = self._outbox or []
-        if not outbox and not self.journal.unsaid():
+        if not outbox and not journal.unsaid():
             return  # (a line of speech sends nothing, and is stored all the same)
-        try:
-            self.journal.save()
-        except Exception:
-            # The lines still go out: holding them would fail the game's bots too. The game
-            # is then taken up after a restart from its last stored step, not this one.
-            log.exception("games in progress could not be written to the store")
+        for match, exc in journal.save(skip=self._paused).values():
+            self._pause(match, exc)
         self._outbox = []
-        for send, args in outbox:
-            send(*args)
+        paused = self._paused
+        if not paused:  # (the usual case: one test, not one per line)
+            for _, send, args in outbox:
+                send(*args)
+            return
+        for gid, send, args in outbox:
+            pause = paused.get(gid)
+            if pause is None:
+                send(*args)
+            else:
+                pause.held.append((send, args))
+
+    # -- when the store cannot be written ---------------------------------------------
+
+    def _pause(self, match: Match, exc: Exception, ending: bool = False) -> None:
+        """Stop ``match``, whose step could not be stored: its lines wait (``_commit``
+        holds them), nothing is asked and no deadline runs, and the store is tried again
+        later (``poll``). Its channel and the log say why, once."""
+        gid = match.gid
+        pause = self._paused.get(gid)
+        if pause is not None:
+            pause.ending = pause.ending or ending
+            return
+        now = self._now
+        pause = self._paused[gid] = Pause(match, Backoff(now), ending=ending, waiting=match.suspended)
+        assert self.journal is not None
+        match.pause(self.journal.stored_lines(gid), now)
+        log.error("game %s paused: %s (%s); trying again in %.0f s", gid, STORE_DOWN, _why(exc), pause.backoff.delay)
+        if match.channel is not None:
+            self.send(match.channel, Message.make(PAUSE, gid, text=STORE_DOWN).format())
+
+    def _retry(self, now: float) -> None:
+        """Try again to store the steps of the paused games whose wait is over; each one
+        stored goes on where it stopped: what it held goes out, and then (``Match.go_on``)
+        its pending requests are asked again, or it ends as it was ending."""
+        paused = self._paused
+        due = [gid for gid, pause in paused.items() if pause.backoff.at <= now]
+        if not due:
+            return
+        assert self.journal is not None
+        failed = self.journal.save(skip=[gid for gid in paused if gid not in due])
+        for gid, (running, why) in failed.items():
+            if gid not in paused:  # (a running game with a step unstored: it pauses as in ``_commit``)
+                self._pause(running, why)
+        for gid in due:
+            pause = paused[gid]
+            match = pause.match
+            exc = failed[gid][1] if gid in failed else None
+            if exc is None and pause.ending:
+                try:
+                    exc = self._finish(match)
+                except Exception as bug:  # (not the store's fault) logged whole, and tried again like it
+                    log.exception("game %s could not be finished", gid)
+                    exc = bug
+            if exc is not None:
+                pause.backoff.failed(now)
+                log.error("game %s still paused: %s (%s); trying again in %.0f s", gid, STORE_DOWN, _why(exc),
+                          pause.backoff.delay)
+                continue
+            del paused[gid]
+            assert self._outbox is not None
+            self._outbox[:0] = [(gid, send, args) for send, args in pause.held]
+            log.warning("game %s goes on after %.0f s: the results store can be written again", gid,
+                        now - pause.backoff.since)
+            if not pause.ending and not pause.waiting:
+                match.go_on(now)
+
+    def paused(self) -> dict[str, float]:
+        """The games paused because the store cannot be written, with since when."""
+        return {gid: pause.backoff.since for gid, pause in self._paused.items()}
+
+    def writable(self, now: float) -> bool:
+        """Whether a new game may start: no game is paused, and the store did not refuse a
+        write lately (once the wait after that is over, the next start is the try)."""
+        return not self._paused and (self._store_down is None or now >= self._store_down.at)
+
+    @property
+    def store_retry(self) -> float | None:
+        """When a new game may try the store again, after it refused a write (``store_failed``)."""
+        return None if self._store_down is None else self._store_down.at
+
+    def store_failed(self, exc: Exception, now: float) -> None:
+        """The store refused a write outside any game (a new game's id): no game starts
+        until a try after the wait works (``store_works``)."""
+        down = self._store_down
+        if down is None:
+            self._store_down = down = Backoff(now)
+        else:
+            down.failed(now)
+        log.error("no game starts: %s (%s); trying again in %.0f s", STORE_DOWN, _why(exc), down.delay)
+
+    def store_works(self) -> None:
+        """A write outside any game worked: games may start again."""
+        if self._store_down is not None:
+            log.warning("the results store can be written again: games start again")
+            self._store_down = None
 
     # -- who is who -----------------------------------------------------------------
 
@@ -253,11 +366,14 @@ class Referee:
         parses to, where the sender's process has it already (a bot of the local hub
         formatted its answer from it): the line is then not parsed again, and every check
         after parsing is the same."""
+        self._now = now
         try:  # (one call: this runs on every line)
             direct = target.lower() == self._folded
             if not direct:
                 match = self._channel_games.get(target.lower())
                 if match is not None:
+                    if self._paused and match.gid in self._paused:
+                        return  # nothing said while it is paused is part of the game: none of it could be stored
                     info = self.bot_of(sender, account)
                     name = None if info is None else info.name
                     if match.game.floor_kinds:
@@ -270,7 +386,7 @@ class Referee:
                     msg = self._read(text)
                 except ProtocolError as exc:
                     if direct:
-                        self._error(sender, exc.code, exc.reason, *line_ids(text))
+                        self._refuse(sender, account, exc.code, exc.reason, line_ids(text))
                     return
             if not direct:
                 return  # answers and registrations count only in private
@@ -280,18 +396,24 @@ class Referee:
                 return
             try:
                 handler(self, sender, msg, now, account, text)
-            except Exception:
+            except Exception as exc:
+                if self.journal is None and unwritable(exc):
+                    # A game ended that its recorder could not store, and no journal can pause it:
+                    # its runner (a local tournament) must stop, and play it again once it can.
+                    raise
                 # A bug, not the sender's fault: a referee left running must outlive it, and
                 # the sender must still learn its line did nothing.
-                log.exception("line from %s could not be handled: %r", sender, text[:200])
-                self._error(sender, ErrorCode.MALFORMED, "the referee failed on this line (logged); it changed nothing",
-                            *leading_ids(msg.verb, msg.args))
+                log.exception("line from %s could not be handled: %r", sender, redacted(text[:200]))
+                self._refuse(sender, account, ErrorCode.MALFORMED,
+                             "the referee failed on this line (logged); it changed nothing", leading_ids(msg.verb, msg.args))
         finally:
             if self.journal is not None:  # (``_commit``'s own first test, without the call)
                 self._commit()
 
     def on_rename(self, old: str, new: str) -> None:
-        """A nick change keeps the bot: its connection is the same."""
+        """A nick change keeps the bot: its connection is the same (and so are its
+        registration under way and its wrong proofs)."""
+        self.identities.rename(old, new)
         info = self.bots.pop(old.lower(), None)
         if info is not None:
             stale = self.bots.pop(new.lower(), None)
@@ -305,6 +427,7 @@ class Referee:
     def on_leave(self, nick: str) -> None:
         """A connection that leaves the server no longer plays its bot; a seat the bot holds
         keeps running on deadlines (warn, default, forfeit) until it registers again."""
+        self.identities.leave(nick)
         info = self.bots.get(nick.lower())
         if info is not None:
             self._unbind(info)
@@ -333,11 +456,42 @@ class Referee:
             if len(msg.get(label, "")) > MAX_LABEL:
                 self._error(sender, ErrorCode.MALFORMED, f"{label}= is at most {MAX_LABEL} characters")
                 return
+        if "key" in msg.fields:
+            self._error(sender, ErrorCode.AUTH_FAILED, "a key is never sent: prove it by SCRAM (REGISTER with scram=, "
+                                                       "protocol.md section 3), as the current SDK does")
+            return
+        owner, bot_version = msg.get("owner") or "unknown", msg.get("version") or "unknown"
+        scram = msg.get(SCRAM)
         try:
-            proof = self.identities.prove(sender, name, msg.get("key"), account)
-        except AuthError as exc:
+            outcome = self.identities.prove(sender, name, None if scram is None else unpack_scram(scram), account,
+                                            self._host(sender), (owner, bot_version))
+        except (AuthError, ProtocolError) as exc:
             self._error(sender, exc.code, exc.reason)
             return
+        if isinstance(outcome, Challenge):
+            self._tell(sender, Message.make(CHALLENGE, name=name, scram=pack_scram(outcome.server_first)))
+            return
+        self._admit(sender, name, owner, bot_version, outcome, now, {})
+
+    def _proof(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
+        """The bot's proof of its key (SCRAM's client-final-message): admitted, the bot gets
+        the referee's signature (server-final-message) in its WELCOME."""
+        try:
+            admitted = self.identities.finish(sender, unpack_scram(msg.get(SCRAM, "")), self._host(sender))
+        except (AuthError, ProtocolError) as exc:
+            self._error(sender, exc.code, exc.reason)
+            return
+        owner, bot_version = admitted.context
+        self._admit(sender, admitted.name, owner, bot_version, admitted.proof, now,
+                    {SCRAM: pack_scram(admitted.server_final)})
+
+    def _host(self, sender: str) -> str | None:
+        return None if self.host_of is None else self.host_of(sender)
+
+    def _admit(self, sender: str, name: str, owner: str, bot_version: str, proof: Proof, now: float,
+               signed: dict[str, str]) -> None:
+        """``sender`` proved it is bot ``name`` (``signed``: the referee's proof in return,
+        for WELCOME)."""
         holder = self._by_name.get(name.lower())
         if holder is not None and holder.nick.lower() != sender.lower():
             if proof.how == "name":  # nothing proves this connection is the bot rather than the holder
@@ -348,15 +502,24 @@ class Referee:
         mine = self.bots.get(sender.lower())
         if mine is not None and mine.name.lower() != name.lower():
             self._unbind(mine)  # this connection plays another bot from now on
-        owner, bot_version = msg.get("owner") or "unknown", msg.get("version") or "unknown"
-        self.identities.remember(name, owner, bot_version, proof)
+        try:
+            self.identities.remember(name, owner, bot_version, proof)
+        except Exception as exc:
+            if not unwritable(exc):
+                raise
+            # Its games must not wait on what it says of itself: it plays, and says it again next time.
+            log.warning("bot %s registered, but what it says of itself (owner, version, account) could not be "
+                        "stored: %s (%s)", name, STORE_DOWN, _why(exc))
+        # The WELCOME goes in line with the games' lines: a bot obeys none of the referee's
+        # lines before it (section 3), so a TABLE or RESYNC sent after it must not overtake it.
+        welcome = Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name, **signed)
         info = self._by_name.get(name.lower())
         if info is not None:  # the same connection again: it has heard everything already
             info.owner, info.version, info.account = owner, bot_version, proof.account
-            self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name))
+            self._tell(sender, welcome, ordered=True)
             return
         self._bind(BotInfo(name, sender, owner, bot_version, proof.account))
-        self._tell(sender, Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name))
+        self._tell(sender, welcome, ordered=True)
         # A connection that comes back is told what its seats were told before. Only a new
         # one: a resync costs the game's lines again, which a bot must not be able to
         # trigger at will by registering over and over.
@@ -379,6 +542,7 @@ class Referee:
 
     def on_join(self, nick: str, channel: str, now: float) -> None:
         """``nick`` joined ``channel``: a resync that waited for it goes on."""
+        self._now = now
         for (gid, seat), _ in list(self._rejoining.items()):
             match = self.matches.get(gid)
             if match is None or match.over:
@@ -416,7 +580,7 @@ class Referee:
         if info is not None and info.account is not None:
             info = self.bot_of(sender, account)
         if info is None:
-            self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME key=KEY", gid)
+            self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME (protocol.md section 3)", gid)
             return None
         if match is None:
             seated = self._ended_games.get(gid)
@@ -430,35 +594,61 @@ class Referee:
 
     def _answer(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
-        if found is not None:
+        if found is not None and not self._refused_paused(sender, msg, ErrorCode.STALE_REQUEST):
             args = msg.args
             found[1].answer(found[0].name, args[1], args[2], now, sender, line, msg.fields.get("fallback"))
 
     def _team(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
-        if found is not None:
+        if found is not None and not self._refused_paused(sender, msg, ErrorCode.INVALID_PHASE):
             found[1].team(found[0].name, msg, reply_to=sender, now=now)
+
+    def _refused_paused(self, sender: str, msg: Message, code: ErrorCode) -> bool:
+        """Refuse a game line for a paused game, outside its record (nothing of it can be
+        stored now): no request is open while it is paused (its pending ones are asked
+        again when it goes on), and nobody hears a TEAM line."""
+        gid = msg.args[0]
+        if not self._paused or gid not in self._paused:
+            return False
+        self._error(sender, code, f"game {gid} is paused: {STORE_DOWN}; it goes on, asking its open requests again, "
+                                  "once the store can be written", *leading_ids(msg.verb, msg.args))
+        return True
 
     _handlers: dict[str, Callable[["Referee", str, Message, float, str | None, str], None]] = {
         REGISTER: _register,
+        PROOF: _proof,
         UNREGISTER: _unregister,
         WHO: _who,
         ANSWER: _answer,
         TEAM: _team,
     }
 
+    def _refuse(self, sender: str, account: str | None, code: ErrorCode, reason: str, ids: tuple[str, ...]) -> None:
+        """Refuse a line that never reached a game's own checks (it broke the grammar): through
+        the game its ids name when its sender plays a seat there, so that the game's record
+        keeps the refusal as it keeps every other (``arena stats`` counts them), else
+        straight back to the sender."""
+        match = self.matches.get(ids[0]) if ids else None
+        if match is not None and not match.over:
+            info = self.bot_of(sender, account)
+            if info is not None and match.refuse(info.name, sender, code, reason, *ids[1:]):
+                return
+        self._error(sender, code, reason, *ids)
+
     def _error(self, nick: str, code: ErrorCode, reason: str, *context: str) -> None:
         self._tell(nick, Message.make(ERROR, code.value, *context, text=reason))
 
-    def _tell(self, target: str, msg: Message) -> None:
-        """Answer ``target`` (whose line this is about) with ``msg``."""
+    def _tell(self, target: str, msg: Message, ordered: bool = False) -> None:
+        """Answer ``target`` (whose line this is about) with ``msg``; ``ordered``: in line
+        with the games' lines rather than behind them."""
         for line in msg.lines():  # a long list (WHO with many bots) is continued
-            self._reply(target, line)
+            self._reply(target, line, ordered)
 
-    def _reply(self, target: str, line: str) -> None:
-        """Send a reply to ``target`` behind the games' lines, if its budget allows."""
+    def _reply(self, target: str, line: str, ordered: bool = False) -> None:
+        """Send a reply to ``target``, if its budget allows: behind the games' lines, or,
+        ``ordered``, in their queue."""
         if self.budget is None or self.budget.allow(target):
-            (self.send if self.reply is None else self.reply)(target, line)
+            (self.send if self.reply is None or ordered else self.reply)(target, line)
 
     # -- games ----------------------------------------------------------------------
 
@@ -480,6 +670,7 @@ class Referee:
         seat is announced under its bot's nick now, and only its bot can play it. The
         engine deals the roles from ``seed``, so a seed nobody else knows keeps the deal
         hidden."""
+        self._now = now
         game: Game = GAMES[game_name](len(seats), options, seed)
         gid = gid or self.new_game_id()
         connections = [self._by_name.get(name.lower()) for name in seats]
@@ -500,6 +691,7 @@ class Referee:
         transcript), and it waits for ``go_on`` while its bots come back (each one that
         registers is resynced). A game that was over (its end stored, perhaps never heard)
         waits too: its bots learn its end from their resync, and ``go_on`` ends it here."""
+        self._now = now
         game = rebuild(live.game, len(live.names), live.options, live.seed, live.deal, live.history)
         match = self._seat(live.id, game, list(live.names), list(live.bots), channel)
         match.started = live.started
@@ -520,14 +712,20 @@ class Referee:
         return match
 
     def go_on(self, gid: str, now: float) -> None:
-        """A resumed game's bots are back: it carries on (``Match.go_on``)."""
+        """A resumed game's bots are back: it carries on (``Match.go_on``), or, if it is
+        paused, once it can be stored."""
+        self._now = now
         match = self.matches.get(gid)
-        if match is not None:
+        pause = self._paused.get(gid)
+        if pause is not None:
+            pause.waiting = False
+        elif match is not None:
             match.go_on(now)
             self._commit()
 
     def abort_game(self, gid: str, why: str, now: float) -> bool:
         """Stop a running game with nobody at fault; False if no game ``gid`` runs."""
+        self._now = now
         match = self.matches.get(gid)
         if match is None or match.over:
             return False
@@ -540,13 +738,13 @@ class Referee:
         by ``bots``; a seat whose bot has no connection now gets its lines when it registers."""
         match = Match(
             gid, game, names, LINES[game.name], self.timeouts, bots=bots, channel=channel,
-            say=functools.partial(self._held(self.send), channel),
-            tell=self._held(self.send),
-            tell_many=None if self.send_many is None else self._held(self.send_many),
-            reply=self._held(self._reply),
-            after_sent=None if self.after_sent is None else self._held(self.after_sent),
+            say=functools.partial(self._held(gid, self.send), channel),
+            tell=self._held(gid, self.send),
+            tell_many=None if self.send_many is None else self._held(gid, self.send_many),
+            reply=self._held(gid, self._reply),
+            after_sent=None if self.after_sent is None else self._held(gid, self.after_sent),
             on_end=self._ended,
-            post=None if self.post is None else self._held(self._poster(channel)),
+            post=None if self.post is None else self._held(gid, self._poster(channel)),
         )
         for seat, bot in enumerate(bots):
             info = self._by_name.get(bot.lower())
@@ -573,7 +771,7 @@ class Referee:
         assert server_mode is not None
 
         def mode(what: str) -> None:
-            self.behind(server_mode, channel, what)
+            self.behind(match.gid, server_mode, channel, what)
 
         mode("+m")
 
@@ -596,30 +794,66 @@ class Referee:
         for gid, seat in [key for key in self._rejoining if key[0] == match.gid]:
             del self._rejoining[(gid, seat)]
             match.resync_rest(seat, 0.0)  # a replay still waiting for its bot: it ends with END now
+        gid = match.gid
         journal = self.journal
-        if journal is not None:
-            journal.save()  # the end's step, before it is recorded: a restart then finds the whole game
-        for callback in self.on_game_end:
-            callback(match)
+        if journal is None:
+            self._finish(match)
+            return
+        pause = self._paused.get(gid)
+        if pause is not None:  # (stopped while paused) it ends once its step is stored
+            pause.ending = True
+            return
+        # The end's step, before it is recorded: a restart then finds the whole game.
+        failed = journal.save(skip=self._paused)
+        for other, exc in failed.values():
+            self._pause(other, exc, ending=other is match)
+        if gid not in failed:
+            unrecorded = self._finish(match)
+            if unrecorded is not None:
+                self._pause(match, unrecorded, ending=True)
+
+    def _finish(self, match: Match) -> Exception | None:
+        """What follows a game's end, once it is stored: ``on_game_end`` (its record, its
+        bots back in the lobby), then, behind its END, its removal from the games in
+        progress. Returns why the store could not be written, if it could not (the game
+        is then paused until it can, with its END held back); raises any other failure."""
+        try:
+            for callback in self.on_game_end:
+                callback(match)
+        except Exception as exc:
+            if self.journal is None or not unwritable(exc):
+                raise
+            return exc
+        journal = self.journal
         if journal is not None:
             gid = match.gid
             if self.after_sent is None:
-                self.behind(journal.forget, gid)
+                self.behind(gid, journal.forget, gid)
             else:  # once END and what follows it are written to the server, not merely queued
-                self.behind(self.after_sent, lambda at: journal.forget(gid))
+                self.behind(gid, self.after_sent, lambda at: journal.forget(gid))
+        return None
 
     def next_deadline(self) -> float | None:
         games = (d for m in self.matches.values() if (d := m.next_deadline()) is not None)
-        return min((*games, *self._rejoining.values()), default=None)
+        retries = (pause.backoff.at for pause in self._paused.values())
+        return min((*games, *self._rejoining.values(), *retries), default=None)
 
     def poll(self, now: float) -> None:
+        self._now = now
+        self._retry(now)
         for (gid, seat), until in list(self._rejoining.items()):
             if until <= now:
                 del self._rejoining[(gid, seat)]
                 match = self.matches.get(gid)
                 if match is not None and not match.over:
                     match.resync_rest(seat, now)  # it did not rejoin: it plays by DM
+        paused = self._paused
         for match in list(self.matches.values()):
-            if not match.over:
+            if not match.over and match.gid not in paused:
                 match.poll(now)
         self._commit()
+
+
+def _why(exc: BaseException) -> str:
+    """A failure in a few words, for the log: its type and message."""
+    return f"{type(exc).__name__}: {exc}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
 import irc.client
 
@@ -25,12 +25,17 @@ from .identity import Identities
 from .journal import Journal
 from .recorder import Recorder
 from .match import Match
+from .pause import STORE_DOWN, unwritable
 from .referee import Referee
 
 log = logging.getLogger(__name__)
 
 MIN_WAKE = 0.01
 """Seconds: the soonest the service wakes itself up again."""
+
+WATCHER_WAIT = 5.0
+"""Seconds from a table's announcement that its game waits, once its bots are in, for the
+operator's own spectators (``watchers``) that are in the lobby to join its channel too."""
 
 STATUS_GAMES = 10
 """Running games listed by ``!status`` at most; the rest are counted."""
@@ -72,13 +77,16 @@ class RefereeService:
         seater: Seater | None = None,
         recorder: Recorder | None = None,
         wait_report: float = WAIT_REPORT,
+        watchers: Sequence[str] = (),
     ) -> None:
         """``key`` is the secret master key of the lobby's seat orders and game seeds
         (``arena serve`` keeps one in its store; default: a fresh one, so nothing can
         compute the games); ``seater`` decides the games (default: the lobby of the
         configuration); ``recorder`` stores each finished game and announces its rating
         changes; every ``wait_report`` seconds the log says why no game starts, if none
-        can (``waiting_line``)."""
+        can (``waiting_line``). ``watchers``: the nicks of the operator's own spectators (the
+        narrator): a game waits a little for those in the lobby to join its channel, so that
+        they hear its ``START`` (``WATCHER_WAIT``)."""
         self.config = config
         self.wait_report = wait_report
         self._reported: str | None = None
@@ -97,7 +105,7 @@ class RefereeService:
             max_replies=config.flood.reply_queue,
             reactor=reactor, regain=True, account_tags=config.identity.accounts,
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
-            on_nick_state=self._nick_state,
+            on_nick_state=self._nick_state, topic_lock=[server.channel],  # the topic names the referee
         )
         self.reactor = self.link.reactor
         identities = Identities(recorder.store if recorder is not None else None,
@@ -112,6 +120,7 @@ class RefereeService:
         self.referee.on_game_end.append(self._ended)
         self.referee.on_bot.append(self._bot_changed)
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
+        self.referee.host_of = self.link.host_of  # wrong proofs are slowed per host too
         self.referee.member = lambda nick, channel: self.link.fold(nick) in {
             self.link.fold(n) for n in self.link.members(channel)}
         if recorder is not None:
@@ -124,6 +133,9 @@ class RefereeService:
         self.lobby: Seater = seater
         self._tables: dict[str, tuple[Table, str, float]] = {}
         """Games announced whose players are still joining: gid -> (table, channel, start-by time)."""
+        self.watchers = list(watchers)
+        self._watch_by: dict[str, float] = {}
+        """Until when each announced game waits for the ``watchers`` in the lobby."""
         self._started: dict[str, float] = {}
         """When each running game started (for ``!status``)."""
         self._public_answer = -math.inf
@@ -225,6 +237,11 @@ class RefereeService:
         needs that have not registered; the lobby names who waits, and for what."""
         if self.done:
             return None
+        paused = self.referee.paused()
+        if paused:
+            now = self.clock()
+            games = ", ".join(f"{gid} for {now - since:.0f} s" for gid, since in paused.items())
+            return f"paused: {STORE_DOWN} ({games}); no game starts until it can"
         if self._resuming:
             now = self.clock()
             return "; ".join(f"game {gid} resumes once {', '.join(self._missing(gid))} come back "
@@ -374,6 +391,8 @@ class RefereeService:
             lines += _listed(f"{gid} {table.game} joining:", self._nicks(table.seats), width)
         for gid, until in self._resuming.items():
             lines += _listed(f"{gid} resumes when back ({until - now:.0f} s left):", self._missing(gid), width)
+        for gid, since in self.referee.paused().items():
+            lines.append(f"{gid} paused {now - since:.0f} s: {STORE_DOWN}")
         running = sorted(self._started.items(), key=lambda item: item[1])
         for gid, started in running[:STATUS_GAMES]:
             match = self.referee.matches[gid]
@@ -398,8 +417,19 @@ class RefereeService:
 
     def _open_table(self, now: float, by_hand: bool = False) -> bool:
         """Seat the waiting bots at a new game and invite them to its channel (``by_hand``:
-        an operator's ``!start``)."""
-        table = self.lobby.take(max(self._smallest(), 1), by_hand)
+        an operator's ``!start``); none while the store refuses to be written (the bots
+        wait on, and a later call tries again)."""
+        waiting = list(self.lobby.waiting)
+        try:
+            table = self.lobby.take(max(self._smallest(), 1), by_hand)
+        except Exception as exc:  # (a lobby that keeps its rosters in the store)
+            if not unwritable(exc):
+                raise
+            self.referee.store_failed(exc, now)
+            for nick in waiting:  # none of them is seated
+                if nick not in self.lobby.waiting:
+                    self.lobby.add(nick, now)
+            return False
         if table is None:
             return False
         seats = table.seats
@@ -411,10 +441,21 @@ class RefereeService:
             for name in seats:
                 self._back(name, now)
             return False
-        gid = table.gid or self.referee.new_game_id()
+        try:
+            gid = table.gid or self.referee.new_game_id()
+        except Exception as exc:
+            if not unwritable(exc):
+                raise
+            self.referee.store_failed(exc, now)
+            self.lobby.withdraw(table)
+            for name in seats:
+                self._back(name, now)
+            return False
+        self.referee.store_works()
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
         self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
+        self._watch_by[gid] = now + WATCHER_WAIT
         self._announce(gid, table, channel, self._nicks(seats))
         return True
 
@@ -427,6 +468,7 @@ class RefereeService:
         """Withdraw a table that has not started: announced again with no seats, its
         channel left, and its bots that can still play back in the lobby."""
         table, channel, _ = self._tables.pop(gid)
+        self._watch_by.pop(gid, None)
         log.warning("table %s withdrawn before its start: %s", gid, why)
         self._announce(gid, table, channel, [])
         self.link.part(channel)
@@ -438,9 +480,14 @@ class RefereeService:
         """Start every announced game whose players have all joined (or whose wait is over)."""
         for gid, (table, channel, start_by) in list(self._tables.items()):
             present = {self.link.fold(n) for n in self.link.members(channel)}
-            if now < start_by and not all(self.link.fold(n) in present for n in self._nicks(table.seats)):
+            awaited = self._nicks(table.seats)
+            if now < self._watch_by[gid]:
+                lobby = {self.link.fold(n) for n in self.link.members(self.lobby_channel)}
+                awaited = awaited + [n for n in self.watchers if self.link.fold(n) in lobby]
+            if now < start_by and not all(self.link.fold(n) in present for n in awaited):
                 continue
             del self._tables[gid]
+            del self._watch_by[gid]
             seed = derive(self._key, "game", gid) if table.seed is None else table.seed
             self._started[gid] = now  # first: a game may end as it starts
             self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid)
@@ -514,7 +561,7 @@ class RefereeService:
             self.games_ended += 1
         now = self.clock()
         if match.channel is not None:
-            self.referee.behind(self.link.part, match.channel)  # after END and the ratings
+            self.referee.behind(match.gid, self.link.part, match.channel)  # after END and the ratings
         del self.referee.matches[match.gid]
         for name in match.bots or match.names:
             self._back(name, now)
@@ -527,15 +574,20 @@ class RefereeService:
 
     def _after(self, now: float) -> None:
         """Start what is due, then make sure we wake for the next deadline."""
-        while not self.done and self.lobby.due(now) and self._open_table(now):
+        writable = self.referee.writable(now)  # no game starts while the store cannot be written
+        while writable and not self.done and self.lobby.due(now) and self._open_table(now):
             pass  # another table, while enough bots still wait
-        self._seat_tables(now)
+        if writable:
+            self._seat_tables(now)
         self._resume_due(now)
         lobby = None if self.done else self.lobby.deadline  # a finished service seats no one
+        retry = self.referee.store_retry
         wake = min(
             (t for t in (self.referee.next_deadline(), lobby,
                          min((t[2] for t in self._tables.values()), default=None),
-                         min(self._resuming.values(), default=None)) if t is not None),
+                         min((t for t in self._watch_by.values() if t > now), default=None),
+                         min(self._resuming.values(), default=None),
+                         retry if retry is not None and retry > now else None) if t is not None),
             default=math.inf,
         )
         if wake < self._wake:

@@ -13,8 +13,20 @@ if TYPE_CHECKING:
     from .views import MapRound, Names
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22")
-"""Line colours, one per bot, repeating after ten."""
+           "#bcbd22", "#0000ff", "#ff22ff", "#0055ee", "#445500", "#ff0077", "#8800aa", "#77bb88", "#aa7722",
+           "#ff8888", "#881155")
+"""Line colours, one per bot: ten classic ones, then each the farthest (in CIELAB) from all
+before it among colours readable on white; no two are closer than the first ten are."""
+DASHES = ("", "6 3", "2 3")
+"""Line patterns: past ``len(PALETTE)`` bots the colours come round again, dashed, then dotted."""
+LEGEND_STEP = 16
+"""Pixels between the legend's lines: the chart grows to hold one per bot."""
+
+
+def line_style(i: int) -> tuple[str, str]:
+    """The colour and dash pattern of the ``i``-th line of a chart: no two of the first
+    ``len(PALETTE) * len(DASHES)`` alike."""
+    return PALETTE[i % len(PALETTE)], DASHES[i // len(PALETTE) % len(DASHES)]
 
 MAX_POINTS = 400
 """Points drawn per line at most: a long series is thinned to evenly spaced games (its
@@ -43,7 +55,8 @@ def rating_chart(series: Mapping[str, Sequence[Point]], title: str, band: bool,
     points = [p for ps in series.values() for p in ps]
     if not points:
         return Markup(f'<p class="note">{escape(title)}: no rated games.</p>')
-    left, right, top, bottom = 56, 130, 24, 28
+    left, right, top, bottom = 56, 146, 24, 28
+    height = max(height, top + LEGEND_STEP * len(series) + bottom)
     x_max = max(p.game for p in points)
     lows = [p.mu - (p.sigma if band else 0) for p in points]
     highs = [p.mu + (p.sigma if band else 0) for p in points]
@@ -72,7 +85,8 @@ def rating_chart(series: Mapping[str, Sequence[Point]], title: str, band: bool,
     parts.append(f'<text x="{left}" y="{height - 8}" class="chart-axis">game 1</text>'
                  f'<text x="{left + plot_w}" y="{height - 8}" class="chart-axis" text-anchor="end">game {x_max}</text>')
     for i, (bot, whole) in enumerate(sorted(series.items())):
-        colour = PALETTE[i % len(PALETTE)]
+        colour, dash = line_style(i)
+        stroke = f'stroke="{colour}" stroke-width="2"' + (f' stroke-dasharray="{dash}"' if dash else "")
         ps = thin(whole)
         line = " ".join(f"{x(p.game):.1f},{y(p.mu):.1f}" for p in ps)
         if band and ps:
@@ -80,9 +94,11 @@ def rating_chart(series: Mapping[str, Sequence[Point]], title: str, band: bool,
             lower = [f"{x(p.game):.1f},{y(p.mu - p.sigma):.1f}" for p in reversed(ps)]
             parts.append(f'<polygon points="{" ".join(upper + lower)}" fill="{colour}" fill-opacity="0.12" '
                          'stroke="none"/>')
-        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        parts.append(f'<polyline points="{line}" fill="none" {stroke}/>')
         last = ps[-1]
-        parts.append(f'<text x="{left + plot_w + 8}" y="{top + 14 + 16 * i}" fill="{colour}" class="chart-legend">'
+        key_y = top + 14 + LEGEND_STEP * i
+        parts.append(f'<line x1="{left + plot_w + 6}" x2="{left + plot_w + 20}" y1="{key_y - 4}" y2="{key_y - 4}" '
+                     f'{stroke}/><text x="{left + plot_w + 24}" y="{key_y}" fill="{colour}" class="chart-legend">'
                      f'{escape(bot)} {last.mu:.1f}{f" ± {last.sigma:.1f}" if band else ""}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
+from ..core.words import counted
 from ..store import GameSummary, LiveGame
 from ..store.export import LIVE
 from . import charts, views
@@ -42,6 +43,7 @@ _env = Environment(loader=PackageLoader("arena.report", "templates"), autoescape
                    undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 _env.filters["when"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else ""
 _env.filters["word"] = views.word
+_env.filters["counted"] = counted
 _env.filters["pct"] = lambda r: "–" if r is None else f"{r * 100:.0f}%"
 _env.globals["side_class"] = views.side_class
 _env.globals["tuvalon_map"] = charts.tuvalon_map
@@ -58,7 +60,7 @@ def _game_context(doc: Mapping[str, Any]) -> dict[str, Any]:
         "avalon": views.avalon(doc, names) if doc["game"] in ("avalon", "tuvalon") else None,
         "phases": views.werewolf(doc, names) if doc["game"] == "werewolf" else None,
         "rounds": views.tuvalon_map(doc) if doc["game"] == "tuvalon" else None,
-        "log": views.event_lines(doc["events"], names),
+        "log": views.event_lines(doc, names),
         "talk": views.talk_by_proposal(doc),
     }
 

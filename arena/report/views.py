@@ -10,7 +10,7 @@ so nothing here can show them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..games.tuvalon import board
 
@@ -71,10 +71,60 @@ class Names:
         return ", ".join(self.of(s) if not isinstance(s, list) else " → ".join(map(self.of, s)) for s in seats)
 
 
-def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
+def _and(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``; ``nobody`` for none."""
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items) or "nobody"
+
+
+def _seats(value: Any, names: Names) -> str:
+    return _and([names.of(s) for s in value or []])
+
+
+def _wolf_votes(data: Mapping[str, Any], names: Names) -> str:
+    votes = ", ".join(f"{names.of(wolf)} for {names.of(target)}" if isinstance(target, int)
+                      else f"{names.of(wolf)} abstains" for wolf, target in data.get("votes") or [])
+    return f"the wolves vote ({votes or 'no votes'}): they attack {names.of(data.get('target'))}"
+
+
+def _dealt(data: Mapping[str, Any], names: Names) -> str:
+    seen = f": {names.of(data['player'])} is seen as {plain(data.get('side'))}" if "player" in data else ""
+    return f"the dealer deals the {plain(data.get('card'))} card{seen}"
+
+
+NIGHT: Mapping[str, Callable[[Mapping[str, Any], Names], str]] = {
+    "seer_result": lambda d, ns: f"the seer sees {ns.of(d.get('target'))} as {plain(d.get('team'))}",
+    "wolf_votes": _wolf_votes,
+    "wolf_target": lambda d, ns: f"the wolves attack {ns.of(d.get('target'))}",
+    "lovers": lambda d, ns: f"{ns.of(d.get('cupid'))}, Cupid, makes {_seats(d.get('lovers'), ns)} lovers",
+    "charmed": lambda d, ns: f"the piper charms {ns.of(d.get('new'))}; charmed now: {_seats(d.get('charmed'), ns)}",
+    "blocked": lambda d, ns: "blocked: their night action does nothing",
+    "masons": lambda d, ns: f"the masons are {_seats(d.get('masons'), ns)}",
+    "detective_result": lambda d, ns: f"the detective finds {_seats(d.get('players'), ns)} on "
+                                      + ("the same side" if d.get("same") else "different sides"),
+    "tracked": lambda d, ns: f"the tracker follows {ns.of(d.get('target'))}, who visits {_seats(d.get('visited'), ns)}",
+    "watched": lambda d, ns: f"the watcher watches {ns.of(d.get('target'))}, visited by "
+                             f"{_seats(d.get('visitors'), ns)}",
+    "dealt": _dealt,
+    "cult": lambda d, ns: f"{ns.of(d.get('leader'))}, the cult leader, recruits {ns.of(d.get('new'))}; the cult is "
+                          f"{_seats(d.get('members'), ns)}",
+    "thief_cards": lambda d, ns: f"the cards left over are {_and([word(str(c)) for c in d.get('cards') or []])}",
+    "caught": lambda d, ns: f"the wolves catch {ns.of(d.get('player'))} peeking",
+    "cleansed": lambda d, ns: f"the priest's blessing lifts {_and([word(str(c)) for c in d.get('statuses') or []])}",
+    "silenced": lambda d, ns: f"silenced today: {_seats(d.get('players'), ns)}",
+    "punished": lambda d, ns: f"the scapegoat punishes {ns.of(d.get('seat'))}: {plain(d.get('punishment'))}",
+}
+"""Werewolf's night news (and the other news told by role) as sentences: a night is read
+as a story, not as a list of fields."""
+
+
+def describe(kind: str, data: Mapping[str, Any], names: Names, said: bool | None = None) -> str:
     """An event as a sentence. The kinds a page has its own view of read as prose; any
-    other reads as its fields, seats shown as nicks, so a new event kind is never lost."""
+    other reads as its fields, seats shown as nicks, so a new event kind is never lost.
+    ``said``: whether a turn at the floor (``speech``) said anything, when known; a turn
+    that ended without a word reads as such, not as a speech."""
     n = names.of
+    if kind in NIGHT:
+        return NIGHT[kind](data, names)
     if kind == "dawn":
         dead = data.get("dead") or []
         roles = data.get("roles") or []
@@ -105,7 +155,8 @@ def describe(kind: str, data: Mapping[str, Any], names: Names) -> str:
         return f"speaking order: {names.list(speakers)}"
     if kind == "speech":
         what = {"last_words": " (last words)", "runoff": " (runoff)"}.get(str(data.get("purpose")), "")
-        return f"{n(data.get('seat'))} {'passes' if data.get('passed') else 'speaks'}{what}"
+        verb = "passes" if data.get("passed") else "says nothing" if said is False else "speaks"
+        return f"{n(data.get('seat'))} {verb}{what}"
     if kind == "vote" and "round" in data:
         target = data.get("vote")
         return f"{n(data.get('seat'))} votes " + (f"to execute {n(target)}" if isinstance(target, int) else "to abstain")
@@ -424,13 +475,14 @@ def werewolf(doc: Mapping[str, Any], names: Names) -> list[Phase]:
             continue
         audience = None if e["audience"] is None else names.list(e["audience"])
         said = [t["text"] for t in talk.get(index, [])]
-        phases[-1].items.append(Item(describe(kind, data, names), kind, audience, said))
+        phases[-1].items.append(Item(describe(kind, data, names, bool(said)), kind, audience, said))
     for t in speaking:
         phases[-1].items.append(Item(f"{t['nick']} is speaking", "speaking", None, [t["text"]]))
     return [p for p in phases if p.items]
 
 
-def event_lines(events: Sequence[Mapping[str, Any]], names: Names) -> list[Item]:
+def event_lines(doc: Mapping[str, Any], names: Names) -> list[Item]:
     """Every event as a sentence, for the full log under each game page."""
-    return [Item(describe(e["kind"], e["data"], names), e["kind"],
-                 None if e["audience"] is None else names.list(e["audience"])) for e in events]
+    talk, _ = talk_by_event(doc)
+    return [Item(describe(e["kind"], e["data"], names, bool(talk.get(i))), e["kind"],
+                 None if e["audience"] is None else names.list(e["audience"])) for i, e in enumerate(doc["events"])]

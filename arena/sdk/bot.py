@@ -16,15 +16,21 @@ import logging
 import random
 from typing import Any, Callable, ClassVar, TypeAlias
 
+from ..core.words import counted
 from ..protocol import (
     ANSWER,
     ASK,
+    BYE,
+    CHALLENGE,
     END,
     ERROR,
     FLOOR_LINES,
     MORE,
+    PAUSE,
+    PROOF,
     PROTOCOL_VERSION,
     REGISTER,
+    SCRAM,
     RESUME,
     RESYNC,
     ROLE,
@@ -36,9 +42,12 @@ from ..protocol import (
     Message,
     ProtocolError,
     Reassembler,
+    pack_scram,
     parse,
+    unpack_scram,
 )
 from .faults import Faults
+from .scram import ScramClient, ScramError
 from .speech import Talk, lines_of
 from .view import SPECS, Ask, GameView, new_ask, new_view
 
@@ -267,9 +276,15 @@ class Session:
         self.name = name
         """The bot's identity (its ratings and seats are its own); None: the nick."""
         self.key = key
-        """The key that proves the identity (``arena bots add``), sent only to the referee."""
+        """The key that proves the identity (``arena bots add``). It never leaves the
+        process: the session proves it by SCRAM, and trusts the referee only once the
+        referee has proven it knows the key too (its signature in ``WELCOME``)."""
+        self._scram: ScramClient | None = None
+        """The exchange of our last ``REGISTER`` with a key."""
         self.games: dict[str, GameView] = {}
         self.registered = False
+        """Whether the referee welcomed us (and, with a key, proved it is the referee):
+        until then no line of its nick is obeyed but the registration's own."""
         self.ended: set[str] = set()
         """Games of ours that have ended (an end told twice, by a restarted referee, once)."""
         self.faults = Faults(type(bot).__name__)
@@ -307,8 +322,10 @@ class Session:
     def hello(self) -> str:
         b = self.bot
         fields = {"name": self.name or self.nick, "owner": b.owner, "version": b.version}
+        self._scram = None
         if self.key:
-            fields["key"] = self.key
+            self._scram = ScramClient(self.nick, self.key)
+            fields[SCRAM] = pack_scram(self._scram.first())
         return Message.make(REGISTER, PROTOCOL_VERSION, **fields).format()
 
     def feed(self, sender: str, text: str, channel: str | None = None) -> list[str]:
@@ -347,6 +364,8 @@ class Session:
         if not whole and (not self._parts.idle or MORE in msg.fields):  # a part of a continued message
             return [reply for joined in self._parts.add(msg) for reply in self.replies(joined, True)]
         verb = msg.verb
+        if not self.registered or verb == CHALLENGE:
+            return self._registering(verb, msg)
         if verb == ASK:
             return self._ask(msg)
         if verb in _SESSION_VERBS:
@@ -380,10 +399,40 @@ class Session:
                     self.faults.record("on_event", gid, exc)
         return []
 
+    def _registering(self, verb: str, msg: Message) -> list[Reply]:
+        """A line from the referee's nick before it welcomed us (or a CHALLENGE, whenever
+        we register again): only the registration's lines count. Whoever holds the nick may be a squatter, whose tables and requests
+        a bot must not follow, and to whom it must not prove anything it could reuse."""
+        if verb == ERROR:
+            self._hook("on_error", None, self.bot.on_error, msg)
+            return []
+        if verb == CHALLENGE and self._scram is not None:
+            try:
+                proof = self._scram.final(unpack_scram(msg.get(SCRAM, "")))
+            except (ScramError, ProtocolError) as exc:
+                log.error("the challenge from %s is not the referee's: %s", self.referee, exc)
+                return []
+            return [(Message.make(PROOF, scram=pack_scram(proof)).format(), None)]
+        if verb != WELCOME:
+            return []
+        if self.key:
+            if self._scram is None:
+                return []  # no registration of ours is under way: a welcome we never asked for
+            try:
+                self._scram.verify(unpack_scram(msg.get(SCRAM, "")))
+            except (ScramError, ProtocolError) as exc:
+                log.error("not registered: %s did not prove it is the referee (%s); it is ignored", self.referee, exc)
+                return []
+            self._scram = None
+        self.registered = True
+        return []
+
     def _session_line(self, verb: str, msg: Message) -> list[Reply]:
         """A line about the session or a game's seating rather than a game's course."""
         if verb == WELCOME:
-            self.registered = True
+            return []  # registered again, from the same connection: the referee proved itself already
+        if verb == BYE:
+            self.registered = False
             return []
         if verb == ERROR or verb == WARN:
             return self._retry(msg)
@@ -395,6 +444,14 @@ class Session:
             return []
         if verb == RESUME:
             self._resumed(gid, msg)
+            return []
+        if verb == PAUSE:
+            # Nothing is open until the game goes on and asks again: a refusal of our answer
+            # meanwhile needs no random retry. (A game paused before its START is ours if
+            # its TABLE seated us.)
+            if gid in self.games or gid in self._channels:
+                self._open.pop(gid, None)
+                log.info("game %s paused by the referee: %s", gid, msg.text or "no reason given")
             return []
         if verb == TABLE:
             channel = msg.get("channel")
@@ -414,7 +471,8 @@ class Session:
     def _ended(self, gid: str, msg: Message) -> None:
         """Game ``gid`` of ours is over: count it, sum up its faults, leave its channel."""
         self.ended.add(gid)
-        log.info("game %s ended (%s): %d games of ours ended so far", gid, msg.get("reason", "?"), self.finished)
+        log.info("game %s ended (%s): %s of ours ended so far", gid, msg.get("reason", "?"),
+                 counted(self.finished, "game"))
         self.faults.game_over(gid)
         self._open.pop(gid, None)
         channel = self._channels.pop(gid, None)
@@ -507,9 +565,9 @@ class Session:
             return []
         if len(lines) > FLOOR_LINES:
             cut = lines[FLOOR_LINES:]
-            log.warning("%s's speech in %s is %d lines, %d more than a turn holds: the last %d bytes were left out "
-                        "(%r...)", type(self.bot).__name__, game.gid, len(lines), len(cut),
-                        sum(len(line.encode()) for line in cut), cut[0][:40])
+            log.warning("%s's speech in %s is %s, %d more than a turn holds: left out, the last %s (%r...)",
+                        type(self.bot).__name__, game.gid, counted(len(lines), "line"), len(cut),
+                        counted(sum(len(line.encode()) for line in cut), "byte"), cut[0][:40])
             lines = lines[:FLOOR_LINES]
         return self.within_budget(game, lines)
 
@@ -529,8 +587,9 @@ class Session:
             kept.append(line)
             left -= size
         if len(kept) < len(lines):
-            log.warning("speech budget of %s in %s: %d of %d lines left out, %d bytes left to say",
-                        game.me, game.gid, len(lines) - len(kept), len(lines), game.speech_left())
+            log.warning("speech budget of %s in %s: %d of %s left out, %s left to say",
+                        game.me, game.gid, len(lines) - len(kept), counted(len(lines), "line"),
+                        counted(game.speech_left() or 0, "byte"))
         return kept
 
     def _ask(self, msg: Message) -> list[Reply]:
@@ -639,7 +698,7 @@ class Session:
         return _answer(ask.game, ask.rid, _value(choice), fallback)[0]
 
 
-_SESSION_VERBS = frozenset({WELCOME, ERROR, WARN, RESYNC, RESUME, TABLE, START})
+_SESSION_VERBS = frozenset({WELCOME, BYE, ERROR, WARN, RESYNC, RESUME, PAUSE, TABLE, START})
 """The lines ``Session._session_line`` handles: any other is a request or a game's event,
 which a session handles first (they are nearly every line it gets)."""
 

@@ -19,6 +19,7 @@ from typing import Any, Sequence
 import click
 import irc.client
 
+from ..core.words import counted
 from ..irc.link import IrcLink, strip_controls
 from ..protocol import UNREGISTER, WHO, Message, topic_referee
 from .bot import Ask, Bot, GameView, Session
@@ -52,10 +53,11 @@ class BotRunner:
         workers: int = 16,
     ) -> None:
         """``name`` is the bot's identity (default: the nick) and ``key`` proves it (see
-        ``arena bots add``); ``sasl_account``/``sasl_password`` log the bot in to its
-        services account instead. ``referee_account``: the referee's services account;
-        then only lines from that account count as the referee's, and the key goes out
-        only after the referee has answered from it. ``workers``: decisions that may run
+        ``arena bots add``: it is proven by SCRAM, never sent, and the referee must prove
+        it knows it before any of its lines is obeyed); ``sasl_account``/``sasl_password``
+        log the bot in to its services account instead. ``referee_account``: the
+        referee's services account; then only lines from that account count as the
+        referee's, and the bot registers only after the referee has answered from it. ``workers``: decisions that may run
         at once (one per game the bot sits in is enough; a decision that overran its
         deadline keeps its worker until it returns)."""
         self.max_games = max_games
@@ -84,6 +86,9 @@ class BotRunner:
         """Whether a line from the referee's nick came from the referee's account."""
         self._unregistered = False
         """Whether we unregistered, our ``max_games`` played."""
+        self._held_back = False
+        """Whether the lobby's topic named another referee since we last registered: when it
+        names ours again, register."""
 
     @property
     def done(self) -> bool:
@@ -100,7 +105,7 @@ class BotRunner:
                 self.reactor.process_once(tick)
         finally:
             session = self.session
-            log.info("leaving after %d games ended; still open: %s", session.finished,
+            log.info("leaving after %s ended; still open: %s", counted(session.finished, "game"),
                      ", ".join(session.games) or "none")
             self.link.close("bye", drain_timeout=1.0)
             while self.link.queued:
@@ -110,6 +115,7 @@ class BotRunner:
 
     def _on_ready(self) -> None:
         self.session.nick = self.link.nick  # the server may have given us a suffixed nick
+        self.session.registered = False  # a new connection: nobody knows it yet
         self._hello()
 
     def _hello(self) -> None:
@@ -122,7 +128,9 @@ class BotRunner:
         named = topic_referee(self.link.topic_of(self.channel) or "")
         if named is not None and named.lower() != self.referee.lower():
             log.error("the lobby says the referee is %s, not %s: waiting before registering", named, self.referee)
+            self._held_back = True
             return
+        self._held_back = False
         if self.referee_account is not None and not self._referee_proven:
             self.link.send(self.referee, Message.make(WHO).format())
             return
@@ -132,16 +140,28 @@ class BotRunner:
         """A lobby topic that names our referee again lets a bot that waited register."""
         if self.link.fold(channel) == self.link.fold(self.channel) and self.link.is_ready:
             named = topic_referee(text)
-            if named is not None and named.lower() == self.referee.lower() and not self.session.registered:
-                self._hello()
+            if named is not None and named.lower() != self.referee.lower():
+                self._held_back = True  # whoever holds our referee's nick now is not the referee
+            elif named is not None and self._held_back:
+                self._hello()  # (not on every topic: a registration under way would start over)
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
-        """A referee that (re)joins the lobby has forgotten us, or was not there when we
-        registered: register again."""
-        if kind == "join" and nick.lower() == self.referee.lower() and not self.link.is_me(nick):
-            self._referee_proven = False  # a new connection under the referee's nick
-            self.session.registered = False
+        """A referee that (re)joins the lobby may have forgotten us, or was not there when
+        we registered: register again. One that leaves its nick (quits, or changes nick) is
+        not trusted any more: whoever joins under it next must prove itself."""
+        if kind == "nick" and (new_nick or "").lower() == self.referee.lower() and not self.link.is_me(new_nick or ""):
+            kind, nick = "join", new_nick or ""  # the referee took its nick back: register with it
+        if nick.lower() != self.referee.lower() or self.link.is_me(nick):
+            return
+        if kind == "join":
+            # Register again (it may be a new referee); still trusted if it is the one that
+            # welcomed us (no quit or nick change came between: the same connection).
             self._hello()
+        elif kind in ("quit", "nick"):
+            # The referee is gone from its nick: whoever takes it next is a stranger until
+            # it proves otherwise (registering again, when the referee joins the lobby).
+            self._referee_proven = False
+            self.session.registered = False
 
     def _on_message(self, sender: str, target: str, text: str) -> None:
         if target[:1] in "#&" and sender.lower() != self.referee.lower():
@@ -221,7 +241,7 @@ def command(bot_class: type[Bot]) -> click.Command:
     @option("--name", env="ARENA_NAME", default=None,
             help="The bot's identity, whose rating it plays for (default: the nick).")
     @option("--key", env="ARENA_KEY", default=None,
-            help="The key that proves the identity (`arena bots add NAME` prints it).")
+            help="The key that proves the identity (`arena bots add NAME` prints it); never sent, proven by SCRAM.")
     @option("--referee", env="ARENA_REFEREE", default="arena", show_default=True, help="The referee's nick.")
     @option("--channel", env="ARENA_CHANNEL", default="#arena", show_default=True, help="The lobby channel.")
     @option("--referee-account", env="ARENA_REFEREE_ACCOUNT", default=None,

@@ -30,7 +30,7 @@ from .codec import encode, tuples
 from .figures import FIGURES
 from . import live, said
 from .live import Line, LiveGame
-from .records import (BotRecord, BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
+from .records import (UNKNOWN_OWNER, BotRecord, Verifier, BotStats, Conduct, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
                       RebuildReport, RoleStats, StoredGame)
 from .schema import MIGRATIONS, Migration, migrate
 
@@ -272,36 +272,55 @@ class Store:
 
     # -- bots ---------------------------------------------------------------------------------
 
+    _BOT_COLUMNS = ("name, owner, version, scram_salt, scram_iterations, scram_stored_key, scram_server_key,"
+                    " key_hash IS NOT NULL, account, created, seen")
+
+    @staticmethod
+    def _bot_record(row: Sequence[Any]) -> BotRecord:
+        name, owner, version, salt, iterations, stored_key, server_key, old_key, account, created, seen = row
+        verifier = None if salt is None else Verifier(salt, iterations, stored_key, server_key)
+        return BotRecord(name, owner, version, verifier, bool(old_key), account, created, seen)
+
     def bot(self, name: str) -> BotRecord | None:
-        row = self.conn.execute("SELECT name, owner, version, key_hash, account, created, seen FROM bots"
-                                " WHERE name = ?", (name,)).fetchone()
-        return None if row is None else BotRecord(*row)
+        row = self.conn.execute(f"SELECT {self._BOT_COLUMNS} FROM bots WHERE name = ?", (name,)).fetchone()
+        return None if row is None else self._bot_record(row)
 
     def bots(self) -> list[BotRecord]:
-        return [BotRecord(*row) for row in self.conn.execute(
-            "SELECT name, owner, version, key_hash, account, created, seen FROM bots ORDER BY name")]
+        return [self._bot_record(row) for row in self.conn.execute(
+            f"SELECT {self._BOT_COLUMNS} FROM bots ORDER BY name")]
 
-    def add_bot(self, name: str, owner: str, key_hash: str | None, account: str | None, now: float) -> None:
-        """A new bot, with the hash of its key and/or its account; raises KeyError if the
+    def add_bot(self, name: str, owner: str, verifier: Verifier | None, account: str | None, now: float) -> None:
+        """A new bot, with what checks its key and/or its account; raises KeyError if the
         name is taken (names are compared without case)."""
+        v = verifier
         try:
-            self.conn.execute("INSERT INTO bots (name, owner, key_hash, account, created) VALUES (?,?,?,?,?)",
-                              (name, owner, key_hash, account, now))
+            self.conn.execute(
+                "INSERT INTO bots (name, owner, account, created, scram_salt, scram_iterations, scram_stored_key,"
+                " scram_server_key) VALUES (?,?,?,?,?,?,?,?)",
+                (name, owner, account, now, *((v.salt, v.iterations, v.stored_key, v.server_key) if v else (None,) * 4)))
         except sqlite3.IntegrityError:
             raise KeyError(name) from None
 
-    def set_bot_key(self, name: str, key_hash: str) -> None:
-        """Replace a bot's key (the old one stops working); raises KeyError if unknown."""
-        if self.conn.execute("UPDATE bots SET key_hash = ? WHERE name = ?", (key_hash, name)).rowcount != 1:
+    def set_bot_key(self, name: str, verifier: Verifier) -> None:
+        """Replace a bot's key (the old one, SCRAM or from before, stops working); raises
+        KeyError if unknown."""
+        v = verifier
+        if self.conn.execute(
+                "UPDATE bots SET key_hash = NULL, scram_salt = ?, scram_iterations = ?, scram_stored_key = ?,"
+                " scram_server_key = ? WHERE name = ?",
+                (v.salt, v.iterations, v.stored_key, v.server_key, name)).rowcount != 1:
             raise KeyError(name)
 
     def save_bot(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
-        """What a bot said of itself when it registered; an account binds it for good."""
+        """What a bot said of itself when it registered; an account binds it for good. Its
+        ``owner`` fills in only an unknown one: the operator's (``arena bots add --owner``),
+        or the first a bot declared, is not for a registration to change."""
         self.conn.execute(
             "INSERT INTO bots (name, owner, version, account, created, seen) VALUES (?,?,?,?,?,?)"
-            " ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, version = excluded.version,"
+            " ON CONFLICT(name) DO UPDATE SET"
+            " owner = CASE WHEN bots.owner = ? THEN excluded.owner ELSE bots.owner END, version = excluded.version,"
             " account = COALESCE(bots.account, excluded.account), seen = excluded.seen",
-            (name, owner, version, account, now, now))
+            (name, owner, version, account, now, now, UNKNOWN_OWNER))
 
     # -- tournaments ----------------------------------------------------------------------
 

@@ -141,6 +141,24 @@ def record_from_game(
     )
 
 
+UNKNOWN_OWNER = "unknown"
+"""A bot's owner until someone names it: the operator (``arena bots add --owner``) or, failing
+that, the bot itself when it registers."""
+
+
+@dataclass(frozen=True)
+class Verifier:
+    """What the arena keeps of a bot's key: SCRAM-SHA-256's salt, iteration count,
+    StoredKey and ServerKey (RFC 5802). They check a bot's proof and sign the referee's
+    answer, but prove nothing by themselves: a copy of the store cannot register as the
+    bot (it would need the key to compute a proof)."""
+
+    salt: bytes
+    iterations: int
+    stored_key: bytes
+    server_key: bytes
+
+
 @dataclass(frozen=True)
 class BotRecord:
     """A bot as the store knows it."""
@@ -148,7 +166,11 @@ class BotRecord:
     name: str
     owner: str
     version: str
-    key_hash: str | None
+    verifier: Verifier | None
+    """Proves its key, if it has one."""
+    old_key: bool
+    """It has a key from before SCRAM (a scrypt hash), which nothing can check any more:
+    the operator must give it a new one (``arena bots rekey``)."""
     account: str | None
     created: float
     seen: float | None

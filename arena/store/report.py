@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.said import FALLBACKS, Answer, Talk
+from ..core.words import counted
 from ..protocol import TEAM, ProtocolError, parse
 from .records import BotRecord, BotStats, GameSummary, LeaderRow, RateStat, StoredGame
 
@@ -84,8 +85,9 @@ def games_lines(games: Iterable[GameSummary]) -> list[str]:
 def stats_lines(stats: BotStats) -> list[str]:
     """A bot's record overall, a table of its roles with their figures, and its conduct."""
     o = stats.overall
-    lines = [f"{stats.bot} ({stats.game}): {o.games} games, {o.wins} wins, {o.losses} losses, {o.draws} draws, "
-             f"{o.forfeits} forfeits, {o.aborted} aborted; win rate {_pct(o.win_rate)}"]
+    tally = ", ".join([counted(o.games, "game"), counted(o.wins, "win"), counted(o.losses, "loss", "losses"),
+                       counted(o.draws, "draw"), counted(o.forfeits, "forfeit")])
+    lines = [f"{stats.bot} ({stats.game}): {tally}, {o.aborted} aborted; win rate {_pct(o.win_rate)}"]
     table = _table("role", "games", "win rate [95% CI]", "figures", right=("games",))
     for role, r in stats.roles.items():
         figures = "; ".join(f"{name} {_pct(f)} of {f.trials}" for name, f in r.figures.items())
@@ -105,7 +107,8 @@ def bots_lines(bots: Iterable[BotRecord]) -> list[str]:
     """Every bot: owner, version, how it proves who it is, when it last registered (UTC)."""
     table = _table("bot", "owner", "version", "proven by", "last seen (UTC)")
     for b in bots:
-        proof = " + ".join(p for p, on in (("key", b.key_hash), (f"account {b.account}", b.account)) if on)
+        proof = " + ".join(p for p, on in (("key", b.verifier), (f"old key: rekey {b.name}", b.old_key),
+                                            (f"account {b.account}", b.account)) if on)
         seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(b.seen)) if b.seen else "never"
         _row(table, b.name, b.owner, b.version, proof or "name only", seen)
     return _lines(table)

@@ -247,7 +247,19 @@ V5_SAID: Migration = (
     ) WITHOUT ROWID""",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE, V5_SAID)
+V6_SCRAM: Migration = (
+    # Bots prove their key by SCRAM-SHA-256 (protocol.md, section 3) and never send it: the
+    # store keeps what checks a proof. A scrypt hash in key_hash (the key as bots sent it
+    # before) cannot become these, since SCRAM needs the key itself: such a bot keeps its
+    # key_hash only to be told, when it registers, that its operator must run
+    # `arena bots rekey NAME`, which sets these and clears key_hash.
+    "ALTER TABLE bots ADD COLUMN scram_salt BLOB",
+    "ALTER TABLE bots ADD COLUMN scram_iterations INTEGER",
+    "ALTER TABLE bots ADD COLUMN scram_stored_key BLOB",
+    "ALTER TABLE bots ADD COLUMN scram_server_key BLOB",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE, V5_SAID, V6_SCRAM)
 
 
 class SchemaError(Exception):

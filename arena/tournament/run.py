@@ -13,8 +13,10 @@ from ..referee.lobby import Table
 from ..referee.identity import Identities
 from ..referee.local import CLOCKS, LocalHub
 from ..referee.match import Match
+from ..referee.pause import STORE_DOWN, unwritable
 from ..referee.recorder import Recorder
 from ..referee.service import RefereeService
+from ..sdk import Bot
 from ..store import Store
 from .schedule import Progress, ProgressCallback, Schedule, Settings, TournamentError, load_bot_class
 
@@ -78,17 +80,16 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     game's own state, so a resumed tournament plays what an uninterrupted one would — on the
     virtual clock. On the wall clock (``settings.clock``) the bots' real thinking time
     counts against their deadlines: games are as on IRC, and not reproducible.
+
+    A game whose record the store refuses (a full disk) stops the tournament with a
+    TournamentError: the game is not stored, so the same command, once the store can be
+    written, plays it again whole, as it was.
     """
-    classes = {}
-    for entry in settings.entries:
-        if entry.bot is None:
-            raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
-        classes[entry.nick] = load_bot_class(entry.bot)
+    bots = start_bots(settings)
     schedule, done = open_tournament(store, settings)
     # Bots load in this process: no keys.
     hub = LocalHub(config.timeouts, identities=Identities(store), clock=CLOCKS[settings.clock])
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
-    bots = {entry.nick: classes[entry.nick]() for entry in settings.entries}
     sessions = {nick: hub.connect(nick, bot) for nick, bot in bots.items()}
     tracker = _Tracker(store, settings, done, report)
     outside = random.getstate()
@@ -100,7 +101,14 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
             # Bots that draw from the ``random`` module itself share one process-wide
             # stream: seeded per game too, or a resumed run would deal them other numbers.
             random.seed(schedule.module_seed(index))
-            hub.play(settings.game, table.seats, options, table.seed, gid=table.gid)
+            try:
+                hub.play(settings.game, table.seats, options, table.seed, gid=table.gid)
+            except Exception as exc:
+                if not unwritable(exc):
+                    raise
+                raise TournamentError(f"{STORE_DOWN} ({type(exc).__name__}: {exc}): tournament {settings.id} stopped "
+                                      f"before game {table.gid}, which is not stored; once the store can be written, "
+                                      "the same command goes on from that game") from exc
             tracker()
     finally:
         random.setstate(outside)  # the caller's stream is its own business
@@ -109,6 +117,25 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
             if text is not None:
                 log.warning("%s: %s", nick, text)
     return tracker.played
+
+
+def start_bots(settings: Settings) -> dict[str, Bot]:
+    """The local tournament's bots, by nick, each started once: a bot written for another
+    game, or one that cannot start (an LLM bot without its settings), stops the tournament
+    before anything is stored, with one line that says which and why."""
+    bots: dict[str, Bot] = {}
+    for entry in settings.entries:
+        if entry.bot is None:
+            raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
+        cls = load_bot_class(entry.bot)
+        if cls.plays is not None and cls.plays != settings.game:
+            raise TournamentError(f"{entry.nick}={entry.bot} is written for {cls.plays}; this tournament "
+                                  f"plays {settings.game}")
+        try:
+            bots[entry.nick] = cls()
+        except Exception as exc:  # the bot's own code: whatever it raises, it did not start
+            raise TournamentError(f"{entry.nick}={entry.bot} did not start: {type(exc).__name__}: {exc}") from None
+    return bots
 
 
 class TournamentSeater:

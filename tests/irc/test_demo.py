@@ -12,7 +12,7 @@ SERVER = "ngircd" if ngircd_available() else "embedded"
 
 def test_demo_tells_a_werewolf_game_between_sample_bots() -> None:
     shown: list[str] = []
-    (match,) = run_demo(Config(), 1, 8, SERVER, shown.append, timeout=120, game="werewolf")
+    (match,) = run_demo(Config(), 1, 8, SERVER, shown.append, timeout=600, game="werewolf")
     result = match.game.result
     assert match.game.name == "werewolf" and result is not None and result.forfeited is None
     assert shown[0].startswith("New werewolf game g1 in #arena-g1: ")
@@ -24,7 +24,7 @@ def test_demo_tells_a_werewolf_game_between_sample_bots() -> None:
 
 def test_demo_raw_shows_the_lines_bots_read() -> None:
     shown: list[str] = []
-    (match,) = run_demo(Config(), 1, 5, SERVER, shown.append, timeout=120, raw=True)
+    (match,) = run_demo(Config(), 1, 5, SERVER, shown.append, timeout=600, raw=True)
     assert match.game.result is not None
     assert any(line.startswith("#arena ") and "TABLE g1 game=avalon" in line for line in shown)
     assert any("END g1 winner=" in line for line in shown)
@@ -32,7 +32,7 @@ def test_demo_raw_shows_the_lines_bots_read() -> None:
 
 def test_demo_tells_a_tuvalon_game_with_the_map() -> None:
     shown: list[str] = []
-    (match,) = run_demo(Config(), 1, 7, SERVER, shown.append, timeout=120, game="tuvalon")
+    (match,) = run_demo(Config(), 1, 7, SERVER, shown.append, timeout=600, game="tuvalon")
     result = match.game.result
     assert match.game.name == "tuvalon" and result is not None and result.forfeited is None
     assert shown[0].startswith("New tuvalon game g1 in #arena-g1: ")

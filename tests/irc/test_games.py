@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import pytest
 
@@ -43,13 +43,14 @@ class Arena:
     path) games are recorded, and the service is built on its own thread, since a Store
     is used only by the thread that opened it (``stored`` then holds the games read back).
     ``lobby`` replaces the lobby of exactly ``players`` seats, ``options`` the game's default
-    options; ``peak`` is the most games that ran at once."""
+    options; ``peak`` is the most games that ran at once; ``watchers`` the nicks of spectators
+    a new game waits for (the narrator)."""
 
     def __init__(
         self, server: LocalServer | ServicesServer, players: int, timeouts: TimeoutConfig, games: int = 1,
         game: str = "avalon", *, identity: IdentityConfig = IdentityConfig(require_key=False),
         server_options: Mapping[str, Any] | None = None, store: Path | None = None,
-        lobby: LobbyConfig | None = None, options: Options | None = None,
+        lobby: LobbyConfig | None = None, options: Options | None = None, watchers: Sequence[str] = (),
     ) -> None:
         self.server = server
         defaults = dict(Config().games)
@@ -69,6 +70,7 @@ class Arena:
         self.finished: list[Match] = []
         self.peak = 0
         self.store = store
+        self.watchers = watchers
         self.stored: list[StoredGame | None] = []
         self._built = threading.Event()
         if store is None:
@@ -83,7 +85,7 @@ class Arena:
 
     def _service(self, recorder: GameRecorder | None) -> RefereeService:
         service = RefereeService(self.config, max_games=self.games, key=b"k" * 32, on_game_end=self.finished.append,
-                                 recorder=recorder)
+                                 recorder=recorder, watchers=self.watchers)
         service.referee.on_game_start.append(lambda _: self._count_running(service))
         self.service = service
         self._built.set()
@@ -330,6 +332,53 @@ def test_formatting_tabs_and_ctcp_in_a_direct_line_are_malformed(irc_server: Loc
             assert b"ERROR MALFORMED" in sender.expect(b"ERROR"), dirty
         (match,) = arena.wait()
     assert match.game.result.forfeited is None
+
+
+def test_every_refused_line_of_a_seated_bot_is_counted_by_stats(irc_server: LocalServer, tmp_path: Path) -> None:
+    """Lines the grammar refuses (control characters, bytes that are not UTF-8, a missing
+    choice) count in ``arena stats`` as every other refusal does: the game's record keeps
+    them for the seat that sent them."""
+    store = tmp_path / "arena.db"
+    lobby = LobbyConfig(min_players=5, max_players=5, countdown=0.2, join_timeout=5.0, operators=("sloppy",))
+    arena = Arena(irc_server, 5, FAST, store=store, lobby=lobby)
+    for i in range(4):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    bad = (b"ANSWER g1 1 \x02approve\x02", b"ANSWER g1 1 appr\xe9ve", b"ANSWER g1 1", b"ANSWER g1 1234567890 approve",
+           b"ANSWER g1 999 approve")
+    with arena:
+        sloppy = arena.add_raw("sloppy")
+        table = sloppy.expect(b"TABLE")
+        sloppy.send(b"JOIN " + re.search(rb"channel=(\S+)", table).group(1) + b"\r\n")
+        sloppy.expect(b"START g1")
+        replies = []
+        for line in bad:
+            sloppy.send(b"PRIVMSG arena :" + line + b"\r\n")
+            replies.append(sloppy.expect(b"ERROR").split(b" :", 2)[1])  # the ERROR up to its text
+        sloppy.send(b"PRIVMSG #arena :!stop g1\r\n")  # nobody at fault: the game is stored all the same
+        (match,) = arena.wait()
+    assert replies == [b"ERROR MALFORMED g1 1"] * 3 + [b"ERROR MALFORMED g1", b"ERROR STALE_REQUEST g1 999"]
+    with Store(store) as db:
+        assert db.bot_stats("avalon")["sloppy"].conduct.refused == {"MALFORMED": 4, "STALE_REQUEST": 1}
+
+
+def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_server: LocalServer, tmp_path: Path) -> None:
+    """protocol.md, section 4: nothing to wait for after END: RATINGS comes next, then the
+    referee leaves the channel."""
+    arena = Arena(irc_server, 5, FAST, store=tmp_path / "arena.db")
+    for i in range(5):
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
+    with arena:
+        watcher = RawClient(irc_server, "onlooker")
+        arena.raw.append(watcher)
+        watcher.send(b"JOIN #arena\r\n")
+        table = watcher.expect(b"TABLE", timeout=GAME_WAIT)
+        channel = re.search(rb"channel=(\S+)", table).group(1)
+        watcher.send(b"JOIN " + channel + b"\r\n")
+        seen = watcher.lines_until(b"PART " + channel, timeout=GAME_WAIT)
+        arena.wait()
+    told = [line.split(b" :", 1)[1].split(b" ")[0] for line in seen
+            if line.startswith(b":arena!") and b" PRIVMSG " + channel + b" :" in line]
+    assert told[-2:] == [b"END", b"RATINGS"] and seen[-1].startswith(b":arena!")
 
 
 class Slow(RuleBot):

@@ -184,9 +184,15 @@ def test_js_bot_follows_the_document_step_by_step() -> None:
                   b":srv 366 js #arena :End of NAMES list\r\n")
         peer.quiet()  # the topic names another referee: no key goes out
         peer.send(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
-        assert peer.said() == "PRIVMSG arena :REGISTER 1 name=js owner=plain_bot.js version=1.0 key=" + "K" * 32
-        peer.send(b":arena!a@h PRIVMSG js :WELCOME js protocol=1 name=js\r\n"
-                  b":mallory!m@h PRIVMSG #arena :TABLE g6 game=avalon channel=#evil seats=js\r\n"
+        register = peer.said()
+        assert register.startswith("PRIVMSG arena :REGISTER 1 name=js owner=plain_bot.js version=1.0 scram=")
+        assert "K" * 32 not in register and "K" * 32 not in peer.welcome(register, "K" * 32, signed=False)
+        peer.send(b":arena!a@h PRIVMSG #arena :TABLE g5 game=avalon channel=#fake seats=js,b,c,d,e\r\n"
+                  b":arena!a@h PRIVMSG js :ASK g5 1 vote to=js deadline=30 options=approve,reject\r\n")
+        peer.quiet()  # a WELCOME without the referee's signature: nothing of that nick is obeyed
+        peer.send(b":arena!a@h QUIT :gone\r\n:arena!r@h JOIN #arena\r\n")  # the real referee comes
+        peer.welcome(peer.said(), "K" * 32)
+        peer.send(b":mallory!m@h PRIVMSG #arena :TABLE g6 game=avalon channel=#evil seats=js\r\n"
                   b":arena!a@h PRIVMSG #arena :TABLE g7 game=werewolf channel=#arena-g7 seats=a,b more=true\r\n"
                   b":arena!a@h PRIVMSG #arena :TABLE g7 seats=js,c\r\n")
         assert peer.said() == "JOIN #arena-g7"  # not #evil: only the referee's lines count

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -33,12 +32,10 @@ def _ngircd() -> None:
 def test_a_referee_killed_at_random_points_loses_no_game_and_strands_no_bot(
         tmp_path: Path, game: str, games: int, kills: int) -> None:
     seed = random.randrange(2**32)
-    began = time.monotonic()
-    result = soak(tmp_path, game, games, kills, random.Random(seed), timeout=80.0)
+    result = soak(tmp_path, game, games, kills, random.Random(seed))
     where = f"{result.summary()} (python bench/kill_irc.py --game {game} --games {games} --kills {kills} " \
             f"--seed {seed} --keep DIR makes the same choices of kill points and keeps the logs)"
     assert not result.failures, "\n".join([where, *result.failures])
     assert len(result.kills) == kills and result.processes == kills + 1, where
     assert result.inside >= 1, where
     assert sum(result.kinds.values()) == games, where
-    assert time.monotonic() - began < 80, where

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import base64
+import http.server
 import os
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -23,6 +27,7 @@ from arena.irc.link import (
 from arena.irc.servers import LocalServer, ServerAddress, embedded_server
 from arena.protocol import ProtocolError, parse
 
+ROOT = Path(__file__).resolve().parents[2]
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
 
 # -- pure helpers ---------------------------------------------------------------------------
@@ -540,6 +545,40 @@ def test_replies_wait_behind_our_lines_and_after_sent_follows_them(make_link) ->
     assert sent and sent[0] <= 4  # called once "ours 3" was written, before the reply was read
 
 
+def test_join_and_part_go_ahead_of_queued_messages(make_link) -> None:
+    """A backlog of messages does not keep a link out of a channel: JOIN goes before it,
+    and PART too, but never before the lines still queued for the channel it leaves."""
+    seen: list[str] = []
+    bob, brec = make_link("bob", channels=["#a", "#b"])
+
+    def on_message(sender: str, target: str, text: str) -> None:
+        seen.append(text)
+        brec.on_message(sender, target, text)
+
+    def on_membership(kind: str, nick: str, channel: str | None, new: str | None) -> None:
+        if nick == "tx":
+            seen.append(f"{kind} {channel}")
+        brec.on_membership(kind, nick, channel, new)
+
+    bob.on_message, bob.on_membership = on_message, on_membership  # one timeline of both
+    tx, _ = make_link("tx", channels=["#a"], lines_per_second=20, burst=1)
+    brec.wait(lambda: "join #a" in seen)
+    with tx.reactor.mutex:  # all queued at once, whatever the machine's load
+        for i in range(10):
+            tx.send("bob", f"dm {i}")
+        tx.send("#a", "last in #a")
+        for i in range(10, 20):
+            tx.send("bob", f"dm {i}")
+        tx.part("#a")
+        tx.join("#b")
+    brec.wait(lambda: "dm 19" in seen and "part #a" in seen and "join #b" in seen)
+    seen.remove("join #a")
+    dms = [f"dm {i}" for i in range(20)]
+    assert [line for line in seen if line in dms] == dms
+    assert seen.index("join #b") < seen.index("dm 1"), seen  # ahead of the backlog
+    assert seen.index("last in #a") < seen.index("part #a") < seen.index("dm 10"), seen
+
+
 def test_a_port_that_is_not_an_irc_server_is_named(reactor_thread, caplog) -> None:
     """A peer that accepts and says nothing (a web server on the wrong port) gets one clear
     line once the registration timeout runs out, not a silent wait."""
@@ -559,6 +598,76 @@ def test_a_port_that_is_not_an_irc_server_is_named(reactor_thread, caplog) -> No
     assert f"127.0.0.1:{port} accepted the connection but did not speak IRC within 0.3 s" in caplog.text
 
 
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A web server's answer (``400 Bad Request`` with an HTML page) to anything, unlogged."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def http_port() -> Iterator[int]:
+    """A web server on 127.0.0.1: the port an operator may give by mistake."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_web_server_is_named_and_retried(reactor_thread, caplog, http_port) -> None:
+    """What a web server answers is named in one line, and the link tries again later as for
+    a silent peer; the library's parser, which raises on such lines, never sees them."""
+    link = IrcLink("127.0.0.1", http_port, "bot", reactor=reactor_thread.reactor, keepalive=None,
+                   reconnect_delay=0.05)
+    link.connect()
+    said = f"bot: 127.0.0.1:{http_port} answered with something that is not IRC ("
+    try:
+        deadline = time.monotonic() + 10 * WAIT  # only against a hang: two attempts are the event
+        while caplog.text.count(said) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        link.close()
+    assert caplog.text.count(said) >= 2, caplog.text
+    assert reactor_thread.is_alive and "Traceback" not in caplog.text and "raised" not in caplog.text
+
+
+def test_arena_serve_and_a_sample_bot_at_a_web_server_say_so_and_retry(http_port, tmp_path) -> None:
+    """``arena serve`` and a bot of the SDK pointed at a web server's port keep running and
+    retrying, each saying what answered, instead of dying of the IRC library's parser."""
+    config = tmp_path / "config.yaml"
+    config.write_text(f"server: {{host: 127.0.0.1, port: {http_port}}}\nstore: {{path: {tmp_path / 'r.db'}}}\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    commands = {"arena": [sys.executable, "-m", "arena", "--config", str(config), "serve"],
+                "b1": [sys.executable, "-m", "arena.bots.random_bot", "--server", f"127.0.0.1:{http_port}",
+                       "--nick", "b1"]}
+    said = f"127.0.0.1:{http_port} answered with something that is not IRC ("
+    processes = {name: subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, text=True, env=env)
+                 for name, command in commands.items()}
+    errors: dict[str, list[str]] = {name: [] for name in processes}
+    readers = [threading.Thread(target=lambda p=p, out=errors[name]: out.extend(p.stderr), daemon=True)
+               for name, p in processes.items()]
+    for reader in readers:
+        reader.start()
+    try:
+        deadline = time.monotonic() + 60  # only against a hang: two attempts each are the event
+        while not all(sum(said in line for line in lines) >= 2 for lines in errors.values()):
+            assert time.monotonic() < deadline, errors
+            assert all(p.poll() is None for p in processes.values()), errors
+            time.sleep(0.05)
+    finally:
+        for process in processes.values():
+            process.kill()
+            process.wait()
+    for name, lines in errors.items():
+        assert any(line.startswith(f"{name}: ") or f" {name}: " in line for line in lines if said in line), lines
+        assert not any("Traceback" in line or "Error" in line for line in lines), lines
+
+
 def test_a_refused_connection_is_named(reactor_thread, caplog) -> None:
     with socket.create_server(("127.0.0.1", 0)) as listener:
         port = listener.getsockname()[1]  # closed below: nothing listens there any more
@@ -566,3 +675,21 @@ def test_a_refused_connection_is_named(reactor_thread, caplog) -> None:
     link.connect()
     link.close()
     assert f"no IRC server answered at 127.0.0.1:{port} (connection refused)" in caplog.text
+
+
+def test_what_a_bot_reads_of_a_topic_and_of_a_referee_not_yet_there(raw_client, irc_server) -> None:
+    """protocol.md, section 3, on every server the tests use: a topic comes as 332 before the
+    names list ends (366); a channel without one gets 331 or nothing; a DM to a nick that
+    is not on the server (a REGISTER sent before the referee came) gets 401."""
+    first = raw_client("first")
+    first.send(b"JOIN #plain\r\nPRIVMSG arena :REGISTER 1\r\n")
+    joined = first.lines_until(b" 366 ")
+    assert not any(b" 332 " in line for line in joined)
+    assert any(b" 331 " in line for line in joined) == (irc_server.kind == "embedded")  # ngircd says nothing
+    assert b" 401 first arena " in first.expect(b" 401 ")
+    first.send(b"TOPIC #plain :arena referee: arena\r\nTOPIC #plain\r\n")
+    assert b"arena referee: arena" in first.expect(b" 332 ")
+    second = raw_client("second")
+    second.send(b"JOIN #plain\r\n")
+    joined = second.lines_until(b" 366 ")
+    assert any(b" 332 second #plain :arena referee: arena" in line for line in joined)

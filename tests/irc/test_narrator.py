@@ -8,10 +8,12 @@ import dataclasses
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import time
 
+import pytest
 import yaml
 
 from arena.bots.avalon_rules_bot import RuleBot
@@ -19,6 +21,7 @@ from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import LobbyConfig, NarratorConfig
 from arena.irc.link import IrcLink, ReactorThread
 from arena.irc.servers import LocalServer
+from arena.narrate.sentence import END, PLAY, SETUP, Sentence
 from arena.narrate.service import NarratorService
 from arena.protocol import topic_referee
 from arena.sdk import Ask, AvalonView, Bot, Player, TeamAsk
@@ -31,6 +34,9 @@ from .test_games import FAST, Arena
 
 ROOT = Path(__file__).resolve().parents[2]
 LIVE = "#arena-live"
+HANG = 300.0
+"""Seconds after which a wait here fails: only against a hang (every wait ends on an event),
+so the tests pass on a machine as busy as it gets."""
 FORMATTING = re.compile(r"\x02|\x03\d{0,2}")
 
 
@@ -42,11 +48,12 @@ class Chatty(WerewolfRuleBot):
 
 
 def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], per_game: bool = False) -> None:
-    arena = Arena(irc_server, players, FAST, game=game)
+    arena = Arena(irc_server, players, FAST, game=game, watchers=["arena-tv"])
     for i in range(players):
         arena.add_bot(f"{game[0]}{i}", bot(seed=i))
+    own = ReactorThread(tick=0.02, name="narrator")  # its own, as in its own process
     narrator = NarratorService(arena.config.server, NarratorConfig(channel=LIVE, lines_per_second=0,
-                                                                   per_game=per_game), reactor=arena.bots.reactor)
+                                                                   per_game=per_game), reactor=own.reactor)
     person = Recorder()
 
     def listen(sender: str, target: str, text: str) -> None:
@@ -56,16 +63,17 @@ def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], p
             reader.join(f"{LIVE}-{found.group(1)}")
 
     reader = IrcLink(irc_server.host, irc_server.port, "person", channels=[LIVE], lines_per_second=0,
-                     reactor=arena.bots.reactor, on_message=listen)
-    with arena:
+                     reactor=own.reactor, on_message=listen)
+    with own:
         reader.connect()
-        narrator.start()
-        assert reader.wait_ready(5) and narrator.link.wait_ready(5)
-        (match,) = arena.wait(timeout=60)
-        until(lambda: any(s.plain().startswith("Roles:") for _, s in narrator.said), timeout=10)
+        narrator.start()  # in the lobby before the table, which it must hear
+        assert reader.wait_ready(HANG) and narrator.link.wait_ready(HANG)
+        with arena:
+            (match,) = arena.wait(timeout=HANG)
+        until(lambda: any(s.plain().startswith("Roles:") for _, s in narrator.said), timeout=HANG)
         live = f"{LIVE}-{match.gid}" if per_game else LIVE
         # The person reads to the end (joining a game's own channel, it may miss its first lines).
-        person.wait(lambda: any(m[1] == live and m[2].startswith("Roles:") for m in person.messages), timeout=10)
+        person.wait(lambda: any(m[1] == live and m[2].startswith("Roles:") for m in person.messages), timeout=HANG)
         narrator.close()
         reader.close()
     result = match.game.result
@@ -90,6 +98,7 @@ def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], p
     assert facts(said[:end]) - {f for f in facts(said[:end]) if f[0] == "table"} <= before
     assert facts(said[end:]) <= before | at_end
     assert ("winner", result.winner or "none") in facts(said)
+    assert any(f[0] == "seats" for f in facts(said)), "told from its START: the game waited for the narrator"
 
 
 def test_avalon_is_narrated_in_the_spectators_channel(irc_server: LocalServer) -> None:
@@ -113,8 +122,8 @@ def test_arena_watch_follows_one_game(irc_server: LocalServer, tmp_path: Path) -
         assert watcher.stderr is not None
         assert watcher.stderr.readline().startswith("watching g1 of #arena")  # it is in the lobby
         with arena:
-            arena.wait(timeout=60)
-            out, err = watcher.communicate(timeout=20)
+            arena.wait(timeout=HANG)
+            out, err = watcher.communicate(timeout=HANG)
     finally:
         watcher.kill()
     assert watcher.returncode == 0, err
@@ -126,23 +135,105 @@ def test_arena_watch_follows_one_game(irc_server: LocalServer, tmp_path: Path) -
     assert lines[-1].startswith("Elo ratings") or lines[-1].startswith("Roles:")
 
 
-class Slow(RuleBot):
-    """A rule bot that takes its time to lead, so the game is seen running."""
+@pytest.mark.parametrize("rate,per_game", [(0, False), (2, True)], ids=["unlimited", "2-lines-per-second"])
+def test_three_tables_at_once_each_game_is_told_from_its_setup_to_its_end(irc_server: LocalServer, rate: float,
+                                                                          per_game: bool) -> None:
+    """Three games at once: the narrator joins each game's channel at once however much it
+    has yet to say, the referee waits for it there, and a narration that falls behind skips
+    the play of games, saying how much, never a game's table, deal or end."""
+    lobby = LobbyConfig(min_players=5, max_players=5, auto_start=False, join_timeout=HANG, topic_interval=0.1,
+                        operators=("watcher",))
+    arena = Arena(irc_server, 15, FAST, games=3, lobby=lobby, watchers=["arena-tv"])
+    waiting = threading.Event()
+    arena.spectator.on_topic = lambda channel, text: waiting.set() if " | waiting 15: " in text else None
+    for i in range(15):
+        arena.add_bot(f"a{i}", RuleBot(seed=i))
+    own = ReactorThread(tick=0.02, name="narrator")  # its own, as in its own process
+    narrator = NarratorService(arena.config.server, NarratorConfig(channel=LIVE, lines_per_second=rate, burst=3,
+                                                                   backlog=6, per_game=per_game),
+                               reactor=own.reactor)
+    heard: list[Sentence] = []
+    post = narrator.spectator.on_sentence
+    narrator.spectator.on_sentence = lambda sentence: (heard.append(sentence), post(sentence))
+    person = Recorder()
+    reader = IrcLink(irc_server.host, irc_server.port, "person", channels=[LIVE], lines_per_second=0,
+                     reactor=own.reactor, on_message=person.on_message)
+    with own:
+        reader.connect()
+        narrator.start()  # in the lobby before the first table
+        assert reader.wait_ready(HANG) and narrator.link.wait_ready(HANG)
+        with arena:
+            assert waiting.wait(HANG)
+            arena.spectator.send("#arena", "!start")  # three tables at once
+            matches = arena.wait(games=3, timeout=HANG)
+        gids = {match.gid for match in matches}
+
+        def ended(gid: str) -> bool:
+            return any(s.gid == gid and s.plain().startswith("Roles:") for _, s in narrator.said)
+
+        until(lambda: all(ended(gid) for gid in gids), timeout=HANG)
+        person.wait(lambda: sum(FORMATTING.sub("", m[2]).startswith("Game over") for m in person.messages) >= 3,
+                    timeout=HANG)
+        narrator.close()
+        reader.close()
+    tables = [i for i, s in enumerate(heard) if any(f[0] == "table" for f in s.facts)]
+    assert len(gids) == 3 and len(tables) == 3
+    assert tables[2] < min(i for i, s in enumerate(heard) if s.stage == END), "three tables at once"
+    said = [sentence for _, sentence in narrator.said]
+    for gid in sorted(gids):
+        mine = [s for s in heard if s.gid == gid]
+        assert any(("seats",) == f[:1] for s in mine for f in s.facts), f"{gid}: its START was heard"
+        told = [s for s in said if s.gid == gid]
+        assert [s for s in told if s.stage != PLAY] == [s for s in mine if s.stage != PLAY], gid
+        assert [s.stage for s in told[:2]] == [SETUP, SETUP] and told[-1].plain().startswith("Roles:"), gid
+        notices = [s.plain() for s in told if s.plain().startswith("(narration is behind")]
+        dropped = [s for s in mine if s not in told]
+        assert all(s.stage == PLAY for s in dropped), gid
+        assert bool(dropped) == bool(notices), (gid, notices)  # it says so when it skips, and only then
+        lobby_lines = [FORMATTING.sub("", text) for _, target, text in person.messages if target == LIVE]
+        assert any(line.startswith(f"New avalon game {gid} in ") for line in lobby_lines), gid
+    if rate:
+        assert any(s.plain().startswith("(narration is behind: ") for s in said), "three games outrun 2 lines/s"
+
+
+class Held(RuleBot):
+    """A rule bot that proposes no team until the test has seen what it waits for."""
+
+    def __init__(self, seed: int, release: threading.Event) -> None:
+        super().__init__(seed)
+        self.release = release
 
     def team(self, game: AvalonView, ask: TeamAsk) -> list[Player]:
-        time.sleep(0.15)
+        self.release.wait(HANG)
         return super().team(game, ask)
 
 
 def test_the_lobby_topic_says_who_waits_and_what_runs(irc_server: LocalServer) -> None:
-    lobby = LobbyConfig(min_players=5, max_players=6, countdown=0.5, join_timeout=5.0, topic_interval=0.1)
-    arena = Arena(irc_server, 5, FAST, lobby=lobby)
+    """Bound by events: the game starts when an operator says so, once the topic has shown
+    the five bots waiting, and it runs until the topic has shown it running."""
+    lobby = LobbyConfig(min_players=5, max_players=6, auto_start=False, join_timeout=HANG, topic_interval=0.1,
+                        operators=("watcher",))
+    running = threading.Event()
+    arena = Arena(irc_server, 5, dataclasses.replace(FAST, decision=HANG), lobby=lobby)
     for i in range(5):
-        arena.add_bot(f"a{i}", Slow(seed=i))
+        arena.add_bot(f"a{i}", Held(i, running))
     topics: list[str] = []
-    arena.spectator.on_topic = lambda channel, text: topics.append(text)
+    seen = threading.Condition()
+
+    def on_topic(channel: str, text: str) -> None:
+        with seen:
+            topics.append(text)
+            seen.notify_all()
+        if text.endswith("waiting 0; running: g1 avalon"):
+            running.set()
+
+    arena.spectator.on_topic = on_topic
     with arena:
-        arena.wait(timeout=60)
+        with seen:
+            assert seen.wait_for(lambda: any(" | waiting 5: " in t for t in topics), HANG)
+        arena.spectator.send("#arena", "!start")
+        assert running.wait(HANG)
+        arena.wait(timeout=HANG)
     assert all(topic_referee(t) == "arena" for t in topics)
     assert any(t.startswith("arena referee: arena | waiting 5: a") and t.endswith("; no game running") for t in topics)
     assert any(t.endswith("waiting 0; running: g1 avalon") for t in topics)
@@ -164,18 +255,18 @@ def test_arena_serve_runs_the_narrator_when_configured(irc_server: LocalServer, 
     reader = IrcLink(irc_server.host, irc_server.port, "person", channels=[LIVE], lines_per_second=0,
                      reactor=reactor.reactor, on_message=person.on_message)
     reader.connect()
-    assert reader.wait_ready(5)
+    assert reader.wait_ready(HANG)
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
     serve = subprocess.Popen([sys.executable, "-m", "arena", "--config", str(config), "serve", "--games", "1"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     runners = [BotRunner(RuleBot(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0,
                          reactor=reactor.reactor) for i in range(5)]
     try:
-        until(lambda: "arena-tv" in reader.members(LIVE), timeout=15)  # the narrator is up before the bots
+        until(lambda: "arena-tv" in reader.members(LIVE), timeout=HANG)  # the narrator is up before the bots
         for runner in runners:
             runner.start()
-        person.wait(lambda: any(m[2].startswith("Roles:") for m in person.messages), timeout=30)
-        out, err = serve.communicate(timeout=20)
+        person.wait(lambda: any(m[2].startswith("Roles:") for m in person.messages), timeout=HANG)
+        out, err = serve.communicate(timeout=HANG)
     finally:
         serve.kill()
         for runner in runners:

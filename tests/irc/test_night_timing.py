@@ -9,13 +9,17 @@ from those on nights when both lived by less than 0.1 s."""
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 import threading
 import time
+from typing import Any
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
+from arena.games.werewolf.options import WerewolfOptions
 from arena.irc.servers import LocalServer
 from arena.protocol import parse
+from arena.sdk import Ask, GameView
 from arena.sdk.runner import BotRunner
 
 from .test_games import FAST, Arena
@@ -75,3 +79,64 @@ def test_night_requests_come_as_soon_whoever_is_alive(irc_server: LocalServer) -
         if alive and gone:
             assert abs(statistics.median(alive) - statistics.median(gone)) < 0.1, (kind, alive, gone)
     assert delays.get(("wolf_vote", True)), {k: len(v) for k, v in delays.items()}
+
+
+THINK = 0.4
+"""Seconds the witch's bot thinks over each of her requests (spent or not, as a careful bot does)."""
+
+
+class EagerWitch(WerewolfRuleBot):
+    """The rule bot; as the witch it heals and poisons at the first chance, so her later
+    nights find both potions spent, and it thinks ``THINK`` seconds over each request."""
+
+    def decide(self, game: GameView, ask: Ask) -> Any:
+        if not ask.kind.startswith("witch_"):
+            return super().decide(game, ask)
+        time.sleep(THINK)
+        if "save" in ask.options:
+            return "save"
+        return ask.options[0]  # a player when the poison is offered, else none
+
+
+def test_a_living_witch_is_asked_every_night_and_her_nights_last_alike(irc_server: LocalServer) -> None:
+    """Regression: a living witch with both potions spent was asked nothing, and her night
+    ended at ``night_step`` (7 of 111 nights under 1 s, the others some 3 s): anyone timing
+    NIGHT to DAWN learnt that she had used her potions. Bounded by events: on every night
+    she lives she receives ``witch_save`` then ``witch_poison`` between NIGHT and DAWN; and
+    by a ratio: the median night with nothing for her to decide lasts as long as the median
+    night with something, within a factor 1.5 (it was some 0.3 of it)."""
+    arena = Arena(irc_server, 8, dataclasses.replace(FAST, night_step=0.3), games=3, game="werewolf",
+                  options=WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1,doctor:1"))
+    clocks = {}
+    for i in range(8):
+        clock = Clocked(EagerWitch(seed=i), irc_server.host, irc_server.port, f"w{i}", lines_per_second=0,
+                        reactor=arena.bots.reactor)
+        clocks[f"w{i}"] = clock
+        arena.runners.append(clock)
+    with arena:
+        matches = arena.wait(timeout=120, games=3)
+    lengths: dict[bool, list[float]] = {False: [], True: []}
+    for match in matches:
+        name = match.names[match.game.roles.index("witch")]
+        witch = clocks[name]
+        with witch.lock:
+            heard = [(t, parse(text)) for t, text in witch.heard]
+        night_at, asked, alive = None, [], True
+        for t, msg in heard:
+            if not msg.args or msg.args[0] != match.gid:
+                continue
+            if msg.verb == "NIGHT":
+                night_at, asked = t, []
+            elif msg.verb == "ASK" and night_at is not None:
+                asked.append(msg)
+            elif msg.verb == "DAWN" and night_at is not None:
+                if alive:
+                    assert [m.args[2] for m in asked] == ["witch_save", "witch_poison"], (match.gid, msg)
+                    nothing = all(m.get("options") == "none" for m in asked)
+                    lengths[nothing].append(t - night_at)
+                night_at = None
+            if msg.verb in ("DAWN", "EXECUTION", "DEATH") and name in (msg.get("dead") or msg.get("player") or "").split(","):
+                alive = False
+    assert lengths[True] and lengths[False], lengths
+    ratio = statistics.median(lengths[True]) / statistics.median(lengths[False])
+    assert 1 / 1.5 < ratio < 1.5, lengths

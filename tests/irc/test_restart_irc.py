@@ -2,8 +2,8 @@
 
 The first referee stops without a word to its games (as after a crash or Ctrl-C); the SDK
 bots stay connected, see the next referee join the lobby, register again, follow the
-RESUME and RESYNC into the game's new channel, and the game goes on to a normal end. A bot
-that never comes back makes the game end aborted, rated for nobody.
+RESUME and RESYNC into the game's new channel, and the game goes on to a normal end. (A bot
+that never comes back makes the game end aborted, rated for nobody: ``test_abort_irc.py``.)
 (``bench/kill_irc.py`` kills a referee process with SIGKILL; this runs in one process.)
 """
 
@@ -110,27 +110,3 @@ def test_a_restarted_referee_takes_up_the_game_and_it_ends_normally(irc_server: 
         assert sum(line.startswith("RESUME ") for line in lines) == 1
         assert store.rebuild().exact
 
-
-def test_a_bot_that_does_not_come_back_aborts_the_game_rated_for_nobody(irc_server: LocalServer,
-                                                                      tmp_path: Path) -> None:
-    config = config_for(irc_server, tmp_path, resume=1.5)
-    reactor = ReactorThread(tick=0.02).start()
-    runners = [BotRunner(Slow(seed=i), irc_server.host, irc_server.port, f"b{i}", lines_per_second=0,
-                         reactor=reactor.reactor) for i in range(5)]
-    try:
-        stop_mid_game(config, runners)
-        runners[3].link.close()  # b3 is gone for good
-        until(lambda: runners[3].link.is_closed, 5)
-        thread = referee(config, {}, max_games=1)
-        thread.join(30)
-        assert not thread.is_alive(), "the game was not aborted"
-        until(lambda: all(r.session.finished == 1 for i, r in enumerate(runners) if i != 3), 10)
-    finally:
-        for runner in runners:
-            runner.link.close()
-        reactor.stop()
-    with Store(config.store.path) as store:
-        (summary,) = store.list_games()
-        assert summary.kind == "aborted"
-        assert summary.reason == "the referee restarted and b3 did not come back within 2 s"
-        assert store.leaderboard("avalon", "elo") == []

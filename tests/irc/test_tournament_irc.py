@@ -4,7 +4,6 @@ every game is stored with its ratings and announced, and a second run resumes.""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 from arena.bots.avalon_rules_bot import RuleBot
@@ -70,66 +69,3 @@ def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp
             assert parse(game.transcript[-1][1]).verb == "END"
             assert game.changes["elo"]
 
-
-def test_an_operator_stops_a_game_with_nobody_at_fault(irc_server: LocalServer, tmp_path: Path) -> None:
-    from arena.referee.recorder import Recorder
-    from arena.referee.service import RefereeService
-
-    from .conftest import RawClient
-
-    config = Config(
-        identity=IdentityConfig(require_key=False),
-        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0,
-                            max_targets=irc_server.max_targets),
-        timeouts=TimeoutConfig(decision=30.0, grace=1.0),
-        lobby=LobbyConfig(min_players=5, max_players=5, countdown=0.2, join_timeout=5.0, operators=("boss",)),
-    )
-    finished: list = []
-    results: dict = {}
-
-    def serve() -> None:
-        with Store(tmp_path / "r.db") as store:
-            service = RefereeService(config, max_games=1, key=b"k" * 32, recorder=Recorder(store), on_game_end=finished.append)
-            results["service"] = service
-            service.serve()
-            results["game"] = store.load_game(finished[0].gid) if finished else None
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    boss = RawClient(irc_server, "boss")
-    boss.send(b"JOIN #arena\r\n")
-    boss.expect(b"JOIN")
-    reactor = ReactorThread(tick=0.02).start()
-
-    release = threading.Event()
-
-    class Stalling(Bot):
-        """Never decides within the test: the game is surely running when the boss stops it."""
-
-        def decide(self, game, ask):  # type: ignore[override]
-            release.wait(60)
-            return ask.random(self.rng)
-
-    runners = [BotRunner(Stalling(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0,
-                         reactor=reactor.reactor) for i in range(5)]
-    try:
-        for runner in runners:
-            runner.start()
-        gid = parse(boss.expect(b"TABLE", timeout=10).split(b" :", 1)[1].decode()).args[0]
-        deadline = time.monotonic() + 10
-        while gid not in results["service"].referee.matches:  # seated and started
-            assert time.monotonic() < deadline, "the game did not start"
-            time.sleep(0.02)
-        boss.send(f"PRIVMSG #arena :!stop {gid}\r\n".encode())
-        thread.join(20)
-        assert not thread.is_alive()
-    finally:
-        release.set()
-        for runner in runners:
-            runner.link.close()
-        reactor.stop()
-        boss.close()
-    (match,) = finished
-    assert match.game.result.reason == "aborted"
-    game = results["game"]
-    assert game.summary.kind == "aborted" and {o.result for o in game.outcomes} == {"aborted"}

@@ -66,14 +66,14 @@ def test_a_bot_bound_to_its_account_is_played_from_that_account_only(services_se
 def test_a_bot_obeys_no_one_on_the_referees_nick_without_the_referees_account(
         services_server: ServicesServer, reactor_thread: ReactorThread) -> None:
     """Two bots take ``fakeref`` for their referee; only the control bot was not told the
-    referee's account, and it answers the impostor's request: the other must not, nor
-    send its key."""
+    referee's account (and has no key, whose proof the impostor could not answer), and it
+    answers the impostor's request: the other must not, nor even register."""
     impostor = RawClient(services_server, "fakeref")
     runners = {
         nick: BotRunner(RuleBot(seed=i), services_server.host, services_server.port, nick, referee="fakeref",
-                        channel="#fakelobby", lines_per_second=0, reactor=reactor_thread.reactor, key="K" * 32,
+                        channel="#fakelobby", lines_per_second=0, reactor=reactor_thread.reactor, key=key,
                         referee_account=account)
-        for i, (nick, account) in enumerate((("guarded", "idref"), ("control", None)))
+        for i, (nick, account, key) in enumerate((("guarded", "idref", "K" * 32), ("control", None, None)))
     }
     try:
         for runner in runners.values():
@@ -94,5 +94,5 @@ def test_a_bot_obeys_no_one_on_the_referees_nick_without_the_referees_account(
     from_guarded = [line for line in impostor.read if line.startswith(b":guarded!") and b" PRIVMSG " in line]
     assert [line.split(b" :", 1)[1] for line in from_guarded] == [b"WHO"], from_guarded
     assert not runners["guarded"].session.registered and not runners["guarded"].session.games
-    assert any(b"key=" in line for line in impostor.read if line.startswith(b":control!")), \
+    assert any(b" :REGISTER " in line for line in impostor.read if line.startswith(b":control!")), \
         "the control bot, told no account, trusted the impostor"

@@ -18,6 +18,7 @@ from arena.sdk.bot import Session
 
 from ..transcript import record
 from .relay import Whisperer, expected_relays
+from tests.welcomed import welcomed
 
 NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
 DOC = Path(__file__).resolve().parents[2] / "protocol.md"
@@ -121,6 +122,55 @@ def test_going_over_the_speech_budget_forfeits_at_once(monkeypatch: pytest.Monke
     assert end.get("forfeit") == "dave" and end.get("why") == "speech_budget"
 
 
+def test_refused_lines_do_not_count_against_the_speech_budget() -> None:
+    """protocol.md, section 10: a line the referee refuses (its ERROR says so) is no part of
+    the game, so it costs nothing of the budget: dave's 1200 refused bytes leave him his
+    300, of which he says 240."""
+    hub = LocalHub(LENIENT)
+    for i, nick in enumerate(NICKS):
+        hub.connect(nick, Talkative(seed=3) if nick == "dave" else TuvalonRuleBot(seed=i))
+    match = hub.referee.start_game("tuvalon", NICKS, TuvalonOptions(speech_budget=300), 1, hub.channel, hub.now, gid="g1")
+    before = len(match.transcript)
+    for _ in range(3):
+        hub.referee.on_message("dave", hub.referee.nick, "TEAM g1 :" + "z" * 200, hub.now)  # not his turn
+        hub.referee.on_message("dave", hub.channel, "w" * 200, hub.now)  # not the floor holder
+    refusals = [parse(line).args[0] for to, line in match.transcript[before:] if to == "dave"]
+    assert refusals == ["INVALID_PHASE", "NOT_YOUR_TURN"] * 3
+    while not match.over:
+        hub.run()
+        if not match.over:
+            hub.now = hub.referee.next_deadline() or hub.now
+            hub.referee.poll(hub.now)
+    assert match.game.result is not None and match.game.result.forfeited is None
+    said = [t.text for t in match.talk if t.seat == 3]
+    relayed = {line.split(" :", 1)[1] for to, line in match.transcript if line.startswith("TEAM g1 from=dave")}
+    assert said + sorted(relayed) == ["x" * 120, "y" * 120]
+
+
+def test_where_the_server_has_modes_the_floor_holder_alone_is_voiced_in_the_first_discussion() -> None:
+    """protocol.md, sections 4 and 10: a Tuvalon channel is moderated as Werewolf's; each
+    speaker of the first discussion is voiced before its ASK and devoiced after its turn;
+    nobody is voiced for the second discussion (it is said by TEAM)."""
+    hub = LocalHub(LENIENT, messages=False)
+    for i, nick in enumerate(NICKS):
+        hub.connect(nick, TuvalonRuleBot(seed=i))
+    log: list[tuple[str, str]] = []
+    send = hub.referee.send
+    hub.referee.send = lambda target, text: (log.append(("SEND", text)), send(target, text))  # type: ignore[method-assign]
+    hub.referee.mode = lambda channel, modes: log.append(("MODE", modes))
+    match = hub.play("tuvalon", NICKS, TuvalonOptions(), 1, gid="g1")
+    assert match.game.result is not None and log[0] == ("MODE", "+m")
+    voiced: str | None = None
+    for what, text in log[1:]:
+        if what == "MODE":
+            sign, nick = text.split(" ")
+            voiced = nick if sign == "+v" else None
+        elif text.startswith("ASK g1 ") and parse(text).args[2] == "speak":
+            assert voiced == parse(text).get("to")
+        elif text.startswith("ASK g1 "):  # a move, the second discussion, a vote...: no voice
+            assert voiced is None, text
+
+
 def test_no_budget_when_it_is_zero() -> None:
     bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
     bots["dave"] = Talkative(seed=3)
@@ -143,7 +193,7 @@ def test_the_sdk_keeps_a_bot_within_its_speech_budget() -> None:
 def test_the_speech_budget_counts_what_was_said_before_a_resync() -> None:
     """A bot that comes back to its game (``RESYNC``) keeps counting what it said before."""
     said: list[str] = []
-    session = Session(Talkative(seed=3), "dave", "arena", say=lambda gid, text: said.append(text))
+    session = welcomed(Session(Talkative(seed=3), "dave", "arena", say=lambda gid, text: said.append(text)))
     start = ("START g1 game=tuvalon seats=alice,bob,carol,dave,erin,frank,grace options=speech_budget:300 good=4 "
              "evil=3 quests=2,3,3,4,4 fails=1,1,2,2,1 map=9x9")
     role = "ROLE g1 role=knight side=good sees= hearing=2"

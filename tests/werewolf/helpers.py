@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable
 
+from arena.games.werewolf.choice import Cover
 from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
 from arena.games.werewolf.roles import REGISTRY
@@ -43,13 +44,15 @@ def step(g: WerewolfGame, plan: Plan, stop: Callable[[WerewolfGame], bool] | Non
     when the plan has ``strict``).
 
     ``plan`` keys: ``(kind, seat)`` or ``kind``; values: an answer, a list of answers used in
-    turn, or a callable of the decision. Unplanned decisions get the engine's default.
+    turn, or a callable of the decision. Unplanned decisions get the engine's default, and
+    so do covers (a request with nothing to decide: the plan says what would be chosen if
+    there were).
     """
     for _ in range(limit):
         if g.result is not None or (stop is not None and stop(g)):
             return
         d = g.pending()[0]
-        value = plan.get((d.kind, d.seat), plan.get(d.kind, None))
+        value = None if covered(g, d) else plan.get((d.kind, d.seat), plan.get(d.kind, None))
         if isinstance(value, list):
             value = value.pop(0) if value else None
         if callable(value):
@@ -58,6 +61,11 @@ def step(g: WerewolfGame, plan: Plan, stop: Callable[[WerewolfGame], bool] | Non
             value = g.default_answer(d)
         g.apply(d.seat, d.kind, value)
     raise AssertionError("the game did not reach the stop condition")
+
+
+def covered(g: WerewolfGame, d: Any) -> bool:
+    """Whether ``d`` is a cover: a night request of an actor with nothing to decide."""
+    return isinstance(d, Cover)
 
 
 def until_kind(kind: str, seat: int | None = None) -> Callable[[WerewolfGame], bool]:

@@ -189,8 +189,8 @@ def test_engine_example_11_roleblocked_witch_poisons_nobody():
     g = first_night({"wolf_vote": "abstain", "roleblock": WITCH, "witch_poison": A})
     assert dead(g) == set()
     assert [e.audience for e in events(g, "blocked")] == [{WITCH}]
-    assert g.state[WITCH]["poison"] is True  # never asked: the poison is kept
-    assert not any(kind == "witch_poison" for _, kind, _ in g.history)
+    assert g.state[WITCH]["poison"] is True  # asked with nothing to choose: the poison is kept
+    assert [value for _, kind, value in g.history if kind == "witch_poison"] == ["none"]
 
 
 def test_engine_example_12_guardian_angel_and_doctor():

@@ -95,12 +95,12 @@ def test_vigilante_has_limited_shots():
     night(g, {"wolf_vote": "abstain", "vigilante_shoot": 3})
     assert dead(g) == {3} and g.state[2]["shots"] == 0
     step(g, QUIET, stop=lambda x: x.day == 2)
-    asked = set()
+    asked = {}
     while g.phase == "night":
         d = g.pending()[0]
-        asked.add(d.kind)
+        asked[d.kind] = d.options
         g.apply(d.seat, d.kind, g.default_answer(d))
-    assert "wolf_vote" in asked and "vigilante_shoot" not in asked
+    assert "wolf_vote" in asked and asked["vigilante_shoot"] == ("none",)  # asked, nothing to choose
     g = game(deal, leaderEnabled=False, vigilanteShots=2)
     night(g, {"wolf_vote": "abstain", "vigilante_shoot": 3})
     step(g, QUIET, stop=until_kind("vigilante_shoot"))

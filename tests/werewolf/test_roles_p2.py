@@ -4,11 +4,14 @@ mechanics they stand on (blocks, visits, statuses)."""
 from __future__ import annotations
 
 import pickle
+from collections import Counter
 
 import pytest
 
 from arena.core.errors import ErrorCode, IllegalAction
+from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.mechanics import statuses
+from arena.games.werewolf.options import WerewolfOptions
 from arena.games.werewolf.mechanics.visits import visited_by, visitors_of
 
 from .helpers import dead, events, game, last, night, step, until_kind
@@ -383,6 +386,38 @@ def test_nothing_after_the_steal_settles_before_the_thief_chose():
     assert events(g, "seer_result") == []
     answer(g, 0, 2)
     assert [(e.audience, e.data["target"]) for e in events(g, "seer_result")] == [({0}, 2), ({3}, 1)]
+
+
+def test_a_thief_who_takes_a_mason_card_is_told_the_masons_with_the_other():
+    """Regression: the thief became a mason and was told its role only, and the mason
+    dealt believed itself alone."""
+    g = game("thief werewolf werewolf seer mason villager villager villager", extra="mason villager",
+             leaderEnabled=False)
+    assert [(e.audience, e.data) for e in events(g, "masons")] == [({4}, {"masons": [4]})]
+    answer(g, 0, "card1")
+    assert g.roles[0] == "mason"
+    assert [(e.audience, e.data) for e in events(g, "masons")][-1] == ({0, 4}, {"masons": [0, 4]})
+
+
+def test_the_thief_card_is_never_one_of_the_two_extra_cards() -> None:
+    """Regression: the deal shuffled the thief's card among the two left over (54 of 441
+    chaos decks at 12 seats): no thief played, and its cards went to nobody. The thief is
+    always dealt, to every seat alike."""
+    options = WerewolfOptions(enabledRoles="villager,werewolf,seer,thief", roleCounts="werewolf:3,seer:1,thief:1")
+    seats = Counter()
+    for seed in range(1200):
+        g = WerewolfGame(12, options, seed)
+        assert "thief" not in g.extra and g.roles.count("thief") == 1
+        seats[g.roles.index("thief")] += 1
+    assert len(seats) == 12 and min(seats.values()) > 50 and max(seats.values()) < 150, seats  # 100 each expected
+    chaos = WerewolfOptions(preset="chaos")
+    decks = 0
+    for seed in range(3000):
+        g = WerewolfGame(12, chaos, seed)
+        if "thief" in g.roles + g.extra:
+            decks += 1
+            assert "thief" not in g.extra, seed
+    assert decks > 100
 
 
 def test_a_thief_needs_two_wolves_in_the_deck():

@@ -182,7 +182,7 @@ def test_the_wolf_witch_poisons_once_and_votes_with_the_pack():
     assert dead(g) == {5, 6}
     step(g, {**QUIET, "hunter_shoot": "none"}, stop=until_kind("wolf_vote"))
     answer(g, 0, "abstain")
-    assert g.decision_for(0) is None  # the poison is spent: not asked again
+    assert g.decision_for(0).options == ("none",)  # the poison is spent: nothing to choose
     assert refused(g, 0, "wolf_witch_poison", 7) is ErrorCode.RESOURCE_EXHAUSTED
 
 
@@ -284,7 +284,7 @@ def test_a_charm_lasts_until_it_is_spent_and_the_warder_waits_meanwhile():
     night(g, {**QUIET, "warder_ward": 6})
     assert statuses.has(g, statuses.WARDED, 6)
     step(g, QUIET, stop=until_kind("wolf_vote"))
-    assert g.decision_for(0) is None
+    assert g.decision_for(0).options == ("none",)
     assert refused(g, 0, "warder_ward", 7) is ErrorCode.RESOURCE_EXHAUSTED
     night(g, {**QUIET, "wolf_vote": 6})
     assert 6 not in dead(g) and not statuses.has(g, statuses.WARDED, 6)
@@ -386,7 +386,7 @@ def test_the_lure_is_used_once_even_when_no_kill_came():
     assert refused(g, 0, "decoy_draw", 0) is ErrorCode.CANNOT_SELF_TARGET
     night(g, {**QUIET, "decoy_draw": 6})
     step(g, QUIET, stop=until_kind("wolf_vote"))
-    assert g.decision_for(0) is None
+    assert g.decision_for(0).options == ("none",)
     assert refused(g, 0, "decoy_draw", 6) is ErrorCode.RESOURCE_EXHAUSTED
 
 

@@ -119,6 +119,49 @@ def test_a_blocked_arsonist_burns_nobody_and_a_burnt_bomb_takes_it_along():
     assert dead(g) == {0, 4}
 
 
+@pytest.mark.parametrize("protected", [False, True])
+def test_a_warders_charm_stops_the_fire_only_with_protect_against_fire(protected: bool) -> None:
+    """The charm stops one lethal event, a fire death too where protections stop fire
+    (rules/werewolf.md: the warder, the arsonist); then it lifts. Otherwise the fire burns
+    through it."""
+    g = game("arsonist werewolf werewolf warder villager villager villager villager villager",
+             leaderEnabled=False, protectAgainstFire=protected)
+    night(g, {**QUIET, "arsonist": 5, "warder_ward": 5})
+    next_night(g, "arsonist")
+    night(g, {**QUIET, "arsonist": "ignite", "warder_ward": "none"})
+    assert dead(g) == (set() if protected else {5})
+    if protected:
+        assert not statuses.has(g, statuses.WARDED, 5)  # spent on the fire
+
+
+def test_a_burnt_hunter_shoots() -> None:
+    """``hunterShootOnPoison`` names the poison only: a hunter who dies in the fire shoots,
+    as one killed by the wolves does."""
+    g = game("arsonist werewolf werewolf hunter villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "arsonist": 3})
+    next_night(g, "arsonist")
+    night(g, {**QUIET, "arsonist": "ignite"})
+    assert dead(g) == {3}
+    step(g, QUIET, stop=until_kind("hunter_shoot"))
+    (d,) = g.pending()
+    assert d.seat == 3 and 0 in d.options
+    answer(g, 3, 0)
+    assert dead(g) == {0, 3}
+
+
+def test_a_burnt_avenger_kills_the_arsonist_the_next_night() -> None:
+    """The arsonist is the attacker of every fire death it lights: a burnt avenger's
+    killer (and a burnt bomb's, above)."""
+    g = game("arsonist werewolf werewolf avenger villager villager villager villager villager", leaderEnabled=False)
+    night(g, {**QUIET, "arsonist": 3})
+    next_night(g, "arsonist")
+    night(g, {**QUIET, "arsonist": "ignite"})
+    assert dead(g) == {3}
+    next_night(g, "arsonist")
+    night(g, QUIET)
+    assert dead(g) == {0, 3} and last(g, "dawn")["dead"] == [0]
+
+
 def test_the_arsonist_stops_the_teams_wins_and_wins_last_standing():
     g = game("arsonist werewolf seer villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "arsonist": 3})

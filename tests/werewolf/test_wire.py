@@ -122,6 +122,27 @@ def test_wolf_talk_reaches_the_living_wolves_only_and_only_at_night() -> None:
     assert relayed > 0
 
 
+def test_each_wolf_is_asked_its_vote_under_an_id_of_its_own() -> None:
+    """protocol.md, section 4: secret requests asked together do not share an id, unlike a
+    team's quest cards: each wolf's ``wolf_vote`` names that wolf alone."""
+    nicks = [f"p{i}" for i in range(8)]
+    hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
+    nights = 0
+    for seed in range(3):
+        match = play(hub, nicks, seed, roleCounts="werewolf:3,seer:1")
+        votes: dict[str, list[tuple[str, str]]] = {}
+        for to, line in match.transcript:
+            msg = parse(line)
+            if msg.verb == ASK and msg.args[2] == "wolf_vote":
+                assert msg.get("to") == to
+                votes.setdefault(msg.get("day", ""), []).append((to, msg.args[1]))
+        for asked in votes.values():
+            if len(asked) > 1:
+                nights += 1
+                assert len({rid for _, rid in asked}) == len(asked), asked
+    assert nights > 0
+
+
 def test_team_talk_is_refused_by_day_and_to_villagers() -> None:
     nicks = [f"p{i}" for i in range(8)]
     hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
@@ -332,11 +353,14 @@ def test_runoff_turns_and_votes_say_what_they_are_for() -> None:
 
 def test_the_dead_are_told_they_cannot_talk() -> None:
     nicks = [f"p{i}" for i in range(8)]
-    hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
+    hub = LocalHub(TimeoutConfig(night_step=0.0))  # nothing holds the night's public lines
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, Bot(seed=i))
     hub.sessions.clear()  # nobody answers: the game waits at night 1
     match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 6, hub.channel, hub.now)
     hub.run()
     match.game.kill(3, "test")  # a death in the day, as a hunter's shot would be
+    hub.referee.poll(hub.now)  # and said: the dead know it from then on
     hub.referee.on_message("p3", hub.channel, "boo", hub.now)
     hub.referee.on_message("p4", hub.channel, "hello", hub.now)
     assert match.talk == []
@@ -399,6 +423,48 @@ def test_an_operator_stop_is_said_at_once_even_during_a_long_night() -> None:
     match.abort("stopped by an operator", hub.now)
     hub.run()
     assert match.over and parse(match.transcript[-1][1]).get("reason") == "aborted"
+
+
+class Killer(Bot):
+    """A random bot whose pack kills the first player it may."""
+
+    def decide(self, game: GameView, ask: Ask) -> Any:
+        return ask.options[0] if ask.kind == "wolf_vote" else super().decide(game, ask)
+
+
+def test_while_a_night_is_held_its_players_are_answered_as_they_were_told() -> None:
+    """Every night answer is in, but the night lasts its minimum: until DAWN is said, the
+    pack still talks, and the night's victim is refused as the living are, since a refusal
+    that knew better would tell that the night is over, and who died, before DAWN does."""
+    nicks = [f"p{i}" for i in range(8)]
+    hub = LocalHub(TimeoutConfig(secret_minimum=60.0))
+    for i, nick in enumerate(nicks):
+        hub.connect(nick, Killer(seed=i))
+    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 1, hub.channel,
+                                   hub.now)
+    hub.run()  # every night answer is in; the night is held until its minimum
+    game = match.game
+    dead = [s for s in range(len(nicks)) if not game.alive[s]]
+    assert match.next_deadline() == 60.0 and not any(line.startswith("DAWN") for _, line in match.transcript)
+    wolf, other = (s for s, r in enumerate(game.roles) if r == "werewolf")
+    (victim,) = dead
+    assert game.roles[victim] != "werewolf"
+
+    def reply(seat: int, line: str) -> list[tuple[str | None, str]]:
+        before = len(match.transcript)
+        hub.referee.on_message(nicks[seat], hub.referee.nick, line, hub.now)
+        return match.transcript[before:]
+
+    assert reply(wolf, f"TEAM {match.gid} :is it dawn?") == [(nicks[other], f"TEAM {match.gid} from={nicks[wolf]} :is it dawn?")]
+    (refused,) = reply(victim, f"ANSWER {match.gid} 1 abstain")
+    assert parse(refused[1]).args[0] == ErrorCode.STALE_REQUEST.value, "the victim learns nothing before DAWN"
+    hub.now = 60.0
+    hub.referee.poll(hub.now)
+    assert any(line.startswith("DAWN") for _, line in match.transcript)
+    (refused,) = reply(wolf, f"TEAM {match.gid} :is it dawn?")
+    assert parse(refused[1]).args[0] == ErrorCode.INVALID_PHASE.value
+    (refused,) = reply(victim, f"ANSWER {match.gid} 1 abstain")
+    assert parse(refused[1]).args[0] == ErrorCode.PLAYER_DEAD.value
 
 
 # -- errors and the floor, on the wire ---------------------------------------------------------
@@ -479,6 +545,9 @@ def test_the_dead_may_not_talk_to_the_pack() -> None:
     game = match.game
     wolf = next(s for s, r in enumerate(game.roles) if r == "werewolf")
     game.kill(wolf, "test")
+    hub.now = match.next_deadline() or hub.now  # the night's public lines are due: the death is said
+    hub.referee.poll(hub.now)
+    assert any(line.startswith("DEATH ") for to, line in match.transcript if to is None)
     check_refused(hub, match, puppets[wolf], f"TEAM {match.gid} :still here", ErrorCode.PLAYER_DEAD, match.gid)
 
 

@@ -26,7 +26,7 @@ class AvalonLines:
     carries them (fewer lines per game)."""
 
     game = AvalonGame
-    private_talk = "no one can hear you in private now: TEAM goes to your living fellow wolves, at night"
+    private_talk = "Avalon has no private talk: TEAM is never relayed"
     private_lines: int | None = None
 
     def event_message(self, event: Event, gid: str, nicks: Sequence[str]) -> Message | None:

@@ -26,6 +26,7 @@ SPECIAL = ("percival", "morgana", "mordred", "oberon")
 
 class AvalonStory(Story):
     game = "avalon"
+    setup = frozenset({"START", "DECK"})
     rejection_limit = 5
     """Rejections in a row that decide the round (Avalon: evil wins)."""
 

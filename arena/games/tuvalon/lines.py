@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from ...core.decisions import Decision
 from ...core.events import Event
+from ...core.game import FORFEIT
 from ...protocol import END, ROLE, START, Message
 from ..avalon.lines import AvalonLines
 from . import board
@@ -50,7 +51,9 @@ class TuvalonLines(AvalonLines):
         if kind == "end":
             msg = super().event_message(event, gid, nicks)
             assert msg is not None and msg.verb == END
-            if d.get("why"):
+            if d["reason"] == FORFEIT:
+                # A forfeit's cause is a token (``timeout``, ``speech_budget``); an abort's
+                # free-text cause ("stopped by op1") is the operator's and stays in the store.
                 msg.fields["why"] = d["why"]
             return msg
         return super().event_message(event, gid, nicks)

@@ -15,6 +15,7 @@ from ..avalon.narration import AvalonStory
 
 class TuvalonStory(AvalonStory):
     game = "tuvalon"
+    setup = frozenset({"START", "MAP"})
     rejection_limit = 3
     """After three rejections in a row the next team goes without a vote."""
 

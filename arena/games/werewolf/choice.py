@@ -116,3 +116,19 @@ class Choice(Decision):
     def __repr__(self) -> str:
         return f"Choice(seat={self.seat}, kind={self.kind!r}, options={self.options!r}, count={self.count})"
 
+
+class Cover(Choice):
+    """A night request of an actor with nothing to decide (potions spent, blocked...): the
+    word that skips the action is its only option, and its answer does nothing. Asked all
+    the same, so that how long a night lasts tells nobody that a role is spent or blocked.
+    Any other answer is refused with ``why``: RESOURCE_EXHAUSTED for a power used up."""
+
+    __slots__ = ("why",)
+    explains = True
+
+    def __init__(self, seat: int, kind: str, word: str, why: Refusal) -> None:
+        super().__init__(seat, kind, (word,))
+        self.why = why
+
+    def _explain(self, item: Any) -> None:
+        raise IllegalAction(self.why[0], f"{self.kind}: {self.why[1]}; answer {self.options[0]}")

@@ -78,7 +78,7 @@ from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction
 from ...core.game import ABORTED, FORFEIT, Game, Result
 from .choice import (
-    ABSTAIN, CLOCKWISE, COUNTERCLOCKWISE, DECLINE, DONE, NONE, PASS, STAND, WORDS, Choice, Refusal,
+    ABSTAIN, CLOCKWISE, COUNTERCLOCKWISE, DECLINE, DONE, NONE, PASS, STAND, WORDS, Choice, Cover, Refusal,
 )
 from .day import STEP, last_words_order, speaking_order, tally
 from .options import WerewolfOptions
@@ -131,6 +131,8 @@ class NightPlan:
     """At dawn, for each of the night's dead, who carried out the kills that took them (an
     avenger's due, read by ``Role.on_death``)."""
     notes: dict[str, Any] = field(default_factory=dict)
+    covers: set[tuple[int, str]] = field(default_factory=set)
+    """Tonight's requests (seat, kind) asked with nothing to decide (``WerewolfGame._cover``)."""
 
 
 def _pairs(counts: dict[int, int]) -> list[list[int]]:
@@ -262,8 +264,17 @@ class WerewolfGame(Game):
 
     def _seat(self, roles: list[str]) -> list[str]:
         """Deal the roles to the seats: at random from the seed, or by ``deal`` (a replayed
-        old game); a seam for tests that need a given deal."""
-        return self.deal_roles(roles)
+        old game); a seam for tests that need a given deal. The extra cards are the thief's
+        to choose from, so the thief's own card is never one of them: one shuffled there
+        changes places with a seat's card, every seat alike (the deal stays uniform among
+        those with the thief dealt)."""
+        cards = self.deal_roles(roles)
+        if self.deal is None:
+            for i in range(self.players, len(cards)):
+                if REGISTRY[cards[i]].extra_cards:
+                    j = self.rng.randrange(self.players)
+                    cards[i], cards[j] = cards[j], cards[i]
+        return cards
 
     # -- what roles and drivers use ------------------------------------------------
 
@@ -295,10 +306,10 @@ class WerewolfGame(Game):
 
     def team_talk(self, seat: int) -> tuple[int, ...]:
         """Living wolves talk among themselves at night (the referee relays it)."""
-        if self.phase != NIGHT or self.result is not None or not self.alive[seat]:
+        if self.phase != NIGHT or self.result is not None or not self.alive[seat] or \
+                self._roles[seat].team is not Team.WEREWOLF:
             return ()
-        wolves = self.living_wolves()
-        return tuple(s for s in wolves if s != seat) if seat in wolves else ()
+        return tuple(s for s in self.living_wolves() if s != seat)
 
     def tell(self, kind: str, data: dict[str, Any], audience: Iterable[int] | None = None) -> None:
         """Emit an event; ``audience`` None is everyone."""
@@ -316,7 +327,9 @@ class WerewolfGame(Game):
     def become(self, seat: int, role_id: str, after: float) -> None:
         """``seat`` holds ``role_id`` from now on (the thief's steal at step ``after``), with
         fresh role memory; they are told (``role``), a new wolf's pack is told again
-        (``wolves``), and the new role's actions of steps after ``after`` are asked tonight."""
+        (``wolves``), the role's holders learn together again what they learnt at the deal
+        (``Role.on_deal``: the masons), and the new role's actions of steps after ``after``
+        are asked tonight."""
         role = REGISTRY[role_id]
         self.roles[seat] = role_id
         self._roles[seat] = role
@@ -325,6 +338,7 @@ class WerewolfGame(Game):
         if role.team is Team.WEREWOLF:
             wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
             self.tell("wolves", {"wolves": wolf_seats}, wolf_seats)
+        role.on_deal(self, [s for s, r in enumerate(self._roles) if r is role])
         later = [(a, seat) for a in role.actions if a.step is not None and a.step > after]
         self._tonight = sorted(self._tonight + later, key=lambda pair: (pair[0].step, pair[1]))
         self._unfinished = sorted({*self._unfinished, *(a.step for a, _ in later if a.step is not None)})
@@ -388,7 +402,8 @@ class WerewolfGame(Game):
         An action is asked unless its step ``needs`` an unfinished one, or its player is
         still answering (or yet to be asked) an earlier action: at the start of the night
         that is everyone but the witch, who is asked once the wolves are done. A player
-        blocked by then is not asked (mechanics/blocks.py). Steps settle in 4.2 order:
+        blocked by then (mechanics/blocks.py), or with nothing to decide, is asked all the
+        same, with nothing to choose (``_cover``). Steps settle in 4.2 order:
         one whose answers are all in settles, unless an earlier step that ``controls``
         others (a block) is still open, or it is ``ordered`` and any earlier step is; see
         ``_settle``.
@@ -409,12 +424,12 @@ class WerewolfGame(Game):
                     continue
                 self._tonight.remove(pair)
                 moved = True
-                if is_blocked(self, seat, action.step):
-                    continue
                 decision = action.decision(self, seat)
-                if decision is not None:
-                    opened.append(decision)
-                    busy.add(seat)
+                blocked = is_blocked(self, seat, action.step)
+                if decision is None or blocked:
+                    decision = self._cover(seat, action, decision, blocked)
+                opened.append(decision)
+                busy.add(seat)
             if opened:
                 self._extend(opened)
             steps = list(self._unfinished)
@@ -431,6 +446,22 @@ class WerewolfGame(Game):
                 self._settle(step, actions)
                 if not set(self._unfinished) <= set(steps):
                     break  # a thief's new role added steps (a jail): look again from the first
+
+    def _cover(self, seat: int, action: type[Action], decision: Decision | None, blocked: bool) -> Cover:
+        """The request of an actor with nothing to decide tonight (potions spent, shots
+        used, no one left to charm, or ``blocked`` from its ``decision``): a ``Cover``, whose
+        answer does nothing. Skipping the request would end the night sooner, or ask the
+        actor's next action sooner, than when it is used: how long a night lasts would tell
+        that a role is out of uses, or blocked."""
+        self.plan.covers.add((seat, action.kind))
+        word = ABSTAIN if decision is not None and ABSTAIN in decision.options else NONE
+        if blocked:
+            why = (ErrorCode.ACTION_NOT_ALLOWED, "you are blocked tonight")
+        elif action.exhausted(self, seat):
+            why = (ErrorCode.RESOURCE_EXHAUSTED, "already used up")
+        else:
+            why = (ErrorCode.ACTION_NOT_ALLOWED, "nothing to decide tonight")
+        return Cover(seat, action.kind, word, why)
 
     def _settle(self, step: float, actions: list[type[Action]]) -> None:
         """Give effect to a step's answers, by seat, whatever order they arrived in: each
@@ -460,8 +491,10 @@ class WerewolfGame(Game):
             action.finish(self)
 
     def record(self, seat: int, action: type[Action], value: Any) -> None:
-        """Keep a night answer until its step settles (``_settle``)."""
+        """Keep a night answer until its step settles (``_settle``); a cover's (``_cover``) does nothing."""
         assert action.step is not None
+        if (seat, action.kind) in self.plan.covers:
+            return
         self.plan.answers.append((action.step, seat, action.kind, value))
 
     def _step_actions(self, step: float) -> list[type[Action]]:
@@ -842,6 +875,8 @@ class WerewolfGame(Game):
         """See the module docstring: the safest no-op the rules allow."""
         action = ACTIONS.get(decision.kind)
         if action is not None:
+            if isinstance(decision, Cover):
+                return decision.options[0]
             return action.default(decision)  # type: ignore[arg-type]
         if decision.kind in SPEECH_KINDS[1:]:
             return DONE

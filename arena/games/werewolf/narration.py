@@ -32,6 +32,7 @@ WINNERS = {"village": "the village wins", "werewolf": "the werewolves win", "lov
 
 class WerewolfStory(Story):
     game = "werewolf"
+    setup = frozenset({"START", "RULES"})
 
     def __init__(self, gid: str, seats: list[str]) -> None:
         super().__init__(gid, seats)

@@ -36,12 +36,14 @@ class Shape:
     pick: int = 1
     speech: bool = False
     message: bool = False
+    heard_by: str = "everyone"
+    """Who hears the speech: the model must not think a word said in range reaches all."""
 
     def schema(self) -> dict[str, Any]:
         """The JSON schema of the reply (``response_format``), strict-mode compatible."""
         props: dict[str, Any] = {"reason": {"type": "string", "description": "one or two sentences: why"}}
         if self.speech:
-            props["speech"] = {"type": "string", "description": f"what you say to everyone, under {SPEECH_CHARS} characters"}
+            props["speech"] = {"type": "string", "description": f"what you say, under {SPEECH_CHARS} characters, heard by {self.heard_by}"}
         if self.message:
             props["message"] = {"type": "string", "description": "one short sentence to your pack"}
         if self.options is not None:

@@ -32,9 +32,12 @@ BUDGET = 0.7
 """Share of a request's deadline the model may use, all calls included: the answer still
 has to cross the network, and the SDK answers at random at 80%."""
 ATTEMPTS = 2
-"""Calls per request at most: the first, and one re-ask (or retry after an error)."""
+"""Calls per request at most: the first, and one re-ask (or retry after an error; after a
+429 or 5xx, once the server's ``Retry-After`` or a jittered back-off has passed)."""
 MIN_CALL = 0.2
 """Seconds below which a call is not worth starting."""
+NEAR = "the players near you only (the request above says who), not by everyone"
+"""Who hears Tuvalon's second discussion, as the reply's instructions put it."""
 TURN_OPTIONS = {"done", "pass"}
 """The options of a turn that is only a speech (``speak``, ``last_words``)."""
 
@@ -98,8 +101,11 @@ class LlmBot(Bot):
 
     def speech(self, game: GameView, ask: Ask) -> list[str]:
         """The floor: what to say, and for a candidacy whether to stand, in one call."""
+        return self._speak(game, ask, "everyone")
+
+    def _speak(self, game: GameView, ask: Ask, heard_by: str) -> list[str]:
         turn_only = set(ask.options) == TURN_OPTIONS
-        shape = Shape(None if turn_only else ask.options, ask.pick, speech=True)
+        shape = Shape(None if turn_only else ask.options, ask.pick, speech=True, heard_by=heard_by)
         outcome, reply = self._consult(game, ask, shape)
         lines = speech_lines(reply.speech) if reply is not None else []
         choice = ("done" if lines else "pass") if turn_only else self._chosen(ask, reply)
@@ -111,7 +117,7 @@ class LlmBot(Bot):
         second discussion (``speak_near``), a speech heard only within range; nothing for
         any other private request (no one would hear it)."""
         if ask.kind == "speak_near":
-            return self.speech(game, ask)
+            return self._speak(game, ask, NEAR)
         if ask.kind != "wolf_vote" or not living_pack(game):
             return []
         outcome, reply = self._consult(game, ask, Shape(ask.options, ask.pick, message=True))
@@ -158,6 +164,8 @@ class LlmBot(Bot):
                 outcome.errors.append(str(exc))
                 if exc.kind == "timeout":
                     break
+                if exc.busy and attempt + 1 < ATTEMPTS and not self._wait(exc, attempt, end, outcome):
+                    break
                 continue
             outcome.tokens(completion.prompt_tokens, completion.completion_tokens)
             reply = read_reply(completion.content, shape)
@@ -170,6 +178,17 @@ class LlmBot(Bot):
                         {"role": "user", "content": correction(reply.problem, shape)}]
         outcome.seconds = time.monotonic() - began
         return outcome, None
+
+    def _wait(self, error: ChatError, attempt: int, end: float, outcome: Outcome) -> bool:
+        """Wait as a busy server asked (``Retry-After``) or, if it did not say, a jittered
+        back-off; False, without waiting, when the wait would leave no time for the call
+        before ``end``: the bot answers then, rather than late."""
+        wait = self.client.backoff(error, attempt)
+        if time.monotonic() + wait + MIN_CALL > end:
+            outcome.errors.append(f"no retry: waiting {wait:.2f} s would pass the answer's budget")
+            return False
+        time.sleep(wait)
+        return True
 
     def _record(self, event: str, game: GameView, ask: Ask, outcome: Outcome, choice: str | list[str] | None,
                 reply: Reply | None = None, **extra: Any) -> None:

@@ -9,18 +9,27 @@ socket timeout alone bounds each read, not a reply that trickles in slowly.
 
 from __future__ import annotations
 
+import email.utils
 import json
+import math
 import os
+import random
 import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from datetime import timezone
 from typing import Any, Mapping
 
 FORMATS = ("json_schema", "json_object", "text")
 """How a structured answer is asked for, most to least constrained: a JSON schema in
 ``response_format``, any JSON object (``{"type": "json_object"}``), or the prompt alone."""
+
+
+BACKOFF = 0.5
+"""Seconds of the first wait before calling again a server that answered 429 or 5xx without
+``Retry-After``; each later wait doubles it."""
 
 
 class LlmConfigError(ValueError):
@@ -112,13 +121,22 @@ class Completion:
 class ChatError(Exception):
     """A call that gave no usable answer. ``kind``: ``timeout`` (out of time), ``http`` (an
     error status), ``network`` (no connection), ``malformed`` (a reply that is not a
-    chat completion, or one without text)."""
+    chat completion, or one without text). ``retry_after``: the seconds an HTTP error's
+    ``Retry-After`` asked to wait, if it gave any."""
 
-    def __init__(self, kind: str, detail: str, seconds: float = 0.0) -> None:
+    def __init__(self, kind: str, detail: str, seconds: float = 0.0, status: int | None = None,
+                 retry_after: float | None = None) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
         self.seconds = seconds
+        self.status = status
+        self.retry_after = retry_after
+
+    @property
+    def busy(self) -> bool:
+        """The server is overloaded or failing for now (429, 5xx): worth calling again, later."""
+        return self.status is not None and (self.status == 429 or 500 <= self.status < 600)
 
 
 class ChatClient:
@@ -131,6 +149,9 @@ class ChatClient:
         self.url = f"{settings.base_url}/chat/completions"
         self._format = settings.format
         self._lock = threading.Lock()
+        self._jitter = random.Random()
+        """Spreads the waits of bots that a server refused at once, so they do not all
+        call it again at once; drawn apart from any game's stream, which stays reproducible."""
 
     @property
     def format(self) -> str:
@@ -153,6 +174,16 @@ class ChatClient:
                 self._step_down(fmt)
                 if end - time.monotonic() <= 0:
                     raise
+
+    def backoff(self, error: ChatError, retry: int) -> float:
+        """Seconds to wait before retry number ``retry`` (0 for the first) after ``error``
+        (a ``busy`` server): at least what its ``Retry-After`` asked, else half of
+        ``BACKOFF`` doubled per retry; plus a random part of up to as much again (at most
+        that half), so many bots refused together come back spread out."""
+        step = BACKOFF * 2 ** retry / 2
+        floor = step if error.retry_after is None else error.retry_after
+        with self._lock:
+            return floor + self._jitter.uniform(0, step)
 
     def _step_down(self, fmt: str) -> None:
         with self._lock:
@@ -191,7 +222,8 @@ class ChatClient:
                 with urllib.request.urlopen(request, timeout=timeout) as reply:
                     outcome["body"] = reply.read()
             except urllib.error.HTTPError as exc:
-                outcome["error"] = ChatError("http", f"HTTP {exc.code}: {_error_text(exc)}")
+                outcome["error"] = ChatError("http", f"HTTP {exc.code}: {_error_text(exc)}", status=exc.code,
+                                             retry_after=retry_after(exc.headers.get("Retry-After")))
             except Exception as exc:  # refused, reset, cut short: whatever it is, this call gave nothing
                 reason = getattr(exc, "reason", exc)
                 kind = "timeout" if isinstance(reason, TimeoutError) else "network"
@@ -230,6 +262,26 @@ def _completion(raw: bytes, seconds: float) -> Completion:
 
 def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def retry_after(value: str | None, now: float | None = None) -> float | None:
+    """The seconds a ``Retry-After`` header asks to wait: a number of seconds, or an HTTP
+    date (RFC 9110, 10.2.3), counted from ``now`` (Unix time; default: the clock's). None
+    when there is no header or it says neither; a date in the past is 0."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(text)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:  # "-0000": UTC, as HTTP dates are
+            when = when.replace(tzinfo=timezone.utc)
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    return max(0.0, seconds) if math.isfinite(seconds) else None
 
 
 def _error_text(exc: urllib.error.HTTPError) -> str:

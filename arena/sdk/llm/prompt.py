@@ -79,8 +79,8 @@ def instructions(shape: Shape) -> str:
     """What the reply holds, ending with its form."""
     parts = []
     if shape.speech:
-        parts.append(f'"speech": at most {SPEECH_LINES} short sentences, under {SPEECH_CHARS} characters, spoken to '
-                     "everyone; an empty speech passes your turn.")
+        parts.append(f'"speech": at most {SPEECH_LINES} short sentences, under {SPEECH_CHARS} characters, heard by '
+                     f"{shape.heard_by}; an empty speech passes your turn.")
     if shape.message:
         parts.append('"message": one short sentence to your pack (only the living werewolves read it).')
     if shape.options is not None:

@@ -1,7 +1,7 @@
 """Mechanics that several Werewolf roles share, each built once.
 
 - ``blocks``: who cannot act tonight (jail, roleblock, exile): a blocked player's night
-  answers take no effect, and a request that comes after the block is not asked.
+  answers take no effect, and a request that comes after the block offers ``none`` alone.
 - ``visits``: who visited whom tonight (a night action aimed at a player visits them), for
   roles that learn about visits (tracker, watcher) and those that fake or move them.
 - ``redirects``: swaps that move where the night's actions land (bus driver).

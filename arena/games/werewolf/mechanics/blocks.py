@@ -4,7 +4,8 @@ A block is a fact of the night (``NightPlan.blocked``), set when the blocking st
 from then on the blocked player's night answers of that step or a later one are dropped
 when their step settles (the engine's ``_settle``; an answer of an earlier step stands
 even if it settles after the block, as a late Cupid's link does), requests not yet asked
-are not asked, and their kills and protections never reach the resolver. The blocked
+offer ``none`` alone (the engine's ``_cover``: asked all the same, so that the night
+lasts as long), and their kills and protections never reach the resolver. The blocked
 player is told (``blocked``, to them alone) as most Werewolf and Mafia games tell a
 roleblocked player, so a bot knows why its action did nothing. A one-shot power whose use
 was blocked is not spent.

@@ -194,8 +194,9 @@ class Role:
 
     @classmethod
     def on_deal(cls, game: "WerewolfGame", seats: list[int]) -> None:
-        """Once at the start, with every seat dealt this role: what its holders learn
-        together (the masons learn each other)."""
+        """At the start, with every seat dealt this role: what its holders learn together
+        (the masons learn each other); again, with them all, when a player takes the role
+        during the game (a thief takes its card)."""
 
     @classmethod
     def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> type[Action] | None:

@@ -1,7 +1,8 @@
 """Bomb (P2, neutral): killed at night, it takes its attacker along (section 3.4).
 
 Every night kill that lands on the bomb has an attacker: the wolf who carried out the pack's
-kill (roles/werewolf.py), the vigilante, the serial killer, the witch who poisoned it. They
+kill (roles/werewolf.py), the vigilante, the serial killer, the witch who poisoned it, the
+arsonist whose fire burnt it. They
 die at the same dawn (cause ``bomb``, which no protection stops: the kill already landed).
 A kill stopped by a protection, or taken by a bodyguard, does not touch the bomb and sets
 nothing off; a bomb executed in the day, shot or dead of grief takes nobody along. No night

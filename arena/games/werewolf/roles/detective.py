@@ -4,7 +4,7 @@ players and learns whether they are on the same side (6.3.2).
 Sides are compared as the seer sees them (``Role.seen_as``: neutral roles look like the
 village), so a role that fools the seer fools the detective too. The comparison is not
 optional: the spec's action always names two players (a detective with fewer than two
-others alive is not asked). The answer comes as soon as the step settles, naming the two
+others alive is asked with ``none`` alone, as any actor with nothing to decide). The answer comes as soon as the step settles, naming the two
 players chosen even when a bus driver's swap moved the comparison (mechanics/redirects.py).
 """
 

@@ -1,7 +1,8 @@
 """Hunter (P0, village): on death may shoot one living player (10.3).
 
-Shoots when killed by wolves, executed, shot, heartbroken or killed by the vigilante; when
-poisoned only with ``hunterShootOnPoison``. The shot is asked in the day (5.3 steps 4 and 9)
+Shoots when killed by wolves, executed, shot, heartbroken, killed by the vigilante or burnt
+by the arsonist (10.3 makes poison alone an exception); when poisoned only with
+``hunterShootOnPoison``. The shot is asked in the day (5.3 steps 4 and 9)
 and kills at once; it cannot be protected.
 
 With ``revealRolesOnDeath`` off the hunter stays hidden: every player who dies is asked

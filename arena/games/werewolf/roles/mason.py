@@ -3,7 +3,8 @@ are all on the village's side (section 3.4). No night action.
 
 They learn it with their roles (``masons``, to the masons alone), as the wolves learn their
 pack; a lone mason learns that there is no other. At least two are usually dealt, but one
-is allowed.
+is allowed. A thief who takes a mason card is a mason from then on: every mason, the thief
+included, is told the masons again.
 """
 
 from __future__ import annotations

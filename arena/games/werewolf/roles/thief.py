@@ -3,9 +3,10 @@ play that role from then on (section 3.4, as in Miller's Hollow).
 
 With a thief dealt the deck has two more cards than players (``Role.extra_cards``;
 ``roleCounts`` counts the whole deck, villagers fill it): the two left over after the deal
-are the thief's to choose from. The thief learns them with the role (``thief_cards``), then
-answers ``card1``, ``card2`` or ``none``; with two werewolf cards there is no ``none``, so
-the wolves are never short of a card (Miller's Hollow). Taking a card makes the thief that
+are the thief's to choose from, and the thief's own card is never one of them (the engine's
+``_seat``). The thief learns them with the role (``thief_cards``), then answers ``card1``,
+``card2`` or ``none``; with two werewolf cards there is no ``none``, so the wolves are never
+short of a card (Miller's Hollow). Taking a card makes the thief that
 role, team and win included, at once: a new wolf joins the pack's vote that very night, a
 new seer checks that night, and so on for every action of a later step. A thief who takes
 nothing becomes a villager (Miller's Hollow): no thief is left after night 1, so the role

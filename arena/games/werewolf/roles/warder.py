@@ -10,9 +10,11 @@ then lifts. It is beneficial: a priest's cleansing leaves it, and a block leaves
 kills and it does not stop them.
 
 The warder charms (step 7, with the protections) another living player, and has one charm
-in play at a time: it is asked only while none of its charms is held by a living player,
-so after its charm stopped a kill (or its holder died) it is asked again the next night.
-Asked nothing in between, it can tell its charm is still in play. The holder is not told.
+in play at a time: while one of its charms is held by a living player it is asked with
+``none`` alone, so after its charm stopped a kill (or its holder died) it may charm again
+the next night. Offered nothing in between, it can tell its charm is still in play. The
+holder is not told. Fire is an effect kill like poison: the charm stops it only with
+``protectAgainstFire`` (roles/arsonist.py), and otherwise stays.
 A blocked warder charms nobody that night. At most one warder: a charm's maker is never in
 doubt.
 """

@@ -5,7 +5,8 @@ death event of that player and nothing else, and is spent even when it turns out
 (example 4). Then she may poison a living player; poison bypasses every protection unless
 ``protectAgainstPoison``, and even then no bodyguard intercepts it (10.4.4). Both potions may be used on the same night (Miller's Hollow). With
 no wolf target, or when healing herself is not allowed (``witchCanSaveSelf``), or after the
-first night with ``witchSaveFirstNightOnly``, no heal is offered that night. The heal is
+first night with ``witchSaveFirstNightOnly``, no heal is offered that night: ``witch_save``
+offers ``none`` alone, and a spent potion's request too (the engine's ``_cover``). The heal is
 aimed at the wolves' target as their kill is, so a bus driver's swap moves both alike
 (mechanics/redirects.py): it saves whoever the kill landed on, and no one else.
 """

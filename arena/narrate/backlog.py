@@ -1,0 +1,93 @@
+"""What the narrator has yet to say, and how it catches up when it falls behind.
+
+The narrator speaks at its own rate (``narrator.lines_per_second``); games played faster
+than that, or several at once, leave it behind. Past ``limit`` lines waiting, it skips the
+play of the games it has yet to tell, each replaced by one line that says how much was
+skipped, but never a game's setup (its table, its deal) or its end (the winner, the roles,
+the ratings): whoever reads the channel learns every game that was played and how it ended.
+
+Pure: no sockets, no clock; ``NarratorService`` feeds it sentences and takes them out as
+its connection can send them.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from .sentence import PLAY, Say, Sentence
+
+
+@dataclass
+class Post:
+    """One sentence as it goes out: its IRC lines, each with its channel."""
+
+    sentence: Sentence
+    lines: list[tuple[str, str]] = field(default_factory=list)
+    skipped: int = 0
+    """For the line that replaces skipped play: how many lines it stands for."""
+
+    @property
+    def droppable(self) -> bool:
+        return self.sentence.gid is not None and self.sentence.stage == PLAY
+
+
+def skipped_notice(gid: str, lines: int, target: str) -> Post:
+    """The line that says the narration skipped ``lines`` lines of game ``gid``."""
+    sentence = Say(gid).add(f"(narration is behind: {lines} line{'' if lines == 1 else 's'} of {gid} skipped)").done()
+    return Post(sentence, [(target, sentence.irc())], skipped=lines)
+
+
+class Backlog:
+    """Posts waiting to be sent, oldest first, never more than ``limit`` lines of play."""
+
+    def __init__(self, limit: int) -> None:
+        if limit < 1:
+            raise ValueError("the backlog limit must be at least 1")
+        self.limit = limit
+        self._posts: deque[Post] = deque()
+        self._lines = 0
+
+    def __len__(self) -> int:
+        """Lines waiting."""
+        return self._lines
+
+    def add(self, post: Post) -> None:
+        self._posts.append(post)
+        self._lines += len(post.lines)
+        if self._lines > self.limit:
+            self._catch_up()
+
+    def pop(self) -> Post | None:
+        if not self._posts:
+            return None
+        post = self._posts.popleft()
+        self._lines -= len(post.lines)
+        return post
+
+    def has(self, gid: str) -> bool:
+        """Whether a line of game ``gid`` still waits."""
+        return any(post.sentence.gid == gid for post in self._posts)
+
+    def _catch_up(self) -> None:
+        """Replace the play of each game waiting by one line in the place of its last line
+        skipped (so it comes right before what is told next of that game)."""
+        skipped: dict[str, int] = {}
+        last: dict[str, int] = {}
+        for i, post in enumerate(self._posts):
+            if post.droppable and post.lines:
+                gid = post.sentence.gid
+                assert gid is not None
+                skipped[gid] = skipped.get(gid, 0) + (post.skipped or len(post.lines))
+                last[gid] = i
+        if not skipped:
+            return  # setups and ends alone: they all go out, however long that takes
+        kept: deque[Post] = deque()
+        for i, post in enumerate(self._posts):
+            gid = post.sentence.gid
+            if gid is not None and last.get(gid) == i:
+                kept.append(skipped_notice(gid, skipped[gid], post.lines[0][0]))
+            elif not (post.droppable and post.lines):
+                kept.append(post)
+        self._posts = kept
+        self._lines = sum(len(post.lines) for post in kept)
