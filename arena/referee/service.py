@@ -7,6 +7,7 @@ wake-ups at the next deadline — no timer threads, no polling of games.
 from __future__ import annotations
 
 import logging
+import functools
 import math
 import time
 from typing import Callable, Sequence
@@ -454,10 +455,22 @@ class RefereeService:
         self.referee.store_works()
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
-        self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
-        self._watch_by[gid] = now + WATCHER_WAIT
+        # The bots' time to join runs from when the TABLE goes out: behind a rate-limited
+        # queue (the last game's END, other games' lines) it may leave seconds later, and a
+        # wait counted from now would start the game before its bots heard of it, and
+        # before a leaver's UNREGISTER could withdraw it.
+        self._tables[gid] = (table, channel, math.inf)
+        self._watch_by[gid] = math.inf
         self._announce(gid, table, channel, self._nicks(seats))
+        self._after_sent(functools.partial(self._table_told, gid))
         return True
+
+    def _table_told(self, gid: str, at: float) -> None:
+        """``gid``'s TABLE went out at ``at``: its bots (and the narrator) have from then on."""
+        if gid in self._tables:
+            table, channel, _ = self._tables[gid]
+            self._tables[gid] = (table, channel, at + self.config.lobby.join_timeout)
+            self._watch_by[gid] = at + WATCHER_WAIT
 
     def _announce(self, gid: str, table: Table, channel: str, seats: list[str]) -> None:
         """``TABLE`` in the lobby: the game seats ``seats`` (none: it is withdrawn)."""

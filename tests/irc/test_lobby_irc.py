@@ -65,7 +65,7 @@ def test_bots_that_leave_after_their_last_game_are_never_seated(
             runner.link.close()
         referee.join(10)
         bots.stop()
-    assert len(finished) == 3, [m.gid for m in finished]
+    assert len(finished) == 3, [(m.gid, m.bots, m.game.result) for m in finished]
     assert all(m.game.result is not None and m.game.result.forfeited is None for m in finished)
     tables = [parse(text) for sender, target, text in lobby.messages
               if sender == config.server.nick and text.startswith(TABLE)]
