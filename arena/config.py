@@ -159,7 +159,9 @@ class TimeoutConfig:
 class SeatingConfig:
     """Seat order is kept for a block of games so seat effects even out without reseating every game."""
 
-    games_per_order: int = setting(16, help="games played in one seat order before it is reshuffled", min=1)
+    games_per_order: int = setting(
+        16, help="games a table plays with the same bots in one seat order before new tables are drawn from everyone "
+                 "waiting", min=1)
 
 
 @dataclass(frozen=True)

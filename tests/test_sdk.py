@@ -415,6 +415,24 @@ def test_a_resumed_game_is_followed_into_its_new_channel_from_its_resume_line() 
     assert s.finished == 1 and moves[-1] == ("part", "#arena-g1-r1")
 
 
+def test_a_table_withdrawn_before_its_start_is_left() -> None:
+    """A TABLE announced again with no seats (one of its bots left before the start) sends
+    us back to the lobby: we leave its channel. An impostor's, or one for a game that
+    started, moves nothing."""
+    moves: list[tuple[str, str]] = []
+    s = Session(Recorder(), "alice", REF, join=lambda ch: moves.append(("join", ch)),
+                part=lambda ch: moves.append(("part", ch)))
+    s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
+    s.feed(REF, "TABLE g2 game=avalon channel=#arena-g2 seats=alice,bob,carol,dave,erin")
+    s.feed(REF, START_LINE)
+    assert s.feed("mallory", "TABLE g2 game=avalon channel=#arena-g2 seats=") == []
+    s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=")
+    assert s.channel_of("g1") == "#arena-g1" and len(moves) == 2, "g1 started: its channel stays"
+    s.feed(REF, "TABLE g2 game=avalon channel=#arena-g2 seats=")
+    assert moves == [("join", "#arena-g1"), ("join", "#arena-g2"), ("part", "#arena-g2")]
+    assert s.channel_of("g2") is None and s.finished == 0
+
+
 def test_a_game_that_ends_while_we_rejoin_its_channel_ends_once_with_its_replay() -> None:
     """A game that ends while its replay waits for us in its channel: its END said in the
     channel is ignored like the rest, and the replay, which then goes out, ends with it;

@@ -85,3 +85,21 @@ def test_the_lobby_says_who_waits_once_until_that_changes(caplog: pytest.LogCapt
         "lobby: 2 waiting (alice, bob); avalon needs 5 players",
         "lobby: 3 waiting (alice, bob, carol); avalon needs 5 players",
     ]
+
+
+def test_a_tournament_game_withdrawn_before_its_start_is_seated_again_first() -> None:
+    """One of its bots left after its TABLE: the game is announced again with no seats, and
+    it is the next seated once its bots wait again (not skipped, not played twice)."""
+    service = _tournament_service()
+    names = ("alice", "bob", "carol", "dave", "eve")
+    for nick in names:
+        service.lobby.add(nick, 0.0)
+    service._after(0.0)
+    assert list(service._tables) == ["t1-1"]
+    service._bot_changed("alice", False)
+    said = [item[2] for item in service.link._queue if item[0] == "PRIVMSG"]
+    assert service._tables == {} and said[-1] == "TABLE t1-1 game=avalon channel=#arena-t1-1 seats="
+    for nick in names:
+        service.lobby.add(nick, 1.0)
+    service._after(1.0)
+    assert list(service._tables) == ["t1-1"]

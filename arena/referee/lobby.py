@@ -1,28 +1,38 @@
 """Who plays next, when, and in which seat order — free of IRC and of the clock.
 
-Registered bots wait in the lobby and are seated ``max_players`` at a time, longest-waiting
-first and, among bots that began waiting together (back from one game), those that played
-fewest games first: so every bot plays about as often as any other, and bots left out
-of one table are the first seated at the next. (Going by seat order instead would leave
-out the same bots again and again, since a roster keeps its order.) A full table
-opens at once, since waiting cannot make it fuller; with ``auto_start``, a smaller one
-(at least ``min_players``) opens once no bot has begun waiting for ``countdown`` seconds,
-and at the latest ``max_wait`` seconds after the longest-waiting bot began waiting, so
-neither a registration storm nor one client's REGISTER/UNREGISTER toggle holds the lobby
-back. Another table opens while enough bots still wait. An operator may start one at any
-time.
+Registered bots wait in the lobby and are seated ``max_players`` at a time. A full table
+opens at once, since waiting cannot make it fuller; with ``auto_start``, a smaller one (at
+least ``min_players``) opens once no bot has begun waiting for ``countdown`` seconds, and
+at the latest ``max_wait`` seconds after the longest-waiting bot began waiting, so neither
+a registration storm nor one client's REGISTER/UNREGISTER toggle holds the lobby back.
+Another table opens while enough bots still wait. An operator may start one at any time.
 
-Each roster (the set of bots at a table) keeps its seat order for ``keep`` games whenever
-it sits again, then it is reshuffled; the orders derive from the service's secret master
-key, and each roster's place in its series is kept in the store (``RosterBook``), so a
-restart neither resets it nor brings the first order back. Each game deals its roles from
-its own secret seed.
+A table keeps its roster (the set of bots at it) and its seat order for ``keep`` games in
+a row, a block: as soon as all its bots are back from a game they sit again, in the same
+order, whoever else waits. A table whose bot left (unregistered, quit) is broken up: its
+other bots wait like anyone. When a table's block ends, its bots wait for every other
+table's block to end too, and then new tables are drawn from everyone waiting: the bots
+that played fewest games first (so every bot plays about as often as any other, and bots
+left out of one draw are the first seated at the next), then, among equals, the bots that
+have sat together least, one at a time. Without that wait, bots back from one table would
+only ever find each other in the lobby, and with a number of bots that is a multiple of
+``max_players`` the pools of the first tables would never meet. The draw is made with a
+generator keyed by the service's secret master key (and a nonce of the process), so no
+public line tells who will sit together next.
+
+Each roster's seat order for a block derives from the secret master key, and its place in
+its series is kept in the store (``RosterBook``), so a restart neither resets it nor brings
+the first order back. Each game deals its roles from its own secret seed.
 """
 
 from __future__ import annotations
 
+import random
+import secrets
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from itertools import combinations
+from typing import Any, Iterable, Protocol
 
 from ..config import LobbyConfig
 from ..core.keys import derive
@@ -56,7 +66,14 @@ class Seater(Protocol):
     def add(self, nick: str, now: float) -> None: ...
     def remove(self, nick: str) -> None: ...
     def due(self, now: float) -> bool: ...
-    def take(self, smallest: int) -> Table | None: ...
+    def take(self, smallest: int, by_hand: bool = False) -> Table | None:
+        """The next game, or None; ``by_hand``: an operator's ``!start``, which seats whoever
+        waits now, whatever the lobby would wait for."""
+        ...
+    def withdraw(self, table: Table) -> None:
+        """``table`` was taken but never started (one of its bots left first): as if it had
+        not been taken. Its bots that can still play are then added again."""
+        ...
     def wanted(self) -> list[str] | None:
         """The bots the next game waits for by name (a tournament's table), so an operator
         can be told whom; None when it waits for enough bots, whoever they are."""
@@ -70,89 +87,250 @@ class RosterBook(Protocol):
     def save_roster(self, game: str, roster: str, block: int, games: int) -> None: ...
 
 
+DRAW_TRIES = 8
+"""Splits of the pool a draw tries, for a pool of up to ``DRAW_TABLES`` tables (fewer for a
+larger one, at least one): with a single try the last tables of a split take whoever is
+left; eight find splits that bring every pair together about as fast as can be."""
+DRAW_TABLES = 4
+
+
+def _score(counts: Iterable[int]) -> tuple[int, int]:
+    """(pairs that sat together before, games they did), from each pair's count."""
+    listed = list(counts)
+    return sum(1 for c in listed if c), sum(listed)
+
+
+def _roster(players: Iterable[str]) -> str:
+    """A roster's name: its bots, folded and sorted (as the store keeps it)."""
+    return ",".join(sorted(n.lower() for n in players))
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    """Two bots as a pair counts them: folded, in order."""
+    a, b = a.lower(), b.lower()
+    return (a, b) if a < b else (b, a)
+
+
+def _pairs(players: Iterable[str]) -> Iterable[tuple[str, str]]:
+    return (_pair(a, b) for a, b in combinations(players, 2))
+
+
 class Lobby:
     """Seats the bots that wait, ``max_players`` at a time, for the configured game."""
 
     def __init__(self, settings: LobbyConfig, options: Any, keep: int, key: bytes,
-                 book: RosterBook | None = None) -> None:
-        """``keep``: games a roster plays in one seat order; ``key``: the secret master key
-        the seat orders derive from; ``book``: where rosters' series persist (None: memory only)."""
+                 book: RosterBook | None = None, nonce: str | None = None) -> None:
+        """``keep``: games a table plays in one seat order; ``key``: the secret master key
+        the seat orders and draws derive from; ``book``: where rosters' series persist
+        (None: memory only); ``nonce``: what makes this lobby's draws its own (default: a
+        fresh random one, so a restart does not draw again what its first run drew)."""
         self.settings = settings
         self.options = options
         self.keep = keep
         self._key = key
         self._book = book
+        self._nonce = secrets.token_hex(16) if nonce is None else nonce
+        self._draws = 0
         self.waiting: list[str] = []
         self._since: dict[str, float] = {}
         """When each waiting bot (folded name) began waiting."""
         self._last_arrival: float | None = None
         """When a bot last began waiting: the countdown runs from there."""
-        self._played: dict[str, int] = {}
-        """Games each bot (folded name) was seated at by this lobby: who goes first among equals."""
+        self._played: Counter[str] = Counter()
+        """Games each bot (folded name) was seated at by this lobby: who goes first."""
+        self._met: Counter[tuple[str, str]] = Counter()
+        """Games each pair of bots (folded, sorted) sat at together: who sits with whom."""
+        self._away: dict[str, str | None] = {}
+        """Bots seated and not back (folded) -> the roster of their table, None once it broke up."""
+        self._kept: dict[str, list[str]] = {}
+        """Tables in the middle of their block: roster -> its bots, away or waiting for the others."""
+        self._held: set[str] = set()
+        """Waiting bots (folded) whose table's block ended: drawn again once no table is in a block."""
+        self._planned: tuple[frozenset[str], list[list[str]]] | None = None
+        """The rest of the last draw's split: the pool it is for (folded), its tables."""
         self._rosters: dict[str, tuple[int, int]] = {}
-        """Folded roster -> (block of its seat order, games seated in that block)."""
+        """Roster -> (block of its seat order, games seated in that block)."""
         self.deadline: float | None = None
 
     def add(self, nick: str, now: float) -> None:
-        """A bot begins waiting (one already waiting keeps its place)."""
-        if nick.lower() not in self._since:
+        """A bot begins waiting (one already waiting keeps its place); one back from a
+        game waits for its table, or, its block over, for the next draw."""
+        key = nick.lower()
+        if key not in self._since:
             self.waiting.append(nick)
-            self._since[nick.lower()] = now
+            self._since[key] = now
             self._last_arrival = now
+            table = self._away.pop(key, None)
+            if table is not None and table not in self._kept:
+                self._held.add(key)
         self._plan()
 
     def remove(self, nick: str) -> None:
-        if self._since.pop(nick.lower(), None) is not None:
-            self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
+        """A bot left: it is seated nowhere, and the table it belonged to is broken up."""
+        key = nick.lower()
+        if self._since.pop(key, None) is not None:
+            self.waiting = [n for n in self.waiting if n.lower() != key]
+        self._held.discard(key)
+        table = self._away.pop(key, None)
+        if table is not None:
+            self._break(table)
+        for roster, players in list(self._kept.items()):
+            if key in (p.lower() for p in players):
+                self._break(roster)
         self._plan()
 
+    def _break(self, roster: str) -> None:
+        """The table of ``roster`` plays no more: its bots still in a game come back free."""
+        self._kept.pop(roster, None)
+        for key, table in self._away.items():
+            if table == roster:
+                self._away[key] = None
+
+    def _free(self) -> list[str]:
+        """The waiting bots no table keeps (a kept table's bots wait only for each other)."""
+        kept = {p.lower() for players in self._kept.values() for p in players}
+        return [n for n in self.waiting if n.lower() not in kept]
+
+    def _pool(self) -> list[str]:
+        """Whom the lobby may draw by itself now: the free bots, but not those whose block
+        ended while another table is still playing (they would only meet each other)."""
+        return [n for n in self._free() if n.lower() not in self._held]
+
+    def _ready(self) -> list[str] | None:
+        """The bots of a kept table that are all back, if one is."""
+        for players in self._kept.values():
+            if all(p.lower() in self._since for p in players):
+                return players
+        return None
+
     def _plan(self) -> None:
-        """When a table of fewer than ``max_players`` falls due: ``countdown`` after the
-        last arrival, but never later than ``max_wait`` after the first waiter's arrival."""
+        """Release the bots held for a draw once no table is in a block; then when a table
+        of fewer than ``max_players`` falls due: ``countdown`` after the last arrival, but
+        never later than ``max_wait`` after the first waiter's arrival."""
+        if self._held and not self._away and not self._kept:
+            self._held.clear()
         s = self.settings
-        if not s.auto_start or len(self.waiting) < s.min_players or self._last_arrival is None:
+        pool = self._pool()
+        if not s.auto_start or len(pool) < s.min_players or self._last_arrival is None:
             self.deadline = None
         else:
-            first = self._since[self.waiting[0].lower()]
+            first = min(self._since[n.lower()] for n in pool)
             self.deadline = min(self._last_arrival + s.countdown, first + s.max_wait)
 
     def due(self, now: float) -> bool:
-        """Whether a table should open now by itself: a full one, or one whose countdown ran out."""
+        """Whether a table should open now by itself: a kept table whose bots are back, a
+        full one, or one whose countdown ran out."""
         s = self.settings
-        if not s.auto_start or len(self.waiting) < s.min_players:
+        if not s.auto_start:
             return False
-        return len(self.waiting) >= s.max_players or (self.deadline is not None and now >= self.deadline)
+        if self._ready() is not None:
+            return True
+        pool = self._pool()
+        if len(pool) < s.min_players:
+            return False
+        return len(pool) >= s.max_players or (self.deadline is not None and now >= self.deadline)
 
     def wanted(self) -> None:
         """Any bots will do: the lobby waits for a number, not for names."""
         return None
 
-    def take(self, smallest: int) -> Table | None:
-        """Seat the next game: up to ``max_players`` bots, longest-waiting first (then
-        fewest games played), in their roster's seat order; None if fewer than ``smallest``
-        wait. Seated bots leave the waiting list until they return."""
-        if len(self.waiting) < max(smallest, 1):
-            return None
-        queue = sorted(self.waiting, key=lambda n: (self._since[n.lower()], self._played.get(n.lower(), 0)))
-        players = queue[: self.settings.max_players]
+    def take(self, smallest: int, by_hand: bool = False) -> Table | None:
+        """Seat the next game: a kept table whose bots are all back, or else up to
+        ``max_players`` bots drawn from the pool (by hand: from every free bot); None if
+        fewer than ``smallest`` may be drawn. Seated bots leave the waiting list until
+        they return."""
+        players = self._ready()
+        if players is None:
+            pool = self._free() if by_hand else self._pool()
+            if len(pool) < max(smallest, 1):
+                return None
+            players = self._draw(pool)
+        order, last = self._order(players)  # first: a store that cannot be written changes nothing
         seated = {p.lower() for p in players}
         self.waiting = [n for n in self.waiting if n.lower() not in seated]
-        for nick in players:
-            del self._since[nick.lower()]
-            self._played[nick.lower()] = self._played.get(nick.lower(), 0) + 1
+        roster = _roster(players)
+        for key in seated:
+            del self._since[key]
+            self._held.discard(key)
+            self._away[key] = roster
+            self._played[key] += 1
+        self._met.update(_pairs(players))
+        if last:
+            self._kept.pop(roster, None)
+        else:
+            self._kept[roster] = list(players)
         self._plan()
-        return Table(self.settings.game, self.options, list(self._order(players)))
+        return Table(self.settings.game, self.options, list(order))
 
-    def _order(self, players: list[str]) -> tuple[str, ...]:
-        """The roster's seat order for this game, moving it one game on in its series."""
+    def withdraw(self, table: Table) -> None:
+        """A table that never started: as if it had not been seated, and not kept; its
+        bots that can still play are then added again, free of it."""
+        roster = _roster(table.seats)
+        self._kept.pop(roster, None)
+        for nick in table.seats:
+            key = nick.lower()
+            self._away.pop(key, None)
+            self._played[key] -= 1
+        self._met.subtract(_pairs(table.seats))
+        self._planned = None
+        self._plan()
+
+    def _draw(self, pool: list[str]) -> list[str]:
+        """Up to ``max_players`` bots of ``pool``. The pool is split into as many tables as
+        it fills, the bots that played fewest games first, and among equals so that the
+        fewest pairs sit together again (then the fewest games together in all); a few
+        splits are tried, their ties broken by the keyed generator, and the best one's
+        tables are seated one by one while the pool stays as it left it."""
+        seats = self.settings.max_players
+        if len(pool) <= seats:
+            return list(pool)
+        if self._planned and frozenset(n.lower() for n in pool) == self._planned[0]:
+            tables = self._planned[1]
+        else:
+            self._draws += 1
+            rng = random.Random(derive(self._key, "draw", self.settings.game, self._nonce, self._draws))
+            many = len(pool) > DRAW_TABLES * seats
+            tries = max(1, DRAW_TRIES * DRAW_TABLES * seats // len(pool)) if many else DRAW_TRIES
+            splits = [self._split(pool, seats, rng) for _ in range(tries)]
+            tables = min(splits, key=lambda split: tuple(map(sum, zip(*map(self._cost, split)))))
+        rest = [n.lower() for n in pool if n not in tables[0]]
+        self._planned = (frozenset(rest), tables[1:]) if tables[1:] else None
+        return tables[0]
+
+    def _split(self, pool: list[str], seats: int, rng: random.Random) -> list[list[str]]:
+        """One try: full tables filled bot by bot, each time with the bot (of the fewest
+        games played) that has sat least with those at the table already."""
+        played = self._played
+        candidates = list(pool)
+        rng.shuffle(candidates)
+        candidates.sort(key=lambda n: played[n.lower()])  # (stable: equals stay shuffled)
+        tables: list[list[str]] = []
+        while len(candidates) >= seats:
+            table: list[str] = []
+            while len(table) < seats:
+                level = played[candidates[0].lower()]
+                equal = [c for c in candidates if played[c.lower()] == level]
+                pick = min(equal, key=lambda c: _score(self._met[_pair(c, t)] for t in table))
+                table.append(pick)
+                candidates.remove(pick)
+            tables.append(table)
+        return tables
+
+    def _cost(self, table: list[str]) -> tuple[int, int]:
+        """(pairs that sat together before, games they did) of ``table``."""
+        return _score(self._met[pair] for pair in _pairs(table))
+
+    def _order(self, players: list[str]) -> tuple[tuple[str, ...], bool]:
+        """The roster's seat order for this game, moving it one game on in its series, and
+        whether this game is the last of its block."""
         roster = sorted(players, key=str.lower)
-        name = ",".join(n.lower() for n in roster)
+        name = _roster(roster)
         game = self.settings.game
         stored = self._book.roster(game, name) if self._book is not None and name not in self._rosters else None
         block, games = self._rosters.get(name) or stored or (0, 0)
         if games >= self.keep:
             block, games = block + 1, 0
-        self._rosters[name] = (block, games + 1)
         if self._book is not None:
             self._book.save_roster(game, name, block, games + 1)
-        return shuffled(roster, derive(self._key, "seating", game, name, block))
+        self._rosters[name] = (block, games + 1)
+        return shuffled(roster, derive(self._key, "seating", game, name, block)), games + 1 >= self.keep

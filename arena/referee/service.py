@@ -7,6 +7,7 @@ wake-ups at the next deadline — no timer threads, no polling of games.
 from __future__ import annotations
 
 import logging
+import functools
 import math
 import time
 from typing import Callable, Sequence
@@ -293,14 +294,34 @@ class RefereeService:
         self._after(now)
 
     def _bot_changed(self, name: str, connected: bool) -> None:
-        """A bot that a connection now plays waits in the lobby (unless it is seated); one
-        that no connection plays any more leaves it."""
+        """A bot that a connection now plays waits in the lobby (``_back``); one that no
+        connection plays any more leaves it, and a table it was seated at that has not
+        started is withdrawn: a bot that left is never seated."""
+        now = self.clock()
         if connected:
-            if not any(m.seat_of(name) is not None for m in self.referee.matches.values()) and \
-                    not any(name.lower() in (n.lower() for n in t.seats) for t, _, _ in self._tables.values()):
-                self.lobby.add(name, self.clock())
-        else:
+            self._back(name, now)
+            return
+        self.lobby.remove(name)
+        for gid, (table, _, _) in list(self._tables.items()):
+            if name.lower() in (n.lower() for n in table.seats):
+                self._withdraw(gid, f"{name} left", now)
+
+    def _back(self, name: str, now: float) -> None:
+        """``name`` waits to be seated if it can be: registered and in the lobby channel
+        (where its ``TABLE`` is announced), unless it is seated at a game or table. One
+        that cannot be seated has left the lobby, and the table it sat at with it. (Before
+        the referee is in the lobby itself it cannot tell who is there, and a bot may
+        register then: the bot is taken at its word. Once the referee is there, the
+        server has told it every member before any line that follows.)"""
+        info = self.referee.bot_named(name)
+        lobby = {self.link.fold(n) for n in self.link.members(self.lobby_channel)}
+        if info is None or (lobby and self.link.fold(info.nick) not in lobby):
             self.lobby.remove(name)
+            return
+        if any(m.seat_of(name) is not None for m in self.referee.matches.values()) or \
+                any(name.lower() in (n.lower() for n in t.seats) for t, _, _ in self._tables.values()):
+            return
+        self.lobby.add(name, now)
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         if self.link.is_me(nick):
@@ -317,7 +338,20 @@ class RefereeService:
             self.referee.on_rename(nick, new_nick)
         elif kind == "join" and channel is not None:
             self.referee.on_join(nick, channel, now)
+        if channel is not None and self.link.fold(channel) == self.link.fold(self.lobby_channel):
+            self._lobby_member(kind, nick, now)
         self._after(now)
+
+    def _lobby_member(self, kind: str, nick: str, now: float) -> None:
+        """A registered bot that leaves the lobby channel waits no more (it would not hear
+        its ``TABLE``); one that comes back waits again."""
+        info = self.referee.bot_of(nick)
+        if info is None:
+            return
+        if kind == "join":
+            self._back(info.name, now)
+        elif kind in ("part", "kick"):
+            self.lobby.remove(info.name)
 
     def _operator(self, sender: str, text: str, now: float) -> None:
         """``!help`` and ``!status`` answer anyone (a non-operator once per
@@ -337,9 +371,9 @@ class RefereeService:
         if not operator:
             return
         if words[0] == "!start":
-            if not self._open_table(now):
+            if not self._open_table(now, by_hand=True):
                 self.link.send(self.lobby_channel, f"{sender}: not enough bots are waiting to start a game")
-            while self._open_table(now):
+            while self._open_table(now, by_hand=True):
                 pass
         elif words[0] == "!stop":
             wanted = words[1:] or list(self.referee.matches)
@@ -382,12 +416,13 @@ class RefereeService:
                 continue
         return self.config.lobby.max_players + 1
 
-    def _open_table(self, now: float) -> bool:
-        """Seat the waiting bots at a new game and invite them to its channel; none while
-        the store refuses to be written (the bots wait on, and a later call tries again)."""
+    def _open_table(self, now: float, by_hand: bool = False) -> bool:
+        """Seat the waiting bots at a new game and invite them to its channel (``by_hand``:
+        an operator's ``!start``); none while the store refuses to be written (the bots
+        wait on, and a later call tries again)."""
         waiting = list(self.lobby.waiting)
         try:
-            table = self.lobby.take(max(self._smallest(), 1))
+            table = self.lobby.take(max(self._smallest(), 1), by_hand)
         except Exception as exc:  # (a lobby that keeps its rosters in the store)
             if not unwritable(exc):
                 raise
@@ -403,8 +438,9 @@ class RefereeService:
             GAMES[table.game].check_setup(len(seats), table.options)
         except ValueError as exc:
             log.warning("cannot seat %d players: %s", len(seats), exc)
-            for nick in seats:
-                self.lobby.add(nick, now)
+            self.lobby.withdraw(table)
+            for name in seats:
+                self._back(name, now)
             return False
         try:
             gid = table.gid or self.referee.new_game_id()
@@ -412,17 +448,46 @@ class RefereeService:
             if not unwritable(exc):
                 raise
             self.referee.store_failed(exc, now)
-            for nick in seats:
-                self.lobby.add(nick, now)
+            self.lobby.withdraw(table)
+            for name in seats:
+                self._back(name, now)
             return False
         self.referee.store_works()
         channel = f"{self.lobby_channel}-{gid}"
         self.link.join(channel)
-        self._tables[gid] = (table, channel, now + self.config.lobby.join_timeout)
-        self._watch_by[gid] = now + WATCHER_WAIT
-        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=self._nicks(seats)).lines():
-            self.link.send(self.lobby_channel, line)
+        # The bots' time to join runs from when the TABLE goes out: behind a rate-limited
+        # queue (the last game's END, other games' lines) it may leave seconds later, and a
+        # wait counted from now would start the game before its bots heard of it, and
+        # before a leaver's UNREGISTER could withdraw it.
+        self._tables[gid] = (table, channel, math.inf)
+        self._watch_by[gid] = math.inf
+        self._announce(gid, table, channel, self._nicks(seats))
+        self._after_sent(functools.partial(self._table_told, gid))
         return True
+
+    def _table_told(self, gid: str, at: float) -> None:
+        """``gid``'s TABLE went out at ``at``: its bots (and the narrator) have from then on."""
+        if gid in self._tables:
+            table, channel, _ = self._tables[gid]
+            self._tables[gid] = (table, channel, at + self.config.lobby.join_timeout)
+            self._watch_by[gid] = at + WATCHER_WAIT
+
+    def _announce(self, gid: str, table: Table, channel: str, seats: list[str]) -> None:
+        """``TABLE`` in the lobby: the game seats ``seats`` (none: it is withdrawn)."""
+        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=seats).lines():
+            self.link.send(self.lobby_channel, line)
+
+    def _withdraw(self, gid: str, why: str, now: float) -> None:
+        """Withdraw a table that has not started: announced again with no seats, its
+        channel left, and its bots that can still play back in the lobby."""
+        table, channel, _ = self._tables.pop(gid)
+        self._watch_by.pop(gid, None)
+        log.warning("table %s withdrawn before its start: %s", gid, why)
+        self._announce(gid, table, channel, [])
+        self.link.part(channel)
+        self.lobby.withdraw(table)
+        for name in table.seats:
+            self._back(name, now)
 
     def _seat_tables(self, now: float) -> None:
         """Start every announced game whose players have all joined (or whose wait is over)."""
@@ -508,12 +573,11 @@ class RefereeService:
         if not again:
             self.games_ended += 1
         now = self.clock()
-        for name in match.bots or match.names:
-            if self.referee.bot_named(name) is not None:
-                self.lobby.add(name, now)
         if match.channel is not None:
             self.referee.behind(match.gid, self.link.part, match.channel)  # after END and the ratings
         del self.referee.matches[match.gid]
+        for name in match.bots or match.names:
+            self._back(name, now)
         self._started.pop(match.gid, None)
         self._resuming.pop(match.gid, None)
         if self._on_game_end is not None and not again:

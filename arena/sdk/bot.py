@@ -460,6 +460,10 @@ class Session:
                 self._channels[gid] = channel
                 if self._join is not None:
                     self._join(channel)
+            elif gid not in self.games and (old := self._channels.pop(gid, None)) is not None:
+                # Announced again without us (withdrawn before its start): we wait in the lobby.
+                if self._part is not None:
+                    self._part(old)
             return []
         self._start(gid, msg)  # START
         return []

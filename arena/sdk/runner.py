@@ -21,7 +21,7 @@ import irc.client
 
 from ..core.words import counted
 from ..irc.link import IrcLink, strip_controls
-from ..protocol import WHO, Message, topic_referee
+from ..protocol import UNREGISTER, WHO, Message, topic_referee
 from .bot import Ask, Bot, GameView, Session
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,8 @@ class BotRunner:
         self._asks = itertools.count()
         self._referee_proven = False
         """Whether a line from the referee's nick came from the referee's account."""
+        self._unregistered = False
+        """Whether we unregistered, our ``max_games`` played."""
         self._held_back = False
         """Whether the lobby's topic named another referee since we last registered: when it
         names ours again, register."""
@@ -120,7 +122,9 @@ class BotRunner:
         """Register, unless the referee's nick may not be the referee: the lobby's topic
         names another referee (then wait for it to name ours), or the referee's account is
         known and it has not yet spoken from it (then ask WHO, which carries no secret, and
-        register when it answers)."""
+        register when it answers). Never once we unregistered: our games are played."""
+        if self._unregistered:
+            return
         named = topic_referee(self.link.topic_of(self.channel) or "")
         if named is not None and named.lower() != self.referee.lower():
             log.error("the lobby says the referee is %s, not %s: waiting before registering", named, self.referee)
@@ -179,6 +183,10 @@ class BotRunner:
                     self.link.send(self.referee, self.session.hello())
         for line in self.session.feed(sender, text, target if target[:1] in "#&" else None):
             self.link.send(self.referee, line)
+        if self.max_games is not None and self.session.finished >= self.max_games and not self._unregistered:
+            # Our last game is over: say so at once, or we may be seated at a table we will not join.
+            self._unregistered = True
+            self.link.send(self.referee, Message.make(UNREGISTER).format())
 
     def _say(self, gid: str, text: str) -> None:
         channel = self.session.channel_of(gid)

@@ -140,7 +140,8 @@ def start_bots(settings: Settings) -> dict[str, Bot]:
 
 class TournamentSeater:
     """Seats the tournament's games in order over IRC, each once all its bots wait in the
-    lobby (registered and not playing). Games whose bots are disjoint may run at once."""
+    lobby (registered and not playing). Games whose bots are disjoint may run at once; a
+    game withdrawn before its start (one of its bots left) is the next seated again."""
 
     def __init__(self, schedule: Schedule, options: Any, played: Callable[[str], bool]) -> None:
         """``played`` tells the games to skip: stored already, or in progress (a restarted
@@ -152,11 +153,19 @@ class TournamentSeater:
         self.deadline: float | None = None
         self.waiting: list[str] = []
         self._played = played
+        self._again: list[int] = []
+        """Games withdrawn before their start, by index: seated again before ``next``."""
         self._skip()
 
     def _skip(self) -> None:
         while self.next < self.settings.games and self._played(self.schedule.table(self.next).gid):
             self.next += 1
+
+    def _current(self) -> int | None:
+        """The index of the next game to seat, if any is left."""
+        if self._again:
+            return min(self._again)
+        return self.next if self.next < self.settings.games else None
 
     def _folded(self) -> set[str]:
         return {n.lower() for n in self.waiting}
@@ -169,27 +178,36 @@ class TournamentSeater:
         self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
 
     def due(self, now: float) -> bool:
-        if self.next >= self.settings.games:
-            return False
-        waiting = self._folded()
-        return all(n.lower() in waiting for n in self.schedule.table(self.next).seats)
+        return not self.wanted() and self._current() is not None
 
     def wanted(self) -> list[str]:
         """The bots the next game needs that are not waiting (none once every game is seated)."""
-        if self.next >= self.settings.games:
+        index = self._current()
+        if index is None:
             return []
         waiting = self._folded()
-        return [n for n in self.schedule.table(self.next).seats if n.lower() not in waiting]
+        return [n for n in self.schedule.table(index).seats if n.lower() not in waiting]
 
-    def take(self, smallest: int) -> Table | None:
-        if not self.due(0.0):
+    def take(self, smallest: int, by_hand: bool = False) -> Table | None:
+        """The next game of the schedule once all its bots wait (by hand too: a tournament
+        plays only its own games)."""
+        index = self._current()
+        if index is None or not self.due(0.0):
             return None
-        planned = self.schedule.table(self.next)
-        self.next += 1
-        self._skip()
+        if self._again:
+            self._again.remove(index)
+        else:
+            self.next += 1
+            self._skip()
+        planned = self.schedule.table(index)
         seats = {n.lower() for n in planned.seats}
         self.waiting = [n for n in self.waiting if n.lower() not in seats]
         return Table(self.settings.game, self.options, list(planned.seats), planned.gid, planned.seed)
+
+    def withdraw(self, table: Table) -> None:
+        """The game of ``table`` did not start: it is seated again, first, once its bots wait."""
+        assert table.gid is not None
+        self._again.append(self.schedule.index(table.gid))
 
 
 def play_irc(settings: Settings, options: Any, store: Store, config: Config,

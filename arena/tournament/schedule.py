@@ -141,6 +141,10 @@ class Schedule:
             seed=derive(self.key, "game", index),
         )
 
+    def index(self, gid: str) -> int:
+        """The index of the game ``table`` numbered ``gid``."""
+        return int(gid.rpartition("-")[2]) - 1
+
     def bot_seed(self, nick: str, index: int) -> int:
         """The seed of ``nick``'s random stream in game ``index`` of a local tournament: under
         its own label, so a bot learns nothing of the deal from its randomness, and per
