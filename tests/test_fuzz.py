@@ -15,6 +15,7 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ANSWER, ERROR, TEAM, ProtocolError, parse
 from arena.referee.fuzz import LineFuzzer
 from arena.referee.local import LocalHub
+from arena.referee.referee import Referee
 from arena.sdk import Bot
 
 LINES = 12_000
@@ -90,6 +91,21 @@ def test_fuzzed_lines_get_errors_and_games_finish(game, bot, options, caplog):
     assert errors > LINES // 2
 
 
+def seated_referee() -> tuple[Referee, list[tuple[str, str]]]:
+    """A referee running an Avalon game g1 of five registered players, p0 to p4, and the
+    lines it sends from then on."""
+    out: list[tuple[str, str]] = []
+    hub = LocalHub(TimeoutConfig())
+    referee = hub.referee
+    referee.send = lambda target, text: out.append((target, text))
+    nicks = [f"p{i}" for i in range(5)]
+    for nick in nicks:
+        referee.on_message(nick, referee.nick, "REGISTER 1", 0.0)
+    referee.start_game("avalon", nicks, AvalonOptions(), 0, hub.channel, 0.0, gid="g1")
+    out.clear()
+    return referee, out
+
+
 @pytest.mark.parametrize("line,reply", [
     ("ANSWER g1 ² p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '²'"),
     ("ANSWER g1 ٣ p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '٣'"),
@@ -107,15 +123,7 @@ def test_fuzzed_lines_get_errors_and_games_finish(game, bot, options, caplog):
 def test_odd_ids_and_names_get_a_clear_error(line, reply):
     """The issue's cases, from a seated player: each was an exception inside the referee,
     or no answer at all."""
-    out: list[tuple[str, str]] = []
-    hub = LocalHub(TimeoutConfig())
-    referee = hub.referee
-    referee.send = lambda target, text: out.append((target, text))
-    nicks = [f"p{i}" for i in range(5)]
-    for nick in nicks:
-        referee.on_message(nick, referee.nick, "REGISTER 1", 0.0)
-    referee.start_game("avalon", nicks, AvalonOptions(), 0, hub.channel, 0.0)
-    out.clear()
+    referee, out = seated_referee()
     referee.on_message("p0", referee.nick, line, 0.0)
     assert out == [("p0", reply)]
 
@@ -129,15 +137,7 @@ def test_odd_ids_and_names_get_a_clear_error(line, reply):
 def test_a_stranger_learns_of_the_grammar_and_the_game_id_first_and_of_the_request_id_after_registering(line, reply):
     """protocol.md, section 6: the grammar and the game id's form are checked before anything
     else; the request id's form in its place, after registration."""
-    out: list[tuple[str, str]] = []
-    hub = LocalHub(TimeoutConfig())
-    referee = hub.referee
-    referee.send = lambda target, text: out.append((target, text))
-    nicks = [f"p{i}" for i in range(5)]
-    for nick in nicks:
-        referee.on_message(nick, referee.nick, "REGISTER 1", 0.0)
-    referee.start_game("avalon", nicks, AvalonOptions(), 0, hub.channel, 0.0, gid="g1")
-    out.clear()
+    referee, out = seated_referee()
     referee.on_message("stranger", referee.nick, line, 0.0)
     assert out == [("stranger", reply)]
 

@@ -22,10 +22,13 @@ NICKS = [f"p{i}" for i in range(8)]
 WITCH = WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1,doctor:1")
 
 
-def hub_of(**timeouts: float) -> tuple[LocalHub, list[tuple[float, str, str]]]:
-    hub = LocalHub(TimeoutConfig(**timeouts), messages=False)  # every line through send
+def hub_of(bot: type[Bot] = Bot, clock: Callable[[], float] | None = None,
+           **timeouts: float) -> tuple[LocalHub, list[tuple[float, str, str]]]:
+    """A table of ``bot``s whose every referee line is kept with the time it was sent."""
+    extra = {} if clock is None else {"clock": clock}
+    hub = LocalHub(TimeoutConfig(**timeouts), messages=False, **extra)  # every line through send
     for i, nick in enumerate(NICKS):
-        hub.connect(nick, Bot(seed=i))
+        hub.connect(nick, bot(seed=i))
     said: list[tuple[float, str, str]] = []
     send = hub.referee.send
 
@@ -134,17 +137,7 @@ def test_every_night_with_a_living_witch_lasts_alike_with_her_potions_or_without
     time a night to learn that she had used her potions. Now she is asked both requests
     every night (``none`` alone when a potion is spent or there is nothing to heal), so a
     night lasts ``night_step`` plus her two answers, whatever she holds."""
-    hub = LocalHub(TimeoutConfig(night_step=10.0), messages=False, clock=lambda: Slow.clock[0])
-    for i, nick in enumerate(NICKS):
-        hub.connect(nick, Slow(seed=i))
-    said: list[tuple[float, str, str]] = []
-    send = hub.referee.send
-
-    def timed(target: str, text: str) -> None:
-        said.append((hub.now, target, text))
-        send(target, text)
-
-    hub.referee.send = timed  # type: ignore[method-assign]
+    hub, said = hub_of(Slow, lambda: Slow.clock[0], night_step=10.0)
     lengths: dict[bool, set[float]] = {}
     for seed in range(8):
         said.clear()
