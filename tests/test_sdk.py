@@ -422,6 +422,7 @@ def test_a_table_withdrawn_before_its_start_is_left() -> None:
     moves: list[tuple[str, str]] = []
     s = Session(Recorder(), "alice", REF, join=lambda ch: moves.append(("join", ch)),
                 part=lambda ch: moves.append(("part", ch)))
+    s.feed(REF, "WELCOME alice protocol=1 name=alice")  # a bot without a key
     s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
     s.feed(REF, "TABLE g2 game=avalon channel=#arena-g2 seats=alice,bob,carol,dave,erin")
     s.feed(REF, START_LINE)

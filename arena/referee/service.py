@@ -449,8 +449,8 @@ class RefereeService:
                 raise
             self.referee.store_failed(exc, now)
             self.lobby.withdraw(table)
-            for name in seats:
-                self._back(name, now)
+            for name in seats:  # waiting a moment ago: they wait on
+                self.lobby.add(name, now)
             return False
         self.referee.store_works()
         channel = f"{self.lobby_channel}-{gid}"
