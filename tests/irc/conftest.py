@@ -17,15 +17,22 @@ from arena.irc.servers import KINDS, LocalServer, ngircd_available
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
 
 
+def require_ngircd() -> None:
+    """Skip the test where ngircd is absent, unless ARENA_REQUIRE_NGIRCD=1 (CI), where its
+    absence fails it."""
+    if not ngircd_available():
+        if os.environ.get("ARENA_REQUIRE_NGIRCD") == "1":
+            pytest.fail("ngircd is required (ARENA_REQUIRE_NGIRCD=1) but not installed")
+        pytest.skip("ngircd not installed (apt-get install ngircd); ARENA_REQUIRE_NGIRCD=1 makes this fail")
+
+
 @pytest.fixture(params=KINDS)
 def irc_server(request: pytest.FixtureRequest) -> Iterator[LocalServer]:
     """A fresh server per test, for each kind. ngircd is skipped when absent, unless
     ARENA_REQUIRE_NGIRCD=1 (CI), where its absence fails the test."""
     kind = request.param
-    if kind == "ngircd" and not ngircd_available():
-        if os.environ.get("ARENA_REQUIRE_NGIRCD") == "1":
-            pytest.fail("ngircd is required (ARENA_REQUIRE_NGIRCD=1) but not installed")
-        pytest.skip("ngircd not installed (apt-get install ngircd); ARENA_REQUIRE_NGIRCD=1 makes this fail")
+    if kind == "ngircd":
+        require_ngircd()
     server = LocalServer(kind)
     server.start()
     try:

@@ -27,12 +27,14 @@ from typing import Iterator
 import pytest
 
 from arena.irc.link import IrcLink, ReactorThread
-from arena.irc.servers import LocalServer, ngircd_available
+from arena.irc.servers import LocalServer
 from arena.protocol import END, PAUSE, RESUME, TABLE, ProtocolError, parse
 from arena.referee.pause import STORE_DOWN
 from arena.store import Store
 from bench.kill_irc import (BOT_EXIT, TOURNAMENT, check_store, environment, rebuild_exact, start_bots, stop,
                             tournament_command, tracebacks, wait_bots, write_config)
+
+from .conftest import require_ngircd
 
 GAMES = 12
 SMALL, LARGE = "1m", "64m"
@@ -47,10 +49,7 @@ GUARD = 240.0
 
 @pytest.fixture(autouse=True)
 def _ngircd() -> None:
-    if not ngircd_available():
-        if os.environ.get("ARENA_REQUIRE_NGIRCD") == "1":
-            pytest.fail("ngircd is required (ARENA_REQUIRE_NGIRCD=1) but not installed")
-        pytest.skip("ngircd not installed (apt-get install ngircd); ARENA_REQUIRE_NGIRCD=1 makes this fail")
+    require_ngircd()
 
 
 @pytest.fixture

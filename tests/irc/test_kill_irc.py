@@ -7,14 +7,14 @@ of its own) leaves by itself once it has seen all the games end. The work is
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
 
-from arena.irc.servers import ngircd_available
 from bench.kill_irc import soak
+
+from .conftest import require_ngircd
 
 CASES = [("avalon", 30, 12), ("werewolf", 20, 8)]
 """(game, games, kills)."""
@@ -22,10 +22,7 @@ CASES = [("avalon", 30, 12), ("werewolf", 20, 8)]
 
 @pytest.fixture(autouse=True)
 def _ngircd() -> None:
-    if not ngircd_available():
-        if os.environ.get("ARENA_REQUIRE_NGIRCD") == "1":
-            pytest.fail("ngircd is required (ARENA_REQUIRE_NGIRCD=1) but not installed")
-        pytest.skip("ngircd not installed (apt-get install ngircd); ARENA_REQUIRE_NGIRCD=1 makes this fail")
+    require_ngircd()
 
 
 @pytest.mark.parametrize("game, games, kills", CASES)
