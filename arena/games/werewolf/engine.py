@@ -207,8 +207,10 @@ class WerewolfGame(Game):
         wolves = sum(r.team is Team.WEREWOLF for r in self._roles)
         mode = options.lastWordsMode
         self.last_words_left: int | None = None if mode == "all" else 0 if mode == "none" else wolves
-        self._in_play = sorted({REGISTRY[r] for r in cards}, key=lambda r: r.win_order)
-        """Every role in the deck, the extra cards' too (a thief may take one)."""
+        self._in_play = sorted({REGISTRY[r] for r in cards}, key=lambda r: (r.win_order, r.id))
+        """Every role in the deck, the extra cards' too (a thief may take one), in a fixed
+        order (a set of classes iterates in the order of their addresses, which differ from
+        one process to the next)."""
         self._agenda: list[tuple[str, Any]] = [("night", None)]
         self._queue: list[int] = []
         self._order: list[int] = []
