@@ -331,21 +331,21 @@ def test_no_game_starts_while_the_store_cannot_be_written(tmp_path: Path, caplog
     service = RefereeService(config, recorder=Recorder(store), key=bytes(32), clock=lambda: now[0])
     bots = ["a1", "b2", "c3", "d4", "e5"]
     for nick in bots:
-        service.lobby.add(nick, now[0])
+        service.room.lobby.add(nick, now[0])
     disk.full = True
-    service._after(now[0])
-    assert not service._tables and sorted(service.lobby.waiting) == bots
+    service.room.after(now[0])
+    assert not service.room._tables and sorted(service.room.lobby.waiting) == bots
     assert f"no game starts: {STORE_DOWN}" in caplog.text
     retry = service.referee.store_retry
     assert retry is not None and retry > now[0]
     now[0] = retry - 0.1
-    service._after(now[0])
-    assert not service._tables and caplog.text.count("no game starts") == 1, "tried again before the wait was over"
+    service.room.after(now[0])
+    assert not service.room._tables and caplog.text.count("no game starts") == 1, "tried again before the wait was over"
     disk.full = False
     now[0] = retry
-    service._after(now[0])
-    assert len(service._tables) == 1 and service.referee.store_retry is None
-    (table, _, _), = service._tables.values()
+    service.room.after(now[0])
+    assert len(service.room._tables) == 1 and service.referee.store_retry is None
+    (table, _, _), = service.room._tables.values()
     assert sorted(table.seats) == bots
 
 

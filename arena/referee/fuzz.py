@@ -253,12 +253,12 @@ def fuzz_over_irc(host: str, port: int, lines: int, *, seed: int = 1, players: i
             client.send(config.server.nick, fuzzer.line(recent, [1, 2, 3, rng.randrange(1, 40)], nicks))
         gc.collect()
         growth = _rss() - base
-        service.max_games = service.games_ended + len(set(gids) - set(ended))  # let the games in progress end
+        service.room.max_games = service.room.games_ended + len(set(gids) - set(ended))  # let the games in progress end
         thread.join(finish_timeout)
     finally:
         for client in senders:
             client.close()
-        service.max_games = service.games_ended  # stop now if the games did not end in time
+        service.room.max_games = service.room.games_ended  # stop now if the games did not end in time
         thread.join(10)
         bots.stop()
         root.removeHandler(catcher)

@@ -153,7 +153,7 @@ class Arena:
         for client in self.raw:
             client.close()
         if self._built.is_set():
-            self.service.max_games = 0
+            self.service.room.max_games = 0
         self.thread.join(5)
         self.bots.stop()
 

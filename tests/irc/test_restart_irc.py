@@ -74,7 +74,7 @@ def stop_mid_game(config: Config, runners: list[BotRunner]) -> None:
     thread.join(10)
     assert not thread.is_alive()
     with Store(config.store.path) as store:
-        assert store.list_games() == [] and len(store.live_games(place=first["service"].journal.place)) == 1
+        assert store.list_games() == [] and len(store.live_games(place=first["service"].room.resumed.journal.place)) == 1
 
 
 def test_a_restarted_referee_takes_up_the_game_and_it_ends_normally(irc_server: LocalServer, tmp_path: Path) -> None:
