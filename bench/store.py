@@ -65,7 +65,7 @@ def main() -> None:
             events += len(rec.events)
             lines += len(match.transcript)
             start = time.perf_counter()
-            store.record_game(rec)
+            store.games.record(rec)
             record_time += time.perf_counter() - start
         total = time.perf_counter() - start_all
         size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
@@ -73,23 +73,23 @@ def main() -> None:
               f"{record_time / args.games * 1000:.2f} ms per game (both ratings, one transaction); "
               f"database {size / 1e6:.1f} MB")
         for system in ("elo", "trueskill"):
-            med, worst = timed(lambda: store.leaderboard("avalon", system), 50)
+            med, worst = timed(lambda: store.ratings.leaderboard("avalon", system), 50)
             print(f"leaderboard {system:9s} ({args.bots} bots): median {med:.3f} ms, worst {worst:.3f} ms")
         fresh = Store(path)  # a cold connection, as `arena leaderboard` would open
         def cold() -> None:
             with Store(path) as s:
-                s.leaderboard("avalon", "elo")
+                s.ratings.leaderboard("avalon", "elo")
 
         med, worst = timed(cold, 10)
         print(f"open + leaderboard (new connection each): median {med:.3f} ms, worst {worst:.3f} ms")
-        med, _ = timed(lambda: fresh.list_games(limit=50), 20)
+        med, _ = timed(lambda: fresh.games.find(limit=50), 20)
         print(f"list_games (50 newest): median {med:.3f} ms")
-        med, _ = timed(lambda: fresh.load_game(f"g{args.games // 2}"), 20)
+        med, _ = timed(lambda: fresh.games.load(f"g{args.games // 2}"), 20)
         print(f"load_game (events, actions, outcomes, changes): median {med:.3f} ms")
-        med, _ = timed(lambda: fresh.bot_stats("avalon"), 5)
+        med, _ = timed(lambda: fresh.stats.bots("avalon"), 5)
         print(f"bot_stats (all bots, all roles, figures, conduct from the lines): median {med:.1f} ms")
         start = time.perf_counter()
-        report = fresh.rebuild()
+        report = fresh.ratings.rebuild()
         print(f"rebuild ({report.games} games, {report.changes_checked} changes): "
               f"{time.perf_counter() - start:.1f} s, exact: {report.exact}")
         fresh.close()
