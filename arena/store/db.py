@@ -15,7 +15,7 @@ from typing import Sequence
 from ..ratings import RatingSystem, default_systems
 from .bots import Bots
 from .database import Database
-from .dialect import Connection, SQLite
+from .dialect import Connection, Dialect, SQLite
 from .games import Games
 from .live import LiveGames
 from .ratings import Ratings
@@ -27,16 +27,19 @@ from .tournaments import Tournaments
 
 
 class Store:
-    """A results database. Not shared between threads: open one Store per thread/process."""
+    """A results database. Not shared between threads: open one Store per thread/process.
+
+    ``dialect``: the database engine's own SQL (``dialect.SQLite`` unless given).
+    """
 
     def __init__(self, path: str | os.PathLike[str], systems: Sequence[RatingSystem] | None = None,
-                 migrations: Sequence[Migration] = MIGRATIONS) -> None:
+                 migrations: Sequence[Migration] = MIGRATIONS, dialect: Dialect | None = None) -> None:
         self.path = os.fspath(path)
         self.systems: tuple[RatingSystem, ...] = tuple(systems) if systems is not None else default_systems()
         names = [s.name for s in self.systems]
         if len(set(names)) != len(names):
             raise ValueError(f"two rating systems share a name: {names}")
-        dialect = SQLite()
+        dialect = SQLite() if dialect is None else dialect
         self.db = Database(dialect.connect(self.path), dialect)
         try:
             self.migrated_from = migrate(self.db, migrations)

@@ -291,7 +291,7 @@ def _wins(match: Match) -> set[Entity]:
 
 
 def _match_from_rows(kind: str, rows: Iterable[tuple[int, str, int, int, str | None]], forfeited: int | None) -> Match:
-    """The Match ``record_game`` rated, rebuilt from outcome rows (groups by index, seats in order)."""
+    """The Match ``Games.record`` rated, rebuilt from outcome rows (groups by index, seats in order)."""
     groups: dict[int, tuple[list[str], int, str | None]] = {}
     offender = None
     for seat, bot, grp, rank, adv in rows:
