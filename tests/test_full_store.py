@@ -252,13 +252,13 @@ def test_a_game_whose_end_cannot_be_recorded_holds_its_end_until_it_is(tmp_path:
     hub = LocalHub(TIMEOUTS, journal=Journal(store, PLACE))
     recorder = Recorder(store)
     recorder.attach(hub.referee)
-    record_game = store.record_game
+    record_game = store.games.record
 
     def full_at_record(record: Any) -> Any:
         disk.full = True
         return record_game(record)
 
-    store.record_game = full_at_record  # type: ignore[method-assign]
+    store.games.record = full_at_record  # type: ignore[method-assign]
     sent = sent_lines(hub)
     bots, options = table("avalon", 3)
     sessions = [hub.connect(nick, bot) for nick, bot in bots.items()]
@@ -271,7 +271,7 @@ def test_a_game_whose_end_cannot_be_recorded_holds_its_end_until_it_is(tmp_path:
     assert match.over and "g1" in hub.referee.paused()
     assert not any(line.startswith(END + " ") for _, line in sent), "END went out before the game was recorded"
     assert all("g1" in s.games for s in sessions)
-    store.record_game = record_game  # type: ignore[method-assign]
+    store.games.record = record_game  # type: ignore[method-assign]
     run_paused(hub, 10 * LONGEST_RETRY)
     assert not store.games.has("g1")
     disk.full = False
@@ -388,7 +388,7 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
     config = parse_config({"store": {"path": str(tmp_path / "full.db")}})
     disk = Disk()
     store = full_disk_store(tmp_path / "full.db", disk)
-    record_game = store.record_game
+    record_game = store.games.record
     recorded = []
 
     def filling(record: Any) -> Any:
@@ -397,7 +397,7 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
         recorded.append(record.id)
         return record_game(record)
 
-    store.record_game = filling  # type: ignore[method-assign]
+    store.games.record = filling  # type: ignore[method-assign]
     open_tournament(store, settings)  # its secret key, which an uninterrupted copy shares
     copy = sqlite3.connect(tmp_path / "whole.db")
     store.conn.backup(copy)

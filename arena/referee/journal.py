@@ -117,7 +117,8 @@ class Journal:
         for gid, stored in list(self._live.items()):
             if gid in skip:
                 continue
-            match, actions, lines, talk, answers = stored.match, stored.actions, stored.lines, stored.talk, stored.answers
+            match, actions, lines = stored.match, stored.actions, stored.lines
+            talk, answers = stored.talk, stored.answers
             history, transcript, said, heard = match.game.history, match.transcript, match.talk, match.answers
             if len(history) == actions and len(transcript) == lines and len(said) == talk and len(heard) == answers:
                 continue

@@ -191,7 +191,7 @@ def test_full_game_keeps_secrets_and_tells_each_bot_its_view(irc_server: LocalSe
     arena = Arena(irc_server, 5, FAST)
     bots = {f"p{i}": DMRecorder(seed=i) for i in range(5)}
     for nick, bot in bots.items():
-        arena.bots.add(nick, bot)
+        arena.add_bot(nick, bot)
     with arena:
         (match,) = arena.wait()
     result = match.game.result
@@ -217,7 +217,7 @@ def test_silent_player_is_warned_then_defaulted_then_forfeits(irc_server: LocalS
     timeouts = TimeoutConfig(decision=1.0, grace=0.5, escalation=("warn", "default", "forfeit"))
     arena = Arena(irc_server, 5, timeouts)
     for i in range(4):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
         silent = arena.add_raw("mute")
         table = silent.expect(b"TABLE")
@@ -240,7 +240,7 @@ def test_player_who_quits_gets_defaults_and_the_game_ends(irc_server: LocalServe
     timeouts = TimeoutConfig(decision=0.3, grace=0.1, escalation=("default",))
     arena = Arena(irc_server, 5, timeouts)
     for i in range(4):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
         leaver = arena.add_raw("leaver")
         table = leaver.expect(b"TABLE")
@@ -274,9 +274,9 @@ class Clumsy(RuleBot):
 def test_malformed_and_illegal_lines_get_errors_and_the_game_finishes(irc_server: LocalServer) -> None:
     arena = Arena(irc_server, 5, FAST)
     clumsy = Clumsy(seed=1)
-    arena.bots.add("clumsy", clumsy)
+    arena.add_bot("clumsy", clumsy)
     for i in range(4):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
         outsider = RawClient(irc_server, "outsider")
         arena.raw.append(outsider)
@@ -296,7 +296,7 @@ def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: Local
     lobby = LobbyConfig(min_players=5, max_players=6, countdown=0.5, join_timeout=5.0)
     arena = Arena(irc_server, 5, FAST, lobby=lobby)
     for i in range(5):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
         evil = RawClient(irc_server, "evil")
         arena.raw.append(evil)
@@ -321,7 +321,7 @@ def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: Local
 def test_formatting_tabs_and_ctcp_in_a_direct_line_are_malformed(irc_server: LocalServer) -> None:
     arena = Arena(irc_server, 5, FAST)
     for i in range(5):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
         sender = RawClient(irc_server, "sender")
         arena.raw.append(sender)
@@ -342,7 +342,7 @@ def test_every_refused_line_of_a_seated_bot_is_counted_by_stats(irc_server: Loca
     lobby = LobbyConfig(min_players=5, max_players=5, countdown=0.2, join_timeout=5.0, operators=("sloppy",))
     arena = Arena(irc_server, 5, FAST, store=store, lobby=lobby)
     for i in range(4):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     bad = (b"ANSWER g1 1 \x02approve\x02", b"ANSWER g1 1 appr\xe9ve", b"ANSWER g1 1", b"ANSWER g1 1234567890 approve",
            b"ANSWER g1 999 approve")
     with arena:
@@ -368,7 +368,7 @@ def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_serve
     joins.)"""
     arena = Arena(irc_server, 5, FAST, store=tmp_path / "arena.db", watchers=("onlooker",))
     for i in range(5):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
         watcher = RawClient(irc_server, "onlooker")
         arena.raw.append(watcher)
@@ -399,9 +399,9 @@ class Slow(RuleBot):
 
 def test_fake_referee_lines_in_the_channel_fool_nobody(irc_server: LocalServer) -> None:
     arena = Arena(irc_server, 5, FAST)
-    arena.bots.add("slow", Slow(seed=9))
+    arena.add_bot("slow", Slow(seed=9))
     for i in range(4):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     # In the lobby before any bot registers, so the TABLE line cannot pass it by.
     faker = RawClient(irc_server, "arena_")
     arena.raw.append(faker)
@@ -434,7 +434,7 @@ def test_fake_referee_lines_in_the_channel_fool_nobody(irc_server: LocalServer) 
 def test_plain_socket_bot_plays_a_full_game(irc_server: LocalServer) -> None:
     arena = Arena(irc_server, 5, FAST)
     for i in range(4):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
         plain = subprocess.Popen(
             [sys.executable, str(ROOT / "bots" / "plain_bot.py"), "--server", f"{irc_server.host}:{irc_server.port}",
@@ -460,7 +460,7 @@ def test_thirty_bots_keep_three_tables_of_ten_playing_at_once(irc_server: LocalS
     lobby = LobbyConfig(min_players=5, max_players=10, countdown=0.2, join_timeout=5.0)
     arena = Arena(irc_server, 10, FAST, games=3, lobby=lobby)
     for i in range(30):
-        arena.bots.add(f"p{i}", Bot(seed=i))
+        arena.add_bot(f"p{i}", Bot(seed=i))
     with arena:
         until(lambda: arena.peak >= 3 or arena.finished, GAME_WAIT)
         arena.spectator.send(arena.config.server.channel, "!status")

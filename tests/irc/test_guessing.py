@@ -71,7 +71,7 @@ def test_twenty_guessers_cost_the_games_nothing(irc_server: LocalServer) -> None
     assert isinstance(book, MemoryBook)
     book.add("victim", new_key())
     for i in range(5):
-        arena.bots.add(f"p{i}", RuleBot(seed=i))
+        arena.add_bot(f"p{i}", RuleBot(seed=i))
     stop = threading.Event()
     costs: dict[str, list[float]] = {QUIET: [], LOUD: []}
     with arena:

@@ -88,7 +88,7 @@ def test_a_stranger_on_a_departed_bots_nick_plays_and_hears_nothing(irc_server: 
     # out while the stranger holds the nick; every later miss gets the default.
     timeouts = TimeoutConfig(decision=0.6, grace=0.2, escalation=("warn", "default"))
     arena, keys = keyed_arena(irc_server, timeouts, tmp_path)
-    runners = {nick: arena.bots.add(nick, RuleBot(seed=i), key=keys[nick]) for i, nick in enumerate(NICKS)}
+    runners = {nick: arena.add_bot(nick, RuleBot(seed=i), key=keys[nick]) for i, nick in enumerate(NICKS)}
     victim = runners["k0"]
     with arena:
         until(lambda: victim.session.games, timeout=10)  # START reached it: the game runs
@@ -120,7 +120,7 @@ def test_a_stranger_on_a_departed_bots_nick_plays_and_hears_nothing(irc_server: 
 @ngircd_only
 def test_a_name_is_not_registered_without_its_key(irc_server: LocalServer) -> None:
     arena, keys = keyed_arena(irc_server, FAST)
-    owner = arena.bots.add("k0", RuleBot(seed=0), key=keys["k0"])
+    owner = arena.add_bot("k0", RuleBot(seed=0), key=keys["k0"])
     with arena:
         until(lambda: owner.session.registered)
         thief = RawClient(irc_server, "thief")
@@ -169,7 +169,7 @@ def test_an_impostor_on_the_referees_nick_gets_no_key(irc_server: LocalServer,
                                              for s, t, text in arena.spectator_log.messages))
         # ngircd gives a channel no modes (no +t): the referee, not an operator there, may set the topic.
         until(lambda: arena.spectator.topic_of("#arena") == warned)
-        runners = [arena.bots.add(nick, RuleBot(seed=i), key=keys[nick]) for i, nick in enumerate(NICKS)]
+        runners = [arena.add_bot(nick, RuleBot(seed=i), key=keys[nick]) for i, nick in enumerate(NICKS)]
         for runner in runners:
             runner.start()
         until(lambda: all(r.link.is_ready for r in runners))

@@ -128,7 +128,7 @@ def test_five_js_bots_play_avalon(ngircd: LocalServer) -> None:
 def test_js_bots_play_werewolf_beside_sdk_bots(ngircd: LocalServer) -> None:
     arena = Arena(ngircd, 8, dataclasses.replace(FAST, night_step=0.2), game="werewolf")
     for i in range(4):
-        arena.bots.add(f"sdk{i}", WerewolfRuleBot(seed=i))
+        arena.add_bot(f"sdk{i}", WerewolfRuleBot(seed=i))
     js = JsBots(arena, [f"js{i}" for i in range(4)])
     with arena:
         js.start()
@@ -156,7 +156,7 @@ def test_plain_bots_play_chaos_werewolf_to_the_end(ngircd: LocalServer) -> None:
     options = WerewolfOptions(preset="chaos", maxDays=4)
     arena = Arena(ngircd, 16, dataclasses.replace(FAST, night_step=0.1), games=5, game="werewolf", options=options)
     for i in range(4):
-        arena.bots.add(f"sdk{i}", WerewolfRuleBot(seed=i))
+        arena.add_bot(f"sdk{i}", WerewolfRuleBot(seed=i))
     bots = JsBots(arena, [f"js{i}" for i in range(6)], python=[f"py{i}" for i in range(6)])
     with arena:
         bots.start(games=5)

@@ -39,9 +39,9 @@ def test_avalon_over_irc_with_llm_bots_one_run_by_its_launcher(irc_server: Local
     log = tmp_path / "llm.jsonl"
     arena = Arena(irc_server, 5, FAST)
     with FakeChat() as chat:
-        arena.bots.add("p1", llm_bot(chat, log, 1))
+        arena.add_bot("p1", llm_bot(chat, log, 1))
         for i in range(2, 5):
-            arena.bots.add(f"p{i}", RuleBot(seed=i))
+            arena.add_bot(f"p{i}", RuleBot(seed=i))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "OPENAI_"))}
         env.update(ARENA_LLM_BASE_URL=chat.url, ARENA_LLM_MODEL="scripted", ARENA_LLM_LOG=str(log),
                    PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])))
@@ -71,7 +71,7 @@ def test_werewolf_over_irc_with_llm_bots_speaking_and_talking_to_the_pack(irc_se
     arena = Arena(irc_server, 8, FAST, game="werewolf")
     with FakeChat(seed=1) as chat:
         for i in range(8):
-            arena.bots.add(f"w{i}", llm_bot(chat, log, i) if i < 4 else WerewolfRuleBot(seed=i))
+            arena.add_bot(f"w{i}", llm_bot(chat, log, i) if i < 4 else WerewolfRuleBot(seed=i))
         with arena:
             (match,) = arena.wait(timeout=60)
     result = match.game.result

@@ -50,7 +50,7 @@ class Chatty(WerewolfRuleBot):
 def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], per_game: bool = False) -> None:
     arena = Arena(irc_server, players, FAST, game=game, watchers=["arena-tv"])
     for i in range(players):
-        arena.bots.add(f"{game[0]}{i}", bot(seed=i))
+        arena.add_bot(f"{game[0]}{i}", bot(seed=i))
     own = ReactorThread(tick=0.02, name="narrator")  # its own, as in its own process
     narrator = NarratorService(arena.config.server, NarratorConfig(channel=LIVE, lines_per_second=0,
                                                                    per_game=per_game), reactor=own.reactor)
@@ -112,7 +112,7 @@ def test_werewolf_is_narrated_with_the_players_talk(irc_server: LocalServer) -> 
 def test_arena_watch_follows_one_game(irc_server: LocalServer, tmp_path: Path) -> None:
     arena = Arena(irc_server, 5, dataclasses.replace(FAST), game="avalon")
     for i in range(5):
-        arena.bots.add(f"a{i}", RuleBot(seed=i))
+        arena.add_bot(f"a{i}", RuleBot(seed=i))
     config = tmp_path / "config.yaml"
     config.write_text(yaml.safe_dump({"server": {"host": irc_server.host, "port": irc_server.port}}))
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
@@ -147,7 +147,7 @@ def test_three_tables_at_once_each_game_is_told_from_its_setup_to_its_end(irc_se
     waiting = threading.Event()
     arena.spectator.on_topic = lambda channel, text: waiting.set() if " | waiting 15: " in text else None
     for i in range(15):
-        arena.bots.add(f"a{i}", RuleBot(seed=i))
+        arena.add_bot(f"a{i}", RuleBot(seed=i))
     own = ReactorThread(tick=0.02, name="narrator")  # its own, as in its own process
     narrator = NarratorService(arena.config.server, NarratorConfig(channel=LIVE, lines_per_second=rate, burst=3,
                                                                    backlog=6, per_game=per_game),
@@ -216,7 +216,7 @@ def test_the_lobby_topic_says_who_waits_and_what_runs(irc_server: LocalServer) -
     running = threading.Event()
     arena = Arena(irc_server, 5, dataclasses.replace(FAST, decision=HANG), lobby=lobby)
     for i in range(5):
-        arena.bots.add(f"a{i}", Held(i, running))
+        arena.add_bot(f"a{i}", Held(i, running))
     topics: list[str] = []
     seen = threading.Condition()
 

@@ -42,7 +42,7 @@ def test_a_bot_killed_mid_game_comes_back_and_plays_on(irc_server: LocalServer) 
     # (20 s: ample on a loaded machine; the bots answer at once, so it costs nothing).
     arena = Arena(irc_server, 5, TimeoutConfig(decision=20.0, escalation=("forfeit",)))
     victim = Counting(seed=0)
-    runners = {f"p{i}": arena.bots.add(f"p{i}", victim if i == 0 else Slow(seed=i)) for i in range(5)}
+    runners = {f"p{i}": arena.add_bot(f"p{i}", victim if i == 0 else Slow(seed=i)) for i in range(5)}
     with arena:
         end = time.monotonic() + 10
         while victim.decisions < 2:
@@ -51,7 +51,7 @@ def test_a_bot_killed_mid_game_comes_back_and_plays_on(irc_server: LocalServer) 
         runners["p0"].link.close()  # the process is gone: its connection with it
         until(lambda: arena.service.referee.bot_named("p0") is None)  # and the referee saw it go
         fresh = Counting(seed=9)
-        arena.bots.add("p0", fresh, name="p0").start()  # under whatever nick the server gives it
+        arena.add_bot("p0", fresh, name="p0").start()  # under whatever nick the server gives it
         (match,) = arena.wait()
     result = match.game.result
     assert result is not None and result.forfeited is None and result.reason != "aborted"
@@ -68,7 +68,7 @@ def test_plain_bot_killed_with_sigkill_and_restarted_finishes_its_game(irc_serve
     leaves after the game's END, which it can read only in that channel."""
     arena = Arena(irc_server, 5, TimeoutConfig(decision=20.0, escalation=("forfeit",)))
     for i in range(4):
-        arena.bots.add(f"p{i}", Slow(seed=i))
+        arena.add_bot(f"p{i}", Slow(seed=i))
     command = [sys.executable, str(ROOT / "bots" / "plain_bot.py"), "--server", f"{irc_server.host}:{irc_server.port}",
                "--nick", "plain", "--games", "1"]
     with arena:

@@ -39,7 +39,7 @@ def test_long_speeches_reach_the_record_in_whole_lines(irc_server: LocalServer, 
     arena = Arena(irc_server, 6, FAST, game="werewolf", store=tmp_path / "results.db")
     bots = {f"w{i}": Orator(seed=i, rambling=i % 2 == 1) for i in range(6)}
     for nick, bot in bots.items():
-        arena.bots.add(nick, bot)
+        arena.add_bot(nick, bot)
     with arena:
         (match,) = arena.wait(timeout=60)
     assert match.game.result is not None and match.game.result.forfeited is None

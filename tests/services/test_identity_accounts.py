@@ -37,7 +37,7 @@ def test_a_bot_bound_to_its_account_is_played_from_that_account_only(services_se
     register_accounts(services_server.host, services_server.port, PASSWORDS)
     arena = Arena(services_server, 5, FAST, identity=IdentityConfig(require_key=True, accounts=True),
                   server_options={"nick": "idref", "sasl_account": "idref", "sasl_password": PASSWORDS["idref"]})
-    bot = arena.bots.add("idbot", RuleBot(seed=1), referee="idref", referee_account="idref",
+    bot = arena.add_bot("idbot", RuleBot(seed=1), referee="idref", referee_account="idref",
                         sasl_account="idbot", sasl_password=PASSWORDS["idbot"])
     sent = recording(bot)
     with arena:
