@@ -52,7 +52,6 @@ class Numbered(SQLite):
 
     def __init__(self) -> None:
         self.written: set[str] = set()
-        self.unlimited = -1
 
     def connect(self, path: str) -> Connection:
         return Checked(super().connect(path))
