@@ -115,9 +115,9 @@ def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp
     assert to == "p1" and parse(summary).int("count") == flood - REFUSALS_KEPT
     assert sum(1 for to, text in sent if to == "p1" and text.startswith(ERROR)) == flood  # all were answered
     with Store(tmp_path / "arena.db") as store:
-        store.record_game(record_from_game(match.gid, match.game, match.names, started=0.0, finished=1.0,
+        store.games.record(record_from_game(match.gid, match.game, match.names, started=0.0, finished=1.0,
                                            transcript=match.transcript, bots=match.bots, aborted_reason="test"))
-        assert sum(store.bot_stats("avalon")["p1"].conduct.refused.values()) == flood
+        assert sum(store.stats.bots("avalon")["p1"].conduct.refused.values()) == flood
 
 
 def test_lines_the_grammar_refuses_are_counted_for_the_seat_that_sent_them(tmp_path) -> None:
@@ -143,9 +143,9 @@ def test_lines_the_grammar_refuses_are_counted_for_the_seat_that_sent_them(tmp_p
     assert kept == [("p1", m.args) for m in answered[:len(bad)]]
     match.abort("test", 0.0)
     with Store(tmp_path / "arena.db") as store:
-        store.record_game(record_from_game(gid, match.game, match.names, started=0.0, finished=1.0,
+        store.games.record(record_from_game(gid, match.game, match.names, started=0.0, finished=1.0,
                                            transcript=match.transcript, bots=match.bots, aborted_reason="test"))
-        assert store.bot_stats("avalon")["p1"].conduct.refused == {"MALFORMED": len(bad)}
+        assert store.stats.bots("avalon")["p1"].conduct.refused == {"MALFORMED": len(bad)}
 
 
 def test_a_deadline_starts_when_the_request_goes_out() -> None:

@@ -105,7 +105,7 @@ def run_demo(
                 module = rule_bot if i < (players + 1) // 2 else random_bot
                 nick = f"{'rule' if module == rule_bot else 'rand'}{i + 1}"
                 key = new_key()  # each sample bot proves itself as a real one would, with its own key
-                store.add_bot(nick, "arena", make_verifier(key), None, time.time())
+                store.bots.add(nick, "arena", make_verifier(key), None, time.time())
                 bots.append(subprocess.Popen(
                     [sys.executable, "-m", module, "--server", f"{host}:{port}", "--nick", nick,
                      "--referee", referee, "--channel", lobby, "--rate", "0", "--games", str(games), "--seed", str(i)],

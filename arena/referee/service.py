@@ -91,7 +91,7 @@ class RefereeService:
             on_nick_state=self._nick_state, topic_lock=[server.channel],  # the topic names the referee
         )
         self.reactor = self.link.reactor
-        identities = Identities(recorder.store if recorder is not None else None,
+        identities = Identities(recorder.store.bots if recorder is not None else None,
                                 require_key=config.identity.require_key, accounts=config.identity.accounts)
         journal = None if recorder is None else Journal(
             recorder.store, f"{server.host}:{server.port}/{server.channel}", recorder.tournament)
@@ -109,7 +109,7 @@ class RefereeService:
         if seater is None:
             lobby = config.lobby
             seater = Lobby(lobby, config.games[lobby.game].options, config.seating.games_per_order, key,
-                           recorder.store if recorder is not None else None)
+                           recorder.store.rosters if recorder is not None else None)
         self.room = Room(config, self.referee, self.link, seater, key, journal=journal, max_games=max_games,
                          on_game_end=on_game_end, watchers=watchers, clock=clock)
         self.room.on_wake = self._wake_at

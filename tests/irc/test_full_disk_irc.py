@@ -205,7 +205,7 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
     assert len(followed) >= GAMES - 1, f"the watcher followed {len(followed)} games from their start"
     with Store(where / DB) as store:  # every line the channels heard is in the store, in order
         for game, heard in watcher.heard.items():
-            stored = store.load_game(game)
+            stored = store.games.load(game)
             assert stored is not None
             channel = [line for to, line in stored.transcript if to is None]
             said = [line for _, line in heard if not line.startswith((f"{PAUSE} ", "RATINGS "))]

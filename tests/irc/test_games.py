@@ -100,7 +100,7 @@ class Arena:
             return
         with Store(self.store) as store:
             self._service(GameRecorder(store)).serve()
-            self.stored = [store.load_game(m.gid) for m in self.finished]
+            self.stored = [store.games.load(m.gid) for m in self.finished]
 
     def _watch(self, sender: str, target: str, text: str) -> None:
         self.spectator_log.on_message(sender, target, text)
@@ -358,7 +358,7 @@ def test_every_refused_line_of_a_seated_bot_is_counted_by_stats(irc_server: Loca
         (match,) = arena.wait()
     assert replies == [b"ERROR MALFORMED g1 1"] * 3 + [b"ERROR MALFORMED g1", b"ERROR STALE_REQUEST g1 999"]
     with Store(store) as db:
-        assert db.bot_stats("avalon")["sloppy"].conduct.refused == {"MALFORMED": 4, "STALE_REQUEST": 1}
+        assert db.stats.bots("avalon")["sloppy"].conduct.refused == {"MALFORMED": 4, "STALE_REQUEST": 1}
 
 
 def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_server: LocalServer, tmp_path: Path) -> None:

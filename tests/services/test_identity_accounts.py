@@ -47,7 +47,7 @@ def test_a_bot_bound_to_its_account_is_played_from_that_account_only(services_se
         assert [m.verb for m in to_referee[1:]] == ["REGISTER"] and "key" not in to_referee[1].fields
         info = arena.service.referee.bot_named("idbot")
         assert info is not None and info.account == "idbot"
-        record = arena.service.referee.identities.book.bot("idbot")
+        record = arena.service.referee.identities.book.get("idbot")
         assert record is not None and record.account == "idbot", "the name was not bound to the account"
 
         bot.link.close()
