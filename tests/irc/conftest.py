@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -12,7 +13,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from arena.irc.link import IrcLink, IrcLinkError, ReactorThread
-from arena.irc.servers import KINDS, LocalServer, ngircd_available
+from arena.irc.servers import KINDS, LocalServer, ServerAddress, ngircd_available, start_server
 
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
 
@@ -24,6 +25,11 @@ def require_ngircd() -> None:
         if os.environ.get("ARENA_REQUIRE_NGIRCD") == "1":
             pytest.fail("ngircd is required (ARENA_REQUIRE_NGIRCD=1) but not installed")
         pytest.skip("ngircd not installed (apt-get install ngircd); ARENA_REQUIRE_NGIRCD=1 makes this fail")
+
+
+def embedded_server(*, port: int | None = None) -> contextlib.AbstractContextManager[ServerAddress]:
+    """miniircd on 127.0.0.1; needs nothing but pip packages."""
+    return start_server("embedded", port=port)
 
 
 @pytest.fixture(params=KINDS)

@@ -18,7 +18,7 @@ from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, GameDefaults, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
 from arena.core.options import Options
 from arena.irc.link import IrcLink, ReactorThread
-from arena.irc.servers import LocalServer, ServicesServer
+from arena.irc.servers import LocalServer
 from arena.protocol import parse
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder as GameRecorder
@@ -28,6 +28,7 @@ from arena.sdk.runner import BotRunner
 from arena.store import Store
 from arena.store.records import StoredGame
 
+from ..services.servers import ServicesServer
 from .conftest import RawClient, Recorder, until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,8 +24,10 @@ from arena.irc.link import (
     run_in_thread,
     strip_controls,
 )
-from arena.irc.servers import LocalServer, ServerAddress, embedded_server
+from arena.irc.servers import LocalServer, ServerAddress
 from arena.protocol import ProtocolError, parse
+
+from .conftest import embedded_server
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
