@@ -8,6 +8,7 @@ channels, queues or nicks beyond the one it registers with.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import select
 import socket
@@ -101,11 +102,8 @@ class Connection:
         """Whether this connection has received a line: a silent peer is not an IRC server."""
         self._last_rx = time.monotonic()
         self._pinged = False
-        self._backoff = self._new_backoff()
-
-    def _new_backoff(self) -> irc.bot.ExponentialBackoff:
-        return irc.bot.ExponentialBackoff(min_interval=self.settings.reconnect_delay,
-                                          max_interval=self.settings.reconnect_max_delay)
+        self._backoff = irc.bot.ExponentialBackoff(min_interval=settings.reconnect_delay,
+                                                   max_interval=settings.reconnect_max_delay)
 
     def fold(self, name: str) -> str:
         """Case-fold a nick or channel as the server does (its CASEMAPPING, rfc1459 until it
@@ -187,7 +185,7 @@ class Connection:
 
     def welcomed(self) -> None:
         self.registered = True
-        self._backoff = self._new_backoff()  # the next drop starts again from the first wait
+        self._backoff.attempt_count = itertools.count(1)  # the next drop starts from the first wait
         log.info("%s: registered on %s:%s", self._label(), self.host, self.port)
 
     def dropped(self, event: irc.client.Event) -> str:

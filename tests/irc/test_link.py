@@ -26,6 +26,7 @@ from arena.irc.link import (
     strip_controls,
 )
 from arena.irc.servers import LocalServer, ServerAddress
+from arena.irc.text import fold
 from arena.protocol import ProtocolError, parse
 
 from .conftest import embedded_server
@@ -57,6 +58,15 @@ def test_invalid_names_are_refused() -> None:
     with pytest.raises(ValueError):
         IrcLink("127.0.0.1", 1, "bad nick")
     link.close()
+
+
+def test_names_fold_as_the_server_says() -> None:
+    """RFC 1459 folding (jaraco's) unless the server's CASEMAPPING says otherwise: ngircd
+    says ``ascii``, where ``[`` and ``{`` are different nicks."""
+    assert fold("Bot[1]^", "rfc1459") == fold("bot{1}~", "rfc1459") == fold("BOT{1}~")
+    assert fold("Bot[1]", "ascii") == "bot[1]" != fold("bot{1}", "ascii")
+    assert fold("Bot[1]", "strict-rfc1459") == fold("bot{1}", "strict-rfc1459")
+    assert fold("bot^", "strict-rfc1459") != fold("bot~", "strict-rfc1459")
 
 
 def test_max_text_bytes_counts_the_relay_prefix() -> None:
