@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from ..test_readme_bot import README, minimal_bot
 from .conftest import embedded_server
 from .test_games import ROOT
