@@ -102,6 +102,7 @@ class Connection:
         """Whether this connection has received a line: a silent peer is not an IRC server."""
         self._last_rx = time.monotonic()
         self._pinged = False
+        self._redial = _Redial(self)
         self._backoff = irc.bot.ExponentialBackoff(min_interval=settings.reconnect_delay,
                                                    max_interval=settings.reconnect_max_delay)
 
@@ -181,7 +182,7 @@ class Connection:
     def redial(self) -> None:
         """Dial again after the backoff's next wait (one wait at a time)."""
         if not self.closed:
-            self._backoff.run(_Redial(self))
+            self._backoff.run(self._redial)
 
     def welcomed(self) -> None:
         self.registered = True
