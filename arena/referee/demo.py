@@ -20,7 +20,7 @@ from typing import Callable
 
 from ..config import Config
 from ..core.words import counted
-from ..irc.link import IrcLink, strip_controls
+from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..irc.servers import start_server
 from ..narrate.spectator import Spectator
 from ..protocol import TABLE, ProtocolError, parse
@@ -91,7 +91,7 @@ def run_demo(
                 if channel:
                     spectator.join(channel)
 
-        spectator = IrcLink(host, port, SPECTATOR, channels=[lobby], lines_per_second=0,
+        spectator = IrcLink(host, port, SPECTATOR, LinkSettings(lines_per_second=0), channels=[lobby],
                             reactor=service.reactor, on_message=show)
         teller = Spectator(cfg.server, SPECTATOR, lambda s: tell(s.ansi() if color else s.plain()),
                            lines_per_second=0, reactor=service.reactor)

@@ -18,7 +18,7 @@ import irc.client
 
 from ..config import Config
 from ..core.keys import new_key
-from ..irc.link import IrcLink, strip_controls
+from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..protocol import referee_topic
 from .budget import ReplyBudget
 from .lobby import Lobby, Seater
@@ -81,14 +81,15 @@ class RefereeService:
         server = config.server
         self.lobby_channel = server.channel
         self.link = IrcLink(
-            server.host, server.port, server.nick,
-            channels=[server.channel], tls=server.tls, password=server.password,
-            sasl_account=server.sasl_account, sasl_password=server.sasl_password,
-            lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
-            max_replies=config.flood.reply_queue,
-            reactor=reactor, regain=True, account_tags=config.identity.accounts,
+            server.host, server.port, server.nick, LinkSettings(
+                tls=server.tls, password=server.password,
+                sasl_account=server.sasl_account, sasl_password=server.sasl_password,
+                lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
+                max_replies=config.flood.reply_queue, regain=True, account_tags=config.identity.accounts,
+                topic_lock=[server.channel]),  # the topic names the referee
+            channels=[server.channel], reactor=reactor,
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
-            on_nick_state=self._nick_state, topic_lock=[server.channel],  # the topic names the referee
+            on_nick_state=self._nick_state,
         )
         self.reactor = self.link.reactor
         identities = Identities(recorder.store.bots if recorder is not None else None,

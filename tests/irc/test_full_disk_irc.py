@@ -26,7 +26,7 @@ from typing import Iterator
 
 import pytest
 
-from arena.irc.link import IrcLink, ReactorThread
+from arena.irc.link import IrcLink, LinkSettings, ReactorThread
 from arena.irc.servers import LocalServer
 from arena.protocol import END, PAUSE, RESUME, TABLE, ProtocolError, parse
 from arena.referee.pause import STORE_DOWN
@@ -85,8 +85,8 @@ class Watcher:
         self._channels: dict[str, str] = {}
         self._lock = threading.Lock()
         self.thread = ReactorThread(tick=0.02).start()
-        self.link = IrcLink(host, port, "watcher", channels=[lobby], reactor=self.thread.reactor,
-                            lines_per_second=0, on_message=self._heard)
+        self.link = IrcLink(host, port, "watcher", LinkSettings(lines_per_second=0), channels=[lobby],
+                            reactor=self.thread.reactor, on_message=self._heard)
         self.link.connect()
         assert self.link.wait_ready(10)
 

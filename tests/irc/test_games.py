@@ -17,8 +17,8 @@ import pytest
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, GameDefaults, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
 from arena.core.options import Options
-from arena.irc.link import IrcLink, ReactorThread
-from arena.irc.servers import LocalServer, ServicesServer
+from arena.irc.link import IrcLink, LinkSettings, ReactorThread
+from arena.irc.servers import LocalServer
 from arena.protocol import parse
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder as GameRecorder
@@ -28,6 +28,7 @@ from arena.sdk.runner import BotRunner
 from arena.store import Store
 from arena.store.records import StoredGame
 
+from ..services.servers import ServicesServer
 from .conftest import RawClient, Recorder, until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,8 +79,9 @@ class Arena:
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.bots = ReactorThread(tick=0.02)
         self.spectator_log = Recorder()
-        self.spectator = IrcLink(server.host, server.port, "watcher", channels=[self.config.server.channel],
-                                 lines_per_second=0, reactor=self.bots.reactor, on_message=self._watch)
+        self.spectator = IrcLink(server.host, server.port, "watcher", LinkSettings(lines_per_second=0),
+                                 channels=[self.config.server.channel], reactor=self.bots.reactor,
+                                 on_message=self._watch)
         self.runners: list[BotRunner] = []
         self.raw: list[RawClient] = []
 

@@ -9,13 +9,13 @@ from typing import Callable
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import IdentityConfig
 from arena.irc.link import ReactorThread
-from arena.irc.servers import ServicesServer, register_accounts
 from arena.protocol import WHO, parse
 from arena.sdk.runner import BotRunner
 
 from ..irc.conftest import RawClient, until
 from ..irc.test_games import FAST, Arena
 from ..irc.test_identity import reply
+from .servers import ServicesServer, register_accounts
 
 PASSWORDS = {"idref": "pw-idref", "idbot": "pw-idbot", "idother": "pw-idother"}
 
