@@ -113,7 +113,7 @@ def played_three_quests(stored: Path) -> str:
     """A stored Avalon game of the tournament that got to three quests: the deals are secret,
     so one of them may have ended at five rejections before its third quest."""
     with Store(stored) as store:
-        games = store.list_games(game="avalon", tournament="av", limit=None)
+        games = store.games.find(game="avalon", tournament="av", limit=None)
     return next(g.id for g in sorted(games, key=lambda g: g.id) if g.reason != FIVE_REJECTIONS)
 
 

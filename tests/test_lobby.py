@@ -257,10 +257,10 @@ def test_a_restart_continues_each_rosters_series_from_the_store(tmp_path: Path) 
 
     uninterrupted = play(lobby(min_players=5, max_players=5, keep=4), 10)
     with Store(tmp_path / "a.db") as store:
-        first = play(lobby(store, min_players=5, max_players=5, keep=4), 6)
+        first = play(lobby(store.rosters, min_players=5, max_players=5, keep=4), 6)
     with Store(tmp_path / "a.db") as store:
-        assert store.roster("avalon", "b0,b1,b2,b3,b4") == (1, 2)
-        rest = play(lobby(store, min_players=5, max_players=5, keep=4), 4)
+        assert store.rosters.get("avalon", "b0,b1,b2,b3,b4") == (1, 2)
+        rest = play(lobby(store.rosters, min_players=5, max_players=5, keep=4), 4)
     assert first + rest == uninterrupted
 
 
@@ -317,10 +317,10 @@ class FailingBook:
     def __init__(self) -> None:
         self.full = True
 
-    def roster(self, game: str, roster: str) -> tuple[int, int] | None:
+    def get(self, game: str, roster: str) -> tuple[int, int] | None:
         return None
 
-    def save_roster(self, game: str, roster: str, block: int, games: int) -> None:
+    def save(self, game: str, roster: str, block: int, games: int) -> None:
         if self.full:
             raise OSError(28, "No space left on device")
 

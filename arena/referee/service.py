@@ -18,7 +18,7 @@ import irc.client
 
 from ..config import Config
 from ..core.keys import new_key
-from ..irc.link import IrcLink, strip_controls
+from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..protocol import referee_topic
 from .budget import ReplyBudget
 from .lobby import Lobby, Seater
@@ -81,17 +81,18 @@ class RefereeService:
         server = config.server
         self.lobby_channel = server.channel
         self.link = IrcLink(
-            server.host, server.port, server.nick,
-            channels=[server.channel], tls=server.tls, password=server.password,
-            sasl_account=server.sasl_account, sasl_password=server.sasl_password,
-            lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
-            max_replies=config.flood.reply_queue,
-            reactor=reactor, regain=True, account_tags=config.identity.accounts,
+            server.host, server.port, server.nick, LinkSettings(
+                tls=server.tls, password=server.password,
+                sasl_account=server.sasl_account, sasl_password=server.sasl_password,
+                lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
+                max_replies=config.flood.reply_queue, regain=True, account_tags=config.identity.accounts,
+                topic_lock=[server.channel]),  # the topic names the referee
+            channels=[server.channel], reactor=reactor,
             on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
-            on_nick_state=self._nick_state, topic_lock=[server.channel],  # the topic names the referee
+            on_nick_state=self._nick_state,
         )
         self.reactor = self.link.reactor
-        identities = Identities(recorder.store if recorder is not None else None,
+        identities = Identities(recorder.store.bots if recorder is not None else None,
                                 require_key=config.identity.require_key, accounts=config.identity.accounts)
         journal = None if recorder is None else Journal(
             recorder.store, f"{server.host}:{server.port}/{server.channel}", recorder.tournament)
@@ -109,7 +110,7 @@ class RefereeService:
         if seater is None:
             lobby = config.lobby
             seater = Lobby(lobby, config.games[lobby.game].options, config.seating.games_per_order, key,
-                           recorder.store if recorder is not None else None)
+                           recorder.store.rosters if recorder is not None else None)
         self.room = Room(config, self.referee, self.link, seater, key, journal=journal, max_games=max_games,
                          on_game_end=on_game_end, watchers=watchers, clock=clock)
         self.room.on_wake = self._wake_at

@@ -113,8 +113,8 @@ def export_live(live: LiveGame) -> dict[str, Any]:
 def export(store: Store, game_id: str) -> dict[str, Any] | None:
     """The document of ``game_id``: finished if it is recorded (even while its end is on its
     way to the server), else live if it is in progress, else None."""
-    stored = store.load_game(game_id)
+    stored = store.games.load(game_id)
     if stored is not None:
         return export_game(stored)
-    live = store.all_live_games(game_id)
+    live = store.live.all(game_id)
     return export_live(live[0]) if live else None

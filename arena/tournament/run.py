@@ -34,10 +34,10 @@ def open_tournament(store: Store, settings: Settings, wall: Callable[[], float] 
     other change would alter the schedule of the games still to play.
     """
     settings.check()
-    found = store.tournament(settings.id)
+    found = store.tournaments.get(settings.id)
     if found is None:
-        store.start_tournament(settings.id, settings.to_dict(), wall())
-        return Schedule(settings, store.tournament_key(settings.id)), 0
+        store.tournaments.start(settings.id, settings.to_dict(), wall())
+        return Schedule(settings, store.tournaments.key(settings.id)), 0
     stored, done = found
     before = dict(stored)
     before.pop("games", None)
@@ -48,7 +48,7 @@ def open_tournament(store: Store, settings: Settings, wall: Callable[[], float] 
         raise TournamentError(
             f"tournament {settings.id} was started with other settings ({', '.join(changed)} differ); "
             f"resume it with the same settings, or start a new one with another --id")
-    return Schedule(settings, store.tournament_key(settings.id)), done
+    return Schedule(settings, store.tournaments.key(settings.id)), done
 
 
 class _Tracker:
@@ -66,7 +66,7 @@ class _Tracker:
         self.done += 1
         self.played += 1
         if self.report is not None:
-            rows = self.store.leaderboard(self.settings.game, "elo", limit=3, tournament=self.settings.id)
+            rows = self.store.ratings.leaderboard(self.settings.game, "elo", limit=3, tournament=self.settings.id)
             self.report(Progress(self.done, self.settings.games, self.played, time.perf_counter() - self.start,
                                  [(r.bot, r.score) for r in rows]))
 
@@ -93,7 +93,7 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     if done >= settings.games:
         return 0
     # Bots load in this process: no keys.
-    hub = LocalHub(config.timeouts, channel=config.server.channel, identities=Identities(store),
+    hub = LocalHub(config.timeouts, channel=config.server.channel, identities=Identities(store.bots),
                    clock=CLOCKS[settings.clock])
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
     tracker = _Tracker(store, settings, done, report)
@@ -107,7 +107,7 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
         # stream: seeded per game too, or a resumed run would deal them other numbers.
         random.seed(schedule.module_seed(index))
 
-    seater = TournamentSeater(schedule, options, store.has_game, one_at_a_time=True, on_take=seeded)
+    seater = TournamentSeater(schedule, options, store.games.has, one_at_a_time=True, on_take=seeded)
     room = Room(config, hub.referee, hub, seater, schedule.key, max_games=settings.games - done,
                 on_game_end=tracker, clock=lambda: hub.now)
     sessions = {nick: hub.connect(nick, bot) for nick, bot in bots.items()}
@@ -239,10 +239,10 @@ def play_irc(settings: Settings, options: Any, store: Store, config: Config,
     if done >= settings.games:
         return 0
     tracker = _Tracker(store, settings, done, report)
-    live = {game.id for game in store.live_games(tournament=settings.id)}
+    live = {game.id for game in store.live.unfinished(tournament=settings.id)}
     service = RefereeService(
         config, max_games=settings.games - done,
-        seater=TournamentSeater(schedule, options, lambda gid: gid in live or store.has_game(gid)),
+        seater=TournamentSeater(schedule, options, lambda gid: gid in live or store.games.has(gid)),
         recorder=Recorder(store, tournament=settings.id, strict=True), on_game_end=tracker,
     )
     service.serve()

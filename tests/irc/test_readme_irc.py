@@ -10,9 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.irc.servers import embedded_server
-
 from ..test_readme_bot import README, minimal_bot
+from .conftest import embedded_server
 from .test_games import ROOT
 
 GAMES = 2
