@@ -25,7 +25,7 @@ from collections import deque
 from typing import Any, Callable, Sequence
 
 from ..core.game import Result
-from ..protocol import MAX_LINE_BYTES, Message, parse
+from ..protocol import MAX_LINE_BYTES, Message, ProtocolError, parse
 from ..sdk.bot import Bot, Reply, Session
 from .identity import Identities
 from .journal import Journal
@@ -187,6 +187,7 @@ class LocalHub:
         ref = referee.nick
         sessions = self.sessions
         channel = self.channel.lower()
+        games = self._members
         messages = self._messages
         while queue or self._sent:
             if not queue:
@@ -195,12 +196,15 @@ class LocalHub:
             sender, target, text, msg = queue.popleft()
             low = target.lower()
             if sender == ref:
-                hearers = sessions.values() if low == channel else self._in(low)
+                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
                 if hearers is not None:
                     if low == channel:
                         self.channel_log.append(text)
                     if msg is None:
-                        msg = parse(text)  # once for every listener: the line is the same for all
+                        try:
+                            msg = parse(text)  # once for every listener: the line is the same for all
+                        except ProtocolError:
+                            continue  # words for people (an operator's !status): no bot reads them
                     for session in hearers:
                         for line, said in session.replies(msg):
                             queue.append((session.nick, ref, line, said if messages else None))
@@ -212,7 +216,7 @@ class LocalHub:
                         for line, said in replies:
                             queue.append((addressee.nick, ref, line, said if messages else None))
             else:
-                hearers = sessions.values() if low == channel else self._in(low)
+                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
                 if hearers is not None:  # a player talking in a channel: everyone there hears it
                     for session in hearers:
                         if session.nick != sender:
@@ -221,11 +225,9 @@ class LocalHub:
                         self.chat_log.append((sender, text))
                 referee.on_message(sender, target, text, self.now, None, msg)
 
-    def _in(self, channel: str) -> list[Session] | None:
-        """The bots in game channel ``channel`` (folded); None if it is no channel the referee is in."""
-        members = self._members.get(channel)
-        if members is None:
-            return None
+    def _in(self, channel: str) -> list[Session]:
+        """The bots in game channel ``channel`` (folded)."""
+        members = self._members[channel]
         return [session for nick, session in self.sessions.items() if nick in members]
 
     def _went_out(self) -> None:
@@ -253,6 +255,7 @@ class LocalHub:
         thinking alone. The referee's own work takes no time."""
         timeline, referee, sessions = self._timeline, self.referee, self.sessions
         channel = self.channel.lower()
+        games = self._members
         while True:
             self._post(self.now)  # what the referee (or a caller) said just now
             if self._sent:  # on their way: gone out
@@ -272,12 +275,15 @@ class LocalHub:
             self.now = at
             low = target.lower()
             if sender == referee.nick:
-                hearers = sessions.values() if low == channel else self._in(low)
+                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
                 if hearers is not None:
                     if low == channel:
                         self.channel_log.append(text)
                     if msg is None:
-                        msg = parse(text)
+                        try:
+                            msg = parse(text)
+                        except ProtocolError:
+                            continue  # words for people: no bot reads them
                     for session in hearers:
                         self._think(session, clock, session.replies, msg)
                 else:
@@ -289,7 +295,7 @@ class LocalHub:
                     else:
                         self._think(addressee, clock, self._feed, addressee, sender, text)
             else:
-                hearers = sessions.values() if low == channel else self._in(low)
+                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
                 if hearers is not None:
                     for session in hearers:
                         if session.nick != sender:
