@@ -7,7 +7,7 @@ before and after. A game still in progress (journaled in ``live_games``) gets th
 shape holding only what its channel has shown: public events, channel lines and talk; no
 roles, no seed (the deal follows from it), no answers, no direct messages. So a bot's author watching a game their bot plays sees
 what a spectator in the channel sees, and nothing more, until the game's ``END``.
-The format is documented field by field in the README ("The export format").
+The format is documented field by field in docs/operators.md ("The export format").
 """
 
 from __future__ import annotations
