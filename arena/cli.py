@@ -171,7 +171,7 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
     from .referee.recorder import Recorder
 
-    from .narrate.service import narrating
+    from .spectate.service import narrating
 
     config = obj.config
     with open_store(config) as store, narrating(config.server, config.narrator) as narrator:
@@ -195,7 +195,7 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
 def watch(obj: _Context, game_id: str | None, nick: str) -> None:
     """Follow the games on the IRC server of the configuration, told in sentences as they are
     played (colours on a terminal); with GAME_ID that game alone, until it ends."""
-    from .narrate.watch import watch as run_watch
+    from .spectate.watch import watch as run_watch
 
     server = obj.config.server
     if game_id is not None and Path(obj.config.store.path).exists():

@@ -25,6 +25,7 @@ from .referee.recorder import ratings_message
 from .store import Store
 from .store import ParametersChanged
 from .store.report import channel_lines, games_lines, leaderboard_lines, replay_lines, stats_lines
+from .tournament.schedule import builtin_bots
 
 SYSTEMS = ("elo", "trueskill")
 
@@ -100,7 +101,7 @@ def register(main: click.Group) -> None:
     @click.option("--players", type=click.IntRange(min=1), default=None,
                   help="Seats per game (default: every bot plays).  [config: tournament.players]")
     @click.option("--bot", "bots", multiple=True, metavar="NICK=BOT",
-                  help="A player, repeatable: BOT is random, avalon_rule, werewolf_rule, tuvalon_rule, module:Class or file.py:Class; "
+                  help=f"A player, repeatable: BOT is {', '.join(builtin_bots())}, module:Class or file.py:Class; "
                        "over IRC just NICK.  [config: tournament.bots]")
     @click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help="A game option; repeatable.")
     @click.option("--transport", type=click.Choice(["local", "irc"]), default=None,

@@ -23,6 +23,7 @@ import yaml
 
 from .core.errors import SetupError
 from .core.options import OptionError, Options
+from .core import kit as kits
 from .games import GAMES
 from .ratings.settings import RatingsConfig
 
@@ -247,7 +248,7 @@ class TournamentConfig:
     players: int | None = setting(None, help="seats per game; null = every bot plays every game", min=1)
     bots: tuple[str, ...] = setting(
         ("rule1=avalon_rule", "rule2=avalon_rule", "rule3=avalon_rule", "random1=random", "random2=random"),
-        help="the players: NAME=BOT in local mode (BOT: random, avalon_rule, werewolf_rule, tuvalon_rule, module:Class or "
+        help=f"the players: NAME=BOT in local mode (BOT: {', '.join(('random', *kits.bots()))}, module:Class or "
              "file.py:Class); "
              "over IRC the names of bots that connect and register",
         pattern=r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\-\[\]\\^_`{|}]{0,15}(=\S+)?",

@@ -19,6 +19,7 @@ import operator
 import re
 from typing import Any, Mapping, overload
 
+from .core import kit as kits
 from .core.errors import ErrorCode
 
 PROTOCOL_VERSION = 1
@@ -98,34 +99,15 @@ ARITY: dict[str, tuple[int, int]] = {
     TEAM: (1, 1),  # game id
     RATINGS: (1, 1),  # game id
 }
-"""Verbs every game shares; each game's own event verbs follow in ``GAME_VERBS``."""
+"""Verbs every game shares; each game's own event verbs are added when its kit is registered
+(``arena.core.kit``), so a bot that imports only the SDK parses every line a referee can send."""
 
-# Avalon's public events.
+# Avalon's public events (its kit gives their arities, as every game's kit gives its own).
 VOTES = "VOTES"
 QUEST = "QUEST"
 DECK = "DECK"
 LOYALTY = "LOYALTY"
 ASSASSINATION = "ASSASSINATION"
-
-# Werewolf's events (see protocol.md, "Werewolf").
-WEREWOLF_VERBS = (
-    "RULES", "WOLVES", "NIGHT", "SEER", "WOLF_VOTES", "WOLF_TARGET", "LOVERS", "CHARMED", "BLOCKED", "MASONS", "DETECTIVE", "TRACKED", "WATCHED", "ORACLE", "CAUGHT", "CARDS", "SILENCED", "CLEANSED", "DAWN", "DAY",
-    "PUNISHED",
-    "DEALT", "CULT",
-    "CANDIDACY", "LEADER_VOTE", "LEADER", "ORDER", "SPEECH", "BALLOT", "VOTE_RESULT", "EXECUTION",
-    "IDIOT", "DEATH", "SHOT",
-)
-
-# Tuvalon's events beside Avalon's (see protocol.md, "Tuvalon").
-TUVALON_VERBS = ("MAP", "TEAM_PROPOSED", "SPEECH", "MOVE", "FORCED")
-
-GAME_VERBS: dict[str, dict[str, tuple[int, int]]] = {
-    "avalon": {VOTES: (1, 1), QUEST: (1, 1), DECK: (1, 1), LOYALTY: (1, 1), ASSASSINATION: (1, 1)},
-    "tuvalon": {verb: (1, 1) for verb in TUVALON_VERBS},
-    "werewolf": {verb: (1, 1) for verb in WEREWOLF_VERBS},
-}
-"""Every game's event verbs live here, beside the shared ones, so a bot that imports only
-the SDK parses every line a referee can send (each takes the game id as its one arg)."""
 
 _KEY = re.compile(r"[a-z][a-z0-9_]*\Z")
 _VERB = re.compile(r"[A-Z][A-Z_]*\Z")
@@ -171,8 +153,28 @@ def register_verbs(arities: Mapping[str, tuple[int, int]]) -> None:
         ARITY[verb] = arity
 
 
-for _verbs in GAME_VERBS.values():
-    register_verbs(_verbs)
+_SHARED = frozenset(ARITY)
+_from_games: set[str] = set()
+"""The verbs in ``ARITY`` that registered games gave."""
+
+
+def _game_verbs(games: tuple[kits.Kit, ...]) -> None:
+    """Know exactly the registered games' verbs (beside the shared ones and any added by
+    ``register_verbs``); raises ValueError, changing nothing, if two disagree."""
+    wanted: dict[str, tuple[int, int]] = {}
+    for game in games:
+        for verb, arity in game.verbs.items():
+            if not _VERB.match(verb):
+                raise ValueError(f"{game.name}: bad verb {verb!r}")
+            known = wanted.get(verb) or (ARITY.get(verb) if verb in _SHARED or verb not in _from_games else None)
+            if known not in (None, arity):
+                raise ValueError(f"{game.name}: verb {verb} registered twice with different arities")
+            wanted[verb] = arity
+    for verb in _from_games - set(wanted):
+        del ARITY[verb]
+    ARITY.update(wanted)
+    _from_games.clear()
+    _from_games.update(set(wanted) - _SHARED)
 
 
 SCRAM = "scram"
@@ -548,3 +550,7 @@ class Reassembler:
             out.append(whole)
         self.idle = self._held is None
         return out
+
+
+kits.on_change(_game_verbs)
+kits.kits()  # the built-in games' verbs, so that every line a referee sends parses

@@ -35,7 +35,7 @@ from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, NarratorConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
-from arena.narrate.service import narrating
+from arena.spectate.service import narrating
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder
 from arena.referee.service import RefereeService

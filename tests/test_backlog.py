@@ -3,7 +3,7 @@ says how much in their place, and keeps every game's setup and end, and their or
 
 from __future__ import annotations
 
-from arena.narrate.backlog import Backlog, Post
+from arena.spectate.backlog import Backlog, Post
 from arena.narrate.sentence import END, PLAY, SETUP, Say
 
 LIVE = "#live"

@@ -1,25 +1,61 @@
-"""The games the arena runs, by name: engines and how their events read on the wire."""
+"""The games the arena runs, by name: the built-in kits are registered here, and the
+engines and wire lines of every registered game (built in or not) are read from its kit."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import AbstractSet, Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
+from ..core import kit
 from ..core.game import Game
-from .avalon.engine import AvalonGame
-from .avalon.lines import AvalonLines
-from .tuvalon.engine import TuvalonGame
-from .tuvalon.lines import TuvalonLines
-from .werewolf.engine import WerewolfGame
-from .werewolf.lines import WerewolfLines
+from .avalon.kit import KIT as AVALON
+from .tuvalon.kit import KIT as TUVALON
+from .werewolf.kit import KIT as WEREWOLF
 
-GAMES: dict[str, type[Game]] = {AvalonGame.name: AvalonGame, WerewolfGame.name: WerewolfGame,
-                                TuvalonGame.name: TuvalonGame}
-LINES: dict[str, AvalonLines | WerewolfLines | TuvalonLines] = {
-    AvalonGame.name: AvalonLines(), WerewolfGame.name: WerewolfLines(), TuvalonGame.name: TuvalonLines()}
+BUILT_IN: tuple[kit.Kit, ...] = tuple(kit.register(k) for k in (AVALON, WEREWOLF, TUVALON))
+"""The games that come with the arena, in the order lists show them."""
 
-RESERVED_NICKS: frozenset[str] = frozenset({"all"} | {w for g in GAMES.values() for w in g.reserved_words})
-"""Words some game's options hold beside nicks, and ``all`` (``to=all`` addresses every
-player): no player may be named like one."""
+T = TypeVar("T")
+
+
+class _ByGame(Mapping[str, T], Generic[T]):
+    """One part of every registered kit, by game name, as the registry holds it now (a
+    game registered at run time is in it from then on)."""
+
+    def __init__(self, part: Callable[[kit.Kit], T]) -> None:
+        self._part = part
+
+    def __getitem__(self, name: str) -> T:
+        return self._part(kit.find(name))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(kit.names())
+
+    def __len__(self) -> int:
+        return len(kit.names())
+
+
+GAMES: Mapping[str, type[Game]] = _ByGame(lambda k: k.engine)
+LINES: Mapping[str, kit.Lines] = _ByGame(lambda k: k.lines)
+
+
+class _Reserved(AbstractSet[str]):
+    """Words some registered game's options hold beside nicks, and ``all`` (``to=all``
+    addresses every player): no player may be named like one."""
+
+    def _words(self) -> frozenset[str]:
+        return frozenset({"all"}).union(*(k.engine.reserved_words for k in kit.kits()))
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._words()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._words())
+
+    def __len__(self) -> int:
+        return len(self._words())
+
+
+RESERVED_NICKS: AbstractSet[str] = _Reserved()
 
 
 def rebuild(name: str, players: int, options: Mapping[str, Any], seed: int, deal: tuple[int, ...] | None,

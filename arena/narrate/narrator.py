@@ -2,7 +2,7 @@
 
 Pure: no sockets, no clock (each line comes with the time it was heard, if known). It
 learns the games from the lobby (``TABLE``, ``RESUME``) or from a game channel's own
-``START``/``RESUME``, and hands every later line of a game to that game's ``Story``.
+``START``/``RESUME``, and hands every later line of a game to that game's story (its kit's).
 Lines from anyone but the referee are talk: relayed for a seated player in its game's
 channel, ignored elsewhere. The referee's nick is the one the lobby's topic names, when it
 names one (a referee that runs under a fallback nick says so there).
@@ -10,20 +10,12 @@ names one (a referee that runs under a fallback nick says so there).
 
 from __future__ import annotations
 
-from ..games.avalon.narration import AvalonStory
-from ..games.tuvalon.narration import TuvalonStory
-from ..games.werewolf.narration import WerewolfStory
-from ..irc.link import strip_controls
 from typing import Iterable
 
-from ..protocol import (END, GAME_VERBS, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse,
-                        topic_referee)
+from ..core import kit as kits
+from ..irc.link import strip_controls
+from ..protocol import END, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse, topic_referee
 from .sentence import SETUP, Say, Sentence
-from .story import Story
-
-STORIES: dict[str, type[Story]] = {AvalonStory.game: AvalonStory, WerewolfStory.game: WerewolfStory,
-                                   TuvalonStory.game: TuvalonStory}
-"""Each game's narration, by the name its lines give it (``game=``)."""
 
 Heard = tuple[str | None, str] | tuple[str, str, tuple[str, ...]]
 """An item of a retold game: ``(None, line)`` the referee's line, ``(nick, text)`` a player's
@@ -43,7 +35,7 @@ class Narrator:
         self.lobby = lobby.lower()
         self.referee = referee
         self.only = only
-        self.games: dict[str, Story] = {}
+        self.games: dict[str, kits.Story] = {}
         self.channels: dict[str, str] = {}
         """Game channels (lower case) and the game each is for."""
         self._parts: dict[str, Reassembler] = {}
@@ -80,10 +72,10 @@ class Narrator:
             return self._announced(channel, gid, msg)
         if channel == self.lobby:
             return []
-        if gid not in self.games and msg.verb == START and msg.get("game") in STORIES:
+        if gid not in self.games and msg.verb == START and kits.get(msg.get("game", "")) is not None:
             self._follow(gid, msg.get("game", ""), channel, msg.list("seats"))
         elif channel not in self.channels and gid not in self.games:
-            joined_late = next((game for game, verbs in GAME_VERBS.items() if msg.verb in verbs), None)
+            joined_late = next((kit.name for kit in kits.kits() if msg.verb in kit.verbs), None)
             if joined_late is not None:  # a game in progress (``arena watch GID``): told from here on
                 self._follow(gid, joined_late, channel, [])
         story = self.games.get(gid)
@@ -94,7 +86,7 @@ class Narrator:
     def _announced(self, channel: str, gid: str, msg: Message) -> list[Sentence]:
         """A ``TABLE`` or ``RESUME`` (in the lobby, and a ``RESUME`` first in its channel)."""
         game, where, seats = msg.get("game", ""), msg.get("channel", ""), msg.list("seats")
-        if game not in STORIES or not where:
+        if kits.get(game) is None or not where:
             return []
         known = gid in self.games and self.channels.get(where.lower()) == gid
         self._follow(gid, game, where, seats)
@@ -112,7 +104,7 @@ class Narrator:
         """Keep (a resumed game's story goes on) or start the story of ``gid``, told from
         ``channel`` from now on."""
         if gid not in self.games:
-            self.games[gid] = STORIES[game](gid, seats)
+            self.games[gid] = kits.find(game).story(gid, seats)
         for old in [c for c, g in self.channels.items() if g == gid and c != channel.lower()]:
             del self.channels[old]
             self.left.append(old)

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Callable
 
 from ..config import Config
+from ..core import kit as kits
+from ..core.errors import SetupError
 from ..core.words import counted
 from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..irc.servers import start_server
-from ..narrate.spectator import Spectator
+from ..spectate.spectator import Spectator
 from ..protocol import TABLE, ProtocolError, parse
 from ..store import Store
 from .identity import make_verifier, new_key
@@ -30,12 +32,6 @@ from .match import Match
 from .recorder import Recorder
 from .service import RefereeService
 
-BOTS = {
-    "avalon": ("arena.bots.avalon_rules_bot", "arena.bots.random_bot"),
-    "werewolf": ("arena.bots.werewolf_rules_bot", "arena.bots.random_bot"),
-    "tuvalon": ("arena.bots.tuvalon_rules_bot", "arena.bots.random_bot"),
-}
-"""Per game: the rule-based sample bot (half the seats, rounded up) and the random one."""
 SPECTATOR = "spectator"
 """The nick the demo watches under."""
 
@@ -63,7 +59,10 @@ def run_demo(
     with start_server(server) as (host, port), tempfile.TemporaryDirectory() as scratch, \
             Store(Path(scratch) / "demo.db", config.ratings.systems()) as store:
         cfg = demo_config(config, host, port, players, game)
-        rule_bot, random_bot = BOTS[game]
+        bots = kits.find(game).demo
+        if bots is None:
+            raise SetupError(f"{game} has no sample bots to show")
+        rule_bot, random_bot = bots
         service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store),
                                  watchers=[SPECTATOR])  # it tells each game from its START
         referee = cfg.server.nick

@@ -13,8 +13,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PackageLoader, StrictUndefined, \
+    TemplateNotFound, select_autoescape
 
+from ..core import kit as kits
 from ..core.words import counted
 from ..store import GameSummary, LiveGame
 from ..store.export import LIVE
@@ -39,7 +41,18 @@ class Links:
 FILE = Links()
 """The links of a report written to a file: none."""
 
-_env = Environment(loader=PackageLoader("arena.report", "templates"), autoescape=select_autoescape(["html"]),
+class _KitTemplates(BaseLoader):
+    """The templates of games that keep theirs outside the report (``Kit.template_dir``)."""
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Any]:
+        for kit in kits.kits():
+            if kit.template_dir is not None and template in kit.templates:
+                return FileSystemLoader(kit.template_dir).get_source(environment, template)
+        raise TemplateNotFound(template)
+
+
+_env = Environment(loader=ChoiceLoader([PackageLoader("arena.report", "templates"), _KitTemplates()]),
+                   autoescape=select_autoescape(["html"]),
                    undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 _env.filters["when"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else ""
 _env.filters["word"] = views.word
@@ -51,17 +64,21 @@ _env.globals["seat_colour"] = charts.seat_colour
 
 
 def _game_context(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """What a game's page shows: what every game has, then its own part, as its kit gives it
+    (``talk_shown``: its part shows what was said, so the page does not list it apart)."""
     names = views.Names(tuple(p["nick"] for p in doc["players"]))
+    kit = kits.get(doc["game"])
+    own = kit.page()(doc, names) if kit is not None and kit.page is not None else {}
     return {
         "doc": doc,
         "live": doc["status"] == LIVE,
         "players": views.players(doc),
         "names": names,
-        "avalon": views.avalon(doc, names) if doc["game"] in ("avalon", "tuvalon") else None,
-        "phases": views.werewolf(doc, names) if doc["game"] == "werewolf" else None,
-        "rounds": views.tuvalon_map(doc) if doc["game"] == "tuvalon" else None,
         "log": views.event_lines(doc, names),
         "talk": views.talk_by_proposal(doc),
+        "sections": kit.templates if kit is not None and kit.page is not None else (),
+        "talk_shown": False,
+        **own,
     }
 
 
@@ -71,7 +88,8 @@ def game_body(doc: Mapping[str, Any], links: Links = FILE) -> str:
 
 
 def game_page(doc: Mapping[str, Any], links: Links = FILE) -> str:
-    """A game's page: who was who, then the Avalon grid (and Tuvalon's map) or the Werewolf timeline; a live
+    """A game's page: who was who, then the game's own part (the Avalon grid and Tuvalon's map,
+    the Werewolf timeline: its kit's), the events and what was said; a live
     game's page (with ``links.body``) updates itself until the game ends."""
     title = f"{doc['game']} {doc['id']}"
     return _env.get_template("game.html").render(title=title, links=links, **_game_context(doc))

@@ -49,7 +49,7 @@ from ..protocol import (
 from .faults import Faults
 from .scram import ScramClient, ScramError
 from .speech import Talk, lines_of
-from .view import SPECS, Ask, GameView, new_ask, new_view
+from .view import Ask, GameView, new_ask, new_view, spec_of, specs
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,8 @@ class GameBot(Bot):
         """Calls the decision method that ``ask.kind`` names: override those, not this.
         At another game's table, or for a kind this SDK does not know, a random legal
         choice."""
-        if game.kind == self.plays and ask.kind in SPECS[self.plays].asks:
+        spec = spec_of(self.plays) if game.kind == self.plays else None
+        if spec is not None and ask.kind in spec.asks:
             return getattr(self, ask.kind)(game, ask)
         return ask.random(self.rng)
 
@@ -155,12 +156,16 @@ class GameBot(Bot):
         return ask.random(self.rng)
 
 
+def _asks_of(game: str) -> frozenset[str]:
+    spec = spec_of(game)
+    return frozenset(spec.asks) if spec is not None else frozenset()
+
+
 def decisions_of(game: str | None) -> frozenset[str]:
     """The decision kinds of ``game`` (None: of every game the SDK knows)."""
     if game is not None:
-        spec = SPECS.get(game)
-        return frozenset(spec.asks) if spec is not None else frozenset()
-    return frozenset(kind for spec in SPECS.values() for kind in spec.asks)
+        return _asks_of(game)
+    return frozenset(kind for spec in specs() for kind in spec.asks)
 
 
 def audit(cls: type[Bot]) -> list[str]:
@@ -190,7 +195,7 @@ def audit(cls: type[Bot]) -> list[str]:
     game = cls.plays or "any game"
     problems = []
     for name in sorted(set(own) - known):
-        elsewhere = [spec.name for spec in SPECS.values() if name in spec.asks]
+        elsewhere = [spec.name for spec in specs() if name in spec.asks]
         if elsewhere:
             problems.append(f"{cls.__name__}.{name} is a decision of {' and '.join(sorted(elsewhere))}, not of {game}: "
                             "it is never called")

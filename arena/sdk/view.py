@@ -1,8 +1,8 @@
 """What a bot is given: the request it must answer (``Ask``) and what it knows of the game
 (``GameView``, with the game's ``GameState`` that the SDK keeps up to date).
 
-Each game the SDK knows registers a ``GameSpec`` here: its state class and one request
-class per decision kind. The session builds every view and request from the spec of the
+Each game's ``GameSpec`` (its state class and one request class per decision kind) is
+registered here by its module, or loaded from the game's kit (``Kit.sdk``) on first use. The session builds every view and request from the spec of the
 game's ``START``, so a bot that subclasses the generic ``Bot`` gets the same typed state
 and requests as one written for a single game.
 """
@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar
 
+from ..core import kit as kits
 from ..protocol import ASK, END, ROLE, Message
 from .fields import WORDS, Player
 
@@ -238,7 +239,8 @@ class GameSpec:
 
 
 SPECS: dict[str, GameSpec] = {}
-"""The games the SDK knows, by the name ``START`` gives (``game=avalon``)."""
+"""The specs registered or loaded so far, by the name ``START`` gives (``game=avalon``):
+``spec_of`` and ``specs`` also load those of games registered since."""
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -246,12 +248,28 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+def spec_of(game: str) -> GameSpec | None:
+    """The spec of ``game``, loaded from its kit the first time; None for a game the SDK
+    has no spec of (its bots get the base ``GameState`` and ``Ask``)."""
+    spec = SPECS.get(game)
+    if spec is None:
+        kit = kits.get(game)
+        if kit is not None and kit.sdk is not None:
+            spec = register(kit.sdk())
+    return spec
+
+
+def specs() -> list[GameSpec]:
+    """The specs of every game the SDK knows: each registered game's that has one."""
+    return [spec for spec in map(spec_of, kits.names()) if spec is not None]
+
+
 def new_view(start: Message, me: Player) -> GameView[GameState]:
     """The view of a game that ``start`` (its START line) begins, with a fresh state (which
     reads ``start`` with the other lines, from ``messages``)."""
     seats = start.list("seats")
     kind = start.get("game", "")
-    spec = SPECS.get(kind)
+    spec = spec_of(kind)
     state = (spec.state if spec is not None else GameState)(seats)
     return GameView(start.args[0], kind, me, seats, start.pairs("options"), start, state)
 
@@ -271,7 +289,7 @@ def new_ask(view: GameView[Any], msg: Message, rng: random.Random) -> Ask:
     if last is not None and last[0] is msg and last[1] == view.kind:
         cls, pick, deadline = last[2:]
     else:
-        spec = SPECS.get(view.kind)
+        spec = spec_of(view.kind)
         cls = spec.asks.get(kind, Ask) if spec is not None else Ask
         pick = msg.int("pick") if "pick" in fields else 1
         deadline = float(msg.int("deadline", 0))

@@ -4,9 +4,9 @@ in memory or over IRC with every game stored as it ends (``run``)."""
 from __future__ import annotations
 
 from .run import TournamentSeater, open_tournament, play_irc, play_local
-from .schedule import BUILTIN_BOTS, Entry, Progress, Schedule, Settings, Table, TournamentError, load_bot_class
+from .schedule import Entry, Progress, Schedule, Settings, Table, TournamentError, builtin_bots, load_bot_class
 
 __all__ = [
-    "BUILTIN_BOTS", "Entry", "Progress", "Schedule", "Settings", "Table", "TournamentError", "TournamentSeater",
+    "Entry", "Progress", "Schedule", "Settings", "Table", "TournamentError", "TournamentSeater", "builtin_bots",
     "load_bot_class", "open_tournament", "play_irc", "play_local",
 ]

@@ -22,17 +22,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from ..core import kit as kits
 from ..core.keys import derive
 from ..core.seating import Seating
 from ..sdk.bot import Bot
 
-BUILTIN_BOTS = {
-    "random": "arena.sdk.bot:Bot",
-    "avalon_rule": "arena.bots.avalon_rules_bot:RuleBot",
-    "werewolf_rule": "arena.bots.werewolf_rules_bot:WerewolfRuleBot",
-    "tuvalon_rule": "arena.bots.tuvalon_rules_bot:TuvalonRuleBot",
-}
-"""Bot names a local tournament knows without a module path."""
+RANDOM_BOT = "arena.sdk.bot:Bot"
+"""The bot a local tournament knows as ``random``."""
+
+
+def builtin_bots() -> dict[str, str]:
+    """Bot names a local tournament knows without a module path: ``random`` and every
+    registered game's sample bots (its kit's)."""
+    return {"random": RANDOM_BOT, **kits.bots()}
 
 
 class TournamentError(ValueError):
@@ -159,10 +161,11 @@ class Schedule:
 
 def load_bot_class(spec: str) -> type[Bot]:
     """``random``, ``avalon_rule``, ``package.module:Class`` or ``path/to/file.py:Class``."""
-    target = BUILTIN_BOTS.get(spec, spec)
+    known_bots = builtin_bots()
+    target = known_bots.get(spec, spec)
     where, sep, name = target.rpartition(":")
     if not sep or not where or not name:
-        known = ", ".join(BUILTIN_BOTS)
+        known = ", ".join(known_bots)
         raise TournamentError(f"bot {spec!r}: expected one of {known}, module:Class or file.py:Class")
     try:
         if where.endswith(".py"):

@@ -22,7 +22,7 @@ from arena.config import LobbyConfig, NarratorConfig
 from arena.irc.link import IrcLink, LinkSettings, ReactorThread
 from arena.irc.servers import LocalServer
 from arena.narrate.sentence import END, PLAY, SETUP, Sentence
-from arena.narrate.service import NarratorService
+from arena.spectate.service import NarratorService
 from arena.protocol import topic_referee
 from arena.sdk import Ask, AvalonView, Bot, Player, TeamAsk
 from arena.sdk.runner import BotRunner

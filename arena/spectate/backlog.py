@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from .sentence import PLAY, Say, Sentence
+from ..narrate.sentence import PLAY, Say, Sentence
 
 
 @dataclass

@@ -11,7 +11,7 @@ from typing import Callable
 
 from ..config import ServerConfig
 from ..irc.link import ReactorThread
-from .sentence import Sentence
+from ..narrate.sentence import Sentence
 from .spectator import Spectator
 
 LINGER = 2.0

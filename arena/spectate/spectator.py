@@ -15,8 +15,8 @@ import irc.client
 
 from ..config import ServerConfig
 from ..irc.link import IrcLink, LinkSettings
-from .narrator import Narrator
-from .sentence import Sentence
+from ..narrate.narrator import Narrator
+from ..narrate.sentence import Sentence
 
 
 class Spectator:

@@ -28,8 +28,8 @@ import irc.client
 
 from ..config import NarratorConfig, ServerConfig
 from ..irc.link import ReactorThread
+from ..narrate.sentence import Sentence
 from .backlog import Backlog, Post
-from .sentence import Sentence
 from .spectator import Spectator
 
 READY_WAIT = 30.0
