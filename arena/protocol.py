@@ -166,7 +166,8 @@ def _game_verbs(games: tuple[kits.Kit, ...]) -> None:
         for verb, arity in game.verbs.items():
             if not _VERB.match(verb):
                 raise ValueError(f"{game.name}: bad verb {verb!r}")
-            known = wanted.get(verb) or (ARITY.get(verb) if verb in _SHARED or verb not in _from_games else None)
+            # (a verb only a game gave before is the registered games' to give again)
+            known = wanted[verb] if verb in wanted else None if verb in _from_games else ARITY.get(verb)
             if known not in (None, arity):
                 raise ValueError(f"{game.name}: verb {verb} registered twice with different arities")
             wanted[verb] = arity

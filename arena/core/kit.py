@@ -45,6 +45,9 @@ class Lines(Protocol):
 class Story(Protocol):
     """One game told to spectators from its public lines (``arena.narrate.story.Story``)."""
 
+    over: bool
+    """Whether its END has been told."""
+
     def hear(self, msg: Any, at: float | None = None) -> list[Any]: ...
     def talk(self, nick: str, text: str) -> list[Any]: ...
     def whisper(self, nick: str, text: str, hearers: Sequence[str]) -> list[Any]: ...
@@ -94,7 +97,7 @@ class Kit:
     verbs: Mapping[str, tuple[int, int]]
     """Its own event verbs, each with its least and most args: the protocol parses them
     once the kit is registered."""
-    story: Callable[[str, Sequence[str]], Story]
+    story: Callable[[str, list[str]], Story]
     """A game's narration, made from its id and seats (``arena.narrate.story.Story``)."""
     figures: tuple[Figure, ...] = ()
     """Its roles' figures (``arena stats``)."""

@@ -64,6 +64,6 @@ def rebuild(name: str, players: int, options: Mapping[str, Any], seed: int, deal
     engines are deterministic, its state and events are the original's (a resumed game, a
     stored game, a live one shown to spectators)."""
     cls = GAMES[name]
-    game = cls(players, cls.Options.from_mapping(options, game=name), seed, deal)  # type: ignore[call-arg]
+    game = cls(players, cls.Options.from_mapping(options, game=name), seed, deal)
     game.replay(history)
     return game

@@ -59,10 +59,10 @@ def run_demo(
     with start_server(server) as (host, port), tempfile.TemporaryDirectory() as scratch, \
             Store(Path(scratch) / "demo.db", config.ratings.systems()) as store:
         cfg = demo_config(config, host, port, players, game)
-        bots = kits.find(game).demo
-        if bots is None:
+        sample = kits.find(game).demo
+        if sample is None:
             raise SetupError(f"{game} has no sample bots to show")
-        rule_bot, random_bot = bots
+        rule_bot, random_bot = sample
         service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store),
                                  watchers=[SPECTATOR])  # it tells each game from its START
         referee = cfg.server.nick

@@ -156,15 +156,11 @@ class GameBot(Bot):
         return ask.random(self.rng)
 
 
-def _asks_of(game: str) -> frozenset[str]:
-    spec = spec_of(game)
-    return frozenset(spec.asks) if spec is not None else frozenset()
-
-
 def decisions_of(game: str | None) -> frozenset[str]:
     """The decision kinds of ``game`` (None: of every game the SDK knows)."""
     if game is not None:
-        return _asks_of(game)
+        spec = spec_of(game)
+        return frozenset(spec.asks) if spec is not None else frozenset()
     return frozenset(kind for spec in specs() for kind in spec.asks)
 
 
