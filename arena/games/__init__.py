@@ -11,8 +11,8 @@ from .avalon.kit import KIT as AVALON
 from .tuvalon.kit import KIT as TUVALON
 from .werewolf.kit import KIT as WEREWOLF
 
-BUILT_IN: tuple[kit.Kit, ...] = tuple(kit.register(k) for k in (AVALON, WEREWOLF, TUVALON))
-"""The games that come with the arena, in the order lists show them."""
+for _built_in in (AVALON, WEREWOLF, TUVALON):  # the games that come with the arena, in the order lists show them
+    kit.register(_built_in)
 
 T = TypeVar("T")
 
