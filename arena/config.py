@@ -21,9 +21,9 @@ from typing import Any, Mapping
 
 import yaml
 
+from .core import kit as kits
 from .core.errors import SetupError
 from .core.options import OptionError, Options
-from .core import kit as kits
 from .games import GAMES
 from .ratings.settings import RatingsConfig
 
@@ -249,8 +249,7 @@ class TournamentConfig:
     bots: tuple[str, ...] = setting(
         ("rule1=avalon_rule", "rule2=avalon_rule", "rule3=avalon_rule", "random1=random", "random2=random"),
         help=f"the players: NAME=BOT in local mode (BOT: {', '.join(('random', *kits.bots()))}, module:Class or "
-             "file.py:Class); "
-             "over IRC the names of bots that connect and register",
+             "file.py:Class); over IRC the names of bots that connect and register",
         pattern=r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\-\[\]\\^_`{|}]{0,15}(=\S+)?",
         form="a non-empty list of NICK=BOT entries (NICK: 1 to 16 nick characters)", nonempty=True,
     )
