@@ -63,18 +63,18 @@ def test_a_local_tournament_plays_stores_rates_narrates_exports_and_reports_it(o
                         transport="local", keep=16)
     with Store(config.store.path, config.ratings.systems()) as store:
         assert play_local(settings, OddOneOptions(), store, config) == 6
-        games = store.list_games(game="oddone", limit=None)
+        games = store.games.find(game="oddone", limit=None)
         assert len(games) == 6
         reasons = {g.reason for g in games}
         assert reasons <= {CAUGHT, ESCAPED}
         # Rated: every bot has an Elo rating of this game, after six games each.
-        board = store.leaderboard("oddone", "elo")
+        board = store.ratings.leaderboard("oddone", "elo")
         assert {row.bot for row in board} == {"g1", "g2", "r1", "r2"} and all(row.games == 6 for row in board)
         # The kit's figure: the spy's escapes, among the games the spy played.
-        spies = [s for s in (store.bot_stats("oddone", b).get(b) for b in ("g1", "g2", "r1", "r2")) if s is not None]
+        spies = [s for s in (store.stats.bots("oddone", b).get(b) for b in ("g1", "g2", "r1", "r2")) if s is not None]
         assert any("spy_escape" in role.figures for s in spies for name, role in s.roles.items() if name == "spy")
 
-        stored = store.load_game(games[0].id)
+        stored = store.games.load(games[0].id)
         assert stored is not None
         told = retell(channel_lines(stored))
         text = " ".join(s.plain() for s in told)
