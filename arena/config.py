@@ -304,7 +304,8 @@ class Config:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data as a YAML file with these values would hold it (for ``arena config``)."""
-        return _plain(self)
+        data: dict[str, Any] = _plain(self)
+        return data
 
 
 # -- pydantic's errors, as the operator reads them ----------------------------------------
@@ -372,7 +373,7 @@ def _form(hint: Any, meta: Mapping[str, Any]) -> str:
 def _section_of(cls: type, path: tuple[str | int, ...]) -> type:
     """The section class an error's location (less its key) leads to from ``cls``."""
     for part in path:
-        cls = _optional(typing.get_type_hints(cls)[part])[0]
+        cls = _optional(typing.get_type_hints(cls)[str(part)])[0]
     return cls
 
 
@@ -395,7 +396,7 @@ def _explain(cls: type, error: ErrorDetails, prefix: str) -> str:
     key = loc[-2] if item else loc[-1]
     owner = _section_of(cls, loc[:-2] if item else loc[:-1])
     meta = next(f.metadata for f in dataclasses.fields(owner) if f.name == key)
-    form = _form(typing.get_type_hints(owner)[key], meta)
+    form = _form(typing.get_type_hints(owner)[str(key)], meta)
     if item and kind == "string_type":
         return f"{where} must be a string, got {_show(value)}"
     if item and kind == "literal_error":
@@ -463,7 +464,7 @@ def parse_config(data: Any, *, base_dir: str | os.PathLike[str] | None = None) -
             f"the top level must be a mapping of sections ({', '.join(f.name for f in dataclasses.fields(Config))}), "
             f"got {_show(data)}"
         )
-    config = _build(Config, data, "")
+    config: Config = _build(Config, data, "")
     store = Path(os.path.expanduser(config.store.path))  # unlike Path.expanduser, never raises
     if not store.is_absolute():
         store = Path(base_dir if base_dir is not None else Path.cwd()).absolute() / store

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Iterable, Mapping, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ModelWrapValidatorHandler, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 
 T = TypeVar("T", bound="Options")
@@ -38,7 +38,7 @@ class OptionError(Exception):
 def option(default: Any, *, choices: Iterable[Any] | None = None, help: str = "") -> Any:
     """A field with its help text; ``choices`` (kept as the field's JSON-schema ``enum``)
     limits its values."""
-    extra = None if choices is None else {"enum": list(choices)}
+    extra: dict[str, JsonValue] | None = None if choices is None else {"enum": list(choices)}
     return Field(default, description=help, json_schema_extra=extra)
 
 
@@ -56,13 +56,17 @@ class Options(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    @model_validator(mode="after")
-    def _one_of(self) -> "Options":
-        for name, allowed in _choices(type(self)).items():
-            value = getattr(self, name)
+    @model_validator(mode="wrap")
+    @classmethod
+    def _one_of(cls, data: Any, handler: ModelWrapValidatorHandler[Options]) -> Options:
+        """Choices are checked on the parsed value, and the error quotes the value as given."""
+        options = handler(data)
+        for name, allowed in _choices(cls).items():
+            value = getattr(options, name)
             if value not in allowed:
-                raise OptionError(f"option {name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
-        return self
+                given = data.get(name, value) if isinstance(data, Mapping) else value
+                raise OptionError(f"option {name} must be one of {', '.join(map(str, allowed))}, got {given!r}")
+        return options
 
     @classmethod
     def explain(cls, error: ErrorDetails, game: str = "") -> str:
@@ -117,6 +121,7 @@ def _choices(cls: type[Options]) -> dict[str, tuple[Any, ...]]:
     found = {}
     for name, info in cls.model_fields.items():
         extra = info.json_schema_extra
-        if isinstance(extra, dict) and isinstance(extra.get("enum"), list):
-            found[name] = tuple(extra["enum"])
+        values = extra.get("enum") if isinstance(extra, dict) else None
+        if isinstance(values, list):
+            found[name] = tuple(values)
     return found
