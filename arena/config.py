@@ -252,7 +252,7 @@ def _default_games() -> Mapping[str, GameDefaults]:
 def _read_games(value: Any) -> Mapping[str, GameDefaults]:
     """Games are keyed by name and their options belong to each game, so they are read here
     (their errors are whole ConfigErrors, which pydantic passes through)."""
-    if isinstance(value, Mapping) and all(isinstance(v, GameDefaults) for v in value.values()):
+    if isinstance(value, Mapping) and value and all(isinstance(v, GameDefaults) for v in value.values()):
         return types.MappingProxyType(dict(value))  # already read (a replace(), or built in code)
     games = dict(_default_games())
     for name, raw in _mapping(value, "games").items():

@@ -59,6 +59,7 @@ def test_empty_file_and_empty_sections_are_defaults(tmp_path: Path) -> None:
     assert empty == load_config(write(tmp_path, "# only a comment\n", "comment.yaml"))
     sections = "server:\ntimeouts:\nseating:\nstore:\ngames:\n  avalon:\n    options:\n"
     assert load_config(write(tmp_path, sections, "sections.yaml")) == empty
+    assert load_config(write(tmp_path, "games: {}\n", "no-games.yaml")) == empty
 
 
 def test_every_game_has_legal_defaults() -> None:
