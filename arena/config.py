@@ -24,7 +24,7 @@ from pydantic.dataclasses import dataclass
 from pydantic_core import ErrorDetails
 
 from .core.errors import SetupError
-from .core.options import TYPE_ERRORS, OptionError, Options, first_error
+from .core.options import TYPE_ERRORS, UNKNOWN, OptionError, Options, first_error
 from .core.settings import SECTION, Section, setting, whole
 from .games import GAMES
 from .ratings.settings import RatingsConfig
@@ -385,9 +385,9 @@ def _explain(cls: type, error: ErrorDetails, prefix: str) -> str:
     """One error of reading ``cls`` (at ``prefix``) as one line: the key and the form expected."""
     loc, kind, value = error["loc"], error["type"], error.get("input")
     where = _where((prefix, *loc) if prefix else loc)
-    if kind == "unexpected_keyword_argument":
+    if kind in UNKNOWN:
         known = ", ".join(f.name for f in dataclasses.fields(_section_of(cls, loc[:-1])))
-        return f"unknown key {where!r} (known: {known})"
+        return f"unknown key {'.'.join(map(str, (prefix, *loc) if prefix else loc))!r} (known: {known})"
     if kind == "value_error":  # a section's check across its keys, worded from the key it names
         return f"{where}.{error['ctx']['error']}" if where else str(error["ctx"]["error"])
     if kind == "dataclass_type":

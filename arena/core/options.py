@@ -24,8 +24,8 @@ TYPE_ERRORS = {
 """Pydantic's error types for a value of the wrong kind, and the form to ask for instead."""
 
 
-UNKNOWN = ("extra_forbidden", "unexpected_keyword_argument")
-"""Pydantic's error types for an unknown name (in a model, in a dataclass)."""
+UNKNOWN = ("extra_forbidden", "unexpected_keyword_argument", "invalid_key")
+"""Pydantic's error types for an unknown name (in a model, in a dataclass; one not a string)."""
 
 
 class OptionError(Exception):
@@ -72,7 +72,7 @@ class Options(BaseModel):
     def explain(cls, error: ErrorDetails, game: str = "") -> str:
         """One pydantic error as one line for the operator."""
         name = ".".join(map(str, error["loc"]))
-        if error["type"] == "extra_forbidden":
+        if error["type"] in UNKNOWN:
             where = f" for {game}" if game else ""
             return f"unknown option {name!r}{where} (known: {', '.join(cls.model_fields)})"
         if error["type"] in TYPE_ERRORS:
