@@ -1,29 +1,32 @@
-"""The operator's configuration: one YAML file read into frozen, typed dataclasses.
+"""The operator's configuration: one YAML file read into frozen, typed pydantic dataclasses.
 
-Each setting is declared once, as a dataclass field whose metadata carries its limits; a
-single generic builder reads every section from those declarations, so the checks and the
-wording of the error messages cannot drift apart between keys. A bad file must never give
-the operator a traceback: every problem becomes a ConfigError naming the file, the dotted
-key and the form that was expected.
+Each setting is declared once, with its limits (``arena.core.settings.setting``); pydantic
+checks every section from those declarations, and one formatter words its errors, so the
+checks and the wording of the messages cannot drift apart between keys. A bad file must
+never give the operator a traceback: every problem becomes a ConfigError naming the file,
+the dotted key and the form that was expected.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
-import re
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import field
+from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Annotated, Any, Literal, Mapping
 
 import yaml
+from pydantic import PlainValidator, StringConstraints, TypeAdapter, ValidationError, model_validator
+from pydantic.dataclasses import dataclass
+from pydantic_core import ErrorDetails
 
 from .core import kit as kits
 from .core.errors import SetupError
-from .core.options import OptionError, Options
+from .core.options import TYPE_ERRORS, UNKNOWN, OptionError, Options, first_error
+from .core.settings import SECTION, Section, setting, whole
 from .games import GAMES
 from .ratings.settings import RatingsConfig
 
@@ -34,37 +37,9 @@ class ConfigError(Exception):
     """The configuration cannot be used; the message says where and what form was expected."""
 
 
-def limits(
-    *,
-    help: str,
-    min: float | None = None,
-    max: float | None = None,
-    above: float | None = None,
-    choices: tuple[str, ...] | None = None,
-    pattern: str | None = None,
-    nonempty: bool = False,
-    form: str | None = None,
-) -> dict[str, Any]:
-    """Field metadata the builder enforces, so a key's checks sit next to its declaration.
-
-    ``above`` is an exclusive lower bound (for durations that must be positive);
-    ``pattern`` must match the whole string; ``form`` replaces the generated description
-    of the expected value when the limits alone would not tell the operator what to write.
-    """
-    return {"help": help, "min": min, "max": max, "above": above, "choices": choices,
-            "pattern": pattern, "nonempty": nonempty, "form": form}
-
-
-def setting(default: Any, **kwargs: Any) -> Any:
-    """A field with a default and ``limits(**kwargs)``; defaults are immutable, so configs never share state."""
-    if isinstance(default, (list, dict, set)):
-        raise TypeError("mutable defaults must be tuples")
-    return field(default=default, metadata=limits(**kwargs))
-
-
 def section(cls: type, *, help: str) -> Any:
     """A nested section; a factory, so each Config gets its own (frozen) instance."""
-    return field(default_factory=cls, metadata={"help": help})
+    return field(default_factory=cls, metadata={"description": help})
 
 
 # IRC (RFC 2812) nick and channel rules; a bad value here would only show up as a refused
@@ -72,15 +47,16 @@ def section(cls: type, *, help: str) -> Any:
 _NICK = r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\-\[\]\\^_`{|}]{0,29}"
 _CHANNEL = r"[#&][^\x00-\x20,\x7f]{1,49}"
 _SECRET = r"[^\x00\r\n]+"  # a line break in a password would smuggle extra IRC commands
+Nick = Annotated[str, StringConstraints(strict=True, pattern=whole(_NICK))]
 
 
-@dataclass(frozen=True)
-class ServerConfig:
+@dataclass(frozen=True, config=SECTION)
+class ServerConfig(Section):
     """Where the referee connects and how it presents itself."""
 
     host: str = setting("127.0.0.1", help="IRC server host name or address", pattern=r"\S+",
                         form="a non-empty host name or address without spaces")
-    port: int = setting(6667, help="IRC server port (6697 is the usual TLS port)", min=1, max=65535)
+    port: int = setting(6667, help="IRC server port (6697 is the usual TLS port)", ge=1, le=65535)
     tls: bool = setting(False, help="connect with TLS")
     password: str | None = setting(None, help="server password sent with PASS", pattern=_SECRET,
                                    form="a non-empty string without line breaks")
@@ -95,78 +71,81 @@ class ServerConfig:
     sasl_password: str | None = setting(None, help="SASL PLAIN password, set exactly when sasl_account is",
                                         pattern=_SECRET, form="a non-empty string without line breaks")
     lines_per_second: float = setting(2.0, help="referee's outgoing line rate, to stay under flood limits; "
-                                      "0 = unlimited (a private server without flood limits)", min=0)
-    burst: int = setting(5, help="lines that may go out at once before the rate applies", min=1)
+                                      "0 = unlimited (a private server without flood limits)", ge=0)
+    burst: int = setting(5, help="lines that may go out at once before the rate applies", ge=1)
     max_targets: int = setting(1, help="nicks one direct message may name at once (PRIVMSG a,b,c) when the server "
                                "does not advertise TARGMAX or MAXTARGETS; ngircd takes up to 25 without saying "
-                               "so; 1 is always safe", min=1)
+                               "so; 1 is always safe", ge=1)
 
-    def __post_init__(self) -> None:
-        # Messages raised here start with the field name; the builder prefixes the section.
+    @model_validator(mode="after")
+    def _sasl_pair(self) -> "ServerConfig":
+        # Messages raised here start with the field name; the formatter prefixes the section.
         if self.sasl_account is not None and self.sasl_password is None:
-            raise ConfigError("sasl_password must be set (a non-empty string) when sasl_account is set")
+            raise ValueError("sasl_password must be set (a non-empty string) when sasl_account is set")
         if self.sasl_password is not None and self.sasl_account is None:
-            raise ConfigError("sasl_account must be set (a non-empty string) when sasl_password is set")
+            raise ValueError("sasl_account must be set (a non-empty string) when sasl_password is set")
+        return self
 
 
-@dataclass(frozen=True)
-class FloodConfig:
+@dataclass(frozen=True, config=SECTION)
+class FloodConfig(Section):
     """What anyone can make the referee say: its lines share one rate-limited connection
     with the games, so answers to direct messages and lobby commands are rationed."""
 
     reply_burst: int = setting(
         10, help="replies (ERROR, WELCOME, REGISTERED...) one sender gets back to back before the interval applies",
-        min=1)
+        ge=1)
     reply_interval: float = setting(
         5.0, help="seconds between two replies to one sender once its burst is spent; replies past that are "
-                  "dropped (the lines are still handled); 0 = no limit per sender", min=0)
+                  "dropped (the lines are still handled); 0 = no limit per sender", ge=0)
     reply_queue: int = setting(
         50, help="replies waiting at most, all senders together, behind the games' lines; a reply that finds "
-                 "it full is dropped", min=1)
+                 "it full is dropped", ge=1)
     command_interval: float = setting(
         5.0, help="seconds between two answers to !help or !status from others than operators; the rest are "
-                  "ignored; 0 = answer every one", min=0)
+                  "ignored; 0 = answer every one", ge=0)
 
 
-ESCALATION_STEPS = ("warn", "default", "forfeit")
+Step = Literal["warn", "default", "forfeit"]
+ESCALATION_STEPS: tuple[Step, ...] = typing.get_args(Step)
 
 
-@dataclass(frozen=True)
-class TimeoutConfig:
+@dataclass(frozen=True, config=SECTION)
+class TimeoutConfig(Section):
     """How long bots get to answer, and what happens to those who do not."""
 
-    decision: float = setting(30.0, help="seconds a bot has to answer a request", above=0)
-    grace: float = setting(10.0, help="extra seconds given after a warning", min=0)
-    escalation: tuple[str, ...] = setting(
+    decision: float = setting(30.0, help="seconds a bot has to answer a request", gt=0)
+    grace: float = setting(10.0, help="extra seconds given after a warning", ge=0)
+    escalation: tuple[Step, ...] = setting(
         ESCALATION_STEPS, help="step applied at a player's n-th missed deadline in a game; the last repeats",
-        choices=ESCALATION_STEPS, nonempty=True,
+        choices=ESCALATION_STEPS, min_length=1,
     )
     secret_minimum: float = setting(
         0.0, help="seconds a stretch of secret requests (a Werewolf night) lasts at least, so its length does not "
-                  "tell which roles are still asked; 0 = it ends as soon as its answers are in", min=0,
+                  "tell which roles are still asked; 0 = it ends as soon as its answers are in", ge=0,
     )
     resume: float = setting(
         60.0, help="seconds a game taken up after a referee restart waits for its bots to come back; past them it "
-                   "ends aborted (no rating moves)", min=0,
+                   "ends aborted (no rating moves)", ge=0,
     )
     night_step: float | None = setting(
         None, help="seconds after a Werewolf night begins before a request that needs another's answer (the "
                    "witch's, after the wolves') goes out, so its timing does not tell who answered or who is alive; "
-                   "null = the deadline of the night's first requests (nightActionTime)", min=0,
+                   "null = the deadline of the night's first requests (nightActionTime)", ge=0,
     )
 
 
-@dataclass(frozen=True)
-class SeatingConfig:
+@dataclass(frozen=True, config=SECTION)
+class SeatingConfig(Section):
     """Seat order is kept for a block of games so seat effects even out without reseating every game."""
 
     games_per_order: int = setting(
         16, help="games a table plays with the same bots in one seat order before new tables are drawn from everyone "
-                 "waiting", min=1)
+                 "waiting", ge=1)
 
 
-@dataclass(frozen=True)
-class IdentityConfig:
+@dataclass(frozen=True, config=SECTION)
+class IdentityConfig(Section):
     """How a connection proves which bot it plays: a seat, a rating and a history belong to
     a bot, so whoever can claim a name can take all three."""
 
@@ -178,43 +157,44 @@ class IdentityConfig:
                     "services): a logged-in bot's first registration binds its name to its account")
 
 
-@dataclass(frozen=True)
-class StoreConfig:
+@dataclass(frozen=True, config=SECTION)
+class StoreConfig(Section):
     """Where results persist; resolved to an absolute path so a daemon's working directory does not matter."""
 
     path: str = setting("arena.db", help="results database; relative paths start at the config file's folder",
                         pattern=r"[^\x00]+", form="a non-empty file path")
 
 
-@dataclass(frozen=True)
-class LobbyConfig:
+@dataclass(frozen=True, config=SECTION)
+class LobbyConfig(Section):
     """When the referee starts games on its own, and who may start them by hand."""
 
     game: str = setting("avalon", help="the game the lobby starts", choices=tuple(GAMES))
     auto_start: bool = setting(True, help="start a game by itself once enough bots are registered")
-    min_players: int = setting(5, help="fewest registered bots for an automatic start", min=1)
-    max_players: int = setting(10, help="most players seated in one game", min=1)
+    min_players: int = setting(5, help="fewest registered bots for an automatic start", ge=1)
+    max_players: int = setting(10, help="most players seated in one game", ge=1)
     countdown: float = setting(
         30.0, help="seconds without a new bot waiting before a table that is not full opens (a full one opens at once)",
-        min=0)
+        ge=0)
     max_wait: float = setting(
         120.0, help="seconds at most from when the longest-waiting bot began waiting to an automatic start, "
-                    "however many registrations restart the countdown", min=0)
-    join_timeout: float = setting(30.0, help="seconds seated bots have to join the game channel", min=0)
+                    "however many registrations restart the countdown", ge=0)
+    join_timeout: float = setting(30.0, help="seconds seated bots have to join the game channel", ge=0)
     topic_interval: float = setting(
         30.0, help="seconds between two updates of the lobby topic's status (who waits, what runs), set only when it "
-                   "changed; 0 = the topic names the referee only", min=0)
-    operators: tuple[str, ...] = setting(
-        (), help="nicks allowed to send !start and !stop (!help and !status answer anyone)", pattern=_NICK,
-        form="a list of IRC nicks")
+                   "changed; 0 = the topic names the referee only", ge=0)
+    operators: tuple[Nick, ...] = setting(
+        (), help="nicks allowed to send !start and !stop (!help and !status answer anyone)", form="a list of IRC nicks")
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _players(self) -> "LobbyConfig":
         if self.max_players < self.min_players:
-            raise ConfigError(f"max_players must be at least min_players ({self.min_players}), got {self.max_players}")
+            raise ValueError(f"max_players must be at least min_players ({self.min_players}), got {self.max_players}")
+        return self
 
 
-@dataclass(frozen=True)
-class NarratorConfig:
+@dataclass(frozen=True, config=SECTION)
+class NarratorConfig(Section):
     """The spectators' channel: ``arena serve`` runs the narrator, on a connection of its own,
     when ``channel`` is set."""
 
@@ -224,89 +204,88 @@ class NarratorConfig:
                                          "#arena-live-g7); the channel itself then tells the tables and the ends")
     nick: str | None = setting(None, help="the narrator's nick; null = the referee's nick followed by -tv",
                                pattern=_NICK, form="null, or an IRC nick of 1 to 30 characters")
-    lines_per_second: float = setting(1.0, help="the narrator's outgoing line rate; 0 = unlimited", min=0)
-    burst: int = setting(5, help="lines that may go out at once before the rate applies", min=1)
+    lines_per_second: float = setting(1.0, help="the narrator's outgoing line rate; 0 = unlimited", ge=0)
+    burst: int = setting(5, help="lines that may go out at once before the rate applies", ge=1)
     backlog: int = setting(20, help="lines the narration may fall behind before it skips the play of the games it "
-                                    "has yet to tell, saying how much (never a game's setup or its end)", min=1)
+                                    "has yet to tell, saying how much (never a game's setup or its end)", ge=1)
 
     def nick_for(self, referee: str) -> str:
         return self.nick or f"{referee}-tv"
 
 
 TRANSPORTS = ("local", "irc")
+_BOT = r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\-\[\]\\^_`{|}]{0,15}(=\S+)?"
 
 
-@dataclass(frozen=True)
-class TournamentConfig:
+@dataclass(frozen=True, config=SECTION)
+class TournamentConfig(Section):
     """A series between chosen bots (``arena tournament``); every key can be overridden by a flag."""
 
     id: str = setting("t1", help="the tournament's id; run again with the same id to resume it",
                       pattern=r"[A-Za-z][A-Za-z0-9_]{0,11}",
                       form="1 to 12 letters, digits or _, starting with a letter")
     game: str = setting("avalon", help="the game played", choices=tuple(GAMES))
-    games: int = setting(100, help="games in the tournament", min=1)
-    players: int | None = setting(None, help="seats per game; null = every bot plays every game", min=1)
-    bots: tuple[str, ...] = setting(
+    games: int = setting(100, help="games in the tournament", ge=1)
+    players: int | None = setting(None, help="seats per game; null = every bot plays every game", ge=1)
+    bots: tuple[Annotated[str, StringConstraints(strict=True, pattern=whole(_BOT))], ...] = setting(
         ("rule1=avalon_rule", "rule2=avalon_rule", "rule3=avalon_rule", "random1=random", "random2=random"),
         help=f"the players: NAME=BOT in local mode (BOT: {', '.join(('random', *kits.bots()))}, module:Class or "
              "file.py:Class); over IRC the names of bots that connect and register",
-        pattern=r"[A-Za-z\[\]\\^_`{|}][A-Za-z0-9\-\[\]\\^_`{|}]{0,15}(=\S+)?",
-        form="a non-empty list of NICK=BOT entries (NICK: 1 to 16 nick characters)", nonempty=True,
+        form="a non-empty list of NICK=BOT entries (NICK: 1 to 16 nick characters)", min_length=1,
     )
     transport: str = setting("local", help="local: bots run in this process; irc: bots connect to the server",
                              choices=TRANSPORTS)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class GameDefaults:
     """What a game is played with unless a command says otherwise."""
 
-    players: int = field(metadata=limits(help="number of players", min=1))
-    options: Options = field(metadata={"help": "the game's Options, checked by the game"})
+    players: int = field(metadata={"description": "number of players", "ge": 1, "strict": True})
+    options: Options = field(metadata={"description": "the game's Options, checked by the game"})
 
 
 def _default_games() -> Mapping[str, GameDefaults]:
     return types.MappingProxyType({name: GameDefaults(game.default_players, game.Options()) for name, game in GAMES.items()})
 
 
-def _parse_games(value: Any, where: str) -> Mapping[str, GameDefaults]:
-    """Games are keyed by name and their options belong to each game, so they are read here."""
+def _read_games(value: Any) -> Mapping[str, GameDefaults]:
+    """Games are keyed by name and their options belong to each game, so they are read here
+    (their errors are whole ConfigErrors, which pydantic passes through)."""
+    if isinstance(value, Mapping) and value and all(isinstance(v, GameDefaults) for v in value.values()):
+        return types.MappingProxyType(dict(value))  # already read (a replace(), or built in code)
     games = dict(_default_games())
-    for name, raw in _mapping(value, where).items():
+    for name, raw in _mapping(value, "games").items():
         if name not in GAMES:
-            raise ConfigError(f"{where}: unknown game {name!r} (known: {', '.join(GAMES)})")
-        at = f"{where}.{name}"
+            raise ConfigError(f"games: unknown game {name!r} (known: {', '.join(GAMES)})")
+        at = f"games.{name}"
         body = _mapping(raw, at)
-        _check_keys(body, ("players", "options"), at)
-        players = games[name].players  # the default
-        if "players" in body:
-            players = _convert(f"{at}.players", int, _field(GameDefaults, "players").metadata, body["players"])
-        options = _parse_options(GAMES[name].Options, name, body.get("options"), f"{at}.options")
+        options = _read_options(GAMES[name].Options, name, body.get("options"), f"{at}.options")
+        defaults = _build(GameDefaults, {"players": games[name].players, **body, "options": options}, at)
         try:
-            GAMES[name].check_setup(players, options)
+            GAMES[name].check_setup(defaults.players, options)
         except SetupError as exc:
-            raise ConfigError(f"{at}: cannot start with players: {players} and these options: {exc}") from None
-        games[name] = GameDefaults(players, options)
+            raise ConfigError(f"{at}: cannot start with players: {defaults.players} and these options: {exc}") from None
+        games[name] = defaults
     return types.MappingProxyType(games)
 
 
-def _parse_options(cls: type[Options], game: str, value: Any, where: str) -> Options:
-    values = _mapping(value, where)
-    # Options.from_mapping also reads command-line text ("yes", "2"); a config file has real
-    # types, so a quoted "false" is refused here instead of silently meaning something.
-    hints = typing.get_type_hints(cls)
-    for name, item in values.items():
-        kind = hints.get(name)
-        if kind in (bool, int) and (not isinstance(item, kind) or (kind is int and isinstance(item, bool))):
-            form = "true or false" if kind is bool else "a whole number"
-            raise ConfigError(f"{where}.{name} must be {form}, got {_show(item)}")
+def _read_options(cls: type[Options], game: str, value: Any, where: str) -> Options:
+    """Options.from_mapping also reads command-line text ("yes", "2"); a config file has real
+    types, so options are read strictly here and a quoted "false" is refused."""
     try:
-        return cls.from_mapping(values, game=game)
-    except OptionError as exc:
+        return cls.model_validate(_mapping(value, where), strict=True)
+    except ValidationError as exc:
+        error = first_error(exc)
+        if error["type"] in TYPE_ERRORS:
+            raise ConfigError(f"{where}.{error['loc'][0]} must be {TYPE_ERRORS[error['type']]}, "
+                              f"got {_show(error['input'])}") from None
+        raise ConfigError(f"{where}: {cls.explain(error, game)}") from None
+    except OptionError as exc:  # the game's own checks
         raise ConfigError(f"{where}: {exc}") from None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class Config:
     """The whole configuration; ``load_config`` is the way to get one from a file."""
 
@@ -320,20 +299,16 @@ class Config:
     store: StoreConfig = section(StoreConfig, help="where results are kept")
     ratings: RatingsConfig = section(RatingsConfig, help="the rating systems' parameters")
     tournament: TournamentConfig = section(TournamentConfig, help="arena tournament's defaults")
-    games: Mapping[str, GameDefaults] = field(
-        default_factory=_default_games, metadata={"help": "per game defaults", "parse": _parse_games}
-    )
+    games: Annotated[Mapping[str, GameDefaults], PlainValidator(_read_games)] = field(
+        default_factory=_default_games, metadata={"description": "per game defaults"})
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data as a YAML file with these values would hold it (for ``arena config``)."""
-        return _plain(self)
+        data: dict[str, Any] = _plain(self)
+        return data
 
 
-# -- the generic builder ------------------------------------------------------------------
-
-
-def _field(cls: type, name: str) -> dataclasses.Field[Any]:
-    return next(f for f in dataclasses.fields(cls) if f.name == name)
+# -- pydantic's errors, as the operator reads them ----------------------------------------
 
 
 def _show(value: Any) -> str:
@@ -350,19 +325,12 @@ def _show(value: Any) -> str:
 
 
 def _mapping(value: Any, where: str) -> Mapping[Any, Any]:
-    """A section may be left empty (``server:`` with every key commented out) and means defaults."""
+    """A part left empty (``options:`` with every key commented out) means defaults."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         raise ConfigError(f"{where} must be a mapping of keys to values, got {_show(value)}")
     return value
-
-
-def _check_keys(data: Mapping[Any, Any], known: typing.Sequence[str], where: str) -> None:
-    for key in data:
-        if key not in known:
-            name = f"{where}.{key}" if where else str(key)
-            raise ConfigError(f"unknown key {name!r} (known: {', '.join(known)})")
 
 
 def _optional(hint: Any) -> tuple[Any, bool]:
@@ -383,7 +351,7 @@ def _form(hint: Any, meta: Mapping[str, Any]) -> str:
             text = "true or false"
         elif hint in (int, float):
             text = "a whole number" if hint is int else "a number"
-            lo, hi, above = meta.get("min"), meta.get("max"), meta.get("above")
+            lo, hi, above = meta.get("ge"), meta.get("le"), meta.get("gt")
             if lo is not None and hi is not None:
                 text += f" from {lo} to {hi}"
             elif above is not None:
@@ -394,77 +362,62 @@ def _form(hint: Any, meta: Mapping[str, Any]) -> str:
                 text += f" of at most {hi}"
         elif typing.get_origin(hint) is tuple:
             items = ", ".join(meta["choices"]) if meta.get("choices") else "strings"
-            text = f"{'a non-empty' if meta.get('nonempty') else 'a'} list of {items}"
+            text = f"{'a non-empty' if meta.get('min_length') else 'a'} list of {items}"
         elif meta.get("choices"):
             text = f"one of {', '.join(meta['choices'])}"
         else:
-            text = "a non-empty string" if meta.get("nonempty") else "a string"
+            text = "a string"
     return f"{text}, or null" if optional else text
 
 
-def _convert(where: str, hint: Any, meta: Mapping[str, Any], value: Any) -> Any:
-    """One value checked against its type hint and limits; YAML's own types are required."""
-    bare, optional = _optional(hint)
-    if value is None and optional:
-        return None
-    if isinstance(bare, type) and dataclasses.is_dataclass(bare):
-        return _build(bare, value, where)
+def _section_of(cls: type, path: tuple[str | int, ...]) -> type:
+    """The section class an error's location (less its key) leads to from ``cls``."""
+    for part in path:
+        cls = _optional(typing.get_type_hints(cls)[str(part)])[0]
+    return cls
 
-    def bad(extra: str = "") -> ConfigError:
-        return ConfigError(f"{where} must be {_form(hint, meta)}, got {_show(value)}{extra}")
 
-    if bare is bool:
-        if not isinstance(value, bool):
-            raise bad()
-        return value
-    if bare in (int, float):
-        kinds = (int,) if bare is int else (int, float)
-        if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value):
-            raise bad()
-        lo, hi, above = meta.get("min"), meta.get("max"), meta.get("above")
-        if (lo is not None and value < lo) or (hi is not None and value > hi) or (above is not None and value <= above):
-            raise bad()
-        return bare(value)
-    if typing.get_origin(bare) is tuple:
-        if not isinstance(value, list) or (meta.get("nonempty") and not value):
-            raise bad()
-        items = []
-        for i, item in enumerate(value):
-            if not isinstance(item, str):
-                raise ConfigError(f"{where}[{i}] must be a string, got {_show(item)}")
-            if meta.get("choices") and item not in meta["choices"]:
-                raise ConfigError(f"{where}[{i}] must be one of {', '.join(meta['choices'])}, got {item!r}")
-            if meta.get("pattern") and not re.fullmatch(meta["pattern"], item):
-                raise ConfigError(f"{where}[{i}] is not valid, got {item!r}; expected {_form(hint, meta)}")
-            items.append(item)
-        return tuple(items)
-    if bare is str:
-        if not isinstance(value, str):
-            raise bad("; put it in quotes if it is meant as text" if isinstance(value, (int, float)) else "")
-        if (meta.get("nonempty") and not value) or (meta.get("choices") and value not in meta["choices"]):
-            raise bad()
-        if meta.get("pattern") and not re.fullmatch(meta["pattern"], value):
-            raise bad()
-        return value
-    raise TypeError(f"{where}: the builder cannot read fields of type {hint!r}")  # a bug in this module
+def _where(loc: tuple[str | int, ...]) -> str:
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc).lstrip(".")
+
+
+def _explain(cls: type, error: ErrorDetails, prefix: str) -> str:
+    """One error of reading ``cls`` (at ``prefix``) as one line: the key and the form expected."""
+    loc, kind, value = error["loc"], error["type"], error.get("input")
+    where = _where((prefix, *loc) if prefix else loc)
+    if kind in UNKNOWN:
+        known = ", ".join(f.name for f in dataclasses.fields(_section_of(cls, loc[:-1])))
+        return f"unknown key {'.'.join(map(str, (prefix, *loc) if prefix else loc))!r} (known: {known})"
+    if kind == "value_error":  # a section's check across its keys, worded from the key it names
+        return f"{where}.{error['ctx']['error']}" if where else str(error["ctx"]["error"])
+    if kind == "dataclass_type":
+        return f"{where} must be a mapping of keys to values, got {_show(value)}"
+    item = isinstance(loc[-1], int)
+    key = loc[-2] if item else loc[-1]
+    owner = _section_of(cls, loc[:-2] if item else loc[:-1])
+    meta = next(f.metadata for f in dataclasses.fields(owner) if f.name == key)
+    form = _form(typing.get_type_hints(owner)[str(key)], meta)
+    if item and kind == "string_type":
+        return f"{where} must be a string, got {_show(value)}"
+    if item and kind == "literal_error":
+        return f"{where} must be one of {', '.join(meta['choices'])}, got {value!r}"
+    if item:
+        return f"{where} is not valid, got {value!r}; expected {form}"
+    quote = "; put it in quotes if it is meant as text" if kind == "string_type" and isinstance(value, (int, float)) else ""
+    return f"{where} must be {form}, got {_show(value)}{quote}"
+
+
+@cache
+def _adapter(cls: type) -> TypeAdapter[Any]:
+    return TypeAdapter(cls)
 
 
 def _build(cls: type, value: Any, where: str) -> Any:
-    """A dataclass from a mapping, each field read by its type hint; missing keys keep defaults."""
-    data = _mapping(value, where or "the top level")
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    _check_keys(data, tuple(fields), where)
-    hints = typing.get_type_hints(cls)
-    kwargs: dict[str, Any] = {}
-    for name, item in data.items():
-        f = fields[name]
-        at = f"{where}.{name}" if where else name
-        parse = f.metadata.get("parse")
-        kwargs[name] = parse(item, at) if parse else _convert(at, hints[name], f.metadata, item)
+    """A section from a mapping, checked by pydantic; missing keys keep defaults."""
     try:
-        return cls(**kwargs)
-    except ConfigError as exc:  # cross-field checks name a field of this section
-        raise ConfigError(f"{where}.{exc}" if where else str(exc)) from None
+        return _adapter(cls).validate_python(_mapping(value, where or "the top level"))
+    except ValidationError as exc:
+        raise ConfigError(_explain(cls, first_error(exc), where)) from None
 
 
 def _plain(value: Any) -> Any:
@@ -511,7 +464,7 @@ def parse_config(data: Any, *, base_dir: str | os.PathLike[str] | None = None) -
             f"the top level must be a mapping of sections ({', '.join(f.name for f in dataclasses.fields(Config))}), "
             f"got {_show(data)}"
         )
-    config = _build(Config, data, "")
+    config: Config = _build(Config, data, "")
     store = Path(os.path.expanduser(config.store.path))  # unlike Path.expanduser, never raises
     if not store.is_absolute():
         store = Path(base_dir if base_dir is not None else Path.cwd()).absolute() / store

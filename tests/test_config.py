@@ -59,6 +59,7 @@ def test_empty_file_and_empty_sections_are_defaults(tmp_path: Path) -> None:
     assert empty == load_config(write(tmp_path, "# only a comment\n", "comment.yaml"))
     sections = "server:\ntimeouts:\nseating:\nstore:\ngames:\n  avalon:\n    options:\n"
     assert load_config(write(tmp_path, sections, "sections.yaml")) == empty
+    assert load_config(write(tmp_path, "games: {}\n", "no-games.yaml")) == empty
 
 
 def test_every_game_has_legal_defaults() -> None:
@@ -102,7 +103,7 @@ def _keys(value: object, prefix: str = "") -> set[str]:
 def test_shipped_config_spells_out_every_key() -> None:
     raw = yaml.safe_load(SHIPPED.read_text(encoding="utf-8"))
     assert _keys(raw) == _keys(Config().to_dict())
-    assert set(raw["games"]["avalon"]["options"]) == {f.name for f in dataclasses.fields(AvalonOptions)}
+    assert set(raw["games"]["avalon"]["options"]) == set(AvalonOptions.model_fields)
 
 
 def test_shipped_config_comments_every_key() -> None:
@@ -237,6 +238,9 @@ BAD = [
     ("flood: {reply_interval: soon}", "flood.reply_interval must be a number of at least 0, got 'soon'"),
     ("flood: {reply_queue: 0}", "flood.reply_queue must be a whole number of at least 1, got 0"),
     ("flood: {command_interval: -5}", "flood.command_interval must be a number of at least 0, got -5"),
+    ("1: x", "unknown key '1' (known: server, flood, timeouts, "),
+    ("server: {~: 1}", "unknown key 'server.None' (known: host, port, "),
+    ("games: {avalon: {1: 2}}", "unknown key 'games.avalon.1' (known: players, options)"),
     ("flood: {burst: 3}", "unknown key 'flood.burst' (known: reply_burst, reply_interval, reply_queue, command_interval)"),
     ("lobby: {min_players: 6, max_players: 5}", "lobby.max_players must be at least min_players (6), got 5"),
     ("lobby: {game: chess}", "lobby.game must be one of avalon, werewolf, tuvalon, got 'chess'"),

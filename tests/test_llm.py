@@ -165,6 +165,37 @@ def test_a_slow_model_cannot_make_the_bot_late(chat: FakeChat, log_path: Path) -
     assert line["outcome"] == "fallback" and line["calls"] == 1 and line["errors"][0].startswith("timeout")
 
 
+def test_a_trickling_reply_is_cut_off_at_the_deadline_and_leaves_nothing_running() -> None:
+    """A server that sends its reply a byte at a time never lets a read time out: the call
+    still ends as a timeout, closing its connection while the reply was still coming, and
+    leaves no thread of its own behind."""
+    gone = threading.Event()
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+
+        def trickle() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+                try:
+                    for _ in range(100000):
+                        conn.sendall(b" ")
+                        time.sleep(0.05)
+                except OSError:  # the client closed the connection
+                    gone.set()
+
+        threading.Thread(target=trickle, daemon=True).start()
+        client = ChatClient(LlmSettings(base_url=f"http://127.0.0.1:{listener.getsockname()[1]}/v1", model="m"))
+        threads = threading.active_count()
+        with pytest.raises(ChatError) as info:
+            client.complete([{"role": "user", "content": "vote"}], {"type": "object"}, "vote", 0.5)
+        assert info.value.kind == "timeout"
+        assert threading.active_count() == threads
+        assert gone.wait(30)
+
+
 def test_the_budget_runs_from_when_the_request_arrived(chat: FakeChat, log_path: Path) -> None:
     """A request that waited 0.5 s for a worker has 0.2 s of its 70% left, not 0.7 s."""
     chat.script.append(Scripted(json.dumps({"reason": "late", "choice": "approve"}), delay=3.0))

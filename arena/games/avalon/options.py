@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...core.errors import SetupError
 from ...core.options import Options, option
 from .roles import Role
 from .tables import EVIL_COUNT, MAX_PLAYERS, MIN_PLAYERS
 
 
-@dataclass(frozen=True)
 class AvalonOptions(Options):
     merlin: bool = option(True, help="the root rule: Merlin and the Assassin; off means plain good vs evil")
     percival: bool = option(False, help="Percival (good) sees Merlin and Morgana")

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...core.options import Options, option
 
 
-@dataclass(frozen=True)
 class TuvalonOptions(Options):
     speech_budget: int = option(
         4000, help="bytes (UTF-8) each player may say in a game, both discussions together; going over forfeits "

@@ -20,7 +20,8 @@ from __future__ import annotations
 import random
 import re
 from typing import Any
-from dataclasses import dataclass
+
+from pydantic import field_validator, model_validator
 
 from ...core.errors import SetupError
 from ...core.options import OptionError, Options, option
@@ -56,7 +57,6 @@ def parse_names(text: str) -> tuple[str, ...]:
     return names
 
 
-@dataclass(frozen=True)
 class WerewolfOptions(Options):
     enabledRoles: str = option("villager,werewolf,seer,doctor,hunter,witch", help="roles that may be dealt (comma-separated ids)")
     roleCounts: str = option("", help=f"role:count,... to deal, villagers filling the rest; wins over preset; "
@@ -87,16 +87,26 @@ class WerewolfOptions(Options):
     maxDays: int = option(50, help="after this many days the game ends in a draw; 0 = never (not in the spec)")
     scapegoatPunishment: str = option("lose_vote", choices=("lose_vote", "death"), help="what the executed scapegoat's chosen voter suffers: no vote the next day, or death (not in the spec)")
 
-    def __post_init__(self) -> None:
-        # Normalise so that to_dict() and the setup event show one canonical spelling.
-        counts = parse_counts(self.roleCounts)
-        object.__setattr__(self, "roleCounts", ",".join(f"{r}:{n}" for r, n in counts.items()))
-        object.__setattr__(self, "enabledRoles", ",".join(parse_names(self.enabledRoles)))
+    @field_validator("roleCounts", mode="before")
+    @classmethod
+    def _canonical_counts(cls, value: Any) -> str:
+        """One spelling, so that to_dict() and the setup event show the same text; a YAML
+        mapping is read as the text Python prints for it."""
+        return ",".join(f"{r}:{n}" for r, n in parse_counts(str(value)).items())
+
+    @field_validator("enabledRoles", mode="before")
+    @classmethod
+    def _canonical_names(cls, value: Any) -> str:
+        return ",".join(parse_names(str(value)))
+
+    @model_validator(mode="after")
+    def _in_range(self) -> "WerewolfOptions":
         for name in ("nightActionTime", "discussionTime", "voteTime", "lastWordsTime", "vigilanteShots", "maxDays"):
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name} must not be negative, got {getattr(self, name)}")
         if not 0 <= self.littleGirlCaughtPercent <= 100:
             raise OptionError(f"option littleGirlCaughtPercent is a percentage (0 to 100), got {self.littleGirlCaughtPercent}")
+        return self
 
     def counts(self) -> dict[str, int]:
         return parse_counts(self.roleCounts)

@@ -1,26 +1,30 @@
-"""A chat-completions client on the standard library, bounded in time whatever the server does.
+"""A chat-completions client on httpx, bounded in time whatever the server does.
 
 Any server that speaks OpenAI's ``POST {base}/chat/completions`` will do: llama.cpp's
 ``llama-server``, Ollama, vLLM, hosted APIs. A game gives every decision a deadline, so a
-call here never outlives the time it is given: the request runs on a helper thread that is
-abandoned when its time is up (its socket times out on its own soon after), because a
-socket timeout alone bounds each read, not a reply that trickles in slowly.
+call here never outlives the time it is given. httpx's timeouts bound each network
+operation, not a reply that trickles in slowly, so a request runs in an event loop of its
+own under ``asyncio.timeout``: at the deadline it is cancelled and its connection closed,
+and nothing of it is left running.
 """
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import json
 import math
 import os
 import random
+import ssl
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from datetime import timezone
 from typing import Any, Mapping
+
+import anyio  # noqa: F401 - httpx's async transport imports it at its first call, which would spend a deadline on it
+import httpx
 
 FORMATS = ("json_schema", "json_object", "text")
 """How a structured answer is asked for, most to least constrained: a JSON schema in
@@ -152,6 +156,9 @@ class ChatClient:
         self._jitter = random.Random()
         """Spreads the waits of bots that a server refused at once, so they do not all
         call it again at once; drawn apart from any game's stream, which stays reproducible."""
+        self._tls: ssl.SSLContext | bool = ssl.create_default_context() if self.url.startswith("https://") else False
+        """Made once (loading the certificate authorities costs more than a call); False for
+        plain http, which has no certificate to check."""
 
     @property
     def format(self) -> str:
@@ -213,34 +220,25 @@ class ChatClient:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.settings.api_key:
             headers["Authorization"] = f"Bearer {self.settings.api_key}"
-        request = urllib.request.Request(self.url, json.dumps(body).encode(), headers, method="POST")
-        outcome: dict[str, Any] = {}
-        done = threading.Event()
-
-        def call() -> None:
-            try:
-                with urllib.request.urlopen(request, timeout=timeout) as reply:
-                    outcome["body"] = reply.read()
-            except urllib.error.HTTPError as exc:
-                outcome["error"] = ChatError("http", f"HTTP {exc.code}: {_error_text(exc)}", status=exc.code,
-                                             retry_after=retry_after(exc.headers.get("Retry-After")))
-            except Exception as exc:  # refused, reset, cut short: whatever it is, this call gave nothing
-                reason = getattr(exc, "reason", exc)
-                kind = "timeout" if isinstance(reason, TimeoutError) else "network"
-                outcome["error"] = ChatError(kind, f"{type(reason).__name__}: {reason}")
-            finally:
-                done.set()
-
-        threading.Thread(target=call, name="llm-request", daemon=True).start()
-        finished = done.wait(timeout)
+        try:
+            reply = asyncio.run(self._exchange(body, headers, timeout))
+        except (TimeoutError, httpx.TimeoutException):
+            raise ChatError("timeout", f"no answer within {timeout:.1f} s", time.monotonic() - started) from None
+        except Exception as exc:  # refused, reset, cut short: whatever it is, this call gave nothing
+            reason = _root(exc)
+            raise ChatError("network", f"{type(reason).__name__}: {reason}", time.monotonic() - started) from None
         seconds = time.monotonic() - started
-        if not finished:
-            raise ChatError("timeout", f"no answer within {timeout:.1f} s", seconds)
-        if "error" in outcome:
-            error: ChatError = outcome["error"]
-            error.seconds = seconds
-            raise error
-        return _completion(outcome["body"], seconds)
+        if reply.status_code >= 400:
+            text = reply.content[:500].decode("utf-8", "replace").strip() or reply.reason_phrase
+            raise ChatError("http", f"HTTP {reply.status_code}: {text}", seconds, status=reply.status_code,
+                            retry_after=retry_after(reply.headers.get("Retry-After")))
+        return _completion(reply.content, seconds)
+
+    async def _exchange(self, body: dict[str, Any], headers: dict[str, str], timeout: float) -> httpx.Response:
+        """The whole exchange, cut off after ``timeout`` seconds however the server sends."""
+        async with asyncio.timeout(timeout):
+            async with httpx.AsyncClient(verify=self._tls, timeout=timeout) as http:
+                return await http.post(self.url, content=json.dumps(body).encode(), headers=headers)
 
 
 def _completion(raw: bytes, seconds: float) -> Completion:
@@ -284,14 +282,11 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
     return max(0.0, seconds) if math.isfinite(seconds) else None
 
 
-def _error_text(exc: urllib.error.HTTPError) -> str:
-    """The start of an error reply's body (servers say there what they refused)."""
-    try:
-        return exc.read(500).decode("utf-8", "replace").strip() or str(exc.reason)
-    except Exception:
-        return str(exc.reason)
-    finally:
-        exc.close()
+def _root(exc: BaseException) -> BaseException:
+    """The error at the bottom of httpx's chain (``ConnectionRefusedError``...), which says what happened."""
+    while (cause := exc.__cause__ or exc.__context__) is not None:
+        exc = cause
+    return exc
 
 
 def _refuses_format(detail: str) -> bool:
