@@ -175,7 +175,7 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
 
     config = obj.config
     with open_store(config) as store, narrating(config.server, config.narrator) as narrator:
-        service = RefereeService(config, max_games=count, key=store.secret("serve"), recorder=Recorder(store),
+        service = RefereeService(config, max_games=count, key=store.secrets.get("serve"), recorder=Recorder(store),
                                  on_game_end=lambda m: click.echo(_result_line(m)),
                                  watchers=[config.narrator.nick_for(config.server.nick)] if narrator else [])
         click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
@@ -200,7 +200,7 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
     server = obj.config.server
     if game_id is not None and Path(obj.config.store.path).exists():
         with open_store(obj.config, check=False, create=False) as store:
-            over = store.load_game(game_id) is not None
+            over = store.games.load(game_id) is not None
         if over:  # its channel is gone: nothing would ever come
             raise click.ClickException(f"{game_id} is over; told the same way: arena replay {game_id} --pretty")
 

@@ -45,7 +45,7 @@ def register(main: click.Group) -> None:
         key = None if no_key else new_key()
         with open_store(obj.config, check=False) as store:
             try:
-                store.add_bot(name, owner, None if key is None else make_verifier(key, iterations), account, time.time())
+                store.bots.add(name, owner, None if key is None else make_verifier(key, iterations), account, time.time())
             except KeyError:
                 raise click.ClickException(f"a bot named {name} exists already; `arena bots rekey {name}` "
                                            "gives it a new key") from None
@@ -65,7 +65,7 @@ def register(main: click.Group) -> None:
         key = new_key()
         with open_store(obj.config, check=False, create=False) as store:
             try:
-                store.set_bot_key(name, make_verifier(key, iterations))
+                store.bots.set_key(name, make_verifier(key, iterations))
             except KeyError:
                 raise click.ClickException(f"no bot named {name} (see `arena bots list`)") from None
         click.echo(f"new key for {name} (shown once):")
@@ -76,7 +76,7 @@ def register(main: click.Group) -> None:
     def list_bots(obj: Any) -> None:
         """Every bot known here: owner, version, how it proves itself, when it last registered."""
         with open_store(obj.config, check=False, create=False) as store:
-            found = store.bots()
+            found = store.bots.all()
         if not found:
             click.echo("no bots yet (`arena bots add NAME`)")
             return

@@ -23,7 +23,7 @@ from .games import GAMES
 from .referee.local import CLOCKS
 from .referee.recorder import ratings_message
 from .store import Store
-from .store.db import ParametersChanged
+from .store import ParametersChanged
 from .store.report import channel_lines, games_lines, leaderboard_lines, replay_lines, stats_lines
 
 SYSTEMS = ("elo", "trueskill")
@@ -52,7 +52,7 @@ def open_store(config: Config, *, check: bool = True, create: bool = True) -> It
     try:
         if check:
             try:
-                store.check_parameters()
+                store.ratings.check_parameters()
             except ParametersChanged as exc:
                 raise click.ClickException(str(exc)) from None
         yield store
@@ -63,7 +63,7 @@ def open_store(config: Config, *, check: bool = True, create: bool = True) -> It
 def newest_game(store: Store) -> str:
     """The type of the newest stored game (Avalon in an empty store): what ``--game``
     means when left out, so a store of one game type needs no ``--game`` at all."""
-    newest = store.list_games(limit=1)
+    newest = store.games.find(limit=1)
     return newest[0].game if newest else "avalon"
 
 
@@ -73,7 +73,7 @@ def game_of(store: Store, game: str | None, tournament: str | None) -> str:
     game than ``game``, is an error: its standings in another game would be empty."""
     if tournament is None:
         return game or newest_game(store)
-    found = store.tournament(tournament)
+    found = store.tournaments.get(tournament)
     if found is None:
         raise click.ClickException(f"no tournament {tournament!r} is stored")
     played = str(found[0].get("game", "avalon"))
@@ -170,19 +170,19 @@ def register(main: click.Group) -> None:
             except TournamentError as exc:
                 raise click.ClickException(str(exc)) from None
             except KeyboardInterrupt:
-                found = store.tournament(tid)
+                found = store.tournaments.get(tid)
                 done = found[1] if found else 0
                 click.echo(f"interrupted after {done} of {counted(settings.games, 'game')}; "
                            "run the same command to resume")
                 sys.exit(130)
-            found = store.tournament(tid)
+            found = store.tournaments.get(tid)
             done = found[1] if found else played
             click.echo(f"played {counted(played, 'game')} now; tournament {tid} has {counted(done, 'game')} stored")
             # Its own standings, as its progress lines: the store's other games would mix in
             # bots that did not play it (`arena leaderboard` shows those).
             click.echo(f"tournament {tid} leaderboard (elo, its {counted(done, 'game')} rated afresh; "
                        f"every stored game: arena leaderboard --game {game}):")
-            for line in leaderboard_lines(store.leaderboard(game, "elo", tournament=tid), "elo"):
+            for line in leaderboard_lines(store.ratings.leaderboard(game, "elo", tournament=tid), "elo"):
                 click.echo(line)
 
     @main.command()
@@ -200,7 +200,7 @@ def register(main: click.Group) -> None:
         """The bots by rating, with owner, games played and win rate (95% Wilson interval)."""
         with open_store(obj.config, check=False, create=False) as store:
             game = game_of(store, game, tournament)
-            rows = store.leaderboard(game, system, limit=limit, min_games=min_games, tournament=tournament)
+            rows = store.ratings.leaderboard(game, system, limit=limit, min_games=min_games, tournament=tournament)
         if fmt == "table":
             if not rows:
                 click.echo(f"no rated {game} games yet" + (f" in tournament {tournament}" if tournament else ""))
@@ -231,7 +231,7 @@ def register(main: click.Group) -> None:
     def games(obj: Any, game: str | None, bot: str | None, limit: int) -> None:
         """The stored games, newest first: id, time (UTC), game, result, seats."""
         with open_store(obj.config, check=False, create=False) as store:
-            found = store.list_games(game=game, bot=bot, limit=limit)
+            found = store.games.find(game=game, bot=bot, limit=limit)
         if not found:
             click.echo("no games stored yet")
         for line in games_lines(found):
@@ -254,8 +254,8 @@ def register(main: click.Group) -> None:
         if sum((nick is not None, everything, pretty)) > 1:
             raise click.UsageError("--as, --all and --pretty exclude each other")
         with open_store(obj.config, check=False, create=False) as store:
-            game = store.load_game(game_id)
-            playing = game is None and bool(store.all_live_games(game_id))
+            game = store.games.load(game_id)
+            playing = game is None and bool(store.live.all(game_id))
         if playing:
             raise click.ClickException(f"{game_id} is still being played: follow it with `arena watch {game_id}` or "
                                        "`arena web`; its replay is stored when it ends")
@@ -289,7 +289,7 @@ def register(main: click.Group) -> None:
         """Per bot and per role: games, wins, win rate (95% Wilson interval) and role figures."""
         with open_store(obj.config, check=False, create=False) as store:
             game = game_of(store, game, tournament)
-            found = store.bot_stats(game, bot, tournament=tournament)
+            found = store.stats.bots(game, bot, tournament=tournament)
         if not found:
             raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else "")
                                        + (f" in tournament {tournament}" if tournament else ""))
@@ -309,7 +309,7 @@ def register(main: click.Group) -> None:
     def rebuild(obj: Any, write: bool) -> None:
         """Recompute every rating from the stored games, in order, and compare with the stored values."""
         with open_store(obj.config, check=False, create=write) as store:
-            report = store.rebuild(write=write)
+            report = store.ratings.rebuild(write=write)
         click.echo(f"{counted(report.games, 'game')}, {counted(report.changes_checked, 'rating change')} and "
                    f"{counted(report.ratings_checked, 'current rating')} recomputed")
         if report.exact:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig
-from arena.irc.link import IrcLink, ReactorThread
+from arena.irc.link import IrcLink, LinkSettings, ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
 from arena.referee.match import Match
 from arena.referee.service import RefereeService
@@ -60,8 +60,8 @@ def play(*, flood: bool, rate: float = 2.0, flood_rate: float = 2.0, timeout: fl
         clients = ReactorThread(tick=0.01).start()
         runners = [BotRunner(RuleBot(seed=i), host, port, f"bot{i}", reactor=clients.reactor,
                              lines_per_second=0 if f"bot{i}" == FLOODER else rate) for i in range(PLAYERS)]
-        strangers = [IrcLink(host, port, f"stranger{i}", reactor=clients.reactor, lines_per_second=flood_rate)
-                     for i in range(STRANGERS)] if flood else []
+        strangers = [IrcLink(host, port, f"stranger{i}", LinkSettings(lines_per_second=flood_rate),
+                             reactor=clients.reactor) for i in range(STRANGERS)] if flood else []
         for link in strangers:
             link.connect()
         for runner in runners:

@@ -55,7 +55,7 @@ def watch(path: str, ready: Any, stop: Any, reads: Any) -> None:
         ready.set()
         rounds = 0
         while not stop.is_set():
-            for live in store.all_live_games():
+            for live in store.live.all():
                 client.get(f"/games/{live.id}/body")
                 reads.value += 1
             if rounds % 10 == 0:

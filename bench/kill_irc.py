@@ -393,11 +393,11 @@ def check_store(where: Path, game: str, games: int, db: str = DB) -> tuple[dict[
             n = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
             if n:
                 failures.append(f"{table} still holds {n} rows after the tournament's end")
-        done = store.tournament(TOURNAMENT)
+        done = store.tournaments.get(TOURNAMENT)
         if done is None or done[1] != games:
             failures.append(f"the tournament counts {None if done is None else done[1]} games done, not {games}")
         for gid in sorted(set(ids) & wanted, key=lambda g: int(g.rsplit("-", 1)[1])):
-            stored = store.load_game(gid)
+            stored = store.games.load(gid)
             assert stored is not None
             kind, reason = stored.summary.kind, stored.summary.reason
             kinds[kind] = kinds.get(kind, 0) + 1

@@ -166,17 +166,17 @@ def snapshot(where: Path, game: str) -> dict[str, Any]:
     config = parse_config({"store": {"path": str(where / DB)}})
     with Store(config.store.path, config.ratings.systems()) as store:
         games = {}
-        for summary in store.list_games(limit=10**6):
-            stored = store.load_game(summary.id)
+        for summary in store.games.find(limit=10**6):
+            stored = store.games.load(summary.id)
             assert stored is not None
             games[summary.id] = {
                 "seed": stored.seed, "seats": summary.nicks, "roles": stored.roles, "winner": summary.winner,
                 "reason": summary.reason, "kind": summary.kind, "history": stored.history,
                 "lines": stored.transcript,
             }
-        boards = {system: [(r.bot, r.mu, r.sigma, r.score, r.games, r.wins) for r in store.leaderboard(game, system)]
+        boards = {system: [(r.bot, r.mu, r.sigma, r.score, r.games, r.wins) for r in store.ratings.leaderboard(game, system)]
                   for system in ("elo", "trueskill")}
-        done = store.tournament(TOURNAMENT)
+        done = store.tournaments.get(TOURNAMENT)
     return {"games": games, "boards": boards, "done": None if done is None else done[1]}
 
 

@@ -4,7 +4,7 @@ Usage: python bench/store.py [--games N] [--bots B]
 The games are real Avalon games (5 to 10 players) played through the referee's in-memory
 transport by random SDK bots with seeded RNGs, each stored with its full event log, every
 line the referee sent, outcomes and both rating systems' changes through
-``Store.record_game`` (one transaction per game). Then it times the
+``store.games.record`` (one transaction per game). Then it times the
 leaderboard (target: < 100 ms), game listing, one game's load, per-bot stats and a rebuild.
 """
 
@@ -65,32 +65,32 @@ def main() -> None:
             events += len(rec.events)
             lines += len(match.transcript)
             start = time.perf_counter()
-            store.record_game(rec)
+            store.games.record(rec)
             record_time += time.perf_counter() - start
         total = time.perf_counter() - start_all
         size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
-        print(f"recorded {args.games} games ({events} events, {lines} lines) in {total:.1f} s; record_game "
+        print(f"recorded {args.games} games ({events} events, {lines} lines) in {total:.1f} s; games.record "
               f"{record_time / args.games * 1000:.2f} ms per game (both ratings, one transaction); "
               f"database {size / 1e6:.1f} MB")
         for system in ("elo", "trueskill"):
-            med, worst = timed(lambda: store.leaderboard("avalon", system), 50)
+            med, worst = timed(lambda: store.ratings.leaderboard("avalon", system), 50)
             print(f"leaderboard {system:9s} ({args.bots} bots): median {med:.3f} ms, worst {worst:.3f} ms")
         fresh = Store(path)  # a cold connection, as `arena leaderboard` would open
         def cold() -> None:
             with Store(path) as s:
-                s.leaderboard("avalon", "elo")
+                s.ratings.leaderboard("avalon", "elo")
 
         med, worst = timed(cold, 10)
         print(f"open + leaderboard (new connection each): median {med:.3f} ms, worst {worst:.3f} ms")
-        med, _ = timed(lambda: fresh.list_games(limit=50), 20)
-        print(f"list_games (50 newest): median {med:.3f} ms")
-        med, _ = timed(lambda: fresh.load_game(f"g{args.games // 2}"), 20)
-        print(f"load_game (events, actions, outcomes, changes): median {med:.3f} ms")
-        med, _ = timed(lambda: fresh.bot_stats("avalon"), 5)
-        print(f"bot_stats (all bots, all roles, figures, conduct from the lines): median {med:.1f} ms")
+        med, _ = timed(lambda: fresh.games.find(limit=50), 20)
+        print(f"games.find (50 newest): median {med:.3f} ms")
+        med, _ = timed(lambda: fresh.games.load(f"g{args.games // 2}"), 20)
+        print(f"games.load (events, actions, outcomes, changes): median {med:.3f} ms")
+        med, _ = timed(lambda: fresh.stats.bots("avalon"), 5)
+        print(f"stats.bots (all bots, all roles, figures, conduct from the lines): median {med:.1f} ms")
         start = time.perf_counter()
-        report = fresh.rebuild()
-        print(f"rebuild ({report.games} games, {report.changes_checked} changes): "
+        report = fresh.ratings.rebuild()
+        print(f"ratings.rebuild ({report.games} games, {report.changes_checked} changes): "
               f"{time.perf_counter() - start:.1f} s, exact: {report.exact}")
         fresh.close()
         store.close()

@@ -3,7 +3,7 @@
 Usage: ARENA_LLM_BASE_URL=http://127.0.0.1:11434/v1 ARENA_LLM_MODEL=llama3.2 \\
            python bots/llm_bot.py --server HOST:PORT --nick NICK [--referee arena] [--channel '#arena']
 
-The model is named by the environment (README, "LLM bots"); a missing setting stops the bot
+The model is named by the environment (docs/bot-authors.md, "LLM bots"); a missing setting stops the bot
 before it connects, with one line saying what to set.
 """
 

@@ -2,13 +2,14 @@
 logs no console error, and is photographed; a live game's page updates itself while the
 game is played and shows the roles only once it has ended.
 
-``ARENA_SCREENSHOTS=DIR`` also writes the README's screenshots to DIR (docs/screenshots).
+``ARENA_SCREENSHOTS=DIR`` also writes the screenshots docs/operators.md shows to DIR (docs/screenshots).
 Without Chromium these tests skip, except where ARENA_REQUIRE_CHROMIUM=1 (CI) fails them.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -23,8 +24,9 @@ from arena.web import create_app
 from tests.chromium import Chromium, Page, chromium_path
 from tests.watched import PacedJournal, hub_game, run, stored_tournaments
 
-README_SHOTS = {"avalon-game", "werewolf-game", "tuvalon-game", "tournament", "web-index", "web-live"}
-"""The screenshots README shows (the others are only looked at)."""
+DOC_SHOTS = {"avalon-game", "werewolf-game", "tuvalon-game", "tournament", "web-index", "web-live"}
+"""The screenshots docs/operators.md shows (the others are only looked at)."""
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 SHOT_FROM = {"tuvalon-game": "section.tuvalon"}
 """Screenshots of a page's part (a CSS selector) rather than of its top."""
 
@@ -68,7 +70,7 @@ def site(stored: Path) -> Iterator[str]:
 
 def shoot(page: Page, name: str, tmp_path: Path) -> None:
     """A screenshot of the page (from the part of it the shot is of, ``SHOT_FROM``), kept
-    with the test's files and, when asked, for README."""
+    with the test's files and, when asked, for docs/operators.md."""
     path = tmp_path / f"{name}.png"
     start = SHOT_FROM.get(name)
     top = 0.0
@@ -77,7 +79,7 @@ def shoot(page: Page, name: str, tmp_path: Path) -> None:
     page.screenshot(str(path), max_height=1100, top=top)
     assert path.stat().st_size > 10_000, f"{name}: an empty screenshot"
     wanted = os.environ.get("ARENA_SCREENSHOTS")
-    if wanted and name in README_SHOTS:
+    if wanted and name in DOC_SHOTS:
         Path(wanted).mkdir(parents=True, exist_ok=True)
         shutil.copy(path, Path(wanted) / path.name)
 
@@ -113,7 +115,7 @@ def played_three_quests(stored: Path) -> str:
     """A stored Avalon game of the tournament that got to three quests: the deals are secret,
     so one of them may have ended at five rejections before its third quest."""
     with Store(stored) as store:
-        games = store.list_games(game="avalon", tournament="av", limit=None)
+        games = store.games.find(game="avalon", tournament="av", limit=None)
     return next(g.id for g in sorted(games, key=lambda g: g.id) if g.reason != FIVE_REJECTIONS)
 
 
@@ -176,3 +178,10 @@ def test_a_live_games_page_follows_the_game(browser: Chromium, stored: Path, sit
     finally:
         player.join()
     assert not errors, errors
+
+
+def test_the_operators_guide_shows_the_screenshots_these_tests_write() -> None:
+    """What ``ARENA_SCREENSHOTS`` rewrites is what the guide shows, and every one is there."""
+    shown = set(re.findall(r"!\[[^]]*\]\(screenshots/([\w-]+)\.png\)", (DOCS / "operators.md").read_text(encoding="utf-8")))
+    assert shown == DOC_SHOTS
+    assert all((DOCS / "screenshots" / f"{name}.png").is_file() for name in DOC_SHOTS)

@@ -58,21 +58,21 @@ def test_the_referee_applies_the_configured_flood_limits() -> None:
     config = Config(flood=FloodConfig(reply_burst=2, reply_interval=60.0, reply_queue=3))
     service = RefereeService(config, clock=clock)
     link = service.link
-    assert link.max_replies == 3
+    assert link.outbox.max_replies == 3
     for i in range(10):
         service._on_message("stranger", "arena", f"garbage {i}")
-    assert [target for target, _ in link._replies] == ["stranger"] * 2, "2 replies, then silence"
+    assert [target for target, _ in link.outbox.replies] == ["stranger"] * 2, "2 replies, then silence"
     assert service.referee.budget is not None and service.referee.budget.dropped == 8
     for i in range(3):
         service._on_message("other", "arena", f"garbage {i}")
-    assert len(link._replies) == 3 and link.replies_dropped == 1  # the queue holds 3 replies at most
-    link._replies.clear()
+    assert len(link.outbox.replies) == 3 and link.replies_dropped == 1  # the queue holds 3 replies at most
+    link.outbox.replies.clear()
     clock.now = 59.0
     service._on_message("stranger", "arena", "garbage")
-    assert not link._replies
+    assert not link.outbox.replies
     clock.now = 60.0
     service._on_message("stranger", "arena", "garbage")  # one more a minute
-    assert [target for target, _ in link._replies] == ["stranger"]
+    assert [target for target, _ in link.outbox.replies] == ["stranger"]
 
 
 def test_a_reply_interval_of_0_sets_no_limit_per_sender() -> None:
@@ -80,22 +80,23 @@ def test_a_reply_interval_of_0_sets_no_limit_per_sender() -> None:
     assert service.referee.budget is None
     for i in range(30):
         service._on_message("stranger", "arena", f"garbage {i}")
-    assert len(service.link._replies) == 30 and all(text.startswith(ERROR) for _, text in service.link._replies)
+    replies = service.link.outbox.replies
+    assert len(replies) == 30 and all(text.startswith(ERROR) for _, text in replies)
 
 
 def test_by_default_a_sender_gets_10_replies_then_one_every_5_s() -> None:
     clock = Clock()
     service = RefereeService(Config(), clock=clock)
-    assert service.link.max_replies == 50
+    assert service.link.outbox.max_replies == 50
     for i in range(20):
         service._on_message("stranger", "arena", f"garbage {i}")
-    assert len(service.link._replies) == 10
+    assert len(service.link.outbox.replies) == 10
     clock.now = 4.9
     service._on_message("stranger", "arena", "garbage")
-    assert len(service.link._replies) == 10
+    assert len(service.link.outbox.replies) == 10
     clock.now = 5.0
     service._on_message("stranger", "arena", "garbage")
-    assert len(service.link._replies) == 11
+    assert len(service.link.outbox.replies) == 11
 
 
 def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp_path) -> None:
@@ -115,9 +116,9 @@ def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp
     assert to == "p1" and parse(summary).int("count") == flood - REFUSALS_KEPT
     assert sum(1 for to, text in sent if to == "p1" and text.startswith(ERROR)) == flood  # all were answered
     with Store(tmp_path / "arena.db") as store:
-        store.record_game(record_from_game(match.gid, match.game, match.names, started=0.0, finished=1.0,
+        store.games.record(record_from_game(match.gid, match.game, match.names, started=0.0, finished=1.0,
                                            transcript=match.transcript, bots=match.bots, aborted_reason="test"))
-        assert sum(store.bot_stats("avalon")["p1"].conduct.refused.values()) == flood
+        assert sum(store.stats.bots("avalon")["p1"].conduct.refused.values()) == flood
 
 
 def test_lines_the_grammar_refuses_are_counted_for_the_seat_that_sent_them(tmp_path) -> None:
@@ -143,9 +144,9 @@ def test_lines_the_grammar_refuses_are_counted_for_the_seat_that_sent_them(tmp_p
     assert kept == [("p1", m.args) for m in answered[:len(bad)]]
     match.abort("test", 0.0)
     with Store(tmp_path / "arena.db") as store:
-        store.record_game(record_from_game(gid, match.game, match.names, started=0.0, finished=1.0,
+        store.games.record(record_from_game(gid, match.game, match.names, started=0.0, finished=1.0,
                                            transcript=match.transcript, bots=match.bots, aborted_reason="test"))
-        assert store.bot_stats("avalon")["p1"].conduct.refused == {"MALFORMED": len(bad)}
+        assert store.stats.bots("avalon")["p1"].conduct.refused == {"MALFORMED": len(bad)}
 
 
 def test_a_deadline_starts_when_the_request_goes_out() -> None:

@@ -148,7 +148,7 @@ def paused_game(tmp_path: Path, game: str, seed: int, at: int
 
 
 def live_lines(store: Store) -> list[tuple[str | None, str]]:
-    (live,) = store.all_live_games("g1")
+    (live,) = store.live.all("g1")
     return [(to, line) for to, _, line in live.lines]
 
 
@@ -179,15 +179,15 @@ def finish(hub: LocalHub, match: Match) -> None:
 
 
 def check_game(store: Store, sent: list[tuple[str, str]], channel: str) -> None:
-    stored = store.load_game("g1")
+    stored = store.games.load("g1")
     assert stored is not None, "the game was lost"
     assert stored.summary.kind == "ranked", f"{stored.summary.reason}: an innocent bot was punished"
     late = [line for _, line in stored.transcript if line.startswith((WARN + " ", TIMEOUT + " "))]
     assert not late, f"a deadline ran out, yet the bots answer at once: {late[:3]}"
     assert stored.replay().events == list(stored.events)
     assert_stored(sent, list(stored.transcript), channel)
-    assert store.all_live_games() == []
-    assert store.rebuild().exact
+    assert store.live.all() == []
+    assert store.ratings.rebuild().exact
     rids = [parse(line).args[1] for to, line in stored.transcript if line.startswith(ASK + " ") and to is None]
     assert len(rids) == len(set(rids)), "a request id was used twice"
 
@@ -239,7 +239,7 @@ def test_answers_sent_into_a_pause_are_refused_outside_the_record_and_asked_agai
     assert again[0].get("deadline") == str(int(TIMEOUTS.decision))
     finish(hub, match)
     check_game(store, sent, hub.channel)
-    stored = store.load_game("g1")
+    stored = store.games.load("g1")
     assert stored is not None and not any("is paused" in line for _, line in stored.transcript)
 
 
@@ -252,13 +252,13 @@ def test_a_game_whose_end_cannot_be_recorded_holds_its_end_until_it_is(tmp_path:
     hub = LocalHub(TIMEOUTS, journal=Journal(store, PLACE))
     recorder = Recorder(store)
     recorder.attach(hub.referee)
-    record_game = store.record_game
+    record_game = store.games.record
 
     def full_at_record(record: Any) -> Any:
         disk.full = True
         return record_game(record)
 
-    store.record_game = full_at_record  # type: ignore[method-assign]
+    store.games.record = full_at_record  # type: ignore[method-assign]
     sent = sent_lines(hub)
     bots, options = table("avalon", 3)
     sessions = [hub.connect(nick, bot) for nick, bot in bots.items()]
@@ -271,9 +271,9 @@ def test_a_game_whose_end_cannot_be_recorded_holds_its_end_until_it_is(tmp_path:
     assert match.over and "g1" in hub.referee.paused()
     assert not any(line.startswith(END + " ") for _, line in sent), "END went out before the game was recorded"
     assert all("g1" in s.games for s in sessions)
-    store.record_game = record_game  # type: ignore[method-assign]
+    store.games.record = record_game  # type: ignore[method-assign]
     run_paused(hub, 10 * LONGEST_RETRY)
-    assert not store.has_game("g1")
+    assert not store.games.has("g1")
     disk.full = False
     finish(hub, match)
     assert recorder.recorded == ["g1"]
@@ -298,7 +298,7 @@ def test_a_referee_killed_while_paused_loses_nothing_and_forfeits_nobody(tmp_pat
         hub.register(session)
     hub.referee.go_on("g1", hub.now)
     hub.finish(match)
-    stored = store.load_game("g1")
+    stored = store.games.load("g1")
     assert stored is not None and stored.summary.kind == "ranked"
     late = [line for _, line in stored.transcript if line.startswith((WARN + " ", TIMEOUT + " "))]
     assert not late
@@ -315,7 +315,7 @@ def test_a_game_stopped_while_paused_ends_aborted_once_the_store_can_be_written(
     assert not any(line.startswith(END + " ") for _, line in sent)
     disk.full = False
     finish(hub, match)
-    stored = store.load_game("g1")
+    stored = store.games.load("g1")
     assert stored is not None and stored.summary.kind == "aborted" and stored.summary.reason == "stopped by op"
     assert all(s.games == {} for s in sessions)
 
@@ -331,21 +331,21 @@ def test_no_game_starts_while_the_store_cannot_be_written(tmp_path: Path, caplog
     service = RefereeService(config, recorder=Recorder(store), key=bytes(32), clock=lambda: now[0])
     bots = ["a1", "b2", "c3", "d4", "e5"]
     for nick in bots:
-        service.lobby.add(nick, now[0])
+        service.room.lobby.add(nick, now[0])
     disk.full = True
-    service._after(now[0])
-    assert not service._tables and sorted(service.lobby.waiting) == bots
+    service.room.after(now[0])
+    assert not service.room._tables and sorted(service.room.lobby.waiting) == bots
     assert f"no game starts: {STORE_DOWN}" in caplog.text
     retry = service.referee.store_retry
     assert retry is not None and retry > now[0]
     now[0] = retry - 0.1
-    service._after(now[0])
-    assert not service._tables and caplog.text.count("no game starts") == 1, "tried again before the wait was over"
+    service.room.after(now[0])
+    assert not service.room._tables and caplog.text.count("no game starts") == 1, "tried again before the wait was over"
     disk.full = False
     now[0] = retry
-    service._after(now[0])
-    assert len(service._tables) == 1 and service.referee.store_retry is None
-    (table, _, _), = service._tables.values()
+    service.room.after(now[0])
+    assert len(service.room._tables) == 1 and service.referee.store_retry is None
+    (table, _, _), = service.room._tables.values()
     assert sorted(table.seats) == bots
 
 
@@ -369,7 +369,7 @@ def test_a_referee_restarted_on_a_store_still_full_takes_the_game_up_paused(tmp_
     run_paused(hub, 3 * TIMEOUTS.decision)
     disk.full = False
     finish(hub, match)
-    stored = store.load_game("g1")
+    stored = store.games.load("g1")
     assert stored is not None and stored.summary.kind == "ranked"
     assert not [line for _, line in stored.transcript if line.startswith((WARN + " ", TIMEOUT + " "))]
     assert stored.replay().events == list(stored.events)
@@ -388,7 +388,7 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
     config = parse_config({"store": {"path": str(tmp_path / "full.db")}})
     disk = Disk()
     store = full_disk_store(tmp_path / "full.db", disk)
-    record_game = store.record_game
+    record_game = store.games.record
     recorded = []
 
     def filling(record: Any) -> Any:
@@ -397,22 +397,22 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
         recorded.append(record.id)
         return record_game(record)
 
-    store.record_game = filling  # type: ignore[method-assign]
+    store.games.record = filling  # type: ignore[method-assign]
     open_tournament(store, settings)  # its secret key, which an uninterrupted copy shares
     copy = sqlite3.connect(tmp_path / "whole.db")
     store.conn.backup(copy)
     copy.close()
     with pytest.raises(TournamentError, match=f"{STORE_DOWN} .*before game t1-4, which is not stored"):
         play_local(settings, AvalonOptions(), store, config)
-    assert [g.id for g in store.list_games(limit=None)] == ["t1-3", "t1-2", "t1-1"]
+    assert [g.id for g in store.games.find(limit=None)] == ["t1-3", "t1-2", "t1-1"]
     disk.full = False
     assert play_local(settings, AvalonOptions(), store, config) == 3
     with Store(tmp_path / "whole.db") as whole:
         play_local(settings, AvalonOptions(), whole, parse_config({"store": {"path": str(tmp_path / "whole.db")}}))
         for gid in (f"t1-{i}" for i in range(1, 7)):
-            a, b = store.load_game(gid), whole.load_game(gid)
+            a, b = store.games.load(gid), whole.games.load(gid)
             assert a is not None and b is not None and a.events == b.events and a.transcript == b.transcript
-        assert store.ratings("avalon", "elo") == whole.ratings("avalon", "elo")
+        assert store.ratings.current("avalon", "elo") == whole.ratings.current("avalon", "elo")
 
 
 def test_the_sdk_reads_a_pause_and_does_not_retry_a_refused_answer(caplog: pytest.LogCaptureFixture) -> None:

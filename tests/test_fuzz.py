@@ -13,10 +13,10 @@ from arena.config import TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ANSWER, ERROR, TEAM, ProtocolError, parse
-from arena.referee.fuzz import LineFuzzer
 from arena.referee.local import LocalHub
 from arena.referee.referee import Referee
 from arena.sdk import Bot
+from bench.fuzz import LineFuzzer
 
 LINES = 12_000
 STRANGERS = ("zed", "mallory", "x-1")

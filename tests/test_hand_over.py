@@ -19,11 +19,11 @@ from arena.games.avalon.options import AvalonOptions
 from arena.games.tuvalon.options import TuvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import Message, ProtocolError, parse
-from arena.referee.fuzz import LineFuzzer
 from arena.referee.local import LocalHub
 from arena.sdk import Bot, GameView
 from arena.sdk.bot import Reply, Session
 from arena.sdk.view import Ask
+from bench.fuzz import LineFuzzer
 
 ODD = ("²", "é", "nobody", "none", "approve,reject", "1e3", "x" * 30, "g9", "-1")
 """Answers no request accepts, each one token the grammar takes."""

@@ -129,14 +129,14 @@ def test_an_old_scrypt_key_gets_a_clear_message(tmp_path) -> None:
     with Store(path, migrations=MIGRATIONS[:5]) as before:  # a store from before SCRAM, with a key
         before.conn.execute("INSERT INTO bots (name, key_hash, created) VALUES ('old', 'scrypt$16384$8$1$00$00', 0)")
     with Store(path) as store:
-        assert store.bot("old").old_key and store.bot("old").verifier is None
-        wire = Wire(Identities(store, require_key=True))
+        assert store.bots.get("old").old_key and store.bots.get("old").verifier is None
+        wire = Wire(Identities(store.bots, require_key=True))
         for reply in (wire.say("old", "REGISTER 1 name=old"), wire.register("old", "old", new_key())):
             assert code(reply) == ErrorCode.AUTH_FAILED.value and "arena bots rekey old" in reply[-1].text
-        assert "rekey old" in " ".join(bots_lines(store.bots()))
+        assert "rekey old" in " ".join(bots_lines(store.bots.all()))
         key = new_key()
-        store.set_bot_key("old", make_verifier(key))
-        assert not store.bot("old").old_key
+        store.bots.set_key("old", make_verifier(key))
+        assert not store.bots.get("old").old_key
         assert code(wire.register("old", "old", key)) == WELCOME
 
 
@@ -214,21 +214,21 @@ def test_the_operators_owner_is_kept_whatever_the_bot_says_when_it_registers(tmp
     """``arena bots add NAME --owner O`` names who runs the bot; the ``owner=`` of its
     REGISTER (what the SDK sends: its class's ``owner``) fills in only an owner nobody gave."""
     with Store(tmp_path / "results.db") as store:
-        store.add_bot("alice", "ops-team", make_verifier(new_key()), None, 1.0)
-        store.add_bot("carol", UNKNOWN_OWNER, make_verifier(new_key()), None, 1.0)
+        store.bots.add("alice", "ops-team", make_verifier(new_key()), None, 1.0)
+        store.bots.add("carol", UNKNOWN_OWNER, make_verifier(new_key()), None, 1.0)
         for name in ("alice", "carol", "dave"):
-            store.save_bot(name, "arena", "2.0", None, 2.0)
-        store.save_bot("dave", "mallory", "2.1", None, 3.0)
-        assert [(b.name, b.owner, b.version) for b in store.bots()] == [
+            store.bots.save(name, "arena", "2.0", None, 2.0)
+        store.bots.save("dave", "mallory", "2.1", None, 3.0)
+        assert [(b.name, b.owner, b.version) for b in store.bots.all()] == [
             ("alice", "ops-team", "2.0"), ("carol", "arena", "2.0"), ("dave", "arena", "2.1")]
 
 
 def test_in_memory_a_bots_owner_fills_in_only_an_unknown_one() -> None:
     book = MemoryBook()
     book.add("carol")
-    book.save_bot("carol", "arena", "1.0", None, 1.0)
-    book.save_bot("carol", "mallory", "1.1", None, 2.0)
-    record = book.bot("carol")
+    book.save("carol", "arena", "1.0", None, 1.0)
+    book.save("carol", "mallory", "1.1", None, 2.0)
+    record = book.get("carol")
     assert record is not None and (record.owner, record.version) == ("arena", "1.1")
 
 
@@ -306,11 +306,11 @@ def test_ratings_and_history_belong_to_the_bot_not_the_nick(tmp_path) -> None:
         hub.run()
         match = hub.play("avalon", names, AvalonOptions(), 3)
         assert match.names == [f"nick{i}" for i in range(5)] and match.bots == names
-        board = {r.bot for r in store.leaderboard("avalon", "elo")}
+        board = {r.bot for r in store.ratings.leaderboard("avalon", "elo")}
         assert board == set(names)
-        (summary,) = store.list_games()
+        (summary,) = store.games.find()
         assert summary.bots == tuple(names) and summary.nicks == tuple(match.names)
-        assert {o.bot for o in store.load_game(summary.id).outcomes} == set(names)
+        assert {o.bot for o in store.games.load(summary.id).outcomes} == set(names)
         assert all(to is None or to.startswith("nick") for to, _ in match.transcript)
         assert any(parse(t).verb == ROLE for to, t in match.transcript if to == "nick0")
         assert any(parse(t).verb == ASK for to, t in match.transcript if to is None)

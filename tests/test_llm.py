@@ -494,7 +494,7 @@ def test_a_local_tournament_with_the_llm_bot_and_no_settings_says_so_in_one_line
         "http://127.0.0.1:11434/v1 for Ollama) and ARENA_LLM_MODEL (e.g. llama3.2)"], run.stderr
     from arena.store import Store
     with Store(tmp_path / "results.db") as store:
-        assert store.tournaments() == []
+        assert store.tournaments.all() == []
 
 
 def test_the_arsonist_knows_whom_it_doused_since_its_last_fire(chat: FakeChat, log_path: Path) -> None:

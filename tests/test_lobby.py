@@ -60,9 +60,9 @@ def test_a_remainder_of_at_least_min_players_gets_its_own_table_after_the_countd
 def test_the_service_opens_every_table_that_is_due() -> None:
     service = RefereeService(Config(lobby=LobbyConfig(min_players=5, max_players=10)), clock=lambda: 0.0, key=KEY)
     for name in bots("b", 30):
-        service.lobby.add(name, 0.0)
-    service._after(0.0)
-    assert len(service._tables) == 3 and service.lobby.waiting == []
+        service.room.lobby.add(name, 0.0)
+    service.room.after(0.0)
+    assert len(service.room._tables) == 3 and service.room.lobby.waiting == []
 
 
 def test_a_register_unregister_toggle_cannot_delay_a_start_past_the_ceiling() -> None:
@@ -257,10 +257,10 @@ def test_a_restart_continues_each_rosters_series_from_the_store(tmp_path: Path) 
 
     uninterrupted = play(lobby(min_players=5, max_players=5, keep=4), 10)
     with Store(tmp_path / "a.db") as store:
-        first = play(lobby(store, min_players=5, max_players=5, keep=4), 6)
+        first = play(lobby(store.rosters, min_players=5, max_players=5, keep=4), 6)
     with Store(tmp_path / "a.db") as store:
-        assert store.roster("avalon", "b0,b1,b2,b3,b4") == (1, 2)
-        rest = play(lobby(store, min_players=5, max_players=5, keep=4), 4)
+        assert store.rosters.get("avalon", "b0,b1,b2,b3,b4") == (1, 2)
+        rest = play(lobby(store.rosters, min_players=5, max_players=5, keep=4), 4)
     assert first + rest == uninterrupted
 
 
@@ -282,23 +282,23 @@ def test_help_and_status_answer_anyone_but_not_faster_than_the_interval() -> Non
     config = Config(lobby=LobbyConfig(operators=("boss",)))
     service = RefereeService(config, clock=lambda: 0.0, key=KEY)
     for name in bots("b", 3):
-        service.lobby.add(name, 0.0)
-    assert service._status(0.0) == ["waiting (3): b0, b1, b2"]
+        service.room.lobby.add(name, 0.0)
+    assert service.room._status(0.0) == ["waiting (3): b0, b1, b2"]
     for name in bots("x", 200):
-        service.lobby.add(name, 0.0)
-    status = service._status(0.0)  # a few lines, however many wait
+        service.room.lobby.add(name, 0.0)
+    status = service.room._status(0.0)  # a few lines, however many wait
     assert status[0].startswith("waiting (203): b0, b1, b2, x0,") and status[-1].endswith("and 153 more")
     assert len(status) <= 3
     for name in bots("x", 200):
-        service.lobby.remove(name)
+        service.room.lobby.remove(name)
     before = service.link.queued
-    service._operator("stranger", "!help", 0.0)
+    service.room.command("stranger", "!help", 0.0)
     assert service.link.queued == before + 1
-    service._operator("stranger", "!status", 1.0)  # too soon: a stranger cannot flood the lobby
-    service._operator("stranger", "!start", 1.0)  # not an operator
-    assert service.link.queued == before + 1 and service._tables == {}
-    service._operator("boss", "!status", 1.0)  # operators are always answered
-    service._operator("other", "!status", config.flood.command_interval + 0.5)
+    service.room.command("stranger", "!status", 1.0)  # too soon: a stranger cannot flood the lobby
+    service.room.command("stranger", "!start", 1.0)  # not an operator
+    assert service.link.queued == before + 1 and service.room._tables == {}
+    service.room.command("boss", "!status", 1.0)  # operators are always answered
+    service.room.command("other", "!status", config.flood.command_interval + 0.5)
     assert service.link.queued == before + 3
 
 
@@ -307,7 +307,7 @@ def test_the_interval_between_answers_to_strangers_is_configured() -> None:
         service = RefereeService(Config(flood=FloodConfig(command_interval=interval)), clock=lambda: 0.0, key=KEY)
         before = service.link.queued
         for now in (0.0, 1.0, 30.0):
-            service._operator("stranger", "!help", now)
+            service.room.command("stranger", "!help", now)
         assert service.link.queued == before + answered, interval
 
 
@@ -317,10 +317,10 @@ class FailingBook:
     def __init__(self) -> None:
         self.full = True
 
-    def roster(self, game: str, roster: str) -> tuple[int, int] | None:
+    def get(self, game: str, roster: str) -> tuple[int, int] | None:
         return None
 
-    def save_roster(self, game: str, roster: str, block: int, games: int) -> None:
+    def save(self, game: str, roster: str, block: int, games: int) -> None:
         if self.full:
             raise OSError(28, "No space left on device")
 

@@ -1,6 +1,6 @@
-"""README's "Writing a bot" works as written: its minimal bot, copied out of the README into
-a folder of its own, type-checks against the SDK's hints, plays the local tournament the
-README shows, and `arena stats` reads it back as the README describes."""
+"""The bot authors' guide (docs/bot-authors.md) works as written: its minimal bot, copied out
+of the guide into a folder of its own, type-checks against the SDK's hints, plays the local
+tournament the guide shows, and `arena stats` reads it back as the guide describes."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ from click.testing import CliRunner
 from arena.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "bot-authors.md"
 
 
 def section(title: str) -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(f"\n### {title}\n")
-    return text[start:text.index("\n### ", start + 1)]
+    """The guide's section ``title``, up to the next section."""
+    text = GUIDE.read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    return text[start:text.index("\n## ", start + 1)]
 
 
 def minimal_bot() -> tuple[str, str]:
@@ -51,7 +52,7 @@ def test_the_minimal_bot_type_checks_and_a_wrong_return_type_does_not(tmp_path: 
     assert bad.returncode == 1 and 'incompatible with return type "str" in supertype' in bad.stdout, bad.stdout
 
 
-def test_the_minimal_bot_plays_the_readme_s_tournament_on_both_clocks(tmp_path: Path,
+def test_the_minimal_bot_plays_the_guide_s_tournament_on_both_clocks(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     code, name = minimal_bot()
     monkeypatch.chdir(tmp_path)

@@ -102,7 +102,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Mat
 
 def stored(path: Path, gid: str) -> StoredGame:
     with Store(path) as store:
-        game = store.load_game(gid)
+        game = store.games.load(gid)
     assert game is not None
     return game
 
@@ -160,9 +160,9 @@ def test_the_store_round_trips_talk_and_answers_exactly(tmp_path: Path) -> None:
                Answer(1, "x", "ANSWER g1 x approve", 2.25, None, "MALFORMED", "late", 4),
                Answer(3, "5", "ANSWER g1 5 a,b fallback=own", 3.0, 1.0, None, "own", 5))
     with Store(tmp_path / "a.db") as store:
-        store.record_game(dataclasses.replace(record, talk=talk, answers=answers))
-        store.record_game(avalon_record(2, random.Random(2)))
-        game, plain = store.load_game("g1"), store.load_game("g2")
+        store.games.record(dataclasses.replace(record, talk=talk, answers=answers))
+        store.games.record(avalon_record(2, random.Random(2)))
+        game, plain = store.games.load("g1"), store.games.load("g2")
     assert game is not None and game.talk == talk and game.answers == answers
     assert plain is not None and plain.talk == () and plain.answers == ()
 
@@ -170,22 +170,22 @@ def test_the_store_round_trips_talk_and_answers_exactly(tmp_path: Path) -> None:
 def test_a_v4_store_migrates_and_its_games_have_no_talk(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     with Store(path, migrations=MIGRATIONS[:4]) as old:
-        old.record_game(avalon_record(1, random.Random(1)))
-        old.open_live(LiveGame("g9", "avalon", {}, 1, None, ("a", "b"), ("a", "b"), "here", None, 0.0))
-        old.append_live("g9", 0, [(0, "team", ("a", "b"))], 0, [(None, None, "START g9")], {})
+        old.games.record(avalon_record(1, random.Random(1)))
+        old.live.open(LiveGame("g9", "avalon", {}, 1, None, ("a", "b"), ("a", "b"), "here", None, 0.0))
+        old.live.append("g9", 0, [(0, "team", ("a", "b"))], 0, [(None, None, "START g9")], {})
         with pytest.raises(sqlite3.OperationalError):
             old.conn.execute("SELECT * FROM talk")
     with Store(path) as store:
         assert (store.migrated_from, store.version) == (4, len(MIGRATIONS))
-        game = store.load_game("g1")
+        game = store.games.load("g1")
         assert game is not None and game.talk == () and game.answers == ()
-        assert all(s.conduct.fallbacks == {} for s in store.bot_stats("avalon").values())
-        (live,) = store.live_games(place="here")
+        assert all(s.conduct.fallbacks == {} for s in store.stats.bots("avalon").values())
+        (live,) = store.live.unfinished(place="here")
         assert live.talk == () and live.answers == () and live.history == ((0, "team", ("a", "b")),)
         said = Talk(0, "a", "hello", 1.0, 1)
-        store.append_live("g9", 1, [], 1, [], {}, 0, [said], 0, [])
-        assert store.live_games(place="here")[0].talk == (said,)
-        store.close_live("g9")
+        store.live.append("g9", 1, [], 1, [], {}, 0, [said], 0, [])
+        assert store.live.unfinished(place="here")[0].talk == (said,)
+        store.live.close("g9")
         assert store.conn.execute("SELECT COUNT(*) FROM live_talk").fetchone()[0] == 0
 
 
@@ -194,7 +194,7 @@ def test_stats_count_fallbacks_per_bot(played: tuple[Path, Match, Match]) -> Non
     buggy = WOLVES.index("buggy")
     n = sum(1 for a in wolves.answers if a.seat == buggy)
     with Store(path) as store:
-        found = store.bot_stats("werewolf")
+        found = store.stats.bots("werewolf")
     assert found["buggy"].conduct.fallbacks == {"error": n} and n > 0
     assert found["talk1"].conduct.fallbacks == {}
     assert stats_lines(found["buggy"])[-1] == f"  fallbacks: {n} (error {n}, late 0)"
@@ -293,7 +293,7 @@ def test_free_chat_in_an_avalon_channel_is_kept_up_to_a_cap(tmp_path: Path) -> N
             hub.connect(nick, Bot(seed=10 + i))
         hub.say("stranger", "not seated: not kept")
         match = hub.play("avalon", ["chatty", *KNIGHTS[1:]], AvalonOptions(), 5, gid="c1")
-        game = store.load_game("c1")
+        game = store.games.load("c1")
     assert game is not None and game.talk == tuple(match.talk)
     assert {t.nick for t in game.talk} == {"chatty"} and len(game.talk) == CHAT_KEPT
     assert [t.text for t in game.talk[:3]] == [f"chatty before vote 1 ({i})" for i in range(3)]

@@ -88,7 +88,7 @@ def play(case: Case, where: Path) -> list[str]:
         play_local(settings, options, store, config)
         digests = []
         for index in range(1, case.games + 1):
-            game = store.load_game(f"{case.name}-{index}")
+            game = store.games.load(f"{case.name}-{index}")
             assert game is not None
             digests.append(_digest({
                 "seed": game.seed, "roles": game.roles, "sides": game.sides, "winners": game.winners,
@@ -96,7 +96,7 @@ def play(case: Case, where: Path) -> list[str]:
                 "talk": [(t.seat, t.text) for t in game.talk],
                 "outcomes": game.outcomes, "changes": {k: list(v) for k, v in sorted(game.changes.items())},
             }))
-        digests.append(_digest({system: dict(sorted(store.ratings(case.game, system).items()))
+        digests.append(_digest({system: dict(sorted(store.ratings.current(case.game, system).items()))
                                 for system in ("elo", "trueskill")}))
     return digests
 

@@ -51,10 +51,10 @@ def test_each_base_class_declares_every_decision_of_its_game(base: type[Bot], ga
         doc = method.__doc__ or ""
         assert "return" in doc.lower() and "Default" in doc, f"{kind}: say what to return and the default"
         assert method.__annotations__["return"] in ("str", "list[Player]", "Player")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    classes = readme[readme.index("\n### The base classes\n"):readme.index("\n### Requests\n")]
+    guide = (ROOT / "docs" / "bot-authors.md").read_text(encoding="utf-8")
+    classes = guide[guide.index("\n## The base classes\n"):guide.index("\n## Requests\n")]
     rows = "\n".join(line for line in classes.splitlines() if line.strip().startswith(f"| `{base.__name__}`"))
-    assert [kind for kind in sorted(kinds_of(game)) if f"`{kind}`" not in rows] == [], "README's table of decisions"
+    assert [kind for kind in sorted(kinds_of(game)) if f"`{kind}`" not in rows] == [], "docs/bot-authors.md's table of decisions"
 
 
 def test_the_words_of_requests_are_the_games_reserved_words() -> None:

@@ -55,7 +55,7 @@ def public_games(store: Store, tid: str, count: int) -> list[PublicGame]:
     """The public START and END lines of games ``tid-1`` .. ``tid-count``, in order."""
     games = []
     for i in range(1, count + 1):
-        stored = store.load_game(f"{tid}-{i}")
+        stored = store.games.load(f"{tid}-{i}")
         assert stored is not None
         channel = [parse(line) for target, line in stored.transcript if target is None]
         start = next(m for m in channel if m.verb == START)
@@ -222,7 +222,7 @@ def play(path: Path, settings: Settings, options: Any, key: bytes | None = None)
     config = config_for(path)
     with Store(config.store.path, config.ratings.systems()) as store:
         if key is not None:
-            store.start_tournament(settings.id, settings.to_dict(), 0.0)
+            store.tournaments.start(settings.id, settings.to_dict(), 0.0)
             store.conn.execute("UPDATE tournaments SET secret = ? WHERE id = ?", (key, settings.id))
         play_local(settings, options, store, config)
 
@@ -260,14 +260,14 @@ def test_no_predictor_from_public_lines_beats_chance(tmp_path: Path, game: str, 
 def finished(path: Path, settings: Settings) -> tuple[list[tuple], dict[str, float]]:
     """Per game: seats, seed, roles, winner, reason; and the final Elo ratings."""
     with Store(path) as store:
-        found = store.tournament(settings.id)
+        found = store.tournaments.get(settings.id)
         assert found is not None
         games = []
         for i in range(1, found[1] + 1):
-            g = store.load_game(f"{settings.id}-{i}")
+            g = store.games.load(f"{settings.id}-{i}")
             assert g is not None
             games.append((g.summary.nicks, g.seed, g.roles, g.summary.winner, g.summary.reason))
-        return games, {r.bot: r.score for r in store.leaderboard(settings.game, "elo")}
+        return games, {r.bot: r.score for r in store.ratings.leaderboard(settings.game, "elo")}
 
 
 MIXED = ("rule1=werewolf_rule", "rule2=werewolf_rule", "rule3=werewolf_rule", "r1=random", "r2=random",
@@ -318,7 +318,7 @@ def test_no_command_prints_a_key(tmp_path: Path) -> None:
                              *(["replay", f"t1-{i}", "--all"] for i in range(1, 4)))]
     assert all(out.exit_code == 0 for out in outputs), [out.output for out in outputs]
     with Store(tmp_path / "results.db") as store:
-        key = store.tournament_key("t1")
+        key = store.tournaments.key("t1")
         stored = json.loads(store.conn.execute("SELECT settings FROM tournaments").fetchone()[0])
     text = "".join(out.output for out in outputs)
     assert "ROLE t1-3" in text  # the replays were printed
@@ -332,11 +332,11 @@ def test_no_command_prints_a_key(tmp_path: Path) -> None:
 
 def test_the_serve_key_is_kept_in_the_store_and_seats_the_lobby(tmp_path: Path) -> None:
     with Store(tmp_path / "a.db") as store:
-        key = store.secret("serve")
+        key = store.secrets.get("serve")
     with Store(tmp_path / "a.db") as store:
-        assert store.secret("serve") == key and len(key) == 32
+        assert store.secrets.get("serve") == key and len(key) == 32
     with Store(tmp_path / "b.db") as store:
-        assert store.secret("serve") != key
+        assert store.secrets.get("serve") != key
 
     def orders(key: bytes) -> list[list[str]]:
         lobby = Lobby(LobbyConfig(min_players=5, max_players=5, auto_start=False), AvalonOptions(), 1, key)

@@ -21,9 +21,9 @@ def test_a_finished_service_with_a_lobby_countdown_past_does_not_spin() -> None:
     out must not be rescheduled at once, forever (it used to hang the reactor's thread)."""
     service = RefereeService(Config(), max_games=0, clock=lambda: 100.0)
     for nick in ("a", "b", "c", "d", "e"):
-        service.lobby.add(nick, 0.0)
-    assert service.done and service.lobby.deadline is not None and service.lobby.deadline < 100.0
-    service._after(100.0)
+        service.room.lobby.add(nick, 0.0)
+    assert service.done and service.room.lobby.deadline is not None and service.room.lobby.deadline < 100.0
+    service.room.after(100.0)
     runner = threading.Thread(target=service.reactor.process_timeout, daemon=True)
     runner.start()
     runner.join(2.0)
@@ -32,8 +32,8 @@ def test_a_finished_service_with_a_lobby_countdown_past_does_not_spin() -> None:
 
 def test_a_wake_up_due_now_is_scheduled_no_sooner_than_the_minimum() -> None:
     service = RefereeService(Config(), max_games=None, clock=lambda: 50.0)
-    service.lobby.deadline = 10.0  # overdue, yet nobody waits: nothing can be seated
-    service._after(50.0)
+    service.room.lobby.deadline = 10.0  # overdue, yet nobody waits: nothing can be seated
+    service.room.after(50.0)
     (command,) = service.reactor.scheduler.queue
     assert command.delay.total_seconds() >= MIN_WAKE
 
@@ -48,10 +48,10 @@ def _tournament_service(config: Config = Config(), wait_report: float = 10.0) ->
 def test_a_tournament_names_the_bots_its_next_game_lacks() -> None:
     service = _tournament_service()
     for nick in ("alice", "carol", "eve"):
-        service.lobby.add(nick, 0.0)
+        service.room.lobby.add(nick, 0.0)
     assert service.waiting_line() == "waiting for bots: bob, dave (not registered)"
     for nick in ("bob", "dave"):
-        service.lobby.add(nick, 0.0)
+        service.room.lobby.add(nick, 0.0)
     assert service.waiting_line() is None
 
 
@@ -75,11 +75,11 @@ def test_the_wait_is_reported_periodically_once_started(caplog: pytest.LogCaptur
 def test_the_lobby_says_who_waits_once_until_that_changes(caplog: pytest.LogCaptureFixture) -> None:
     service = RefereeService(Config(), clock=lambda: 0.0)
     assert service.waiting_line() is None  # nobody waits: nothing to say
-    service.lobby.add("alice", 0.0)
-    service.lobby.add("bob", 0.0)
+    service.room.lobby.add("alice", 0.0)
+    service.room.lobby.add("bob", 0.0)
     service._report_waiting()
     service._report_waiting()
-    service.lobby.add("carol", 0.0)
+    service.room.lobby.add("carol", 0.0)
     service._report_waiting()
     assert [r.getMessage() for r in caplog.records] == [
         "lobby: 2 waiting (alice, bob); avalon needs 5 players",
@@ -93,13 +93,13 @@ def test_a_tournament_game_withdrawn_before_its_start_is_seated_again_first() ->
     service = _tournament_service()
     names = ("alice", "bob", "carol", "dave", "eve")
     for nick in names:
-        service.lobby.add(nick, 0.0)
-    service._after(0.0)
-    assert list(service._tables) == ["t1-1"]
-    service._bot_changed("alice", False)
-    said = [item[2] for item in service.link._queue if not callable(item) and item[0] == "PRIVMSG"]
-    assert service._tables == {} and said[-1] == "TABLE t1-1 game=avalon channel=#arena-t1-1 seats="
+        service.room.lobby.add(nick, 0.0)
+    service.room.after(0.0)
+    assert list(service.room._tables) == ["t1-1"]
+    service.room._bot_changed("alice", False)
+    said = [item[2] for item in service.link.outbox.queue if not callable(item) and item[0] == "PRIVMSG"]
+    assert service.room._tables == {} and said[-1] == "TABLE t1-1 game=avalon channel=#arena-t1-1 seats="
     for nick in names:
-        service.lobby.add(nick, 1.0)
-    service._after(1.0)
-    assert list(service._tables) == ["t1-1"]
+        service.room.lobby.add(nick, 1.0)
+    service.room.after(1.0)
+    assert list(service.room._tables) == ["t1-1"]

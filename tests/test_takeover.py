@@ -101,19 +101,19 @@ def play_with_crashes(tmp_path: Path, game: str, options: Any, bots: dict[str, B
                 hub.finish(match)
         except Crash:
             died += 1
-        if gid is not None and store.has_game(gid):
+        if gid is not None and store.games.has(gid):
             break
     assert gid is not None and died, "the referee never died"
     return store, gid, said
 
 
 def check(store: Store, gid: str, said: list[list[str]]) -> None:
-    stored = store.load_game(gid)
+    stored = store.games.load(gid)
     assert stored is not None, "the game was lost"
     assert stored.summary.kind == "ranked", f"{stored.summary.reason}: an innocent bot was punished"
     assert stored.replay().events == list(stored.events), "the result is not what the stored answers imply"
-    assert store.live_games(place=PLACE) == []
-    assert store.rebuild().exact
+    assert store.live.unfinished(place=PLACE) == []
+    assert store.ratings.rebuild().exact
     channel = [line for to, line in stored.transcript if to is None]
     said = [[line for line in sent if not line.startswith("RATINGS ")] for sent in said]  # said after the record
     for sent in said:  # nothing went out that the store lacks (write-ahead), in order
@@ -194,19 +194,19 @@ def test_a_game_over_in_the_store_is_recorded_on_restart(tmp_path: Path) -> None
     match = hub.referee.resume_game(live, hub.channel, hub.now)
     assert match.over and match.suspended  # until its bots are back to hear the end
     hub.referee.go_on("g1", hub.now)
-    stored = store.load_game("g1")
+    stored = store.games.load("g1")
     assert stored is not None and stored.summary.kind == "forfeit" and stored.forfeited == 4
-    assert store.live_games(place=PLACE) == []
+    assert store.live.unfinished(place=PLACE) == []
 
 
 def test_game_ids_never_repeat_across_restarts_and_referees(tmp_path: Path) -> None:
     path = tmp_path / "results.db"
     with Store(path) as one, Store(path) as two:
-        ids = [one.new_game_id(0.0), two.new_game_id(0.0), one.new_game_id(0.0)]
-        assert not one.reserve_game_id(ids[1], 0.0)
-        assert one.reserve_game_id("t-1", 0.0) and not two.reserve_game_id("t-1", 0.0)
+        ids = [one.live.new_id(0.0), two.live.new_id(0.0), one.live.new_id(0.0)]
+        assert not one.live.reserve(ids[1], 0.0)
+        assert one.live.reserve("t-1", 0.0) and not two.live.reserve("t-1", 0.0)
     with Store(path) as again:
-        ids.append(again.new_game_id(0.0))
+        ids.append(again.live.new_id(0.0))
     assert ids == ["g1", "g2", "g3", "g4"]
 
 
@@ -248,10 +248,10 @@ def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_re
         hub.register(session)
     with pytest.raises(Crash):
         hub.play("avalon", [s.nick for s in table.sessions], AvalonOptions(), 2, gid="g1")
-    assert store.has_game("g1") and all("g1" in s.games for s in table.sessions)  # nobody heard END
+    assert store.games.has("g1") and all("g1" in s.games for s in table.sessions)  # nobody heard END
     (live,) = Journal(store, PLACE).unfinished()
     assert live.recorded
-    ratings = store.ratings("avalon", "elo")
+    ratings = store.ratings.current("avalon", "elo")
     hub = table.referee(store, Journal(store, PLACE))
     match = hub.referee.resume_game(live, hub.channel, hub.now)
     for session in table.sessions:
@@ -259,8 +259,8 @@ def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_re
     assert all(s.games == {} and s.finished == 1 for s in table.sessions)
     hub.referee.go_on("g1", hub.now)
     hub.run()
-    assert match.over and store.live_games(place=PLACE) == []
-    assert len(store.list_games()) == 1 and store.ratings("avalon", "elo") == ratings
+    assert match.over and store.live.unfinished(place=PLACE) == []
+    assert len(store.games.find()) == 1 and store.ratings.current("avalon", "elo") == ratings
 
 
 class Talker(WerewolfRuleBot):
@@ -290,7 +290,7 @@ def test_talk_and_answers_said_before_a_crash_are_in_the_finished_game(tmp_path:
     hub.referee.go_on("g1", hub.now)
     hub.finish(match)
     check(store, "g1", [])
-    stored = store.load_game("g1")
+    stored = store.games.load("g1")
     assert stored is not None and len(stored.talk) > len(live.talk)
     assert stored.talk[:len(live.talk)] == live.talk and stored.answers[:len(live.answers)] == live.answers
     assert [t.at for t in stored.talk] == sorted(t.at for t in stored.talk)

@@ -100,21 +100,21 @@ def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
     s = settings()
     with Store(config.store.path, config.ratings.systems()) as store:
         assert play_local(s, AvalonOptions(), store, config) == 12
-        games = store.list_games(limit=100)
+        games = store.games.find(limit=100)
         assert sorted(g.id for g in games) == sorted(f"t1-{i}" for i in range(1, 13))
-        assert store.tournament("t1")[1] == 12
-        board = store.leaderboard("avalon", "elo")
+        assert store.tournaments.get("t1")[1] == 12
+        board = store.ratings.leaderboard("avalon", "elo")
         assert {r.bot for r in board} == {"rule1", "rule2", "rand1", "rand2", "rand3"}
         assert all(r.games == 12 for r in board)
-        stored = store.load_game("t1-5")
-        assert stored.seed == Schedule(s, store.tournament_key("t1")).table(4).seed and stored.deal is None
+        stored = store.games.load("t1-5")
+        assert stored.seed == Schedule(s, store.tournaments.key("t1")).table(4).seed and stored.deal is None
         assert stored.replay().events == list(stored.events)
         # The game's lines were kept as sent, the END last before the ratings.
         assert parse(stored.transcript[0][1]).verb == "START"
         assert parse(stored.transcript[-1][1]).verb == "END"
         # A second run finds everything stored and plays nothing.
         assert play_local(s, AvalonOptions(), store, config) == 0
-        assert store.rebuild().exact
+        assert store.ratings.rebuild().exact
 
 
 @pytest.mark.parametrize("game, bots", [
@@ -127,7 +127,7 @@ def test_a_bot_of_another_game_is_refused_before_anything_is_stored(tmp_path, ga
     with Store(config.store.path, config.ratings.systems()) as store:
         with pytest.raises(TournamentError) as refused:
             play_local(s, GAMES[game].Options(), store, config)
-        assert store.tournament("t1") is None and store.list_games() == []
+        assert store.tournaments.get("t1") is None and store.games.find() == []
     (spec,) = [b for b in bots if not b.startswith(("wolf=", "r"))]
     assert str(refused.value) == f"{spec} is written for {load_bot_class(spec.split('=')[1]).plays}; " \
                                  f"this tournament plays {game}"
@@ -166,8 +166,8 @@ def test_a_tournament_from_before_secret_keys_resumes_with_a_key_of_its_own(tmp_
         store.conn.execute("INSERT INTO tournaments (id, settings, games_done, created, updated) VALUES (?,?,0,0,0)",
                            (s.id, json.dumps({**s.to_dict(), "seed": 3})))
         assert play_local(s, AvalonOptions(), store, config) == 3
-        key = store.tournament_key(s.id)
-        assert len(key) == 32 and store.tournament_key(s.id) == key
+        key = store.tournaments.key(s.id)
+        assert len(key) == 32 and store.tournaments.key(s.id) == key
 
 
 def test_rating_changes_are_one_protocol_message_continued_when_long():
@@ -334,7 +334,7 @@ def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_scram_verifier(
     assert rekeyed.exit_code == 0 and new != key
     assert runner.invoke(main, ["--config", cfg, "bots", "rekey", "zed"]).exit_code != 0
     with Store(tmp_path / "results.db") as store:
-        stored = store.bot("alice").verifier
+        stored = store.bots.get("alice").verifier
         raw = b"".join(v for row in store.conn.execute("SELECT * FROM bots") for v in row if isinstance(v, bytes))
     assert key.encode() not in raw and new.encode() not in raw
 
@@ -356,7 +356,7 @@ def test_an_interrupted_tournament_resumes_without_losing_or_repeating_games(tmp
         time.sleep(0.3)
         if db.exists():
             with Store(db) as store:
-                found = store.tournament("t1")
+                found = store.tournaments.get("t1")
                 if found and found[1] >= 20:
                     break
         assert time.monotonic() < deadline, proc.stdout.read() if proc.poll() is not None else "no progress"
@@ -365,15 +365,15 @@ def test_an_interrupted_tournament_resumes_without_losing_or_repeating_games(tmp
     if how == signal.SIGINT:
         assert proc.returncode == 130 and "run the same command to resume" in out, out
     with Store(db) as store:
-        done = store.tournament("t1")[1]
-        assert len(store.list_games(limit=10**6)) == done
+        done = store.tournaments.get("t1")[1]
+        assert len(store.games.find(limit=10**6)) == done
     resumed = subprocess.run([*command[:-1], str(done + 5)], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert "played 5 games now" in resumed.stdout
     with Store(db) as store:
-        ids = [g.id for g in store.list_games(limit=10**6)]
+        ids = [g.id for g in store.games.find(limit=10**6)]
         assert sorted(ids, key=lambda i: int(i.split("-")[1])) == [f"t1-{i}" for i in range(1, done + 6)]
-        assert store.rebuild().exact
+        assert store.ratings.rebuild().exact
 
 
 def test_an_aborted_game_is_stored_without_rating_changes(tmp_path):
@@ -393,7 +393,7 @@ def test_an_aborted_game_is_stored_without_rating_changes(tmp_path):
         hub.run()
         end = parse(hub.channel_log[-1])
         assert end.verb == "END" and end.get("reason") == "aborted" and end.get("winner") == "none"
-        stored = store.load_game(match.gid)
+        stored = store.games.load(match.gid)
         assert stored.summary.kind == "aborted"
         assert {o.result for o in stored.outcomes} == {"aborted"}
         assert all(c.delta == 0 for items in stored.changes.values() for c in items)
@@ -410,12 +410,12 @@ def test_a_werewolf_tournament_counts_a_neutral_role_s_own_wins(tmp_path):
     s = settings(game="werewolf", players=8, bots=bots, options=options.to_dict(), games=16)
     with Store(config.store.path, config.ratings.systems()) as store:
         assert play_local(s, options, store, config) == 16
-        stats = store.bot_stats("werewolf")
+        stats = store.stats.bots("werewolf")
         jester_games = sum(b.roles["jester"].games for b in stats.values() if "jester" in b.roles)
         assert jester_games == 16  # one jester per game
         figures = [b.roles["jester"].figures["jester_own_win"] for b in stats.values() if "jester" in b.roles]
         assert sum(f.trials for f in figures) == 16
-        assert store.rebuild().exact
+        assert store.ratings.rebuild().exact
     # A store of Werewolf games alone needs no --game: it defaults to the newest game's type.
     cfg = str(tmp_path / "config.yaml")
     Path(cfg).write_text(yaml.safe_dump({"store": {"path": config.store.path}}))

@@ -25,7 +25,7 @@ from arena.store.export import FINISHED, LIVE, export, export_game, export_live
 from arena.web import create_app
 from tests.watched import hub_game, live_game, PacedJournal, run, stored_tournaments
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "operators.md"
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def store(stored: Path) -> Iterator[Store]:
 
 def test_a_finished_games_document_holds_everything(store: Store) -> None:
     for gid in ("av-1", "ww-1"):
-        game = store.load_game(gid)
+        game = store.games.load(gid)
         assert game is not None
         doc = export_game(game)
         assert json.loads(json.dumps(doc)) == doc, "not plain JSON"
@@ -77,13 +77,13 @@ def _keys(value: Any, prefix: str = "") -> set[str]:
 
 
 def test_every_field_of_the_document_is_documented(store: Store) -> None:
-    text = README.read_text()
-    section = text[text.index("### The export format"):]
-    section = section[:section.index("\n## ")]
+    text = GUIDE.read_text()
+    section = text[text.index("\n## The export format\n"):]
+    section = section[:section.index("\n## ", 1)]
     doc = export(store, "av-1")
     assert doc is not None
     missing = sorted(k for k in _keys(doc) if f"`{k}`" not in section and k not in ("elo", "trueskill"))
-    assert not missing, f"README's export format lacks {missing}"
+    assert not missing, f"docs/operators.md's export format lacks {missing}"
 
 
 def secrets_of(live: LiveGame) -> list[str]:
@@ -151,7 +151,7 @@ def test_once_recorded_the_same_game_shows_everything(tmp_path: Path) -> None:
     with Store(path) as s:
         hub_game(s, "avalon", PacedJournal(s))
         doc = export(s, "g1")
-        assert doc is not None and doc["status"] == FINISHED and s.all_live_games() == []
+        assert doc is not None and doc["status"] == FINISHED and s.live.all() == []
     page = outputs(path, "g1")["/games/g1"]
     for p in doc["players"]:
         assert p["role"] and f">{p['role']}<" in page
@@ -250,14 +250,14 @@ def test_web_says_where_it_listens_and_ends_on_ctrl_c_as_every_command(stored: P
 
 def test_rating_history_and_tournament_stats(store: Store) -> None:
     for system in ("elo", "trueskill"):
-        history = store.rating_history("avalon", system, "av")
-        board = store.leaderboard("avalon", system, tournament="av")
+        history = store.ratings.history("avalon", system, "av")
+        board = store.ratings.leaderboard("avalon", system, tournament="av")
         assert {r.bot: (r.mu, r.sigma) for r in board} == \
             {bot: (points[-1][1].mu, points[-1][1].sigma) for bot, points in history.items()}
         assert max(n for points in history.values() for n, _ in points) == 4
-    stats = store.bot_stats("avalon", tournament="av")
+    stats = store.stats.bots("avalon", tournament="av")
     assert sum(s.overall.games for s in stats.values()) == 4 * 5
-    assert store.bot_stats("avalon", tournament="ww") == {}
+    assert store.stats.bots("avalon", tournament="ww") == {}
 
 
 def test_a_long_rating_series_is_thinned_to_what_a_chart_can_show() -> None:

@@ -95,5 +95,5 @@ def hub_game(store: Store, game: str, journal: PacedJournal, gid: str = "g1") ->
 def live_game(store: Store, game: str, stop_at: int) -> LiveGame:
     """A game stopped at its referee's ``stop_at``-th save: in progress, as the store keeps it."""
     hub_game(store, game, PacedJournal(store, stop_at=stop_at))
-    (live,) = store.all_live_games()
+    (live,) = store.live.all()
     return live

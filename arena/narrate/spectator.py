@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 import irc.client
 
 from ..config import ServerConfig
-from ..irc.link import IrcLink
+from ..irc.link import IrcLink, LinkSettings
 from .narrator import Narrator
 from .sentence import Sentence
 
@@ -35,10 +35,11 @@ class Spectator:
         self.on_gone = on_gone
         self.clock = clock
         self.link = IrcLink(
-            server.host, server.port, nick, channels=[server.channel, *channels], tls=server.tls,
-            password=server.password, lines_per_second=lines_per_second, burst=burst, reactor=reactor,
-            realname="arena spectator", on_message=self._on_message, on_membership=self._on_membership,
-            on_topic=self.narrator.topic,
+            server.host, server.port, nick,
+            LinkSettings(tls=server.tls, password=server.password, realname="arena spectator",
+                         lines_per_second=lines_per_second, burst=burst),
+            channels=[server.channel, *channels], reactor=reactor, on_message=self._on_message,
+            on_membership=self._on_membership, on_topic=self.narrator.topic,
         )
 
     def start(self) -> None:

@@ -20,7 +20,7 @@ from typing import Callable
 
 from ..config import Config
 from ..core.words import counted
-from ..irc.link import IrcLink, strip_controls
+from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..irc.servers import start_server
 from ..narrate.spectator import Spectator
 from ..protocol import TABLE, ProtocolError, parse
@@ -91,7 +91,7 @@ def run_demo(
                 if channel:
                     spectator.join(channel)
 
-        spectator = IrcLink(host, port, SPECTATOR, channels=[lobby], lines_per_second=0,
+        spectator = IrcLink(host, port, SPECTATOR, LinkSettings(lines_per_second=0), channels=[lobby],
                             reactor=service.reactor, on_message=show)
         teller = Spectator(cfg.server, SPECTATOR, lambda s: tell(s.ansi() if color else s.plain()),
                            lines_per_second=0, reactor=service.reactor)
@@ -105,7 +105,7 @@ def run_demo(
                 module = rule_bot if i < (players + 1) // 2 else random_bot
                 nick = f"{'rule' if module == rule_bot else 'rand'}{i + 1}"
                 key = new_key()  # each sample bot proves itself as a real one would, with its own key
-                store.add_bot(nick, "arena", make_verifier(key), None, time.time())
+                store.bots.add(nick, "arena", make_verifier(key), None, time.time())
                 bots.append(subprocess.Popen(
                     [sys.executable, "-m", module, "--server", f"{host}:{port}", "--nick", nick,
                      "--referee", referee, "--channel", lobby, "--rate", "0", "--games", str(games), "--seed", str(i)],

@@ -80,8 +80,8 @@ def make_verifier(key: str, iterations: int = ITERATIONS) -> Verifier:
 class BotBook(Protocol):
     """Where identities are kept (the results store; a dict in memory for local games)."""
 
-    def bot(self, name: str) -> BotRecord | None: ...
-    def save_bot(self, name: str, owner: str, version: str, account: str | None, now: float) -> None: ...
+    def get(self, name: str) -> BotRecord | None: ...
+    def save(self, name: str, owner: str, version: str, account: str | None, now: float) -> None: ...
 
 
 class MemoryBook:
@@ -90,10 +90,10 @@ class MemoryBook:
     def __init__(self) -> None:
         self._bots: dict[str, BotRecord] = {}
 
-    def bot(self, name: str) -> BotRecord | None:
+    def get(self, name: str) -> BotRecord | None:
         return self._bots.get(name.lower())
 
-    def save_bot(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
+    def save(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
         old = self._bots.get(name.lower())
         self._bots[name.lower()] = BotRecord(
             old.name if old else name, old.owner if old and old.owner != UNKNOWN_OWNER else owner, version,
@@ -186,7 +186,7 @@ class Identities:
         """How ``sender`` proves it is bot ``name``: a Proof at once, or the Challenge of a
         SCRAM exchange (``scram``: the bot's client-first-message) that ``finish`` ends;
         raises AuthError when it cannot. ``context`` comes back with the exchange's end."""
-        record = self.book.bot(name)
+        record = self.book.get(name)
         if scram is not None:
             if record is not None and record.verifier is not None:
                 return self._challenge(sender, record, scram, account, host, context)
@@ -290,4 +290,4 @@ class Identities:
 
     def remember(self, name: str, owner: str, version: str, proof: Proof) -> None:
         """Keep what the bot said of itself, and bind it to the account that proved it."""
-        self.book.save_bot(name, owner, version, proof.account if proof.how == "account" else None, time.time())
+        self.book.save(name, owner, version, proof.account if proof.how == "account" else None, time.time())

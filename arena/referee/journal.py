@@ -18,12 +18,25 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from typing import Callable, Container
 
 from ..store import LiveGame, Store
 from .match import Match
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A game being written: its match, and how many of its engine's answers, lines, talk
+    and answer lines are stored."""
+
+    match: Match
+    actions: int = 0
+    lines: int = 0
+    talk: int = 0
+    answers: int = 0
 
 
 class Journal:
@@ -41,9 +54,8 @@ class Journal:
         self.place = place
         self.tournament = tournament
         self.wall = wall
-        self._live: dict[str, tuple[Match, int, int, int, int]] = {}
-        """Games being written: the match, and how many of its engine's answers, lines,
-        talk and answer lines are stored."""
+        self._live: dict[str, Written] = {}
+        """Games being written, by id."""
         self._first: dict[str, Callable[[], None]] = {}
         """Games whose first write (opening, taking up) is still to be done: it goes with
         their first step."""
@@ -52,11 +64,11 @@ class Journal:
         the next step."""
 
     def new_game_id(self) -> str:
-        return self.store.new_game_id(self.wall())
+        return self.store.live.new_id(self.wall())
 
     def unfinished(self) -> list[LiveGame]:
         """The games an earlier run left in progress here, to take up."""
-        return self.store.live_games(place=self.place, tournament=self.tournament)
+        return self.store.live.unfinished(place=self.place, tournament=self.tournament)
 
     def opened(self, match: Match) -> None:
         """Start writing a new game (before its first line goes out)."""
@@ -65,13 +77,13 @@ class Journal:
         match.started = started
         live = LiveGame(match.gid, game.name, game.options.to_dict(), game.seed, game.deal, tuple(match.names),
                         tuple(match.bots or match.names), self.place, self.tournament, started)
-        self._live[match.gid] = (match, 0, 0, 0, 0)
-        self._begin(match.gid, lambda: self.store.open_live(live))
+        self._live[match.gid] = Written(match)
+        self._begin(match.gid, lambda: self.store.live.open(live))
 
     def resumed(self, match: Match, live: LiveGame) -> None:
         """Go on writing a game taken up from ``live`` (``match`` is restored from it)."""
-        self._live[match.gid] = (match, len(live.history), len(live.lines), len(live.talk), len(live.answers))
-        self._begin(match.gid, lambda: self.store.resumed_live(live.id, self.place))
+        self._live[match.gid] = Written(match, len(live.history), len(live.lines), len(live.talk), len(live.answers))
+        self._begin(match.gid, lambda: self.store.live.resumed(live.id, self.place))
 
     def _begin(self, gid: str, write: Callable[[], None]) -> None:
         """A game's first write: now, or, if the store refuses it, with the game's first
@@ -86,11 +98,11 @@ class Journal:
         step would store it before the next one, and a referee dying meanwhile would lose
         it; an answer line rides with the next step, as the engine's answers do (one not
         stored was never acted on: its bot is asked again)."""
-        return any(len(m.talk) != talk for m, _, _, talk, _ in self._live.values())
+        return any(len(w.match.talk) != w.talk for w in self._live.values())
 
     def stored_lines(self, gid: str) -> int:
         """How many of the game's lines are stored: the rest must wait unsent."""
-        return self._live[gid][2]
+        return self._live[gid].lines
 
     def save(self, skip: Container[str] = ()) -> dict[str, tuple[Match, Exception]]:
         """Make every game's new step durable (but those in ``skip``); returns once it is,
@@ -102,9 +114,11 @@ class Journal:
         failed: dict[str, tuple[Match, Exception]] = {}
         for gid in list(self._closing):
             self._close(gid)
-        for gid, (match, actions, lines, talk, answers) in list(self._live.items()):
+        for gid, stored in list(self._live.items()):
             if gid in skip:
                 continue
+            match, actions, lines = stored.match, stored.actions, stored.lines
+            talk, answers = stored.talk, stored.answers
             history, transcript, said, heard = match.game.history, match.transcript, match.talk, match.answers
             if len(history) == actions and len(transcript) == lines and len(said) == talk and len(heard) == answers:
                 continue
@@ -114,13 +128,13 @@ class Journal:
                 if first is not None:
                     first()
                     del self._first[gid]
-                self.store.append_live(gid, actions, history[actions:], lines,
+                self.store.live.append(gid, actions, history[actions:], lines,
                                        [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
                                        match.state(), talk, said[talk:], answers, heard[answers:])
             except Exception as exc:
                 failed[gid] = (match, exc)
                 continue
-            self._live[gid] = (match, len(history), len(transcript), len(said), len(heard))
+            self._live[gid] = Written(match, len(history), len(transcript), len(said), len(heard))
         return failed
 
     def forget(self, gid: str) -> None:
@@ -135,8 +149,8 @@ class Journal:
         """Remove a recorded game from the games in progress; should the store refuse, the
         next ``save`` tries again (meanwhile a restart would tell its end again, harmlessly)."""
         try:
-            if self.store.has_game(gid):
-                self.store.close_live(gid)
+            if self.store.games.has(gid):
+                self.store.live.close(gid)
             self._closing.discard(gid)
         except Exception as exc:
             if gid not in self._closing:

@@ -83,8 +83,8 @@ class Seater(Protocol):
 class RosterBook(Protocol):
     """Where a roster's place in its series of seat orders outlives the process (``Store``)."""
 
-    def roster(self, game: str, roster: str) -> tuple[int, int] | None: ...
-    def save_roster(self, game: str, roster: str, block: int, games: int) -> None: ...
+    def get(self, game: str, roster: str) -> tuple[int, int] | None: ...
+    def save(self, game: str, roster: str, block: int, games: int) -> None: ...
 
 
 DRAW_TRIES = 8
@@ -326,11 +326,11 @@ class Lobby:
         roster = sorted(players, key=str.lower)
         name = _roster(roster)
         game = self.settings.game
-        stored = self._book.roster(game, name) if self._book is not None and name not in self._rosters else None
+        stored = self._book.get(game, name) if self._book is not None and name not in self._rosters else None
         block, games = self._rosters.get(name) or stored or (0, 0)
         if games >= self.keep:
             block, games = block + 1, 0
         if self._book is not None:
-            self._book.save_roster(game, name, block, games + 1)
+            self._book.save(game, name, block, games + 1)
         self._rosters[name] = (block, games + 1)
         return shuffled(roster, derive(self._key, "seating", game, name, block)), games + 1 >= self.keep

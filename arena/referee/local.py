@@ -19,17 +19,19 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import time
 from collections import deque
 from typing import Any, Callable, Sequence
 
 from ..core.game import Result
-from ..protocol import Message, parse
+from ..protocol import MAX_LINE_BYTES, Message, ProtocolError, parse
 from ..sdk.bot import Bot, Reply, Session
 from .identity import Identities
 from .journal import Journal
 from .match import Match, Timeouts
 from .referee import Referee
+from .room import Room
 
 Clock = Callable[[], float]
 """A monotonic clock in seconds, such as ``time.perf_counter``."""
@@ -37,6 +39,9 @@ Clock = Callable[[], float]
 Line = tuple[str, str, str, Message | None]
 """A line on its way: sender, target, text, and the message it carries if its sender had
 one (see the module's docstring)."""
+
+STUCK_TURNS = 100
+"""Turns at one instant, with nothing sent, after which a room the hub drives is stuck."""
 
 CLOCKS: dict[str, Clock | None] = {"virtual": None, "wall": time.perf_counter}
 """The clocks of local play by the names the command line gives them (``--clock``): None is
@@ -75,6 +80,14 @@ class LocalHub:
         self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities, journal=journal,
                                post=self._post_message if messages else None)
         self.sessions: dict[str, Session] = {}
+        self._members: dict[str, set[str]] = {}
+        """The games' channels, folded, with the folded nicks of the bots in each (every bot
+        is in ``channel``, the lobby, always). A channel stays while a bot is in it."""
+        self._left: set[str] = set()
+        """Game channels the referee has left: their bots leave once they have heard the
+        last lines (``Session`` leaves as it reads the END), and the channel is gone."""
+        self._sent: list[Callable[[], None]] = []
+        """What waits for the lines queued so far to have gone out (``after_sent``)."""
         self.channel_log: list[str] = []
         """Every line the referee said in the channel."""
         self.chat_log: list[tuple[str, str]] = []
@@ -87,10 +100,72 @@ class LocalHub:
         self._queue.append((self.referee.nick, target, text, msg))
 
     def connect(self, nick: str, bot: Bot) -> Session:
-        """Add a bot and register it with the referee, as the SDK does on IRC."""
-        session = Session(bot, nick, self.referee.nick, say=lambda gid, text: self.say(nick, text))
+        """Add a bot and register it with the referee, as the SDK does on IRC: it follows
+        its games into their channels, and speaks in theirs."""
+        session = Session(bot, nick, self.referee.nick, say=lambda gid, text: self._speak(nick, gid, text),
+                          join=lambda channel: self._joined(nick, channel),
+                          part=lambda channel: self._parted(nick, channel))
         self.register(session)
         return session
+
+    def _speak(self, nick: str, gid: str, text: str) -> None:
+        session = self.sessions.get(nick.lower())
+        channel = None if session is None else session.channel_of(gid)
+        self._queue.append((nick, channel or self.channel, text, None))
+
+    def _joined(self, nick: str, channel: str) -> None:
+        """A bot joined a game's channel (one the referee is in): a resync that waited for it goes on."""
+        members = self._members.get(channel.lower())
+        if members is not None and channel.lower() not in self._left:
+            members.add(nick.lower())
+            self.referee.on_join(nick, channel, self.now)
+
+    def _parted(self, nick: str, channel: str) -> None:
+        low = channel.lower()
+        members = self._members.get(low)
+        if members is not None:
+            members.discard(nick.lower())
+            if not members and low in self._left:
+                del self._members[low]
+                self._left.discard(low)
+
+    # -- the room's port --------------------------------------------------------------
+
+    def send(self, target: str, text: str) -> None:
+        self._queue.append((self.referee.nick, target, text, None))
+
+    def join(self, channel: str) -> None:
+        self._members.setdefault(channel.lower(), set())
+        self._left.discard(channel.lower())
+
+    def part(self, channel: str) -> None:
+        """Leave a game's channel: lines said there before still reach its bots (as over
+        IRC, where the PART goes out behind them)."""
+        low = channel.lower()
+        if self._members.get(low):
+            self._left.add(low)
+        else:
+            self._members.pop(low, None)
+
+    def members(self, channel: str) -> set[str]:
+        low = channel.lower()
+        if low == self.channel.lower():
+            return set(self.sessions) | {self.referee.nick.lower()}
+        if low in self._left or low not in self._members:
+            return set()
+        return self._members[low] | {self.referee.nick.lower()}
+
+    @staticmethod
+    def fold(name: str) -> str:
+        return name.lower()
+
+    def after_sent(self, callback: Callable[[], None]) -> None:
+        """Lines go out as they are delivered: ``callback`` runs once those queued so far are."""
+        self._sent.append(callback)
+
+    @staticmethod
+    def max_text_bytes(target: str) -> int:
+        return MAX_LINE_BYTES
 
     def register(self, session: Session) -> None:
         """Add a bot's session, new or one that outlived another referee, and register it."""
@@ -112,16 +187,25 @@ class LocalHub:
         ref = referee.nick
         sessions = self.sessions
         channel = self.channel.lower()
+        games = self._members
         messages = self._messages
-        while queue:
+        while queue or self._sent:
+            if not queue:
+                self._went_out()
+                continue
             sender, target, text, msg = queue.popleft()
             low = target.lower()
             if sender == ref:
-                if low == channel:
-                    self.channel_log.append(text)
+                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
+                if hearers is not None:
+                    if low == channel:
+                        self.channel_log.append(text)
                     if msg is None:
-                        msg = parse(text)  # once for every listener: the line is the same for all
-                    for session in sessions.values():
+                        try:
+                            msg = parse(text)  # once for every listener: the line is the same for all
+                        except ProtocolError:
+                            continue  # words for people (an operator's !status): no bot reads them
+                    for session in hearers:
                         for line, said in session.replies(msg):
                             queue.append((session.nick, ref, line, said if messages else None))
                 else:
@@ -132,12 +216,25 @@ class LocalHub:
                         for line, said in replies:
                             queue.append((addressee.nick, ref, line, said if messages else None))
             else:
-                if low == channel:  # a player talking in the channel: everyone hears it
-                    for session in sessions.values():
+                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
+                if hearers is not None:  # a player talking in a channel: everyone there hears it
+                    for session in hearers:
                         if session.nick != sender:
                             session.chat(sender, text)
-                    self.chat_log.append((sender, text))
+                    if low == channel:
+                        self.chat_log.append((sender, text))
                 referee.on_message(sender, target, text, self.now, None, msg)
+
+    def _in(self, channel: str) -> list[Session]:
+        """The bots in game channel ``channel`` (folded)."""
+        members = self._members[channel]
+        return [session for nick, session in self.sessions.items() if nick in members]
+
+    def _went_out(self) -> None:
+        """Every line queued so far is delivered: what waited for that runs."""
+        sent, self._sent = self._sent, []
+        for callback in sent:
+            callback()
 
     @staticmethod
     def _feed(session: Session, sender: str, text: str) -> list[Reply]:
@@ -158,8 +255,12 @@ class LocalHub:
         thinking alone. The referee's own work takes no time."""
         timeline, referee, sessions = self._timeline, self.referee, self.sessions
         channel = self.channel.lower()
+        games = self._members
         while True:
             self._post(self.now)  # what the referee (or a caller) said just now
+            if self._sent:  # on their way: gone out
+                self._went_out()
+                continue
             if not timeline:
                 return
             at = timeline[0][0]
@@ -174,11 +275,16 @@ class LocalHub:
             self.now = at
             low = target.lower()
             if sender == referee.nick:
-                if low == channel:
-                    self.channel_log.append(text)
+                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
+                if hearers is not None:
+                    if low == channel:
+                        self.channel_log.append(text)
                     if msg is None:
-                        msg = parse(text)
-                    for session in sessions.values():
+                        try:
+                            msg = parse(text)
+                        except ProtocolError:
+                            continue  # words for people: no bot reads them
+                    for session in hearers:
                         self._think(session, clock, session.replies, msg)
                 else:
                     addressee = sessions.get(low)
@@ -189,11 +295,13 @@ class LocalHub:
                     else:
                         self._think(addressee, clock, self._feed, addressee, sender, text)
             else:
-                if low == channel:
-                    for session in sessions.values():
+                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
+                if hearers is not None:
+                    for session in hearers:
                         if session.nick != sender:
                             self._think(session, clock, session.chat, sender, text)
-                    self.chat_log.append((sender, text))
+                    if low == channel:
+                        self.chat_log.append((sender, text))
                 referee.on_message(sender, target, text, self.now, None, msg)
 
     def _think(self, session: Session, clock: Clock, work: Callable[..., list[Reply] | None], *args: Any) -> None:
@@ -235,6 +343,39 @@ class LocalHub:
             if deadline is None:  # nothing can move the game: a bug, not a silent bot
                 raise RuntimeError(f"game {match.gid} is stuck")
             self.now = max(self.now, deadline)
+            self.referee.poll(self.now)
+
+    def serve(self, room: Room) -> None:
+        """Drive ``room`` (whose port is this hub) until it is done: deliver the lines, let
+        it seat and start games as its bots join their channels, and jump the clock to
+        whatever is due next, a deadline or the room's own wake-up. Raises RuntimeError if
+        nothing is due while the room waits for nothing that can come."""
+        wake = math.inf
+
+        def woken(at: float, now: float) -> None:
+            nonlocal wake
+            wake = at
+
+        room.on_wake = woken
+        room.take_up(self.now)
+        idle = 0
+        """Turns in a row at one instant with no line sent: a room that keeps waking for
+        nothing is stuck too."""
+        while True:
+            self.run()
+            room.after(self.now)
+            if self._queue or self._sent:
+                idle = 0
+                continue
+            if room.done:
+                return
+            deadline = self.referee.next_deadline()
+            due = min(wake, math.inf if deadline is None else deadline)
+            idle = idle + 1 if due <= self.now else 0
+            if due == math.inf or idle > STUCK_TURNS:
+                raise RuntimeError(f"the room is stuck: {room.waiting_line(self.now) or 'nothing is due'}")
+            self.now = max(self.now, due)
+            wake = math.inf
             self.referee.poll(self.now)
 
 

@@ -79,7 +79,7 @@ class Recorder:
         self._started[match.gid] = self.wall() if match.started is None else match.started
 
     def ended(self, match: Match) -> None:
-        if self.store.has_game(match.gid):
+        if self.store.games.has(match.gid):
             return  # recorded by an earlier run, which died before its end went out: told again, not rated again
         finished = self.wall()
         started = self._started.get(match.gid, finished)
@@ -92,7 +92,7 @@ class Recorder:
             record = record_from_game(match.gid, match.game, match.names, started=started, finished=finished,
                                       tournament=self.tournament, transcript=match.transcript, bots=match.bots,
                                       aborted_reason=why, talk=match.talk, answers=match.answers)
-            changes = self.store.record_game(record)
+            changes = self.store.games.record(record)
         except Exception as exc:
             if self.strict or unwritable(exc):
                 raise

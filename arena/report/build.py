@@ -18,16 +18,16 @@ def game_html(store: Store, game_id: str, links: Links = FILE) -> str | None:
 
 def tournament_html(store: Store, tournament: str, links: Links = FILE) -> str | None:
     """A tournament's standings (its games rated afresh), charts, role win rates and games."""
-    found = store.tournament(tournament)
+    found = store.tournaments.get(tournament)
     if found is None:
         return None
     game = str(found[0].get("game", ""))
     return standings_page(f"Tournament {tournament} ({game})", [standings(store, game, tournament)],
-                          store.list_games(tournament=tournament, limit=None), links=links)
+                          store.games.find(tournament=tournament, limit=None), links=links)
 
 
 def store_html(store: Store, links: Links = FILE, games: int | None = None) -> str:
     """Every game type's standings over all stored games, the tournaments, and the games
     (the newest ``games`` of them; None: all)."""
-    sections = [standings(store, game) for game in GAMES if store.list_games(game=game, limit=1)]
-    return standings_page("All games", sections, store.list_games(limit=games), store.tournaments(), links)
+    sections = [standings(store, game) for game in GAMES if store.games.find(game=game, limit=1)]
+    return standings_page("All games", sections, store.games.find(limit=games), store.tournaments.all(), links)

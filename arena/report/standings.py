@@ -46,11 +46,11 @@ def standings(store: Store, game: str, tournament: str | None = None) -> Standin
     boards = {}
     charts = {}
     for system in SYSTEMS:
-        boards[system], history = store.standings(game, system, tournament)
+        boards[system], history = store.ratings.standings(game, system, tournament)
         series = {bot: [Point(n, r.mu, r.sigma) for n, r in points] for bot, points in history.items()}
         label = "TrueSkill μ ± σ" if system in BANDED else "Elo"
         charts[system] = rating_chart(series, f"{label} after each game", system in BANDED)
-    bots = store.bot_stats(game, tournament=tournament)
+    bots = store.stats.bots(game, tournament=tournament)
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for stats in bots.values():
         for role, r in stats.roles.items():

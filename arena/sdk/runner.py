@@ -20,7 +20,7 @@ import click
 import irc.client
 
 from ..core.words import counted
-from ..irc.link import IrcLink, strip_controls
+from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..protocol import UNREGISTER, WHO, Message, topic_referee
 from .bot import Ask, Bot, GameView, Session
 
@@ -64,10 +64,11 @@ class BotRunner:
         self.channel = channel
         self.referee_account = referee_account
         self.link = IrcLink(
-            host, port, nick, channels=[channel], tls=tls, password=password, reactor=reactor,
-            lines_per_second=lines_per_second, on_message=self._on_message, on_ready=self._on_ready,
+            host, port, nick, LinkSettings(tls=tls, password=password, lines_per_second=lines_per_second,
+                                           account_tags=referee_account is not None, sasl_account=sasl_account,
+                                           sasl_password=sasl_password),
+            channels=[channel], reactor=reactor, on_message=self._on_message, on_ready=self._on_ready,
             on_membership=self._on_membership, on_topic=self._on_topic,
-            account_tags=referee_account is not None, sasl_account=sasl_account, sasl_password=sasl_password,
         )
         self.reactor = self.link.reactor
         self.referee = referee

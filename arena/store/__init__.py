@@ -1,15 +1,19 @@
-"""The results store: finished games, their event logs, outcomes and ratings in SQLite.
+"""The results store: finished games, their event logs, outcomes and ratings, games in
+progress, bots and their keys, tournaments.
 
-``Store(path)`` opens (and migrates) a database; ``record_game`` writes a game and its
-rating changes in one transaction; ``leaderboard``, ``list_games``, ``load_game``,
-``bot_stats`` read; ``rebuild`` recomputes every rating and checks the stored values.
+``Store(path)`` opens (and migrates) a database and holds its repositories:
+``store.games.record`` writes a game and its rating changes in one transaction;
+``store.ratings.leaderboard``, ``store.games.find``, ``store.games.load``,
+``store.stats.bots`` read; ``store.ratings.rebuild`` recomputes every rating and checks
+the stored values.
 """
 
 from __future__ import annotations
 
-from .db import ParametersChanged, Store, system_params
+from .db import Store
 from .figures import FIGURES, Figure
 from .live import LiveGame
+from .ratings import ParametersChanged, system_params
 from .records import (BotStats, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
                       RebuildReport, RoleStats, StoredGame, build_match, record_from_game)
 from .schema import MIGRATIONS, SchemaError, migrate

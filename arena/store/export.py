@@ -7,7 +7,7 @@ before and after. A game still in progress (journaled in ``live_games``) gets th
 shape holding only what its channel has shown: public events, channel lines and talk; no
 roles, no seed (the deal follows from it), no answers, no direct messages. So a bot's author watching a game their bot plays sees
 what a spectator in the channel sees, and nothing more, until the game's ``END``.
-The format is documented field by field in the README ("The export format").
+The format is documented field by field in docs/operators.md ("The export format").
 """
 
 from __future__ import annotations
@@ -113,8 +113,8 @@ def export_live(live: LiveGame) -> dict[str, Any]:
 def export(store: Store, game_id: str) -> dict[str, Any] | None:
     """The document of ``game_id``: finished if it is recorded (even while its end is on its
     way to the server), else live if it is in progress, else None."""
-    stored = store.load_game(game_id)
+    stored = store.games.load(game_id)
     if stored is not None:
         return export_game(stored)
-    live = store.all_live_games(game_id)
+    live = store.live.all(game_id)
     return export_live(live[0]) if live else None

@@ -13,13 +13,13 @@ recorded whose end no bot may have heard is still here, for a restarted referee 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ..core.said import Answer, Talk
 from . import said
 from .codec import encode as _encode, tuples as _tuples
+from .database import Database
 
 Line = tuple[str | None, int | None, str]
 """A line as the referee sent it: (the nick of a direct message, None = the channel; the
@@ -59,85 +59,108 @@ class LiveGame:
     """The answer lines so far (``Match.answers``)."""
 
 
-def new_game_id(conn: sqlite3.Connection, now: float) -> str:
-    """The next lobby game id (``g1``, ``g2``, ...) that no game in this file ever had.
-    Call inside a write transaction: two referees sharing the file then never get one id."""
-    while True:
-        n = conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'game' RETURNING value").fetchone()[0]
-        gid = f"g{n}"
-        if conn.execute("INSERT OR IGNORE INTO game_ids (id, reserved) VALUES (?, ?)", (gid, now)).rowcount:
-            return gid
+class LiveGames:
+    """The games in progress of a store (the journal's), each write its own transaction
+    (``claim`` excepted: it joins the caller's)."""
 
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
-def reserve_game_id(conn: sqlite3.Connection, gid: str, now: float) -> bool:
-    """Claim ``gid`` (a tournament's planned id); False if some game already had it."""
-    return bool(conn.execute("INSERT OR IGNORE INTO game_ids (id, reserved) VALUES (?, ?)", (gid, now)).rowcount)
+    def new_id(self, now: float) -> str:
+        """The next lobby game id (``g1``, ``g2``, ...) that no game in this file ever had:
+        taken in a write transaction, so two referees sharing the file never get one id."""
+        db = self.db
+        ignore = db.dialect.insert_ignore("INSERT INTO game_ids (id, reserved) VALUES (?, ?)")
+        with db.transaction():
+            while True:
+                n = db.execute("UPDATE counters SET value = value + 1 WHERE name = 'game' RETURNING value").fetchone()[0]
+                gid = f"g{n}"
+                if db.execute(ignore, (gid, now)).rowcount:
+                    return gid
 
+    def reserve(self, gid: str, now: float) -> bool:
+        """Claim ``gid`` (a tournament's planned id); False if some game already had it."""
+        with self.db.transaction():
+            return self.claim(gid, now)
 
-def open_live(conn: sqlite3.Connection, live: LiveGame) -> None:
-    """Start journaling a game whose id is reserved (raises IntegrityError if it is live)."""
-    conn.execute(
-        "INSERT INTO live_games (id, game, options, seed, deal, names, bots, place, tournament, started, resumes,"
-        " state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        (live.id, live.game, _encode(live.options), live.seed, None if live.deal is None else _encode(list(live.deal)),
-         _encode(list(live.names)), _encode(list(live.bots)), live.place, live.tournament, live.started,
-         live.resumes, _encode(live.state)))
+    def claim(self, gid: str, now: float) -> bool:
+        """``reserve`` inside the caller's write transaction (recording a game claims its id)."""
+        sql = self.db.dialect.insert_ignore("INSERT INTO game_ids (id, reserved) VALUES (?, ?)")
+        return bool(self.db.execute(sql, (gid, now)).rowcount)
 
+    def open(self, live: LiveGame) -> None:
+        """Start writing ahead a game in progress, its id claimed or claimed now (raises
+        the dialect's integrity error if it is live already)."""
+        with self.db.transaction():
+            self.claim(live.id, live.started)
+            self.db.execute(
+                "INSERT INTO live_games (id, game, options, seed, deal, names, bots, place, tournament, started,"
+                " resumes, state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (live.id, live.game, _encode(live.options), live.seed,
+                 None if live.deal is None else _encode(list(live.deal)), _encode(list(live.names)),
+                 _encode(list(live.bots)), live.place, live.tournament, live.started, live.resumes,
+                 _encode(live.state)))
 
-def append(conn: sqlite3.Connection, gid: str, first_action: int, actions: Sequence[tuple[int, str, Any]],
-           first_line: int, lines: Sequence[Line], state: dict[str, Any], first_talk: int = 0,
-           talk: Sequence[Talk] = (), first_answer: int = 0, answers: Sequence[Answer] = ()) -> None:
-    """Add a step of a live game: its new answers and lines, talk and answer lines,
-    numbered on from ``first_*`` (a number written twice is an IntegrityError: nothing is
-    ever overwritten), and the bookkeeping as it stands after them."""
-    conn.executemany("INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
-                     ((gid, first_action + i, seat, kind, _encode(value))
-                      for i, (seat, kind, value) in enumerate(actions)))
-    conn.executemany("INSERT INTO live_lines (gid, idx, target, seat, line) VALUES (?,?,?,?,?)",
-                     ((gid, first_line + i, target, seat, line) for i, (target, seat, line) in enumerate(lines)))
-    said.insert(conn, said.LIVE, gid, first_talk, talk, first_answer, answers)
-    if conn.execute("UPDATE live_games SET state = ? WHERE id = ?", (_encode(state), gid)).rowcount != 1:
-        raise KeyError(f"game {gid} is not live")
+    def append(self, gid: str, first_action: int, actions: Sequence[tuple[int, str, Any]],
+               first_line: int, lines: Sequence[Line], state: dict[str, Any], first_talk: int = 0,
+               talk: Sequence[Talk] = (), first_answer: int = 0, answers: Sequence[Answer] = ()) -> None:
+        """Add a step of a live game, durable when this returns: its new answers and lines,
+        talk and answer lines, numbered on from ``first_*`` (a number written twice is an
+        integrity error: nothing is ever overwritten), and the bookkeeping as it stands
+        after them."""
+        db = self.db
+        with db.transaction():
+            db.executemany("INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
+                           ((gid, first_action + i, seat, kind, _encode(value))
+                            for i, (seat, kind, value) in enumerate(actions)))
+            db.executemany("INSERT INTO live_lines (gid, idx, target, seat, line) VALUES (?,?,?,?,?)",
+                           ((gid, first_line + i, target, seat, line)
+                            for i, (target, seat, line) in enumerate(lines)))
+            said.insert(db, said.LIVE, gid, first_talk, talk, first_answer, answers)
+            if db.execute("UPDATE live_games SET state = ? WHERE id = ?", (_encode(state), gid)).rowcount != 1:
+                raise KeyError(f"game {gid} is not live")
 
+    def resumed(self, gid: str, place: str) -> None:
+        """Count one more resumption of ``gid``, now run from ``place``."""
+        with self.db.transaction():
+            self.db.execute("UPDATE live_games SET resumes = resumes + 1, place = ? WHERE id = ?", (place, gid))
 
-def resumed(conn: sqlite3.Connection, gid: str, place: str) -> None:
-    """Count one more resumption of ``gid``, now run from ``place``."""
-    conn.execute("UPDATE live_games SET resumes = resumes + 1, place = ? WHERE id = ?", (place, gid))
+    def close(self, gid: str) -> None:
+        """Forget a live game: it is recorded and its end has reached the server (``Journal.forget``)."""
+        with self.db.transaction():
+            for table, column in (("live_actions", "gid"), ("live_lines", "gid"), ("live_talk", "gid"),
+                                  ("live_answers", "gid"), ("live_games", "id")):
+                self.db.execute(f"DELETE FROM {table} WHERE {column} = ?", (gid,))
 
+    def unfinished(self, *, place: str | None = None, tournament: str | None = None) -> list[LiveGame]:
+        """The live games an earlier run left: ``tournament``'s, or (None) those outside any
+        tournament run from ``place``, oldest first."""
+        if tournament is not None:
+            return self._load("tournament = ?", (tournament,))
+        return self._load("tournament IS NULL AND place = ?", (place or "",))
 
-def close_live(conn: sqlite3.Connection, gid: str) -> None:
-    """Forget a live game (it is recorded and its end has gone out)."""
-    for table, column in (("live_actions", "gid"), ("live_lines", "gid"), ("live_talk", "gid"),
-                          ("live_answers", "gid"), ("live_games", "id")):
-        conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (gid,))
+    def all(self, gid: str | None = None) -> list[LiveGame]:
+        """Every game in progress, wherever it runs, oldest first (only ``gid``, if given):
+        what spectators may follow."""
+        return self._load("1 = 1", ()) if gid is None else self._load("id = ?", (gid,))
 
-
-def load_live(conn: sqlite3.Connection, *, place: str | None = None, tournament: str | None = None) -> list[LiveGame]:
-    """The live games of ``tournament``, or (None) those outside any tournament run from
-    ``place``, oldest first."""
-    if tournament is not None:
-        return _load(conn, "tournament = ?", (tournament,))
-    return _load(conn, "tournament IS NULL AND place = ?", (place or "",))
-
-
-def load_all(conn: sqlite3.Connection, gid: str | None = None) -> list[LiveGame]:
-    """Every game in progress, wherever it runs, oldest first (only ``gid``, if given):
-    what spectators may follow."""
-    return _load(conn, "1 = 1", ()) if gid is None else _load(conn, "id = ?", (gid,))
-
-
-def _load(conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[LiveGame]:
-    rows = conn.execute(
-        "SELECT id, game, options, seed, deal, names, bots, place, tournament, started, resumes, state,"
-        " EXISTS (SELECT 1 FROM games WHERE games.id = live_games.id)"
-        f" FROM live_games WHERE {where} ORDER BY started, id", args).fetchall()
-    games = []
-    for gid, game, options, seed, deal, names, bots, where_, tid, started, resumes, state, recorded in rows:
-        history = tuple((seat, kind, _tuples(json.loads(value))) for seat, kind, value in conn.execute(
-            "SELECT seat, kind, value FROM live_actions WHERE gid = ? ORDER BY idx", (gid,)))
-        lines = tuple(conn.execute("SELECT target, seat, line FROM live_lines WHERE gid = ? ORDER BY idx", (gid,)))
-        talk, answers = said.load(conn, said.LIVE, gid)
-        games.append(LiveGame(gid, game, json.loads(options), seed, None if deal is None else tuple(json.loads(deal)),
-                              tuple(json.loads(names)), tuple(json.loads(bots)), where_, tid, started, resumes,
-                              history, lines, json.loads(state), bool(recorded), talk, answers))
-    return games
+    def _load(self, where: str, args: tuple[Any, ...]) -> list[LiveGame]:
+        """In one read transaction: a game's steps are not half-seen while its referee writes."""
+        db = self.db
+        with db.transaction(write=False):
+            rows = db.execute(
+                "SELECT id, game, options, seed, deal, names, bots, place, tournament, started, resumes, state,"
+                " EXISTS (SELECT 1 FROM games WHERE games.id = live_games.id)"
+                f" FROM live_games WHERE {where} ORDER BY started, id", args).fetchall()
+            games = []
+            for gid, game, options, seed, deal, names, bots, where_, tid, started, resumes, state, recorded in rows:
+                history = tuple((seat, kind, _tuples(json.loads(value))) for seat, kind, value in db.execute(
+                    "SELECT seat, kind, value FROM live_actions WHERE gid = ? ORDER BY idx", (gid,)))
+                lines = tuple(db.execute("SELECT target, seat, line FROM live_lines WHERE gid = ? ORDER BY idx",
+                                         (gid,)))
+                talk, answers = said.load(db, said.LIVE, gid)
+                games.append(LiveGame(gid, game, json.loads(options), seed,
+                                      None if deal is None else tuple(json.loads(deal)),
+                                      tuple(json.loads(names)), tuple(json.loads(bots)), where_, tid, started,
+                                      resumes, history, lines, json.loads(state), bool(recorded), talk, answers))
+        return games

@@ -1,4 +1,4 @@
-"""The database schema as a list of migrations, versioned with ``PRAGMA user_version``.
+"""The database schema as a list of migrations, versioned (SQLite: ``PRAGMA user_version``).
 
 Migration i (0-based) takes a database at version i to version i + 1. A new schema
 change is a new entry appended to ``MIGRATIONS``; entries already released are never
@@ -7,8 +7,9 @@ edited, because databases in the field have already run them.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Sequence
+
+from .database import Database
 
 Migration = tuple[str, ...]
 """The statements of one migration, run in one transaction with the version bump."""
@@ -266,28 +267,23 @@ class SchemaError(Exception):
     """The database cannot be used by this version of the arena."""
 
 
-def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) -> int:
     """Bring the database to the latest version; returns the version it had before.
 
-    Each migration runs in its own ``BEGIN IMMEDIATE`` transaction together with the
-    ``user_version`` bump (the version lives in the file header and rolls back with the
-    transaction), so a crash mid-migration leaves the previous version intact.
+    Each migration runs in its own write transaction together with the version bump (which
+    rolls back with the transaction), so a crash mid-migration leaves the previous version
+    intact.
     """
-    start = conn.execute("PRAGMA user_version").fetchone()[0]
+    dialect = db.dialect
+    start = dialect.schema_version(db.conn)
     if start > len(migrations):
         raise SchemaError(f"the database has schema version {start}, newer than this arena knows "
                           f"({len(migrations)}); upgrade the arena")
     for version in range(start, len(migrations)):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            if conn.execute("PRAGMA user_version").fetchone()[0] != version:
-                conn.execute("ROLLBACK")  # another process migrated meanwhile
-                continue
+        with db.transaction():
+            if dialect.schema_version(db.conn) != version:
+                continue  # another process migrated meanwhile
             for statement in migrations[version]:
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {version + 1}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+                db.execute(statement)
+            db.execute(dialect.set_schema_version(version + 1))
     return start

@@ -15,6 +15,7 @@ from ..referee.local import CLOCKS, LocalHub
 from ..referee.match import Match
 from ..referee.pause import STORE_DOWN, unwritable
 from ..referee.recorder import Recorder
+from ..referee.room import Room
 from ..referee.service import RefereeService
 from ..sdk import Bot
 from ..store import Store
@@ -33,10 +34,10 @@ def open_tournament(store: Store, settings: Settings, wall: Callable[[], float] 
     other change would alter the schedule of the games still to play.
     """
     settings.check()
-    found = store.tournament(settings.id)
+    found = store.tournaments.get(settings.id)
     if found is None:
-        store.start_tournament(settings.id, settings.to_dict(), wall())
-        return Schedule(settings, store.tournament_key(settings.id)), 0
+        store.tournaments.start(settings.id, settings.to_dict(), wall())
+        return Schedule(settings, store.tournaments.key(settings.id)), 0
     stored, done = found
     before = dict(stored)
     before.pop("games", None)
@@ -47,7 +48,7 @@ def open_tournament(store: Store, settings: Settings, wall: Callable[[], float] 
         raise TournamentError(
             f"tournament {settings.id} was started with other settings ({', '.join(changed)} differ); "
             f"resume it with the same settings, or start a new one with another --id")
-    return Schedule(settings, store.tournament_key(settings.id)), done
+    return Schedule(settings, store.tournaments.key(settings.id)), done
 
 
 class _Tracker:
@@ -65,14 +66,16 @@ class _Tracker:
         self.done += 1
         self.played += 1
         if self.report is not None:
-            rows = self.store.leaderboard(self.settings.game, "elo", limit=3, tournament=self.settings.id)
+            rows = self.store.ratings.leaderboard(self.settings.game, "elo", limit=3, tournament=self.settings.id)
             self.report(Progress(self.done, self.settings.games, self.played, time.perf_counter() - self.start,
                                  [(r.bot, r.score) for r in rows]))
 
 
 def play_local(settings: Settings, options: Any, store: Store, config: Config,
                report: ProgressCallback | None = None) -> int:
-    """Play the games not yet stored with the bots loaded in this process; returns how many were played.
+    """Play the games not yet stored with the bots loaded in this process, seated by the same
+    room as on IRC (``Room``, driven by the in-memory hub), one game at a time; returns how
+    many were played.
 
     Before each game its bots' random streams (and the ``random`` module's, which naive bots
     use) are reseeded from the schedule (``Schedule.bot_seed``, ``module_seed``), and every other stream of a
@@ -87,29 +90,36 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     """
     bots = start_bots(settings)
     schedule, done = open_tournament(store, settings)
+    if done >= settings.games:
+        return 0
     # Bots load in this process: no keys.
-    hub = LocalHub(config.timeouts, identities=Identities(store), clock=CLOCKS[settings.clock])
+    hub = LocalHub(config.timeouts, channel=config.server.channel, identities=Identities(store.bots),
+                   clock=CLOCKS[settings.clock])
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
-    sessions = {nick: hub.connect(nick, bot) for nick, bot in bots.items()}
     tracker = _Tracker(store, settings, done, report)
+    taken: list[str] = []
+
+    def seeded(table: Table, index: int) -> None:
+        taken.append(table.gid or "")
+        for nick in table.seats:
+            bots[nick].rng.seed(schedule.bot_seed(nick, index))
+        # Bots that draw from the ``random`` module itself share one process-wide
+        # stream: seeded per game too, or a resumed run would deal them other numbers.
+        random.seed(schedule.module_seed(index))
+
+    seater = TournamentSeater(schedule, options, store.games.has, one_at_a_time=True, on_take=seeded)
+    room = Room(config, hub.referee, hub, seater, schedule.key, max_games=settings.games - done,
+                on_game_end=tracker, clock=lambda: hub.now)
+    sessions = {nick: hub.connect(nick, bot) for nick, bot in bots.items()}
     outside = random.getstate()
     try:
-        for index in range(done, settings.games):
-            table = schedule.table(index)
-            for nick in table.seats:
-                bots[nick].rng.seed(schedule.bot_seed(nick, index))
-            # Bots that draw from the ``random`` module itself share one process-wide
-            # stream: seeded per game too, or a resumed run would deal them other numbers.
-            random.seed(schedule.module_seed(index))
-            try:
-                hub.play(settings.game, table.seats, options, table.seed, gid=table.gid)
-            except Exception as exc:
-                if not unwritable(exc):
-                    raise
-                raise TournamentError(f"{STORE_DOWN} ({type(exc).__name__}: {exc}): tournament {settings.id} stopped "
-                                      f"before game {table.gid}, which is not stored; once the store can be written, "
-                                      "the same command goes on from that game") from exc
-            tracker()
+        hub.serve(room)
+    except Exception as exc:
+        if not unwritable(exc):
+            raise
+        raise TournamentError(f"{STORE_DOWN} ({type(exc).__name__}: {exc}): tournament {settings.id} stopped "
+                              f"before game {taken[-1]}, which is not stored; once the store can be written, "
+                              "the same command goes on from that game") from exc
     finally:
         random.setstate(outside)  # the caller's stream is its own business
         for nick, session in sessions.items():  # each game's faults were told at its end; now the run's
@@ -143,12 +153,18 @@ class TournamentSeater:
     lobby (registered and not playing). Games whose bots are disjoint may run at once; a
     game withdrawn before its start (one of its bots left) is the next seated again."""
 
-    def __init__(self, schedule: Schedule, options: Any, played: Callable[[str], bool]) -> None:
+    def __init__(self, schedule: Schedule, options: Any, played: Callable[[str], bool], *,
+                 one_at_a_time: bool = False, on_take: Callable[[Table, int], None] | None = None) -> None:
         """``played`` tells the games to skip: stored already, or in progress (a restarted
-        referee takes those up where they stopped)."""
+        referee takes those up where they stopped). ``one_at_a_time``: a game is seated only
+        once every bot of the tournament waits (in memory, where the bots share a process
+        and its ``random`` stream); ``on_take`` is told each table, and its index, as it is
+        seated (to seed its bots' streams)."""
         self.schedule = schedule
         self.settings = schedule.settings
         self.options = options
+        self._one_at_a_time = one_at_a_time
+        self._on_take = on_take
         self.next = 0
         self.deadline: float | None = None
         self.waiting: list[str] = []
@@ -178,6 +194,8 @@ class TournamentSeater:
         self.waiting = [n for n in self.waiting if n.lower() != nick.lower()]
 
     def due(self, now: float) -> bool:
+        if self._one_at_a_time and len(self.waiting) < len(self.settings.bots):
+            return False
         return not self.wanted() and self._current() is not None
 
     def wanted(self) -> list[str]:
@@ -202,7 +220,10 @@ class TournamentSeater:
         planned = self.schedule.table(index)
         seats = {n.lower() for n in planned.seats}
         self.waiting = [n for n in self.waiting if n.lower() not in seats]
-        return Table(self.settings.game, self.options, list(planned.seats), planned.gid, planned.seed)
+        table = Table(self.settings.game, self.options, list(planned.seats), planned.gid, planned.seed)
+        if self._on_take is not None:
+            self._on_take(table, index)
+        return table
 
     def withdraw(self, table: Table) -> None:
         """The game of ``table`` did not start: it is seated again, first, once its bots wait."""
@@ -218,10 +239,10 @@ def play_irc(settings: Settings, options: Any, store: Store, config: Config,
     if done >= settings.games:
         return 0
     tracker = _Tracker(store, settings, done, report)
-    live = {game.id for game in store.live_games(tournament=settings.id)}
+    live = {game.id for game in store.live.unfinished(tournament=settings.id)}
     service = RefereeService(
         config, max_games=settings.games - done,
-        seater=TournamentSeater(schedule, options, lambda gid: gid in live or store.has_game(gid)),
+        seater=TournamentSeater(schedule, options, lambda gid: gid in live or store.games.has(gid)),
         recorder=Recorder(store, tournament=settings.id, strict=True), on_game_end=tracker,
     )
     service.serve()

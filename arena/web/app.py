@@ -47,7 +47,7 @@ def create_app(path: str, systems: Sequence[RatingSystem] | None = None) -> Flas
     @app.get("/")
     def index() -> str:
         s = store()
-        return index_page(s.list_games(limit=LIST_LIMIT), s.all_live_games(), s.tournaments(), links())
+        return index_page(s.games.find(limit=LIST_LIMIT), s.live.all(), s.tournaments.all(), links())
 
     @app.get("/all")
     def everything() -> str:

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator
 
 import pytest
 
-from arena.irc.link import IrcLink, IrcLinkError, ReactorThread
-from arena.irc.servers import KINDS, LocalServer, ngircd_available
+from arena.irc.link import IrcLink, IrcLinkError, LinkSettings, ReactorThread
+from arena.irc.servers import KINDS, LocalServer, ServerAddress, ngircd_available, start_server
 
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
 
@@ -24,6 +25,11 @@ def require_ngircd() -> None:
         if os.environ.get("ARENA_REQUIRE_NGIRCD") == "1":
             pytest.fail("ngircd is required (ARENA_REQUIRE_NGIRCD=1) but not installed")
         pytest.skip("ngircd not installed (apt-get install ngircd); ARENA_REQUIRE_NGIRCD=1 makes this fail")
+
+
+def embedded_server(*, port: int | None = None) -> contextlib.AbstractContextManager[ServerAddress]:
+    """miniircd on 127.0.0.1; needs nothing but pip packages."""
+    return start_server("embedded", port=port)
 
 
 @pytest.fixture(params=KINDS)
@@ -110,14 +116,17 @@ class Recorder:
 
 def link_maker(host: str, port: int, reactor: Any) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
     """Yields ``make(nick, **options)`` -> (connected link, its Recorder), closing every link
-    it made afterwards. Unlimited rate unless given; waits until ready unless ``wait=False``."""
+    it made afterwards; ``options`` are ``LinkSettings`` fields and ``channels``. Unlimited
+    rate unless given; waits until ready unless ``wait=False``."""
     links: list[IrcLink] = []
+    settings = {f.name for f in fields(LinkSettings)}
 
     def make(nick: str, *, wait: bool = True, **options: Any) -> tuple[IrcLink, Recorder]:
         rec = Recorder()
         options.setdefault("lines_per_second", 0)
+        chosen = LinkSettings(**{k: options.pop(k) for k in list(options) if k in settings})
         link = IrcLink(
-            host, port, nick, reactor=reactor,
+            host, port, nick, chosen, reactor=reactor,
             on_message=rec.on_message, on_membership=rec.on_membership, on_ready=rec.on_ready,
             on_disconnect=rec.on_disconnect, on_error=rec.on_error, on_nick_state=rec.on_nick_state,
             **options,

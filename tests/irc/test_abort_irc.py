@@ -92,14 +92,14 @@ def test_an_operators_stop_ends_the_game_aborted_and_the_lobby_goes_on(irc_serve
         reactor.stop()
         boss.close()
     with Store(config.store.path) as store:
-        stopped, after = (store.load_game(s.id) for s in sorted(store.list_games(), key=lambda s: s.id))
+        stopped, after = (store.games.load(s.id) for s in sorted(store.games.find(), key=lambda s: s.id))
         assert stopped is not None and after is not None
         assert stopped.summary.kind == "aborted" and stopped.summary.reason == "stopped by boss"
         assert {o.result for o in stopped.outcomes} == {"aborted"} and not stopped.changes.get("elo")
         (end,) = _ends(stopped.transcript)
         assert parse(end).get("reason") == "aborted" and parse(end).get("winner") == "none"
         assert after.summary.kind == "ranked" and len(_ends(after.transcript)) == 1
-        assert store.live_games(place=f"{irc_server.host}:{irc_server.port}/#arena") == []
+        assert store.live.unfinished(place=f"{irc_server.host}:{irc_server.port}/#arena") == []
 
 
 @ON_NGIRCD
@@ -125,12 +125,12 @@ def test_a_restart_that_a_bot_never_returns_to_aborts_cleanly(irc_server: LocalS
             runner.link.close()
         reactor.stop()
     with Store(config.store.path) as store:
-        (summary,) = store.list_games()
+        (summary,) = store.games.find()
         assert summary.kind == "aborted"
         assert summary.reason == "the referee restarted and b3 did not come back within 2 s"
-        stored = store.load_game(summary.id)
+        stored = store.games.load(summary.id)
         assert stored is not None
         (end,) = _ends(stored.transcript)
         assert parse(end).get("reason") == "aborted"
-        assert store.leaderboard(game, "elo") == []
-        assert store.live_games(place=f"{irc_server.host}:{irc_server.port}/#arena") == []
+        assert store.ratings.leaderboard(game, "elo") == []
+        assert store.live.unfinished(place=f"{irc_server.host}:{irc_server.port}/#arena") == []

@@ -59,7 +59,7 @@ def test_chaos_games_play_out_over_irc(irc_server: LocalServer, tmp_path: Path) 
     decks = set()
     with Store(config.store.path) as store:
         for i in range(GAMES):
-            game = store.load_game(f"chaos-{i + 1}")
+            game = store.games.load(f"chaos-{i + 1}")
             end = parse(game.transcript[-1][1])
             assert end.verb == "END" and end.get("reason") not in ("forfeit", "aborted"), game.transcript[-1][1]
             assert game.replay().events == list(game.events)

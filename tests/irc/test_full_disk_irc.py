@@ -26,7 +26,7 @@ from typing import Iterator
 
 import pytest
 
-from arena.irc.link import IrcLink, ReactorThread
+from arena.irc.link import IrcLink, LinkSettings, ReactorThread
 from arena.irc.servers import LocalServer
 from arena.protocol import END, PAUSE, RESUME, TABLE, ProtocolError, parse
 from arena.referee.pause import STORE_DOWN
@@ -85,8 +85,8 @@ class Watcher:
         self._channels: dict[str, str] = {}
         self._lock = threading.Lock()
         self.thread = ReactorThread(tick=0.02).start()
-        self.link = IrcLink(host, port, "watcher", channels=[lobby], reactor=self.thread.reactor,
-                            lines_per_second=0, on_message=self._heard)
+        self.link = IrcLink(host, port, "watcher", LinkSettings(lines_per_second=0), channels=[lobby],
+                            reactor=self.thread.reactor, on_message=self._heard)
         self.link.connect()
         assert self.link.wait_ready(10)
 
@@ -205,7 +205,7 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
     assert len(followed) >= GAMES - 1, f"the watcher followed {len(followed)} games from their start"
     with Store(where / DB) as store:  # every line the channels heard is in the store, in order
         for game, heard in watcher.heard.items():
-            stored = store.load_game(game)
+            stored = store.games.load(game)
             assert stored is not None
             channel = [line for to, line in stored.transcript if to is None]
             said = [line for _, line in heard if not line.startswith((f"{PAUSE} ", "RATINGS "))]

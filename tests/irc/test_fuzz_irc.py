@@ -4,7 +4,7 @@ progress; nothing raises, nothing crashes, the game ends."""
 from __future__ import annotations
 
 from arena.irc.servers import LocalServer
-from arena.referee.fuzz import fuzz_over_irc
+from bench.fuzz import fuzz_over_irc
 
 
 def test_fuzzed_lines_over_irc(irc_server: LocalServer) -> None:

@@ -17,8 +17,8 @@ import pytest
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, GameDefaults, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig
 from arena.core.options import Options
-from arena.irc.link import IrcLink, ReactorThread
-from arena.irc.servers import LocalServer, ServicesServer
+from arena.irc.link import IrcLink, LinkSettings, ReactorThread
+from arena.irc.servers import LocalServer
 from arena.protocol import parse
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder as GameRecorder
@@ -28,6 +28,7 @@ from arena.sdk.runner import BotRunner
 from arena.store import Store
 from arena.store.records import StoredGame
 
+from ..services.servers import ServicesServer
 from .conftest import RawClient, Recorder, until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,8 +79,9 @@ class Arena:
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.bots = ReactorThread(tick=0.02)
         self.spectator_log = Recorder()
-        self.spectator = IrcLink(server.host, server.port, "watcher", channels=[self.config.server.channel],
-                                 lines_per_second=0, reactor=self.bots.reactor, on_message=self._watch)
+        self.spectator = IrcLink(server.host, server.port, "watcher", LinkSettings(lines_per_second=0),
+                                 channels=[self.config.server.channel], reactor=self.bots.reactor,
+                                 on_message=self._watch)
         self.runners: list[BotRunner] = []
         self.raw: list[RawClient] = []
 
@@ -100,7 +102,7 @@ class Arena:
             return
         with Store(self.store) as store:
             self._service(GameRecorder(store)).serve()
-            self.stored = [store.load_game(m.gid) for m in self.finished]
+            self.stored = [store.games.load(m.gid) for m in self.finished]
 
     def _watch(self, sender: str, target: str, text: str) -> None:
         self.spectator_log.on_message(sender, target, text)
@@ -153,7 +155,7 @@ class Arena:
         for client in self.raw:
             client.close()
         if self._built.is_set():
-            self.service.max_games = 0
+            self.service.room.max_games = 0
         self.thread.join(5)
         self.bots.stop()
 
@@ -358,7 +360,7 @@ def test_every_refused_line_of_a_seated_bot_is_counted_by_stats(irc_server: Loca
         (match,) = arena.wait()
     assert replies == [b"ERROR MALFORMED g1 1"] * 3 + [b"ERROR MALFORMED g1", b"ERROR STALE_REQUEST g1 999"]
     with Store(store) as db:
-        assert db.bot_stats("avalon")["sloppy"].conduct.refused == {"MALFORMED": 4, "STALE_REQUEST": 1}
+        assert db.stats.bots("avalon")["sloppy"].conduct.refused == {"MALFORMED": 4, "STALE_REQUEST": 1}
 
 
 def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_server: LocalServer, tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ class Guesser(threading.Thread):
         self.client = RawClient(server, nick)
         self.stop = stop
         self.tries = 0
+        self.unanswered = 0
         self.answers: list[str] = []
 
     def run(self) -> None:
@@ -47,14 +48,18 @@ class Guesser(threading.Thread):
             nonce = secrets.token_urlsafe(18)
             self.client.send(f"PRIVMSG arena :REGISTER 1 name=victim scram={pack_scram(f'n,,n={nick},r={nonce}')}"
                              "\r\n".encode())
-            answer = parse(self.client.expect(marker).split(marker, 1)[1].decode())
-            if answer.verb == "CHALLENGE":
-                both = unpack_scram(answer.get("scram")).split(",")[0][2:]
-                proof = f"c=biws,r={both},p={pack_scram(secrets.token_hex(16))}"
-                self.client.send(f"PRIVMSG arena :PROOF scram={pack_scram(proof)}\r\n".encode())
+            try:
                 answer = parse(self.client.expect(marker).split(marker, 1)[1].decode())
-            self.tries += 1
-            self.answers.append(" ".join([answer.verb, *answer.args[:1]]))
+                if answer.verb == "CHALLENGE":
+                    both = unpack_scram(answer.get("scram")).split(",")[0][2:]
+                    proof = f"c=biws,r={both},p={pack_scram(secrets.token_hex(16))}"
+                    self.client.send(f"PRIVMSG arena :PROOF scram={pack_scram(proof)}\r\n".encode())
+                    answer = parse(self.client.expect(marker).split(marker, 1)[1].decode())
+            except TimeoutError:  # a reply the referee dropped (a flooder's replies may be) or still owes
+                self.unanswered += 1
+            else:
+                self.tries += 1
+                self.answers.append(" ".join([answer.verb, *answer.args[:1]]))
             self.stop.wait(max(0.0, 1.0 - (time.monotonic() - began)))
 
 

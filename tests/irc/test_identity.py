@@ -53,7 +53,7 @@ def keyed_arena(server: LocalServer, timeouts: TimeoutConfig,
     path = tmp_path / "results.db"
     with Store(path) as store:
         for nick, key in keys.items():
-            store.add_bot(nick, "owner", make_verifier(key), None, time.time())
+            store.bots.add(nick, "owner", make_verifier(key), None, time.time())
     return Arena(server, len(NICKS), timeouts, identity=KEYED, store=path), keys
 
 

@@ -19,13 +19,17 @@ import pytest
 from arena.irc.link import (
     MAX_LINE_BYTES,
     IrcLink,
+    LinkSettings,
     SaslFailed,
     fit_utf8,
     run_in_thread,
     strip_controls,
 )
-from arena.irc.servers import LocalServer, ServerAddress, embedded_server
+from arena.irc.servers import LocalServer, ServerAddress
+from arena.irc.text import fold
 from arena.protocol import ProtocolError, parse
+
+from .conftest import embedded_server
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
@@ -54,6 +58,15 @@ def test_invalid_names_are_refused() -> None:
     with pytest.raises(ValueError):
         IrcLink("127.0.0.1", 1, "bad nick")
     link.close()
+
+
+def test_names_fold_as_the_server_says() -> None:
+    """RFC 1459 folding (jaraco's) unless the server's CASEMAPPING says otherwise: ngircd
+    says ``ascii``, where ``[`` and ``{`` are different nicks."""
+    assert fold("Bot[1]^", "rfc1459") == fold("bot{1}~", "rfc1459") == fold("BOT{1}~")
+    assert fold("Bot[1]", "ascii") == "bot[1]" != fold("bot{1}", "ascii")
+    assert fold("Bot[1]", "strict-rfc1459") == fold("bot{1}", "strict-rfc1459")
+    assert fold("bot^", "strict-rfc1459") != fold("bot~", "strict-rfc1459")
 
 
 def test_max_text_bytes_counts_the_relay_prefix() -> None:
@@ -173,7 +186,7 @@ def test_server_notices_prefixless_lines_and_services_are_not_messages(reactor_t
         ":alice!a@h PRIVMSG bob :last",
     ])
     got: list[tuple[str, str, str]] = []
-    link = IrcLink("127.0.0.1", server.port, "bob", reactor=reactor_thread.reactor, lines_per_second=0,
+    link = IrcLink("127.0.0.1", server.port, "bob", LinkSettings(lines_per_second=0), reactor=reactor_thread.reactor,
                    on_message=lambda *m: got.append(m))
     try:
         link.connect()
@@ -273,7 +286,7 @@ def test_losing_the_nick_later_is_reported_and_regained(make_link) -> None:
     link, rec = make_link("arena", channels=["#lobby"], regain=True, regain_interval=0.2)
     rec.wait(lambda: rec.nick_states)
     assert rec.nick_states == [(True, "arena")]
-    link._conn.send_raw("NICK elsewhere")  # as if services had renamed us
+    link.connection.conn.send_raw("NICK elsewhere")  # as if services had renamed us
     rec.wait(lambda: rec.nick_states[-1:] == [(True, "arena")] and len(rec.nick_states) == 3)
     assert rec.nick_states == [(True, "arena"), (False, "elsewhere"), (True, "arena")]
 
@@ -314,7 +327,7 @@ def test_kick_reaches_on_membership(make_link, irc_server) -> None:
     bot.send("#game", "voiced")
     rec.wait(lambda: rec.texts() == ["voiced"])
     with ref.reactor.mutex:
-        ref._conn.kick("#game", "bot", "out")  # no kick() in the API: raw for the test
+        ref.connection.conn.kick("#game", "bot", "out")  # no kick() in the API: raw for the test
     rec.wait(lambda: ("kick", "bot", "#game", None) in rec.membership)
     brec.wait(lambda: ("kick", "bot", "#game", None) in brec.membership)
     assert bot.channels == frozenset()  # kicked: not re-joined
@@ -446,8 +459,8 @@ def test_sasl_success_and_failure_on_one_reactor(sasl_server, reactor_thread) ->
     # The library's SASL handler is reactor-global; two links doing SASL at once on one
     # reactor must not drive each other's exchange.
     links = [
-        IrcLink("127.0.0.1", sasl_server.port, name, sasl_account=name, sasl_password=pw,
-                reactor=reactor_thread.reactor, lines_per_second=0)
+        IrcLink("127.0.0.1", sasl_server.port, name,
+                LinkSettings(sasl_account=name, sasl_password=pw, lines_per_second=0), reactor=reactor_thread.reactor)
         for name, pw in (("good", "right"), ("bad", "wrong"))
     ]
     try:
@@ -584,8 +597,8 @@ def test_a_port_that_is_not_an_irc_server_is_named(reactor_thread, caplog) -> No
     line once the registration timeout runs out, not a silent wait."""
     with socket.create_server(("127.0.0.1", 0)) as listener:
         port = listener.getsockname()[1]
-        link = IrcLink("127.0.0.1", port, "bot", reactor=reactor_thread.reactor, keepalive=None)
-        link.registration_timeout = 0.3
+        link = IrcLink("127.0.0.1", port, "bot", LinkSettings(keepalive=None, registration_timeout=0.3),
+                       reactor=reactor_thread.reactor)
         link.connect()
         peer, _ = listener.accept()
         try:
@@ -621,8 +634,8 @@ def http_port() -> Iterator[int]:
 def test_a_web_server_is_named_and_retried(reactor_thread, caplog, http_port) -> None:
     """What a web server answers is named in one line, and the link tries again later as for
     a silent peer; the library's parser, which raises on such lines, never sees them."""
-    link = IrcLink("127.0.0.1", http_port, "bot", reactor=reactor_thread.reactor, keepalive=None,
-                   reconnect_delay=0.05)
+    link = IrcLink("127.0.0.1", http_port, "bot", LinkSettings(keepalive=None, reconnect_delay=0.05),
+                   reactor=reactor_thread.reactor)
     link.connect()
     said = f"bot: 127.0.0.1:{http_port} answered with something that is not IRC ("
     try:
@@ -671,7 +684,7 @@ def test_arena_serve_and_a_sample_bot_at_a_web_server_say_so_and_retry(http_port
 def test_a_refused_connection_is_named(reactor_thread, caplog) -> None:
     with socket.create_server(("127.0.0.1", 0)) as listener:
         port = listener.getsockname()[1]  # closed below: nothing listens there any more
-    link = IrcLink("127.0.0.1", port, "bot", reactor=reactor_thread.reactor, keepalive=None)
+    link = IrcLink("127.0.0.1", port, "bot", LinkSettings(keepalive=None), reactor=reactor_thread.reactor)
     link.connect()
     link.close()
     assert f"no IRC server answered at 127.0.0.1:{port} (connection refused)" in caplog.text

@@ -53,14 +53,14 @@ def test_bots_that_leave_after_their_last_game_are_never_seated(
         for runner in runners:
             runner.start()
         try:
-            until(lambda: len(finished) >= 3 and not service.referee.bots and not service._tables
+            until(lambda: len(finished) >= 3 and not service.referee.bots and not service.room._tables
                   and not service.referee.matches, SETTLE)
         except AssertionError:
             raise AssertionError(f"not settled: ended {[m.gid for m in finished]}, registered "
-                                 f"{sorted(service.referee.bots)}, tables {list(service._tables)}, running "
-                                 f"{list(service.referee.matches)}, waiting {service.lobby.waiting}") from None
+                                 f"{sorted(service.referee.bots)}, tables {list(service.room._tables)}, running "
+                                 f"{list(service.referee.matches)}, waiting {service.room.lobby.waiting}") from None
     finally:
-        service.max_games = 0
+        service.room.max_games = 0
         for runner in runners:
             runner.link.close()
         referee.join(10)
@@ -102,12 +102,12 @@ def test_only_bots_in_the_lobby_channel_wait_to_be_seated(
         outside.send(b"PRIVMSG arena :REGISTER 1 owner=test version=0\r\n")
         inside.expect(b"WELCOME")
         outside.expect(b"WELCOME")
-        until(lambda: service.lobby.waiting == ["inside"])
+        until(lambda: service.room.lobby.waiting == ["inside"])
         inside.send(b"PART #arena\r\n")
-        until(lambda: service.lobby.waiting == [])
+        until(lambda: service.room.lobby.waiting == [])
         outside.send(b"JOIN #arena\r\n")
         inside.send(b"JOIN #arena\r\n")
-        until(lambda: sorted(service.lobby.waiting) == ["inside", "outside"])
+        until(lambda: sorted(service.room.lobby.waiting) == ["inside", "outside"])
     finally:
-        service.max_games = 0
+        service.room.max_games = 0
         referee.join(10)

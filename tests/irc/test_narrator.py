@@ -19,7 +19,7 @@ import yaml
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import LobbyConfig, NarratorConfig
-from arena.irc.link import IrcLink, ReactorThread
+from arena.irc.link import IrcLink, LinkSettings, ReactorThread
 from arena.irc.servers import LocalServer
 from arena.narrate.sentence import END, PLAY, SETUP, Sentence
 from arena.narrate.service import NarratorService
@@ -62,7 +62,7 @@ def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], p
         if per_game and found:  # as a person would: to the game's own channel
             reader.join(f"{LIVE}-{found.group(1)}")
 
-    reader = IrcLink(irc_server.host, irc_server.port, "person", channels=[LIVE], lines_per_second=0,
+    reader = IrcLink(irc_server.host, irc_server.port, "person", LinkSettings(lines_per_second=0), channels=[LIVE],
                      reactor=own.reactor, on_message=listen)
     with own:
         reader.connect()
@@ -156,7 +156,7 @@ def test_three_tables_at_once_each_game_is_told_from_its_setup_to_its_end(irc_se
     post = narrator.spectator.on_sentence
     narrator.spectator.on_sentence = lambda sentence: (heard.append(sentence), post(sentence))
     person = Recorder()
-    reader = IrcLink(irc_server.host, irc_server.port, "person", channels=[LIVE], lines_per_second=0,
+    reader = IrcLink(irc_server.host, irc_server.port, "person", LinkSettings(lines_per_second=0), channels=[LIVE],
                      reactor=own.reactor, on_message=person.on_message)
     with own:
         reader.connect()
@@ -252,7 +252,7 @@ def test_arena_serve_runs_the_narrator_when_configured(irc_server: LocalServer, 
     }))
     person = Recorder()
     reactor = ReactorThread(tick=0.02).start()
-    reader = IrcLink(irc_server.host, irc_server.port, "person", channels=[LIVE], lines_per_second=0,
+    reader = IrcLink(irc_server.host, irc_server.port, "person", LinkSettings(lines_per_second=0), channels=[LIVE],
                      reactor=reactor.reactor, on_message=person.on_message)
     reader.connect()
     assert reader.wait_ready(HANG)

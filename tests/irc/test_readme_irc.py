@@ -1,6 +1,6 @@
-"""README's "Over IRC on your machine", as written: the embedded server, `arena tournament
+"""The bot authors' guide's "Over IRC on your machine" (docs/bot-authors.md), as written: the embedded server, `arena tournament
 --transport irc` set up by the environment alone, the sample bots' launchers, and the
-README's minimal bot run by its own `run_bot` launcher, each a process of its own; then
+guide's minimal bot run by its own `run_bot` launcher, each a process of its own; then
 `arena stats` reads the games back."""
 
 from __future__ import annotations
@@ -10,21 +10,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.irc.servers import embedded_server
-
-from ..test_readme_bot import README, minimal_bot
+from ..test_readme_bot import GUIDE, minimal_bot
+from .conftest import embedded_server
 from .test_games import ROOT
 
 GAMES = 2
 
 
 def recipe() -> str:
-    text = README.read_text(encoding="utf-8")
+    text = GUIDE.read_text(encoding="utf-8")
     start = text.index("**Over IRC on your machine.**")
     return text[start:text.index("```\n", text.index("```sh", start) + 5)]
 
 
-def test_the_readme_s_irc_recipe_plays_and_reads_back(tmp_path: Path) -> None:
+def test_the_guide_s_irc_recipe_plays_and_reads_back(tmp_path: Path) -> None:
     steps = recipe()
     assert "python -m miniircd --listen 127.0.0.1 --ports 6667" in steps
     assert "export ARENA_IDENTITY_REQUIRE_KEY=false" in steps

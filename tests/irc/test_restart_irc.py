@@ -74,7 +74,7 @@ def stop_mid_game(config: Config, runners: list[BotRunner]) -> None:
     thread.join(10)
     assert not thread.is_alive()
     with Store(config.store.path) as store:
-        assert store.list_games() == [] and len(store.live_games(place=first["service"].journal.place)) == 1
+        assert store.games.find() == [] and len(store.live.unfinished(place=first["service"].room.resumed.journal.place)) == 1
 
 
 def test_a_restarted_referee_takes_up_the_game_and_it_ends_normally(irc_server: LocalServer, tmp_path: Path) -> None:
@@ -100,13 +100,13 @@ def test_a_restarted_referee_takes_up_the_game_and_it_ends_normally(irc_server: 
         reactor.stop()
         watcher.close()
     with Store(config.store.path) as store:
-        (summary,) = store.list_games()
-        game = store.load_game(summary.id)
+        (summary,) = store.games.find()
+        game = store.games.load(summary.id)
         assert game is not None and game.summary.kind == "ranked" and game.changes["elo"]
         assert game.replay().events == list(game.events)
-        assert store.live_games(place=f"{irc_server.host}:{irc_server.port}/#arena") == []
+        assert store.live.unfinished(place=f"{irc_server.host}:{irc_server.port}/#arena") == []
         lines = [line for to, line in game.transcript if to is None]
         assert sum(line.startswith("START ") for line in lines) == 1
         assert sum(line.startswith("RESUME ") for line in lines) == 1
-        assert store.rebuild().exact
+        assert store.ratings.rebuild().exact
 

@@ -56,13 +56,13 @@ def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp
             runner.link.close()
         reactor.stop()
     with Store(config.store.path) as store:
-        ids = sorted(g.id for g in store.list_games(limit=100))
+        ids = sorted(g.id for g in store.games.find(limit=100))
         assert ids == [f"net-{i}" for i in range(1, 6)]
-        assert store.tournament("net")[1] == 5
-        assert {r.bot for r in store.leaderboard("avalon", "elo")} == set(NICKS)
-        schedule = Schedule(settings, store.tournament_key("net"))
+        assert store.tournaments.get("net")[1] == 5
+        assert {r.bot for r in store.ratings.leaderboard("avalon", "elo")} == set(NICKS)
+        schedule = Schedule(settings, store.tournaments.key("net"))
         for i in range(5):
-            game = store.load_game(f"net-{i + 1}")
+            game = store.games.load(f"net-{i + 1}")
             assert game.summary.nicks == schedule.table(i).seats
             assert game.seed == schedule.table(i).seed and game.deal is None
             assert game.replay().events == list(game.events)

@@ -9,9 +9,9 @@ from typing import Callable, Iterator
 import pytest
 
 from arena.irc.link import IrcLink, ReactorThread
-from arena.irc.servers import ServicesServer, services_available
 
 from ..irc.conftest import Recorder, link_maker, reactor_thread  # noqa: F401 (a fixture)
+from .servers import ServicesServer, services_available
 
 CONFIGS = Path(__file__).resolve().parents[1] / "servers"
 """The InspIRCd and Atheme config templates of ``ServicesServer``."""

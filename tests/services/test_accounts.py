@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from arena.irc.servers import AccountError, ServicesServer, register_account, register_accounts
 
 from ..irc.conftest import WAIT, RawClient, until
+from .servers import AccountError, ServicesServer, register_account, register_accounts
 
 
 def test_each_message_carries_its_senders_account(services_server: ServicesServer, services_link) -> None:

@@ -9,13 +9,13 @@ from typing import Callable
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import IdentityConfig
 from arena.irc.link import ReactorThread
-from arena.irc.servers import ServicesServer, register_accounts
 from arena.protocol import WHO, parse
 from arena.sdk.runner import BotRunner
 
 from ..irc.conftest import RawClient, until
 from ..irc.test_games import FAST, Arena
 from ..irc.test_identity import reply
+from .servers import ServicesServer, register_accounts
 
 PASSWORDS = {"idref": "pw-idref", "idbot": "pw-idbot", "idother": "pw-idother"}
 
@@ -47,7 +47,7 @@ def test_a_bot_bound_to_its_account_is_played_from_that_account_only(services_se
         assert [m.verb for m in to_referee[1:]] == ["REGISTER"] and "key" not in to_referee[1].fields
         info = arena.service.referee.bot_named("idbot")
         assert info is not None and info.account == "idbot"
-        record = arena.service.referee.identities.book.bot("idbot")
+        record = arena.service.referee.identities.book.get("idbot")
         assert record is not None and record.account == "idbot", "the name was not bound to the account"
 
         bot.link.close()

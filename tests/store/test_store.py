@@ -15,7 +15,7 @@ import pytest
 from arena.core.events import Event
 from arena.ratings import BOT, SIDE, Elo, TrueSkill
 from arena.store import MIGRATIONS, ParametersChanged, SchemaError, Store, build_match
-from arena.store import db as store_db
+from arena.store import ratings as store_ratings
 from arena.store.schema import V1
 
 from .helpers import avalon_record, many_records
@@ -47,10 +47,10 @@ def test_a_new_database_gets_the_latest_schema_in_wal_mode(tmp_path):
 def test_reopening_keeps_data_and_runs_nothing(tmp_path):
     path = tmp_path / "a.db"
     with Store(path) as s:
-        s.record_game(avalon_record(0, random.Random(0)))
+        s.games.record(avalon_record(0, random.Random(0)))
     with Store(path) as s:
         assert s.migrated_from == len(MIGRATIONS)
-        assert [g.id for g in s.list_games()] == ["g0"]
+        assert [g.id for g in s.games.find()] == ["g0"]
 
 
 def test_a_later_migration_upgrades_an_existing_database(tmp_path):
@@ -81,15 +81,15 @@ def test_a_store_from_before_bot_identities_migrates(tmp_path):
     the games name their bots."""
     with Store(tmp_path / "new.db") as s:
         for i in range(3):
-            s.record_game(avalon_record(i, random.Random(i)))
-        board = s.leaderboard("avalon", "elo")
+            s.games.record(avalon_record(i, random.Random(i)))
+        board = s.ratings.leaderboard("avalon", "elo")
     v1_copy(tmp_path / "new.db", tmp_path / "old.db")
     with Store(tmp_path / "old.db") as s:
         assert s.migrated_from == 1 and s.version == len(MIGRATIONS)
-        assert s.leaderboard("avalon", "elo") == board
-        assert {b.name for b in s.bots()} == {r.bot for r in board}
-        assert all(g.bots == g.nicks for g in s.list_games())
-        assert s.rebuild().exact
+        assert s.ratings.leaderboard("avalon", "elo") == board
+        assert {b.name for b in s.bots.all()} == {r.bot for r in board}
+        assert all(g.bots == g.nicks for g in s.games.find())
+        assert s.ratings.rebuild().exact
 
 
 def test_a_failing_migration_leaves_the_previous_version(tmp_path):
@@ -117,20 +117,20 @@ def test_a_newer_database_is_refused(tmp_path):
 
 
 def test_a_failure_mid_write_leaves_nothing(store, monkeypatch):
-    store.record_game(avalon_record(0, random.Random(0)))
+    store.games.record(avalon_record(0, random.Random(0)))
     before = counts(store)
-    ratings_before = store.ratings("avalon", "elo")
+    ratings_before = store.ratings.current("avalon", "elo")
 
     def boom(*args, **kwargs):
         raise RuntimeError("injected after the game, events and outcomes were written")
 
-    monkeypatch.setattr(Store, "_write_ratings", boom)
+    monkeypatch.setattr(store_ratings.Ratings, "write", boom)
     with pytest.raises(RuntimeError, match="injected"):
-        store.record_game(avalon_record(1, random.Random(1)))
+        store.games.record(avalon_record(1, random.Random(1)))
     assert counts(store) == before
-    assert store.ratings("avalon", "elo") == ratings_before
+    assert store.ratings.current("avalon", "elo") == ratings_before
     monkeypatch.undo()
-    store.record_game(avalon_record(1, random.Random(1)))  # the connection is still usable
+    store.games.record(avalon_record(1, random.Random(1)))  # the connection is still usable
     assert counts(store)["games"] == 2
 
 
@@ -138,42 +138,43 @@ def test_an_unwritable_event_leaves_nothing(store):
     rec = avalon_record(0, random.Random(0))
     bad = rec.__class__(**{**rec.__dict__, "events": (*rec.events, Event("x", {"v": object()}))})
     with pytest.raises(TypeError):
-        store.record_game(bad)
+        store.games.record(bad)
     assert counts(store) == dict.fromkeys(TABLES, 0)
 
 
 def test_a_duplicate_game_id_is_refused_and_changes_nothing(store):
     rec = avalon_record(0, random.Random(0))
-    store.record_game(rec)
-    before = counts(store), store.ratings("avalon", "trueskill")
+    store.games.record(rec)
+    before = counts(store), store.ratings.current("avalon", "trueskill")
     with pytest.raises(sqlite3.IntegrityError):
-        store.record_game(rec)
-    assert (counts(store), store.ratings("avalon", "trueskill")) == before
+        store.games.record(rec)
+    assert (counts(store), store.ratings.current("avalon", "trueskill")) == before
 
 
 def test_a_process_killed_mid_write_leaves_nothing(tmp_path):
     """A real crash: the writing process dies (os._exit) between two inserts of a game."""
     path = tmp_path / "crash.db"
     with Store(path) as s:
-        s.record_game(avalon_record(0, random.Random(0)))
+        s.games.record(avalon_record(0, random.Random(0)))
     root = Path(__file__).resolve().parents[2]
     script = textwrap.dedent(f"""
         import os, random, sys
         sys.path[:0] = [{str(root)!r}]
         from arena.store import Store
+        from arena.store.ratings import Ratings
         from tests.store.helpers import avalon_record
         def die(*a, **k):
             os._exit(3)
-        Store._write_ratings = die
+        Ratings.write = die
         s = Store({str(path)!r})
-        s.record_game(avalon_record(1, random.Random(1)))
+        s.games.record(avalon_record(1, random.Random(1)))
     """)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 3, proc.stderr
     with Store(path) as s:
-        assert [g.id for g in s.list_games()] == ["g0"]
+        assert [g.id for g in s.games.find()] == ["g0"]
         assert counts(s)["events"] == len(avalon_record(0, random.Random(0)).events)
-        assert s.rebuild().exact
+        assert s.ratings.rebuild().exact
 
 
 # -- reading -----------------------------------------------------------------------------
@@ -181,8 +182,8 @@ def test_a_process_killed_mid_write_leaves_nothing(tmp_path):
 
 def test_a_stored_game_replays_exactly_and_gives_every_view(store):
     rec = avalon_record(3, random.Random(3), players=7)
-    store.record_game(rec)
-    game = store.load_game("g3")
+    store.games.record(rec)
+    game = store.games.load("g3")
     assert game is not None and game.summary.nicks == rec.nicks
     assert list(game.events) == list(rec.events)
     assert game.replay().events == list(rec.events)
@@ -192,23 +193,23 @@ def test_a_stored_game_replays_exactly_and_gives_every_view(store):
     assert roles == [rec.roles[2]]
     assert {o.result for o in game.outcomes} == {"win", "loss"}
     assert set(game.changes) == {"elo", "trueskill"}
-    assert store.load_game("nope") is None
+    assert store.games.load("nope") is None
 
 
 def test_a_game_dealt_by_a_series_replays_with_its_deal(store):
     deal = (4, 3, 2, 1, 0)
     rec = avalon_record(4, random.Random(4), deal=deal)
-    store.record_game(rec)
-    game = store.load_game("g4")
+    store.games.record(rec)
+    game = store.games.load("g4")
     assert game.deal == deal
     assert game.replay().events == list(rec.events)
 
 
 def test_forfeited_and_aborted_games_follow_the_abnormal_end_rule(store):
     rng = random.Random(5)
-    store.record_game(avalon_record(0, rng, end="forfeit"))
-    store.record_game(avalon_record(1, rng, end="abort"))
-    forfeited = store.load_game("g0")
+    store.games.record(avalon_record(0, rng, end="forfeit"))
+    store.games.record(avalon_record(1, rng, end="abort"))
+    forfeited = store.games.load("g0")
     assert forfeited.summary.kind == "forfeit" and forfeited.forfeited == 1
     assert forfeited.replay().events == list(forfeited.events)
     assert {o.seat: o.result for o in forfeited.outcomes} == {0: "draw", 1: "forfeit", 2: "draw", 3: "draw", 4: "draw"}
@@ -216,47 +217,47 @@ def test_forfeited_and_aborted_games_follow_the_abnormal_end_rule(store):
     elo = {c.entity: c.delta for c in forfeited.changes["elo"]}
     assert elo[(BOT, offender)] == pytest.approx(-16.0)
     assert not any(e[0] == SIDE for e in elo)
-    stopped = store.load_game("g1")
+    stopped = store.games.load("g1")
     assert stopped.summary.kind == "aborted" and stopped.summary.reason == "operator stop"
     assert {o.result for o in stopped.outcomes} == {"aborted"} and stopped.changes == {}
-    assert store.rebuild().exact
+    assert store.ratings.rebuild().exact
 
 
 def test_list_games_filters_and_pages(store):
     recs = many_records(12)
     for r in recs:
-        store.record_game(r)
-    assert [g.id for g in store.list_games(limit=3)] == ["g11", "g10", "g9"]
-    assert [g.id for g in store.list_games(limit=2, before_seq=10)] == ["g8", "g7"]
+        store.games.record(r)
+    assert [g.id for g in store.games.find(limit=3)] == ["g11", "g10", "g9"]
+    assert [g.id for g in store.games.find(limit=2, before_seq=10)] == ["g8", "g7"]
     bot = recs[4].nicks[0]
-    mine = store.list_games(bot=bot, limit=100)
+    mine = store.games.find(bot=bot, limit=100)
     assert mine and all(bot in g.nicks for g in mine)
     assert len(mine) == sum(bot in r.nicks for r in recs)
-    assert store.list_games(game="werewolf") == []
+    assert store.games.find(game="werewolf") == []
 
 
 def test_leaderboard_reads_current_ratings_in_score_order(store):
     for r in many_records(40):
-        store.record_game(r)
+        store.games.record(r)
     for system in (Elo(), TrueSkill()):
-        board = store.leaderboard("avalon", system.name)
+        board = store.ratings.leaderboard("avalon", system.name)
         assert [row.rank for row in board] == list(range(1, len(board) + 1))
         assert [row.score for row in board] == sorted((row.score for row in board), reverse=True)
-        assert all(row.score == system.score(store.ratings("avalon", system.name)[row.bot]) for row in board)
+        assert all(row.score == system.score(store.ratings.current("avalon", system.name)[row.bot]) for row in board)
         assert not any(row.bot.startswith(("good", "evil")) for row in board)
-    assert len(store.leaderboard("avalon", "elo", limit=3)) == 3
-    assert all(r.games >= 15 for r in store.leaderboard("avalon", "elo", min_games=15))
+    assert len(store.ratings.leaderboard("avalon", "elo", limit=3)) == 3
+    assert all(r.games >= 15 for r in store.ratings.leaderboard("avalon", "elo", min_games=15))
 
 
 def test_tournament_progress_is_written_with_each_game(store):
-    store.start_tournament("t1", {"games": 100, "bots": ["a", "b"]}, now=1.0)
+    store.tournaments.start("t1", {"games": 100, "bots": ["a", "b"]}, now=1.0)
     rng = random.Random(2)
     for i in range(3):
-        store.record_game(avalon_record(i, rng, tournament="t1"))
-    assert store.tournament("t1") == ({"games": 100, "bots": ["a", "b"]}, 3)
-    assert store.tournament("t2") is None
+        store.games.record(avalon_record(i, rng, tournament="t1"))
+    assert store.tournaments.get("t1") == ({"games": 100, "bots": ["a", "b"]}, 3)
+    assert store.tournaments.get("t2") is None
     with pytest.raises(sqlite3.IntegrityError):  # an unknown tournament: nothing is stored
-        store.record_game(avalon_record(9, rng, tournament="t2"))
+        store.games.record(avalon_record(9, rng, tournament="t2"))
     assert counts(store)["games"] == 3
 
 
@@ -265,8 +266,8 @@ def test_tournament_progress_is_written_with_each_game(store):
 
 def test_rebuild_reproduces_every_stored_value_exactly(store):
     for r in many_records(60):
-        store.record_game(r)
-    report = store.rebuild()
+        store.games.record(r)
+    report = store.ratings.rebuild()
     assert report.exact, report.mismatches[:5]
     assert report.games == 60
     assert report.changes_checked == counts(store)["rating_changes"]
@@ -275,28 +276,28 @@ def test_rebuild_reproduces_every_stored_value_exactly(store):
 
 def test_rebuild_reports_a_tampered_value_and_can_rewrite_it(store):
     for r in many_records(20):
-        store.record_game(r)
-    good = store.ratings("avalon", "trueskill")
+        store.games.record(r)
+    good = store.ratings.current("avalon", "trueskill")
     bot = next(iter(good))
     store.conn.execute("UPDATE ratings SET mu = mu + 1e-12 WHERE system = 'trueskill' AND entity = ?", (bot,))
     store.conn.execute("UPDATE rating_changes SET mu_after = 0 WHERE game_seq = 3 AND system = 'elo'")
-    report = store.rebuild()
+    report = store.ratings.rebuild()
     assert not report.exact
     assert any(m.where.startswith("rating avalon trueskill bot " + bot) for m in report.mismatches)
     assert any(m.where.startswith("game 3 elo") for m in report.mismatches)
-    assert store.rebuild(write=True).written
-    assert store.rebuild().exact
-    assert store.ratings("avalon", "trueskill") == good
+    assert store.ratings.rebuild(write=True).written
+    assert store.ratings.rebuild().exact
+    assert store.ratings.current("avalon", "trueskill") == good
 
 
 def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store):
     for r in many_records(30):
-        store.record_game(r)
-        seq = store.list_games(limit=1)[0].seq
+        store.games.record(r)
+        seq = store.games.find(limit=1)[0].seq
         rows = store.conn.execute("SELECT seat, bot, grp, rank, adv FROM outcomes WHERE game_seq = ? ORDER BY seat",
                                   (seq,)).fetchall()
         forfeited = r.result.forfeited if r.result else None
-        assert store_db._match_from_rows(r.match().kind, rows, forfeited) == build_match(r.nicks, r.sides, r.result)
+        assert store_ratings._match_from_rows(r.match().kind, rows, forfeited) == build_match(r.nicks, r.sides, r.result)
 
 
 def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path):
@@ -304,17 +305,17 @@ def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path):
     recs = many_records(11)
     with Store(path) as s:
         for r in recs[:10]:
-            s.record_game(r)
+            s.games.record(r)
     with Store(path, systems=(Elo(k=16), TrueSkill())) as s:
         before = counts(s)
         with pytest.raises(ParametersChanged, match="rebuild"):
-            s.record_game(recs[10])
+            s.games.record(recs[10])
         assert counts(s) == before
-        assert not s.rebuild().exact
-        s.rebuild(write=True)
-        assert s.rebuild().exact
-        s.record_game(recs[10])
-        assert s.rebuild().exact
+        assert not s.ratings.rebuild().exact
+        s.ratings.rebuild(write=True)
+        assert s.ratings.rebuild().exact
+        s.games.record(recs[10])
+        assert s.ratings.rebuild().exact
 
 
 # -- stats -------------------------------------------------------------------------------
@@ -323,8 +324,8 @@ def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path):
 def test_bot_stats_count_results_per_role_with_wilson_intervals_and_figures(store):
     recs = many_records(80)
     for r in recs:
-        store.record_game(r)
-    stats = store.bot_stats("avalon")
+        store.games.record(r)
+    stats = store.stats.bots("avalon")
     for bot, s in stats.items():
         mine = [(r, r.nicks.index(bot)) for r in recs if bot in r.nicks]
         played = [(r, seat) for r, seat in mine if r.result is not None]
@@ -343,12 +344,12 @@ def test_bot_stats_count_results_per_role_with_wilson_intervals_and_figures(stor
         if "assassin" in s.roles:
             assert "assassin_hit" in s.roles["assassin"].figures
             assert "merlin_survival" not in s.roles["assassin"].figures
-    one = store.bot_stats("avalon", bot=recs[0].nicks[0])
+    one = store.stats.bots("avalon", bot=recs[0].nicks[0])
     assert list(one) == [recs[0].nicks[0]]
 
 
 def test_stored_json_is_plain(store):
-    store.record_game(avalon_record(0, random.Random(0)))
+    store.games.record(avalon_record(0, random.Random(0)))
     options, nicks = store.conn.execute("SELECT options, nicks FROM games").fetchone()
     assert json.loads(options)["merlin"] is True and len(json.loads(nicks)) == 5
 
@@ -367,7 +368,7 @@ def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path):
         try:
             with Store(path) as s:
                 for r in part:
-                    s.record_game(r)
+                    s.games.record(r)
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
@@ -375,13 +376,13 @@ def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path):
     for t in threads:
         t.start()
     with Store(path) as reader:  # WAL: reading while the others write
-        reader.leaderboard("avalon", "elo")
+        reader.ratings.leaderboard("avalon", "elo")
     for t in threads:
         t.join()
     assert not errors
     with Store(path) as s:
         assert counts(s)["games"] == 40
-        assert s.rebuild().exact
+        assert s.ratings.rebuild().exact
 
 
 def test_report_lines_for_the_cli(store):
@@ -389,9 +390,9 @@ def test_report_lines_for_the_cli(store):
 
     recs = many_records(30)
     for r in recs:
-        store.record_game(r)
+        store.games.record(r)
     for system in ("elo", "trueskill"):
-        rows = store.leaderboard("avalon", system)
+        rows = store.ratings.leaderboard("avalon", system)
         lines = leaderboard_lines(rows, system)
         assert len(lines) == len(rows) + 1 and rows[0].bot in lines[1]
         assert rows[0].win_rate.trials == rows[0].games
@@ -399,13 +400,13 @@ def test_report_lines_for_the_cli(store):
         assert {line[rate - 2:rate] for line in lines[1:]} == {"  "}, "the column starts where its header does"
         assert len({line.index("%") for line in lines[1:]}) == 1, "aligned"
         assert not any("\x1b" in line or "─" in line for line in lines), "plain text"
-    head, first, _ = games_lines(store.list_games(limit=2))
+    head, first, _ = games_lines(store.games.find(limit=2))
     assert head.split()[:2] == ["id", "finished"] and first.startswith("g29  1970-01-01 00:00  avalon")
     bot = recs[0].nicks[0]
-    lines = stats_lines(store.bot_stats("avalon", bot)[bot])
+    lines = stats_lines(store.stats.bots("avalon", bot)[bot])
     assert lines[0].startswith(f"{bot} (avalon): ")
     assert lines[1].split()[:2] == ["role", "games"]
-    assert len(lines) == 4 + len(store.bot_stats("avalon", bot)[bot].roles)
+    assert len(lines) == 4 + len(store.stats.bots("avalon", bot)[bot].roles)
     assert lines[-2] == "  lines refused: 0; late: 0 warned, 0 answered by default, 0 forfeited"
     assert lines[-1] == "  fallbacks: 0 (error 0, late 0)"
 
@@ -432,9 +433,9 @@ def test_stats_count_refused_lines_and_timeouts_per_bot(store):
         hub.connect(nick, Bot(seed=i))
     for seed in range(3):
         hub.play("avalon", nicks, AvalonOptions(), seed)  # "mute" never connected: it never answers
-    found = store.bot_stats("avalon")
+    found = store.stats.bots("avalon")
     odd, mute, p3 = found["odd"].conduct, found["mute"].conduct, found["p3"].conduct
-    assert len(list(store.list_games(limit=10))) == 3
+    assert len(list(store.games.find(limit=10))) == 3
     assert set(odd.refused) == {"ACTION_NOT_ALLOWED"} and odd.refused["ACTION_NOT_ALLOWED"] > 0
     assert odd.warnings == odd.defaults == odd.forfeits == 0
     assert mute.refused == {} and mute.warnings == 3 and mute.defaults > 0 and mute.forfeits == 0

@@ -42,17 +42,17 @@ def records(draw):
 def test_any_results_rebuild_exactly_and_count_right(recs):
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "p.db") as store:
         for r in recs:
-            store.record_game(r)
-        assert store.rebuild().exact
-        stats = store.bot_stats("avalon")
+            store.games.record(r)
+        assert store.ratings.rebuild().exact
+        stats = store.stats.bots("avalon")
         for bot in {b for r in recs for b in r.nicks}:
             mine = [(r, r.nicks.index(bot)) for r in recs if bot in r.nicks]
             rated = [(r, s) for r, s in mine if r.result is not None]
             assert stats[bot].overall.games == len(rated)
             assert stats[bot].overall.wins == sum(s in r.result.winners for r, s in rated)
             assert stats[bot].overall.forfeits == sum(r.result.forfeited == s for r, s in rated)
-        for row in store.leaderboard("avalon", "elo"):
+        for row in store.ratings.leaderboard("avalon", "elo"):
             assert row.games == sum(1 for r in recs if row.bot in r.nicks and r.result is not None)
-        loaded = store.load_game(recs[-1].id)
+        loaded = store.games.load(recs[-1].id)
         assert loaded.history == ((0, "x", (1, 2)),)
         assert loaded.view(1) == [recs[-1].events[0]]

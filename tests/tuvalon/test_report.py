@@ -32,7 +32,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def engine_cells_by_round(store: Store, gid: str) -> list[list[str]]:
     """Every seat's cell once each round's moves were made, as the engine has it: the engine
     rebuilt from the answers up to each round's last move."""
-    game = store.load_game(gid)
+    game = store.games.load(gid)
     assert game is not None
     history = list(game.history)
     ends = [i for i, (_, kind, _) in enumerate(history)

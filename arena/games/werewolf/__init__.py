@@ -2,10 +2,10 @@
 
 - ``engine.WerewolfGame(players, options=None, seed=0)``: the state machine (flow, decisions,
   events: see its module docstring).
-- ``options.WerewolfOptions``: every option of section 12 by its spec name, plus
+- ``options.WerewolfOptions``: every option of rules/werewolf.md §6 by its spec name, plus
   ``vigilanteShots`` and ``maxDays``.
-- ``resolution``: kills against protections (section 10.4), pure.
-- ``day``: speaking order, vote counting (5.3.4), last words (10.5), pure.
+- ``resolution``: kills against protections (rules/werewolf.md §3.10), pure.
+- ``day``: speaking order, vote counting (§4, step 6), last words (§4.1), pure.
 - ``roles/``: one module per role, registered in ``roles.registry``; ``choice.Choice`` is the
   decision type (options mix seats, ints first, with reserved words such as "none"/"abstain",
   so a transport shows ``choice.seats`` as nicks and ``choice.words`` as they are).

@@ -1,10 +1,10 @@
-"""Werewolf decisions: seats and words in one list, and refusals with section-11 codes.
+"""Werewolf decisions: seats and words in one list, and refusals with precise error codes (protocol.md, section 6).
 
 Most Werewolf choices are "a living player, or nobody" (a night action that may be skipped,
 a vote that may abstain). The core ``Decision`` wants options of one type, so ``Choice``
 accepts seat numbers (``int``) and the few reserved words below side by side.
 
-``refusals`` maps a value that is *not* legal to the precise error of section 11 (a dead
+``refusals`` maps a value that is *not* legal to the precise error of protocol.md's section 6 (a dead
 target, a protection repeated from last night, a potion already used), so a bot learns why
 instead of a bare TARGET_INVALID. It never makes an illegal value legal.
 """

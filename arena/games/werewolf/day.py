@@ -1,4 +1,5 @@
-"""Pure helpers of the day: speaking order (5.3.2, 5.3.3), vote counting (5.3.4), last words (10.5)."""
+"""Pure helpers of the day (rules/werewolf.md §4): speaking order (§4, step 5), vote counting
+(§4, step 6), last words (§4.1)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def tally(votes: Mapping[int, int | str], majority: bool) -> tuple[dict[int, int
 def last_words_order(
     eligible: Sequence[int], quota: int | None, order: str, players: int, rng: random.Random
 ) -> list[int]:
-    """Who speaks last words and in which order (10.5).
+    """Who speaks last words and in which order (rules/werewolf.md §4.1).
 
     ``eligible`` is in death-resolution order; ``quota`` the names left (None: no limit).
     When there are fewer places than players, a random subset gets them. ``seating_order``

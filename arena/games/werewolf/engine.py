@@ -1,18 +1,18 @@
-"""The Werewolf rules engine: a pure, seeded state machine (werewolf-rules.zh.md).
+"""The Werewolf rules engine: a pure, seeded state machine (the rules: rules/werewolf.md).
 
-The game starts at night (5.1). A night asks at once every living player whose role acts
-(cupid 1, seer 5, doctor and bodyguard 7, wolves 8, vigilante 9, piper 11): none of these
-choices depends on another's, and asking them in turn would let each learn from the delay
-who before them is alive. Only the witch (heal 10 then poison) waits, for the wolves'
-target (``dependent_kinds``). Dawn resolves kills and protections in the 4.2 order as
-section 10.4 (resolution.py), whatever order the answers came in. The day follows 5.3: deaths
-announced; on day 1 the leader election (5.3.3); last words of the night (10.5); hunters'
-shots; the win check (in this order even when the night decided the game: a shot may undo
-the wolves' parity); discussion, one speaker at a time in the order of 5.3.2/5.3.3; votes one at a time
-in the same order; on a tie the tied speak again and the others vote again; the executed
-speak their last words, then their triggers; win check (section 9, neutral wins first).
+The game starts at night (§1). A night asks at once every living player whose role acts
+(§3.1): none of these choices depends on another's, and asking them in turn would let each
+learn from the delay who before them is alive. Only the witch waits, for the wolves'
+target (``dependent_kinds``), and the werewolf leader is asked once it has voted. Each step
+settles once its answers are in, in the order of §3.2; dawn resolves kills and protections
+as §3.10 (resolution.py), whatever order the answers came in. The day follows §4: deaths announced; on day 1 the leader election (§4,
+step 1); last words of the night (§4.1); hunters' shots (§4.2); the win check (in this
+order even when the night decided the game: a shot may undo the wolves' parity);
+discussion, one speaker at a time in the order of §4, step 5; votes one at a time in the
+same order (§4, step 6); on a tie the tied speak again and the others vote again; the
+executed speak their last words, then their triggers; win check (§5, neutral wins first).
 
-The win check (``_winner``, section 9) asks the ``special_win`` of every role in play in
+The win check (``_winner``, §5) asks the ``special_win`` of every role in play in
 ``win_order``: the lovers (10), the piper (20), the cult (25), the serial killer (30), the
 arsonist (40); the first that holds ends the game. Then, unless a ``hostile`` neutral lives
 (serial killer, arsonist, cult leader), the village wins with no wolf alive and the wolves
@@ -22,16 +22,21 @@ exile, dealer) joins whichever side wins.
 
 Decisions (kind: options). Seats are ints; words are strings (see choice.py):
   night  cupid_link, detective_compare, bus_driver_swap: two seats | trickster_forge: two
-         seats in order | seer_check, doctor_protect, bodyguard_protect,
+         seats in order | seer_check, wolf_seer_check, doctor_protect, bodyguard_protect,
          guardian_angel_protect, jailer_jail, roleblock, tracker_track, watcher_watch,
-         vigilante_shoot, serial_kill, witch_poison, piper_charm, shadow_follow,
-         exile_banish, dealer_deal, cult_recruit: seat or "none" | arsonist: seat,
-         "ignite" or "none" | wolf_vote: seat or "abstain" | witch_save: "save" or "none"
+         oracle_mark, vigilante_shoot, serial_kill, witch_poison, wolf_witch_poison,
+         piper_charm, shadow_follow, silencer_silence, priest_cleanse, warder_ward,
+         decoy_draw, exile_banish, dealer_deal, cult_recruit, werewolf_leader_kill: seat or
+         "none" | wolf_guard_protect: a living wolf or "none" | arsonist: seat, "ignite" or
+         "none" | wolf_vote: seat or "abstain" | witch_save: "save" or "none" |
+         little_girl_peek: "peek" or "none" | thief_steal (night 1): "card1", "card2" or
+         "none" ("none" not offered when both cards are wolves)
   day    candidacy: "stand"/"decline" | leader_vote: candidate or "abstain" |
          order_start: one of last night's dead | order_direction: "clockwise"/
          "counterclockwise" | speak, last_words: "done"/"pass" (the floor is the
-         speaker's while the decision is open) | vote: seat or "abstain" |
-         hunter_shoot: seat or "none"
+         speaker's while the decision is open) | vote: seat or "abstain"
+  death  hunter_shoot: seat or "none" | scapegoat_punish: one of the living who voted
+         for the executed scapegoat
 
 Timeouts (``default_answer``): a night action is not used ("none"), votes abstain, a
 candidate declines, a speaker's turn ends ("done"), the leader's direction is the default
@@ -41,23 +46,28 @@ its own visit to that seat).
 
 Events (audience) and data:
   setup [all] players, options, roles {role: count} | role [seat] seat, role, team |
-  wolves [wolves] wolves | night [all] night | lovers [lovers+cupid] lovers, cupid |
-  seer_result [seer] night, target, team | wolf_votes [living wolves] night, votes
-  [[wolf, target|"abstain"]], target|None | wolf_target [living doctors, witches] night,
-  target|None | charmed [charmed+piper] night, charmed, new | blocked [blocked] night |
-  masons [masons] masons | detective_result [detective] night, players, same | tracked
-  [tracker] night, target, visited | watched [watcher] night, target, visitors (both before
-  dawn) | dealt [the dealt] night, card, player?, side? | cult [living cult] night, leader,
-  members, new | dawn [all] day, dead (sorted),
-  roles (parallel, if revealRolesOnDeath) | day [all] day, alive, leader | candidacy [all]
-  seat, stand | leader_vote [all] seat, vote | leader [all] leader|None, candidates, counts
-  [[seat, n]], abstentions, tie | order [all] start, direction, speakers, leader|None |
-  speech [all] seat, purpose (discussion|runoff|last_words), passed | vote [all] seat, vote,
-  round | vote_result [all] round, counts, abstentions, outcome (execution|runoff|none),
-  target, candidates | execution [all] day, seat, spared, role? | idiot_revealed [all] seat,
-  role | death [all] seat, day, role? (a death in the day: shot, heartbreak) | hunter_shot
-  [all] hunter, target|None (roles hidden: target only, no event for a declined shot) | end [all] winner, reason, winners, roles, teams, lovers, and
-  each role mark (charmed, cult...). Night causes are never public before the end.
+  wolves [wolves] wolves | thief_cards [thief] cards | masons [masons] masons | night [all]
+  night | lovers [lovers+cupid] lovers, cupid | seer_result [seer] night, target, team |
+  wolf_votes [living wolves] night, votes [[wolf, target|"abstain"]], target|None |
+  wolf_target [living doctors, witches, a peeking little girl] night, target|None |
+  caught [living wolves] night, player (the little girl caught peeking) | charmed
+  [charmed+piper] night, charmed, new | blocked [blocked] night | cleansed [the cleansed]
+  night, statuses | detective_result [detective] night, players, same | tracked [tracker]
+  night, target, visited | watched [watcher] night, target, visitors (both before dawn) |
+  dealt [the dealt] night, card, player?, side? | cult [living cult] night, leader,
+  members, new | dawn [all] day, dead (sorted), roles (parallel, if revealRolesOnDeath) |
+  oracle_reveal [all] target, role (the oracle's last mark, at its death) | silenced [all]
+  day, players | day [all] day, alive, leader | candidacy [all] seat, stand | leader_vote
+  [all] seat, vote | leader [all] leader|None, candidates, counts [[seat, n]],
+  abstentions, tie | order [all] start, direction, speakers, leader|None | speech [all]
+  seat, purpose (discussion|runoff|last_words), passed | vote [all] seat, vote, round |
+  vote_result [all] round, counts, abstentions, outcome (execution|runoff|none), target,
+  candidates | execution [all] day, seat, spared, role? | idiot_revealed [all] seat, role |
+  punished [all] day, seat, punishment (the scapegoat's choice) | death [all] seat, day,
+  role? (a death in the day: shot, heartbreak, punishment) | hunter_shot [all] hunter,
+  target|None (roles hidden: target only, no event for a declined shot) | end [all]
+  winner, reason, winners, roles, teams, lovers, and each role mark (charmed, cult...).
+  Night causes are never public before the end.
 
 Choices where the rules are silent: clockwise is rising seat numbers; with no death last
 night the discussion starts next to the leader (who then speaks last) or, with no leader,
@@ -88,7 +98,7 @@ from .mechanics.visits import Visit, visit
 from .resolution import Kill, Protection, resolve
 from .roles import ACTIONS, DIES, REGISTRY, SPARED, Action, Role, Team
 
-# Phases of section 4.1.
+# Phases of the game (rules/werewolf.md §3 and §4).
 NIGHT, DAY_ANNOUNCE, DAY_DISCUSSION, DAY_VOTE, DAY_EXECUTION, ENDED = (
     "night", "day_announce", "day_discussion", "day_vote", "day_execution", "ended",
 )
@@ -109,12 +119,12 @@ SPEECH_KINDS = ("candidacy", "speak", "last_words")
 
 @dataclass
 class NightPlan:
-    """What the night's actions recorded, resolved at dawn (spec section 7: nightActions)."""
+    """What the night's actions recorded, resolved at dawn (the specification's nightActions)."""
 
     answers: list[tuple[float, int, str, Any]] = field(default_factory=list)
     """Tonight's answers not settled yet: step, seat, kind, value (see ``_settle``)."""
     kills: list[Kill] = field(default_factory=list)
-    """Tonight's kills, each with the 4.2 step of its action (``resolve`` orders them)."""
+    """Tonight's kills, each with the step (§3.2) of its action (``resolve`` orders them)."""
     protections: list[Protection] = field(default_factory=list)
     blocked: dict[int, float] = field(default_factory=dict)
     """Who cannot act tonight, with the step from which (mechanics/blocks.py)."""
@@ -196,19 +206,21 @@ class WerewolfGame(Game):
         self.phase = NIGHT
         self.plan = NightPlan()
         self.links: dict[int, int] = {}
-        """Lovers: each to the other (spec section 7: links)."""
+        """Lovers: each to the other (the specification's links)."""
         self.statuses: dict[str, dict[int, int | None]] = {}
         """Statuses with their last day, e.g. ``charmed`` (mechanics/statuses.py)."""
         self.leader: int | None = None
         self.victims: list[int] = []
         """Last night's dead, in resolution order."""
         self.state: list[dict[str, Any]] = [role.initial_state(self) for role in self._roles]
-        """Per-seat role memory (spec section 7: roleState): potions, shots, last protection."""
+        """Per-seat role memory (the specification's roleState): potions, shots, last protection."""
         wolves = sum(r.team is Team.WEREWOLF for r in self._roles)
         mode = options.lastWordsMode
         self.last_words_left: int | None = None if mode == "all" else 0 if mode == "none" else wolves
-        self._in_play = sorted({REGISTRY[r] for r in cards}, key=lambda r: r.win_order)
-        """Every role in the deck, the extra cards' too (a thief may take one)."""
+        self._in_play = sorted({REGISTRY[r] for r in cards}, key=lambda r: (r.win_order, r.id))
+        """Every role in the deck, the extra cards' too (a thief may take one), in a fixed
+        order (a set of classes iterates in the order of their addresses, which differ from
+        one process to the next)."""
         self._agenda: list[tuple[str, Any]] = [("night", None)]
         self._queue: list[int] = []
         self._order: list[int] = []
@@ -221,7 +233,7 @@ class WerewolfGame(Game):
         self._night_actions = sorted(
             {a for r in self._in_play for a in r.actions if a.step is not None}, key=lambda a: (a.step, a.kind)
         )
-        """The night actions dealt, in 4.2 order (their ``dawn`` hooks run in this order)."""
+        """The night actions dealt, in the order of §3.2 (their ``dawn`` hooks run in this order)."""
         self._by_step: dict[float, list[type[Action]]] = {}
         """The night actions dealt, by step."""
         for action in self._night_actions:
@@ -230,7 +242,7 @@ class WerewolfGame(Game):
         self._paced = any(a.needs for r in self._in_play for a in r.actions)
         """A role that acts on another's result was dealt (the witch): nights are paced."""
         self._tonight: list[tuple[type[Action], int]] = []
-        """Tonight's actions not asked yet, in 4.2 order, with their actors."""
+        """Tonight's actions not asked yet, in the order of §3.2, with their actors."""
         self._unfinished: list[float] = []
         """Tonight's steps whose ``finish`` has not run yet."""
         self._held_tells: list[tuple[int, str, dict[str, Any]]] = []
@@ -353,7 +365,7 @@ class WerewolfGame(Game):
             self._die(seat, [cause], announce=True)
 
     def time_limit(self, decision: Decision) -> int:
-        """Seconds the referee may give a decision, from the timing options of section 12.
+        """Seconds the referee may give a decision, from the timing options (§6).
 
         A discussion turn gets an equal share of ``discussionTime`` among the living."""
         o = self.options
@@ -403,7 +415,7 @@ class WerewolfGame(Game):
         still answering (or yet to be asked) an earlier action: at the start of the night
         that is everyone but the witch, who is asked once the wolves are done. A player
         blocked by then (mechanics/blocks.py), or with nothing to decide, is asked all the
-        same, with nothing to choose (``_cover``). Steps settle in 4.2 order:
+        same, with nothing to choose (``_cover``). Steps settle in the order of §3.2:
         one whose answers are all in settles, unless an earlier step that ``controls``
         others (a block) is still open, or it is ``ordered`` and any earlier step is; see
         ``_settle``.
@@ -538,7 +550,7 @@ class WerewolfGame(Game):
         silent = [s for s in statuses.holders(self, statuses.SILENCED) if self.alive[s]]
         if silent:
             self.tell("silenced", {"day": self.day, "players": silent})
-        # 5.3 in every case, a night that decided the game too: the day-1 election, the
+        # §4 in every case, a night that decided the game too: the day-1 election, the
         # victims' last words, their death-triggered abilities, then the win check.
         steps: list[tuple[str, Any]] = []
         if self.day == 1 and self.options.leaderEnabled:
@@ -631,7 +643,7 @@ class WerewolfGame(Game):
         self._then(("triggers", None))
         self._open(decisions)
 
-    # -- leader election (5.3.3) ----------------------------------------------------
+    # -- leader election (§4, step 1) ------------------------------------------------
 
     def _do_leader(self, _: Any) -> None:
         living = self.living()
@@ -685,7 +697,7 @@ class WerewolfGame(Game):
             "counts": _pairs(counts), "abstentions": abstentions, "tie": len(tied) > 1,
         })
 
-    # -- discussion order (5.3.2, 5.3.3) -----------------------------------------------
+    # -- discussion order (§4, step 5) ------------------------------------------------
 
     def _leader_alive(self) -> bool:
         return self.options.leaderEnabled and self.leader is not None and self.alive[self.leader]
@@ -758,7 +770,7 @@ class WerewolfGame(Game):
         self._queue = chosen
         self._then(("speeches", "last_words"))
 
-    # -- votes (5.3.2, 5.3.4) ----------------------------------------------------------
+    # -- votes (§4, step 6) -----------------------------------------------------------
 
     def _may_vote(self, seat: int) -> bool:
         """Whether ``seat`` votes on executions today (a revealed idiot, a punished voter do not)."""
@@ -888,7 +900,7 @@ class WerewolfGame(Game):
         return decision.options[0]
 
     def _refuse(self, seat: int, kind: str, decision: Decision | None) -> NoReturn:
-        """Section 11 codes before the generic ones: a dead player, a role without this
+        """The precise codes (protocol.md, section 6) before the generic ones: a dead player, a role without this
         action, a power used up, a revealed idiot voting."""
         if self.result is None and type(seat) is int and 0 <= seat < self.players and isinstance(kind, str):
             if not self.alive[seat] and seat not in self._round:

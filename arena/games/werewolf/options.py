@@ -1,4 +1,4 @@
-"""Werewolf options: every option of section 12, under its own name, plus two of our own.
+"""Werewolf options: every option of rules/werewolf.md §6, under its own name, plus two of our own.
 
 Role counts read the same on a command line and in YAML::
 
@@ -30,7 +30,7 @@ from .roles import REGISTRY, Team
 MIN_PLAYERS = 6
 MAX_PLAYERS = 20
 DEFAULT_COUNTS = "werewolf:2,seer:1,doctor:1"
-"""The spec's default deal (section 12), dealt with neither ``roleCounts`` nor a preset."""
+"""The spec's default deal (rules/werewolf.md §1), dealt with neither ``roleCounts`` nor a preset."""
 
 _ITEM = re.compile(r"^([a-z_]+)\s*[:=]\s*(\d+)$")
 

@@ -1,8 +1,8 @@
 """Ready-made decks by table size (option ``preset``), so an operator need not write
 ``roleCounts`` for every table size.
 
-- ``classic``: the specification's section 8 table, exactly.
-- ``advanced``: the classic frame (section 8's wolves, a seer, a witch from 8 players) with
+- ``classic``: the specification's recommended table, exactly (rules/werewolf.md §1.1).
+- ``advanced``: the classic frame (the classic table's wolves, a seer, a witch from 8 players) with
   P1 and P2 roles in place of the doctor, the thief and some villagers.
 - ``chaos``: drawn for each game by its seeded RNG from every registered role (P0 to P3),
   by the recipe in ``chaos``. It reads the registry, so a role added later joins the draw
@@ -35,7 +35,7 @@ CLASSIC: Bands[dict[str, int]] = (
     (15, {"werewolf": 4, "seer": 1, "doctor": 1, "witch": 1, "hunter": 1, "bodyguard": 1,
           "thief": 1, "cupid": 1, "piper": 1}),
 )
-"""Section 8's wolves, power and neutral roles as written; villagers fill the deck. The
+"""The classic table's (§1.1) wolves, power and neutral roles as written; villagers fill the deck. The
 table's villager column cannot be kept as a count: with the thief's two extra cards its
 rows add up to the players at 10, one more at 12 and two more at 15; the filler deals at
 least as many villagers as it says."""
@@ -51,9 +51,9 @@ ADVANCED: Bands[dict[str, int]] = (
 )
 
 WOLVES: Bands[int] = ((6, 2), (10, 3), (15, 4))
-"""Chaos's wolf seats: section 8's wolf column."""
+"""Chaos's wolf seats: the classic table's wolf column (§1.1)."""
 NEUTRALS: Bands[int] = ((6, 1), (12, 2), (15, 3))
-"""Chaos's neutral seats: section 8's neutral column, with at least one."""
+"""Chaos's neutral seats: the classic table's neutral column (§1.1), with at least one."""
 
 
 def _by_size(bands: Bands[T], players: int) -> T:
@@ -71,8 +71,8 @@ def preset_counts(preset: str, players: int, rng: random.Random) -> dict[str, in
 
 
 def chaos(players: int, rng: random.Random) -> dict[str, int]:
-    """Chaos's recipe: section 8's wolf seats, half of them (rounded down) wolf-side power
-    roles; section 8's neutral seats (at least one), all neutral roles; of the village's
+    """Chaos's recipe (rules/werewolf.md §1.1): the classic wolf seats, half of them (rounded
+    down) wolf-side power roles; the classic neutral seats (at least one), all neutral roles; of the village's
     seats two thirds (rounded up) are power roles, the rest villagers. Each power role is
     drawn at most once (``chaos_copies`` cards of it), uniformly among the registry's roles
     of its side; a side with too few roles leaves its seats to plain wolves or villagers.

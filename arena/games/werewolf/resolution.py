@@ -1,22 +1,22 @@
-"""Night kills against protections, exactly as section 10.4 of the rules.
+"""Night kills against protections, exactly as rules/werewolf.md §3.10.
 
 Pure and role-agnostic: roles record ``Kill`` and ``Protection`` entries during the night and
 this module decides who dies. The night's actions are a set: ``resolve`` puts them in one
 canonical order before it looks at them, so the outcome never depends on the order the
 answers arrived in (they are asked at once and come back in network order). Kills are taken
-in the 4.2 order (``Kill.step``: wolves, then vigilante and serial killer, then poison),
+in the order of the night's steps (§3.2, ``Kill.step``: wolves, then vigilante and serial killer, then poison),
 ties by actor seat then target. For each kill:
 
-0. drawing: an ordinary kill (10.4.2) aimed at a player a decoy lures for is drawn onto the
+0. drawing: an ordinary kill aimed at a player a decoy lures for is drawn onto the
    decoy (the unused lure of the lowest seat): from then on the kill is aimed at the decoy,
    and the player it was aimed at is not attacked at all;
-1. interception (10.4.4): an ordinary kill on a guarded target, not drawn, is taken by the
+1. interception: an ordinary kill on a guarded target, not drawn, is taken by the
    bodyguard with the lowest seat among those still unused; the bodyguard becomes the
-   victim. A kill changes victim once at most (10.4.7: protections do not chain). Poison
+   victim. A kill changes victim once at most (protections do not chain). Poison
    and other effects are never intercepted, whatever the options;
-2. blocking (10.4.5): an unused block (doctor, guardian angel, jail; a wolf guard's only
+2. blocking: an unused block (doctor, guardian angel, jail; a wolf guard's only
    against an ordinary kill) stops the kill, taken first among the blocks on the kill's
-   *current* victim (the bodyguard who took it, example 3), then among those on its
+   *current* victim (the bodyguard who took it), then among those on its
    target, lowest protector seat first. Preferring the current victim keeps a block on the
    original target for a second kill of the same night: wolves and vigilante on A, a
    bodyguard on A, one doctor on A and one on the bodyguard: the bodyguard's doctor saves
@@ -26,13 +26,13 @@ ties by actor seat then target. For each kill:
    that works tonight only can do the work;
 4. otherwise the kill lands: one death event on the victim.
 
-Then healing (10.4.6): each heal, lowest witch seat first, cancels one landed, healable death
+Then healing: each heal, lowest witch seat first, cancels one landed, healable death
 event on its own target (the witch's chosen original target) and nothing else; it fails if
 that target has none. A victim with a death event left dies. Every protection works at most
-once (10.4.3). A kill that is not ``stoppable`` (poison by default, 10.4.8; the vigilante's
+once. A kill that is not ``stoppable`` (poison by default; the vigilante's
 shot without ``protectAgainstVigilante``) lands whatever protects its target. A blocked
-actor's kills and protections never reach this module (example 11: the engine drops them
-when their step settles, mechanics/blocks.py).
+actor's kills and protections never reach this module (§3.3: the engine drops them when
+their step settles, mechanics/blocks.py).
 """
 
 from __future__ import annotations
@@ -58,12 +58,12 @@ class Kill:
     cause: str
     actor: int | None = None
     step: float = 0
-    """The 4.2 priority of the action that made it: kills are taken in this order."""
+    """The step (§3.2) of the action that made it: kills are taken in this order."""
     ordinary: bool = True
-    """An ordinary kill (10.4.2: wolves, vigilante, serial killer), which a bodyguard may
-    intercept; False for poison and other effects, which no bodyguard intercepts (10.4.4)."""
+    """An ordinary kill (wolves, vigilante, serial killer), which a bodyguard may intercept;
+    False for poison and other effects, which no bodyguard intercepts (§3.10)."""
     stoppable: bool = True
-    """Whether protections and heals apply at all (false for poison by default, 10.4.8)."""
+    """Whether protections and heals apply at all (false for poison by default, §3.10)."""
 
     def order(self) -> tuple[float, int, int, str]:
         return (self.step, -1 if self.actor is None else self.actor, self.target, self.cause)

@@ -9,7 +9,7 @@
 - ``statuses``: marks on players with a lifetime (charmed, silenced, doused...), their
   expiry and their removal.
 
-The engine settles a night's answers in the 4.2 order of their steps, whatever order they
+The engine settles a night's answers in the order of their steps (rules/werewolf.md §3.2), whatever order they
 arrived in (``engine.WerewolfGame._settle``): a step settles once all its answers are in,
 and once every earlier step that ``controls`` others (a block) has settled.
 """

@@ -10,7 +10,7 @@ player is told (``blocked``, to them alone) as most Werewolf and Mafia games tel
 roleblocked player, so a bot knows why its action did nothing. A one-shot power whose use
 was blocked is not spent.
 
-Absence (the exile's banishment, 6.3.4 ``ABSENT``) is a block and more: the absent player
+Absence (the exile's banishment, ``ABSENT``, rules/werewolf.md §3.4) is a block and more: the absent player
 is out of the night from the banishing step on. They cannot act, and every action that
 lands on them, a two-player one too (a swap naming them), takes no effect (the engine's
 ``_settle``). A vote for them (the pack's, the werewolf leader's choice) still
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 def block(game: "WerewolfGame", seat: int, step: float) -> None:
     """Block ``seat`` from ``step`` (the blocking action's) to the end of tonight, and tell
-    them (once). What the seat did at an earlier step stands: 4.2 has already settled it
+    them (once). What the seat did at an earlier step stands: §3.2's order has already settled it
     (a roleblocked Cupid has linked the lovers)."""
     if seat in game.plan.blocked:
         return

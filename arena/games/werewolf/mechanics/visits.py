@@ -23,7 +23,7 @@ class Visit:
     kind: str
     """The decision kind that made the visit (``seer_check``, ``wolf_vote``...)."""
     step: float
-    """The 4.2 step of that action."""
+    """The step of that action (rules/werewolf.md §3.2)."""
 
 
 def visit(game: "WerewolfGame", visitor: int, target: int, kind: str, step: float) -> None:

@@ -1,15 +1,16 @@
 """Arsonist (P3, neutral): each night (step 11.2) douses a player with oil, or sets fire to
-every doused player at once (6.1: NIGHT_ARSONIST_DOUSE and NIGHT_ARSONIST_IGNITE).
+every doused player at once (rules/werewolf.md §2; the specification's NIGHT_ARSONIST_DOUSE
+and NIGHT_ARSONIST_IGNITE).
 
 One request a night, as in Town of Salem and most Mafia games: a living player not yet
 doused (a douse), the word ``ignite`` (offered while a living player is doused), or
 ``none``. Oil (``OILED``, mechanics/statuses.py) stays for the rest of the game and
-accumulates over nights (6.3.4); nobody is told they were doused; a priest's cleansing
-lifts it (6.3.4 names OILED), the same night too, since the priest acts after (11.5).
+accumulates over nights (the specification's OILED); nobody is told they were doused; a
+priest's cleansing lifts it, the same night too, since the priest acts after (step 11.5, §3.2).
 
-The fire is an effect kill (6.3.1: "通常不视为普通击杀"): like the witch's poison (10.4.8)
+The fire is an effect kill (the specification: "通常不视为普通击杀"): like the witch's poison (§3.10)
 no bodyguard intercepts it, and by default no doctor, guardian angel, jail, shield or heal
-stops it either (Town of Salem's unstoppable ignition). Players differ there (6.3.3 lets a
+stops it either (Town of Salem's unstoppable ignition). Players differ there (the specification lets a
 warder's charm stop an effect kill "按实现"): with ``protectAgainstFire`` the blocks and the
 heal stop a fire death as they stop an ordinary kill. ``protectAgainstPoison`` names the
 witch's poison only. What always stops the fire: a block or banishment of the arsonist,

@@ -5,7 +5,7 @@ Roles are classes used as namespaces (never instantiated): a role's per-seat mem
 engine asks roles; it never names one.
 
 An ``Action`` is one kind of decision. A night action has ``step``, its priority in the
-4.2 table: the engine asks every night action at the start of the night, except one that
+order of rules/werewolf.md §3.2: the engine asks every night action at the start of the night, except one that
 ``needs`` another's result, and calls ``finish`` once a step's answers are all in (the wolves
 count their votes there); effects are resolved at dawn in step order, whatever order the
 answers came in. An action without ``step`` is a trigger: a hook such as ``Role.on_death``
@@ -41,7 +41,7 @@ SPARED = "spared"
 class Action:
     kind: ClassVar[str]
     step: ClassVar[float | None] = None
-    """The 4.2 priority of a night action; None for a triggered action."""
+    """The priority of a night action (§3.2); None for a triggered action."""
     first_night_only: ClassVar[bool] = False
     needs: ClassVar[str | None] = None
     """The kind whose step must have finished before this action is asked (the witch heals
@@ -128,7 +128,7 @@ class NightKill(Action):
 
     cause: ClassVar[str]
     ordinary: ClassVar[bool] = True
-    """An ordinary kill (10.4.2), which a bodyguard may intercept; poison is not."""
+    """An ordinary kill (§3.10), which a bodyguard may intercept; poison is not."""
 
     @classmethod
     def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
@@ -157,7 +157,7 @@ class Role:
     id: ClassVar[str]
     team: ClassVar[Team]
     priority: ClassVar[str]
-    """P0..P3, as in section 3."""
+    """P0..P3, the specification's tiers (rules/werewolf.md §2 plays them all)."""
     max_count: ClassVar[int | None] = None
     chaos_copies: ClassVar[int] = 1
     """Cards of this role the ``chaos`` preset deals when it draws it (the masons come as a
@@ -166,7 +166,7 @@ class Role:
     """Cards this role adds to the deck beyond one per player (the thief's two)."""
     actions: ClassVar[tuple[type[Action], ...]] = ()
     learns_wolf_target: ClassVar[bool] = False
-    """Told the wolves' final target each night (5.2.1: doctor and witch)."""
+    """Told the wolves' final target each night (§3.8: doctor and witch)."""
     win_side: ClassVar[str | None] = None
     """The side this role's own win is announced as (``Result.winner``), if it has one."""
     win_reason: ClassVar[str | None] = None
@@ -185,7 +185,7 @@ class Role:
 
     @classmethod
     def seen_as(cls) -> str:
-        """What a seer learns about this role (6.3.2: village or werewolf)."""
+        """What a seer learns about this role (§2: village or werewolf)."""
         return Team.WEREWOLF.value if cls.team is Team.WEREWOLF else Team.VILLAGE.value
 
     @classmethod
@@ -210,7 +210,7 @@ class Role:
 
     @classmethod
     def special_win(cls, game: "WerewolfGame") -> Result | None:
-        """An own win condition checked before the teams' (section 9), for roles in play."""
+        """An own win condition checked before the teams' (§5), for roles in play."""
         return None
 
     @classmethod

@@ -1,5 +1,5 @@
 """Bodyguard (P1, village): each night (step 7) guards another player and takes the first
-ordinary kill aimed at them, dying in their place (10.4.4).
+ordinary kill aimed at them, dying in their place (rules/werewolf.md §3.10).
 
 A bodyguard cannot guard themself (an interception would kill them anyway) nor, without
 ``allowRepeatedProtect``, the same player two nights running.

@@ -1,4 +1,4 @@
-"""Bomb (P2, neutral): killed at night, it takes its attacker along (section 3.4).
+"""Bomb (P2, neutral): killed at night, it takes its attacker along (rules/werewolf.md §2).
 
 Every night kill that lands on the bomb has an attacker: the wolf who carried out the pack's
 kill (roles/werewolf.py), the vigilante, the serial killer, the witch who poisoned it, the

@@ -1,5 +1,6 @@
 """Bus driver (P3, neutral): each night (step 4.5) swaps two living players' places: every
-action of a later step aimed at one lands on the other (6.3.4, NIGHT_BUS_DRIVER_SWAP:
+action of a later step aimed at one lands on the other (rules/werewolf.md §3.6; the
+specification's NIGHT_BUS_DRIVER_SWAP:
 "交换两名玩家当夜'被指向'的目标（目标重映射）"; mechanics/redirects.py).
 
 A control action, as in Mafia, where the bus driver acts after the roleblocker and before
@@ -7,7 +8,7 @@ everyone else: the jail (3) and the roleblock (4) come first, so they are not mo
 jailed or roleblocked driver swaps nobody; every check, protection, kill, status and visit
 after it follows the swap, the wolves' kill and the witch's heal of their target too (both
 aimed at that target, they land together: a heal saves only where the kill it answers
-landed, 10.4.6). A result names the player its actor chose, with what was found where the
+landed, §3.10). A result names the player its actor chose, with what was found where the
 action landed (a seer who checks A is told A's name and B's side), and nobody is told of the
 swap. The driver visits both passengers.
 

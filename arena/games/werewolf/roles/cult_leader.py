@@ -1,5 +1,5 @@
 """Cult leader (P3, neutral): each night (step 11.3) recruits a living player into its
-cult (6.3.4: NIGHT_RECRUIT, "将目标加入邪教阵营或转换阵营（按实现）").
+cult (rules/werewolf.md §2; the specification's NIGHT_RECRUIT, "将目标加入邪教阵营或转换阵营（按实现）").
 
 A recruit changes side, not role: they keep their role and its powers (a recruited seer
 still checks, a recruited hunter still shoots) and play for the cult from then on
@@ -9,7 +9,7 @@ still checks, a recruited hunter still shoots) and play for the cult from then o
   recruited: the recruitment fails, and nobody is told; the leader may infer it;
 - a recruitment that succeeds tells every living member, the leader included, who the
   cult is and who joined (``cult``);
-- the seer, the detective and the rest see a recruit as before (a role's look, 6.3.2:
+- the seer, the detective and the rest see a recruit as before (a role's look, §2:
   every neutral looks like the village); love is no side: a recruited lover stays linked;
 - the cult lives by its leader: when the leader dies the cult dissolves, its members
   return to their old sides (the status is lifted) and win or lose with them.

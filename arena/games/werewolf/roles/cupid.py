@@ -1,4 +1,4 @@
-"""Cupid (P1, neutral): on the first night (step 1) links two players as lovers (10.1).
+"""Cupid (P1, neutral): on the first night (step 1) links two players as lovers (rules/werewolf.md §2.1).
 
 Cupid may choose themself. The lovers (and Cupid) are told who the lovers are, nothing more.
 When one lover dies the other dies at once (the engine's ``links``). Lovers may be on

@@ -1,9 +1,9 @@
 """Dealer (P3, neutral): each night (step 4.6, after the roleblocker and the bus driver,
 whose swaps move where the card lands, and before the shadow) deals another living player
-a card drawn at random from a deck of four, two boons and two banes (3.5:
-"夜晚向目标提供随机能力或负面效果"), each an existing mechanic:
+a card drawn at random from a deck of four, two boons and two banes (rules/werewolf.md §2;
+the specification: "夜晚向目标提供随机能力或负面效果"), each an existing mechanic:
 
-- ``shield``: a protection of the doctor's kind for that night (10.4.5: it stops one
+- ``shield``: a protection of the doctor's kind for that night (§3.10: it stops one
   ordinary kill; not poison unless ``protectAgainstPoison``, never fire);
 - ``vision``: the side of another living player drawn at random, as a seer would see it
   (``Role.seen_as``);

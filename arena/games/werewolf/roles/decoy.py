@@ -2,13 +2,13 @@
 itself one kill aimed at another player.
 
 The decoy chooses (step 7, with the protections) another living player to lure for; the
-first ordinary kill of the night aimed at that player (in the 4.2 order, resolution.py) is
+first ordinary kill of the night aimed at that player (in the order of rules/werewolf.md §3.2, resolution.py) is
 drawn onto the decoy: it is aimed at the decoy from then on, so the player is not attacked
 at all (a protection on them is not used); a doctor, a jail or a charm on the decoy may
-still save it, but no bodyguard takes the kill again (10.4.7: protections do not chain). Poison is not a
-kill (10.4.2) and is never drawn, nor is a kill nothing may stop (the vigilante's shot
+still save it, but no bodyguard takes the kill again (§3.10: protections do not chain). Poison is not an
+ordinary kill and is never drawn, nor is a kill nothing may stop (the vigilante's shot
 without ``protectAgainstVigilante``). The lure is spent when it is set, whether or not a
-kill came, as the witch's heal is (10.4.6): "一次" is one use. A blocked decoy sets no lure
+kill came, as the witch's heal is (§3.10): "一次" is one use. A blocked decoy sets no lure
 and keeps it.
 """
 

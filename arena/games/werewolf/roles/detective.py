@@ -1,5 +1,5 @@
 """Detective (P2, village): each night (step 5, with the seer) compares two other living
-players and learns whether they are on the same side (6.3.2).
+players and learns whether they are on the same side (rules/werewolf.md §2).
 
 Sides are compared as the seer sees them (``Role.seen_as``: neutral roles look like the
 village), so a role that fools the seer fools the detective too. The comparison is not

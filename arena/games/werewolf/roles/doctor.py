@@ -1,8 +1,9 @@
-"""Doctor (P0, village): each night (step 7) blocks one ordinary kill on a player (10.4.5).
+"""Doctor (P0, village): each night (step 7) blocks one ordinary kill on a player (rules/werewolf.md
+§3.10).
 
 Self-protection follows ``allowDoctorSelfProtect``; the same player two nights running only
 with ``allowRepeatedProtect`` (REPEATED_PROTECT otherwise). Learns the wolves' target after
-their vote (5.2.1), which is after the protection was chosen (4.2 order).
+their vote (§3.8), which is after the protection was chosen (the order of §3.2).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Exile (P3, neutral): each night (step 3.5, between the jailer and the roleblocker)
-banishes another living player for the night (6.3.4: NIGHT_EXILE_BANISH, ``ABSENT``).
+banishes another living player for the night (rules/werewolf.md §3.4; the specification's
+NIGHT_EXILE_BANISH, ``ABSENT``).
 
 The banished player is out of the night (mechanics/blocks.py, ``banish``): blocked from
 that step (told ``BLOCKED``, as any blocked player: the arena does not say why) and

@@ -1,5 +1,5 @@
-"""Godfather (P3, werewolf): a werewolf who looks innocent to every check (section 3.5:
-"查验时显示为无辜"): the seer, the wolf seer and the detective see the village side. Otherwise
+"""Godfather (P3, werewolf): a werewolf who looks innocent to every check (rules/werewolf.md
+§2; the specification: "查验时显示为无辜"): the seer, the wolf seer and the detective see the village side. Otherwise
 a werewolf: knows the pack, votes and talks with it at night, counts for the wolves' parity.
 At most one.
 """

@@ -1,10 +1,10 @@
 """Guardian angel (P2, village): each night (step 7) blocks one ordinary kill on another
-player (10.4.1: the "common version", a preventive protection like the doctor's, not an
-immunity).
+player (rules/werewolf.md §3.10; the specification's "common version", a preventive
+protection like the doctor's, not an immunity).
 
-It protects others only (section 3.4: "保护他人"), never itself, and, like the doctor and
+It protects others only (§2; the specification: "保护他人"), never itself, and, like the doctor and
 the bodyguard, not the same player two nights running unless ``allowRepeatedProtect``. Its
-block is matched to kills as the doctor's (10.4.5, resolution.py): example 12, a guardian
+block is matched to kills as the doctor's (§3.10, resolution.py): a guardian
 angel and a doctor on the same victim of one kill, saves the victim once and leaves the
 other protection unused. With ``protectAgainstPoison`` it stops a poisoning too.
 """

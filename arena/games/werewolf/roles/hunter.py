@@ -1,8 +1,8 @@
-"""Hunter (P0, village): on death may shoot one living player (10.3).
+"""Hunter (P0, village): on death may shoot one living player (rules/werewolf.md §4.2).
 
 Shoots when killed by wolves, executed, shot, heartbroken, killed by the vigilante or burnt
-by the arsonist (10.3 makes poison alone an exception); when poisoned only with
-``hunterShootOnPoison``. The shot is asked in the day (5.3 steps 4 and 9)
+by the arsonist (the specification makes poison alone an exception); when poisoned only with
+``hunterShootOnPoison``. The shot is asked in the day (§4, steps 3 and 7)
 and kills at once; it cannot be protected.
 
 With ``revealRolesOnDeath`` off the hunter stays hidden: every player who dies is asked

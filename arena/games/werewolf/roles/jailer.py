@@ -1,11 +1,11 @@
 """Jailer (P2, village): each night (step 3, the first to act after Cupid) jails another
-living player: the prisoner is protected that night and cannot act (6.3.4).
+living player: the prisoner is protected that night and cannot act (rules/werewolf.md §3.3).
 
 The jail is a block (mechanics/blocks.py: the prisoner's answers that night take no effect
 and they are told ``blocked``; a jailed roleblocker blocks nobody, since the jailer acts
-first) and a protection of the preventive kind, like the doctor's (10.4.5): it stops one
+first) and a protection of the preventive kind, like the doctor's (§3.10): it stops one
 ordinary kill on the prisoner, not poison unless ``protectAgainstPoison``. The
-specification does not make the jail an immunity and 10.4.3 says a protection not declared
+specification does not make the jail an immunity and says a protection not declared
 an immunity works once. The jailer never jails themself, nor, without
 ``allowRepeatedProtect``, the same player two nights running.
 """

@@ -1,7 +1,7 @@
-"""Little girl (P2, village): each night may peek at the wolves (section 3.4); a peek tells
+"""Little girl (P2, village): each night may peek at the wolves (rules/werewolf.md §2); a peek tells
 her the pack's target, and may get her caught, and a caught little girl dies.
 
-The specification leaves what she learns to the implementation (6.3.2: "部分信息"). As in
+The specification leaves what she learns to the implementation ("部分信息"). As in
 Miller's Hollow she sees the wolves' victim, not the wolves: she is told the target (or that
 there is none) as the doctor and the witch are (``wolf_target``), once the pack has voted
 (step 8.5, right after the wolves). Each peek is caught with ``littleGirlCaughtPercent``

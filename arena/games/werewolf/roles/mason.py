@@ -1,5 +1,5 @@
 """Mason (P2, village): the masons know each other from the start, and so know that they
-are all on the village's side (section 3.4). No night action.
+are all on the village's side (rules/werewolf.md §2). No night action.
 
 They learn it with their roles (``masons``, to the masons alone), as the wolves learn their
 pack; a lone mason learns that there is no other. At least two are usually dealt, but one

@@ -1,5 +1,5 @@
 """Oracle (P2, village): each night (step 12, the last) marks a living player; when the
-oracle dies, the role of the player it marked last is told to everyone (section 3.4).
+oracle dies, the role of the player it marked last is told to everyone (rules/werewolf.md §2).
 
 The mark of the night the oracle dies counts (step 12 settles before dawn). The reveal is
 the oracle's death-triggered ability, told as the oracle dies: at dawn, just before

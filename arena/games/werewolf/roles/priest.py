@@ -1,10 +1,10 @@
 """Priest (P3, village): each night (step 11.5, after the piper) cleanses a living player
-(themself allowed) of every harmful status (6.3.4: "清除魅惑/中毒/诅咒等"): charmed,
+(themself allowed) of every harmful status (rules/werewolf.md §2; the specification: "清除魅惑/中毒/诅咒等"): charmed,
 silenced, and those the later roles add (``statuses.HARMFUL``).
 
 Acting after the piper and the silencer, the priest can undo a charm or a silence of the
 same night. The cleansed player is told what was lifted (``cleansed``), and only when
-something was; a block stops the cleansing (6.3.4: a block removes no status).
+something was; a block stops the cleansing (§3.3: a block removes no status).
 """
 
 from __future__ import annotations

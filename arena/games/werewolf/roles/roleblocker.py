@@ -2,8 +2,8 @@
 
 The block (mechanics/blocks.py) holds for the whole night: the target's answers that night
 take no effect (a kill, a protection, a check, a potion; a blocked witch is asked with ``none``
-alone and keeps her potions, 10.4.8 and example 11), and the target is told ``blocked``. A block
-removes no status (6.3.4). The jailer (step 3) acts before it, so a jailed roleblocker
+alone and keeps her potions), and the target is told ``blocked``. A block
+removes no status (rules/werewolf.md §3.3). The jailer (step 3) acts before it, so a jailed roleblocker
 blocks nobody. A blocked wolf's vote does not count towards the pack's target.
 
 Side: the specification makes the roleblocker neutral and gives it no win of its own. As

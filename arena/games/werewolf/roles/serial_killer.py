@@ -1,7 +1,7 @@
 """Serial killer (P3, neutral): each night (step 9, with the vigilante) kills a player.
 
-Its kill is an ordinary kill (10.4.2): bodyguards intercept it, doctors and guardian angels
-block it, the witch's heal cancels it (10.4.4-10.4.7; examples 6-8 pit it against the
+Its kill is an ordinary kill (rules/werewolf.md §3.10): bodyguards intercept it, doctors and guardian angels
+block it, the witch's heal cancels it (the specification's worked examples pit it against the
 wolves' kill). It has no limit on its kills and is not immune to the wolves (the
 specification gives it neither a limit nor an immunity).
 

@@ -1,5 +1,5 @@
 """Silencer (P3, werewolf): a werewolf who each night (step 8.2, after the pack's vote)
-silences a living player: the player may not speak the next day (6.3.4, ``SILENCED``).
+silences a living player: the player may not speak the next day (rules/werewolf.md §2, ``SILENCED``).
 
 "次日禁止发言/投票（按实现）": the arena takes the speech away, not the vote (a silenced
 player still votes: the vote is the village's, the floor is one voice). The silence is a

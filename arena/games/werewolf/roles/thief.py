@@ -1,5 +1,5 @@
 """Thief (P2, neutral): on the first night (step 2) may take one of two extra cards and
-play that role from then on (section 3.4, as in Miller's Hollow).
+play that role from then on (rules/werewolf.md §2, as in Miller's Hollow).
 
 With a thief dealt the deck has two more cards than players (``Role.extra_cards``;
 ``roleCounts`` counts the whole deck, villagers fill it): the two left over after the deal

@@ -1,5 +1,6 @@
 """Tracker (P2, village): each night (step 6) follows a living player and learns, at dawn,
-whom they visited that night (6.3.2: "若无访问则为空", nobody if they went nowhere).
+whom they visited that night (rules/werewolf.md §3.5; the specification: "若无访问则为空",
+nobody if they went nowhere).
 
 Visits are the night's settled actions aimed at players (mechanics/visits.py): a check, a
 protection, a kill (the wolves' from each wolf who voted for the victim), a potion, a

@@ -1,6 +1,7 @@
 """Trickster (P3, neutral): each night (step 5.5) forges a visit: it names a visitor and a
 destination, and tonight's visits gain one from the first to the second, which trackers and
-watchers read as real (section 3.5: "夜晚伪造一次访问或行动记录"; mechanics/visits.py).
+watchers read as real (rules/werewolf.md §3.5; the specification: "夜晚伪造一次访问或行动记录";
+mechanics/visits.py).
 
 "一次" is one record a night, and the forgery names its two players in order, visitor first
 (an ordered pick of two distinct living players, the trickster allowed in either place). As

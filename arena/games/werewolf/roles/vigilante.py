@@ -1,6 +1,6 @@
 """Vigilante (P1, village): at night (step 9, after the wolves) shoots a living player.
 
-An ordinary kill (10.4.2): bodyguards, doctors and heals stop it while
+An ordinary kill (rules/werewolf.md §3.10): bodyguards, doctors and heals stop it while
 ``protectAgainstVigilante`` holds, and nothing stops it otherwise. ``vigilanteShots`` bullets
 per game (the spec is silent; default 1).
 """

@@ -1,12 +1,13 @@
 """Warder (P3, village): puts a one-shot charm on a player that stops one lethal event
-(6.3.3, NIGHT_WARDER_WARD: "抵挡一次致死事件（Kill 或 Effect，按实现）").
+(rules/werewolf.md §3.10; the specification's NIGHT_WARDER_WARD: "抵挡一次致死事件（Kill 或
+Effect，按实现）").
 
 The charm is a status (``warded``, mechanics/statuses.py) held until it stops a night kill:
 an ordinary kill, or poison when ``protectAgainstPoison`` lets protections stop it (as the
 doctor's block, never an unstoppable kill). It is matched after the night's blocks
 (resolution.py), so a doctor on the same player is used first and the charm is kept; it
 then lifts. It is beneficial: a priest's cleansing leaves it, and a block leaves it too
-(6.3.4). Deaths in the day (an execution, a hunter's shot, a lover's grief) are not night
+(§3.3). Deaths in the day (an execution, a hunter's shot, a lover's grief) are not night
 kills and it does not stop them.
 
 The warder charms (step 7, with the protections) another living player, and has one charm

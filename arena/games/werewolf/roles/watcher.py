@@ -1,5 +1,5 @@
 """Watcher (P2, village): each night (step 6) watches a living player and learns, at dawn,
-who visited them that night (6.3.2), the watcher itself left out.
+who visited them that night (rules/werewolf.md §3.5), the watcher itself left out.
 
 Visits and their timing are the tracker's (roles/tracker.py, mechanics/visits.py): every
 settled action aimed at the watched player, by anyone not blocked at the time; the report

@@ -1,10 +1,10 @@
-"""Werewolf (P0, werewolf): the wolves vote together on a night kill (5.2.1).
+"""Werewolf (P0, werewolf): the wolves vote together on a night kill (rules/werewolf.md §3.8).
 
 Every living wolf votes at once (step 8) for a living player or abstains. One target with
 the most votes is the kill; a tie, or no vote at all, means no wolf kill tonight. The wolves
 see the votes and the result as soon as they have all voted; the roles that
 ``learns_wolf_target`` (doctor, witch) learn the final target or that there is none, each
-once it has made its own choice of the night (the doctor protects first, as in 4.2). Wolves may choose any living player, a wolf too.
+once it has made its own choice of the night (the doctor protects first, as in §3.2). Wolves may choose any living player, a wolf too.
 
 The kill is carried out by the first wolf by seat among those who voted for the victim
 (the kill's ``actor``: whom a bomb takes along); every wolf who voted for the victim visits

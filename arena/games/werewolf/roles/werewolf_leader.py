@@ -1,5 +1,6 @@
 """Werewolf leader (P3, werewolf): "可决定夜晚击杀目标（替代合议）" — decides the pack's night
-kill in place of the vote (6.3.1, NIGHT_WEREWOLF_LEADER_SET_KILL).
+kill in place of the vote (rules/werewolf.md §2; the specification's
+NIGHT_WEREWOLF_LEADER_SET_KILL).
 
 Each night the leader votes with the pack like any wolf and, at the same step (8), may name
 the victim (``werewolf_leader_kill``): a living player other than itself. A name replaces

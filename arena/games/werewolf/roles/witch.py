@@ -1,9 +1,10 @@
-"""Witch (P0, village): one healing potion and one poison for the whole game (10.4.6, 10.4.8).
+"""Witch (P0, village): one healing potion and one poison for the whole game
+(rules/werewolf.md §3.10).
 
-She learns the wolves' final target (5.2.1), then (step 10) may heal it: the heal cancels one
+She learns the wolves' final target (§3.8), then (step 10) may heal it: the heal cancels one
 death event of that player and nothing else, and is spent even when it turns out useless
-(example 4). Then she may poison a living player; poison bypasses every protection unless
-``protectAgainstPoison``, and even then no bodyguard intercepts it (10.4.4). Both potions may be used on the same night (Miller's Hollow). With
+(§3.10's last example). Then she may poison a living player; poison bypasses every protection unless
+``protectAgainstPoison``, and even then no bodyguard intercepts it. Both potions may be used on the same night (Miller's Hollow). With
 no wolf target, or when healing herself is not allowed (``witchCanSaveSelf``), or after the
 first night with ``witchSaveFirstNightOnly``, no heal is offered that night: ``witch_save``
 offers ``none`` alone, and a spent potion's request too (the engine's ``_cover``). The heal is
@@ -69,7 +70,7 @@ class Poison(NightKill):
 
     cause = "poison"
     ordinary = False
-    """Not an ordinary kill: no bodyguard intercepts it (10.4.4), even with
+    """Not an ordinary kill: no bodyguard intercepts it (§3.10), even with
     ``protectAgainstPoison``, which lets only blocks and heals stop it."""
 
     @classmethod
@@ -89,7 +90,7 @@ class WitchPoison(Poison):
     kind = "witch_poison"
     step = 10.5
     needs = "wolf_vote"
-    """She chooses knowing the wolves' target, as she always did (4.2: the witch acts last)."""
+    """She chooses knowing the wolves' target, as she always did (§3.2: the witch acts after the wolves)."""
 
 
 @register

@@ -1,9 +1,10 @@
 """Wolf guard (P3, werewolf): each night (step 7, with the other protections) protects one
-werewolf from one ordinary kill (6.3.3, NIGHT_WOLF_GUARD_PROTECT: "通常仅允许保护狼人").
+werewolf from one ordinary kill (rules/werewolf.md §2; the specification's
+NIGHT_WOLF_GUARD_PROTECT: "通常仅允许保护狼人").
 
 Only a living werewolf-side player may be protected (any other is TARGET_INVALID), itself
 included, and not the same one two nights running unless ``allowRepeatedProtect``
-(REPEATED_PROTECT). The protection is a block (10.4.5) against ordinary kills only (the
+(REPEATED_PROTECT). The protection is a block (§3.10) against ordinary kills only (the
 vigilante's shot, the serial killer's, an avenger's vengeance): it never stops poison, not
 even with ``protectAgainstPoison``, which lets only the doctor's and the guardian angel's
 blocks, the witch's heal and the warder's charm stop it. It also votes with the pack.

@@ -1,5 +1,6 @@
-"""Wolf witch (P3, werewolf): a werewolf with one poison for the whole game (6.3.1,
-NIGHT_WOLF_WITCH_POISON: "Poison/Effect"). Section 3.5 says "毒杀或干扰" (poison or
+"""Wolf witch (P3, werewolf): a werewolf with one poison for the whole game
+(rules/werewolf.md §2; the specification's NIGHT_WOLF_WITCH_POISON: "Poison/Effect"). Its
+role list says "毒杀或干扰" (poison or
 interference); the specification defines an action for the poison only, so that is the
 power.
 

@@ -1,0 +1,115 @@
+"""The SQL that differs from one database engine to another, in one place.
+
+The repositories write portable SQL with ``?`` placeholders and plain ``INSERT``s; what an
+engine says its own way (its placeholders, opening a connection and its durability
+settings, the two kinds of transaction, an insert that ignores a duplicate, an upsert, "no
+limit", where the schema version lives, which error a broken constraint raises) is asked
+of the store's dialect. So another engine is one more dialect here, not an edit of every
+repository. ``SQLite`` is the one the arena runs on.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Iterator, Protocol, Sequence
+
+
+class Cursor(Protocol):
+    """What the repositories use of a statement's result."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Connection(Protocol):
+    """What the store uses of a database connection (DB-API 2.0, autocommit: the store
+    opens and ends every transaction itself)."""
+
+    @property
+    def in_transaction(self) -> bool: ...
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Any, /) -> Cursor: ...
+
+    def close(self) -> None: ...
+
+
+class Dialect(Protocol):
+    """An engine's own SQL. The statements it is given are the repositories' portable ones."""
+
+    integrity_error: type[Exception]
+    """What the engine raises when a statement breaks a uniqueness (or other) constraint."""
+
+    unlimited: int | None
+    """The ``LIMIT`` parameter that means no limit."""
+
+    def connect(self, path: str) -> Connection:
+        """A connection in autocommit mode, with the durability the store relies on."""
+
+    def sql(self, statement: str) -> str:
+        """``statement`` with its ``?`` placeholders in the engine's own style."""
+
+    def begin(self, write: bool) -> str:
+        """The statement opening a transaction: one that will write takes the write lock at
+        once (a game rated from ratings another writer is changing would be rated wrong)."""
+
+    def insert_ignore(self, insert: str) -> str:
+        """``insert`` (an ``INSERT INTO``) made to insert nothing where a row with its key exists."""
+
+    def upsert(self, insert: str, key: str, update: str) -> str:
+        """``insert`` made to run ``update`` (a ``SET`` list; ``excluded.x`` is the value
+        it would have inserted) on the row whose ``key`` columns it would duplicate."""
+
+    def schema_version(self, conn: Connection) -> int:
+        """The schema version the database is at (0: empty)."""
+
+    def set_schema_version(self, version: int) -> str:
+        """The statement recording the schema version, inside the migration's transaction."""
+
+
+class SQLite:
+    """SQLite in WAL mode: readers (leaderboards, ``arena games``) go on while a game is
+    written; ``synchronous=NORMAL``: in WAL mode a power loss may drop the last committed
+    games, never half of one; the schema version lives in the file header
+    (``user_version``), so it rolls back with a failed migration."""
+
+    integrity_error: type[Exception] = sqlite3.IntegrityError
+    unlimited: int | None = -1
+
+    def connect(self, path: str) -> Connection:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)
+        try:
+            mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode.lower() != "wal" and path != ":memory:":
+                raise sqlite3.OperationalError(f"cannot use WAL mode (journal_mode is {mode})")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def sql(self, statement: str) -> str:
+        return statement
+
+    def begin(self, write: bool) -> str:
+        return "BEGIN IMMEDIATE" if write else "BEGIN"
+
+    def insert_ignore(self, insert: str) -> str:
+        return "INSERT OR IGNORE" + insert.removeprefix("INSERT")
+
+    def upsert(self, insert: str, key: str, update: str) -> str:
+        return f"{insert} ON CONFLICT ({key}) DO UPDATE SET {update}"
+
+    def schema_version(self, conn: Connection) -> int:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def set_schema_version(self, version: int) -> str:
+        return f"PRAGMA user_version = {int(version)}"
