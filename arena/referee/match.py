@@ -27,7 +27,7 @@ from .requests import Request, Requests, apply_answer, ask_line, grouped
 from .seats import Seats
 from .state import Ending, MatchState
 
-__all__ = ["Lines", "Match", "MatchOutput", "MatchState", "Timeouts", "game_over", "not_playing"]
+__all__ = ["Match", "Timeouts"]  # (``Timeouts`` as its callers have always imported it)
 
 _tuple_new = tuple.__new__
 

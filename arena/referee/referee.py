@@ -48,7 +48,10 @@ from ..protocol import (
 from .budget import ReplyBudget
 from .identity import AuthError, Challenge, Identities, Proof
 from .journal import Journal, stored_state
-from .match import Match, MatchOutput, Timeouts, game_over, not_playing
+from .deadlines import Timeouts
+from .floor import game_over, not_playing
+from .match import Match
+from .output import MatchOutput
 from .pause import STORE_DOWN, Backoff, Pause, unwritable
 
 log = logging.getLogger(__name__)
