@@ -33,9 +33,7 @@ _tuple_new = tuple.__new__
 
 
 class Match:
-    """One game: its engine, the lines it is put in, and the collaborators that keep the
-    rest. ``started`` is the wall-clock time the game began, when it began in an earlier
-    run of the referee (``restore``); None: now."""
+    """One game: its engine, the lines it is put in, and the collaborators that keep the rest."""
 
     def __init__(self, gid: str, game: Game, names: Sequence[str], lines: Lines, timeouts: Timeouts,
                  output: MatchOutput, bots: Sequence[str] | None = None, channel: str | None = None,
@@ -48,6 +46,8 @@ class Match:
         self.channel = channel
         """The game's channel, named in ``RESYNC`` so that a bot coming back can rejoin it."""
         self.started = started
+        """Wall-clock time the game began, when it began in an earlier run of the referee
+        (``restore``); None: now."""
         self.seats = Seats(names, bots)
         self.record = Record(gid, self.seats, output)
         self.knowledge = Knowledge(game)
@@ -204,7 +204,7 @@ class Match:
         ``fallback=`` marker, which is only kept: it changes nothing in how it is judged."""
         nick = bot if reply_to is None else reply_to
         game, record, requests = self.game, self.record, self.requests
-        seat = self.seats.of(bot)
+        seat = self.seats.by_bot.get(bot.lower())
         after = len(record.transcript)
         refused: IllegalAction | ProtocolError | None = None
         sent = None if seat is None else requests.sent_at.get(seat)
@@ -331,7 +331,7 @@ class Match:
                 self._end()
                 return
             round_ = game.round
-            due = deadlines.step_due(now)
+            due = deadlines.holding and deadlines.step_due(now)
             if round_ == self.requests.asked and not due:
                 if game.floor_kinds:
                     self.floor.pass_floor()
@@ -400,7 +400,7 @@ class Match:
         was offered what; each distinct variant goes by DM to the players it is for. A
         secret request (a night action) is asked of its player alone.
         """
-        game, record, names = self.game, self.record, self.names
+        game, record, names = self.game, self.record, self.seats.names
         public = game.public_kinds
         for group in grouped(decisions, game):
             request = self.requests.new({d.seat for d in group})
@@ -414,18 +414,18 @@ class Match:
                 variants: dict[tuple[object, ...], list[Decision]] = {}
                 for d in group:
                     variants.setdefault((d.options, d.count), []).append(d)
+                nicks = self.seats.nicks
                 for variant in variants.values():
-                    record.send_each([self.nicks[d.seat] for d in variant], self._request(request, variant[0], to, seconds))
+                    record.send_each([nicks[d.seat] for d in variant], self._request(request, variant[0], to, seconds))
             self._start_deadlines(request, seconds, now)
 
     def _request(self, request: Request, d: Decision, to: str | list[str], seconds: float) -> Message:
         return ask_line(self.gid, request.rid, d, to, seconds, self.game,
-                        self.lines.ask_context(self.game, d, self.names), self.names)
+                        self.lines.ask_context(self.game, d, self.seats.names), self.seats.names)
 
     def _start_deadlines(self, request: Request, seconds: float, now: float) -> None:
         """Give the request's seats ``seconds`` to answer it, from when its lines go out;
         their answers' latency counts from then too."""
         seats = request.seats  # (its own set: those who answer before it goes out are done)
-        went = self.requests.sent(seats, request.rid, now)
-        self.deadlines.start(request.rid, seats, seconds, now, len(self.record.transcript),
-                             went if self.output.after_sent is not None else None)
+        went = self.requests.sent(seats, request.rid, now, self.output.after_sent is not None)
+        self.deadlines.start(request.rid, seats, seconds, now, len(self.record.transcript), went)

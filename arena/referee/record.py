@@ -16,7 +16,7 @@ from ..core.said import Answer, Talk
 from ..protocol import ASK, ERROR, RESYNC, WARN, Message, parse
 from .output import MatchOutput
 from .seats import Seats
-from .state import MatchState
+from .state import Counted, Kept, MatchState
 
 REFUSALS_KEPT = 20
 """Refusals (ERROR lines) the transcript keeps one by one per seat; the rest are counted by
@@ -176,7 +176,7 @@ class Record:
         self.refuse(nick, seat, code, why, *context)
         return True
 
-    def refusal_counts(self) -> tuple[tuple[tuple[int | None, int], ...], tuple[tuple[int, tuple[tuple[str, int], ...]], ...]]:
+    def refusal_counts(self) -> tuple[Kept, Counted]:
         """The refusals kept by seat, and those counted by seat and code, for ``MatchState``."""
         return (tuple(self.kept.items()),
                 tuple((seat, tuple(counts.items())) for seat, counts in self.refusals.items()))

@@ -73,11 +73,13 @@ class Requests:
         """The seat's open request, if any."""
         return next((r for r in self.open.values() if seat in r.seats), None)
 
-    def sent(self, seats: set[int], rid: int, now: float) -> Callable[[float], None]:
-        """The request's lines went out to ``seats`` at ``now`` (queued, perhaps); returns
-        what to call with the time they actually went out, should that be later."""
+    def sent(self, seats: set[int], rid: int, now: float, queued: bool) -> Callable[[float], None] | None:
+        """The request's lines went out to ``seats`` at ``now``, or, ``queued``, wait in the
+        transport's queue: then what to call with the time they actually go out."""
         sent_at = (str(rid), now, rid)
         self.sent_at.update(dict.fromkeys(seats, sent_at))
+        if not queued:
+            return None
 
         def went(at: float) -> None:
             for seat in seats:

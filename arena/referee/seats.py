@@ -16,7 +16,7 @@ class Seats:
         """The bot (identity) that plays each seat; by default the names announced."""
         self.nicks = list(self.names)
         """Where each seat's direct messages go now (follows renames)."""
-        self._by_bot = {n.lower(): i for i, n in enumerate(self.bots)}
+        self.by_bot = {n.lower(): i for i, n in enumerate(self.bots)}
         """Seats by bot: only the connection that registered a seat's bot plays it."""
         self._by_name = {n.lower(): i for i, n in enumerate(self.names)}
         """Seats by the names announced at the start: choices are named this way for good."""
@@ -31,7 +31,7 @@ class Seats:
 
     def of(self, bot: str) -> int | None:
         """The seat ``bot`` plays, if any."""
-        return self._by_bot.get(bot.lower())
+        return self.by_bot.get(bot.lower())
 
     def named(self, name: str) -> int | None:
         """The seat announced as ``name`` at the start, if any."""

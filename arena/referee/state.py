@@ -10,6 +10,11 @@ from typing import Any, Iterable, Mapping
 
 from ..protocol import ASK
 
+Kept = tuple[tuple[int | None, int], ...]
+"""Refusals kept in a game's transcript, by seat (None: senders without a seat)."""
+Counted = tuple[tuple[int, tuple[tuple[str, int], ...]], ...]
+"""Refusals past a seat's allowance, by seat and code: counted, not kept."""
+
 
 @dataclass(frozen=True)
 class Ending:
@@ -30,10 +35,8 @@ class MatchState:
     """Deadlines each seat has missed: the next escalation step follows from it."""
     spoken: tuple[int, ...]
     """Bytes each seat has said (its speeches and private lines), for the speech budget."""
-    kept: tuple[tuple[int | None, int], ...] = ()
-    """Refusals kept in the transcript, by seat (None: senders without a seat)."""
-    refusals: tuple[tuple[int, tuple[tuple[str, int], ...]], ...] = ()
-    """Refusals past the allowance, by seat and code: counted, not kept."""
+    kept: Kept = ()
+    refusals: Counted = ()
     end: Ending | None = None
     issued: frozenset[int] = frozenset()
     """Every request id issued so far: none is issued twice, and a game whose ids count up
