@@ -9,7 +9,7 @@ from arena.config import Config, FloodConfig, TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.protocol import ASK, ERROR, WARN, parse
 from arena.referee.budget import ReplyBudget
-from arena.referee.match import REFUSALS_KEPT
+from arena.referee.record import REFUSALS_KEPT
 from arena.referee.referee import Referee
 from arena.referee.service import RefereeService
 from arena.store import Store, record_from_game

@@ -55,7 +55,7 @@ def test_fuzzed_lines_get_errors_and_games_finish(game, bot, options, caplog):
     match = referee.start_game(game, nicks, options, 0, hub.channel, hub.now)
     for n in range(LINES):
         gids = [match.gid, "g999"]
-        line = fuzzer.line(gids, sorted(match._requests) or [1], nicks)
+        line = fuzzer.line(gids, sorted(match.requests.open) or [1], nicks)
         sender = rng.choice(senders)
         direct = rng.random() < 0.9
         before = len(sent)

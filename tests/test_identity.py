@@ -274,7 +274,7 @@ def test_a_seat_is_played_by_its_bot_never_by_whoever_holds_its_nick() -> None:
     seat = match.seat_of(victim)
     decision = match.game.decision_for(seat)
     if decision is not None:
-        rid = next(r.rid for r in match._requests.values() if seat in r.seats)
+        rid = next(r.rid for r in match.requests.open.values() if seat in r.seats)
         options = decision.options
         value = match.names[options[0]] if decision.targets else options[0]
         if decision.count > 1:

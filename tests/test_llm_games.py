@@ -149,7 +149,7 @@ def test_tuvalon_llm_bots_keep_within_a_tight_speech_budget(tmp_path: Path) -> N
     with FakeChat(seed=7) as chat:
         for seed in range(2):
             match = play("tuvalon", 7, 4, TuvalonOptions(speech_budget=400), seed, log, chat)
-            spoken = match._spoken  # what the referee counted against each seat
+            spoken = match.floor.spoken  # what the referee counted against each seat
             assert all(0 < spoken[seat] <= 400 for seat in range(4)), spoken
             assert max(spoken[:4]) > 400 - 60  # the budget was close to spent: it mattered
     assert all("may say at most 400 bytes in the whole game" in body["messages"][0]["content"] for body in chat.requests)

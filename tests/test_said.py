@@ -21,7 +21,8 @@ from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, TIMEOUT, parse
 from arena.referee.local import LocalHub
-from arena.referee.match import CHAT_KEPT, Match
+from arena.referee.floor import CHAT_KEPT
+from arena.referee.match import Match
 from arena.referee.recorder import Recorder
 from arena.sdk import Ask, Bot, GameView
 from arena.store import MIGRATIONS, LiveGame, Store, StoredGame

@@ -23,8 +23,15 @@ from typing import Callable, Container
 
 from ..store import LiveGame, Store
 from .match import Match
+from .state import MatchState, asked
 
 log = logging.getLogger(__name__)
+
+
+def stored_state(live: LiveGame) -> MatchState:
+    """The bookkeeping of a game taken up from ``live``: as stored, with the request ids
+    its stored ASK lines name (issued before the restart: none is issued again)."""
+    return MatchState.from_json(live.state, len(live.names), asked(live.id, live.lines))
 
 
 @dataclass(frozen=True)
@@ -130,7 +137,7 @@ class Journal:
                     del self._first[gid]
                 self.store.live.append(gid, actions, history[actions:], lines,
                                        [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
-                                       match.state(), talk, said[talk:], answers, heard[answers:])
+                                       match.state().to_json(), talk, said[talk:], answers, heard[answers:])
             except Exception as exc:
                 failed[gid] = (match, exc)
                 continue

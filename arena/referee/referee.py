@@ -47,8 +47,11 @@ from ..protocol import (
 )
 from .budget import ReplyBudget
 from .identity import AuthError, Challenge, Identities, Proof
-from .journal import Journal
-from .match import Match, Timeouts, game_over, not_playing
+from .journal import Journal, stored_state
+from .deadlines import Timeouts
+from .floor import game_over, not_playing
+from .match import Match
+from .output import MatchOutput
 from .pause import STORE_DOWN, Backoff, Pause, unwritable
 
 log = logging.getLogger(__name__)
@@ -377,9 +380,9 @@ class Referee:
                     info = self.bot_of(sender, account)
                     name = None if info is None else info.name
                     if match.game.floor_kinds:
-                        match.said(name, sender, text, now)
+                        match.floor.said(name, sender, text, now)
                     else:
-                        match.chatted(name, sender, text, now)
+                        match.floor.chatted(name, sender, text, now)
                     return
             if msg is None:
                 try:
@@ -601,7 +604,7 @@ class Referee:
     def _team(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
         if found is not None and not self._refused_paused(sender, msg, ErrorCode.INVALID_PHASE):
-            found[1].team(found[0].name, msg, reply_to=sender, now=now)
+            found[1].floor.team(found[0].name, msg, reply_to=sender, now=now)
 
     def _refused_paused(self, sender: str, msg: Message, code: ErrorCode) -> bool:
         """Refuse a game line for a paused game, outside its record (nothing of it can be
@@ -631,7 +634,7 @@ class Referee:
         match = self.matches.get(ids[0]) if ids else None
         if match is not None and not match.over:
             info = self.bot_of(sender, account)
-            if info is not None and match.refuse(info.name, sender, code, reason, *ids[1:]):
+            if info is not None and match.record.refuse_bot(info.name, sender, code, reason, *ids[1:]):
                 return
         self._error(sender, code, reason, *ids)
 
@@ -697,8 +700,8 @@ class Referee:
         match.started = live.started
         # Its talk and answers go on counting from its first start, the time it was stopped included.
         elapsed = 0.0 if self.journal is None else self.journal.wall() - live.started
-        match.origin = now - max(elapsed, *(t.at for t in live.talk), *(a.at for a in live.answers), 0.0)
-        match.restore(live.lines, live.state, live.resumes, live.talk, live.answers)
+        match.record.origin = now - max(elapsed, *(t.at for t in live.talk), *(a.at for a in live.answers), 0.0)
+        match.restore(live.lines, stored_state(live), live.resumes, live.talk, live.answers)
         if self.journal is not None:
             self.journal.resumed(match, live)
         if announce is not None:
@@ -736,23 +739,22 @@ class Referee:
     def _seat(self, gid: str, game: Game, names: list[str], bots: list[str], channel: str) -> Match:
         """A match for ``game`` in ``channel``, its seats announced as ``names`` and played
         by ``bots``; a seat whose bot has no connection now gets its lines when it registers."""
-        match = Match(
-            gid, game, names, LINES[game.name], self.timeouts, bots=bots, channel=channel,
+        output = MatchOutput(
             say=functools.partial(self._held(gid, self.send), channel),
             tell=self._held(gid, self.send),
             tell_many=None if self.send_many is None else self._held(gid, self.send_many),
             reply=self._held(gid, self._reply),
             after_sent=None if self.after_sent is None else self._held(gid, self.after_sent),
-            on_end=self._ended,
             post=None if self.post is None else self._held(gid, self._poster(channel)),
+            on_end=self._ended,
+            on_floor=self._moderate(gid, channel) if game.floor_kinds and self.mode is not None else None,
         )
+        match = Match(gid, game, names, LINES[game.name], self.timeouts, output, bots=bots, channel=channel)
         for seat, bot in enumerate(bots):
             info = self._by_name.get(bot.lower())
             match.route(seat, None if info is None else info.nick)
         self.matches[gid] = match
         self._channel_games[channel.lower()] = match
-        if game.floor_kinds and self.mode is not None:
-            self._moderate(match, channel)
         return match
 
     def _poster(self, channel: str) -> Callable[[str | None, str, Message], None]:
@@ -765,13 +767,14 @@ class Referee:
 
         return to
 
-    def _moderate(self, match: Match, channel: str) -> None:
-        """Only the voiced may talk in a moderated channel: voice whoever has the floor."""
+    def _moderate(self, gid: str, channel: str) -> Callable[[str | None, str | None], None]:
+        """Only the voiced may talk in a moderated channel: the game's ``on_floor``, which
+        voices whoever has the floor."""
         server_mode = self.mode
         assert server_mode is not None
 
         def mode(what: str) -> None:
-            self.behind(match.gid, server_mode, channel, what)
+            self.behind(gid, server_mode, channel, what)
 
         mode("+m")
 
@@ -781,7 +784,7 @@ class Referee:
             if new is not None:
                 mode(f"+v {new}")
 
-        match.on_floor = floor
+        return floor
 
     def _ended(self, match: Match) -> None:
         ended = self._ended_games
