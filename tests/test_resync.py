@@ -48,6 +48,9 @@ class Hung:
     def chat(self, sender: str, text: str) -> None:
         self.session.chat(sender, text)
 
+    def channel_of(self, gid: str) -> str | None:
+        return self.session.channel_of(gid)
+
 
 def recording(bot: type[Bot]) -> type[Bot]:
     """``bot`` keeping, in ``views``, what it knew whenever it learned its role."""
