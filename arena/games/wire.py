@@ -59,17 +59,18 @@ def _join_pairs(value: Mapping[str, Any]) -> str:
     return ",".join([f"{k}:{v}" for k, v in value.items()])
 
 
-_CODECS: dict[str, tuple[Callable[[str], Any], Callable[[Any], str]]] = {
-    "str": (str, str),
-    "int": (_int, str),
-    "bool": ("true".__eq__, lambda v: "true" if v else "false"),
-    "Someone": (lambda v: None if v == NOBODY else v, lambda v: NOBODY if v is None else v),
-    "tuple[str, ...]": (lambda v: tuple(_items(v)), ",".join),
-    "tuple[int, ...]": (lambda v: tuple(map(_int, _items(v))), lambda v: ",".join(map(str, v))),
-    "dict[str, str]": (_pairs, _join_pairs),
-    "dict[str, int]": (_counts, _join_pairs),
+_CODECS: dict[str, tuple[Callable[[str], Any], Callable[[Any], str], Any]] = {
+    "str": (str, str, ""),
+    "int": (_int, str, 0),
+    "bool": ("true".__eq__, lambda v: "true" if v else "false", False),
+    "Someone": (lambda v: None if v == NOBODY else v, lambda v: NOBODY if v is None else v, None),
+    "tuple[str, ...]": (lambda v: tuple(_items(v)), ",".join, ()),
+    "tuple[int, ...]": (lambda v: tuple(map(_int, _items(v))), lambda v: ",".join(map(str, v)), ()),
+    "dict[str, str]": (_pairs, _join_pairs, {}),
+    "dict[str, int]": (_counts, _join_pairs, {}),
 }
-"""Each field type, by its annotation: how a value reads from the wire, and how it is written."""
+"""Each field type, by its annotation: how a value reads from the wire, how it is written,
+and what a line that lacks the field reads as."""
 _OPTIONAL = " | None"
 
 
@@ -80,6 +81,7 @@ class _Field:
     read: Callable[[str], Any]
     write: Callable[[Any], str]
     optional: bool
+    empty: Any
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -101,8 +103,10 @@ class WireMessage:
     @classmethod
     def parse(cls: type[M], msg: Message) -> M:
         """The message ``msg`` carries; ProtocolError (MALFORMED) if it is not this verb's
-        line or lacks a field the line always has. Fields the class does not know are
-        ignored: a referee may add some."""
+        line or a value is not of its field's type. A field the line lacks reads as empty
+        (``""``, 0, false, no one, an empty list), as ``Message.get`` and its kin read it,
+        so a line written by hand still reads; fields the class does not know are
+        ignored."""
         if msg.verb != cls.VERB or not msg.args:
             raise ProtocolError(ErrorCode.MALFORMED, f"not a {cls.VERB} line: {msg.verb}")
         fields = msg.fields
@@ -114,8 +118,8 @@ class WireMessage:
                     values[f.name] = f.read(value)
                 except ProtocolError as e:
                     raise ProtocolError(e.code, f"{cls.VERB}: {f.wire}= must be {e.reason}") from None
-            elif not f.optional:
-                raise ProtocolError(ErrorCode.MALFORMED, f"{cls.VERB}: missing {f.wire}=")
+            else:
+                values[f.name] = f.empty
         if "text" in cls.__dataclass_fields__:
             values["text"] = msg.text or ""
         return cls(**values)
@@ -140,7 +144,7 @@ def _field(f: dataclasses.Field[Any]) -> _Field:
     codec = _CODECS.get(kind[: -len(_OPTIONAL)] if optional else kind)
     if codec is None:
         raise TypeError(f"field {f.name}: no wire form for {kind!r}")
-    return _Field(f.name, f.name.rstrip("_"), codec[0], codec[1], optional)
+    return _Field(f.name, f.name.rstrip("_"), codec[0], codec[1], optional, None if optional else codec[2])
 
 
 def verbs(*classes: type[WireMessage], base: Mapping[str, type[WireMessage]] | None = None) -> dict[str, type[WireMessage]]:
@@ -173,3 +177,14 @@ class Team(WireMessage):
     VERB = "TEAM"
     from_: str
     text: str
+
+
+def typed(readers: Mapping[type[WireMessage], Callable[[Any, Any], None]]) -> dict[str, Callable[[Any, Message], None]]:
+    """Readers of typed messages as readers of lines, by verb: each line is read as its
+    class (``parse``, which raises ProtocolError for a line that is not) and handed on."""
+    def reading(cls: type[WireMessage], read: Callable[[Any, Any], None]) -> Callable[[Any, Message], None]:
+        def reader(state: Any, msg: Message) -> None:
+            read(state, cls.parse(msg))
+        return reader
+
+    return {cls.VERB: reading(cls, read) for cls, read in readers.items()}

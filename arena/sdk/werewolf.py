@@ -9,14 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from ..protocol import Message
+from ..games.werewolf import messages as m
+from ..games.wire import NOBODY, Team, typed
+from ..protocol import END, Message
 from .bot import GameBot
 from .fields import Player, number, word
 from .speech import Talk
 from .view import Ask, GameSpec, GameState, GameView, register
-
-NOBODY = "none"
-"""How a line says that a player field names no one (no leader, no target)."""
 
 # -- requests ------------------------------------------------------------------------
 
@@ -92,6 +91,8 @@ class VoteResult:
     outcome: str
     """``execution``, ``runoff`` or ``none``."""
     target: Player | None
+    candidates: list[Player] = field(default_factory=list)
+    """The players tied for the most votes, when the outcome is a runoff."""
 
 
 @dataclass
@@ -169,7 +170,7 @@ class WerewolfState(GameState):
     day: int = 0
     """The current day; during night N, N (night N comes before day N)."""
     night: bool = False
-    """Whether it is night now."""
+    """Whether it is night now (from ``NIGHT`` until ``DAWN``)."""
     alive: list[Player] = field(default_factory=list)
     """The living, in seat order."""
     deaths: list[Death] = field(default_factory=list)
@@ -261,11 +262,11 @@ class WerewolfState(GameState):
         if speech is not None and not speech.over and speech.player.lower() == player.lower():
             speech.lines.append(text)
 
-    # -- readers (see GameState.READERS) ---------------------------------------------
+    # -- readers (see GameState.READERS): each takes its line as a typed message ----------
 
-    def _start(self, msg: Message) -> None:
+    def _start(self, msg: m.Start) -> None:
         self.alive = list(self.seats)
-        self.deal = {role: int(n) for role, n in msg.pairs("roles").items()}
+        self.deal = dict(msg.roles)
 
     def _die(self, player: Player, cause: str, role: str | None) -> None:
         if player in self.alive:
@@ -276,77 +277,76 @@ class WerewolfState(GameState):
         if role is not None:
             self.roles[player] = role
 
-    def _wolves(self, msg: Message) -> None:
-        self.wolves = msg.list("wolves")
+    def _wolves(self, msg: m.Wolves) -> None:
+        self.wolves = list(msg.wolves)
 
-    def _lovers(self, msg: Message) -> None:
-        self.lovers, self.cupid = msg.list("lovers"), msg.get("cupid")
+    def _lovers(self, msg: m.Lovers) -> None:
+        self.lovers, self.cupid = list(msg.lovers), msg.cupid
 
-    def _night(self, msg: Message) -> None:
-        self.day, self.night = msg.int("night"), True
+    def _night(self, msg: m.Night) -> None:
+        self.day, self.night = msg.night, True
 
-    def _seer(self, msg: Message) -> None:
-        self.seer.append(SeerResult(msg.int("night", self.day), msg.get("target", ""), msg.get("side", "")))
+    def _seer(self, msg: m.Seer) -> None:
+        self.seer.append(SeerResult(msg.night, msg.target, msg.side))
 
-    def _wolf_votes(self, msg: Message) -> None:
-        votes = {wolf: _someone(target) for wolf, target in msg.pairs("votes").items()}
-        self.pack_votes.append(PackVote(msg.int("night", self.day), votes, _someone(msg.get("target"))))
+    def _wolf_votes(self, msg: m.WolfVotes) -> None:
+        votes = {wolf: _someone(target) for wolf, target in msg.votes.items()}
+        self.pack_votes.append(PackVote(msg.night, votes, msg.target))
 
-    def _blocked(self, msg: Message) -> None:
-        self.blocked.append(msg.int("night"))
+    def _blocked(self, msg: m.Blocked) -> None:
+        self.blocked.append(msg.night)
 
-    def _silenced(self, msg: Message) -> None:
-        self.silenced[msg.int("day", self.day)] = msg.list("players")
+    def _silenced(self, msg: m.Silenced) -> None:
+        self.silenced[msg.day] = list(msg.players)
 
-    def _cleansed(self, msg: Message) -> None:
-        self.cleansed += msg.list("statuses")
+    def _cleansed(self, msg: m.Cleansed) -> None:
+        self.cleansed += msg.statuses
 
-    def _punished(self, msg: Message) -> None:
-        player = msg.get("player", "")
-        self.punished[msg.int("day", self.day)] = player
-        if msg.get("punishment") == "death":
-            self._shot, self._shot_cause = player, "punished"
+    def _punished(self, msg: m.Punished) -> None:
+        self.punished[msg.day] = msg.player
+        if msg.punishment == "death":
+            self._shot, self._shot_cause = msg.player, "punished"
 
-    def _dealt(self, msg: Message) -> None:
-        self.dealt.append(DealtCard(msg.int("night", self.day), msg.get("card", ""), msg.get("player"), msg.get("side")))
+    def _dealt(self, msg: m.Dealt) -> None:
+        self.dealt.append(DealtCard(msg.night, msg.card, msg.player, msg.side))
 
-    def _cult(self, msg: Message) -> None:
-        self.cult, self.cult_leader = msg.list("members"), msg.get("leader")
+    def _cult(self, msg: m.Cult) -> None:
+        self.cult, self.cult_leader = list(msg.members), msg.leader
 
-    def _cards(self, msg: Message) -> None:
-        self.cards = msg.list("cards")
+    def _cards(self, msg: m.Cards) -> None:
+        self.cards = list(msg.cards)
 
-    def _caught(self, msg: Message) -> None:
-        self.caught.append(msg.get("player", ""))
+    def _caught(self, msg: m.Caught) -> None:
+        self.caught.append(msg.player)
 
-    def _masons(self, msg: Message) -> None:
-        self.masons = msg.list("masons")
+    def _masons(self, msg: m.Masons) -> None:
+        self.masons = list(msg.masons)
 
-    def _detective(self, msg: Message) -> None:
-        self.detective.append(DetectiveResult(msg.int("night", self.day), msg.list("players"), msg.flag("same")))
+    def _detective(self, msg: m.Detective) -> None:
+        self.detective.append(DetectiveResult(msg.night, list(msg.players), msg.same))
 
-    def _tracked(self, msg: Message) -> None:
-        self.tracked.append(VisitReport(msg.int("night", self.day), msg.get("target", ""), msg.list("visited")))
+    def _tracked(self, msg: m.Tracked) -> None:
+        self.tracked.append(VisitReport(msg.night, msg.target, list(msg.visited)))
 
-    def _watched(self, msg: Message) -> None:
-        self.watched.append(VisitReport(msg.int("night", self.day), msg.get("target", ""), msg.list("visitors")))
+    def _watched(self, msg: m.Watched) -> None:
+        self.watched.append(VisitReport(msg.night, msg.target, list(msg.visitors)))
 
-    def _wolf_target(self, msg: Message) -> None:
-        self.wolf_targets[msg.int("night", self.day)] = _someone(msg.get("target"))
+    def _wolf_target(self, msg: m.WolfTarget) -> None:
+        self.wolf_targets[msg.night] = msg.target
 
-    def _charmed(self, msg: Message) -> None:
-        self.charmed = msg.list("charmed")
+    def _charmed(self, msg: m.Charmed) -> None:
+        self.charmed = list(msg.charmed)
 
-    def _dawn(self, msg: Message) -> None:
-        self.day = msg.int("day", self.day)
-        roles = msg.pairs("roles")
-        for player in msg.list("dead"):
+    def _dawn(self, msg: m.Dawn) -> None:
+        self.day, self.night = msg.day, False
+        roles = msg.roles or {}
+        for player in msg.dead:
             self._die(player, "night", roles.get(player))
 
-    def _day(self, msg: Message) -> None:
-        self.day, self.night = msg.int("day", self.day), False
-        self.alive = msg.list("alive")
-        self.leader = _someone(msg.get("leader"))
+    def _day(self, msg: m.Day) -> None:
+        self.day, self.night = msg.day, False
+        self.alive = list(msg.alive)
+        self.leader = msg.leader
 
     def _floor(self, msg: Message) -> None:
         """A turn at the floor opens (``speak``, ``last_words``, ``candidacy``)."""
@@ -354,78 +354,81 @@ class WerewolfState(GameState):
         purpose = msg.get("purpose", "discussion") if kind == "speak" else kind
         self.speeches.append(Speech(msg.get("to", ""), msg.int("day", self.day), purpose))
 
-    def _close(self, msg: Message) -> Speech | None:
-        """The open turn of ``player=``, now over."""
+    def _close(self, player: Player) -> Speech | None:
+        """The open turn of ``player``, now over."""
         speech = self.speeches[-1] if self.speeches else None
-        if speech is None or speech.over or speech.player != msg.get("player"):
+        if speech is None or speech.over or speech.player != player:
             return None
         speech.over = True
         return speech
 
-    def _candidacy(self, msg: Message) -> None:
-        self._close(msg)
-        if msg.flag("stand"):
-            self.candidates.append(msg.get("player", ""))
+    def _candidacy(self, msg: m.Candidacy) -> None:
+        self._close(msg.player)
+        if msg.stand:
+            self.candidates.append(msg.player)
 
-    def _speech(self, msg: Message) -> None:
-        speech = self._close(msg)
+    def _speech(self, msg: m.Speech) -> None:
+        speech = self._close(msg.player)
         if speech is not None:
-            speech.passed = msg.flag("passed")
+            speech.passed = msg.passed
 
-    def _leader_vote(self, msg: Message) -> None:
-        self.leader_votes[msg.get("player", "")] = _someone(msg.get("vote"))
+    def _leader_vote(self, msg: m.LeaderVote) -> None:
+        self.leader_votes[msg.player] = _someone(msg.vote)
 
-    def _leader(self, msg: Message) -> None:
-        self.leader = _someone(msg.get("leader"))
+    def _leader(self, msg: m.Leader) -> None:
+        self.leader = msg.leader
 
-    def _order(self, msg: Message) -> None:
-        self.order = msg.list("speakers")
+    def _order(self, msg: m.Order) -> None:
+        self.order = list(msg.speakers)
 
-    def _ballot(self, msg: Message) -> None:
-        self.ballots.append(Ballot(self.day, msg.int("round", 1), msg.get("player", ""), _someone(msg.get("vote"))))
+    def _ballot(self, msg: m.Ballot) -> None:
+        self.ballots.append(Ballot(self.day, msg.round, msg.player, _someone(msg.vote)))
 
-    def _vote_result(self, msg: Message) -> None:
-        counts = {p: int(n) for p, n in msg.pairs("counts").items()}
-        self.results.append(VoteResult(self.day, msg.int("round", 1), counts, msg.int("abstentions", 0),
-                                       msg.get("outcome", ""), _someone(msg.get("target"))))
+    def _vote_result(self, msg: m.VoteResult) -> None:
+        self.results.append(VoteResult(self.day, msg.round, dict(msg.counts), msg.abstentions, msg.outcome,
+                                       msg.target, list(msg.candidates)))
 
-    def _execution(self, msg: Message) -> None:
-        if not msg.flag("spared"):
-            self._die(msg.get("player", ""), "execution", msg.get("role"))
+    def _execution(self, msg: m.Execution) -> None:
+        if not msg.spared:
+            self._die(msg.player, "execution", msg.role)
 
-    def _idiot(self, msg: Message) -> None:
-        self.roles[msg.get("player", "")] = msg.get("role", "idiot")
+    def _idiot(self, msg: m.Idiot) -> None:
+        self.roles[msg.player] = msg.role
 
-    def _oracle(self, msg: Message) -> None:
-        self.roles[msg.get("target", "")] = msg.get("role", "")
+    def _oracle(self, msg: m.Oracle) -> None:
+        self.roles[msg.target] = msg.role
 
-    def _shot_line(self, msg: Message) -> None:
-        self._shot, self._shot_cause = _someone(msg.get("target")), "shot"
+    def _shot_line(self, msg: m.Shot) -> None:
+        self._shot, self._shot_cause = msg.target, "shot"
 
-    def _death(self, msg: Message) -> None:
-        player = msg.get("player", "")
-        self._die(player, self._shot_cause if player == self._shot else "day", msg.get("role"))
+    def _death(self, msg: m.Death) -> None:
+        self._die(msg.player, self._shot_cause if msg.player == self._shot else "day", msg.role)
         self._shot = None
 
-    def _team(self, msg: Message) -> None:
-        self.team_talk.append(TeamLine(self.day, msg.get("from", ""), msg.text or ""))
+    def _team(self, msg: Team) -> None:
+        self.team_talk.append(TeamLine(self.day, msg.from_, msg.text))
+
+    def _end_line(self, msg: m.End) -> None:
+        self.lovers = list(msg.lovers or self.lovers)
+        self.charmed = list(msg.charmed or self.charmed)
+        self.cult = list(msg.cult or self.cult)
 
     def _end(self, msg: Message) -> None:
         super()._end(msg)
-        self.lovers = msg.list("lovers") or self.lovers
-        self.charmed = msg.list("charmed") or self.charmed
-        self.cult = msg.list("cult") or self.cult
+        self._end_line(m.End.parse(msg))
 
     READERS = {
-        **GameState.READERS, "START": _start, "WOLVES": _wolves, "LOVERS": _lovers, "NIGHT": _night, "SEER": _seer,
-        "WOLF_VOTES": _wolf_votes, "WOLF_TARGET": _wolf_target, "CHARMED": _charmed, "BLOCKED": _blocked, "MASONS": _masons, "CAUGHT": _caught, "CARDS": _cards, "SILENCED": _silenced,
-        "CLEANSED": _cleansed, "PUNISHED": _punished,
-        "DEALT": _dealt, "CULT": _cult,
-        "DETECTIVE": _detective, "TRACKED": _tracked, "WATCHED": _watched, "ORACLE": _oracle, "DAWN": _dawn, "DAY": _day,
-        "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, "CANDIDACY": _candidacy,
-        "SPEECH": _speech, "LEADER_VOTE": _leader_vote, "LEADER": _leader, "ORDER": _order, "BALLOT": _ballot,
-        "VOTE_RESULT": _vote_result, "EXECUTION": _execution, "IDIOT": _idiot, "SHOT": _shot_line, "DEATH": _death,
-        "TEAM": _team, "END": _end,
+        **GameState.READERS, **typed({
+            m.Start: _start, m.Wolves: _wolves, m.Lovers: _lovers, m.Night: _night, m.Seer: _seer,
+            m.WolfVotes: _wolf_votes, m.WolfTarget: _wolf_target, m.Charmed: _charmed, m.Blocked: _blocked,
+            m.Masons: _masons, m.Caught: _caught, m.Cards: _cards, m.Silenced: _silenced, m.Cleansed: _cleansed,
+            m.Punished: _punished, m.Dealt: _dealt, m.Cult: _cult, m.Detective: _detective, m.Tracked: _tracked,
+            m.Watched: _watched, m.Oracle: _oracle, m.Dawn: _dawn, m.Day: _day, m.Candidacy: _candidacy,
+            m.Speech: _speech, m.LeaderVote: _leader_vote, m.Leader: _leader, m.Order: _order, m.Ballot: _ballot,
+            m.VoteResult: _vote_result, m.Execution: _execution, m.Idiot: _idiot, m.Shot: _shot_line,
+            m.Death: _death, Team: _team,
+        }),
+        "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, END: _end,
     }
 
 
