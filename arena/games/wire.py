@@ -22,6 +22,7 @@ trailing underscore (``from_`` is ``from=``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Callable, ClassVar, Mapping, Optional, TypeAlias, TypeVar
 
 from ..core.errors import ErrorCode
@@ -179,12 +180,23 @@ class Team(WireMessage):
     text: str
 
 
-def typed(readers: Mapping[type[WireMessage], Callable[[Any, Any], None]]) -> dict[str, Callable[[Any, Message], None]]:
-    """Readers of typed messages as readers of lines, by verb: each line is read as its
-    class (``parse``, which raises ProtocolError for a line that is not) and handed on."""
-    def reading(cls: type[WireMessage], read: Callable[[Any, Any], None]) -> Callable[[Any, Message], None]:
-        def reader(state: Any, msg: Message) -> None:
-            read(state, cls.parse(msg))
-        return reader
+S = TypeVar("S")
+R = TypeVar("R")
 
-    return {cls.VERB: reading(cls, read) for cls, read in readers.items()}
+
+def parsed(cls: type[M]) -> Callable[[Callable[[S, M], R]], Callable[[S, Message], R]]:
+    """A method of a typed message as a method of a line: the line is read as ``cls``
+    (``parse``, which raises ProtocolError for a line that is not one) and handed on. For
+    code that is called with lines (a narration's ``on_<verb>``)."""
+    def wrap(method: Callable[[S, M], R]) -> Callable[[S, Message], R]:
+        @functools.wraps(method)
+        def reader(self: S, msg: Message) -> R:
+            return method(self, cls.parse(msg))
+        return reader
+    return wrap
+
+
+def typed(readers: Mapping[type[WireMessage], Callable[[Any, Any], None]]) -> dict[str, Callable[[Any, Message], None]]:
+    """Readers of typed messages as readers of lines, by verb (``parsed``), for a table
+    of readers such as ``GameState.READERS``."""
+    return {cls.VERB: parsed(cls)(read) for cls, read in readers.items()}
