@@ -4,7 +4,7 @@ a player knows (its role, whom it sees and what that means, the quest track)."""
 from __future__ import annotations
 
 import functools
-from typing import ClassVar, Mapping
+from typing import Any, ClassVar, Mapping
 
 from ...games.avalon import messages as m
 from ...games.avalon.messages import MESSAGES
@@ -182,7 +182,7 @@ class AvalonText(Renderer):
         fields["team"] = join(ask.message.list("team"))
 
 
-def _state(game: GameView) -> AvalonState:
+def _state(game: GameView[Any]) -> AvalonState:
     """The game as the SDK follows it (a view made without the game's spec: followed here,
     from its lines)."""
     state = game.state

@@ -5,7 +5,7 @@ lover, its night results, its powers left, who lives and who died as what."""
 from __future__ import annotations
 
 import functools
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...games.werewolf import messages as m
 from ...games.werewolf.messages import MESSAGES
@@ -284,7 +284,7 @@ def _with_roles(names: Sequence[str], roles: Mapping[str, str]) -> str:
     return join([f"{n} ({roles[n]})" if n in roles else n for n in names])
 
 
-def _state(game: GameView) -> WerewolfState:
+def _state(game: GameView[Any]) -> WerewolfState:
     """The game as the SDK follows it (a view made without the Werewolf spec: followed
     here, from its lines)."""
     state = game.state
@@ -500,7 +500,7 @@ def _(news: m.Death) -> str:
     return f"{news.player} dies" + (f"; they were {news.role}." if news.role else ".")
 
 
-def _secrets(game: GameView, state: WerewolfState) -> list[str]:
+def _secrets(game: GameView[Any], state: WerewolfState) -> list[str]:
     """This player's private news that the history may have left out by now (a long game's
     oldest lines are cut): masons, comparisons, visits seen, dealt cards, the thief's cards;
     and who may not speak or vote today."""
@@ -536,7 +536,7 @@ def _secrets(game: GameView, state: WerewolfState) -> list[str]:
     return facts
 
 
-def _powers(game: GameView, state: WerewolfState) -> list[str]:
+def _powers(game: GameView[Any], state: WerewolfState) -> list[str]:
     """What this player's own answers used up: potions, shots, last night's protection."""
     answers = list(memory(game).answers)
     role = game.role
