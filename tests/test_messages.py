@@ -11,7 +11,8 @@ from arena.games.avalon.messages import MESSAGES as AVALON
 from arena.games.tuvalon.messages import MESSAGES as TUVALON
 from arena.games.werewolf.messages import MESSAGES as WEREWOLF
 from arena.games.wire import Team, WireMessage
-from arena.protocol import Message, parse
+from arena.core.errors import ErrorCode
+from arena.protocol import Message, ProtocolError, parse
 
 from .seeded import games, nicks
 
@@ -58,3 +59,13 @@ def test_a_relayed_team_line_and_a_keyword_field_read_both_ways() -> None:
     assert team.message().format() == line
     move = TUVALON["MOVE"].parse(parse("MOVE g1 player=bob from=e5 to=e6"))
     assert move.message().format() == "MOVE g1 player=bob from=e5 to=e6"
+
+
+def test_a_missing_field_reads_as_empty_and_a_bad_number_is_refused() -> None:
+    dawn = WEREWOLF["DAWN"].parse(parse("DAWN g1 dead=bob"))
+    assert (dawn.day, dawn.dead, dawn.roles) == (0, ("bob",), None)  # type: ignore[attr-defined]
+    with pytest.raises(ProtocolError) as refused:
+        WEREWOLF["NIGHT"].parse(parse("NIGHT g1 night=two"))
+    assert refused.value.code == ErrorCode.MALFORMED and "night=" in refused.value.reason
+    with pytest.raises(ProtocolError):
+        WEREWOLF["NIGHT"].parse(parse("DAY g1 day=1"))

@@ -60,18 +60,22 @@ def _join_pairs(value: Mapping[str, Any]) -> str:
     return ",".join([f"{k}:{v}" for k, v in value.items()])
 
 
-_CODECS: dict[str, tuple[Callable[[str], Any], Callable[[Any], str], Any]] = {
-    "str": (str, str, ""),
-    "int": (_int, str, 0),
-    "bool": ("true".__eq__, lambda v: "true" if v else "false", False),
-    "Someone": (lambda v: None if v == NOBODY else v, lambda v: NOBODY if v is None else v, None),
-    "tuple[str, ...]": (lambda v: tuple(_items(v)), ",".join, ()),
-    "tuple[int, ...]": (lambda v: tuple(map(_int, _items(v))), lambda v: ",".join(map(str, v)), ()),
-    "dict[str, str]": (_pairs, _join_pairs, {}),
-    "dict[str, int]": (_counts, _join_pairs, {}),
+def _none() -> None:
+    return None
+
+
+_CODECS: dict[str, tuple[Callable[[str], Any], Callable[[Any], str], Callable[[], Any]]] = {
+    "str": (str, str, str),
+    "int": (_int, str, int),
+    "bool": ("true".__eq__, lambda v: "true" if v else "false", bool),
+    "Someone": (lambda v: None if v == NOBODY else v, lambda v: NOBODY if v is None else v, _none),
+    "tuple[str, ...]": (lambda v: tuple(_items(v)), ",".join, tuple),
+    "tuple[int, ...]": (lambda v: tuple(map(_int, _items(v))), lambda v: ",".join(map(str, v)), tuple),
+    "dict[str, str]": (_pairs, _join_pairs, dict),
+    "dict[str, int]": (_counts, _join_pairs, dict),
 }
 """Each field type, by its annotation: how a value reads from the wire, how it is written,
-and what a line that lacks the field reads as."""
+and what a line that lacks the field reads as (made afresh for each line)."""
 _OPTIONAL = " | None"
 
 
@@ -82,7 +86,7 @@ class _Field:
     read: Callable[[str], Any]
     write: Callable[[Any], str]
     optional: bool
-    empty: Any
+    empty: Callable[[], Any]
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -120,7 +124,7 @@ class WireMessage:
                 except ProtocolError as e:
                     raise ProtocolError(e.code, f"{cls.VERB}: {f.wire}= must be {e.reason}") from None
             else:
-                values[f.name] = f.empty
+                values[f.name] = f.empty()
         if "text" in cls.__dataclass_fields__:
             values["text"] = msg.text or ""
         return cls(**values)
@@ -145,7 +149,7 @@ def _field(f: dataclasses.Field[Any]) -> _Field:
     codec = _CODECS.get(kind[: -len(_OPTIONAL)] if optional else kind)
     if codec is None:
         raise TypeError(f"field {f.name}: no wire form for {kind!r}")
-    return _Field(f.name, f.name.rstrip("_"), codec[0], codec[1], optional, None if optional else codec[2])
+    return _Field(f.name, f.name.rstrip("_"), codec[0], codec[1], optional, _none if optional else codec[2])
 
 
 def verbs(*classes: type[WireMessage], base: Mapping[str, type[WireMessage]] | None = None) -> dict[str, type[WireMessage]]:
