@@ -207,8 +207,12 @@ class WerewolfGame(Game):
         wolves = sum(r.team is Team.WEREWOLF for r in self._roles)
         mode = options.lastWordsMode
         self.last_words_left: int | None = None if mode == "all" else 0 if mode == "none" else wolves
-        self._in_play = sorted({REGISTRY[r] for r in cards}, key=lambda r: r.win_order)
-        """Every role in the deck, the extra cards' too (a thief may take one)."""
+        dealt = set(cards)
+        self._in_play = sorted((r for r in REGISTRY.values() if r.id in dealt), key=lambda r: r.win_order)
+        """Every role in the deck, the extra cards' too (a thief may take one), by
+        ``win_order`` and then in registry order: a set of classes would iterate in the
+        order of their addresses, which the imports before them decide (the masons were
+        told before or after the thief's cards depending on what was loaded first)."""
         self._agenda: list[tuple[str, Any]] = [("night", None)]
         self._queue: list[int] = []
         self._order: list[int] = []
