@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable, ClassVar, Mapping, Optional, TypeAlias, TypeVar
+from typing import Any, Callable, ClassVar, Mapping, NamedTuple, Optional, TypeAlias, TypeVar
 
 from ..core.errors import ErrorCode
 from ..protocol import MAX_LINE_BYTES, Message, ProtocolError
@@ -79,8 +79,11 @@ and what a line that lacks the field reads as (made afresh for each line)."""
 _OPTIONAL = " | None"
 
 
-@dataclasses.dataclass(frozen=True)
-class _Field:
+class _Field(NamedTuple):
+    """A field of a message class: its name, its name on the wire, how its value reads
+    and is written, whether a line may leave it out, and what it reads as when left out
+    (a tuple: every line of a game unpacks these)."""
+
     name: str
     wire: str
     read: Callable[[str], Any]
@@ -97,7 +100,7 @@ class WireMessage:
     gid: str
 
     @classmethod
-    def _fields(cls) -> tuple[_Field, ...]:
+    def _codec_of(cls) -> tuple[_Field, ...]:
         """The class's fields with their codecs, built once per class (not per line)."""
         found: tuple[_Field, ...] | None = cls.__dict__.get("_codec")
         if found is None:
@@ -116,27 +119,34 @@ class WireMessage:
             raise ProtocolError(ErrorCode.MALFORMED, f"not a {cls.VERB} line: {msg.verb}")
         fields = msg.fields
         values: dict[str, Any] = {"gid": msg.args[0]}
-        for f in cls._fields():
-            value = fields.get(f.wire)
-            if value is not None:
-                try:
-                    values[f.name] = f.read(value)
-                except ProtocolError as e:
-                    raise ProtocolError(e.code, f"{cls.VERB}: {f.wire}= must be {e.reason}") from None
+        for name, wire, read, _, _, empty in cls._codec_of():
+            value = fields.get(wire)
+            if value is None:
+                values[name] = empty()
+            elif read is str:  # text as it is (only a ``str`` field reads with ``str``)
+                values[name] = value
             else:
-                values[f.name] = f.empty()
+                try:
+                    values[name] = read(value)
+                except ProtocolError as e:
+                    raise ProtocolError(e.code, f"{cls.VERB}: {wire}= must be {e.reason}") from None
         if "text" in cls.__dataclass_fields__:
             values["text"] = msg.text or ""
-        return cls(**values)
+        # Every field is in ``values``: set them as __init__ would, without its check of
+        # each (a state reads every line of a game; a frozen __init__ costs a call a field).
+        found = object.__new__(cls)
+        found.__dict__.update(values)
+        return found
 
     def message(self) -> Message:
         """The protocol message of this line (``format`` it, or cut it with ``lines``)."""
         fields: dict[str, str] = {}
-        for f in self._fields():
-            value = getattr(self, f.name)
-            if value is not None or not f.optional:
-                fields[f.wire] = f.write(value)
-        return Message(self.VERB, (self.gid,), fields, getattr(self, "text", None))
+        mine = self.__dict__
+        for name, wire, read, write, optional, _ in self._codec_of():
+            value = mine[name]
+            if value is not None or not optional:
+                fields[wire] = value if read is str else write(value)
+        return Message(self.VERB, (self.gid,), fields, mine.get("text"))
 
     def lines(self, limit: int = MAX_LINE_BYTES) -> list[str]:
         """The line, or lines (``Message.lines``), that carry this message."""
@@ -200,7 +210,27 @@ def parsed(cls: type[M]) -> Callable[[Callable[[S, M], R]], Callable[[S, Message
     return wrap
 
 
+_SHARED_LIMIT = 4096
+"""Lines whose typed message ``typed`` readers keep, for the other states that read them."""
+
+
 def typed(readers: Mapping[type[WireMessage], Callable[[Any, Any], None]]) -> dict[str, Callable[[Any, Message], None]]:
     """Readers of typed messages as readers of lines, by verb (``parsed``), for a table
-    of readers such as ``GameState.READERS``."""
-    return {cls.VERB: parsed(cls)(read) for cls, read in readers.items()}
+    of readers such as ``GameState.READERS``.
+
+    Bots that share a process (a local table) are handed the same message of a line said
+    to several of them, and each bot's state reads it: the typed message is made once for
+    all of them (kept with its line, while few lines are kept)."""
+    shared: dict[int, tuple[Message, WireMessage]] = {}
+
+    def reading(cls: type[WireMessage], read: Callable[[Any, Any], None]) -> Callable[[Any, Message], None]:
+        def reader(state: Any, msg: Message) -> None:
+            found = shared.get(id(msg))
+            if found is None or found[0] is not msg:
+                if len(shared) >= _SHARED_LIMIT:
+                    shared.clear()
+                found = shared[id(msg)] = (msg, cls.parse(msg))
+            read(state, found[1])
+        return reader
+
+    return {cls.VERB: reading(cls, read) for cls, read in readers.items()}
