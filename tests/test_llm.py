@@ -560,3 +560,18 @@ def test_a_dead_leader_is_no_longer_named_leader(chat: FakeChat, log_path: Path)
     known = chat.requests[0]["messages"][1]["content"].split("What you know now")[1]
     assert "Leader:" not in known and "Dead: bob (villager)." in known
     assert session.games["g2"].state.leader is None
+
+
+def test_a_role_the_oracle_revealed_is_known_in_the_prompt_as_in_the_state(chat: FakeChat, log_path: Path) -> None:
+    """The prompt renders the SDK's state: a dead player whose role an oracle told (roles
+    hidden at death) is shown with that role, as ``game.state.roles`` has it."""
+    lines = [WEREWOLF[0], "RULES g2 options=revealRolesOnDeath:false,leaderEnabled:false",
+             "ROLE g2 role=villager side=village", "NIGHT g2 night=1", "DAWN g2 day=1 dead=bob",
+             "DAY g2 day=1 alive=alice,carol,dave,erin,frank,grace leader=none",
+             "EXECUTION g2 day=1 player=carol spared=false", "ORACLE g2 target=bob role=werewolf"]
+    chat.script.append(reply(reason="r", choice="dave"))
+    session, _ = session_for(make_bot(chat, log_path), lines)
+    session.receive(parse("ASK g2 9 vote to=alice deadline=30 options=dave,erin,frank,grace,abstain day=2 round=1"))
+    known = chat.requests[0]["messages"][1]["content"].split("What you know now")[1]
+    assert session.games["g2"].state.roles["bob"] == "werewolf"
+    assert "Dead: bob (werewolf), carol (role unknown)." in known

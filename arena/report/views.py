@@ -10,39 +10,13 @@ so nothing here can show them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping
 
 from ..games.tuvalon import board
+from .prose import Names as Names, describe as describe, word as word
 
 GOOD_SIDES = frozenset({"good", "village"})
 EVIL_SIDES = frozenset({"evil", "werewolf", "wolves"})
-
-SEAT_KEYS = frozenset({"seat", "target", "leader", "assassin", "start", "player", "shooter", "victim", "vote",
-                       "by", "saved", "poisoned", "protected", "checked", "new", "hunter", "cupid"})
-"""Event fields holding one seat (shown as the player's nick)."""
-SEAT_LISTS = frozenset({"team", "approve", "reject", "dead", "alive", "speakers", "candidates", "winners", "wolves",
-                        "lovers", "charmed", "sees", "targets", "votes", "players", "members", "masons", "visited",
-                        "visitors"})
-"""Event fields holding a list of seats."""
-
-
-def word(value: str) -> str:
-    """A role, reason or other name of the game's as people read it: ``bus driver``."""
-    return value.replace("_", " ")
-
-
-def plain(value: Any) -> str:
-    """A field's value that is no seat, for people: ``yes``, ``detective, villager``,
-    ``merlin: yes, lancelot: 0``."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str):
-        return word(value)
-    if isinstance(value, (list, tuple)):
-        return ", ".join(plain(v) for v in value) if value else "none"
-    if isinstance(value, Mapping):
-        return ", ".join(f"{word(str(k))}: {plain(v)}" for k, v in value.items())
-    return "none" if value is None else str(value)
 
 
 def side_class(side: str | None) -> str:
@@ -52,150 +26,6 @@ def side_class(side: str | None) -> str:
     if side in EVIL_SIDES:
         return "evil"
     return "neutral" if side else "unknown"
-
-
-@dataclass(frozen=True)
-class Names:
-    """Seat numbers to the nicks of a game's players."""
-
-    nicks: tuple[str, ...]
-
-    def of(self, seat: Any) -> str:
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.nicks):
-            return self.nicks[seat]
-        return "nobody" if seat is None else str(seat)
-
-    def list(self, seats: Any) -> str:
-        if not seats:
-            return "nobody"
-        return ", ".join(self.of(s) if not isinstance(s, list) else " → ".join(map(self.of, s)) for s in seats)
-
-
-def _and(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``; ``nobody`` for none."""
-    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items) or "nobody"
-
-
-def _seats(value: Any, names: Names) -> str:
-    return _and([names.of(s) for s in value or []])
-
-
-def _wolf_votes(data: Mapping[str, Any], names: Names) -> str:
-    votes = ", ".join(f"{names.of(wolf)} for {names.of(target)}" if isinstance(target, int)
-                      else f"{names.of(wolf)} abstains" for wolf, target in data.get("votes") or [])
-    return f"the wolves vote ({votes or 'no votes'}): they attack {names.of(data.get('target'))}"
-
-
-def _dealt(data: Mapping[str, Any], names: Names) -> str:
-    seen = f": {names.of(data['player'])} is seen as {plain(data.get('side'))}" if "player" in data else ""
-    return f"the dealer deals the {plain(data.get('card'))} card{seen}"
-
-
-NIGHT: Mapping[str, Callable[[Mapping[str, Any], Names], str]] = {
-    "seer_result": lambda d, ns: f"the seer sees {ns.of(d.get('target'))} as {plain(d.get('team'))}",
-    "wolf_votes": _wolf_votes,
-    "wolf_target": lambda d, ns: f"the wolves attack {ns.of(d.get('target'))}",
-    "lovers": lambda d, ns: f"{ns.of(d.get('cupid'))}, Cupid, makes {_seats(d.get('lovers'), ns)} lovers",
-    "charmed": lambda d, ns: f"the piper charms {ns.of(d.get('new'))}; charmed now: {_seats(d.get('charmed'), ns)}",
-    "blocked": lambda d, ns: "blocked: their night action does nothing",
-    "masons": lambda d, ns: f"the masons are {_seats(d.get('masons'), ns)}",
-    "detective_result": lambda d, ns: f"the detective finds {_seats(d.get('players'), ns)} on "
-                                      + ("the same side" if d.get("same") else "different sides"),
-    "tracked": lambda d, ns: f"the tracker follows {ns.of(d.get('target'))}, who visits {_seats(d.get('visited'), ns)}",
-    "watched": lambda d, ns: f"the watcher watches {ns.of(d.get('target'))}, visited by "
-                             f"{_seats(d.get('visitors'), ns)}",
-    "dealt": _dealt,
-    "cult": lambda d, ns: f"{ns.of(d.get('leader'))}, the cult leader, recruits {ns.of(d.get('new'))}; the cult is "
-                          f"{_seats(d.get('members'), ns)}",
-    "thief_cards": lambda d, ns: f"the cards left over are {_and([word(str(c)) for c in d.get('cards') or []])}",
-    "caught": lambda d, ns: f"the wolves catch {ns.of(d.get('player'))} peeking",
-    "cleansed": lambda d, ns: f"the priest's blessing lifts {_and([word(str(c)) for c in d.get('statuses') or []])}",
-    "silenced": lambda d, ns: f"silenced today: {_seats(d.get('players'), ns)}",
-    "punished": lambda d, ns: f"the scapegoat punishes {ns.of(d.get('seat'))}: {plain(d.get('punishment'))}",
-}
-"""Werewolf's night news (and the other news told by role) as sentences: a night is read
-as a story, not as a list of fields."""
-
-
-def describe(kind: str, data: Mapping[str, Any], names: Names, said: bool | None = None) -> str:
-    """An event as a sentence. The kinds a page has its own view of read as prose; any
-    other reads as its fields, seats shown as nicks, so a new event kind is never lost.
-    ``said``: whether a turn at the floor (``speech``) said anything, when known; a turn
-    that ended without a word reads as such, not as a speech."""
-    n = names.of
-    if kind in NIGHT:
-        return NIGHT[kind](data, names)
-    if kind == "dawn":
-        dead = data.get("dead") or []
-        roles = data.get("roles") or []
-        if not dead:
-            return f"Day {data.get('day')} dawns: nobody died in the night"
-        who = ", ".join(f"{n(s)} ({word(roles[i])})" if i < len(roles) and roles[i] else n(s)
-                        for i, s in enumerate(dead))
-        return f"Day {data.get('day')} dawns: {who} died in the night"
-    if kind == "role" and "role" in data:
-        side = data.get("side") or data.get("team")
-        sees = f"; sees {names.list(data['sees'])}" if data.get("sees") else ""
-        return f"{n(data.get('seat'))} is {word(data['role'])}" + (f" ({side})" if side else "") + sees
-    if kind == "wolves":
-        return f"the wolves are {names.list(data.get('wolves'))}"
-    if kind == "candidacy":
-        return f"{n(data.get('seat'))} {'stands' if data.get('stand') else 'does not stand'} for leader"
-    if kind == "leader_vote":
-        vote = data.get("vote")
-        return f"{n(data.get('seat'))} " + (f"votes for {n(vote)} as leader" if isinstance(vote, int) else "abstains")
-    if kind == "leader" and "candidates" in data:
-        if not data["candidates"]:
-            return "nobody stood for leader: the day has no leader"
-        return f"{n(data.get('leader'))} is elected leader"
-    if kind == "order":
-        speakers, leader = list(data.get("speakers") or []), data.get("leader")
-        if len(speakers) > 1 and leader is not None and speakers[-1] == leader and leader in speakers[:-1]:
-            return f"speaking order: {names.list(speakers[:-1])}, then {n(leader)} again, as leader"
-        return f"speaking order: {names.list(speakers)}"
-    if kind == "speech":
-        what = {"last_words": " (last words)", "runoff": " (runoff)"}.get(str(data.get("purpose")), "")
-        verb = "passes" if data.get("passed") else "says nothing" if said is False else "speaks"
-        return f"{n(data.get('seat'))} {verb}{what}"
-    if kind == "vote" and "round" in data:
-        target = data.get("vote")
-        return f"{n(data.get('seat'))} votes " + (f"to execute {n(target)}" if isinstance(target, int) else "to abstain")
-    if kind == "vote_result":
-        counts = ", ".join(f"{n(s)} {c}" for s, c in data.get("counts") or [])
-        outcome = data.get("outcome")
-        if outcome == "execution":
-            end = f"{n(data.get('target'))} is to be executed"
-        elif outcome == "runoff":
-            end = f"runoff between {names.list(data.get('candidates'))}"
-        else:
-            end = "nobody is executed"
-        return f"votes: {counts or 'none'} ({data.get('abstentions', 0)} abstained): {end}"
-    if kind == "execution":
-        role = f" ({word(data['role'])})" if data.get("role") else ""
-        return f"{n(data.get('seat'))}{role} " + ("is spared" if data.get("spared") else "is executed")
-    if kind == "death":
-        role = f" ({word(data['role'])})" if data.get("role") else ""
-        cause = f": {word(str(data['cause']))}" if data.get("cause") else ""
-        return f"{n(data.get('seat'))}{role} dies{cause}"
-    if kind == "hunter_shot":
-        shooter = f"{n(data['hunter'])}, the hunter," if "hunter" in data else "a hunter"
-        return f"{shooter} shoots {n(data.get('target'))}"
-    if kind == "idiot_revealed":
-        return f"{n(data.get('seat'))} is the idiot: spared, but votes no more"
-    if kind == "oracle_reveal":
-        return f"an oracle died: {n(data.get('target'))} is {word(str(data.get('role')))}"
-    if kind == "end":
-        return f"{plain(data.get('winner'))} wins ({plain(data.get('reason'))})"
-    fields = []
-    for key, value in data.items():
-        if key in SEAT_KEYS:
-            value = n(value)
-        elif key in SEAT_LISTS and isinstance(value, list):
-            value = names.list(value)
-        else:
-            value = plain(value)
-        fields.append(f"{word(key)} {value}")
-    return kind.replace("_", " ") + (": " + "; ".join(fields) if fields else "")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from ..protocol import Message
+from ..games.avalon import messages as m
+from ..games.wire import typed
+from ..protocol import END, Message
 from .bot import GameBot
 from .fields import Player, number, player, players
 from .view import Ask, GameSpec, GameState, GameView, register
@@ -149,14 +151,13 @@ class AvalonState(GameState):
 
     # -- readers (see GameState.READERS) ---------------------------------------------
 
-    def _start(self, msg: Message) -> None:
-        self.good, self.evil = msg.int("good", 0), msg.int("evil", 0)
-        fails = msg.list("fails")
-        self.quests = [Quest(n, int(size), int(fails[n - 1]) if n <= len(fails) else 1)
-                       for n, size in enumerate(msg.list("quests"), 1)]
+    def _start(self, msg: m.Start) -> None:
+        self.good, self.evil = msg.good, msg.evil
+        self.quests = [Quest(n, size, msg.fails[n - 1] if n <= len(msg.fails) else 1)
+                       for n, size in enumerate(msg.quests, 1)]
 
-    # Every bot of a table reads the requests and votes of every round: these readers take
-    # the fields as ``Message.int`` and ``Message.list`` would, without a call for each.
+    # Every bot of a table reads the requests of every round: these readers take the
+    # fields as ``Message.int`` and ``Message.list`` would, without a call for each.
 
     def _team(self, msg: Message) -> None:
         fields = msg.fields
@@ -178,45 +179,42 @@ class AvalonState(GameState):
         team = fields.get("team")
         self.proposals.append(Proposal(self.quest, self.attempt, self.leader, team.split(",") if team else []))
 
-    def _votes(self, msg: Message) -> None:
-        fields = msg.fields
-        rejections = fields.get("rejections")
-        if rejections is not None:
-            self.rejections = int(rejections)
+    def _votes(self, msg: m.Votes) -> None:
+        self.rejections = msg.rejections
         if not self.proposals:
             return
         proposal = self.proposals[-1]
-        approve, reject = fields.get("approve"), fields.get("reject")
-        proposal.approve = approve.split(",") if approve else []
-        proposal.reject = reject.split(",") if reject else []
-        proposal.approved = fields.get("result") == "approved"
+        proposal.approve, proposal.reject = list(msg.approve), list(msg.reject)
+        proposal.approved = msg.result == "approved"
         if proposal.approved:
             self.quests[proposal.quest - 1].team = proposal.team
 
-    def _quest(self, msg: Message) -> None:
-        quest = self.quests[msg.int("quest") - 1]
-        quest.team, quest.result, quest.fails = msg.list("team"), msg.get("result"), msg.int("fails", 0)
+    def _quest(self, msg: m.Quest) -> None:
+        quest = self.quests[msg.quest - 1]
+        quest.team, quest.result, quest.fails = list(msg.team), msg.result, msg.fails
 
-    def _deck(self, msg: Message) -> None:
-        self.deck = msg.list("cards")
+    def _deck(self, msg: m.Deck) -> None:
+        self.deck = list(msg.cards)
 
-    def _loyalty(self, msg: Message) -> None:
-        self.loyalty.append(msg.get("card", ""))
+    def _loyalty(self, msg: m.Loyalty) -> None:
+        self.loyalty.append(msg.card)
 
     def _assassinate(self, msg: Message) -> None:
         self.assassin = msg.get("to")
 
-    def _assassination(self, msg: Message) -> None:
-        self.assassin, self.assassinated = msg.get("assassin"), msg.get("target")
+    def _assassination(self, msg: m.Assassination) -> None:
+        self.assassin, self.assassinated = msg.assassin, msg.target
 
     def _end(self, msg: Message) -> None:
         super()._end(msg)
-        self.lancelots = msg.pairs("lancelots")
+        self.lancelots = dict(m.End.parse(msg).lancelots or {})
 
     READERS = {
-        **GameState.READERS, "START": _start, "ASK team": _team, "ASK vote": _vote, "VOTES": _votes,
-        "QUEST": _quest, "DECK": _deck, "LOYALTY": _loyalty, "ASK assassinate": _assassinate,
-        "ASSASSINATION": _assassination, "END": _end,
+        **GameState.READERS, **typed({
+            m.Start: _start, m.Votes: _votes, m.Quest: _quest, m.Deck: _deck, m.Loyalty: _loyalty,
+            m.Assassination: _assassination,
+        }),
+        "ASK team": _team, "ASK vote": _vote, "ASK assassinate": _assassinate, END: _end,
     }
 
 

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from ..games.tuvalon import board
-from ..protocol import Message
+from ..games.tuvalon import messages as m
+from ..games.wire import Team, typed
+from ..protocol import ROLE, Message
 from .avalon import AssassinateAsk, AvalonBot, AvalonState, Proposal, QuestAsk, TeamAsk, VoteAsk
 from .fields import Player, number, word
 from .speech import Talk
@@ -84,35 +86,32 @@ class TuvalonState(AvalonState):
 
     def _role(self, msg: Message) -> None:
         super()._role(msg)
-        self.hearing = msg.int("hearing", 1)
+        self.hearing = m.Role.parse(msg).hearing
 
-    def _map(self, msg: Message) -> None:
-        self.cells = msg.pairs("cells")
+    def _map(self, msg: m.Map) -> None:
+        self.cells = dict(msg.cells)
 
-    def _proposed(self, msg: Message) -> None:
-        self.quest = msg.int("quest", self.quest)
-        self.leader = msg.get("leader", self.leader or "")
-        self.forced = msg.flag("forced")
-        self.proposals.append(Proposal(self.quest, self.attempt, self.leader, msg.list("team")))
+    def _proposed(self, msg: m.TeamProposed) -> None:
+        self.quest, self.leader, self.forced = msg.quest, msg.leader, msg.forced
+        self.proposals.append(Proposal(self.quest, self.attempt, self.leader, list(msg.team)))
 
     def _vote(self, msg: Message) -> None:
         """The proposal was recorded at ``TEAM_PROPOSED``."""
 
-    def _move(self, msg: Message) -> None:
-        player, to = msg.get("player", ""), msg.get("to", "")
-        self.moves.append((self.quest, player, msg.get("from", ""), to))
-        self.cells[player] = to
+    def _move(self, msg: m.Move) -> None:
+        self.moves.append((self.quest, msg.player, msg.from_, msg.to))
+        self.cells[msg.player] = msg.to
 
-    def _team_line(self, msg: Message) -> None:
-        self.heard.append(Line(self.quest, msg.get("from", ""), msg.text or "", True))
+    def _team_line(self, msg: Team) -> None:
+        self.heard.append(Line(self.quest, msg.from_, msg.text, True))
 
-    def _forced(self, msg: Message) -> None:
+    def _forced(self, msg: m.Forced) -> None:
         self.rejections = 0
-        self.quests[msg.int("quest", self.quest) - 1].team = msg.list("team")
+        self.quests[msg.quest - 1].team = list(msg.team)
 
     READERS = {
-        **AvalonState.READERS, "ROLE": _role, "MAP": _map, "TEAM_PROPOSED": _proposed, "ASK vote": _vote,
-        "MOVE": _move, "TEAM": _team_line, "FORCED": _forced,
+        **AvalonState.READERS, ROLE: _role, "ASK vote": _vote,
+        **typed({m.Map: _map, m.TeamProposed: _proposed, m.Move: _move, Team: _team_line, m.Forced: _forced}),
     }
 
 

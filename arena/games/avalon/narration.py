@@ -10,6 +10,8 @@ from __future__ import annotations
 from ...narrate.sentence import Say, Sentence
 from ...narrate.story import Story
 from ...protocol import Message
+from ..wire import parsed
+from . import messages as m
 from .roles import Role, starting_side
 
 REASONS = {
@@ -36,11 +38,12 @@ class AvalonStory(Story):
         self.attempt = 0
         self.quests_done = 0
 
-    def on_start(self, msg: Message) -> list[Sentence]:
+    @parsed(m.Start)
+    def on_start(self, msg: m.Start) -> list[Sentence]:
         say = self.say().add(f"Avalon, {len(self.seats)} players: ").names(self.seats).fact("seats", *self.seats)
-        say.add(f". {msg.get('good', '?')} ").side("good", "good").add(f" against {msg.get('evil', '?')} ")
-        say.side("evil", "evil").add("; quest teams of ").add("-".join(msg.list("quests"))).add(" players.")
-        options = msg.pairs("options")
+        say.add(f". {msg.good} ").side("good", "good").add(f" against {msg.evil} ")
+        say.side("evil", "evil").add("; quest teams of ").add("-".join(map(str, msg.quests))).add(" players.")
+        options = msg.options
         rules = ["Merlin and the assassin"] if options.get("merlin") == "true" else []
         rules += [name.capitalize() for name in SPECIAL if options.get(name) == "true"]
         if options.get("lancelot", "0") != "0":
@@ -49,12 +52,14 @@ class AvalonStory(Story):
             say.add(" In play: ", ", ".join(rules), ".")
         return [say.done()]
 
-    def on_deck(self, msg: Message) -> list[Sentence]:
-        return [self.say().add("Loyalty cards for quests 1-5: ", ", ".join(msg.list("cards")), ".").done()]
+    @parsed(m.Deck)
+    def on_deck(self, msg: m.Deck) -> list[Sentence]:
+        return [self.say().add("Loyalty cards for quests 1-5: ", ", ".join(msg.cards), ".").done()]
 
-    def on_loyalty(self, msg: Message) -> list[Sentence]:
-        card = msg.get("card", "")
-        say = self.say().add(f"Loyalty card for quest {msg.get('quest')}: {card}")
+    @parsed(m.Loyalty)
+    def on_loyalty(self, msg: m.Loyalty) -> list[Sentence]:
+        card = msg.card
+        say = self.say().add(f"Loyalty card for quest {msg.quest}: {card}")
         return [say.add(": the Lancelots change sides." if card == "switch" else ".").done()]
 
     def on_ask(self, msg: Message) -> list[Sentence]:
@@ -80,23 +85,25 @@ class AvalonStory(Story):
             return [say.done()]
         return []
 
-    def on_votes(self, msg: Message) -> list[Sentence]:
-        approve, reject = msg.list("approve"), msg.list("reject")
-        approved = msg.get("result") == "approved"
+    @parsed(m.Votes)
+    def on_votes(self, msg: m.Votes) -> list[Sentence]:
+        approve, reject = list(msg.approve), list(msg.reject)
+        approved = msg.result == "approved"
         say = self.say().add(f"{'Approved' if approved else 'Rejected'} {len(approve)}-{len(reject)}: ")
         say.names(approve).add(" for; ").names(reject).add(" against.")
-        say.fact("votes", self.quest, self.attempt, msg.get("result", ""))
+        say.fact("votes", self.quest, self.attempt, msg.result)
         for nick in approve:
             say.fact("vote", self.quest, self.attempt, nick, "approve")
         for nick in reject:
             say.fact("vote", self.quest, self.attempt, nick, "reject")
         if not approved:
-            rejections = msg.get("rejections", "?")
+            rejections = msg.rejections
             say.add(f" Rejections in a row: {rejections} of {self.rejection_limit}.").fact("rejections", rejections)
         return [say.done()]
 
-    def on_quest(self, msg: Message) -> list[Sentence]:
-        quest, fails, result = msg.get("quest", "?"), msg.int("fails", 0), msg.get("result", "")
+    @parsed(m.Quest)
+    def on_quest(self, msg: m.Quest) -> list[Sentence]:
+        quest, fails, result = msg.quest, msg.fails, msg.result
         self.quests_done += 1
         say = self.say().add(f"Quest {quest} ")
         if result == "success":
@@ -104,13 +111,14 @@ class AvalonStory(Story):
         else:
             say.side("fails", "evil")
         cards = "no fail card" if fails == 0 else "1 fail card" if fails == 1 else f"{fails} fail cards"
-        successes, failures = msg.get("successes", "?"), msg.get("failures", "?")
+        successes, failures = msg.successes, msg.failures
         say.add(f" ({cards}). Score: ").side(f"good {successes}", "good").add(", ")
         say.side(f"evil {failures}", "evil").add(".")
         return [say.fact("quest", quest, result, fails).fact("score", successes, failures).done()]
 
-    def on_assassination(self, msg: Message) -> list[Sentence]:
-        assassin, target, hit = msg.get("assassin", "?"), msg.get("target", "?"), msg.flag("hit")
+    @parsed(m.Assassination)
+    def on_assassination(self, msg: m.Assassination) -> list[Sentence]:
+        assassin, target, hit = msg.assassin, msg.target, msg.hit
         say = self.say().name(assassin).add(" names ").name(target).add(" as Merlin: ")
         say.add("a hit." if hit else "a miss.").fact("assassination", assassin, target, str(hit).lower())
         if hit:
@@ -126,7 +134,7 @@ class AvalonStory(Story):
         say.side(f"{winner} wins", winner).add(f": {REASONS.get(reason, reason.replace('_', ' '))}.")
 
     def side_of(self, nick: str, role: str, end: Message) -> str:
-        final = end.pairs("lancelots").get(nick)
+        final = (m.End.parse(end).lancelots or {}).get(nick)
         if final:
             return final
         try:
@@ -135,6 +143,6 @@ class AvalonStory(Story):
             return ""
 
     def winners(self, end: Message) -> list[str]:
-        winner = end.get("winner")
-        return [nick for nick, role in end.pairs("roles").items() if self.side_of(nick, role, end) == winner]
+        news = m.End.parse(end)
+        return [nick for nick, role in news.roles.items() if self.side_of(nick, role, end) == news.winner]
 

@@ -12,8 +12,9 @@ from typing import Any, Sequence
 from ...core.decisions import Decision
 from ...core.events import Event
 from ...core.game import FORFEIT
-from ...protocol import END, ROLE, START, Message
-from ..avalon.lines import AvalonLines
+from ..avalon.lines import AvalonLines, seat_nicks
+from ..wire import WireMessage
+from . import messages as m
 from . import board
 from .engine import FORCED_AFTER, TuvalonGame
 
@@ -23,40 +24,32 @@ class TuvalonLines(AvalonLines):
     private_talk = "no one hears you in private now: TEAM is for your turn in the second discussion (speak_near)"
     private_lines: int | None = 10
 
-    def event_message(self, event: Event, gid: str, nicks: Sequence[str]) -> Message | None:
+    def event_news(self, event: Event, gid: str, nicks: Sequence[str]) -> WireMessage | None:
         d = event.data
         kind = event.kind
         if kind == "setup":
-            opts = ",".join(f"{k}:{v}" for k, v in d["options"].items())
-            return Message.make(START, gid, game="tuvalon", seats=nicks, options=opts, good=d["good"], evil=d["evil"],
-                                quests=d["quest_sizes"], fails=d["fails_needed"], map=f"{d['map']}x{d['map']}")
+            return m.Start(gid=gid, game="tuvalon", seats=tuple(nicks), options={k: str(v) for k, v in d["options"].items()},
+                           good=d["good"], evil=d["evil"], quests=tuple(d["quest_sizes"]),
+                           fails=tuple(d["fails_needed"]), map=f"{d['map']}x{d['map']}")
         if kind == "role":
-            return Message.make(ROLE, gid, role=d["role"], side=d["side"], sees=[nicks[s] for s in d["sees"]],
-                                hearing=d["hearing"])
+            return m.Role(gid=gid, role=d["role"], side=d["side"], sees=seat_nicks(d["sees"], nicks), hearing=d["hearing"])
         if kind == "positions":
-            return Message.make("MAP", gid, cells=[f"{n}:{c}" for n, c in zip(nicks, d["cells"])])
+            return m.Map(gid=gid, cells=dict(zip(nicks, d["cells"])))
         if kind == "team":
-            return Message.make("TEAM_PROPOSED", gid, quest=d["quest"], leader=nicks[d["leader"]],
-                                team=[nicks[s] for s in d["team"]], forced=d["forced"])
+            return m.TeamProposed(gid=gid, quest=d["quest"], leader=nicks[d["leader"]], team=seat_nicks(d["team"], nicks),
+                                  forced=d["forced"])
         if kind == "speech":
-            fields: dict[str, Any] = {"player": nicks[d["player"]], "purpose": d["purpose"], "passed": d["passed"]}
-            if "heard_by" in d:
-                fields["heard_by"] = [nicks[s] for s in d["heard_by"]]
-            return Message.make("SPEECH", gid, **fields)
+            heard = seat_nicks(d["heard_by"], nicks) if "heard_by" in d else None
+            return m.Speech(gid=gid, player=nicks[d["player"]], purpose=d["purpose"], passed=d["passed"], heard_by=heard)
         if kind == "move":
-            return Message.make("MOVE", gid, player=nicks[d["player"]], **{"from": d["from"], "to": d["to"]})
+            return m.Move(gid=gid, player=nicks[d["player"]], from_=d["from"], to=d["to"])
         if kind == "forced":
-            return Message.make("FORCED", gid, quest=d["quest"], leader=nicks[d["leader"]],
-                                team=[nicks[s] for s in d["team"]])
+            return m.Forced(gid=gid, quest=d["quest"], leader=nicks[d["leader"]], team=seat_nicks(d["team"], nicks))
         if kind == "end":
-            msg = super().event_message(event, gid, nicks)
-            assert msg is not None and msg.verb == END
-            if d["reason"] == FORFEIT:
-                # A forfeit's cause is a token (``timeout``, ``speech_budget``); an abort's
-                # free-text cause ("stopped by op1") is the operator's and stays in the store.
-                msg.fields["why"] = d["why"]
-            return msg
-        return super().event_message(event, gid, nicks)
+            # A forfeit's cause is a token (``timeout``, ``speech_budget``); an abort's
+            # free-text cause ("stopped by op1") is the operator's and stays in the store.
+            return m.End(**self.end_fields(d, gid, nicks), why=d["why"] if d["reason"] == FORFEIT else None)
+        return super().event_news(event, gid, nicks)
 
     def ask_context(self, game: TuvalonGame, decision: Decision, nicks: Sequence[str]) -> dict[str, Any]:  # type: ignore[override]
         """A turn (``speak``, ``move``, ``speak_near``) tells its quest and its place in the

@@ -11,6 +11,8 @@ from __future__ import annotations
 from ...narrate.sentence import Sentence
 from ...protocol import Message
 from ..avalon.narration import AvalonStory
+from ..wire import parsed
+from . import messages as m
 
 
 class TuvalonStory(AvalonStory):
@@ -19,24 +21,27 @@ class TuvalonStory(AvalonStory):
     rejection_limit = 3
     """After three rejections in a row the next team goes without a vote."""
 
-    def on_start(self, msg: Message) -> list[Sentence]:
+    @parsed(m.Start)
+    def on_start(self, msg: m.Start) -> list[Sentence]:
         say = self.say().add("Tuvalon, 7 players on a 9x9 map: ").names(self.seats).fact("seats", *self.seats)
         say.add(". 4 ").side("good", "good").add(" (Merlin, Percival, two Knights) against 3 ")
         say.side("evil", "evil").add(" (Morgana, the Assassin, Oberon); quest teams of ")
-        say.add("-".join(msg.list("quests")), " players, quests 3 and 4 fail only on two fail cards.")
+        say.add("-".join(map(str, msg.quests)), " players, quests 3 and 4 fail only on two fail cards.")
         return [say.done()]
 
-    def on_map(self, msg: Message) -> list[Sentence]:
-        cells = msg.pairs("cells")
+    @parsed(m.Map)
+    def on_map(self, msg: m.Map) -> list[Sentence]:
+        cells = msg.cells
         say = self.say().add("They stand at ")
         for i, (nick, cell) in enumerate(cells.items()):
             say.add(", " if i else "").name(nick).add(f" {cell}").fact("cell", nick, cell)
         return [say.add(".").done()]
 
-    def on_team_proposed(self, msg: Message) -> list[Sentence]:
-        team, leader = msg.list("team"), msg.get("leader", "?")
+    @parsed(m.TeamProposed)
+    def on_team_proposed(self, msg: m.TeamProposed) -> list[Sentence]:
+        team, leader = list(msg.team), msg.leader
         say = self.say().name(leader).add(" proposes ").names(team)
-        if msg.flag("forced"):
+        if msg.forced:
             say.add(": three rejections in a row, so this team goes without a vote.")
         else:
             say.add("; everyone speaks, moves and speaks again before the vote.")
@@ -50,13 +55,14 @@ class TuvalonStory(AvalonStory):
             return super().on_ask(msg)
         return []
 
-    def on_speech(self, msg: Message) -> list[Sentence]:
-        player = msg.get("player", "?")
-        if msg.get("purpose") != "near":
-            return [self.say().name(player).add(" passes.").done()] if msg.flag("passed") else []
-        heard = msg.list("heard_by")
+    @parsed(m.Speech)
+    def on_speech(self, msg: m.Speech) -> list[Sentence]:
+        player = msg.player
+        if msg.purpose != "near":
+            return [self.say().name(player).add(" passes.").done()] if msg.passed else []
+        heard = list(msg.heard_by or ())
         say = self.say().name(player)
-        if msg.flag("passed"):
+        if msg.passed:
             say.add(" keeps quiet in the second discussion.")
         elif heard:
             say.add(" takes a second turn within earshot of ").names(heard).add(".")
@@ -64,15 +70,16 @@ class TuvalonStory(AvalonStory):
             say.add(" takes a second turn out of everyone's hearing.")
         return [say.fact("heard", player, *heard).done()]
 
-    def on_move(self, msg: Message) -> list[Sentence]:
-        player, before, after = msg.get("player", "?"), msg.get("from", "?"), msg.get("to", "?")
+    @parsed(m.Move)
+    def on_move(self, msg: m.Move) -> list[Sentence]:
+        player, before, after = msg.player, msg.from_, msg.to
         say = self.say().name(player)
         say.add(f" stays at {after}." if before == after else f" moves {before} → {after}.")
         return [say.fact("move", player, before, after).done()]
 
-    def on_forced(self, msg: Message) -> list[Sentence]:
-        return [self.say().add(f"Quest {msg.get('quest', '?')} goes without a vote: ").names(msg.list("team"))
-                .add(".").done()]
+    @parsed(m.Forced)
+    def on_forced(self, msg: m.Forced) -> list[Sentence]:
+        return [self.say().add(f"Quest {msg.quest} goes without a vote: ").names(list(msg.team)).add(".").done()]
 
     def side_of(self, nick: str, role: str, end: Message) -> str:
         return "good" if role == "knight" else super().side_of(nick, role, end)

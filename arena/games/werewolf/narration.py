@@ -11,9 +11,10 @@ from __future__ import annotations
 from ...narrate.sentence import Say, Sentence
 from ...narrate.story import Story
 from ...protocol import Message
+from ..wire import NOBODY, parsed
+from . import messages as m
 from .roles.registry import REGISTRY
 
-NOBODY = "none"
 REASONS = {
     "all_wolves_eliminated": "every wolf is dead",
     "parity_or_majority": "the wolves are as many as the village",
@@ -81,26 +82,30 @@ class WerewolfStory(Story):
 
     # -- lines -----------------------------------------------------------------------
 
-    def on_start(self, msg: Message) -> list[Sentence]:
+    @parsed(m.Start)
+    def on_start(self, msg: m.Start) -> list[Sentence]:
         self.alive = list(self.seats)
-        deal = msg.pairs("roles")
+        deal = msg.roles
         say = self.say().add(f"Werewolf, {len(self.seats)} players: ").names(self.seats).add(". Dealt: ")
         for i, (role, count) in enumerate(deal.items()):
             say.add(", " if i else "", f"{count} ").side(_read(role), _team(role)).fact("deal", role, count)
         return [say.add(".").fact("seats", *self.seats).done()]
 
-    def on_rules(self, msg: Message) -> list[Sentence]:
-        reveal = msg.pairs("options").get("revealRolesOnDeath") == "true"
-        self._majority = msg.pairs("options").get("dayVoteMajority") == "true"
+    @parsed(m.Rules)
+    def on_rules(self, msg: m.Rules) -> list[Sentence]:
+        reveal = msg.options.get("revealRolesOnDeath") == "true"
+        self._majority = msg.options.get("dayVoteMajority") == "true"
         text = "A player's role is revealed at death." if reveal else "Roles stay hidden until the end."
         return [self.say().add(text).fact("reveal", str(reveal).lower()).done()]
 
-    def on_night(self, msg: Message) -> list[Sentence]:
-        self.night = msg.int("night", self.night + 1)
+    @parsed(m.Night)
+    def on_night(self, msg: m.Night) -> list[Sentence]:
+        self.night = msg.night or self.night + 1
         return [self.say().add(f"Night {self.night} falls.").fact("night", self.night).done()]
 
-    def on_dawn(self, msg: Message) -> list[Sentence]:
-        day, dead, roles = msg.int("day", self.day), msg.list("dead"), msg.pairs("roles")
+    @parsed(m.Dawn)
+    def on_dawn(self, msg: m.Dawn) -> list[Sentence]:
+        day, dead, roles = msg.day or self.day, msg.dead, msg.roles or {}
         say = self.say().add(f"Dawn of day {day}: ")
         if not dead:
             return [say.add("nobody died in the night.").done()]
@@ -111,14 +116,14 @@ class WerewolfStory(Story):
             self._died(say, nick, roles.get(nick) or None)
         return [say.add(".").done()]
 
-    def on_day(self, msg: Message) -> list[Sentence]:
-        self.day = msg.int("day", self.day)
-        self.alive = msg.list("alive")
+    @parsed(m.Day)
+    def on_day(self, msg: m.Day) -> list[Sentence]:
+        self.day = msg.day or self.day
+        self.alive = list(msg.alive)
         say = self.say().add(f"Day {self.day}, {len(self.alive)} alive: ").names(self.alive)
         say.fact("day", self.day).fact("alive", *sorted(self.alive))
-        leader = msg.get("leader", NOBODY)
-        if leader != NOBODY:
-            say.add("; leader ").name(leader).fact("leader", leader)
+        if msg.leader is not None:
+            say.add("; leader ").name(msg.leader).fact("leader", msg.leader)
         if self.dead:
             say.add("; dead: ")
             for i, (nick, role) in enumerate(self.dead.items()):
@@ -127,41 +132,44 @@ class WerewolfStory(Story):
                     say.add(" (").side(_read(role), _team(role)).add(")")
         return [say.add(".").done()]
 
-    def on_candidacy(self, msg: Message) -> list[Sentence]:
-        if not msg.flag("stand"):
+    @parsed(m.Candidacy)
+    def on_candidacy(self, msg: m.Candidacy) -> list[Sentence]:
+        if not msg.stand:
             return []
-        player = msg.get("player", "?")
-        return [self.say().name(player).add(" stands for leader.").fact("candidate", player).done()]
+        return [self.say().name(msg.player).add(" stands for leader.").fact("candidate", msg.player).done()]
 
-    def on_leader_vote(self, msg: Message) -> list[Sentence]:
-        self._leader_votes.append((msg.get("player", "?"), msg.get("vote", "abstain")))
+    @parsed(m.LeaderVote)
+    def on_leader_vote(self, msg: m.LeaderVote) -> list[Sentence]:
+        self._leader_votes.append((msg.player, msg.vote or "abstain"))
         return []
 
-    def on_leader(self, msg: Message) -> list[Sentence]:
+    @parsed(m.Leader)
+    def on_leader(self, msg: m.Leader) -> list[Sentence]:
         votes, self._leader_votes = self._leader_votes, []
-        leader = msg.get("leader", NOBODY)
-        if not msg.list("candidates"):
+        leader = msg.leader
+        if not msg.candidates:
             return [self.say().add("Nobody stood for leader: the day has no leader.").done()]
         say = self.say()
-        if leader == NOBODY:
+        if leader is None:
             say.add("No leader is elected")
         else:
             say.name(leader).add(" is elected leader").fact("leader", leader)
             if not votes:
                 # Nobody voted: a lone candidate, or every voter stood (then the lot chose).
-                say.add(" unopposed" if len(msg.list("candidates")) == 1 else " by lot: everyone stood, nobody voted")
-            elif msg.flag("tie"):
+                say.add(" unopposed" if len(msg.candidates) == 1 else " by lot: everyone stood, nobody voted")
+            elif msg.tie:
                 say.add(" (by lot, after a tie)")
         say.add(".")
         if votes:
             self._tally(say, votes, "leader_vote")
         return [say.done()]
 
-    def on_order(self, msg: Message) -> list[Sentence]:
-        speakers = msg.list("speakers")
+    @parsed(m.Order)
+    def on_order(self, msg: m.Order) -> list[Sentence]:
+        speakers = list(msg.speakers)
         say = self.say().add("Speaking order: ")
-        leader = msg.get("leader", NOBODY)
-        if len(speakers) > 1 and speakers[-1] == leader and leader in speakers[:-1]:
+        leader = msg.leader
+        if leader is not None and len(speakers) > 1 and speakers[-1] == leader and leader in speakers[:-1]:
             # The leader speaks in turn and has the last word too.
             say.names(speakers[:-1]).add(", then ").name(leader).add(" again, as leader")
         else:
@@ -179,6 +187,7 @@ class WerewolfStory(Story):
         return []
 
     def on_speech(self, msg: Message) -> list[Sentence]:
+        """A turn ends: last words not said by now never will be."""
         self._last_words = None
         return []
 
@@ -189,13 +198,15 @@ class WerewolfStory(Story):
             return [self.say().add("Last words of ").name(nick).add(":").done(), *said]
         return said
 
-    def on_ballot(self, msg: Message) -> list[Sentence]:
-        self._ballots.append((msg.get("player", "?"), msg.get("vote", "abstain")))
+    @parsed(m.Ballot)
+    def on_ballot(self, msg: m.Ballot) -> list[Sentence]:
+        self._ballots.append((msg.player, msg.vote or "abstain"))
         return []
 
-    def on_vote_result(self, msg: Message) -> list[Sentence]:
+    @parsed(m.VoteResult)
+    def on_vote_result(self, msg: m.VoteResult) -> list[Sentence]:
         ballots, self._ballots = self._ballots, []
-        round_, outcome, target = msg.get("round", "1"), msg.get("outcome", ""), msg.get("target", NOBODY)
+        round_, outcome, target = str(msg.round or 1), msg.outcome, msg.target or NOBODY
         say = self.say().add(f"Day {self.day} {'runoff' if round_ == '2' else 'vote'}: ")
         say.fact("vote_result", self.day, round_, outcome, target)
         for voter, vote in ballots:
@@ -204,7 +215,7 @@ class WerewolfStory(Story):
         if outcome == "execution":
             say.add(" ").name(target).add(" is to be executed.")
         elif outcome == "runoff":
-            say.add(" A tie between ").names(msg.list("candidates")).add(": a runoff.")
+            say.add(" A tie between ").names(list(msg.candidates)).add(": a runoff.")
         else:
             why = self._why_nobody(ballots)
             say.add(f" {why}nobody is executed." if why else " Nobody is executed.")
@@ -245,43 +256,50 @@ class WerewolfStory(Story):
             say.add("no votes")
         say.add(".")
 
-    def on_execution(self, msg: Message) -> list[Sentence]:
-        player = msg.get("player", "?")
+    @parsed(m.Execution)
+    def on_execution(self, msg: m.Execution) -> list[Sentence]:
+        player = msg.player
         idiot, self._idiot = self._idiot, None
-        if msg.flag("spared"):
+        if msg.spared:
             if idiot == player:  # "spared, but votes no more" said it
                 return []
             return [self.say().name(player).add(" is spared.").fact("spared", player).done()]
         say = self.say().add("Executed: ").fact("executed", player)
-        return [self._died(say, player, msg.get("role")).add(".").done()]
+        return [self._died(say, player, msg.role).add(".").done()]
 
-    def on_idiot(self, msg: Message) -> list[Sentence]:
-        player = msg.get("player", "?")
+    @parsed(m.Idiot)
+    def on_idiot(self, msg: m.Idiot) -> list[Sentence]:
+        player = msg.player
         self._idiot = player
         say = self.say().name(player).add(" is the ").side("idiot", "village").add(": spared, but votes no more.")
         return [say.fact("role", player, "idiot").fact("spared", player).done()]
 
-    def on_death(self, msg: Message) -> list[Sentence]:
+    @parsed(m.Death)
+    def on_death(self, msg: m.Death) -> list[Sentence]:
         say = self.say().add("Dead: ")
-        return [self._died(say, msg.get("player", "?"), msg.get("role")).add(".").done()]
+        return [self._died(say, msg.player, msg.role).add(".").done()]
 
-    def on_silenced(self, msg: Message) -> list[Sentence]:
-        return [self.say().add("Silenced today: ").names(msg.list("players")).add(".").done()]
+    @parsed(m.Silenced)
+    def on_silenced(self, msg: m.Silenced) -> list[Sentence]:
+        return [self.say().add("Silenced today: ").names(list(msg.players)).add(".").done()]
 
-    def on_punished(self, msg: Message) -> list[Sentence]:
-        player = msg.get("player", "?")
+    @parsed(m.Punished)
+    def on_punished(self, msg: m.Punished) -> list[Sentence]:
+        player = msg.player
         say = self.say().add("The scapegoat punishes ").name(player)
-        if msg.get("punishment") == "death":
+        if msg.punishment == "death":
             return [say.add(": they die.").done()]
         return [say.add(": no vote tomorrow.").fact("voteless", player).done()]
 
-    def on_oracle(self, msg: Message) -> list[Sentence]:
-        target, role = msg.get("target", "?"), msg.get("role", "?")
+    @parsed(m.Oracle)
+    def on_oracle(self, msg: m.Oracle) -> list[Sentence]:
+        target, role = msg.target, msg.role
         say = self.say().add("An oracle died: ").name(target).add(" is the ").side(_read(role), _team(role)).add(".")
         return [say.fact("role", target, role).done()]
 
-    def on_shot(self, msg: Message) -> list[Sentence]:
-        hunter, target = msg.get("hunter"), msg.get("target", NOBODY)
+    @parsed(m.Shot)
+    def on_shot(self, msg: m.Shot) -> list[Sentence]:
+        hunter, target = msg.hunter, msg.target or NOBODY
         say = self.say()
         if hunter is None:
             say.add("A hunter's shot kills ").name(target).add(".")
@@ -311,16 +329,17 @@ class WerewolfStory(Story):
         return _team(role)
 
     def winners(self, end: Message) -> list[str]:
-        winner, roles = end.get("winner", NOBODY), end.pairs("roles")
+        news = m.End.parse(end)
+        winner, roles = news.winner or NOBODY, news.roles
         if winner == NOBODY:
             return []
         # A living neutral without a win of its own (roleblocker, bomb) wins with the winners.
         survivors = {nick for nick, role in roles.items() if nick in self.alive and _survivor(role)}
         if winner == "lovers":
-            lovers = set(end.list("lovers"))
+            lovers = set(news.lovers or ())
             found = [nick for nick, role in roles.items() if nick in lovers or role == "cupid"]
         elif winner == "cult":
-            cult = set(end.list("cult"))
+            cult = set(news.cult or ())
             found = [nick for nick, role in roles.items() if nick in cult or role == "cult_leader"]
         elif winner in ("village", "werewolf"):
             found = [nick for nick, role in roles.items() if _team(role) == winner]

@@ -3,8 +3,15 @@ a player knows (its role, whom it sees and what that means, the quest track)."""
 
 from __future__ import annotations
 
+import functools
+from typing import Any, ClassVar, Mapping
+
+from ...games.avalon import messages as m
+from ...games.avalon.messages import MESSAGES
+from ...games.wire import WireMessage, read
 from ...protocol import Message
 from .. import Ask, GameView
+from ..avalon import AvalonState
 from .render import Fields, Renderer, join, memory
 
 BASICS = """\
@@ -110,12 +117,11 @@ class AvalonText(Renderer):
         text.append(STRATEGY)
         return "\n\n".join(text)
 
+    messages: ClassVar[Mapping[str, type[WireMessage]]] = MESSAGES
+    """The game's typed messages, by verb: the lines ``said`` tells."""
+
     def line(self, msg: Message, game: GameView) -> str | None:
         verb, get = msg.verb, msg.get
-        if verb == "START":
-            return "The game begins."
-        if verb == "ROLE":
-            return None  # shown in what you know
         if verb == "ASK":
             kind = msg.args[2] if len(msg.args) > 2 else ""
             if kind == "team":
@@ -127,25 +133,14 @@ class AvalonText(Renderer):
             if kind == "assassinate":
                 return f"Good has won three quests; the assassin {get('to', '?')} must name Merlin."
             return None  # quest cards: the QUEST line tells the result
-        if verb == "VOTES":
-            return (f"Votes: approve {join(msg.list('approve'))}; reject {join(msg.list('reject'))}. The team is "
-                    f"{get('result', '?')} ({get('rejections', '?')} rejected in a row).")
-        if verb == "QUEST":
-            fails = msg.int("fails", 0)
-            return (f"Quest {get('quest', '?')} with {join(msg.list('team'))}: {get('result', '?').upper()}, "
-                    f"{fails} fail card{'s' if fails != 1 else ''}. Score: {get('successes', '?')} succeeded, "
-                    f"{get('failures', '?')} failed.")
-        if verb == "ASSASSINATION":
-            hit = "correct" if msg.flag("hit") else "wrong"
-            return f"The assassin {get('assassin', '?')} named {get('target', '?')} as Merlin: {hit}."
-        if verb == "DECK":
-            return f"The Lancelot loyalty cards for quests 1-5: {', '.join(msg.list('cards'))}."
-        if verb == "LOYALTY":
-            swap = " The Lancelots swap sides." if get("card") == "switch" else ""
-            return f"Loyalty card for quest {get('quest', '?')}: {get('card', '?')}.{swap}"
         if verb == "TIMEOUT":
             return f"{get('player', '?')} missed a deadline ({get('action', '?')})."
-        return super().line(msg, game) if verb != "RATINGS" else None
+        if verb == "RATINGS":
+            return None
+        news = read(self.messages, msg)
+        if news is None or isinstance(news, m.End):
+            return super().line(msg, game)
+        return said(news)
 
     def facts(self, game: GameView) -> list[str]:
         facts = [f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
@@ -167,29 +162,17 @@ class AvalonText(Renderer):
 
     def _track(self, game: GameView) -> list[str]:
         """The quest track, the rejections in a row, and the cards this player played."""
-        successes = failures = rejections = switches = 0
-        played: list[str] = []
-        quest = 1
-        for msg in list(game.messages):
-            if msg.verb == "LOYALTY" and msg.get("card") == "switch":
-                switches += 1
-            elif msg.verb == "QUEST":
-                successes, failures = msg.int("successes", successes), msg.int("failures", failures)
-                quest = msg.int("quest", quest) + 1
-                rejections = 0
-            elif msg.verb == "VOTES":
-                rejections = msg.int("rejections", rejections)
-        for kind, choice in list(memory(game).answers):
-            if kind == "quest":
-                played.append(str(choice))
-        sizes, fails = game.start.list("quests"), game.start.list("fails")
-        facts = [f"Score: {successes} quests succeeded, {failures} failed; {rejections} proposals rejected in a row."]
-        if quest <= len(sizes):
-            need = fails[quest - 1] if quest <= len(fails) else "1"
-            facts.append(f"Quest {quest} needs a team of {sizes[quest - 1]}; {need} fail card(s) sink it.")
+        state = _state(game)
+        played = [str(choice) for kind, choice in list(memory(game).answers) if kind == "quest"]
+        quest = state.successes + state.failures + 1
+        facts = [f"Score: {state.successes} quests succeeded, {state.failures} failed; {state.rejections} proposals "
+                 "rejected in a row."]
+        if quest <= len(state.quests):
+            q = state.quests[quest - 1]
+            facts.append(f"Quest {quest} needs a team of {q.size}; {q.fails_needed} fail card(s) sink it.")
         if played:
             facts.append(f"Your quest cards so far, in order: {', '.join(played)}.")
-        if game.role in ("good_lancelot", "evil_lancelot") and switches % 2:
+        if game.role in ("good_lancelot", "evil_lancelot") and state.switched:
             facts.append(f"The loyalty cards have switched the Lancelots: you are now on the "
                          f"{'evil' if game.side == 'good' else 'good'} side.")
         return facts
@@ -197,3 +180,54 @@ class AvalonText(Renderer):
     def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
         fields["pick"] = ask.pick
         fields["team"] = join(ask.message.list("team"))
+
+
+def _state(game: GameView[Any]) -> AvalonState:
+    """The game as the SDK follows it (a view made without the game's spec: followed here,
+    from its lines)."""
+    state = game.state
+    if isinstance(state, AvalonState):
+        return state
+    found = AvalonState(list(game.seats))
+    found.follow(list(game.messages))
+    return found
+
+
+@functools.singledispatch
+def said(news: WireMessage) -> str | None:
+    """A line of the game in words (None: not worth showing; ``ROLE`` is in what the
+    player knows)."""
+    return None
+
+
+@said.register
+def _(news: m.Start) -> str:
+    return "The game begins."
+
+
+@said.register
+def _(news: m.Votes) -> str:
+    return (f"Votes: approve {join(news.approve)}; reject {join(news.reject)}. The team is {news.result} "
+            f"({news.rejections} rejected in a row).")
+
+
+@said.register
+def _(news: m.Quest) -> str:
+    return (f"Quest {news.quest} with {join(news.team)}: {news.result.upper()}, {news.fails} fail "
+            f"card{'s' if news.fails != 1 else ''}. Score: {news.successes} succeeded, {news.failures} failed.")
+
+
+@said.register
+def _(news: m.Assassination) -> str:
+    return f"The assassin {news.assassin} named {news.target} as Merlin: {'correct' if news.hit else 'wrong'}."
+
+
+@said.register
+def _(news: m.Deck) -> str:
+    return f"The Lancelot loyalty cards for quests 1-5: {', '.join(news.cards)}."
+
+
+@said.register
+def _(news: m.Loyalty) -> str:
+    swap = " The Lancelots swap sides." if news.card == "switch" else ""
+    return f"Loyalty card for quest {news.quest}: {news.card}.{swap}"

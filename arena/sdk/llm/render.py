@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
 from ...protocol import Message
 from .. import Ask, GameView
@@ -86,7 +86,7 @@ class Fields(dict[str, Any]):
         return "?"
 
 
-def join(names: list[str]) -> str:
+def join(names: Sequence[str]) -> str:
     """Players in a sentence: ``a, b and c``; ``nobody`` for none."""
     if not names:
         return "nobody"

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 
+from ...games.tuvalon import messages as m
+from ...games.tuvalon.messages import MESSAGES
+from ...games.wire import Team
 from ...protocol import Message
 from .. import Ask, GameView
-from .avalon import AvalonText
+from .avalon import AvalonText, said
 from .avalon import TASKS as AVALON_TASKS
 from .render import Fields, join
 
@@ -57,27 +60,12 @@ class TuvalonText(AvalonText):
                             f"Each player may say at most {budget} bytes in the whole game: going over loses the "
                             "game, so keep speeches short.")
 
+    messages = MESSAGES
+
     def line(self, msg: Message, game: GameView) -> str | None:
-        verb, get = msg.verb, msg.get
-        if verb == "MAP":
-            return "Starting positions: " + ", ".join(f"{n} {c}" for n, c in msg.pairs("cells").items()) + "."
-        if verb == "TEAM_PROPOSED":
-            forced = " It goes without a vote." if msg.flag("forced") else ""
-            return (f"{get('leader', '?')} proposes the team {join(msg.list('team'))} for quest "
-                    f"{get('quest', '?')}.{forced}")
-        if verb == "MOVE":
-            return f"{get('player', '?')} moves {get('from', '?')} -> {get('to', '?')}."
-        if verb == "SPEECH":
-            if get("purpose") == "near":
-                return f"{get('player', '?')} spoke in the second discussion, heard by {join(msg.list('heard_by'))}."
+        if msg.verb == "ASK" and len(msg.args) > 2 and msg.args[2] in ("speak", "move", "speak_near"):
             return None
-        if verb == "TEAM":
-            return f"(heard nearby) {get('from', '?')} says: {json.dumps(msg.text or '', ensure_ascii=False)}"
-        if verb == "FORCED":
-            return f"Quest {get('quest', '?')} goes without a vote: {join(msg.list('team'))}."
-        if verb == "ASK" and len(msg.args) > 2 and msg.args[2] in ("speak", "move", "speak_near"):
-            return None
-        if verb == "ASK" and len(msg.args) > 2 and msg.args[2] == "vote":
+        if msg.verb == "ASK" and len(msg.args) > 2 and msg.args[2] == "vote":
             return f"Everyone votes on {join(msg.list('team'))}."
         return super().line(msg, game)
 
@@ -120,3 +108,39 @@ def hearers_sentence(state: object, me: str, others: list[str]) -> str:
         return f"Only {sure}."
     return (f"{sure}; {join(far)} (2 cells away) can hear you only if they hear 5x5 (Knights and Oberon). "
             "Nobody else can hear you.")
+
+
+# Tuvalon's own lines in words, beside Avalon's (``said``: AvalonText tells them all).
+
+
+@said.register
+def _(news: m.Map) -> str:
+    return "Starting positions: " + ", ".join(f"{n} {c}" for n, c in news.cells.items()) + "."
+
+
+@said.register
+def _(news: m.TeamProposed) -> str:
+    forced = " It goes without a vote." if news.forced else ""
+    return f"{news.leader} proposes the team {join(news.team)} for quest {news.quest}.{forced}"
+
+
+@said.register
+def _(news: m.Move) -> str:
+    return f"{news.player} moves {news.from_} -> {news.to}."
+
+
+@said.register
+def _(news: m.Speech) -> str | None:
+    if news.purpose == "near":
+        return f"{news.player} spoke in the second discussion, heard by {join(news.heard_by or ())}."
+    return None
+
+
+@said.register
+def _(news: Team) -> str:
+    return f"(heard nearby) {news.from_} says: {json.dumps(news.text, ensure_ascii=False)}"
+
+
+@said.register
+def _(news: m.Forced) -> str:
+    return f"Quest {news.quest} goes without a vote: {join(news.team)}."

@@ -4,6 +4,12 @@ lover, its night results, its powers left, who lives and who died as what."""
 
 from __future__ import annotations
 
+import functools
+from typing import Any, Mapping, Sequence
+
+from ...games.werewolf import messages as m
+from ...games.werewolf.messages import MESSAGES
+from ...games.wire import NOBODY, Team, WireMessage, read
 from ...protocol import Message
 from .. import Ask, GameView
 from ..werewolf import WerewolfState
@@ -220,116 +226,23 @@ class WerewolfText(Renderer):
         return "\n\n".join(text)
 
     def line(self, msg: Message, game: GameView) -> str | None:
-        verb, get = msg.verb, msg.get
-        if verb in ("ASK", "ROLE", "RULES", "RATINGS"):
-            return None  # requests: the lines that close them tell the outcome; ROLE: in what you know
-        if verb == "START":
-            return "The game begins."
-        if verb == "WOLVES":
-            return f"{SECRET}The werewolves are {join(msg.list('wolves'))}."
-        if verb == "LOVERS":
-            return f"{SECRET}Cupid {get('cupid', '?')} linked the lovers {join(msg.list('lovers'))}."
-        if verb == "NIGHT":
-            return f"Night {get('night', '?')} falls."
-        if verb == "SEER":
-            return f"{SECRET}Your check: {get('target', '?')} is {get('side', '?')}."
-        if verb == "WOLF_VOTES":
-            votes = ", ".join(f"{w} for {t}" for w, t in msg.pairs("votes").items())
-            return f"{SECRET}The pack voted: {votes or 'no votes'}. Target: {get('target', 'none')}."
-        if verb == "WOLF_TARGET":
-            target = get("target", "none")
-            return f"{SECRET}The wolves' target tonight: {target}." if target != "none" else \
-                f"{SECRET}The wolves have no target tonight."
-        if verb == "CHARMED":
-            return f"{SECRET}Charmed now: {join(msg.list('charmed'))} (new: {get('new', 'none')})."
-        if verb == "BLOCKED":
-            return f"{SECRET}You were blocked on night {get('night', '?')}: your night actions did nothing."
-        if verb == "MASONS":
-            return f"{SECRET}The masons are {join(msg.list('masons'))}."
-        if verb == "DETECTIVE":
-            same = "the same side" if msg.flag("same") else "different sides"
-            return f"{SECRET}Your comparison: {join(msg.list('players'))} are on {same}."
-        if verb == "TRACKED":
-            return f"{SECRET}{get('target', '?')} visited {join(msg.list('visited'))} tonight."
-        if verb == "WATCHED":
-            return f"{SECRET}{get('target', '?')} was visited by {join(msg.list('visitors'))} tonight."
-        if verb == "SILENCED":
-            return f"Silenced today (no turn to speak): {join(msg.list('players'))}."
-        if verb == "CLEANSED":
-            return f"{SECRET}A priest cleansed you: no longer {' or '.join(msg.list('statuses'))}."
-        if verb == "PUNISHED":
-            if get("punishment") == "death":
-                return f"The scapegoat punishes {get('player', '?')}, who dies."
-            return f"The scapegoat punishes {get('player', '?')}: no vote tomorrow."
-        if verb == "DEALT":
-            seen = f": {get('player', '?')} is on the {get('side', '?')} side" if get("player") else ""
-            return f"{SECRET}The dealer dealt you a card on night {get('night', '?')}: {get('card', '?')}{seen}."
-        if verb == "CULT":
-            return (f"{SECRET}{get('new', '?')} joined the cult of {get('leader', '?')}; its living members: "
-                    f"{join(msg.list('members'))}.")
-        if verb == "CARDS":
-            return f"{SECRET}The two extra cards: card1 is {', card2 is '.join(msg.list('cards'))}."
-        if verb == "CAUGHT":
-            return f"{SECRET}{get('player', '?')}, the little girl, was caught peeking: the pack attacks her tonight."
-        if verb == "ORACLE":
-            return f"The oracle died: {get('target', '?')} was {get('role', '?')}."
-        if verb == "TEAM":
-            return f"{SECRET}{get('from', '?')} tells the pack: {msg.text or ''}"
-        if verb == "DAWN":
-            dead = msg.list("dead")
-            roles = msg.pairs("roles")
-            if not dead:
-                return f"Day {get('day', '?')} dawns. Nobody died in the night."
-            return f"Day {get('day', '?')} dawns. Died in the night: {_with_roles(dead, roles)}."
-        if verb == "DAY":
-            leader = get("leader", "none")
-            return f"Alive: {join(msg.list('alive'))}." + (f" Leader: {leader}." if leader != "none" else "")
-        if verb == "CANDIDACY":
-            return f"{get('player', '?')} {'stands' if msg.flag('stand') else 'does not stand'} for leader."
-        if verb == "LEADER_VOTE":
-            vote = get("vote", "abstain")
-            return f"{get('player', '?')} " + ("abstains." if vote == "abstain" else f"votes for {vote} as leader.")
-        if verb == "LEADER":
-            leader = get("leader", "none")
-            return "No leader was elected." if leader == "none" else f"{leader} is the leader."
-        if verb == "ORDER":
-            return f"Speaking order: {', '.join(msg.list('speakers'))}."
-        if verb == "SPEECH":
-            return f"{get('player', '?')} passes." if msg.flag("passed") else None
-        if verb == "BALLOT":
-            vote = get("vote", "abstain")
-            runoff = " (runoff)" if get("round") == "2" else ""
-            return f"{get('player', '?')} " + ("abstains" if vote == "abstain" else f"votes to execute {vote}") + f"{runoff}."
-        if verb == "VOTE_RESULT":
-            counts = ", ".join(f"{n} {c}" for n, c in msg.pairs("counts").items()) or "no votes"
-            outcome = get("outcome")
-            result = (f"{get('target', '?')} is to be executed" if outcome == "execution" else
-                      f"a runoff between {join(msg.list('candidates'))}" if outcome == "runoff" else "nobody is executed")
-            return f"Votes: {counts}; {get('abstentions', '0')} abstained. Result: {result}."
-        if verb == "EXECUTION":
-            if msg.flag("spared"):
-                return f"{get('player', '?')} is spared."
-            return f"{get('player', '?')} is executed" + (f"; they were {get('role')}." if get("role") else ".")
-        if verb == "IDIOT":
-            return f"{get('player', '?')} is revealed as the idiot: spared, but no longer votes."
-        if verb == "SHOT":
-            target, hunter = get("target", "none"), get("hunter")
-            if hunter is None:
-                return f"A hunter shot {target}."
-            return f"The hunter {hunter} " + ("does not shoot." if target == "none" else f"shoots {target}.")
-        if verb == "DEATH":
-            return f"{get('player', '?')} dies" + (f"; they were {get('role')}." if get("role") else ".")
+        verb = msg.verb
+        if verb in ("ASK", "RATINGS"):
+            return None  # requests: the lines that close them tell the outcome
         if verb == "TIMEOUT":
-            return f"{get('player', '?')} missed a deadline."
-        return super().line(msg, game)
+            return f"{msg.get('player', '?')} missed a deadline."
+        news = read(MESSAGES, msg)
+        if news is None or isinstance(news, m.End):
+            return super().line(msg, game)
+        return said(news)
 
     def facts(self, game: GameView) -> list[str]:
         facts = [f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
                  if game.me in game.seats else f"You are {game.me}."]
         if game.role:
             facts.append(f"Your role: {game.role}, on the {game.side} side.")
-        state = _State(game)
-        facts.append(f"It is {state.phase}. Alive: {join(state.alive)}.")
+        state = _state(game)
+        facts.append(f"It is {_phase(state)}. Alive: {join(state.alive)}.")
         if state.dead:
             facts.append("Dead: " + ", ".join(f"{n} ({state.roles.get(n, 'role unknown')})" for n in state.dead) + ".")
         if state.leader:
@@ -338,23 +251,26 @@ class WerewolfText(Renderer):
             pack = [w for w in state.wolves if w != game.me and w in state.alive]
             facts.append(f"The werewolves are {join(state.wolves)}; your living pack mates: {join(pack)}.")
         if state.lovers:
-            facts.append(f"Lovers: {join(state.lovers)} (linked by Cupid {state.cupid}); if one dies, so does the other.")
-        if state.checks:
-            facts.append("Your checks: " + "; ".join(f"{t} is {s}" for t, s in state.checks) + ".")
+            facts.append(f"Lovers: {join(state.lovers)} (linked by Cupid {state.cupid or '?'}); if one dies, so does "
+                         "the other.")
+        if state.seer:
+            facts.append("Your checks: " + "; ".join(f"{r.player} is {r.side}" for r in state.seer) + ".")
         if state.charmed:
             facts.append(f"Charmed players: {join(state.charmed)}.")
         if state.cult and state.cult_leader in state.alive:
             facts.append(f"The cult of {state.cult_leader}: {join(state.cult)}; you play for it while its leader lives.")
-        facts += _secrets(game)
-        facts += _powers(game)
+        facts += _secrets(game, state)
+        facts += _powers(game, state)
         return facts
 
     def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
-        fields["target"] = next((m.get("target", "none") for m in reversed(game.messages) if m.verb == "WOLF_TARGET"), "?")
+        state = _state(game)
+        targets = list(state.wolf_targets.values())
+        fields["target"] = "?" if not targets else targets[-1] or NOBODY
         fields["runoff"] = " again for the runoff" if ask.fields.get("purpose") == "runoff" else ""
         fields["round"] = ""
         if ask.fields.get("round") == "2":
-            tied = next((m.list("candidates") for m in reversed(game.messages) if m.verb == "VOTE_RESULT"), [])
+            tied = state.results[-1].candidates if state.results else []
             fields["round"] = f", runoff among {join(tied)}"
 
 
@@ -364,77 +280,230 @@ def _deal(game: GameView) -> dict[str, str]:
     return dict(sorted(counts.items(), key=lambda rc: rc[0] == "villager"))
 
 
-def _with_roles(names: list[str], roles: dict[str, str]) -> str:
+def _with_roles(names: Sequence[str], roles: Mapping[str, str]) -> str:
     return join([f"{n} ({roles[n]})" if n in roles else n for n in names])
 
 
-class _State:
-    """Who lives, who died as what, the phase, and this player's secrets, read from the lines."""
-
-    def __init__(self, game: GameView) -> None:
-        self.alive = list(game.seats)
-        self.dead: list[str] = []
-        self.roles: dict[str, str] = {}
-        self.phase = "the start"
-        self.leader: str | None = None
-        self.wolves: list[str] = []
-        self.lovers: list[str] = []
-        self.cupid = "?"
-        self.checks: list[tuple[str, str]] = []
-        self.charmed: list[str] = []
-        self.cult: list[str] = []
-        self.cult_leader = "?"
-        for msg in list(game.messages):
-            verb, get = msg.verb, msg.get
-            if verb == "NIGHT":
-                self.phase = f"night {get('night', '?')}"
-            elif verb == "DAWN":
-                self.phase = f"day {get('day', '?')}"
-                self.roles.update(msg.pairs("roles"))
-                for n in msg.list("dead"):
-                    self._dies(n)
-            elif verb == "DAY":
-                alive = msg.list("alive")
-                self.dead += [n for n in self.alive if n not in alive and n not in self.dead]
-                self.alive = alive
-                leader = get("leader", "none")
-                self.leader = None if leader == "none" else leader
-            elif verb == "LEADER":
-                leader = get("leader", "none")
-                self.leader = None if leader == "none" else leader
-            elif verb in ("EXECUTION", "DEATH") and not msg.flag("spared"):
-                player = get("player", "")
-                if get("role"):
-                    self.roles[player] = get("role", "")
-                self._dies(player)
-            elif verb == "SHOT" and get("target", "none") != "none":
-                self._dies(get("target", ""))
-            elif verb == "WOLVES":
-                self.wolves = msg.list("wolves")
-            elif verb == "LOVERS":
-                self.lovers, self.cupid = msg.list("lovers"), get("cupid", "?")
-            elif verb == "SEER":
-                self.checks.append((get("target", "?"), get("side", "?")))
-            elif verb == "CHARMED":
-                self.charmed = msg.list("charmed")
-            elif verb == "CULT":
-                self.cult, self.cult_leader = msg.list("members"), get("leader", "?")
-
-    def _dies(self, nick: str) -> None:
-        if nick in self.alive:
-            self.alive.remove(nick)
-            self.dead.append(nick)
-        if nick == self.leader:
-            self.leader = None  # the title is not passed on
+def _state(game: GameView[Any]) -> WerewolfState:
+    """The game as the SDK follows it (a view made without the Werewolf spec: followed
+    here, from its lines)."""
+    state = game.state
+    if isinstance(state, WerewolfState):
+        return state
+    found = WerewolfState(list(game.seats))
+    found.follow(list(game.messages))
+    return found
 
 
-def _secrets(game: GameView) -> list[str]:
+def _phase(state: WerewolfState) -> str:
+    if state.day == 0:
+        return "the start"
+    return f"night {state.day}" if state.night else f"day {state.day}"
+
+
+@functools.singledispatch
+def said(news: WireMessage) -> str | None:
+    """A line of the game in words (None: not worth showing; ``ROLE`` and ``RULES`` are
+    in what the player knows)."""
+    return None
+
+
+@said.register
+def _(news: m.Start) -> str:
+    return "The game begins."
+
+
+@said.register
+def _(news: m.Wolves) -> str:
+    return f"{SECRET}The werewolves are {join(news.wolves)}."
+
+
+@said.register
+def _(news: m.Lovers) -> str:
+    return f"{SECRET}Cupid {news.cupid} linked the lovers {join(news.lovers)}."
+
+
+@said.register
+def _(news: m.Night) -> str:
+    return f"Night {news.night} falls."
+
+
+@said.register
+def _(news: m.Seer) -> str:
+    return f"{SECRET}Your check: {news.target} is {news.side}."
+
+
+@said.register
+def _(news: m.WolfVotes) -> str:
+    votes = ", ".join(f"{w} for {t}" for w, t in news.votes.items())
+    return f"{SECRET}The pack voted: {votes or 'no votes'}. Target: {news.target or NOBODY}."
+
+
+@said.register
+def _(news: m.WolfTarget) -> str:
+    if news.target is None:
+        return f"{SECRET}The wolves have no target tonight."
+    return f"{SECRET}The wolves' target tonight: {news.target}."
+
+
+@said.register
+def _(news: m.Charmed) -> str:
+    return f"{SECRET}Charmed now: {join(news.charmed)} (new: {news.new})."
+
+
+@said.register
+def _(news: m.Blocked) -> str:
+    return f"{SECRET}You were blocked on night {news.night}: your night actions did nothing."
+
+
+@said.register
+def _(news: m.Masons) -> str:
+    return f"{SECRET}The masons are {join(news.masons)}."
+
+
+@said.register
+def _(news: m.Detective) -> str:
+    same = "the same side" if news.same else "different sides"
+    return f"{SECRET}Your comparison: {join(news.players)} are on {same}."
+
+
+@said.register
+def _(news: m.Tracked) -> str:
+    return f"{SECRET}{news.target} visited {join(news.visited)} tonight."
+
+
+@said.register
+def _(news: m.Watched) -> str:
+    return f"{SECRET}{news.target} was visited by {join(news.visitors)} tonight."
+
+
+@said.register
+def _(news: m.Silenced) -> str:
+    return f"Silenced today (no turn to speak): {join(news.players)}."
+
+
+@said.register
+def _(news: m.Cleansed) -> str:
+    return f"{SECRET}A priest cleansed you: no longer {' or '.join(news.statuses)}."
+
+
+@said.register
+def _(news: m.Punished) -> str:
+    if news.punishment == "death":
+        return f"The scapegoat punishes {news.player}, who dies."
+    return f"The scapegoat punishes {news.player}: no vote tomorrow."
+
+
+@said.register
+def _(news: m.Dealt) -> str:
+    seen = f": {news.player} is on the {news.side or '?'} side" if news.player else ""
+    return f"{SECRET}The dealer dealt you a card on night {news.night}: {news.card}{seen}."
+
+
+@said.register
+def _(news: m.Cult) -> str:
+    return f"{SECRET}{news.new} joined the cult of {news.leader}; its living members: {join(news.members)}."
+
+
+@said.register
+def _(news: m.Cards) -> str:
+    return f"{SECRET}The two extra cards: card1 is {', card2 is '.join(news.cards)}."
+
+
+@said.register
+def _(news: m.Caught) -> str:
+    return f"{SECRET}{news.player}, the little girl, was caught peeking: the pack attacks her tonight."
+
+
+@said.register
+def _(news: m.Oracle) -> str:
+    return f"The oracle died: {news.target} was {news.role}."
+
+
+@said.register
+def _(news: Team) -> str:
+    return f"{SECRET}{news.from_} tells the pack: {news.text}"
+
+
+@said.register
+def _(news: m.Dawn) -> str:
+    if not news.dead:
+        return f"Day {news.day} dawns. Nobody died in the night."
+    return f"Day {news.day} dawns. Died in the night: {_with_roles(news.dead, news.roles or {})}."
+
+
+@said.register
+def _(news: m.Day) -> str:
+    return f"Alive: {join(news.alive)}." + (f" Leader: {news.leader}." if news.leader else "")
+
+
+@said.register
+def _(news: m.Candidacy) -> str:
+    return f"{news.player} {'stands' if news.stand else 'does not stand'} for leader."
+
+
+@said.register
+def _(news: m.LeaderVote) -> str:
+    return f"{news.player} " + ("abstains." if news.vote == "abstain" else f"votes for {news.vote} as leader.")
+
+
+@said.register
+def _(news: m.Leader) -> str:
+    return "No leader was elected." if news.leader is None else f"{news.leader} is the leader."
+
+
+@said.register
+def _(news: m.Order) -> str:
+    return f"Speaking order: {', '.join(news.speakers)}."
+
+
+@said.register
+def _(news: m.Speech) -> str | None:
+    return f"{news.player} passes." if news.passed else None
+
+
+@said.register
+def _(news: m.Ballot) -> str:
+    runoff = " (runoff)" if news.round == 2 else ""
+    return f"{news.player} " + ("abstains" if news.vote == "abstain" else f"votes to execute {news.vote}") + f"{runoff}."
+
+
+@said.register
+def _(news: m.VoteResult) -> str:
+    counts = ", ".join(f"{n} {c}" for n, c in news.counts.items()) or "no votes"
+    result = (f"{news.target or '?'} is to be executed" if news.outcome == "execution" else
+              f"a runoff between {join(news.candidates)}" if news.outcome == "runoff" else "nobody is executed")
+    return f"Votes: {counts}; {news.abstentions} abstained. Result: {result}."
+
+
+@said.register
+def _(news: m.Execution) -> str:
+    if news.spared:
+        return f"{news.player} is spared."
+    return f"{news.player} is executed" + (f"; they were {news.role}." if news.role else ".")
+
+
+@said.register
+def _(news: m.Idiot) -> str:
+    return f"{news.player} is revealed as the idiot: spared, but no longer votes."
+
+
+@said.register
+def _(news: m.Shot) -> str:
+    if news.hunter is None:
+        return f"A hunter shot {news.target}."
+    return f"The hunter {news.hunter} " + ("does not shoot." if news.target is None else f"shoots {news.target}.")
+
+
+@said.register
+def _(news: m.Death) -> str:
+    return f"{news.player} dies" + (f"; they were {news.role}." if news.role else ".")
+
+
+def _secrets(game: GameView[Any], state: WerewolfState) -> list[str]:
     """This player's private news that the history may have left out by now (a long game's
     oldest lines are cut): masons, comparisons, visits seen, dealt cards, the thief's cards;
     and who may not speak or vote today."""
-    state = game.state
-    if not isinstance(state, WerewolfState):
-        return []
     facts: list[str] = []
     if state.masons:
         facts.append(f"The masons (all village): {join(state.masons)}.")
@@ -467,7 +536,7 @@ def _secrets(game: GameView) -> list[str]:
     return facts
 
 
-def _powers(game: GameView) -> list[str]:
+def _powers(game: GameView[Any], state: WerewolfState) -> list[str]:
     """What this player's own answers used up: potions, shots, last night's protection."""
     answers = list(memory(game).answers)
     role = game.role
@@ -496,8 +565,7 @@ def _powers(game: GameView) -> list[str]:
                 doused = []
             elif kind == "arsonist" and isinstance(choice, str) and choice != "none" and choice not in doused:
                 doused.append(choice)
-        alive = _State(game).alive
-        living = [n for n in doused if n in alive]
+        living = [n for n in doused if n in state.alive]
         facts.append(f"Doused with your oil and alive: {join(living)}; ignite burns them all." if living else
                      "No living player is doused with your oil: ignite would burn nobody.")
     elif role == "vigilante":
@@ -508,5 +576,5 @@ def _powers(game: GameView) -> list[str]:
 
 def living_pack(game: GameView) -> list[str]:
     """The other living werewolves, who hear this player's pack talk (none: not a wolf)."""
-    state = _State(game)
+    state = _state(game)
     return [w for w in state.wolves if w != game.me and w in state.alive]
