@@ -45,7 +45,6 @@ STILL_OVER: dict[str, int] = {
     "arena/games/werewolf/engine.py:WerewolfGame": 757,
     "arena/referee/referee.py": 862,
     "arena/referee/referee.py:Referee": 748,
-    "arena/sdk/werewolf.py": 734,
     "arena/sdk/bot.py": 725,
     "arena/sdk/bot.py:Session": 450,
 }
