@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Mapping
 
 import yaml
-from pydantic import PlainValidator, StringConstraints, TypeAdapter, ValidationError, model_validator
+from pydantic import AfterValidator, PlainValidator, StringConstraints, TypeAdapter, ValidationError, model_validator
 from pydantic.dataclasses import dataclass
-from pydantic_core import ErrorDetails
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from .core import kit as kits
 from .core.errors import SetupError
@@ -165,11 +165,22 @@ class StoreConfig(Section):
                         pattern=r"[^\x00]+", form="a non-empty file path")
 
 
+def _a_game(name: str) -> str:
+    """A game registered now (a game of a kit registered at run time too)."""
+    if name not in GAMES:
+        raise PydanticCustomError("string_pattern_mismatch", "not a game")
+    return name
+
+
+GameName = Annotated[str, AfterValidator(_a_game)]
+"""The name of a game: one of those registered when the configuration is read."""
+
+
 @dataclass(frozen=True, config=SECTION)
 class LobbyConfig(Section):
     """When the referee starts games on its own, and who may start them by hand."""
 
-    game: str = setting("avalon", help="the game the lobby starts", choices=tuple(GAMES))
+    game: GameName = setting("avalon", help="the game the lobby starts", choices=GAMES)
     auto_start: bool = setting(True, help="start a game by itself once enough bots are registered")
     min_players: int = setting(5, help="fewest registered bots for an automatic start", ge=1)
     max_players: int = setting(10, help="most players seated in one game", ge=1)
@@ -224,7 +235,7 @@ class TournamentConfig(Section):
     id: str = setting("t1", help="the tournament's id; run again with the same id to resume it",
                       pattern=r"[A-Za-z][A-Za-z0-9_]{0,11}",
                       form="1 to 12 letters, digits or _, starting with a letter")
-    game: str = setting("avalon", help="the game played", choices=tuple(GAMES))
+    game: GameName = setting("avalon", help="the game played", choices=GAMES)
     games: int = setting(100, help="games in the tournament", ge=1)
     players: int | None = setting(None, help="seats per game; null = every bot plays every game", ge=1)
     bots: tuple[Annotated[str, StringConstraints(strict=True, pattern=whole(_BOT))], ...] = setting(

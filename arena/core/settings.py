@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import field
+from collections.abc import Collection
 from typing import Any
 
 from pydantic import ConfigDict, model_validator
@@ -24,17 +25,19 @@ def whole(pattern: str) -> str:
     return f"^(?:{pattern})$"
 
 
-def setting(default: Any, *, help: str, choices: tuple[str, ...] | None = None, form: str | None = None,
+def setting(default: Any, *, help: str, choices: Collection[str] | None = None, form: str | None = None,
             **limits: Any) -> Any:
     """A field with a default, its help text and pydantic's ``limits`` (``pattern`` must
     match the whole text). A scalar takes YAML's own type only (a quoted "false" is not
     false, 5.0 is not a whole number); a tuple reads a YAML list, its items' type says
-    what each may be. ``choices`` limits a text to those values; ``form`` words the
+    what each may be. ``choices`` limits a text to those values (a tuple: fixed here; a
+    live collection, such as the games registered, is checked by the field's own type, as
+    it is when the value is read, and named in its errors); ``form`` words the
     expected value when the limits alone would not tell the operator what to write.
     Defaults are immutable, so configs never share state."""
     if isinstance(default, (list, dict, set)):
         raise TypeError("mutable defaults must be tuples")
-    if choices is not None and not isinstance(default, tuple):
+    if isinstance(choices, tuple) and not isinstance(default, tuple):
         limits["pattern"] = "|".join(map(re.escape, choices))
     if "pattern" in limits:
         limits["pattern"] = whole(limits["pattern"])

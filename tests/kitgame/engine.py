@@ -5,7 +5,6 @@ win when the spy is out; the spy wins when the rounds run out or two players are
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
 from arena.core.decisions import Decision
@@ -19,7 +18,6 @@ CAUGHT, ESCAPED = "spy_caught", "spy_escaped"
 MIN_PLAYERS, MAX_PLAYERS = 3, 8
 
 
-@dataclass(frozen=True)
 class OddOneOptions(Options):
     rounds: int = option(2, choices=(1, 2, 3), help="rounds of accusations before the spy escapes")
 
