@@ -371,10 +371,11 @@ def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_serve
     arena = Arena(irc_server, 5, FAST, store=tmp_path / "arena.db", watchers=("onlooker",))
     for i in range(5):
         arena.add_bot(f"p{i}", RuleBot(seed=i))
+    watcher = RawClient(irc_server, "onlooker")  # in the lobby before any bot: it hears the TABLE
+    arena.raw.append(watcher)
+    watcher.send(b"JOIN #arena\r\n")
+    watcher.expect(b"JOIN")
     with arena:
-        watcher = RawClient(irc_server, "onlooker")
-        arena.raw.append(watcher)
-        watcher.send(b"JOIN #arena\r\n")
         table = watcher.expect(b"TABLE", timeout=GAME_WAIT)
         channel = re.search(rb"channel=(\S+)", table).group(1)
         watcher.send(b"JOIN " + channel + b"\r\n")
