@@ -280,7 +280,8 @@ def render(value: Any) -> str:
     comma list, a bool as ``true`` or ``false``."""
     cls = value.__class__
     if cls is str:
-        return value
+        text: str = value  # what `is str` proved, which mypy does not narrow
+        return text
     if cls is int:
         return str(value)
     if cls is bool:

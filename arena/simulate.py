@@ -71,8 +71,8 @@ class Summary:
     games: int
     seed: int
     options: dict[str, Any]
-    wins: Counter = field(default_factory=Counter)
-    end_reasons: Counter = field(default_factory=Counter)
+    wins: Counter[str | None] = field(default_factory=Counter)
+    end_reasons: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:

@@ -147,7 +147,7 @@ def grammar(matches: list[Any], sent: list[list[str]], text: bool = False) -> di
     return seconds
 
 
-def _format(msg: Any) -> str:
+def _format(msg: Message) -> str:
     return msg.format()
 
 

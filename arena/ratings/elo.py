@@ -61,7 +61,8 @@ class Elo:
         return rating.mu
 
     def expected(self, strength: float, other: float) -> float:
-        return 1.0 / (1.0 + 10.0 ** ((other - strength) / self.scale))
+        odds: float = 10.0 ** ((other - strength) / self.scale)  # typeshed: Any (a negative base gives complex)
+        return 1.0 / (1.0 + odds)
 
     def rate(self, match: Match, current: Mapping[Entity, Rating]) -> tuple[Change, ...]:
         """The changes of every player (and side term) of ``match``; missing entities start fresh."""

@@ -27,7 +27,8 @@ class VigilanteShoot(NightKill):
 
     @classmethod
     def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
-        return game.state[seat]["shots"] <= 0
+        shots: int = game.state[seat]["shots"]  # the seat's state is a plain dict: its values are untyped
+        return shots <= 0
 
     @classmethod
     def stoppable(cls, game: "WerewolfGame") -> bool:
