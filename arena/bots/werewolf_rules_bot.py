@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from arena.sdk import Ask, DayVoteAsk, Player, SpeakAsk, Talk, WerewolfAsk, WerewolfBot, WerewolfState, WerewolfView
 

@@ -14,7 +14,8 @@ import select
 import socket
 import ssl
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import irc.bot
 import irc.client

@@ -12,7 +12,8 @@ import itertools
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..core.errors import ErrorCode
 from ..core.game import Game
@@ -617,7 +618,7 @@ class Referee:
                                   "once the store can be written", *leading_ids(msg.verb, msg.args))
         return True
 
-    _handlers: dict[str, Callable[["Referee", str, Message, float, str | None, str], None]] = {
+    _handlers: dict[str, Callable[[Referee, str, Message, float, str | None, str], None]] = {
         REGISTER: _register,
         PROOF: _proof,
         UNREGISTER: _unregister,

@@ -14,7 +14,8 @@ import functools
 import inspect
 import logging
 import random
-from typing import Any, Callable, ClassVar, TypeAlias, cast
+from typing import Any, ClassVar, TypeAlias, cast
+from collections.abc import Callable
 
 from ..core.words import counted
 from ..protocol import (

@@ -14,7 +14,8 @@ import itertools
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
 
 import click
 import irc.client

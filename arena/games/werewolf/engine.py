@@ -82,7 +82,8 @@ reaches ``maxDays`` ends in a draw (reason ``day_limit``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, NoReturn, Sequence
+from typing import Any, ClassVar, NoReturn
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction

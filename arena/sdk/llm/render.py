@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar
+from collections.abc import Mapping, Sequence
 
 from ...protocol import Message
 from .. import Ask, GameView
@@ -74,7 +75,7 @@ class Renderer:
         self.fill(fields, game, ask)
         return template.format_map(fields)
 
-    def fill(self, fields: "Fields", game: GameView[Any], ask: Ask) -> None:
+    def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
         """Add what a game's templates say beyond the request's own fields."""
 
 
