@@ -16,8 +16,8 @@ import typing
 from dataclasses import field
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal
 from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import AfterValidator, PlainValidator, StringConstraints, TypeAdapter, ValidationError, model_validator

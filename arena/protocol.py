@@ -17,8 +17,8 @@ import binascii
 import builtins
 import operator
 import re
-from typing import Any, overload
 from collections.abc import Mapping
+from typing import Any, overload
 
 from .core import kit as kits
 from .core.errors import ErrorCode

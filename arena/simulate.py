@@ -13,8 +13,8 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from .core.game import Game, Result
 from .core.options import Options

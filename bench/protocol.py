@@ -34,8 +34,8 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig

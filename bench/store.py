@@ -17,8 +17,8 @@ import random
 import statistics
 import tempfile
 import time
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from arena.config import TimeoutConfig
 from arena.games.avalon.options import AvalonOptions

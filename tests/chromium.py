@@ -19,8 +19,8 @@ import subprocess
 import tempfile
 import threading
 import time
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 WAIT = 30.0
 

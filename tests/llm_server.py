@@ -17,8 +17,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 from collections.abc import Callable, Iterable
+from typing import Any
 
 
 @dataclass

@@ -15,8 +15,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 from pathlib import Path
-from typing import Any
 from collections.abc import Container
+from typing import Any
 
 import pytest
 

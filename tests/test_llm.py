@@ -13,8 +13,8 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 

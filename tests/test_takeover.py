@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 from collections.abc import Container
+from typing import Any
 
 import pytest
 

@@ -6,8 +6,8 @@ filter over one log: that is what makes replays, resync and leak tests possible.
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 EVERYONE: None = None
 """The audience of a public event."""

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, ClassVar, NamedTuple, TypeAlias, TypeVar
 from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, NamedTuple, TypeAlias, TypeVar
 
 from ..core.errors import ErrorCode
 from ..protocol import MAX_LINE_BYTES, Message, ProtocolError

@@ -46,8 +46,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import irc.client
 

@@ -29,8 +29,8 @@ import tempfile
 import time
 import weakref
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
 from collections.abc import Iterator
+from typing import Any, NamedTuple, Protocol
 
 HOST = "127.0.0.1"
 KINDS = ("embedded", "ngircd")

@@ -35,8 +35,8 @@ Abnormal ends (the rule: the offender loses, everyone else draws):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 from collections.abc import Mapping
+from typing import ClassVar
 
 from .model import ABORTED, BOT, FORFEIT, SIDE, Change, Entity, Match, Rating, check_match, lookup
 

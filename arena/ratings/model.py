@@ -14,8 +14,8 @@ like a player (see ``elo`` and ``skill``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 BOT: Literal["bot"] = "bot"
 SIDE: Literal["side"] = "side"

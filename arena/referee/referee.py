@@ -12,39 +12,17 @@ import itertools
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..core.errors import ErrorCode
 from ..core.game import Game
 from ..games import GAMES, LINES, RESERVED_NICKS, rebuild
 from ..store import LiveGame
 from ..protocol import (
-    ANSWER,
-    BYE,
-    CHALLENGE,
-    PROOF,
-    SCRAM,
-    TEAM,
-    ERROR,
-    PAUSE,
-    PROTOCOL_VERSION,
-    REGISTER,
-    REGISTERED,
-    UNREGISTER,
-    WELCOME,
-    WHO,
-    Message,
-    ProtocolError,
-    game_id,
-    pack_scram,
-    parse,
-    redacted,
-    shown,
-    unpack_scram,
-    valid_id,
-    valid_nick,
-    valid_request_id,
+    ANSWER, BYE, CHALLENGE, PROOF, SCRAM, TEAM, ERROR, PAUSE, PROTOCOL_VERSION, REGISTER, REGISTERED, UNREGISTER,
+    WELCOME, WHO, Message, ProtocolError, game_id, pack_scram, parse, redacted, shown, unpack_scram, valid_id,
+    valid_nick, valid_request_id,
 )
 from .budget import ReplyBudget
 from .identity import AuthError, Challenge, Identities, Proof

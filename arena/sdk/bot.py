@@ -14,37 +14,13 @@ import functools
 import inspect
 import logging
 import random
-from typing import Any, ClassVar, TypeAlias, cast
 from collections.abc import Callable
+from typing import Any, ClassVar, TypeAlias, cast
 
 from ..core.words import counted
 from ..protocol import (
-    ANSWER,
-    ASK,
-    BYE,
-    CHALLENGE,
-    END,
-    ERROR,
-    FLOOR_LINES,
-    MORE,
-    PAUSE,
-    PROOF,
-    PROTOCOL_VERSION,
-    REGISTER,
-    SCRAM,
-    RESUME,
-    RESYNC,
-    ROLE,
-    START,
-    TABLE,
-    TEAM,
-    WARN,
-    WELCOME,
-    Message,
-    ProtocolError,
-    Reassembler,
-    pack_scram,
-    parse,
+    ANSWER, ASK, BYE, CHALLENGE, END, ERROR, FLOOR_LINES, MORE, PAUSE, PROOF, PROTOCOL_VERSION, REGISTER, SCRAM,
+    RESUME, RESYNC, ROLE, START, TABLE, TEAM, WARN, WELCOME, Message, ProtocolError, Reassembler, pack_scram, parse,
     unpack_scram,
 )
 from .faults import Faults

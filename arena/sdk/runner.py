@@ -14,8 +14,8 @@ import itertools
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
 from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import click
 import irc.client

@@ -11,8 +11,8 @@ repository. ``SQLite`` is the one the arena runs on.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Protocol
 from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
 
 
 class Cursor(Protocol):

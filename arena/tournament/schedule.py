@@ -20,8 +20,8 @@ import random
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..core import kit as kits
 from ..core.keys import derive

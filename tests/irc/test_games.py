@@ -9,8 +9,8 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pytest
 

@@ -12,8 +12,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from arena.games.werewolf.choice import Cover
 from arena.games.werewolf.engine import WerewolfGame

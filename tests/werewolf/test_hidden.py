@@ -4,8 +4,8 @@ timeouts, the hunter's shot without the shooter, and one refusal for any request
 from __future__ import annotations
 
 import random
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig

@@ -4,8 +4,8 @@ a player knows (its role, whom it sees and what that means, the quest track)."""
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
 from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ...games.avalon import messages as m
 from ...games.avalon.messages import MESSAGES

@@ -21,8 +21,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC
-from typing import Any
 from collections.abc import Mapping
+from typing import Any
 
 import anyio  # noqa: F401 - httpx's async transport imports it at its first call, which would spend a deadline on it
 import httpx

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
 from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from ...protocol import Message
 from .. import Ask, GameView

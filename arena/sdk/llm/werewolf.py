@@ -5,8 +5,8 @@ lover, its night results, its powers left, who lives and who died as what."""
 from __future__ import annotations
 
 import functools
-from typing import Any
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...games.werewolf import messages as m
 from ...games.werewolf.messages import MESSAGES

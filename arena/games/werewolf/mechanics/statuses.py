@@ -10,8 +10,8 @@ plain data, so a game pickles and replays.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
