@@ -16,7 +16,8 @@ import typing
 from dataclasses import field
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import AfterValidator, PlainValidator, StringConstraints, TypeAdapter, ValidationError, model_validator
@@ -78,7 +79,7 @@ class ServerConfig(Section):
                                "so; 1 is always safe", ge=1)
 
     @model_validator(mode="after")
-    def _sasl_pair(self) -> "ServerConfig":
+    def _sasl_pair(self) -> ServerConfig:
         # Messages raised here start with the field name; the formatter prefixes the section.
         if self.sasl_account is not None and self.sasl_password is None:
             raise ValueError("sasl_password must be set (a non-empty string) when sasl_account is set")
@@ -198,7 +199,7 @@ class LobbyConfig(Section):
         (), help="nicks allowed to send !start and !stop (!help and !status answer anyone)", form="a list of IRC nicks")
 
     @model_validator(mode="after")
-    def _players(self) -> "LobbyConfig":
+    def _players(self) -> LobbyConfig:
         if self.max_players < self.min_players:
             raise ValueError(f"max_players must be at least min_players ({self.min_players}), got {self.max_players}")
         return self

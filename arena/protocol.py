@@ -17,7 +17,8 @@ import binascii
 import builtins
 import operator
 import re
-from typing import Any, Mapping, overload
+from collections.abc import Mapping
+from typing import Any, overload
 
 from .core import kit as kits
 from .core.errors import ErrorCode
@@ -280,7 +281,8 @@ def render(value: Any) -> str:
     comma list, a bool as ``true`` or ``false``."""
     cls = value.__class__
     if cls is str:
-        return value
+        text: str = value  # what `is str` proved, which mypy does not narrow
+        return text
     if cls is int:
         return str(value)
     if cls is bool:
@@ -305,7 +307,7 @@ class Message:
         self.text = text
 
     @classmethod
-    def make(cls, verb: str, *args: Any, text: str | None = None, **fields: Any) -> "Message":
+    def make(cls, verb: str, *args: Any, text: str | None = None, **fields: Any) -> Message:
         """Build a message from Python values: lists become comma lists, bools true/false."""
         # (a value that is text already, as most are, is kept as it is: no call)
         return cls(verb, tuple([a if type(a) is str else render(a) for a in args]),
@@ -503,7 +505,7 @@ def parse(line: str) -> Message:
 def _check_fields(verb: str, pairs: list[tuple[str, str, str]]) -> None:
     """Say what is wrong with the fields of a line the fast path refused; learn good keys."""
     seen: set[str] = set()
-    for key, eq, value in pairs:
+    for key, eq, _value in pairs:
         if not eq:
             raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: positional {key[:20]!r} after key=value fields")
         if key not in _GOOD_KEYS:

@@ -13,7 +13,8 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .core.game import Game, Result
 from .core.options import Options
@@ -71,8 +72,8 @@ class Summary:
     games: int
     seed: int
     options: dict[str, Any]
-    wins: Counter = field(default_factory=Counter)
-    end_reasons: Counter = field(default_factory=Counter)
+    wins: Counter[str | None] = field(default_factory=Counter)
+    end_reasons: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:

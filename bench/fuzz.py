@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, ServerConfig, TimeoutConfig

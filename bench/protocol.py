@@ -34,7 +34,8 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig
@@ -147,7 +148,7 @@ def grammar(matches: list[Any], sent: list[list[str]], text: bool = False) -> di
     return seconds
 
 
-def _format(msg: Any) -> str:
+def _format(msg: Message) -> str:
     return msg.format()
 
 

@@ -15,7 +15,7 @@ import argparse
 import hashlib
 import platform
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from arena.config import TimeoutConfig
 from arena.protocol import pack_scram, parse, unpack_scram

@@ -17,7 +17,8 @@ import random
 import statistics
 import tempfile
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from arena.config import TimeoutConfig
 from arena.games.avalon.options import AvalonOptions

@@ -18,23 +18,23 @@ import secrets
 import socket
 
 
-def fields_of(tokens):
+def fields_of(tokens: list[str]) -> dict[str, str]:
     """key=value tokens of a protocol line (positional tokens come first)."""
     return dict(t.split("=", 1) for t in tokens if "=" in t)
 
 
 # -- SCRAM-SHA-256 (protocol.md section 3): prove the key, never send it ---------------------
 
-def b64(data):
+def b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
 
 
-def scram_field(message):
+def scram_field(message: str) -> str:
     """A SCRAM message as the value of scram= (base64 of its text)."""
     return b64(message.encode())
 
 
-def unb64(value):
+def unb64(value: str) -> bytes:
     """The bytes of a base64 text (b"" if it is not base64)."""
     try:
         return base64.b64decode(value, validate=True)
@@ -42,12 +42,12 @@ def unb64(value):
         return b""
 
 
-def scram_text(value):
+def scram_text(value: str) -> str:
     """The SCRAM message in a scram= value ("" if it is not one)."""
     return unb64(value).decode(errors="replace")
 
 
-def scram_final(key, bare, nonce, server_first):
+def scram_final(key: str, bare: str, nonce: str, server_first: str) -> tuple[str, str] | None:
     """The client-final-message for the referee's server-first-message, and the server
     signature its WELCOME must carry; None if the challenge is not one a referee gives."""
     attrs = dict(part.split("=", 1) for part in server_first.split(",") if "=" in part)
@@ -66,7 +66,7 @@ def scram_final(key, bare, nonce, server_first):
     return f"{without_proof},p={b64(proof)}", "v=" + b64(signature)
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--server", required=True)
     ap.add_argument("--nick", required=True)
@@ -82,19 +82,19 @@ def main():
     out = sock.makefile("w", encoding="utf-8", newline="")
     inp = sock.makefile("r", encoding="utf-8", errors="replace", newline="\r\n")
 
-    def send(line):
+    def send(line: str) -> None:
         out.write(line + "\r\n")
         out.flush()
 
-    def tell_referee(text):
+    def tell_referee(text: str) -> None:
         send(f"PRIVMSG {args.referee} :{text}")
 
     # Who we are. The key is never sent: each REGISTER starts a SCRAM exchange that proves
     # it, and the referee must prove it knows it too (its WELCOME's signature) before we
     # obey any line of its nick: whoever else holds that nick gets nothing it can use.
-    scram = {}  # the exchange under way: our nonce, then the signature the WELCOME must carry
+    scram: dict[str, str] = {}  # the exchange under way: our nonce, then the signature the WELCOME must carry
 
-    def register():
+    def register() -> str:
         line = f"REGISTER 1 name={args.name or args.nick} owner=arena version=1.0"
         scram.clear()
         if args.key:
@@ -105,10 +105,10 @@ def main():
 
     send(f"NICK {args.nick}")
     send(f"USER {args.nick} 0 * :plain socket bot")
-    games = {}  # game id -> channel
-    replaying = set()  # games whose past lines the referee is replaying (RESYNC): answer none of them
-    ended = set()  # games of ours that have ended
-    held = None  # the parts so far of a continued line: (verb and args, fields)
+    games: dict[str, str] = {}  # game id -> channel
+    replaying: set[str] = set()  # games whose past lines the referee is replaying (RESYNC): answer none of them
+    ended: set[str] = set()  # games of ours that have ended
+    held: tuple[list[str], dict[str, str]] | None = None  # the parts so far of a continued line: (verb and args, fields)
     trusted = True  # whether the lobby's topic lets us believe the referee's nick
     joined = False  # whether we are in the lobby (its names list came)
     registered = False  # whether the referee welcomed us (and, with a key, proved it is the referee)

@@ -19,7 +19,8 @@ import subprocess
 import tempfile
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 WAIT = 30.0
 
@@ -86,7 +87,7 @@ class Chromium:
             raise RuntimeError(f"{method}: {reply['error']}")
         return reply.get("result", {})
 
-    def page(self, width: int = 1280, height: int = 900) -> "Page":
+    def page(self, width: int = 1280, height: int = 900) -> Page:
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         return Page(self, session, width, height)

@@ -17,7 +17,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 
 @dataclass
@@ -61,7 +62,7 @@ class FakeChat:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
-    def __enter__(self) -> "FakeChat":
+    def __enter__(self) -> FakeChat:
         self.thread.start()
         return self
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import subprocess
 from contextlib import contextmanager
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 import scramp

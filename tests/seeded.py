@@ -4,7 +4,7 @@ line a game has: Werewolf deals each role in turn, with roles revealed on death 
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 from arena.core.game import Game
 from arena.games import GAMES

@@ -13,7 +13,7 @@ import re
 import shutil
 import threading
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from werkzeug.serving import make_server

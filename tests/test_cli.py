@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import yaml

@@ -21,7 +21,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import pytest
 
@@ -271,7 +271,7 @@ class Table:
         assert len(replies) == 1, f"{text!r} from {nick} got {replies}"
         return replies[0]
 
-    def start(self, game: str, seats: int, options: object, *, watchers: Sequence[str] = ()) -> "Table":
+    def start(self, game: str, seats: int, options: object, *, watchers: Sequence[str] = ()) -> Table:
         self.nicks = NICKS[:seats]
         for nick in (*self.nicks, *watchers):
             self.send(nick, f"REGISTER 1 name={nick}")

@@ -3,7 +3,7 @@ transcript, and deadlines that start when a request actually goes out."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from arena.config import Config, FloodConfig, TimeoutConfig
 from arena.games.avalon.options import AvalonOptions

@@ -15,7 +15,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 from pathlib import Path
-from typing import Any, Container
+from collections.abc import Container
+from typing import Any
 
 import pytest
 

@@ -13,7 +13,8 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 

@@ -4,7 +4,7 @@ secrecy of the channel, routing of requests, refused answers, deadlines, renames
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

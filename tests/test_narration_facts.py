@@ -9,7 +9,8 @@ event had revealed it, and every vote, result, death and the winners are stated.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import pytest
 

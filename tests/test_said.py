@@ -8,7 +8,8 @@ import dataclasses
 import random
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from click.testing import CliRunner

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, Container
+from collections.abc import Container
+from typing import Any
 
 import pytest
 
@@ -224,7 +225,7 @@ def test_resync_after_a_restart_replays_only_what_the_seat_was_told(tmp_path: Pa
     block = [text for target, text in sent if target == "p2"]
     assert block[0].startswith("WELCOME") or block[0].startswith(RESYNC)
     replayed = [text for text in block if not text.startswith(("WELCOME", RESYNC))]
-    private = [line for line in replayed if line not in {l for to, _, l in live.lines if to is None}]
+    private = [line for line in replayed if line not in {text for to, _, text in live.lines if to is None}]
     assert private == told[2]
     assert all(line not in told[s] or line in told[2] for s in told for line in replayed if s != 2)
 

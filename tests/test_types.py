@@ -1,8 +1,9 @@
-"""The type hints hold: mypy finds nothing in the package, the example bots and the benches
-(the files and settings are in setup.cfg's ``[mypy]``)."""
+"""The type hints hold: ``mypy --strict`` finds nothing in the package, the example bots and
+the benches (the files and settings are in setup.cfg's ``[mypy]``)."""
 
 from __future__ import annotations
 
+import configparser
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_mypy_is_strict() -> None:
+    """The check below is ``--strict``: settings that loosen it would let untyped code in."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg")
+    assert config.getboolean("mypy", "strict", fallback=False)
+    assert {"arena", "bots", "bench"} <= {part.strip() for part in config["mypy"]["files"].split(",")}
 
 
 def test_mypy_finds_nothing() -> None:

@@ -13,7 +13,8 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from click.testing import CliRunner

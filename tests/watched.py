@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Container
+from collections.abc import Container
+from typing import Any
 
 from click.testing import CliRunner
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 from arena.sdk import Ask, DayVoteAsk, Player, SpeakAsk, Talk, WerewolfAsk, WerewolfBot, WerewolfState, WerewolfView
 
@@ -222,7 +223,8 @@ class WerewolfRuleBot(WerewolfBot):
     def thief_steal(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """Takes the first card with a power (a werewolf card first: the pack is strong)."""
         cards = dict(zip(("card1", "card2"), game.state.cards))
-        for wanted in (lambda r: r == WOLF, lambda r: r != "villager"):
+        wants: tuple[Callable[[str], bool], ...] = (lambda r: r == WOLF, lambda r: r != "villager")
+        for wanted in wants:
             for option in ask.options:
                 if option in cards and wanted(cards[option]):
                     return option

@@ -7,7 +7,8 @@ every engine rejects bad answers with the same codes.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Hashable
+from collections.abc import Hashable
+from typing import Any, ClassVar
 
 from .errors import ErrorCode, IllegalAction
 

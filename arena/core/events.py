@@ -6,7 +6,8 @@ filter over one log: that is what makes replays, resync and leak tests possible.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 EVERYONE: None = None
 """The audience of a public event."""
@@ -41,7 +42,7 @@ class Event:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Event":
+    def from_dict(cls, d: dict[str, Any]) -> Event:
         aud = d.get("audience")
         return cls(d["kind"], d["data"], None if aud is None else frozenset(aud))
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable, Mapping, NoReturn, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, NoReturn
 
 from .decisions import Decision
 from .errors import ErrorCode, IllegalAction, SetupError

@@ -9,7 +9,8 @@ lists the options for help texts.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Iterable, Mapping, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ModelWrapValidatorHandler, ValidationError, model_validator
 from pydantic_core import ErrorDetails

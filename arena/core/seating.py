@@ -11,7 +11,7 @@ business of the seating: each game deals uniformly at random from its own secret
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from .seeds import derive_seed
 

@@ -3,7 +3,9 @@ engines and wire lines of every registered game (built in or not) are read from 
 
 from __future__ import annotations
 
-from typing import AbstractSet, Any, Callable, Generic, Iterable, Iterator, Mapping, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
+from typing import Any, Generic, TypeVar
 
 from ..core import kit
 from ..core.game import Game

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable, ClassVar, Mapping, NamedTuple, Optional, TypeAlias, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, NamedTuple, TypeAlias, TypeVar
 
 from ..core.errors import ErrorCode
 from ..protocol import MAX_LINE_BYTES, Message, ProtocolError
@@ -31,7 +32,7 @@ from ..protocol import MAX_LINE_BYTES, Message, ProtocolError
 NOBODY = "none"
 """How a ``Someone`` field says that it names no one (no leader, no target)."""
 
-Someone: TypeAlias = Optional[str]
+Someone: TypeAlias = str | None
 """A player's nick, or None for no one (``none`` on the wire)."""
 
 M = TypeVar("M", bound="WireMessage")

@@ -14,7 +14,8 @@ import select
 import socket
 import ssl
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import irc.bot
 import irc.client

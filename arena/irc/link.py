@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import irc.client
 

@@ -13,7 +13,7 @@ renames us later (e.g. services enforcing a registered nick).
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 import irc.client
 

@@ -6,7 +6,8 @@ import errno
 import logging
 import threading
 from concurrent.futures import Future
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import irc.client
 

@@ -10,7 +10,7 @@ reactor's thread with its mutex held; the link reads them under the same mutex.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 MAX_HOSTS = 10_000
 """Nicks whose host the roster remembers at most (``host_of``): strangers' lines must not

@@ -29,7 +29,8 @@ import tempfile
 import time
 import weakref
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple, Protocol
+from collections.abc import Iterator
+from typing import Any, NamedTuple, Protocol
 
 HOST = "127.0.0.1"
 KINDS = ("embedded", "ngircd")
@@ -123,7 +124,7 @@ class Stoppable(Protocol):
     def stop(self, timeout: float = 5.0) -> None: ...
 
 
-RUNNING: "weakref.WeakSet[Stoppable]" = weakref.WeakSet()
+RUNNING: weakref.WeakSet[Stoppable] = weakref.WeakSet()
 """Servers started and not yet stopped: the interpreter's exit stops them (servers of other
 kinds, the tests' own, add themselves too)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ssl
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 
 class IrcLinkError(Exception):

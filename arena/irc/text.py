@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import irc.strings
 from jaraco.stream.buffer import DecodingLineBuffer

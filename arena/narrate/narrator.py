@@ -10,7 +10,7 @@ names one (a referee that runs under a fallback nick says so there).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..core import kit as kits
 from ..irc.link import strip_controls

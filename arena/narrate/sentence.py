@@ -10,7 +10,7 @@ public events instead of reading prose.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, Union
+from collections.abc import Iterable, Sequence
 
 Fact = tuple[str, ...]
 """A claim a sentence makes: a kind, then its values as text."""
@@ -40,7 +40,7 @@ class Span:
     style: str | None = None
 
 
-Part = Union[str, Span]
+Part = str | Span
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ spectators need not read (most ``ASK`` lines, deadlines).
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar, Sequence
+from collections.abc import Sequence
+from typing import ClassVar
 
 from ..protocol import END, RATINGS, START, Message
 from .sentence import NAME, PLAY, SETUP, Say, Sentence, Span, duration

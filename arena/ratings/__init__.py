@@ -7,7 +7,8 @@ the same transaction as the game. See ``model`` for matches and outcomes, ``elo`
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 
 from .announce import announce
 from .elo import Elo

@@ -35,7 +35,8 @@ Abnormal ends (the rule: the offender loses, everyone else draws):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Mapping
+from collections.abc import Mapping
+from typing import ClassVar
 
 from .model import ABORTED, BOT, FORFEIT, SIDE, Change, Entity, Match, Rating, check_match, lookup
 
@@ -61,7 +62,8 @@ class Elo:
         return rating.mu
 
     def expected(self, strength: float, other: float) -> float:
-        return 1.0 / (1.0 + 10.0 ** ((other - strength) / self.scale))
+        odds: float = 10.0 ** ((other - strength) / self.scale)  # typeshed: Any (a negative base gives complex)
+        return 1.0 / (1.0 + odds)
 
     def rate(self, match: Match, current: Mapping[Entity, Rating]) -> tuple[Change, ...]:
         """The changes of every player (and side term) of ``match``; missing entities start fresh."""

@@ -14,7 +14,8 @@ like a player (see ``elo`` and ``skill``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Literal, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 BOT: Literal["bot"] = "bot"
 SIDE: Literal["side"] = "side"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable
 
 SENDERS = 10_000
 """Senders whose budget is remembered; the least recently charged is forgotten first (and

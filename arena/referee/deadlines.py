@@ -8,7 +8,8 @@ its reader's time, nor end a night its readers have just seen begin.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 WARN_STEP, DEFAULT_STEP, FORFEIT_STEP = "warn", "default", "forfeit"
 

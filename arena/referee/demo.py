@@ -16,7 +16,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from ..config import Config
 from ..core import kit as kits

@@ -8,7 +8,7 @@ out of turn is refused here and left out of the game, voiced or not.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..core.errors import ErrorCode, IllegalAction
 from ..core.game import Game

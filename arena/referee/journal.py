@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Callable, Container
+from collections.abc import Callable, Container
 
 from ..store import LiveGame, Store
 from .match import Match

@@ -32,7 +32,8 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Iterable, Protocol
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from ..config import LobbyConfig
 from ..core.keys import derive

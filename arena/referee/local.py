@@ -22,7 +22,8 @@ import itertools
 import math
 import time
 from collections import deque
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..core.game import Result
 from ..protocol import MAX_LINE_BYTES, Message, ProtocolError, parse

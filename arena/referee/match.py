@@ -11,7 +11,7 @@ speak) and ``Requests`` (what is open for whom).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..core.decisions import Decision
 from ..core.errors import IllegalAction

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .match import Match
@@ -52,7 +53,7 @@ class Backoff:
 class Pause:
     """A paused game: what it holds back, and what it does once its step is stored."""
 
-    match: "Match"
+    match: Match
     backoff: Backoff
     held: list[tuple[Callable[..., object], tuple[Any, ...]]] = field(default_factory=list)
     """What the game sent since its last stored step (lines, mode changes, deadline starts),

@@ -12,38 +12,17 @@ import itertools
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..core.errors import ErrorCode
 from ..core.game import Game
 from ..games import GAMES, LINES, RESERVED_NICKS, rebuild
 from ..store import LiveGame
 from ..protocol import (
-    ANSWER,
-    BYE,
-    CHALLENGE,
-    PROOF,
-    SCRAM,
-    TEAM,
-    ERROR,
-    PAUSE,
-    PROTOCOL_VERSION,
-    REGISTER,
-    REGISTERED,
-    UNREGISTER,
-    WELCOME,
-    WHO,
-    Message,
-    ProtocolError,
-    game_id,
-    pack_scram,
-    parse,
-    redacted,
-    shown,
-    unpack_scram,
-    valid_id,
-    valid_nick,
-    valid_request_id,
+    ANSWER, BYE, CHALLENGE, PROOF, SCRAM, TEAM, ERROR, PAUSE, PROTOCOL_VERSION, REGISTER, REGISTERED, UNREGISTER,
+    WELCOME, WHO, Message, ProtocolError, game_id, pack_scram, parse, redacted, shown, unpack_scram, valid_id,
+    valid_nick, valid_request_id,
 )
 from .budget import ReplyBudget
 from .identity import AuthError, Challenge, Identities, Proof
@@ -617,7 +596,7 @@ class Referee:
                                   "once the store can be written", *leading_ids(msg.verb, msg.args))
         return True
 
-    _handlers: dict[str, Callable[["Referee", str, Message, float, str | None, str], None]] = {
+    _handlers: dict[str, Callable[[Referee, str, Message, float, str | None, str], None]] = {
         REGISTER: _register,
         PROOF: _proof,
         UNREGISTER: _unregister,

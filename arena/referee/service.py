@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import irc.client
 

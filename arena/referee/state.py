@@ -6,7 +6,8 @@ object per game in progress, whose keys have not changed since games were first 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..protocol import ASK
 

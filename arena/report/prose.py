@@ -7,7 +7,8 @@ no line tells (a leader's turn, the assassin's call)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 SEAT_KEYS = frozenset({"seat", "target", "leader", "assassin", "start", "player", "shooter", "victim", "vote",
                        "by", "saved", "poisoned", "protected", "checked", "new", "hunter", "cupid"})

@@ -4,7 +4,8 @@ game's kit names its function here (``Kit.page``) and its templates (``Kit.templ
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import views
 

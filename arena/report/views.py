@@ -10,7 +10,8 @@ so nothing here can show them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..games.tuvalon import board
 from .prose import Names as Names, describe as describe, word as word

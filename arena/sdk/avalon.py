@@ -239,7 +239,7 @@ class AvalonBot(GameBot):
     def team(self, game: AvalonView, ask: TeamAsk) -> list[Player]:
         """You lead: return ``ask.pick`` distinct players from ``ask.options`` (you may
         include yourself), in any order. Default: a random team."""
-        return self._at_random(ask)
+        return self._some_at_random(ask)
 
     def vote(self, game: AvalonView, ask: VoteAsk) -> str:
         """Return ``"approve"`` or ``"reject"`` for ``ask.team``, proposed by

@@ -14,36 +14,13 @@ import functools
 import inspect
 import logging
 import random
-from typing import Any, Callable, ClassVar, TypeAlias
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeAlias, cast
 
 from ..core.words import counted
 from ..protocol import (
-    ANSWER,
-    ASK,
-    BYE,
-    CHALLENGE,
-    END,
-    ERROR,
-    FLOOR_LINES,
-    MORE,
-    PAUSE,
-    PROOF,
-    PROTOCOL_VERSION,
-    REGISTER,
-    SCRAM,
-    RESUME,
-    RESYNC,
-    ROLE,
-    START,
-    TABLE,
-    TEAM,
-    WARN,
-    WELCOME,
-    Message,
-    ProtocolError,
-    Reassembler,
-    pack_scram,
-    parse,
+    ANSWER, ASK, BYE, CHALLENGE, END, ERROR, FLOOR_LINES, MORE, PAUSE, PROOF, PROTOCOL_VERSION, REGISTER, SCRAM,
+    RESUME, RESYNC, ROLE, START, TABLE, TEAM, WARN, WELCOME, Message, ProtocolError, Reassembler, pack_scram, parse,
     unpack_scram,
 )
 from .faults import Faults
@@ -59,6 +36,9 @@ SDK = __name__.rpartition(".")[0]
 
 Answer: TypeAlias = str | list[str]
 """An answer: one option, or a list of ``pick`` distinct options."""
+
+Decision: TypeAlias = Callable[[GameView[Any], Ask], Answer]
+"""A decision method, as ``decide`` finds it by the request's kind."""
 
 Reply: TypeAlias = tuple[str, Message | None]
 """A line for the referee, with the message it carries if the SDK built one (``Session.replies``)."""
@@ -83,16 +63,16 @@ class Bot:
 
     # -- decisions: return a choice (or a list of choices when ask.pick > 1) ---------
 
-    def decide(self, game: GameView, ask: Ask) -> Answer:
+    def decide(self, game: GameView[Any], ask: Ask) -> Answer:
         """The answer to ``ask``: one of ``ask.options``, or a list of ``ask.pick`` distinct
         ones. By default the method named by ``ask.kind`` answers, if the bot has one, else
         a random legal choice."""
-        method = getattr(self, ask.kind, None)
+        method: Decision | None = getattr(self, ask.kind, None)  # a method found by name: untyped
         if method is None:
             return ask.random(self.rng)
         return method(game, ask)
 
-    def speech(self, game: GameView, ask: Ask) -> Talk:
+    def speech(self, game: GameView[Any], ask: Ask) -> Talk:
         """What to say in the game's channel when given the floor (an ASK with
         ``floor=true``), said before the answer that ends the turn; nothing by default.
         One text (its line breaks kept) or a list of texts: the SDK cuts them into lines
@@ -100,7 +80,7 @@ class Bot:
         it left out)."""
         return []
 
-    def team_talk(self, game: GameView, ask: Ask) -> Talk:
+    def team_talk(self, game: GameView[Any], ask: Ask) -> Talk:
         """What to tell the bot's team only (Werewolf: the other living wolves, at night),
         sent as ``TEAM`` lines before answering a private request; nothing by default.
         Cut into lines like ``speech``. The referee refuses it when no one may hear the bot
@@ -109,20 +89,20 @@ class Bot:
 
     # -- callbacks ------------------------------------------------------------------
 
-    def on_chat(self, game: GameView, nick: str, text: str) -> None:
+    def on_chat(self, game: GameView[Any], nick: str, text: str) -> None:
         """``nick``, who has the floor, said ``text`` in the game's channel (lines said out
         of turn never reach a bot: the SDK drops them)."""
 
-    def on_start(self, game: GameView) -> None:
+    def on_start(self, game: GameView[Any]) -> None:
         """The game started; ``game.seats`` is the seat order."""
 
-    def on_role(self, game: GameView) -> None:
+    def on_role(self, game: GameView[Any]) -> None:
         """``game.role``, ``game.side`` and ``game.sees`` are now set."""
 
-    def on_event(self, game: GameView, msg: Message) -> None:
+    def on_event(self, game: GameView[Any], msg: Message) -> None:
         """Any other line of the game (VOTES, QUEST, ...); ``game.state`` has read it already."""
 
-    def on_end(self, game: GameView, msg: Message) -> None:
+    def on_end(self, game: GameView[Any], msg: Message) -> None:
         """The game ended; ``msg`` reveals every role (so does ``game.state.roles``)."""
 
     def on_error(self, msg: Message) -> None:
@@ -142,18 +122,26 @@ class GameBot(Bot):
 
     plays: ClassVar[str]
 
-    def decide(self, game: GameView, ask: Ask) -> Answer:
+    def decide(self, game: GameView[Any], ask: Ask) -> Answer:
         """Calls the decision method that ``ask.kind`` names: override those, not this.
         At another game's table, or for a kind this SDK does not know, a random legal
         choice."""
         spec = spec_of(self.plays) if game.kind == self.plays else None
         if spec is not None and ask.kind in spec.asks:
-            return getattr(self, ask.kind)(game, ask)
+            method: Decision = getattr(self, ask.kind)  # a method found by name: untyped
+            return method(game, ask)
         return ask.random(self.rng)
 
-    def _at_random(self, ask: Ask) -> Any:
-        """Every decision's default: a random legal answer, from the bot's own stream."""
-        return ask.random(self.rng)
+    def _at_random(self, ask: Ask) -> str:
+        """The default of every decision of one option: a random legal answer, from the bot's
+        own stream. The request's ``pick`` (off the wire) decides its shape; these decisions'
+        requests say ``pick=1``, which gives one option."""
+        return cast(str, ask.random(self.rng))
+
+    def _some_at_random(self, ask: Ask) -> list[str]:
+        """The default of every decision of several options (a team): as ``_at_random``, for
+        requests that say ``pick`` > 1."""
+        return cast(list[str], ask.random(self.rng))
 
 
 def decisions_of(game: str | None) -> frozenset[str]:
@@ -264,7 +252,7 @@ class Session:
         *,
         join: Callable[[str], None] | None = None,
         part: Callable[[str], None] | None = None,
-        respond: Callable[[GameView, Ask], None] | None = None,
+        respond: Callable[[GameView[Any], Ask], None] | None = None,
         say: Callable[[str, str], None] | None = None,
         name: str | None = None,
         key: str | None = None,
@@ -282,7 +270,7 @@ class Session:
         referee has proven it knows the key too (its signature in ``WELCOME``)."""
         self._scram: ScramClient | None = None
         """The exchange of our last ``REGISTER`` with a key."""
-        self.games: dict[str, GameView] = {}
+        self.games: dict[str, GameView[Any]] = {}
         self.registered = False
         """Whether the referee welcomed us (and, with a key, proved it is the referee):
         until then no line of its nick is obeyed but the registration's own."""
@@ -555,7 +543,7 @@ class Session:
                 game.hear(lambda state: state.said(floor, text))
                 self._hook("on_chat", game.gid, self.bot.on_chat, game, sender, text)
 
-    def speech(self, game: GameView, ask: Ask) -> list[str]:
+    def speech(self, game: GameView[Any], ask: Ask) -> list[str]:
         """The bot's lines for a turn at the floor, cut to lines the referee accepts (at
         most ``FLOOR_LINES``; the rest is left out, and the log says so). A failing bot
         says nothing."""
@@ -573,7 +561,7 @@ class Session:
         return self.within_budget(game, lines)
 
     @staticmethod
-    def within_budget(game: GameView, lines: list[str]) -> list[str]:
+    def within_budget(game: GameView[Any], lines: list[str]) -> list[str]:
         """``lines`` up to the last one the game's speech budget still holds (``GameView.
         speech_left``; going over it forfeits a Tuvalon game): the rest is left out, and
         the log says so. The bytes are counted as the lines are said (``spoken``)."""
@@ -625,7 +613,7 @@ class Session:
         out.append(_answer(ask.game, ask.rid, choice if type(choice) is str else _value(choice), ask.fallback))
         return out
 
-    def talk(self, game: GameView, ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
+    def talk(self, game: GameView[Any], ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:
         """Before answering ``ask``: say the bot's speech in the channel if it has the
         floor (through ``say``), and return the TEAM lines it wants relayed to its team.
         ``live`` (checked once the speech is ready) says whether the turn is still ours: a
@@ -658,7 +646,7 @@ class Session:
             out.append(team.format())
         return out
 
-    def decide(self, game: GameView, ask: Ask) -> Answer:
+    def decide(self, game: GameView[Any], ask: Ask) -> Answer:
         """The bot's choice; a bug in a bot must not cost its seat, so an exception
         becomes a random legal choice (counted in ``faults``, and marked ``fallback=error``
         on the wire: ``ask.fallback``)."""

@@ -9,7 +9,8 @@ so a bot that never reads one pays nothing for it; ``ask.fields`` keeps the raw 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, Protocol, TypeAlias, TypeVar, overload
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeAlias, TypeVar, overload
 
 from ..protocol import Message
 

@@ -14,7 +14,8 @@ import itertools
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import click
 import irc.client
@@ -22,9 +23,13 @@ import irc.client
 from ..core.words import counted
 from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..protocol import UNREGISTER, WHO, Message, topic_referee
-from .bot import Ask, Bot, GameView, Session
+from .bot import Bot, Session
+from .view import Ask, GameView
 
 log = logging.getLogger(__name__)
+
+_Command = TypeVar("_Command", bound=Callable[..., Any] | click.Command)
+"""What a click option decorates: the command's function, or the command it became."""
 
 SAFETY = 0.8
 """Share of a deadline a bot may spend deciding before the SDK answers for it."""
@@ -194,7 +199,7 @@ class BotRunner:
         if channel is not None:
             self.link.send(channel, text)
 
-    def _respond(self, game: GameView, ask: Ask) -> None:
+    def _respond(self, game: GameView[Any], ask: Ask) -> None:
         """Decide ``ask`` on a worker; at ``SAFETY`` of its deadline, answer at random
         unless the decision has answered already (whichever comes first answers)."""
         key = next(self._asks)
@@ -231,7 +236,7 @@ def command(bot_class: type[Bot]) -> click.Command:
     option can come from the environment instead (``ARENA_SERVER``, ``ARENA_NICK``, ...,
     as ``--help`` shows), which keeps keys and passwords out of the process list."""
 
-    def option(*names: str, env: str, **kwargs: Any) -> Any:
+    def option(*names: str, env: str, **kwargs: Any) -> Callable[[_Command], _Command]:
         return click.option(*names, envvar=env, show_envvar=True, **kwargs)
 
     @click.command(name=bot_class.__name__, context_settings={"help_option_names": ["-h", "--help"]},

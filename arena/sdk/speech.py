@@ -9,7 +9,8 @@ makes the lines here, so nothing the bot says is glued, cut mid-word or refused.
 from __future__ import annotations
 
 import re
-from typing import Sequence, TypeAlias
+from collections.abc import Sequence
+from typing import TypeAlias
 
 from ..protocol import MAX_TEXT_BYTES
 

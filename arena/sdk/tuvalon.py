@@ -7,7 +7,7 @@ protocol.md, section 10, is the wire side of all of this."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from ..games.tuvalon import board
 from ..games.tuvalon import messages as m
@@ -157,7 +157,7 @@ class TuvalonBot(AvalonBot):
         to nobody else. Cut into lines as ``speech``. Default: nothing."""
         return []
 
-    def team_talk(self, game: GameView, ask: Ask) -> Talk:  # type: ignore[override]
+    def team_talk(self, game: GameView[Any], ask: Ask) -> Talk:
         """Tuvalon's private speech is the second discussion: ``near_speech``."""
         if ask.kind == "speak_near":
             return self.near_speech(game, ask)  # type: ignore[arg-type]

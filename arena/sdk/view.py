@@ -14,7 +14,8 @@ import random
 import time
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..core import kit as kits
 from ..protocol import ASK, END, ROLE, Message

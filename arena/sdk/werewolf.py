@@ -160,14 +160,14 @@ class WerewolfBot(GameBot):
         swap tonight: every later action aimed at one lands on the other (kills,
         protections, checks...), and nobody is told. The swap is made every night. You win
         with the winning side if you are alive at the end. Default: two at random."""
-        return self._at_random(ask)
+        return self._some_at_random(ask)
 
     def trickster_forge(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
         """You are the trickster: return two players in order, a visitor then the player
         they seem to visit tonight: trackers and watchers see that visit as real. Made every
         night (forge your own visit for no effect). You win with the winning side if you are
         alive at the end. Default: two at random."""
-        return self._at_random(ask)
+        return self._some_at_random(ask)
 
     def shadow_follow(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the shadow: return a player to follow tonight, or ``"none"``: you copy
@@ -206,7 +206,7 @@ class WerewolfBot(GameBot):
     def cupid_link(self, game: WerewolfView, ask: WerewolfAsk) -> list[Player]:
         """You are Cupid, night 1: return two players (``ask.pick``) to link as lovers;
         they win or die together. Default: two at random."""
-        return self._at_random(ask)
+        return self._some_at_random(ask)
 
     def piper_charm(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the piper: return a player to charm, or ``"none"``; you win when every
@@ -235,7 +235,7 @@ class WerewolfBot(GameBot):
         """You are the detective: return two players (``ask.pick``) to learn whether they
         are on the same side (``DETECTIVE``; ``game.state.detective``). Default: two at
         random."""
-        return self._at_random(ask)
+        return self._some_at_random(ask)
 
     def tracker_track(self, game: WerewolfView, ask: WerewolfAsk) -> str:
         """You are the tracker: return a player to follow tonight, or ``"none"``; at dawn

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 import irc.client
 

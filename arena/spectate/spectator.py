@@ -9,7 +9,7 @@ it (``TABLE``, ``RESUME``) and leaves when the referee does (after END and the r
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import irc.client
 

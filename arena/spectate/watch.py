@@ -7,7 +7,7 @@ ANSI colours on a terminal, as plain text into a pipe or a file.
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from ..config import ServerConfig
 from ..irc.link import ReactorThread

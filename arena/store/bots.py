@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .database import Database
 from .records import UNKNOWN_OWNER, BotRecord, Verifier

@@ -10,7 +10,7 @@ their rating changes in one transaction), ``live`` (games in progress), ``bots``
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..ratings import RatingSystem, default_systems
 from .bots import Bots
@@ -71,7 +71,7 @@ class Store:
     def close(self) -> None:
         self.db.conn.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -11,7 +11,8 @@ repository. ``SQLite`` is the one the arena runs on.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Iterator, Protocol, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
 
 
 class Cursor(Protocol):

@@ -13,7 +13,8 @@ The format is documented field by field in docs/operators.md ("The export format
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..core.said import Answer, Talk
 from ..games import rebuild

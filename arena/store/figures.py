@@ -7,7 +7,7 @@ query only counts (bot, role, result, reason); a game's figures are read from it
 
 from __future__ import annotations
 
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping
 
 from ..core import kit as kits
 from ..core.kit import Figure

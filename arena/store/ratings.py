@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import defaultdict
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..ratings import RatingSystem
 from ..ratings.model import BOT, FORFEIT, RANKED, SIDE, Change, Entity, Group, Match, Rating

@@ -5,7 +5,7 @@ the other keeps every field."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..core.said import Answer, Talk
 from .database import Database

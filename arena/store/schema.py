@@ -7,7 +7,7 @@ edited, because databases in the field have already run them.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .database import Database
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..protocol import ERROR, TIMEOUT, WARN, parse
 from ..ratings.model import ABORTED, FORFEIT, WIN

@@ -20,7 +20,8 @@ import random
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..core import kit as kits
 from ..core.keys import derive
@@ -49,7 +50,7 @@ class Entry:
     bot: str | None
 
     @classmethod
-    def parse(cls, text: str) -> "Entry":
+    def parse(cls, text: str) -> Entry:
         nick, sep, bot = text.partition("=")
         return cls(nick, bot if sep else None)
 

@@ -8,7 +8,7 @@ they are journaled. A game in progress is shown only as its channel has shown it
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from flask import Flask, Response, abort, g, jsonify, url_for
 

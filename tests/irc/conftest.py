@@ -8,7 +8,8 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 

@@ -22,7 +22,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -31,7 +31,7 @@ from arena.irc.servers import LocalServer
 from arena.protocol import END, PAUSE, RESUME, TABLE, ProtocolError, parse
 from arena.referee.pause import STORE_DOWN
 from arena.store import Store
-from bench.kill_irc import (BOT_EXIT, TOURNAMENT, check_store, environment, rebuild_exact, start_bots, stop,
+from bench.kill_irc import (BOT_EXIT, check_store, environment, rebuild_exact, start_bots, stop,
                             tournament_command, tracebacks, wait_bots, write_config)
 
 from .conftest import require_ngircd

@@ -9,7 +9,8 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -122,7 +123,7 @@ class Arena:
         self.raw.append(client)
         return client
 
-    def __enter__(self) -> "Arena":
+    def __enter__(self) -> Arena:
         self.bots.start()
         self.spectator.connect()
         assert self.spectator.wait_ready(5)

@@ -12,7 +12,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 

@@ -4,7 +4,8 @@ at a game, however their leaving races the next table, at any line rate of the r
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 

@@ -11,7 +11,6 @@ import sys
 import threading
 from pathlib import Path
 
-import time
 
 import pytest
 import yaml

@@ -28,7 +28,7 @@ class Talker(WerewolfRuleBot):
 
     def __init__(self, seed: int, long: set[str]) -> None:
         super().__init__(seed)
-        self.blurt: "Tap | None" = None
+        self.blurt: Tap | None = None
         self.blurted: set[str] = set()
         self.chat_heard: list[tuple[str, str]] = []
         self.long = long

@@ -5,7 +5,8 @@ win when the spy is out; the spy wins when the rounds run out or two players are
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from arena.core.decisions import Decision
 from arena.core.errors import SetupError

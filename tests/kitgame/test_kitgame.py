@@ -5,7 +5,7 @@ exported and reported, with nothing of it in ``arena/``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -35,7 +35,7 @@ def services_server() -> Iterator[ServicesServer]:
 
 @pytest.fixture
 def services_link(
-    services_server: ServicesServer, reactor_thread: ReactorThread
+    services_server: ServicesServer, reactor_thread: ReactorThread  # noqa: F811 (the fixture imported above)
 ) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
     """``services_link(nick, **options)`` -> (link, its Recorder) on the services server
     (see ``link_maker``)."""

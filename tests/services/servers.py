@@ -12,7 +12,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 from arena.irc.servers import (HOST, RUNNING, ServerAddress, ServerStartError, free_port, listener_owned_by,
                                sbin_path, terminate)

@@ -4,7 +4,7 @@ referee's account obeys no one on the referee's nick who is not logged in to it.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import IdentityConfig

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from arena.referee.identity import make_verifier
 from arena.store import Store

@@ -9,7 +9,7 @@ stood in range is caught, as is a line relayed to the wrong players."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.protocol import parse

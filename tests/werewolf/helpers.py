@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from arena.games.werewolf.choice import Cover
 from arena.games.werewolf.engine import WerewolfGame
@@ -17,8 +18,8 @@ class Rigged(WerewolfGame):
     """A game whose seat ``i`` gets ``deal[i]``, and whose extra cards (a thief's) are
     ``extra`` (the rest of the engine is untouched)."""
 
-    def __init__(self, deal: list[str], options: WerewolfOptions, seed: int, extra: list[str] = []) -> None:
-        self.rigged = deal + extra
+    def __init__(self, deal: list[str], options: WerewolfOptions, seed: int, extra: list[str] | None = None) -> None:
+        self.rigged = deal + (extra or [])
         super().__init__(len(deal), options, seed)
 
     def _seat(self, roles: list[str]) -> list[str]:

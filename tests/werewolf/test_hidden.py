@@ -4,7 +4,8 @@ timeouts, the hunter's shot without the shooter, and one refusal for any request
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig
@@ -46,7 +47,7 @@ def test_the_witch_is_asked_night_step_after_night_whatever_the_others_did() -> 
     for seed in range(5):
         hub.play("werewolf", NICKS, WITCH, seed)
         start = 0.0
-        for when, target, text in said:
+        for when, _target, text in said:
             msg = parse(text)
             if msg.verb == "NIGHT":
                 start = when

@@ -15,7 +15,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from ...core.decisions import Decision
 from ...core.game import ABORTED, FORFEIT, Game, Result

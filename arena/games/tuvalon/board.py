@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 SIZE = 9
 STEPS = 3

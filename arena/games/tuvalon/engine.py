@@ -20,7 +20,8 @@ goes without a vote).
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, ClassVar, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction, SetupError

@@ -7,7 +7,8 @@ the moves (``MOVE``) and the team that goes without a vote (``FORCED``)."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ...core.decisions import Decision
 from ...core.events import Event

@@ -11,7 +11,8 @@ instead of a bare TARGET_INVALID. It never makes an illegal value legal.
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Mapping
+from collections.abc import Hashable, Mapping
+from typing import Any
 
 from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .choice import CLOCKWISE
 

@@ -82,7 +82,8 @@ reaches ``maxDays`` ends in a draw (reason ``day_limit``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, NoReturn, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, NoReturn
 
 from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction
@@ -109,10 +110,8 @@ PARITY_OR_MAJORITY = "parity_or_majority"
 DAY_LIMIT = "day_limit"
 # Neutral roles add their own sides and reasons (lovers, piper, jester for P1).
 SIDES = (Team.VILLAGE.value, Team.WEREWOLF.value, *dict.fromkeys(r.win_side for r in REGISTRY.values() if r.win_side))
-END_REASONS = (
-    ALL_WOLVES_ELIMINATED, PARITY_OR_MAJORITY,
-    *dict.fromkeys(r.win_reason for r in REGISTRY.values() if r.win_reason), DAY_LIMIT, FORFEIT, ABORTED,
-)
+END_REASONS = (ALL_WOLVES_ELIMINATED, PARITY_OR_MAJORITY,
+               *dict.fromkeys(r.win_reason for r in REGISTRY.values() if r.win_reason), DAY_LIMIT, FORFEIT, ABORTED)
 
 SPEECH_KINDS = ("candidacy", "speak", "last_words")
 

@@ -100,7 +100,7 @@ class WerewolfOptions(Options):
         return ",".join(parse_names(str(value)))
 
     @model_validator(mode="after")
-    def _in_range(self) -> "WerewolfOptions":
+    def _in_range(self) -> WerewolfOptions:
         for name in ("nightActionTime", "discussionTime", "voteTime", "lastWordsTime", "vigilanteShots", "maxDays"):
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name} must not be negative, got {getattr(self, name)}")

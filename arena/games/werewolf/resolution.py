@@ -38,7 +38,7 @@ their step settles, mechanics/blocks.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from collections.abc import Iterable
 
 DRAW = "draw"
 INTERCEPT = "intercept"

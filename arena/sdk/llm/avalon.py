@@ -4,7 +4,8 @@ a player knows (its role, whom it sees and what that means, the quest track)."""
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ...games.avalon import messages as m
 from ...games.avalon.messages import MESSAGES
@@ -85,7 +86,7 @@ class AvalonText(Renderer):
     title = "Avalon"
     tasks = TASKS
 
-    def rules(self, game: GameView) -> str:
+    def rules(self, game: GameView[Any]) -> str:
         options = game.options
         start = game.start
         merlin = options.get("merlin", "true") == "true"
@@ -120,7 +121,7 @@ class AvalonText(Renderer):
     messages: ClassVar[Mapping[str, type[WireMessage]]] = MESSAGES
     """The game's typed messages, by verb: the lines ``said`` tells."""
 
-    def line(self, msg: Message, game: GameView) -> str | None:
+    def line(self, msg: Message, game: GameView[Any]) -> str | None:
         verb, get = msg.verb, msg.get
         if verb == "ASK":
             kind = msg.args[2] if len(msg.args) > 2 else ""
@@ -142,7 +143,7 @@ class AvalonText(Renderer):
             return super().line(msg, game)
         return said(news)
 
-    def facts(self, game: GameView) -> list[str]:
+    def facts(self, game: GameView[Any]) -> list[str]:
         facts = [f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
                  if game.me in game.seats else f"You are {game.me}."]
         if game.role:
@@ -160,7 +161,7 @@ class AvalonText(Renderer):
         facts += self._track(game)
         return facts
 
-    def _track(self, game: GameView) -> list[str]:
+    def _track(self, game: GameView[Any]) -> list[str]:
         """The quest track, the rejections in a row, and the cards this player played."""
         state = _state(game)
         played = [str(choice) for kind, choice in list(memory(game).answers) if kind == "quest"]
@@ -177,7 +178,7 @@ class AvalonText(Renderer):
                          f"{'evil' if game.side == 'good' else 'good'} side.")
         return facts
 
-    def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
+    def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
         fields["pick"] = ask.pick
         fields["team"] = join(ask.message.list("team"))
 

@@ -62,14 +62,14 @@ class LlmBot(Bot):
 
     # -- the game's course ------------------------------------------------------------
 
-    def on_start(self, game: GameView) -> None:
+    def on_start(self, game: GameView[Any]) -> None:
         with self._lock:
             self._stats.setdefault(game.gid, GameStats())  # kept across a resync's new START
 
-    def on_chat(self, game: GameView, nick: str, text: str) -> None:
+    def on_chat(self, game: GameView[Any], nick: str, text: str) -> None:
         memory(game).note(game, said(nick, text))
 
-    def on_end(self, game: GameView, msg: Message) -> None:
+    def on_end(self, game: GameView[Any], msg: Message) -> None:
         with self._lock:
             stats = self._stats.pop(game.gid, GameStats())
         self.log.write({"event": "game", "bot": game.me, "game": game.gid, "model": self.settings.model,
@@ -78,7 +78,7 @@ class LlmBot(Bot):
 
     # -- the requests -----------------------------------------------------------------
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         mem = memory(game)
         with mem.lock:
             ready = mem.decided.pop(ask.rid, None)
@@ -99,11 +99,11 @@ class LlmBot(Bot):
             mem.note(game, f"You answered {ask.kind}: {choice if isinstance(choice, str) else ', '.join(choice)}.")
         return choice
 
-    def speech(self, game: GameView, ask: Ask) -> list[str]:
+    def speech(self, game: GameView[Any], ask: Ask) -> list[str]:
         """The floor: what to say, and for a candidacy whether to stand, in one call."""
         return self._speak(game, ask, "everyone")
 
-    def _speak(self, game: GameView, ask: Ask, heard_by: str) -> list[str]:
+    def _speak(self, game: GameView[Any], ask: Ask, heard_by: str) -> list[str]:
         turn_only = set(ask.options) == TURN_OPTIONS
         shape = Shape(None if turn_only else ask.options, ask.pick, speech=True, heard_by=heard_by)
         outcome, reply = self._consult(game, ask, shape)
@@ -112,7 +112,7 @@ class LlmBot(Bot):
         note = f"You said: {json.dumps(' '.join(lines), ensure_ascii=False)}"
         return self._said("speech", game, ask, outcome, reply, choice, lines, note)
 
-    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
+    def team_talk(self, game: GameView[Any], ask: Ask) -> list[str]:
         """A wolf's night vote with a line to the living pack, in one call; Tuvalon's
         second discussion (``speak_near``), a speech heard only within range; nothing for
         any other private request (no one would hear it)."""
@@ -130,7 +130,7 @@ class LlmBot(Bot):
         marked one on the wire (``Ask.fall_back``)."""
         return reply.choice if reply is not None and reply.choice is not None else ask.fall_back(self.rng)
 
-    def _said(self, event: str, game: GameView, ask: Ask, outcome: Outcome, reply: Reply | None,
+    def _said(self, event: str, game: GameView[Any], ask: Ask, outcome: Outcome, reply: Reply | None,
               choice: str | list[str], words: list[str], note: str) -> list[str]:
         """Keep the choice made with ``words`` for the answer that follows, and ``note`` them
         (if any) in the game's timeline; log the consultation; return the words to say."""
@@ -144,7 +144,7 @@ class LlmBot(Bot):
 
     # -- the model --------------------------------------------------------------------
 
-    def _consult(self, game: GameView, ask: Ask, shape: Shape) -> tuple[Outcome, Reply | None]:
+    def _consult(self, game: GameView[Any], ask: Ask, shape: Shape) -> tuple[Outcome, Reply | None]:
         """Ask the model until a usable reply comes, ``ATTEMPTS`` calls at most, all within the
         request's budget. Returns what happened and the reply (None: fall back)."""
         end = ask.received + max(0.0, ask.deadline) * BUDGET
@@ -190,7 +190,7 @@ class LlmBot(Bot):
         time.sleep(wait)
         return True
 
-    def _record(self, event: str, game: GameView, ask: Ask, outcome: Outcome, choice: str | list[str] | None,
+    def _record(self, event: str, game: GameView[Any], ask: Ask, outcome: Outcome, choice: str | list[str] | None,
                 reply: Reply | None = None, **extra: Any) -> None:
         with self._lock:
             stats = self._stats.get(game.gid)

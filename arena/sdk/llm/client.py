@@ -20,8 +20,9 @@ import ssl
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import timezone
-from typing import Any, Mapping
+from datetime import UTC
+from collections.abc import Mapping
+from typing import Any
 
 import anyio  # noqa: F401 - httpx's async transport imports it at its first call, which would spend a deadline on it
 import httpx
@@ -70,7 +71,7 @@ class LlmSettings:
             raise LlmConfigError(f"ARENA_LLM_FORMAT must be one of {', '.join(FORMATS)}, got {self.format!r}")
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> "LlmSettings":
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> LlmSettings:
         """``ARENA_LLM_BASE_URL``, ``ARENA_LLM_MODEL`` and ``ARENA_LLM_API_KEY`` (else
         ``OPENAI_BASE_URL``, ``OPENAI_MODEL``, ``OPENAI_API_KEY``, so a shell set up for
         OpenAI's tools works as is), and the optional ``ARENA_LLM_FORMAT``,
@@ -277,7 +278,7 @@ def retry_after(value: str | None, now: float | None = None) -> float | None:
         except (TypeError, ValueError, IndexError):
             return None
         if when.tzinfo is None:  # "-0000": UTC, as HTTP dates are
-            when = when.replace(tzinfo=timezone.utc)
+            when = when.replace(tzinfo=UTC)
         seconds = when.timestamp() - (time.time() if now is None else now)
     return max(0.0, seconds) if math.isfinite(seconds) else None
 

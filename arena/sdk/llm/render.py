@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from ...protocol import Message
 from .. import Ask, GameView
@@ -25,13 +26,13 @@ class Memory:
     """Choices made with a speech or pack talk, by request id, for the answer that follows."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def note(self, game: GameView, text: str) -> None:
+    def note(self, game: GameView[Any], text: str) -> None:
         """Add ``text`` to the timeline after the messages received so far."""
         with self.lock:
             self.timeline.append((len(game.messages), text))
 
 
-def memory(game: GameView) -> Memory:
+def memory(game: GameView[Any]) -> Memory:
     """The game's ``Memory``, made on first use."""
     found = game.notes.get("llm")
     if not isinstance(found, Memory):
@@ -44,16 +45,16 @@ class Renderer:
 
     title = "a hidden-role game"
 
-    def rules(self, game: GameView) -> str:
+    def rules(self, game: GameView[Any]) -> str:
         """The rules, as they apply to this game (its options and roles in play)."""
         return (f"You are playing {self.title} through a referee. Its messages are shown as protocol lines: "
                 "VERB game-id key=value ... Answer each request with one of its options.")
 
-    def line(self, msg: Message, game: GameView) -> str | None:
+    def line(self, msg: Message, game: GameView[Any]) -> str | None:
         """One line of the history in words; None: not worth showing."""
         return msg.format()
 
-    def facts(self, game: GameView) -> list[str]:
+    def facts(self, game: GameView[Any]) -> list[str]:
         """What this player knows now: its role and secrets, and the state of play."""
         facts = [f"You are {game.me}."]
         if game.role:
@@ -65,7 +66,7 @@ class Renderer:
     tasks: ClassVar[Mapping[str, str]] = {}
     """Per request kind, its words as a template over the request's fields (``fill``)."""
 
-    def task(self, game: GameView, ask: Ask) -> str:
+    def task(self, game: GameView[Any], ask: Ask) -> str:
         """The request in words (the options are listed after it)."""
         template = self.tasks.get(ask.kind)
         if template is None:
@@ -74,7 +75,7 @@ class Renderer:
         self.fill(fields, game, ask)
         return template.format_map(fields)
 
-    def fill(self, fields: "Fields", game: GameView, ask: Ask) -> None:
+    def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
         """Add what a game's templates say beyond the request's own fields."""
 
 

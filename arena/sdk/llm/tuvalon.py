@@ -4,6 +4,7 @@ the abnormal end, and what the player knows of where everyone stands and who hea
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ...games.tuvalon import messages as m
 from ...games.tuvalon.messages import MESSAGES
@@ -54,7 +55,7 @@ class TuvalonText(AvalonText):
     title = "Tuvalon"
     tasks = TASKS
 
-    def rules(self, game: GameView) -> str:
+    def rules(self, game: GameView[Any]) -> str:
         budget = game.speech_budget
         return RULES.format(budget="This game sets no limit on how much a player says." if budget is None else
                             f"Each player may say at most {budget} bytes in the whole game: going over loses the "
@@ -62,14 +63,14 @@ class TuvalonText(AvalonText):
 
     messages = MESSAGES
 
-    def line(self, msg: Message, game: GameView) -> str | None:
+    def line(self, msg: Message, game: GameView[Any]) -> str | None:
         if msg.verb == "ASK" and len(msg.args) > 2 and msg.args[2] in ("speak", "move", "speak_near"):
             return None
         if msg.verb == "ASK" and len(msg.args) > 2 and msg.args[2] == "vote":
             return f"Everyone votes on {join(msg.list('team'))}."
         return super().line(msg, game)
 
-    def facts(self, game: GameView) -> list[str]:
+    def facts(self, game: GameView[Any]) -> list[str]:
         facts = super().facts(game)
         state = game.state
         cells = getattr(state, "cells", {})
@@ -83,7 +84,7 @@ class TuvalonText(AvalonText):
             facts.append(f"You may say {left} more bytes in this game (lines past that are left out).")
         return facts
 
-    def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
+    def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
         super().fill(fields, game, ask)
         if ask.kind == "move":
             fields["positions"] = "Others stand at " + ", ".join(

@@ -5,7 +5,8 @@ lover, its night results, its powers left, who lives and who died as what."""
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...games.werewolf import messages as m
 from ...games.werewolf.messages import MESSAGES
@@ -189,7 +190,7 @@ class WerewolfText(Renderer):
     title = "Werewolf"
     tasks = TASKS
 
-    def rules(self, game: GameView) -> str:
+    def rules(self, game: GameView[Any]) -> str:
         o = game.options
         deal = _deal(game)
         scope = o.get("lastWordsScope") == "day_and_night"
@@ -225,7 +226,7 @@ class WerewolfText(Renderer):
         text.append(STRATEGY)
         return "\n\n".join(text)
 
-    def line(self, msg: Message, game: GameView) -> str | None:
+    def line(self, msg: Message, game: GameView[Any]) -> str | None:
         verb = msg.verb
         if verb in ("ASK", "RATINGS"):
             return None  # requests: the lines that close them tell the outcome
@@ -236,7 +237,7 @@ class WerewolfText(Renderer):
             return super().line(msg, game)
         return said(news)
 
-    def facts(self, game: GameView) -> list[str]:
+    def facts(self, game: GameView[Any]) -> list[str]:
         facts = [f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
                  if game.me in game.seats else f"You are {game.me}."]
         if game.role:
@@ -263,7 +264,7 @@ class WerewolfText(Renderer):
         facts += _powers(game, state)
         return facts
 
-    def fill(self, fields: Fields, game: GameView, ask: Ask) -> None:
+    def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
         state = _state(game)
         targets = list(state.wolf_targets.values())
         fields["target"] = "?" if not targets else targets[-1] or NOBODY
@@ -274,7 +275,7 @@ class WerewolfText(Renderer):
             fields["round"] = f", runoff among {join(tied)}"
 
 
-def _deal(game: GameView) -> dict[str, str]:
+def _deal(game: GameView[Any]) -> dict[str, str]:
     """The deal (role: count), villagers last."""
     counts = game.start.pairs("roles")
     return dict(sorted(counts.items(), key=lambda rc: rc[0] == "villager"))
@@ -574,7 +575,7 @@ def _powers(game: GameView[Any], state: WerewolfState) -> list[str]:
     return facts
 
 
-def living_pack(game: GameView) -> list[str]:
+def living_pack(game: GameView[Any]) -> list[str]:
     """The other living werewolves, who hear this player's pack talk (none: not a wolf)."""
     state = _state(game)
     return [w for w in state.wolves if w != game.me and w in state.alive]

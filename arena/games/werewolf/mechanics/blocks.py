@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..engine import WerewolfGame
 
 
-def block(game: "WerewolfGame", seat: int, step: float) -> None:
+def block(game: WerewolfGame, seat: int, step: float) -> None:
     """Block ``seat`` from ``step`` (the blocking action's) to the end of tonight, and tell
     them (once). What the seat did at an earlier step stands: §3.2's order has already settled it
     (a roleblocked Cupid has linked the lovers)."""
@@ -37,7 +37,7 @@ def block(game: "WerewolfGame", seat: int, step: float) -> None:
     game.tell("blocked", {"night": game.day}, (seat,))
 
 
-def is_blocked(game: "WerewolfGame", seat: int, step: float | None = None) -> bool:
+def is_blocked(game: WerewolfGame, seat: int, step: float | None = None) -> bool:
     """Whether ``seat`` is blocked tonight; with ``step``, whether its action of that step
     is: a block settles as soon as its answers are in, and must not void an answer of an
     earlier step that arrived after it (a roleblocked Cupid's link)."""
@@ -45,14 +45,14 @@ def is_blocked(game: "WerewolfGame", seat: int, step: float | None = None) -> bo
     return since is not None and (step is None or since <= step)
 
 
-def banish(game: "WerewolfGame", seat: int, step: float) -> None:
+def banish(game: WerewolfGame, seat: int, step: float) -> None:
     """Take ``seat`` out of the rest of tonight from ``step``: blocked, and beyond reach."""
     block(game, seat, step)
     game.plan.absent[seat] = step
     game.plan.visits = [v for v in game.plan.visits if v.target != seat]
 
 
-def aimed_at_absent(game: "WerewolfGame", value: object, step: float) -> bool:
+def aimed_at_absent(game: WerewolfGame, value: object, step: float) -> bool:
     """Whether an answer of ``step`` names a player absent by then (a seat, or one of two)."""
     targets = value if isinstance(value, tuple) else (value,)
     return any(type(t) is int and game.plan.absent.get(t, step + 1) <= step for t in targets)

@@ -22,12 +22,12 @@ if TYPE_CHECKING:
     from ..roles.base import Action
 
 
-def follow(game: "WerewolfGame", follower: int, target: int, step: float) -> None:
+def follow(game: WerewolfGame, follower: int, target: int, step: float) -> None:
     """``follower`` copies ``target``'s actions of the steps after ``step`` tonight."""
     game.plan.follows[follower] = (target, step)
 
 
-def followers(game: "WerewolfGame", seat: int, action: type["Action"]) -> list[int]:
+def followers(game: WerewolfGame, seat: int, action: type[Action]) -> list[int]:
     """Who copies ``seat``'s answer to ``action`` now, by seat."""
     if not action.visits or action.step is None:
         return []

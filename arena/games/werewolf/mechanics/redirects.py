@@ -22,13 +22,13 @@ if TYPE_CHECKING:
     from ..engine import WerewolfGame
 
 
-def swap(game: "WerewolfGame", a: int, b: int, step: float) -> None:
+def swap(game: WerewolfGame, a: int, b: int, step: float) -> None:
     """From ``step`` on, tonight's actions aimed at ``a`` land on ``b`` and the reverse."""
     game.plan.swaps.append((step, a, b))
     game.plan.swaps.sort()
 
 
-def land(game: "WerewolfGame", step: float, value: Any) -> Any:
+def land(game: WerewolfGame, step: float, value: Any) -> Any:
     """Where an answer of ``step`` (a seat, a tuple of seats, or a word) lands tonight."""
     for made, a, b in game.plan.swaps:
         if made < step:
@@ -36,7 +36,7 @@ def land(game: "WerewolfGame", step: float, value: Any) -> Any:
     return value
 
 
-def aimed(game: "WerewolfGame", step: float, value: Any) -> Any:
+def aimed(game: WerewolfGame, step: float, value: Any) -> Any:
     """What an actor of ``step`` aimed at, from where its action landed (``land`` undone)."""
     for made, a, b in reversed(game.plan.swaps):
         if made < step:

@@ -10,7 +10,8 @@ plain data, so a game pickles and replays.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..engine import WerewolfGame
@@ -31,20 +32,20 @@ CULT = "cult"
 """A cult leader's recruit (while the cult leader lives): a change of side, not a harm."""
 
 
-def add(game: "WerewolfGame", name: str, seat: int, until: int | None = None) -> None:
+def add(game: WerewolfGame, name: str, seat: int, until: int | None = None) -> None:
     game.statuses.setdefault(name, {})[seat] = until
 
 
-def has(game: "WerewolfGame", name: str, seat: int) -> bool:
+def has(game: WerewolfGame, name: str, seat: int) -> bool:
     return seat in game.statuses.get(name, {})
 
 
-def holders(game: "WerewolfGame", name: str) -> list[int]:
+def holders(game: WerewolfGame, name: str) -> list[int]:
     """The seats that hold ``name``, dead or alive, by seat."""
     return sorted(game.statuses.get(name, {}))
 
 
-def remove(game: "WerewolfGame", seat: int, names: Iterable[str]) -> list[str]:
+def remove(game: WerewolfGame, seat: int, names: Iterable[str]) -> list[str]:
     """Take ``names`` away from ``seat``; the ones it held, in the order given."""
     removed = []
     for name in names:
@@ -55,12 +56,12 @@ def remove(game: "WerewolfGame", seat: int, names: Iterable[str]) -> list[str]:
     return removed
 
 
-def expire(game: "WerewolfGame") -> None:
+def expire(game: WerewolfGame) -> None:
     """Drop every status whose last day is over (called as each night begins)."""
     for seats in game.statuses.values():
         for seat in [s for s, until in seats.items() if until is not None and until < game.day]:
             del seats[seat]
 
 
-def statuses_at_end(game: "WerewolfGame") -> dict[str, list[int]]:
+def statuses_at_end(game: WerewolfGame) -> dict[str, list[int]]:
     return {name: sorted(seats) for name, seats in sorted(game.statuses.items())}

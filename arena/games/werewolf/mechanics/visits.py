@@ -26,17 +26,17 @@ class Visit:
     """The step of that action (rules/werewolf.md §3.2)."""
 
 
-def visit(game: "WerewolfGame", visitor: int, target: int, kind: str, step: float) -> None:
+def visit(game: WerewolfGame, visitor: int, target: int, kind: str, step: float) -> None:
     """Record a visit; an absent target (banished tonight, mechanics/blocks.py) gets none."""
     if target not in game.plan.absent:
         game.plan.visits.append(Visit(visitor, target, kind, step))
 
 
-def visitors_of(game: "WerewolfGame", target: int) -> list[int]:
+def visitors_of(game: WerewolfGame, target: int) -> list[int]:
     """Everyone who visited ``target`` tonight, by seat, once each."""
     return sorted({v.visitor for v in game.plan.visits if v.target == target})
 
 
-def visited_by(game: "WerewolfGame", visitor: int) -> list[int]:
+def visited_by(game: WerewolfGame, visitor: int) -> list[int]:
     """Everyone ``visitor`` visited tonight, by seat, once each."""
     return sorted({v.target for v in game.plan.visits if v.visitor == visitor})

@@ -46,7 +46,7 @@ OILED = statuses.OILED
 FIRE = "fire"
 
 
-def doused(game: "WerewolfGame") -> list[int]:
+def doused(game: WerewolfGame) -> list[int]:
     return [s for s in statuses.holders(game, OILED) if game.alive[s]]
 
 
@@ -55,7 +55,7 @@ class ArsonistAct(Action):
     step = 11.2
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         oiled = doused(game)
         exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already doused") for s in oiled}
         choice = target_choice(game, seat, cls.kind, exclude=exclude)
@@ -65,7 +65,7 @@ class ArsonistAct(Action):
         return Choice(seat, cls.kind, choice.options, refusals=refusals)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value == IGNITE:
             assert cls.step is not None
             for victim in doused(game):
@@ -75,7 +75,7 @@ class ArsonistAct(Action):
             statuses.add(game, OILED, value)
 
     @classmethod
-    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def copy(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         """A shadow copies a douse (the same oil), not the fire: ``ignite`` is aimed at no
         player, as a vote is not (mechanics/copies.py)."""
         if value != IGNITE:
@@ -95,5 +95,5 @@ class Arsonist(Role):
     hostile = True
 
     @classmethod
-    def special_win(cls, game: "WerewolfGame") -> Result | None:
+    def special_win(cls, game: WerewolfGame) -> Result | None:
         return last_standing(game, cls)

@@ -36,13 +36,13 @@ class Avenger(Role):
     priority = "P3"
 
     @classmethod
-    def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> None:
+    def on_death(cls, game: WerewolfGame, seat: int, causes: list[str]) -> None:
         killers = game.plan.killers.get(seat)  # last night's: empty for a death in the day
         if killers:
             game.state[seat]["vengeance"] = (game.day + 1, sorted(set(killers)))
 
     @classmethod
-    def dawn(cls, game: "WerewolfGame") -> None:
+    def dawn(cls, game: WerewolfGame) -> None:
         for seat in range(game.players):
             due = game.state[seat].get("vengeance") if game.role_of(seat) is cls else None
             if due is not None and due[0] == game.day:

@@ -55,36 +55,36 @@ class Action:
     """Whether its answer visits the players it names (mechanics/visits.py)."""
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         """What ``seat`` may choose now, or None when there is nothing to decide; by
         default, what most night actions offer while not ``exhausted``: another living
         player, or nobody."""
         return None if cls.exhausted(game, seat) else target_choice(game, seat, cls.kind)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         """Give effect to a checked answer: a night action's when its step settles (its
         kills and protections then wait for dawn, see resolution.py), a trigger's at once."""
         raise NotImplementedError
 
     @classmethod
-    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def copy(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         """Give effect to ``value`` as ``seat``'s own, ``seat`` being a follower who copies
         the action (mechanics/copies.py). The action itself by default; an action that
         spends a use overrides it, since a copy spends none."""
         cls.apply(game, seat, value)
 
     @classmethod
-    def finish(cls, game: "WerewolfGame") -> None:
+    def finish(cls, game: WerewolfGame) -> None:
         """Called once after every decision of this action's step was answered."""
 
     @classmethod
-    def dawn(cls, game: "WerewolfGame") -> None:
+    def dawn(cls, game: WerewolfGame) -> None:
         """Called at dawn, once the whole night has settled and before its deaths: what a
         role learns from the night as a whole (the tracker's visits)."""
 
     @classmethod
-    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
+    def exhausted(cls, game: WerewolfGame, seat: int) -> bool:
         """Whether the uses per game are spent (RESOURCE_EXHAUSTED)."""
         return False
 
@@ -97,7 +97,7 @@ class Action:
         return decision.options[0]
 
     @classmethod
-    def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def handle(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if cls.step is None:
             cls.apply(game, seat, value)
         else:
@@ -112,7 +112,7 @@ class Trigger(Action):
     handled together, in seat order, each answer by the action of its own kind."""
 
     @classmethod
-    def handle(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def handle(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         from .registry import ACTIONS  # the registry imports this module
 
         for actor, kind, answer in sorted(game.round_answers()):
@@ -131,24 +131,24 @@ class NightKill(Action):
     """An ordinary kill (§3.10), which a bodyguard may intercept; poison is not."""
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             cls.spend(game, seat)
         cls.copy(game, seat, value)
 
     @classmethod
-    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def copy(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         """The kill itself, which spends nothing (a follower's copy, or the use ``apply`` spent)."""
         if value != NONE:
             assert cls.step is not None, "a night kill has its 4.2 step"
             game.plan.kills.append(Kill(value, cls.cause, seat, cls.step, cls.ordinary, cls.stoppable(game)))
 
     @classmethod
-    def spend(cls, game: "WerewolfGame", seat: int) -> None:
+    def spend(cls, game: WerewolfGame, seat: int) -> None:
         """Use up one use (a kill without a limit spends nothing)."""
 
     @classmethod
-    def stoppable(cls, game: "WerewolfGame") -> bool:
+    def stoppable(cls, game: WerewolfGame) -> bool:
         """Whether protections and heals apply to it (an ordinary kill's always do)."""
         return True
 
@@ -189,38 +189,38 @@ class Role:
         return Team.WEREWOLF.value if cls.team is Team.WEREWOLF else Team.VILLAGE.value
 
     @classmethod
-    def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
+    def initial_state(cls, game: WerewolfGame) -> dict[str, Any]:
         return {}
 
     @classmethod
-    def on_deal(cls, game: "WerewolfGame", seats: list[int]) -> None:
+    def on_deal(cls, game: WerewolfGame, seats: list[int]) -> None:
         """At the start, with every seat dealt this role: what its holders learn together
         (the masons learn each other); again, with them all, when a player takes the role
         during the game (a thief takes its card)."""
 
     @classmethod
-    def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> type[Action] | None:
+    def on_death(cls, game: WerewolfGame, seat: int, causes: list[str]) -> type[Action] | None:
         """A triggered action the dead player now owes (the hunter's shot), if any."""
         return None
 
     @classmethod
-    def on_executed(cls, game: "WerewolfGame", seat: int) -> str | Result:
+    def on_executed(cls, game: WerewolfGame, seat: int) -> str | Result:
         """DIES, SPARED (and stays alive), or a Result that ends the game at once."""
         return DIES
 
     @classmethod
-    def special_win(cls, game: "WerewolfGame") -> Result | None:
+    def special_win(cls, game: WerewolfGame) -> Result | None:
         """An own win condition checked before the teams' (§5), for roles in play."""
         return None
 
     @classmethod
-    def dawn(cls, game: "WerewolfGame") -> None:
+    def dawn(cls, game: WerewolfGame) -> None:
         """Called once per role in play at dawn, after the actions' ``dawn`` and before the
         night is resolved: what the role does without being asked (an avenger's vengeance),
         dead holders included."""
 
 
-def last_standing(game: "WerewolfGame", role: type[Role]) -> Result | None:
+def last_standing(game: WerewolfGame, role: type[Role]) -> Result | None:
     """The lone killer's win (serial killer, arsonist): a holder of ``role`` is alive with at
     most one other living player. One against one, no vote can pass (nobody votes for
     themself) and the killer strikes at night: as in Mafia, the game is over."""
@@ -233,7 +233,7 @@ def last_standing(game: "WerewolfGame", role: type[Role]) -> Result | None:
 
 
 def target_choice(
-    game: "WerewolfGame",
+    game: WerewolfGame,
     seat: int,
     kind: str,
     *,
@@ -252,7 +252,7 @@ def target_choice(
 
 
 def protect_choice(
-    game: "WerewolfGame", seat: int, kind: str, *, self_ok: bool, exclude: dict[int, Refusal] | None = None
+    game: WerewolfGame, seat: int, kind: str, *, self_ok: bool, exclude: dict[int, Refusal] | None = None
 ) -> Choice:
     """A protection: no repeat of last night's target unless allowRepeatedProtect (REPEATED_PROTECT)."""
     exclude = dict(exclude or {})
@@ -262,7 +262,7 @@ def protect_choice(
     return target_choice(game, seat, kind, self_ok=self_ok, exclude=exclude)
 
 
-def protect(game: "WerewolfGame", seat: int, value: Any, mode: str, step: float) -> None:
+def protect(game: WerewolfGame, seat: int, value: Any, mode: str, step: float) -> None:
     """Record tonight's protection at ``step`` and plan it: the protector remembers whom
     they chose (what ``protect_choice`` checks tomorrow), the protection goes where it
     landed (mechanics/redirects.py)."""

@@ -23,11 +23,11 @@ class BodyguardProtect(Action):
     step = 7
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         return protect_choice(game, seat, cls.kind, self_ok=False)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         protect(game, seat, value, INTERCEPT, cls.step)
 
 

@@ -41,12 +41,12 @@ class BusDriverSwap(Action):
     controls = True
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         living = tuple(game.living())
         return Choice(seat, cls.kind, living, count=2, refusals=game.dead_refusals()) if len(living) >= 2 else None
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         a, b = value
         swap(game, a, b, cls.step)
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 CULT = statuses.CULT
 
 
-def living_members(game: "WerewolfGame") -> list[int]:
+def living_members(game: WerewolfGame) -> list[int]:
     """The living recruits (the leader holds no ``CULT`` status: its role says it all)."""
     return [s for s in statuses.holders(game, CULT) if game.alive[s]]
 
@@ -53,13 +53,13 @@ class CultRecruit(Action):
     step = 11.3
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already in the cult") for s in living_members(game)}
         choice = target_choice(game, seat, cls.kind, exclude=exclude)
         return choice if len(choice.options) > 1 else None
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value == NONE:
             return
         role = game.role_of(value)
@@ -70,7 +70,7 @@ class CultRecruit(Action):
         game.tell("cult", {"night": game.day, "leader": seat, "members": members, "new": value}, members)
 
     @classmethod
-    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def copy(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         """A shadow recruits nobody: the cult is its leader's, and a follower leads none."""
 
 
@@ -87,13 +87,13 @@ class CultLeader(Role):
     hostile = True
 
     @classmethod
-    def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> None:
+    def on_death(cls, game: WerewolfGame, seat: int, causes: list[str]) -> None:
         """The cult lives by its leader: its members go back to their old sides."""
         for member in statuses.holders(game, CULT):
             statuses.remove(game, member, (CULT,))
 
     @classmethod
-    def special_win(cls, game: "WerewolfGame") -> Result | None:
+    def special_win(cls, game: WerewolfGame) -> Result | None:
         heads = [s for s in game.living() if game.role_of(s) is cls]
         if heads and all(s in heads or statuses.has(game, CULT, s) for s in game.living()):
             return Result(cls.win_side, frozenset(heads + statuses.holders(game, CULT)), cls.win_reason)

@@ -27,11 +27,11 @@ class CupidLink(Action):
     first_night_only = True
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         return Choice(seat, cls.kind, tuple(game.living()), count=2)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         a, b = value
         game.link(a, b)
         game.tell("lovers", {"lovers": [a, b], "cupid": seat}, {a, b, seat})
@@ -54,7 +54,7 @@ class Cupid(Role):
     win_order = 10
 
     @classmethod
-    def special_win(cls, game: "WerewolfGame") -> Result | None:
+    def special_win(cls, game: WerewolfGame) -> Result | None:
         lovers = set(game.links)
         if not lovers or not all(game.alive[s] for s in lovers):
             return None

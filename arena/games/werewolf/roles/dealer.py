@@ -49,7 +49,7 @@ class DealerDeal(Action):
     """A block card changes what later steps do."""
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value == NONE:
             return
         assert cls.step is not None

@@ -30,14 +30,14 @@ class DecoyDraw(Action):
     step = 7
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             if game.role_of(seat) is Decoy:  # a shadow's copy spends nothing
                 game.state[seat]["lure"] = False
             game.plan.protections.append(Protection(seat, value, DRAW))
 
     @classmethod
-    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
+    def exhausted(cls, game: WerewolfGame, seat: int) -> bool:
         return not game.state[seat]["lure"]
 
 
@@ -49,5 +49,5 @@ class Decoy(Role):
     actions = (DecoyDraw,)
 
     @classmethod
-    def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
+    def initial_state(cls, game: WerewolfGame) -> dict[str, Any]:
         return {"lure": True}

@@ -26,12 +26,12 @@ class DetectiveCompare(Action):
     step = 5
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         others = tuple(s for s in game.living() if s != seat)
         return Choice(seat, cls.kind, others, count=2) if len(others) >= 2 else None
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         a, b = value
         same = game.role_of(a).seen_as() == game.role_of(b).seen_as()
         game.tell("detective_result", {"night": game.day, "players": list(aimed(game, cls.step, value)), "same": same}, (seat,))

@@ -24,11 +24,11 @@ class DoctorProtect(Action):
     step = 7
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         return protect_choice(game, seat, cls.kind, self_ok=game.options.allowDoctorSelfProtect)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         protect(game, seat, value, BLOCK, cls.step)
 
 

@@ -41,7 +41,7 @@ class ExileBanish(Action):
     controls = True
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             assert cls.step is not None
             banish(game, value, cls.step)

@@ -28,12 +28,12 @@ class HunterShoot(Trigger):
     kind = "hunter_shoot"
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         choice = target_choice(game, seat, cls.kind)
         return choice if len(choice.options) > 1 else None
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         target = None if value == NONE or not game.alive[value] else value  # an earlier shot of the round got them
         if game.options.revealRolesOnDeath:
             game.tell("hunter_shot", {"hunter": seat, "target": target})
@@ -51,7 +51,7 @@ class Hunter(Role):
     actions = (HunterShoot,)
 
     @classmethod
-    def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> type[HunterShoot] | None:
+    def on_death(cls, game: WerewolfGame, seat: int, causes: list[str]) -> type[HunterShoot] | None:
         if "poison" in causes and not game.options.hunterShootOnPoison:
             return None
         return HunterShoot

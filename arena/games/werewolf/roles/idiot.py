@@ -20,7 +20,7 @@ class Idiot(Role):
     priority = "P1"
 
     @classmethod
-    def on_executed(cls, game: "WerewolfGame", seat: int) -> str | Result:
+    def on_executed(cls, game: WerewolfGame, seat: int) -> str | Result:
         state = game.state[seat]
         if state.get("revealed"):
             return DIES

@@ -30,11 +30,11 @@ class JailerJail(Action):
     controls = True
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         return protect_choice(game, seat, cls.kind, self_ok=False)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         protect(game, seat, value, BLOCK, cls.step)
         if value != NONE:
             block(game, value, cls.step)

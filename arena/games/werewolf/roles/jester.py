@@ -25,5 +25,5 @@ class Jester(Role):
     win_reason = "jester_executed"
 
     @classmethod
-    def on_executed(cls, game: "WerewolfGame", seat: int) -> str | Result:
+    def on_executed(cls, game: WerewolfGame, seat: int) -> str | Result:
         return Result(cls.win_side, frozenset({seat}), cls.win_reason)

@@ -35,11 +35,11 @@ class LittleGirlPeek(Action):
     """She sees the pack's target: her step waits for the wolves'."""
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         return Choice(seat, cls.kind, (PEEK, NONE))
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != PEEK:
             return
         game.tell_when_free("wolf_target", {"night": game.day, "target": game.plan.wolf_target}, (seat,))

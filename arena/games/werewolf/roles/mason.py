@@ -26,5 +26,5 @@ class Mason(Role):
     chaos_copies = 2
 
     @classmethod
-    def on_deal(cls, game: "WerewolfGame", seats: list[int]) -> None:
+    def on_deal(cls, game: WerewolfGame, seats: list[int]) -> None:
         game.tell("masons", {"masons": seats}, seats)

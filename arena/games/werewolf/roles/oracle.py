@@ -25,7 +25,7 @@ class OracleMark(Action):
     step = 12
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             game.state[seat]["marked"] = value
 
@@ -38,7 +38,7 @@ class Oracle(Role):
     actions = (OracleMark,)
 
     @classmethod
-    def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> None:
+    def on_death(cls, game: WerewolfGame, seat: int, causes: list[str]) -> None:
         marked = game.state[seat].get("marked")
         if marked is not None:
             game.tell("oracle_reveal", {"target": marked, "role": game.roles[marked]})

@@ -28,13 +28,13 @@ class PiperCharm(Action):
     step = 11
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already charmed") for s in statuses.holders(game, CHARMED) if game.alive[s]}
         choice = target_choice(game, seat, cls.kind, exclude=exclude)
         return choice if len(choice.options) > 1 else None
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value == NONE:
             return
         statuses.add(game, CHARMED, value)
@@ -54,7 +54,7 @@ class Piper(Role):
     win_order = 20
 
     @classmethod
-    def special_win(cls, game: "WerewolfGame") -> Result | None:
+    def special_win(cls, game: WerewolfGame) -> Result | None:
         pipers = [s for s in range(game.players) if game.role_of(s) is cls]
         living = game.living()
         if any(game.alive[p] for p in pipers) and all(statuses.has(game, CHARMED, s) or s in pipers for s in living):

@@ -27,11 +27,11 @@ class PriestCleanse(Action):
     """It lifts what the night's earlier steps gave: it waits for them."""
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         return target_choice(game, seat, cls.kind, self_ok=True)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value == NONE:
             return
         lifted = statuses.remove(game, value, statuses.HARMFUL)

@@ -30,7 +30,7 @@ class Roleblock(Action):
     controls = True
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             block(game, value, cls.step)
 

@@ -38,7 +38,7 @@ class ScapegoatPunish(Trigger):
     kind = "scapegoat_punish"
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         voters = game.voters_against(seat)
         if not voters:
             return None
@@ -49,7 +49,7 @@ class ScapegoatPunish(Trigger):
         return Choice(seat, cls.kind, tuple(voters), refusals=refusals)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value == NONE or not game.alive[value]:  # a cover request, or an earlier shot of the round got them
             return
         punishment = game.options.scapegoatPunishment
@@ -68,5 +68,5 @@ class Scapegoat(Role):
     actions = (ScapegoatPunish,)
 
     @classmethod
-    def on_death(cls, game: "WerewolfGame", seat: int, causes: list[str]) -> type[ScapegoatPunish] | None:
+    def on_death(cls, game: WerewolfGame, seat: int, causes: list[str]) -> type[ScapegoatPunish] | None:
         return ScapegoatPunish if "execution" in causes else None

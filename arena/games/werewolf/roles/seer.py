@@ -23,7 +23,7 @@ class SeerCheck(Action):
     step = 5
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             named = aimed(game, cls.step, value)
             game.tell("seer_result", {"night": game.day, "target": named, "team": game.role_of(value).seen_as()}, (seat,))

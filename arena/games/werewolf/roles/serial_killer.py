@@ -42,5 +42,5 @@ class SerialKiller(Role):
     hostile = True
 
     @classmethod
-    def special_win(cls, game: "WerewolfGame") -> Result | None:
+    def special_win(cls, game: WerewolfGame) -> Result | None:
         return last_standing(game, cls)

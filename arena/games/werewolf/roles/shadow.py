@@ -44,7 +44,7 @@ class ShadowFollow(Action):
     controls = True
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             follow(game, seat, value, cls.step)
 

@@ -28,7 +28,7 @@ class SilencerSilence(Action):
     step = 8.2
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             statuses.add(game, statuses.SILENCED, value, until=game.day)
 

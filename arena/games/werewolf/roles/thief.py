@@ -38,12 +38,12 @@ class ThiefSteal(Action):
     visits = False
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         forced = all(REGISTRY[card].team is Team.WEREWOLF for card in game.extra)
         return Choice(seat, cls.kind, CARDS if forced else (*CARDS, NONE))
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         assert cls.step is not None
         if value == NONE:
             game.become(seat, FILLER, cls.step)
@@ -63,5 +63,5 @@ class Thief(Role):
     actions = (ThiefSteal,)
 
     @classmethod
-    def on_deal(cls, game: "WerewolfGame", seats: list[int]) -> None:
+    def on_deal(cls, game: WerewolfGame, seats: list[int]) -> None:
         game.tell("thief_cards", {"cards": list(game.extra)}, seats)

@@ -32,12 +32,12 @@ class TrackerTrack(Action):
     step = 6
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             game.plan.notes.setdefault(FOLLOWED, {})[seat] = value
 
     @classmethod
-    def dawn(cls, game: "WerewolfGame") -> None:
+    def dawn(cls, game: WerewolfGame) -> None:
         for seat, target in sorted(game.plan.notes.get(FOLLOWED, {}).items()):
             found = visited_by(game, target)
             game.tell("tracked", {"night": game.day, "target": aimed(game, cls.step, target), "visited": found}, (seat,))

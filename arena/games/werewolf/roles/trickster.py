@@ -38,14 +38,14 @@ class TricksterForge(Action):
     """Forging a record goes nowhere: the forged visit is its only trace."""
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         living = tuple(game.living())
         if len(living) < 2:
             return None
         return Choice(seat, cls.kind, living, count=2, refusals=game.dead_refusals(), ordered=True)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         visitor, target = value
         visit(game, visitor, target, cls.kind, cls.step)
 

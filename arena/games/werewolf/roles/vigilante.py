@@ -22,15 +22,16 @@ class VigilanteShoot(NightKill):
     cause = "vigilante"
 
     @classmethod
-    def spend(cls, game: "WerewolfGame", seat: int) -> None:
+    def spend(cls, game: WerewolfGame, seat: int) -> None:
         game.state[seat]["shots"] -= 1
 
     @classmethod
-    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
-        return game.state[seat]["shots"] <= 0
+    def exhausted(cls, game: WerewolfGame, seat: int) -> bool:
+        shots: int = game.state[seat]["shots"]  # the seat's state is a plain dict: its values are untyped
+        return shots <= 0
 
     @classmethod
-    def stoppable(cls, game: "WerewolfGame") -> bool:
+    def stoppable(cls, game: WerewolfGame) -> bool:
         return game.options.protectAgainstVigilante
 
 
@@ -42,5 +43,5 @@ class Vigilante(Role):
     actions = (VigilanteShoot,)
 
     @classmethod
-    def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
+    def initial_state(cls, game: WerewolfGame) -> dict[str, Any]:
         return {"shots": game.options.vigilanteShots}

@@ -39,19 +39,19 @@ class WarderWard(Action):
     step = 7
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             statuses.add(game, statuses.WARDED, value)
             if game.role_of(seat) is Warder:  # a shadow's copy charms the same player: nothing to keep
                 game.state[seat]["charm"] = value
 
     @classmethod
-    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
+    def exhausted(cls, game: WerewolfGame, seat: int) -> bool:
         charm = game.state[seat].get("charm")
         return charm is not None and game.alive[charm] and statuses.has(game, statuses.WARDED, charm)
 
     @classmethod
-    def dawn(cls, game: "WerewolfGame") -> None:
+    def dawn(cls, game: WerewolfGame) -> None:
         """Every charm in play protects its living holder tonight, the warder dead or alive."""
         for seat in range(game.players):
             charm = game.state[seat].get("charm") if game.role_of(seat) is Warder else None

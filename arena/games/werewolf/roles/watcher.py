@@ -28,12 +28,12 @@ class WatcherWatch(Action):
     step = 6
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             game.plan.notes.setdefault(WATCHED, {})[seat] = value
 
     @classmethod
-    def dawn(cls, game: "WerewolfGame") -> None:
+    def dawn(cls, game: WerewolfGame) -> None:
         for seat, target in sorted(game.plan.notes.get(WATCHED, {}).items()):
             found = [s for s in visitors_of(game, target) if s != seat]
             game.tell("watched", {"night": game.day, "target": aimed(game, cls.step, target), "visitors": found}, (seat,))

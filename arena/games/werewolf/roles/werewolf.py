@@ -40,15 +40,15 @@ class WolfVote(Action):
     """A vote visits nobody; the kill visits its target from each wolf who voted for it."""
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         return target_choice(game, seat, cls.kind, self_ok=True, skip=ABSTAIN)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         game.plan.notes.setdefault(VOTES, {})[seat] = value
 
     @classmethod
-    def finish(cls, game: "WerewolfGame") -> None:
+    def finish(cls, game: WerewolfGame) -> None:
         votes: dict[int, Any] = game.plan.notes.get(VOTES, {})
         counts: dict[int, int] = {}
         for target in votes.values():

@@ -32,7 +32,7 @@ class WerewolfLeaderKill(Action):
     """The kill visits its victim when the pack's step settles (roles/werewolf.py)."""
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             game.plan.notes[ORDER] = (seat, value)
 

@@ -33,7 +33,7 @@ class WitchSave(Action):
     needs = "wolf_vote"
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice | None:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
         target = game.plan.wolf_target
         if cls.exhausted(game, seat) or target is None:
             return None
@@ -44,13 +44,13 @@ class WitchSave(Action):
         return Choice(seat, cls.kind, (SAVE, NONE))
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value == SAVE:
             game.state[seat]["save"] = False
         cls.copy(game, seat, value)
 
     @classmethod
-    def copy(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def copy(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         """The heal itself, which spends nothing (a follower's copy, or the potion ``apply``
         spent): aimed at the wolves' target, it lands where a swap sends it, as their kill."""
         if value == SAVE:
@@ -61,7 +61,7 @@ class WitchSave(Action):
             visit(game, seat, healed, cls.kind, cls.step)
 
     @classmethod
-    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
+    def exhausted(cls, game: WerewolfGame, seat: int) -> bool:
         return not game.state[seat]["save"]
 
 
@@ -74,15 +74,15 @@ class Poison(NightKill):
     ``protectAgainstPoison``, which lets only blocks and heals stop it."""
 
     @classmethod
-    def spend(cls, game: "WerewolfGame", seat: int) -> None:
+    def spend(cls, game: WerewolfGame, seat: int) -> None:
         game.state[seat]["poison"] = False
 
     @classmethod
-    def exhausted(cls, game: "WerewolfGame", seat: int) -> bool:
+    def exhausted(cls, game: WerewolfGame, seat: int) -> bool:
         return not game.state[seat]["poison"]
 
     @classmethod
-    def stoppable(cls, game: "WerewolfGame") -> bool:
+    def stoppable(cls, game: WerewolfGame) -> bool:
         return game.options.protectAgainstPoison
 
 
@@ -102,5 +102,5 @@ class Witch(Role):
     learns_wolf_target = True
 
     @classmethod
-    def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
+    def initial_state(cls, game: WerewolfGame) -> dict[str, Any]:
         return {"save": True, "poison": True}

@@ -30,7 +30,7 @@ class WolfGuardProtect(Action):
     step = 7
 
     @classmethod
-    def decision(cls, game: "WerewolfGame", seat: int) -> Choice:
+    def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         villagers: dict[int, Refusal] = {
             s: (ErrorCode.TARGET_INVALID, f"seat {s} is not a werewolf: you protect only the pack")
             for s in game.living() if game.role_of(s).team is not Team.WEREWOLF
@@ -38,7 +38,7 @@ class WolfGuardProtect(Action):
         return protect_choice(game, seat, cls.kind, self_ok=True, exclude=villagers)
 
     @classmethod
-    def apply(cls, game: "WerewolfGame", seat: int, value: Any) -> None:
+    def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         protect(game, seat, value, GUARD, cls.step)
 
 

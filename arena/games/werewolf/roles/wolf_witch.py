@@ -36,5 +36,5 @@ class WolfWitch(Werewolf):
     actions = (WolfVote, WolfWitchPoison)
 
     @classmethod
-    def initial_state(cls, game: "WerewolfGame") -> dict[str, Any]:
+    def initial_state(cls, game: WerewolfGame) -> dict[str, Any]:
         return {"poison": True}
