@@ -41,11 +41,11 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(layer.split()) for layer in
 (``arena`` is the package's own ``__init__``: its version)."""
 
 STILL_OVER: dict[str, int] = {
-    "arena/games/werewolf/engine.py": 926,
+    "arena/games/werewolf/engine.py": 925,
     "arena/games/werewolf/engine.py:WerewolfGame": 757,
-    "arena/referee/referee.py": 862,
+    "arena/referee/referee.py": 841,
     "arena/referee/referee.py:Referee": 748,
-    "arena/sdk/bot.py": 725,
+    "arena/sdk/bot.py": 713,
     "arena/sdk/bot.py:Session": 450,
 }
 """What is still too big, at its size when it was listed: the work left to do."""
