@@ -168,7 +168,11 @@ class Arena:
         """The game's channel lines as the spectator read them, checked to be the referee's
         own channel lines, from START to the last one. The spectator joins when it reads
         TABLE, like the players, so on a slow machine it may come in after START: it must
-        then have read everything after it."""
+        then have read everything after it. The game's last lines (its ratings) may still be
+        on their way when it is reported over: first the spectator sees the referee leave its
+        channel, which it does behind them."""
+        channel = f"{self.config.server.channel}-{match.gid}"
+        until(lambda: self.referee not in {n.lower() for n in self.spectator.members(channel)}, GAME_WAIT)
         said = [line for target, line in match.transcript if target is None]
         seen = self.public_lines(match.gid)
         assert said[0].startswith("START") and seen and seen == said[len(said) - len(seen):]
@@ -381,6 +385,8 @@ def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_serve
         channel = re.search(rb"channel=(\S+)", table).group(1)
         watcher.send(b"JOIN " + channel + b"\r\n")
         seen = watcher.lines_until(b"PART " + channel, timeout=GAME_WAIT)
+        while not seen[-1].startswith(b":arena!"):  # a player that left first
+            seen += watcher.lines_until(b"PART " + channel, timeout=GAME_WAIT)
         arena.wait()
     told = [line.split(b" :", 1)[1].split(b" ")[0] for line in seen
             if line.startswith(b":arena!") and b" PRIVMSG " + channel + b" :" in line]
