@@ -77,8 +77,8 @@ class _Arena(click.Group):
     type=click.Path(dir_okay=False),
     default=None,
     help="Configuration file (default: ./config.yaml if present, else built-in defaults). Every option of every "
-         "command can also come from ARENA_<COMMAND>_<PARAMETER> (e.g. ARENA_SIMULATE_SEED), and every setting from "
-         "ARENA_<SECTION>_<KEY> (e.g. ARENA_SERVER_PASSWORD, or ARENA_SERVER_PASSWORD_FILE naming a file).",
+    "command can also come from ARENA_<COMMAND>_<PARAMETER> (e.g. ARENA_SIMULATE_SEED), and every setting from "
+    "ARENA_<SECTION>_<KEY> (e.g. ARENA_SERVER_PASSWORD, or ARENA_SERVER_PASSWORD_FILE naming a file).",
 )
 @click.version_option(package_name="arena")
 @click.pass_context
@@ -117,8 +117,13 @@ def show_config(obj: _Context) -> None:
     show_default=True,
     help="engine: call the rules engine directly; protocol: referee and SDK bots exchange protocol lines in memory.",
 )
-@click.option("--clock", type=click.Choice(sorted(CLOCKS)), default="virtual", show_default=True,
-              help=f"With --transport protocol only. {CLOCK_HELP}")
+@click.option(
+    "--clock",
+    type=click.Choice(sorted(CLOCKS)),
+    default="virtual",
+    show_default=True,
+    help=f"With --transport protocol only. {CLOCK_HELP}",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a summary.")
 @click.pass_obj
 def simulate_cmd(
@@ -144,21 +149,34 @@ def simulate_cmd(
     if clock != "virtual" and transport != "protocol":
         raise click.UsageError(f"--clock {clock} needs --transport protocol: the engine alone keeps no deadlines")
     if as_json:
-        summary = simulate(game, players, count, seed, options, transport=transport, timeouts=obj.config.timeouts,
-                           clock=clock)
+        summary = simulate(
+            game, players, count, seed, options, transport=transport, timeouts=obj.config.timeouts, clock=clock
+        )
         click.echo(json.dumps(summary.to_dict(), sort_keys=False))
         return
     with click.progressbar(length=count, label=f"{game}, {players} players", file=sys.stderr) as bar:
         summary = simulate(
-            game, players, count, seed, options, progress=bar.update, transport=transport, timeouts=obj.config.timeouts,
+            game,
+            players,
+            count,
+            seed,
+            options,
+            progress=bar.update,
+            transport=transport,
+            timeouts=obj.config.timeouts,
             clock=clock,
         )
     _print_summary(summary.to_dict(), options.in_effect())
 
 
-
 @main.command()
-@click.option("--games", "count", type=click.IntRange(min=1), default=None, help="Stop after this many games (default: run until Ctrl-C).")
+@click.option(
+    "--games",
+    "count",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop after this many games (default: run until Ctrl-C).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log connection events.")
 @click.pass_obj
 def serve(obj: _Context, count: int | None, verbose: bool) -> None:
@@ -175,14 +193,23 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
 
     config = obj.config
     with open_store(config) as store, narrating(config.server, config.narrator) as narrator:
-        service = RefereeService(config, max_games=count, key=store.secrets.get("serve"), recorder=Recorder(store),
-                                 on_game_end=lambda m: click.echo(_result_line(m)),
-                                 watchers=[config.narrator.nick_for(config.server.nick)] if narrator else [])
-        click.echo(f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
-                   f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)")
+        service = RefereeService(
+            config,
+            max_games=count,
+            key=store.secrets.get("serve"),
+            recorder=Recorder(store),
+            on_game_end=lambda m: click.echo(_result_line(m)),
+            watchers=[config.narrator.nick_for(config.server.nick)] if narrator else [],
+        )
+        click.echo(
+            f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
+            f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)"
+        )
         if narrator is not None:
-            click.echo(f"narrator {config.narrator.nick_for(config.server.nick)} tells the games in "
-                       f"{config.narrator.channel}" + (" (and one channel per game)" if config.narrator.per_game else ""))
+            click.echo(
+                f"narrator {config.narrator.nick_for(config.server.nick)} tells the games in "
+                f"{config.narrator.channel}" + (" (and one channel per game)" if config.narrator.per_game else "")
+            )
         service.serve()  # Ctrl-C: the link says goodbye on its way out, the group reports it
     if service.fatal:
         raise click.ClickException(service.fatal)
@@ -205,8 +232,11 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
             raise click.ClickException(f"{game_id} is over; told the same way: arena replay {game_id} --pretty")
 
     def ready() -> None:
-        click.echo(f"watching {game_id or 'every game'} of {server.channel} on {server.host}:{server.port}"
-                   + ("" if game_id else " (Ctrl-C stops)"), err=True)
+        click.echo(
+            f"watching {game_id or 'every game'} of {server.channel} on {server.host}:{server.port}"
+            + ("" if game_id else " (Ctrl-C stops)"),
+            err=True,
+        )
 
     try:
         run_watch(server, click.echo, gid=game_id, color=sys.stdout.isatty(), nick=nick, ready=ready)
@@ -217,11 +247,20 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
 @main.command()
 @click.option("--game", type=click.Choice(sorted(GAMES)), default="avalon", show_default=True)
 @click.option("--games", "count", type=click.IntRange(min=1), default=3, show_default=True)
-@click.option("--players", type=click.IntRange(5, 20), default=None,
-              help="Players per game (default: from the configuration; 5 for Avalon, 8 for Werewolf; "
-                   "Tuvalon: 7, always).")
-@click.option("--server", "server_kind", type=click.Choice(["embedded", "ngircd"]), default="embedded",
-              show_default=True, help="The local IRC server to start.")
+@click.option(
+    "--players",
+    type=click.IntRange(5, 20),
+    default=None,
+    help="Players per game (default: from the configuration; 5 for Avalon, 8 for Werewolf; Tuvalon: 7, always).",
+)
+@click.option(
+    "--server",
+    "server_kind",
+    type=click.Choice(["embedded", "ngircd"]),
+    default="embedded",
+    show_default=True,
+    help="The local IRC server to start.",
+)
 @click.option("--raw", is_flag=True, help="Show the channels' lines as the bots read them, not the narration.")
 @click.pass_obj
 def demo(obj: _Context, game: str, count: int, players: int | None, server_kind: str, raw: bool) -> None:
@@ -237,8 +276,9 @@ def demo(obj: _Context, game: str, count: int, players: int | None, server_kind:
     article = "an" if server_kind[0] in "aeiou" else "a"
     click.echo(f"starting {article} {server_kind} IRC server on 127.0.0.1, the referee and {players} bots...")
     try:
-        matches = run_demo(obj.config, count, players, server_kind, click.echo, game=game, raw=raw,
-                           color=sys.stdout.isatty())
+        matches = run_demo(
+            obj.config, count, players, server_kind, click.echo, game=game, raw=raw, color=sys.stdout.isatty()
+        )
     except BrokenPipeError:
         raise  # nobody reads on: the group ends quietly
     except (RuntimeError, TimeoutError, OSError) as exc:

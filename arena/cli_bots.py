@@ -15,8 +15,12 @@ from .store.report import bots_lines
 
 
 _ITERATIONS = click.option(
-    "--iterations", type=click.IntRange(*SCRAM_ITERATIONS), default=ITERATIONS, show_default=True,
-    help="PBKDF2 iterations the bot computes at each registration (SCRAM-SHA-256).")
+    "--iterations",
+    type=click.IntRange(*SCRAM_ITERATIONS),
+    default=ITERATIONS,
+    show_default=True,
+    help="PBKDF2 iterations the bot computes at each registration (SCRAM-SHA-256).",
+)
 
 
 def register(main: click.Group) -> None:
@@ -26,9 +30,13 @@ def register(main: click.Group) -> None:
 
     @bots.command("add")
     @click.argument("name")
-    @click.option("--owner", default=UNKNOWN_OWNER, show_default=True,
-                  help="Who runs the bot; what the bot says of its owner when it registers does not change it "
-                       "(it fills in only an unknown owner).")
+    @click.option(
+        "--owner",
+        default=UNKNOWN_OWNER,
+        show_default=True,
+        help="Who runs the bot; what the bot says of its owner when it registers does not change it "
+        "(it fills in only an unknown owner).",
+    )
     @click.option("--account", default=None, help="Bind the bot to this services account (networks with services).")
     @click.option("--no-key", is_flag=True, help="With --account: no key, the account alone proves the bot.")
     @_ITERATIONS
@@ -39,16 +47,21 @@ def register(main: click.Group) -> None:
         from .protocol import valid_nick
 
         if not valid_nick(name):
-            raise click.UsageError("a bot's name is 1-16 letters, digits or -[]\\^_`{|}, not starting with a digit or -")
+            raise click.UsageError(
+                "a bot's name is 1-16 letters, digits or -[]\\^_`{|}, not starting with a digit or -"
+            )
         if no_key and account is None:
             raise click.UsageError("--no-key needs --account: something must prove the bot")
         key = None if no_key else new_key()
         with open_store(obj.config, check=False) as store:
             try:
-                store.bots.add(name, owner, None if key is None else make_verifier(key, iterations), account, time.time())
+                store.bots.add(
+                    name, owner, None if key is None else make_verifier(key, iterations), account, time.time()
+                )
             except KeyError:
-                raise click.ClickException(f"a bot named {name} exists already; `arena bots rekey {name}` "
-                                           "gives it a new key") from None
+                raise click.ClickException(
+                    f"a bot named {name} exists already; `arena bots rekey {name}` gives it a new key"
+                ) from None
         if key is not None:
             click.echo(f"key for {name} (shown once; give it to the bot, e.g. --key or ARENA_KEY):")
             click.echo(key)

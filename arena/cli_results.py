@@ -30,10 +30,12 @@ from .tournament.schedule import builtin_bots
 
 SYSTEMS = ("elo", "trueskill")
 
-CLOCK_HELP = ("virtual: bots decide in no time and are never late; the same command plays the same games. "
-              "wall: the real time a bot takes to decide counts against its deadlines, as over IRC (warn, "
-              "default, forfeit: timeouts.escalation); each bot's deadlines count its own thinking only; "
-              "not reproducible.")
+CLOCK_HELP = (
+    "virtual: bots decide in no time and are never late; the same command plays the same games. "
+    "wall: the real time a bot takes to decide counts against its deadlines, as over IRC (warn, "
+    "default, forfeit: timeouts.escalation); each bot's deadlines count its own thinking only; "
+    "not reproducible."
+)
 """The ``--clock`` option's help, shared by ``simulate`` and ``tournament``."""
 
 
@@ -44,9 +46,11 @@ def open_store(config: Config, *, check: bool = True, create: bool = True) -> It
     an error naming where it was looked for, not a new empty file left behind."""
     path = config.store.path
     if not create and not Path(path).exists():
-        raise click.ClickException(f"no results database at {path}: nothing is stored there yet "
-                                   "(arena serve, arena tournament and arena bots add create it; "
-                                   "--config or ARENA_STORE_PATH point to another)")
+        raise click.ClickException(
+            f"no results database at {path}: nothing is stored there yet "
+            "(arena serve, arena tournament and arena bots add create it; "
+            "--config or ARENA_STORE_PATH point to another)"
+        )
     try:
         store = Store(config.store.path, config.ratings.systems())
     except Exception as exc:  # sqlite3 errors, a newer schema than this arena knows, ...
@@ -96,22 +100,51 @@ def register(main: click.Group) -> None:
     """Add the results commands to ``main``."""
 
     @main.command()
-    @click.option("--id", "tid", default=None, help="Tournament id; an existing id resumes it.  [config: tournament.id]")
+    @click.option(
+        "--id", "tid", default=None, help="Tournament id; an existing id resumes it.  [config: tournament.id]"
+    )
     @click.option("--game", type=click.Choice(sorted(GAMES)), default=None, help="[config: tournament.game]")
     @click.option("--games", "count", type=click.IntRange(min=1), default=None, help="[config: tournament.games]")
-    @click.option("--players", type=click.IntRange(min=1), default=None,
-                  help="Seats per game (default: every bot plays).  [config: tournament.players]")
-    @click.option("--bot", "bots", multiple=True, metavar="NICK=BOT",
-                  help=f"A player, repeatable: BOT is {', '.join(builtin_bots())}, module:Class or file.py:Class; "
-                       "over IRC just NICK.  [config: tournament.bots]")
+    @click.option(
+        "--players",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Seats per game (default: every bot plays).  [config: tournament.players]",
+    )
+    @click.option(
+        "--bot",
+        "bots",
+        multiple=True,
+        metavar="NICK=BOT",
+        help=f"A player, repeatable: BOT is {', '.join(builtin_bots())}, module:Class or file.py:Class; "
+        "over IRC just NICK.  [config: tournament.bots]",
+    )
     @click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help="A game option; repeatable.")
-    @click.option("--transport", type=click.Choice(["local", "irc"]), default=None,
-                  help="local: bots run in this process; irc: they connect to the server.  [config: tournament.transport]")
-    @click.option("--clock", type=click.Choice(sorted(CLOCKS)), default="virtual", show_default=True,
-                  help=f"Local tournaments only. {CLOCK_HELP} A tournament resumes only on the clock it started with.")
+    @click.option(
+        "--transport",
+        type=click.Choice(["local", "irc"]),
+        default=None,
+        help="local: bots run in this process; irc: they connect to the server.  [config: tournament.transport]",
+    )
+    @click.option(
+        "--clock",
+        type=click.Choice(sorted(CLOCKS)),
+        default="virtual",
+        show_default=True,
+        help=f"Local tournaments only. {CLOCK_HELP} A tournament resumes only on the clock it started with.",
+    )
     @click.pass_obj
-    def tournament(obj: Any, tid: str | None, game: str | None, count: int | None, players: int | None,
-                   bots: tuple[str, ...], pairs: tuple[str, ...], transport: str | None, clock: str) -> None:
+    def tournament(
+        obj: Any,
+        tid: str | None,
+        game: str | None,
+        count: int | None,
+        players: int | None,
+        bots: tuple[str, ...],
+        pairs: tuple[str, ...],
+        transport: str | None,
+        clock: str,
+    ) -> None:
         """Play a series of games between chosen bots, storing and rating each one.
 
         Interrupt it at any time (Ctrl-C, or a killed process) and run the same command
@@ -142,13 +175,26 @@ def register(main: click.Group) -> None:
         transport = transport or t.transport
         if clock != "virtual" and transport != "local":
             raise click.UsageError(f"--clock {clock} is for --transport local: over IRC every clock is real")
-        settings = Settings(id=tid, game=game, games=count or t.games, players=n_players, bots=tuple(entries),
-                            options=options.to_dict(), transport=transport, keep=config.seating.games_per_order,
-                            clock=clock)
-        where = f"in this process, {clock} clock" if settings.transport == "local" else \
-            f"on {config.server.host}:{config.server.port} (bots must connect and register)"
-        click.echo(f"tournament {tid}: {counted(settings.games, f'{game} game')} of {n_players} players, "
-                   f"{counted(len(entries), 'bot')}, {where}; Ctrl-C stops, the same command resumes")
+        settings = Settings(
+            id=tid,
+            game=game,
+            games=count or t.games,
+            players=n_players,
+            bots=tuple(entries),
+            options=options.to_dict(),
+            transport=transport,
+            keep=config.seating.games_per_order,
+            clock=clock,
+        )
+        where = (
+            f"in this process, {clock} clock"
+            if settings.transport == "local"
+            else f"on {config.server.host}:{config.server.port} (bots must connect and register)"
+        )
+        click.echo(
+            f"tournament {tid}: {counted(settings.games, f'{game} game')} of {n_players} players, "
+            f"{counted(len(entries), 'bot')}, {where}; Ctrl-C stops, the same command resumes"
+        )
 
         tty = sys.stderr.isatty()
         shown = [0.0]
@@ -160,8 +206,10 @@ def register(main: click.Group) -> None:
                 return
             shown[0] = now
             leaders = ", ".join(f"{bot} {score:.0f}" for bot, score in p.leaders)
-            line = (f"{p.done}/{counted(p.total, 'game')}, {p.rate:.1f} games/s, eta {_fmt_eta(p.eta)}; "
-                    f"elo leaders: {leaders}")
+            line = (
+                f"{p.done}/{counted(p.total, 'game')}, {p.rate:.1f} games/s, eta {_fmt_eta(p.eta)}; "
+                f"elo leaders: {leaders}"
+            )
             click.echo(f"\r\x1b[K{line}" if tty else line, err=True, nl=not tty or p.done == p.total)
 
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
@@ -174,31 +222,44 @@ def register(main: click.Group) -> None:
             except KeyboardInterrupt:
                 found = store.tournaments.get(tid)
                 done = found[1] if found else 0
-                click.echo(f"interrupted after {done} of {counted(settings.games, 'game')}; "
-                           "run the same command to resume")
+                click.echo(
+                    f"interrupted after {done} of {counted(settings.games, 'game')}; run the same command to resume"
+                )
                 sys.exit(130)
             found = store.tournaments.get(tid)
             done = found[1] if found else played
             click.echo(f"played {counted(played, 'game')} now; tournament {tid} has {counted(done, 'game')} stored")
             # Its own standings, as its progress lines: the store's other games would mix in
             # bots that did not play it (`arena leaderboard` shows those).
-            click.echo(f"tournament {tid} leaderboard (elo, its {counted(done, 'game')} rated afresh; "
-                       f"every stored game: arena leaderboard --game {game}):")
+            click.echo(
+                f"tournament {tid} leaderboard (elo, its {counted(done, 'game')} rated afresh; "
+                f"every stored game: arena leaderboard --game {game}):"
+            )
             for line in leaderboard_lines(store.ratings.leaderboard(game, "elo", tournament=tid), "elo"):
                 click.echo(line)
 
     @main.command()
-    @click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
-                  help="Default: the tournament's game, else the game of the newest stored game.")
+    @click.option(
+        "--game",
+        type=click.Choice(sorted(GAMES)),
+        default=None,
+        help="Default: the tournament's game, else the game of the newest stored game.",
+    )
     @click.option("--system", type=click.Choice(SYSTEMS), default="elo", show_default=True)
     @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table", show_default=True)
     @click.option("--limit", type=click.IntRange(min=1), default=None, help="Show only the top N bots.")
     @click.option("--tournament", default=None, help="Standings of this tournament alone: its games, rated afresh.")
-    @click.option("--min-games", type=click.IntRange(min=0), default=0, show_default=True,
-                  help="Leave out bots with fewer rated games.")
+    @click.option(
+        "--min-games",
+        type=click.IntRange(min=0),
+        default=0,
+        show_default=True,
+        help="Leave out bots with fewer rated games.",
+    )
     @click.pass_obj
-    def leaderboard(obj: Any, game: str | None, system: str, fmt: str, limit: int | None, tournament: str | None,
-                    min_games: int) -> None:
+    def leaderboard(
+        obj: Any, game: str | None, system: str, fmt: str, limit: int | None, tournament: str | None, min_games: int
+    ) -> None:
         """The bots by rating, with owner, games played and win rate (95% Wilson interval)."""
         with open_store(obj.config, check=False, create=False) as store:
             game = game_of(store, game, tournament)
@@ -209,18 +270,45 @@ def register(main: click.Group) -> None:
             for line in leaderboard_lines(rows, system):
                 click.echo(line)
             return
-        records = [{"rank": r.rank, "bot": r.bot, "owner": r.owner, "version": r.version,
-                    "rating": round(r.score, 3), "mu": round(r.mu, 3),
-                    "sigma": round(r.sigma, 3), "games": r.games, "wins": r.wins,
-                    "win_rate": None if r.win_rate.rate is None else round(r.win_rate.rate, 4),
-                    "win_rate_low": round(r.win_rate.low, 4), "win_rate_high": round(r.win_rate.high, 4)}
-                   for r in rows]
+        records = [
+            {
+                "rank": r.rank,
+                "bot": r.bot,
+                "owner": r.owner,
+                "version": r.version,
+                "rating": round(r.score, 3),
+                "mu": round(r.mu, 3),
+                "sigma": round(r.sigma, 3),
+                "games": r.games,
+                "wins": r.wins,
+                "win_rate": None if r.win_rate.rate is None else round(r.win_rate.rate, 4),
+                "win_rate_low": round(r.win_rate.low, 4),
+                "win_rate_high": round(r.win_rate.high, 4),
+            }
+            for r in rows
+        ]
         if fmt == "json":
             click.echo(json.dumps({"game": game, "system": system, "tournament": tournament, "bots": records}))
             return
         out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=["rank", "bot", "owner", "version", "rating", "mu", "sigma", "games", "wins",
-                                                 "win_rate", "win_rate_low", "win_rate_high"], lineterminator="\n")
+        writer = csv.DictWriter(
+            out,
+            fieldnames=[
+                "rank",
+                "bot",
+                "owner",
+                "version",
+                "rating",
+                "mu",
+                "sigma",
+                "games",
+                "wins",
+                "win_rate",
+                "win_rate_low",
+                "win_rate_high",
+            ],
+            lineterminator="\n",
+        )
         writer.writeheader()
         writer.writerows(records)
         click.echo(out.getvalue(), nl=False)
@@ -241,14 +329,26 @@ def register(main: click.Group) -> None:
 
     @main.command()
     @click.argument("game_id")
-    @click.option("--as", "nick", default=None,
-                  help="As this player (bot name or nick) saw it: the channel, its direct messages and its own "
-                       "answers, with their latency and what was refused.")
-    @click.option("--all", "everything", is_flag=True,
-                  help="Everything: every line the referee sent, to everyone, and every answer.")
-    @click.option("--pretty", is_flag=True, help="Told in sentences, as the narrated spectators' channel tells it "
-                                                 "(colours on a terminal), with what players said in private "
-                                                 "(wolves' talk, Tuvalon's second discussion) at its place.")
+    @click.option(
+        "--as",
+        "nick",
+        default=None,
+        help="As this player (bot name or nick) saw it: the channel, its direct messages and its own "
+        "answers, with their latency and what was refused.",
+    )
+    @click.option(
+        "--all",
+        "everything",
+        is_flag=True,
+        help="Everything: every line the referee sent, to everyone, and every answer.",
+    )
+    @click.option(
+        "--pretty",
+        is_flag=True,
+        help="Told in sentences, as the narrated spectators' channel tells it "
+        "(colours on a terminal), with what players said in private "
+        "(wolves' talk, Tuvalon's second discussion) at its place.",
+    )
     @click.pass_obj
     def replay(obj: Any, game_id: str, nick: str | None, everything: bool, pretty: bool) -> None:
         """Print a stored game as the channel showed it, with the players' talk (default), as
@@ -259,14 +359,18 @@ def register(main: click.Group) -> None:
             game = store.games.load(game_id)
             playing = game is None and bool(store.live.all(game_id))
         if playing:
-            raise click.ClickException(f"{game_id} is still being played: follow it with `arena watch {game_id}` or "
-                                       "`arena web`; its replay is stored when it ends")
+            raise click.ClickException(
+                f"{game_id} is still being played: follow it with `arena watch {game_id}` or "
+                "`arena web`; its replay is stored when it ends"
+            )
         if game is None:
             raise click.ClickException(f"no game {game_id!r} is stored (see `arena games`)")
         nicks, bots = game.summary.nicks, game.summary.bots
         seat = None
         if nick is not None:
-            seat = next((i for i, (n, b) in enumerate(zip(nicks, bots)) if nick.lower() in (n.lower(), b.lower())), None)
+            seat = next(
+                (i for i, (n, b) in enumerate(zip(nicks, bots)) if nick.lower() in (n.lower(), b.lower())), None
+            )
             if seat is None:
                 raise click.UsageError(f"{nick} did not play {game_id} (players: {', '.join(bots)})")
         ratings = ratings_message(game_id, game.changes, bots, nicks)
@@ -275,7 +379,9 @@ def register(main: click.Group) -> None:
             from .narrate.narrator import retell
 
             color = sys.stdout.isatty()
-            for sentence in retell(channel_lines(game, after, private=True), game.summary.started, game.summary.finished):
+            for sentence in retell(
+                channel_lines(game, after, private=True), game.summary.started, game.summary.finished
+            ):
                 click.echo(sentence.ansi() if color else sentence.plain())
             return
         for line in replay_lines(game, seat, everything, after):
@@ -283,8 +389,12 @@ def register(main: click.Group) -> None:
 
     @main.command()
     @click.argument("bot", required=False)
-    @click.option("--game", type=click.Choice(sorted(GAMES)), default=None,
-                  help="Default: the tournament's game, else the game of the newest stored game.")
+    @click.option(
+        "--game",
+        type=click.Choice(sorted(GAMES)),
+        default=None,
+        help="Default: the tournament's game, else the game of the newest stored game.",
+    )
     @click.option("--tournament", default=None, help="This tournament's games alone.")
     @click.pass_obj
     def stats(obj: Any, bot: str | None, game: str | None, tournament: str | None) -> None:
@@ -293,8 +403,11 @@ def register(main: click.Group) -> None:
             game = game_of(store, game, tournament)
             found = store.stats.bots(game, bot, tournament=tournament)
         if not found:
-            raise click.ClickException(f"no {game} games stored" + (f" for {bot}" if bot else "")
-                                       + (f" in tournament {tournament}" if tournament else ""))
+            raise click.ClickException(
+                f"no {game} games stored"
+                + (f" for {bot}" if bot else "")
+                + (f" in tournament {tournament}" if tournament else "")
+            )
         for i, name in enumerate(sorted(found)):
             if i:
                 click.echo("")
@@ -312,8 +425,10 @@ def register(main: click.Group) -> None:
         """Recompute every rating from the stored games, in order, and compare with the stored values."""
         with open_store(obj.config, check=False, create=write) as store:
             report = store.ratings.rebuild(write=write)
-        click.echo(f"{counted(report.games, 'game')}, {counted(report.changes_checked, 'rating change')} and "
-                   f"{counted(report.ratings_checked, 'current rating')} recomputed")
+        click.echo(
+            f"{counted(report.games, 'game')}, {counted(report.changes_checked, 'rating change')} and "
+            f"{counted(report.ratings_checked, 'current rating')} recomputed"
+        )
         if report.exact:
             click.echo("every stored value matches exactly")
             return
@@ -323,6 +438,7 @@ def register(main: click.Group) -> None:
             click.echo(f"{counted(len(report.mismatches), 'difference')}; the recomputed values are now stored")
             return
         differ = "differs" if len(report.mismatches) == 1 else "differ"
-        raise click.ClickException(f"{counted(len(report.mismatches), 'stored value')} {differ}; "
-                                   "`arena ratings rebuild --write` stores the recomputed ones")
-
+        raise click.ClickException(
+            f"{counted(len(report.mismatches), 'stored value')} {differ}; "
+            "`arena ratings rebuild --write` stores the recomputed ones"
+        )

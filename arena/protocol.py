@@ -127,6 +127,8 @@ def _learn(key: str) -> None:
     made-up names must not grow it without bound)."""
     if len(_GOOD_KEYS) < 4096:
         _GOOD_KEYS.add(key)
+
+
 _SPLIT_FIELD = operator.methodcaller("split", "=", 1)
 """``key=value`` to ``[key, value]``. Lines are read and written on every hot path, and in
 this Python a comprehension costs a call of its own: ``map`` with a C-level function (this,
@@ -206,8 +208,10 @@ def unpack_scram(value: str) -> str:
 def redacted(line: str) -> str:
     """``line`` with the values of ``SECRET_FIELDS`` hidden, for a log."""
     head, colon, text = line.partition(" :")
-    tokens = [f"{t.partition('=')[0]}=***" if t.partition("=")[0] in SECRET_FIELDS and "=" in t else t
-              for t in head.split(" ")]
+    tokens = [
+        f"{t.partition('=')[0]}=***" if t.partition("=")[0] in SECRET_FIELDS and "=" in t else t
+        for t in head.split(" ")
+    ]
     return " ".join(tokens) + colon + text
 
 
@@ -233,7 +237,7 @@ def topic_referee(topic: str) -> str | None:
     """The referee's nick as a lobby topic names it, or None if the topic names none."""
     if not topic.startswith(REFEREE_TOPIC):
         return None
-    words = topic[len(REFEREE_TOPIC):].split()
+    words = topic[len(REFEREE_TOPIC) :].split()
     return words[0] if words else None
 
 
@@ -263,16 +267,18 @@ def request_id(token: str) -> int:
     """The request id ``token`` spells; raises ProtocolError (MALFORMED) unless it is one
     (``valid_request_id``)."""
     if not valid_request_id(token):
-        raise ProtocolError(ErrorCode.MALFORMED,
-                            f"a request id is 1-{MAX_REQUEST_DIGITS} ASCII digits, not {shown(token)!r}")
+        raise ProtocolError(
+            ErrorCode.MALFORMED, f"a request id is 1-{MAX_REQUEST_DIGITS} ASCII digits, not {shown(token)!r}"
+        )
     return int(token)
 
 
 def game_id(token: str) -> str:
     """``token`` if it can be a game id; raises ProtocolError (MALFORMED) otherwise."""
     if not valid_id(token):
-        raise ProtocolError(ErrorCode.MALFORMED,
-                            f"a game id is 1-{MAX_ID} ASCII letters, digits, - or _, not {shown(token)!r}")
+        raise ProtocolError(
+            ErrorCode.MALFORMED, f"a game id is 1-{MAX_ID} ASCII letters, digits, - or _, not {shown(token)!r}"
+        )
     return token
 
 
@@ -300,7 +306,9 @@ class Message:
 
     __slots__ = ("verb", "args", "fields", "text")
 
-    def __init__(self, verb: str, args: tuple[str, ...] = (), fields: dict[str, str] | None = None, text: str | None = None):
+    def __init__(
+        self, verb: str, args: tuple[str, ...] = (), fields: dict[str, str] | None = None, text: str | None = None
+    ):
         self.verb = verb
         self.args = args
         self.fields = fields if fields is not None else {}
@@ -310,8 +318,12 @@ class Message:
     def make(cls, verb: str, *args: Any, text: str | None = None, **fields: Any) -> Message:
         """Build a message from Python values: lists become comma lists, bools true/false."""
         # (a value that is text already, as most are, is kept as it is: no call)
-        return cls(verb, tuple([a if type(a) is str else render(a) for a in args]),
-                   {k: v if type(v) is str else render(v) for k, v in fields.items()}, text)
+        return cls(
+            verb,
+            tuple([a if type(a) is str else render(a) for a in args]),
+            {k: v if type(v) is str else render(v) for k, v in fields.items()},
+            text,
+        )
 
     # -- reading fields -------------------------------------------------------------
 
@@ -515,8 +527,6 @@ def _check_fields(verb: str, pairs: list[tuple[str, str, str]]) -> None:
         if key in seen:
             raise ProtocolError(ErrorCode.MALFORMED, f"{verb}: field {key} given twice")
         seen.add(key)
-
-
 
 
 class Reassembler:

@@ -37,8 +37,10 @@ def main() -> None:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}, one core; "
-          f"reference: a 10M-step Python loop takes {reference_loop():.2f} s here")
+    print(
+        f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}, one core; "
+        f"reference: a 10M-step Python loop takes {reference_loop():.2f} s here"
+    )
     setups = {
         "default (merlin, assassin)": AvalonOptions(),
         "percival, morgana, mordred, lancelot=2": AvalonOptions(percival=True, morgana=True, mordred=True, lancelot=2),

@@ -54,14 +54,30 @@ def play(*, flood: bool, rate: float = 2.0, flood_rate: float = 2.0, timeout: fl
         )
         started: list[float] = []
         ended: list[tuple[float, Match]] = []
-        service = RefereeService(config, max_games=1, key=bytes(32),
-                                 on_game_end=lambda m: ended.append((time.monotonic(), m)))
+        service = RefereeService(
+            config, max_games=1, key=bytes(32), on_game_end=lambda m: ended.append((time.monotonic(), m))
+        )
         service.referee.on_game_start.append(lambda m: started.append(time.monotonic()))
         clients = ReactorThread(tick=0.01).start()
-        runners = [BotRunner(RuleBot(seed=i), host, port, f"bot{i}", reactor=clients.reactor,
-                             lines_per_second=0 if f"bot{i}" == FLOODER else rate) for i in range(PLAYERS)]
-        strangers = [IrcLink(host, port, f"stranger{i}", LinkSettings(lines_per_second=flood_rate),
-                             reactor=clients.reactor) for i in range(STRANGERS)] if flood else []
+        runners = [
+            BotRunner(
+                RuleBot(seed=i),
+                host,
+                port,
+                f"bot{i}",
+                reactor=clients.reactor,
+                lines_per_second=0 if f"bot{i}" == FLOODER else rate,
+            )
+            for i in range(PLAYERS)
+        ]
+        strangers = (
+            [
+                IrcLink(host, port, f"stranger{i}", LinkSettings(lines_per_second=flood_rate), reactor=clients.reactor)
+                for i in range(STRANGERS)
+            ]
+            if flood
+            else []
+        )
         for link in strangers:
             link.connect()
         for runner in runners:
@@ -93,9 +109,14 @@ def play(*, flood: bool, rate: float = 2.0, flood_rate: float = 2.0, timeout: fl
         result = match.game.result
         assert result is not None
         forfeited = None if result.forfeited is None else match.names[result.forfeited]
-        return Figures(end - started[0], forfeited, service.link.sent_messages,
-                       service.referee.budget.dropped + service.link.replies_dropped if service.referee.budget else 0,
-                       len(match.transcript), sent[0])
+        return Figures(
+            end - started[0],
+            forfeited,
+            service.link.sent_messages,
+            service.referee.budget.dropped + service.link.replies_dropped if service.referee.budget else 0,
+            len(match.transcript),
+            sent[0],
+        )
 
 
 def main() -> None:
@@ -107,9 +128,11 @@ def main() -> None:
     args = parser.parse_args()
     for flood in (False, True) if args.both else (args.flood,):
         f = play(flood=flood, rate=args.rate, flood_rate=args.flood_rate)
-        print(f"{'flooded' if flood else 'quiet'}: {f.seconds:.1f} s, forfeit {f.forfeited or 'none'}, "
-              f"{f.referee_lines} referee lines, {f.replies_dropped} replies dropped, "
-              f"{f.flood_lines} flood rounds, transcript {f.transcript_lines} lines")
+        print(
+            f"{'flooded' if flood else 'quiet'}: {f.seconds:.1f} s, forfeit {f.forfeited or 'none'}, "
+            f"{f.referee_lines} referee lines, {f.replies_dropped} replies dropped, "
+            f"{f.flood_lines} flood rounds, transcript {f.transcript_lines} lines"
+        )
 
 
 if __name__ == "__main__":

@@ -72,15 +72,17 @@ class LineFuzzer:
         gid = rng.choice(gids) if gids else "g1"
         rid = rng.choice(rids) if rids else 1
         who = rng.choice(nicks) if nicks else "alice"
-        return rng.choice((
-            f"ANSWER {gid} {rid} {who}",
-            f"ANSWER {gid} {rid} {rng.choice(('approve', 'reject', 'success', 'fail', 'none'))}",
-            f"ANSWER {gid} {rid} {who},{rng.choice(nicks) if nicks else 'bob'}",
-            f"TEAM {gid} :hello",
-            f"REGISTER {PROTOCOL_VERSION} name=fz{rng.randrange(50)} owner=fuzz version=1",
-            "WHO",
-            "UNREGISTER",
-        ))
+        return rng.choice(
+            (
+                f"ANSWER {gid} {rid} {who}",
+                f"ANSWER {gid} {rid} {rng.choice(('approve', 'reject', 'success', 'fail', 'none'))}",
+                f"ANSWER {gid} {rid} {who},{rng.choice(nicks) if nicks else 'bob'}",
+                f"TEAM {gid} :hello",
+                f"REGISTER {PROTOCOL_VERSION} name=fz{rng.randrange(50)} owner=fuzz version=1",
+                "WHO",
+                "UNREGISTER",
+            )
+        )
 
     def line(self, gids: Sequence[str], rids: Sequence[int], nicks: Sequence[str]) -> str:
         """A valid line with zero to three mutations."""
@@ -200,8 +202,17 @@ def _rss() -> int:
         return 0
 
 
-def fuzz_over_irc(host: str, port: int, lines: int, *, seed: int = 1, players: int = 5, clients: int = 4,
-                  window: int = 64, finish_timeout: float = 60.0) -> FuzzReport:
+def fuzz_over_irc(
+    host: str,
+    port: int,
+    lines: int,
+    *,
+    seed: int = 1,
+    players: int = 5,
+    clients: int = 4,
+    window: int = 64,
+    finish_timeout: float = 60.0,
+) -> FuzzReport:
     """Send ``lines`` fuzzed DMs from ``clients`` raw connections to a referee service on the
     IRC server at ``host:port`` while ``players`` rule bots play Avalon in its lobby; then
     let the game in progress finish. At most ``window`` lines per client wait to be handled,
@@ -222,8 +233,9 @@ def fuzz_over_irc(host: str, port: int, lines: int, *, seed: int = 1, players: i
     handled = [0]
     inner = service.referee.on_message
 
-    def counted(sender: str, target: str, text: str, now: float, account: str | None = None,
-                msg: Message | None = None) -> None:
+    def counted(
+        sender: str, target: str, text: str, now: float, account: str | None = None, msg: Message | None = None
+    ) -> None:
         inner(sender, target, text, now, account, msg)
         if sender.startswith("fz"):
             handled[0] += 1
@@ -271,8 +283,17 @@ def fuzz_over_irc(host: str, port: int, lines: int, *, seed: int = 1, players: i
         bots.stop()
         root.removeHandler(catcher)
     crashed = service.fatal if service.fatal is not None else ("still running" if thread.is_alive() else None)
-    return FuzzReport(lines, handled[0], sum(c.replies for c in senders), catcher.records, crashed, len(ended),
-                      len(set(gids) - set(ended)), growth, time.monotonic() - start)
+    return FuzzReport(
+        lines,
+        handled[0],
+        sum(c.replies for c in senders),
+        catcher.records,
+        crashed,
+        len(ended),
+        len(set(gids) - set(ended)),
+        growth,
+        time.monotonic() - start,
+    )
 
 
 def main() -> None:
@@ -284,8 +305,11 @@ def main() -> None:
     args = parser.parse_args()
     with start_server(args.server) as (host, port):
         report = fuzz_over_irc(host, port, args.lines, seed=args.seed, clients=args.clients)
-    print(f"{args.server}: {report.lines} fuzzed lines in {report.seconds:.1f} s, {report.handled} handled by the referee, "
-          f"{report.replies} replies (each sender gets a few, then the referee falls silent for it)")
+    print(
+        f"{args.server}: {report.lines} fuzzed lines in {report.seconds:.1f} s, "
+        f"{report.handled} handled by the referee, "
+        f"{report.replies} replies (each sender gets a few, then the referee falls silent for it)"
+    )
     print(f"  exceptions in the log: {len(report.exceptions)}; crashes: {0 if report.crashed is None else 1}")
     print(f"  games finished: {report.games}, unfinished: {report.unfinished}")
     print(f"  memory growth (RSS, after the first tenth): {report.rss_growth / 2**20:.2f} MB")

@@ -75,8 +75,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0.0, help="referee lines per second (0: unlimited)")
     parser.add_argument("--store", action="store_true", help="write ahead and record every game, as arena serve does")
     parser.add_argument("--narrator", action="store_true", help="narrate the games in #arena-live, as arena serve does")
-    parser.add_argument("--watch", action="store_true",
-                        help="with --store: the web view reads every game in progress 10 times a second")
+    parser.add_argument(
+        "--watch", action="store_true", help="with --store: the web view reads every game in progress 10 times a second"
+    )
     args = parser.parse_args()
     if args.watch and not args.store:
         parser.error("--watch needs --store (it reads the games the referee writes there)")
@@ -89,7 +90,9 @@ def main() -> None:
             # Names alone: bots register once, so keys would change nothing per game.
             identity=IdentityConfig(require_key=False),
             server=ServerConfig(host=host, port=port, lines_per_second=args.rate, max_targets=MAX_TARGETS[args.server]),
-            lobby=LobbyConfig(game=args.game, min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0),
+            lobby=LobbyConfig(
+                game=args.game, min_players=args.players, max_players=args.players, countdown=0.0, join_timeout=10.0
+            ),
             narrator=NarratorConfig(channel="#arena-live" if args.narrator else None, lines_per_second=0),
         )
         marks: list[float] = []
@@ -104,8 +107,15 @@ def main() -> None:
         services: list[RefereeService] = []
 
         def serve(store: Store | None) -> None:
-            services.append(RefereeService(config, max_games=args.games, key=bytes(32), on_game_end=ended,  # the same
-                                           recorder=None if store is None else Recorder(store)))  # games every run
+            services.append(
+                RefereeService(
+                    config,
+                    max_games=args.games,
+                    key=bytes(32),
+                    on_game_end=ended,  # the same
+                    recorder=None if store is None else Recorder(store),
+                )
+            )  # games every run
             services[0].serve(tick=0.01)
 
         scratch = tempfile.TemporaryDirectory()
@@ -121,8 +131,10 @@ def main() -> None:
                 serve(store)  # a store is used by the thread that opened it
 
         bots = ReactorThread(tick=0.01).start()
-        runners = [BotRunner(bot_class(seed=i), host, port, f"bot{i}", lines_per_second=args.rate,
-                             reactor=bots.reactor) for i in range(args.players)]
+        runners = [
+            BotRunner(bot_class(seed=i), host, port, f"bot{i}", lines_per_second=args.rate, reactor=bots.reactor)
+            for i in range(args.players)
+        ]
         for runner in runners:
             runner.start()
         thread = threading.Thread(target=run, daemon=True)
@@ -146,15 +158,21 @@ def main() -> None:
     durations = [b - a for a, b in zip(starts, marks)][1:] or [marks[0] - start]
     # From one END to the next: the lobby's TABLE, then the whole next game.
     lines = [b - a for a, b in zip(sent, sent[1:])] or sent
-    print(f"{args.server}{' with flood penalties' if args.penalties else ''}, referee rate "
-          f"{args.rate or 'unlimited'}{', results stored' if args.store else ''}"
-          f"{', narrated' if args.narrator else ''}"
-          f"{f', watched ({reads.value} pages read)' if args.watch else ''}: {len(matches)} games of "
-          f"{args.players} players")
-    print(f"  seconds per game: mean {statistics.mean(durations):.3f}, median {statistics.median(durations):.3f}, "
-          f"max {max(durations):.3f}")
-    print(f"  referee lines per game: mean {statistics.mean(lines):.1f}, median {statistics.median(lines)}, "
-          f"max {max(lines)}")
+    print(
+        f"{args.server}{' with flood penalties' if args.penalties else ''}, referee rate "
+        f"{args.rate or 'unlimited'}{', results stored' if args.store else ''}"
+        f"{', narrated' if args.narrator else ''}"
+        f"{f', watched ({reads.value} pages read)' if args.watch else ''}: {len(matches)} games of "
+        f"{args.players} players"
+    )
+    print(
+        f"  seconds per game: mean {statistics.mean(durations):.3f}, median {statistics.median(durations):.3f}, "
+        f"max {max(durations):.3f}"
+    )
+    print(
+        f"  referee lines per game: mean {statistics.mean(lines):.1f}, median {statistics.median(lines)}, "
+        f"max {max(lines)}"
+    )
 
 
 if __name__ == "__main__":

@@ -54,11 +54,23 @@ ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "bots"
 
 ROSTERS = {
-    "avalon": (("rule1", "avalon_rules_bot"), ("rule2", "avalon_rules_bot"), ("rule3", "avalon_rules_bot"),
-               ("rand1", "random_bot"), ("rand2", "random_bot")),
-    "werewolf": (("wolf1", "werewolf_rules_bot"), ("wolf2", "werewolf_rules_bot"), ("wolf3", "werewolf_rules_bot"),
-                 ("wolf4", "werewolf_rules_bot"), ("rand1", "random_bot"), ("rand2", "random_bot"),
-                 ("rand3", "random_bot"), ("rand4", "random_bot")),
+    "avalon": (
+        ("rule1", "avalon_rules_bot"),
+        ("rule2", "avalon_rules_bot"),
+        ("rule3", "avalon_rules_bot"),
+        ("rand1", "random_bot"),
+        ("rand2", "random_bot"),
+    ),
+    "werewolf": (
+        ("wolf1", "werewolf_rules_bot"),
+        ("wolf2", "werewolf_rules_bot"),
+        ("wolf3", "werewolf_rules_bot"),
+        ("wolf4", "werewolf_rules_bot"),
+        ("rand1", "random_bot"),
+        ("rand2", "random_bot"),
+        ("rand3", "random_bot"),
+        ("rand4", "random_bot"),
+    ),
 }
 """Each game's bots (every bot plays every game): nick and launcher in ``bots/``."""
 
@@ -124,14 +136,19 @@ class Soak:
 
     def summary(self) -> str:
         times = self.resume_times
-        resumed = (f"restart to resume {sum(times) / len(times):.2f} s mean, {max(times):.2f} s max "
-                   f"({len(times)} restarts)" if times else "no resume measured")
+        resumed = (
+            f"restart to resume {sum(times) / len(times):.2f} s mean, {max(times):.2f} s max ({len(times)} restarts)"
+            if times
+            else "no resume measured"
+        )
         left = "BOTS STRANDED" if self.bots_left is None else f"bots left {self.bots_left:.1f} s after the end"
-        return (f"{self.game}: {self.games} games ({self.kinds.get('ranked', 0)} ranked, "
-                f"{self.kinds.get('aborted', 0)} aborted, {self.kinds.get('forfeit', 0)} forfeits), "
-                f"{len(self.kills)} kills ({self.inside} inside a game, {self.taking_up} while taking games up), "
-                f"{self.processes} processes; "
-                f"{resumed}; {left}; {self.seconds:.1f} s")
+        return (
+            f"{self.game}: {self.games} games ({self.kinds.get('ranked', 0)} ranked, "
+            f"{self.kinds.get('aborted', 0)} aborted, {self.kinds.get('forfeit', 0)} forfeits), "
+            f"{len(self.kills)} kills ({self.inside} inside a game, {self.taking_up} while taking games up), "
+            f"{self.processes} processes; "
+            f"{resumed}; {left}; {self.seconds:.1f} s"
+        )
 
 
 # -- set-up ---------------------------------------------------------------------------------
@@ -144,8 +161,9 @@ def environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT) + (os.pathsep + path if path else "")}
 
 
-def write_config(where: Path, game: str, host: str, port: int, rate: float = 0.0,
-                 preset: str | None = None, db: str = DB) -> Path:
+def write_config(
+    where: Path, game: str, host: str, port: int, rate: float = 0.0, preset: str | None = None, db: str = DB
+) -> Path:
     """The referee's config: the local server, no keys (a private server), short deadlines,
     the store at ``db`` in ``where`` (a relative path: the config's folder)."""
     where.mkdir(parents=True, exist_ok=True)
@@ -193,17 +211,36 @@ def tournament_command(games: int) -> list[str]:
     return [sys.executable, "-m", "arena", "--config", "config.yaml", "tournament", "--games", str(games)]
 
 
-def start_bots(where: Path, game: str, host: str, port: int, games: int, rate: float = 0.0
-               ) -> dict[str, subprocess.Popen[bytes]]:
+def start_bots(
+    where: Path, game: str, host: str, port: int, games: int, rate: float = 0.0
+) -> dict[str, subprocess.Popen[bytes]]:
     """The game's bots, each a process of its own with its log in ``where``; each leaves
     once it has seen ``games`` games end."""
     procs = {}
     for i, (nick, launcher) in enumerate(ROSTERS[game]):
         with open(where / f"bot-{nick}.log", "wb") as log:
             procs[nick] = subprocess.Popen(
-                [sys.executable, str(BOTS / f"{launcher}.py"), "--server", f"{host}:{port}", "--nick", nick,
-                 "--rate", str(rate), "--games", str(games), "--seed", str(i), "--verbose"],
-                cwd=where, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=environment())
+                [
+                    sys.executable,
+                    str(BOTS / f"{launcher}.py"),
+                    "--server",
+                    f"{host}:{port}",
+                    "--nick",
+                    nick,
+                    "--rate",
+                    str(rate),
+                    "--games",
+                    str(games),
+                    "--seed",
+                    str(i),
+                    "--verbose",
+                ],
+                cwd=where,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=environment(),
+            )
     return procs
 
 
@@ -236,8 +273,12 @@ class Watch:
 
     def lines(self) -> dict[str, int]:
         """How many lines each game in progress has said (written ahead)."""
-        return {gid: int(n) for gid, n in self._query(
-            "SELECT g.id, (SELECT count(*) FROM live_lines l WHERE l.gid = g.id) FROM live_games g")}
+        return {
+            gid: int(n)
+            for gid, n in self._query(
+                "SELECT g.id, (SELECT count(*) FROM live_lines l WHERE l.gid = g.id) FROM live_games g"
+            )
+        }
 
     def game_length(self) -> float:
         """Mean seconds from a stored game's start to its end (0.1 before any is stored)."""
@@ -250,11 +291,13 @@ class Watch:
         asked again)."""
         if self._query("SELECT 1 FROM games WHERE id = ?", (gid,)):
             return True
-        rows = self._query("SELECT max(idx) FROM live_lines WHERE gid = ? AND idx >= ? AND line LIKE 'RESUME %'",
-                           (gid, said))
+        rows = self._query(
+            "SELECT max(idx) FROM live_lines WHERE gid = ? AND idx >= ? AND line LIKE 'RESUME %'", (gid, said)
+        )
         last = rows[0][0] if rows else None
-        return last is not None and bool(self._query(
-            "SELECT 1 FROM live_lines WHERE gid = ? AND idx > ? LIMIT 1", (gid, last)))
+        return last is not None and bool(
+            self._query("SELECT 1 FROM live_lines WHERE gid = ? AND idx > ? LIMIT 1", (gid, last))
+        )
 
     def close(self) -> None:
         if self.conn is not None:
@@ -277,8 +320,14 @@ class Runs:
         log_path = self.where / f"referee-{len(self.logs) + 1}.log"
         self.logs.append(log_path)
         with open(log_path, "wb") as log:
-            return subprocess.Popen(tournament_command(games), cwd=self.where, stdin=subprocess.DEVNULL, stdout=log,
-                                    stderr=subprocess.STDOUT, env=environment())
+            return subprocess.Popen(
+                tournament_command(games),
+                cwd=self.where,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=environment(),
+            )
 
 
 def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, timeout: float) -> Runs:
@@ -302,9 +351,11 @@ def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, time
                 if now > deadline:
                     proc.kill()
                     proc.wait()
-                    raise RuntimeError(f"the tournament did not end within {timeout:.0f} s "
-                                       f"({watch.stored()} of {games} games stored, in progress: "
-                                       f"{', '.join(watch.live()) or 'none'})")
+                    raise RuntimeError(
+                        f"the tournament did not end within {timeout:.0f} s "
+                        f"({watch.stored()} of {games} games stored, in progress: "
+                        f"{', '.join(watch.live()) or 'none'})"
+                    )
                 if pending:
                     pending = {gid: n for gid, n in pending.items() if not watch.going_on(gid, n)}
                     if not pending and last is not None:
@@ -318,8 +369,10 @@ def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, time
                 time.sleep(0.002)
             else:
                 if proc.returncode != 0:
-                    raise RuntimeError(f"the tournament failed (exit status {proc.returncode}):\n"
-                                       f"{runs.logs[-1].read_text(errors='replace')[-3000:]}")
+                    raise RuntimeError(
+                        f"the tournament failed (exit status {proc.returncode}):\n"
+                        f"{runs.logs[-1].read_text(errors='replace')[-3000:]}"
+                    )
                 return runs
             time.sleep(rng.uniform(0.0, 0.3))  # an operator (or a supervisor) restarts it
     finally:
@@ -405,31 +458,44 @@ def check_store(where: Path, game: str, games: int, db: str = DB) -> tuple[dict[
                 failures.append(f"{gid}: a {stored.summary.game} game")
             if kind == "forfeit":
                 bot = stored.summary.bots[stored.forfeited] if stored.forfeited is not None else "?"
-                failures.append(f"{gid}: forfeited by {bot} ({reason}); the bots are honest and fast: "
-                                f"an innocent forfeit")
+                failures.append(
+                    f"{gid}: forfeited by {bot} ({reason}); the bots are honest and fast: an innocent forfeit"
+                )
             elif kind == "aborted" and not reason.startswith(ABORT_PREFIX):
                 failures.append(f"{gid}: aborted for another reason than a restart: {reason}")
             elif kind not in ("ranked", "aborted"):
                 failures.append(f"{gid}: stored as {kind}")
             late = [line for _, line in stored.transcript if line.startswith(("WARN ", "TIMEOUT "))]
             if late:
-                failures.append(f"{gid}: a deadline passed, yet the bots answer in milliseconds: a request that "
-                                f"never reached its bot? ({'; '.join(late[:4])})")
+                failures.append(
+                    f"{gid}: a deadline passed, yet the bots answer in milliseconds: a request that "
+                    f"never reached its bot? ({'; '.join(late[:4])})"
+                )
             engine = stored.replay()
             if kind == "aborted" and engine.result is None:
                 engine.abort(reason)  # the stop is no answer: applied after them, as it happened
             if list(engine.events) != list(stored.events):
-                at = next((i for i, (a, b) in enumerate(zip(engine.events, stored.events)) if a != b),
-                          min(len(engine.events), len(stored.events)))
-                failures.append(f"{gid}: its replay differs from its stored events from event {at} on "
-                                f"({len(engine.events)} replayed, {len(stored.events)} stored)")
+                at = next(
+                    (i for i, (a, b) in enumerate(zip(engine.events, stored.events)) if a != b),
+                    min(len(engine.events), len(stored.events)),
+                )
+                failures.append(
+                    f"{gid}: its replay differs from its stored events from event {at} on "
+                    f"({len(engine.events)} replayed, {len(stored.events)} stored)"
+                )
     return kinds, failures
 
 
 def rebuild_exact(where: Path) -> bool:
     """``arena ratings rebuild``, as an operator runs it."""
-    out = subprocess.run([sys.executable, "-m", "arena", "--config", "config.yaml", "ratings", "rebuild"],
-                         cwd=where, capture_output=True, text=True, timeout=120, env=environment())
+    out = subprocess.run(
+        [sys.executable, "-m", "arena", "--config", "config.yaml", "ratings", "rebuild"],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment(),
+    )
     return out.returncode == 0 and "matches exactly" in out.stdout
 
 
@@ -441,7 +507,7 @@ def tracebacks(logs: list[Path]) -> list[str]:
         if "Traceback" in text:
             start = text.index("Traceback")
             head = text.rfind("\n", 0, start)
-            found.append(f"{path.name}: {text[head + 1:start + 2500]}")
+            found.append(f"{path.name}: {text[head + 1 : start + 2500]}")
     return found
 
 
@@ -451,8 +517,9 @@ LEAVING = re.compile(r"^\S+: leaving after \d+ games ended; still open: (.*)$", 
 still holds open (``arena.sdk``)."""
 
 
-def wait_bots(where: Path, procs: dict[str, subprocess.Popen[bytes]], games: int, timeout: float
-              ) -> tuple[float | None, list[str]]:
+def wait_bots(
+    where: Path, procs: dict[str, subprocess.Popen[bytes]], games: int, timeout: float
+) -> tuple[float | None, list[str]]:
     """(seconds until the last bot left, what went wrong): the bots that did not leave in
     time (stopped then, by SIGINT, so that they log what they hold open), with the games
     whose end their log does not show; the bots that failed."""
@@ -465,8 +532,11 @@ def wait_bots(where: Path, procs: dict[str, subprocess.Popen[bytes]], games: int
         except subprocess.TimeoutExpired:
             stranded.append(nick)
     left = time.monotonic() - began
-    failed = [f"bot {nick} failed (exit status {p.returncode})" for nick, p in procs.items()
-              if nick not in stranded and p.returncode != 0]
+    failed = [
+        f"bot {nick} failed (exit status {p.returncode})"
+        for nick, p in procs.items()
+        if nick not in stranded and p.returncode != 0
+    ]
     for nick in stranded:
         procs[nick].send_signal(signal.SIGINT)
         try:
@@ -480,9 +550,11 @@ def wait_bots(where: Path, procs: dict[str, subprocess.Popen[bytes]], games: int
         seen = set(ENDED.findall(log))
         unseen = [f"{TOURNAMENT}-{i}" for i in range(1, games + 1) if f"{TOURNAMENT}-{i}" not in seen]
         leaving = LEAVING.findall(log)
-        found.append(f"bot {nick} still running {timeout:.0f} s after the tournament's end: it saw {len(seen)} of "
-                     f"{games} games end, not {', '.join(unseen) or '-'}"
-                     + (f" (on SIGINT it still held open: {leaving[-1]})" if leaving else ""))
+        found.append(
+            f"bot {nick} still running {timeout:.0f} s after the tournament's end: it saw {len(seen)} of "
+            f"{games} games end, not {', '.join(unseen) or '-'}"
+            + (f" (on SIGINT it still held open: {leaving[-1]})" if leaving else "")
+        )
     return (None if stranded else left), found + failed
 
 
@@ -496,9 +568,15 @@ def _lost_ends(where: Path, games: int, kills: list[Kill]) -> list[str]:
         if all(gid in ends for ends in seen):
             continue
         after = [k for k in kills if k.stored == i and not k.live]
-        found.append(f"{gid} is stored but its END never reached some bots: "
-                     + (f"the referee was killed {after[0].after:.2f} s into a run, after storing it and before "
-                        f"the next game began" if after else "no kill fell right after it was stored"))
+        found.append(
+            f"{gid} is stored but its END never reached some bots: "
+            + (
+                f"the referee was killed {after[0].after:.2f} s into a run, after storing it and before "
+                f"the next game began"
+                if after
+                else "no kill fell right after it was stored"
+            )
+        )
     return found
 
 
@@ -517,8 +595,17 @@ def stop(procs: dict[str, subprocess.Popen[bytes]]) -> None:
 # -- the whole soak -------------------------------------------------------------------------
 
 
-def soak(where: Path, game: str, games: int, kills: int, rng: random.Random, *, rate: float = 0.0,
-         timeout: float | None = None, preset: str | None = None) -> Soak:
+def soak(
+    where: Path,
+    game: str,
+    games: int,
+    kills: int,
+    rng: random.Random,
+    *,
+    rate: float = 0.0,
+    timeout: float | None = None,
+    preset: str | None = None,
+) -> Soak:
     """Run the soak in ``where`` (a scratch folder, kept: the logs are in it) and check it."""
     from arena.irc.servers import LocalServer
 
@@ -559,11 +646,18 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--seed", type=int, default=None, help="the kill points' seed (default: random)")
-    parser.add_argument("--rate", type=float, default=0.0,
-                        help="lines per second of the referee and the bots (default 0: unlimited; ngircd runs "
-                             "without flood penalties)")
-    parser.add_argument("--preset", choices=("classic", "advanced", "chaos"), default=None,
-                        help="Werewolf: deal this preset's deck (chaos: drawn per game from every role)")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="lines per second of the referee and the bots (default 0: unlimited; ngircd runs without flood penalties)",
+    )
+    parser.add_argument(
+        "--preset",
+        choices=("classic", "advanced", "chaos"),
+        default=None,
+        help="Werewolf: deal this preset's deck (chaos: drawn per game from every role)",
+    )
     parser.add_argument("--keep", type=Path, default=None, help="work in this folder and keep it (logs, store)")
     args = parser.parse_args()
     if not ngircd_available():
@@ -573,13 +667,22 @@ def main() -> int:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="kill-irc-") as tmp:
         where = args.keep if args.keep is not None else Path(tmp)
-        result = soak(where, args.game, args.games, args.kills, rng, rate=args.rate,
-                       preset=args.preset if args.game == "werewolf" else None)
+        result = soak(
+            where,
+            args.game,
+            args.games,
+            args.kills,
+            rng,
+            rate=args.rate,
+            preset=args.preset if args.game == "werewolf" else None,
+        )
         print(f"{result.summary()} (seed {seed})")
         for k in result.kills:
             resumed = f", went on {k.resumed:.2f} s after the restart" if k.resumed is not None else ""
-            print(f"  kill after {k.after:5.2f} s: {k.stored:3d} stored, in progress: {', '.join(k.live) or '-'}"
-                  f"{' (not yet taken up again)' if k.taking_up else ''}{resumed}")
+            print(
+                f"  kill after {k.after:5.2f} s: {k.stored:3d} stored, in progress: {', '.join(k.live) or '-'}"
+                f"{' (not yet taken up again)' if k.taking_up else ''}{resumed}"
+            )
         for line in result.failures:
             print("FAILED: " + line)
         if result.failures and args.keep is None:

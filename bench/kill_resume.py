@@ -32,8 +32,16 @@ from typing import Any
 
 ROSTERS = {
     "avalon": ("rule1=avalon_rule", "rule2=avalon_rule", "rule3=avalon_rule", "rand1=random", "rand2=random"),
-    "werewolf": ("w1=werewolf_rule", "w2=werewolf_rule", "w3=werewolf_rule", "w4=werewolf_rule",
-                 "r1=random", "r2=random", "r3=random", "r4=random"),
+    "werewolf": (
+        "w1=werewolf_rule",
+        "w2=werewolf_rule",
+        "w3=werewolf_rule",
+        "w4=werewolf_rule",
+        "r1=random",
+        "r2=random",
+        "r3=random",
+        "r4=random",
+    ),
 }
 """Rule bots and random bots: both kinds draw from their random streams every game."""
 
@@ -101,8 +109,9 @@ time, is bounded: on a busy machine a run is slow, not stuck."""
 
 
 def run_to_end(where: Path, games: int, rng: random.Random) -> None:
-    proc = subprocess.Popen(command(games), cwd=where, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=environment(rng))
+    proc = subprocess.Popen(
+        command(games), cwd=where, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(rng)
+    )
     watch(proc, where, games + 1)
     out, err = proc.communicate()
     if proc.returncode != 0:
@@ -134,15 +143,23 @@ def run_with_kills(where: Path, games: int, kills: int, rng: random.Random) -> R
     run = Run()
     while True:
         run.processes += 1
-        proc = subprocess.Popen(command(games), cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                env=environment(rng))
+        proc = subprocess.Popen(
+            command(games),
+            cwd=where,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment(rng),
+        )
         start = games_done(where)
         if len(run.killed_at) < kills and start < games - SPARE:
             # A target spread over what is left, then a few ms more: the kill lands between
             # games or, more often, inside one (whose lines are then lost and replayed). At
             # least SPARE games stay to play after it, so a fast run cannot end before its kill.
             remaining = kills - len(run.killed_at)
-            target = rng.randint(start + 1, max(start + 1, min(games - SPARE, start + (games - 1 - start) // remaining)))
+            target = rng.randint(
+                start + 1, max(start + 1, min(games - SPARE, start + (games - 1 - start) // remaining))
+            )
             extra = rng.uniform(0.0, 0.01)
             watch(proc, where, target)
             time.sleep(extra)
@@ -170,20 +187,31 @@ def snapshot(where: Path, game: str) -> dict[str, Any]:
             stored = store.games.load(summary.id)
             assert stored is not None
             games[summary.id] = {
-                "seed": stored.seed, "seats": summary.nicks, "roles": stored.roles, "winner": summary.winner,
-                "reason": summary.reason, "kind": summary.kind, "history": stored.history,
+                "seed": stored.seed,
+                "seats": summary.nicks,
+                "roles": stored.roles,
+                "winner": summary.winner,
+                "reason": summary.reason,
+                "kind": summary.kind,
+                "history": stored.history,
                 "lines": stored.transcript,
             }
-        boards = {system: [(r.bot, r.mu, r.sigma, r.score, r.games, r.wins) for r in store.ratings.leaderboard(game, system)]
-                  for system in ("elo", "trueskill")}
+        boards = {
+            system: [(r.bot, r.mu, r.sigma, r.score, r.games, r.wins) for r in store.ratings.leaderboard(game, system)]
+            for system in ("elo", "trueskill")
+        }
         done = store.tournaments.get(TOURNAMENT)
     return {"games": games, "boards": boards, "done": None if done is None else done[1]}
 
 
 def rebuild_exact(where: Path) -> bool:
     """``arena ratings rebuild`` on the copy, as an operator would run it."""
-    out = subprocess.run([sys.executable, "-m", "arena", "--config", "config.yaml", "ratings", "rebuild"],
-                         cwd=where, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "arena", "--config", "config.yaml", "ratings", "rebuild"],
+        cwd=where,
+        capture_output=True,
+        text=True,
+    )
     return out.returncode == 0 and "matches exactly" in out.stdout
 
 
@@ -205,8 +233,9 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     return found
 
 
-def trial(root: Path, game: str, games: int, kills: int, rng: random.Random,
-          extra: tuple[str, ...] = ()) -> tuple[Run, list[str], dict[str, Any]]:
+def trial(
+    root: Path, game: str, games: int, kills: int, rng: random.Random, extra: tuple[str, ...] = ()
+) -> tuple[Run, list[str], dict[str, Any]]:
     """One comparison in ``root``: (the killed run, the differences, copy A's snapshot)."""
     base, a, b = root / "base", root / "a", root / "b"
     write_config(base, game, extra)
@@ -233,16 +262,18 @@ def main() -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     rng = random.Random(seed)
     failed = False
-    for game in (("avalon", "werewolf") if args.game == "both" else (args.game,)):
+    for game in ("avalon", "werewolf") if args.game == "both" else (args.game,):
         with tempfile.TemporaryDirectory() as tmp:
             begun = time.perf_counter()
             killed, found, sa = trial(Path(tmp), game, args.games, args.kills, rng)
             seconds = time.perf_counter() - begun
         same = len(sa["games"]) - sum(1 for d in found if d.startswith(f"{TOURNAMENT}-"))
-        print(f"{game}: {args.games} games, {len(killed.killed_at)} kills (games stored then: "
-              f"{', '.join(map(str, killed.killed_at))}), {killed.processes} processes; "
-              f"{same} of {len(sa['games'])} games identical; "
-              f"{'ratings identical, rebuilds exact' if not found else 'DIFFERENCES'} ({seconds:.1f} s, seed {seed})")
+        print(
+            f"{game}: {args.games} games, {len(killed.killed_at)} kills (games stored then: "
+            f"{', '.join(map(str, killed.killed_at))}), {killed.processes} processes; "
+            f"{same} of {len(sa['games'])} games identical; "
+            f"{'ratings identical, rebuilds exact' if not found else 'DIFFERENCES'} ({seconds:.1f} s, seed {seed})"
+        )
         for line in found[:20]:
             print("  " + line)
         failed = failed or bool(found)

@@ -46,7 +46,10 @@ from arena.referee.local import LocalHub
 from arena.sdk.bot import Bot
 from arena.simulate import simulate
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": lambda seed: Bot(seed=seed), "rules": lambda seed: RuleBot(seed=seed)}
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": lambda seed: Bot(seed=seed),
+    "rules": lambda seed: RuleBot(seed=seed),
+}
 """The bots a table can seat, by ``--bots``: each made from its seed."""
 
 
@@ -76,8 +79,9 @@ def rate(players: int, games: int, bots: str, text: bool = False) -> float:
     return games / (time.perf_counter() - start)
 
 
-def timed_split(players: int, games: int, bots: str,
-                text: bool = False) -> tuple[float, dict[str, float], list[Any], list[list[str]]]:
+def timed_split(
+    players: int, games: int, bots: str, text: bool = False
+) -> tuple[float, dict[str, float], list[Any], list[list[str]]]:
     """Play ``games`` games with the referee's and the bots' entry points timed: the
     seconds of the whole run, the seconds spent in each side, the matches and, per game,
     the lines the bots sent."""
@@ -98,13 +102,15 @@ def timed_split(players: int, games: int, bots: str,
             finally:
                 spent[side] += clock() - start
                 inside.discard(side)
+
         return run
 
     answers: list[str] = []
     on_message = hub.referee.on_message
 
-    def heard(sender: str, target: str, text: str, now: float, account: str | None = None,
-              msg: Message | None = None) -> None:
+    def heard(
+        sender: str, target: str, text: str, now: float, account: str | None = None, msg: Message | None = None
+    ) -> None:
         answers.append(text)
         on_message(sender, target, text, now, account, msg)
 
@@ -166,8 +172,10 @@ def main() -> None:
         engine = simulate("avalon", players, args.games * 5, 1, options)
         e_rate = engine.games / engine.seconds
         p_rate = rate(players, args.games, args.bots, args.text)
-        print(f"avalon {players:2d} players, {args.bots} bots: engine {e_rate:7.0f} games/s, "
-              f"protocol {p_rate:6.0f} games/s, ratio {p_rate / e_rate:.2f}")
+        print(
+            f"avalon {players:2d} players, {args.bots} bots: engine {e_rate:7.0f} games/s, "
+            f"protocol {p_rate:6.0f} games/s, ratio {p_rate / e_rate:.2f}"
+        )
         sample = max(args.games // 4, 1)
         seconds, spent, matches, sent = timed_split(players, sample, args.bots, args.text)
         lines = sum(len(m.transcript) for m in matches) + sum(len(a) for a in sent)
@@ -186,8 +194,10 @@ def main() -> None:
         scale = rest / max(sum(own.values()), 1e-9)
         print(f"  per protocol game: {total_us:6.0f} us ({lines / sample:.0f} lines)")
         print(f"    engine  {engine_us:6.0f} us  {engine_us / total_us:4.0%}")
-        print(f"    grammar {grammar_us:6.0f} us  {grammar_us / total_us:4.0%}  (referee {per_game['referee']:.0f}, "
-              f"bots {per_game['bots']:.0f}, hub {per_game['hub']:.0f})")
+        print(
+            f"    grammar {grammar_us:6.0f} us  {grammar_us / total_us:4.0%}  (referee {per_game['referee']:.0f}, "
+            f"bots {per_game['bots']:.0f}, hub {per_game['hub']:.0f})"
+        )
         for side in ("referee", "bots", "hub"):
             us = own[side] * scale
             print(f"    {side:7s} {us:6.0f} us  {us / total_us:4.0%}")

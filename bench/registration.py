@@ -45,8 +45,12 @@ def main() -> None:
     book.add("bot", key, iterations=args.iterations)
     clock = [0.0]
     sent: list[tuple[str, str]] = []
-    referee = Referee("arena", TimeoutConfig(), lambda target, text: sent.append((target, text)),
-                      identities=Identities(book, require_key=True, clock=lambda: clock[0]))
+    referee = Referee(
+        "arena",
+        TimeoutConfig(),
+        lambda target, text: sent.append((target, text)),
+        identities=Identities(book, require_key=True, clock=lambda: clock[0]),
+    )
     right = [ScramClient(f"n{i}", key) for i in range(args.tries)]
     wrong = [ScramClient(f"w{i}", "x" * 32) for i in range(args.tries)]
 
@@ -60,8 +64,9 @@ def main() -> None:
                 clock[0] += 3600  # past any wait a wrong proof costs (this times the check, not the refusal)
                 sent.clear()
                 start = time.process_time()
-                referee.on_message(client.user, "arena", f"REGISTER 1 name=bot scram={pack_scram(client.first())}",
-                                   clock[0])
+                referee.on_message(
+                    client.user, "arena", f"REGISTER 1 name=bot scram={pack_scram(client.first())}", clock[0]
+                )
                 spent += time.process_time() - start
                 proof = client.final(unpack_scram(parse(sent[-1][1]).get("scram", "")))
                 start = time.process_time()
@@ -74,8 +79,12 @@ def main() -> None:
     assert sent[-1][1].startswith("WELCOME"), sent[-1]
     bad = register(wrong)
     assert sent[-1][1].startswith("ERROR AUTH_FAILED"), sent[-1]
-    bot = best(lambda i: ScramClient("b", key, nonce=f"nonce{i:012}").final(
-        f"r=nonce{i:012}x,s=AAAAAAAAAAAAAAAAAAAAAA==,i={args.iterations}"), max(50, args.tries // 5))
+    bot = best(
+        lambda i: ScramClient("b", key, nonce=f"nonce{i:012}").final(
+            f"r=nonce{i:012}x,s=AAAAAAAAAAAAAAAAAAAAAA==,i={args.iterations}"
+        ),
+        max(50, args.tries // 5),
+    )
     scrypt = best(lambda i: hashlib.scrypt(key.encode(), salt=b"s" * 16, n=2**14, r=8, p=1, dklen=32), 20)
     print(f"CPython {platform.python_version()} on {platform.machine()}; key iterations {args.iterations}")
     print(f"referee, right proof (REGISTER + PROOF handled): {good * 1e6:8.0f} µs CPU")

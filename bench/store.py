@@ -61,8 +61,9 @@ def main() -> None:
         for i in range(args.games):
             seats = rng.sample(bots, rng.choice((5, 6, 7, 8, 9, 10)))
             match = hub.play("avalon", seats, options, rng.getrandbits(32), gid=f"g{i}")
-            rec = record_from_game(f"g{i}", match.game, seats, started=float(i), finished=i + 0.5,
-                                   transcript=match.transcript)
+            rec = record_from_game(
+                f"g{i}", match.game, seats, started=float(i), finished=i + 0.5, transcript=match.transcript
+            )
             events += len(rec.events)
             lines += len(match.transcript)
             start = time.perf_counter()
@@ -70,13 +71,16 @@ def main() -> None:
             record_time += time.perf_counter() - start
         total = time.perf_counter() - start_all
         size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
-        print(f"recorded {args.games} games ({events} events, {lines} lines) in {total:.1f} s; games.record "
-              f"{record_time / args.games * 1000:.2f} ms per game (both ratings, one transaction); "
-              f"database {size / 1e6:.1f} MB")
+        print(
+            f"recorded {args.games} games ({events} events, {lines} lines) in {total:.1f} s; games.record "
+            f"{record_time / args.games * 1000:.2f} ms per game (both ratings, one transaction); "
+            f"database {size / 1e6:.1f} MB"
+        )
         for system in ("elo", "trueskill"):
             med, worst = timed(lambda: store.ratings.leaderboard("avalon", system), 50)
             print(f"leaderboard {system:9s} ({args.bots} bots): median {med:.3f} ms, worst {worst:.3f} ms")
         fresh = Store(path)  # a cold connection, as `arena leaderboard` would open
+
         def cold() -> None:
             with Store(path) as s:
                 s.ratings.leaderboard("avalon", "elo")
@@ -91,8 +95,10 @@ def main() -> None:
         print(f"stats.bots (all bots, all roles, figures, conduct from the lines): median {med:.1f} ms")
         start = time.perf_counter()
         report = fresh.ratings.rebuild()
-        print(f"ratings.rebuild ({report.games} games, {report.changes_checked} changes): "
-              f"{time.perf_counter() - start:.1f} s, exact: {report.exact}")
+        print(
+            f"ratings.rebuild ({report.games} games, {report.changes_checked} changes): "
+            f"{time.perf_counter() - start:.1f} s, exact: {report.exact}"
+        )
         fresh.close()
         store.close()
 

@@ -25,6 +25,7 @@ def fields_of(tokens: list[str]) -> dict[str, str]:
 
 # -- SCRAM-SHA-256 (protocol.md section 3): prove the key, never send it ---------------------
 
+
 def b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
 
@@ -53,8 +54,13 @@ def scram_final(key: str, bare: str, nonce: str, server_first: str) -> tuple[str
     attrs = dict(part.split("=", 1) for part in server_first.split(",") if "=" in part)
     combined, count = attrs.get("r", ""), attrs.get("i", "")
     salt = unb64(attrs.get("s", ""))
-    if not combined.startswith(nonce) or len(combined) == len(nonce) or not count.isdigit() \
-            or not 4096 <= int(count) <= 100000 or not salt:
+    if (
+        not combined.startswith(nonce)
+        or len(combined) == len(nonce)
+        or not count.isdigit()
+        or not 4096 <= int(count) <= 100000
+        or not salt
+    ):
         return None
     salted = hashlib.pbkdf2_hmac("sha256", key.encode(), salt, int(count))
     client_key = hmac.digest(salted, b"Client Key", "sha256")
@@ -108,7 +114,9 @@ def main() -> None:
     games: dict[str, str] = {}  # game id -> channel
     replaying: set[str] = set()  # games whose past lines the referee is replaying (RESYNC): answer none of them
     ended: set[str] = set()  # games of ours that have ended
-    held: tuple[list[str], dict[str, str]] | None = None  # the parts so far of a continued line: (verb and args, fields)
+    held: tuple[list[str], dict[str, str]] | None = (
+        None  # the parts so far of a continued line: (verb and args, fields)
+    )
     trusted = True  # whether the lobby's topic lets us believe the referee's nick
     joined = False  # whether we are in the lobby (its names list came)
     registered = False  # whether the referee welcomed us (and, with a key, proved it is the referee)
@@ -132,7 +140,7 @@ def main() -> None:
             was_trusted = trusted
             if command != "366":
                 topic = params.split(" :", 1)[1] if " :" in params else ""
-                named = topic[len("arena referee: "):].split(" ")[0] if topic.startswith("arena referee: ") else None
+                named = topic[len("arena referee: ") :].split(" ")[0] if topic.startswith("arena referee: ") else None
                 trusted = named is None or named.lower() == args.referee.lower()
                 if not trusted:
                     print(f"the lobby says the referee is {named}, not {args.referee}: waiting", flush=True)
@@ -197,8 +205,13 @@ def main() -> None:
         if verb == "TABLE" and me in kv.get("seats", "").lower().split(","):
             games[tokens[1]] = kv["channel"]
             send(f"JOIN {kv['channel']}")
-        elif verb == "RESYNC" and tokens[2] == "begin" or verb == "RESUME" and tokens[1] not in replaying \
-                and me in kv.get("seats", "").lower().split(","):
+        elif (
+            verb == "RESYNC"
+            and tokens[2] == "begin"
+            or verb == "RESUME"
+            and tokens[1] not in replaying
+            and me in kv.get("seats", "").lower().split(",")
+        ):
             # We came back to a game in progress, or a restarted referee took ours up in a new
             # channel (a RESUME inside a RESYNC block is past: the game may have moved since).
             if verb == "RESYNC":

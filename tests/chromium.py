@@ -45,10 +45,24 @@ class Chromium:
             os.dup2(high[1], 4)
 
         self.process = subprocess.Popen(
-            [binary, "--headless", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
-             "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
-             f"--user-data-dir={self._profile}", "about:blank"],
-            preexec_fn=fds, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                binary,
+                "--headless",
+                "--remote-debugging-pipe",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--hide-scrollbars",
+                f"--user-data-dir={self._profile}",
+                "about:blank",
+            ],
+            preexec_fn=fds,
+            close_fds=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         os.close(to_browser)
         os.close(from_browser)
         self._ids = iter(range(1, 1 << 30))
@@ -116,8 +130,10 @@ class Page:
         """Console errors, uncaught exceptions and failed loads since the page was opened."""
         for domain in ("Page", "Runtime", "Log"):
             self.send(f"{domain}.enable")
-        self.send("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
 
     def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         return self.browser.send(method, params, self.session)
@@ -173,8 +189,13 @@ class Page:
         ``max_height`` pixels, as PNG."""
         size = self.send("Page.getLayoutMetrics")["cssContentSize"]
         height = min(int(size["height"] - top) + 1, max_height)
-        shot = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
-                                                    "clip": {"x": 0, "y": top, "width": size["width"],
-                                                             "height": height, "scale": 1}})
+        shot = self.send(
+            "Page.captureScreenshot",
+            {
+                "format": "png",
+                "captureBeyondViewport": True,
+                "clip": {"x": 0, "y": top, "width": size["width"], "height": height, "scale": 1},
+            },
+        )
         with open(path, "wb") as f:
             f.write(base64.b64decode(shot["data"]))

@@ -40,8 +40,9 @@ def reply(**fields: Any) -> Scripted:
 
 
 class FakeChat:
-    def __init__(self, script: Iterable[Scripted] = (), auto: Callable[[dict[str, Any]], Scripted] | None = None,
-                 seed: int = 0) -> None:
+    def __init__(
+        self, script: Iterable[Scripted] = (), auto: Callable[[dict[str, Any]], Scripted] | None = None, seed: int = 0
+    ) -> None:
         self.script: deque[Scripted] = deque(script)
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
@@ -126,13 +127,19 @@ class FakeChat:
                     data = json.dumps({"error": {"message": scripted.content or "scripted failure"}}).encode()
                 else:
                     completion: dict[str, Any] = {
-                        "id": "chatcmpl-test", "object": "chat.completion", "model": body.get("model"),
-                        "choices": [{"index": 0, "finish_reason": "stop",
-                                     "message": {"role": "assistant", "content": scripted.content}}],
+                        "id": "chatcmpl-test",
+                        "object": "chat.completion",
+                        "model": body.get("model"),
+                        "choices": [
+                            {
+                                "index": 0,
+                                "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": scripted.content},
+                            }
+                        ],
                     }
                     if scripted.usage is not None:
-                        completion["usage"] = {**scripted.usage,
-                                               "total_tokens": sum(scripted.usage.values())}
+                        completion["usage"] = {**scripted.usage, "total_tokens": sum(scripted.usage.values())}
                     data = json.dumps(completion).encode()
                 try:
                     self.send_response(scripted.status)

@@ -33,8 +33,11 @@ def werewolf_games(seeds: int = 10) -> Iterator[Game]:
     deals = [f"{role}:1" for role in REGISTRY if role not in PLAIN] + list(TOGETHER)
     for deal in deals:
         for seed in range(seeds):
-            options = WerewolfOptions(enabledRoles=ALL_ROLES, roleCounts=f"werewolf:2,{deal},seer:1,hunter:1",
-                                      revealRolesOnDeath=seed % 2 == 0)
+            options = WerewolfOptions(
+                enabledRoles=ALL_ROLES,
+                roleCounts=f"werewolf:2,{deal},seer:1,hunter:1",
+                revealRolesOnDeath=seed % 2 == 0,
+            )
             yield _played(GAMES["werewolf"](9, options, seed), seed)
     for seed in range(seeds):
         yield _played(GAMES["werewolf"](14, WerewolfOptions(preset="chaos"), seed), seed)
@@ -52,8 +55,15 @@ def games(name: str, count: int = 40) -> Iterator[Game]:
             players = 5 + seed % 6
             lancelot = seed // 6 % 3 if players > 6 else 0
             options = cls.Options.from_mapping(
-                {"percival": True, "morgana": True, "mordred": players > 7 and (players > 9 or not lancelot),
-                 "oberon": players > 9 and not lancelot, "lancelot": lancelot}, game=name)
+                {
+                    "percival": True,
+                    "morgana": True,
+                    "mordred": players > 7 and (players > 9 or not lancelot),
+                    "oberon": players > 9 and not lancelot,
+                    "lancelot": lancelot,
+                },
+                game=name,
+            )
         else:
             players, options = 7, cls.Options()
         yield _played(cls(players, options, seed), seed)  # type: ignore[call-arg]

@@ -18,7 +18,9 @@ KINDS = ("team", "vote", "quest", "assassinate")
 EVIL_REASONS = {"three_fails", "five_rejections", "assassinated_merlin"}
 GOOD_REASONS = {"three_successes", "merlin_survived"}
 
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much]
+)
 
 
 @st.composite
@@ -30,8 +32,10 @@ def setups(draw):
         lancelot = draw(st.integers(0, 3))
     else:
         # Mostly plain games, sometimes an illegal extra (which must raise and be filtered).
-        flags = {name: draw(st.booleans()) if draw(st.integers(0, 9)) == 0 else False
-                 for name in ("percival", "morgana", "mordred", "oberon")}
+        flags = {
+            name: draw(st.booleans()) if draw(st.integers(0, 9)) == 0 else False
+            for name in ("percival", "morgana", "mordred", "oberon")
+        }
         lancelot = 0
     options = AvalonOptions(merlin=merlin, lancelot=lancelot, evil_at_nine=draw(st.sampled_from((3, 4))), **flags)
     players = draw(st.integers(5, 10))
@@ -162,9 +166,18 @@ def _illegal_actions(game: AvalonGame, rng: random.Random):
     legal_value = decision.random_choice(rng)
     out = []
     # A seat that is not at the table.
-    out.append((rng.choice([-1, players, players + rng.randrange(1, 90), None, "0"]), kind, legal_value, ErrorCode.NOT_A_PLAYER))
+    out.append(
+        (
+            rng.choice([-1, players, players + rng.randrange(1, 90), None, "0"]),
+            kind,
+            legal_value,
+            ErrorCode.NOT_A_PLAYER,
+        )
+    )
     # A kind that is not asked for now.
-    out.append((decision.seat, rng.choice([k for k in KINDS if k != kind] + ["dance"]), legal_value, ErrorCode.INVALID_PHASE))
+    out.append(
+        (decision.seat, rng.choice([k for k in KINDS if k != kind] + ["dance"]), legal_value, ErrorCode.INVALID_PHASE)
+    )
     # A seat at the table that is not asked.
     asked_in_round = {
         "team": {game.leader},
@@ -196,7 +209,9 @@ def _illegal_actions(game: AvalonGame, rng: random.Random):
         bad = [c for c in ("success", "fail", "pass", None) if c not in decision.options]
         value, code = rng.choice(bad), ErrorCode.ACTION_NOT_ALLOWED
     else:
-        value, code = rng.choice([(seat, ErrorCode.CANNOT_SELF_TARGET), (players, ErrorCode.TARGET_INVALID), (-1, ErrorCode.TARGET_INVALID)])
+        value, code = rng.choice(
+            [(seat, ErrorCode.CANNOT_SELF_TARGET), (players, ErrorCode.TARGET_INVALID), (-1, ErrorCode.TARGET_INVALID)]
+        )
     out.append((seat, kind, value, code))
     return out
 

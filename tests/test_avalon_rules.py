@@ -302,7 +302,7 @@ UNIQUE = set(Role) - {Role.SERVANT, Role.MINION}
 
 
 def _cells():
-    for (observer, seen) in TABLE:
+    for observer, seen in TABLE:
         if observer == seen and observer in UNIQUE:
             continue  # a role of which there is only one never sees itself
         for variant in (0, 1, 2, 3):
@@ -545,7 +545,10 @@ def test_strict_majority(players):
             only_pending(game, "team")
 
 
-@pytest.mark.parametrize("players,approvals,passed", [(10, 5, False), (10, 6, True), (5, 3, True), (5, 2, False), (6, 3, False), (6, 4, True)])
+@pytest.mark.parametrize(
+    "players,approvals,passed",
+    [(10, 5, False), (10, 6, True), (5, 3, True), (5, 2, False), (6, 3, False), (6, 4, True)],
+)
 def test_majority_examples(players, approvals, passed):
     game = new_game(players, 1)
     propose(game, range(only_pending(game, "team").count))
@@ -796,8 +799,11 @@ def test_variant1_reveals_from_the_third_quest():
                 # Revealed at the start of the quest, just before its first leader event.
                 i = g.events.index(event)
                 assert g.events[i + 1].kind == "leader" and g.events[i + 1].data == {
-                    "quest": quest, "attempt": 1, "leader": g.leader,
-                    "size": QUEST_SIZES[5][quest - 1], "rejections": 0,
+                    "quest": quest,
+                    "attempt": 1,
+                    "leader": g.leader,
+                    "size": QUEST_SIZES[5][quest - 1],
+                    "rejections": 0,
                 }
                 if event.data["card"] == "switch":
                     switches += 1
@@ -875,7 +881,15 @@ def test_no_deck_without_variant_1_or_2(variant):
 
 @pytest.mark.parametrize(
     "extra",
-    [{"percival": True}, {"morgana": True}, {"mordred": True}, {"oberon": True}, {"lancelot": 1}, {"lancelot": 2}, {"lancelot": 3}],
+    [
+        {"percival": True},
+        {"morgana": True},
+        {"mordred": True},
+        {"oberon": True},
+        {"lancelot": 1},
+        {"lancelot": 2},
+        {"lancelot": 3},
+    ],
 )
 @pytest.mark.parametrize("players", [5, 10])
 def test_plain_mode_forbids_other_options(extra, players):
@@ -931,7 +945,9 @@ def test_setup_validity_oracle_every_combination():
             if players == 9 and options.evil_at_nine == 4:
                 good_seats, evil_seats = 5, 4
             good_specials = options.merlin + options.percival + (options.lancelot != 0)
-            evil_specials = options.merlin + options.morgana + options.mordred + options.oberon + (options.lancelot != 0)
+            evil_specials = (
+                options.merlin + options.morgana + options.mordred + options.oberon + (options.lancelot != 0)
+            )
             valid = (options.merlin or not any(extras)) and good_specials <= good_seats and evil_specials <= evil_seats
             if not valid:
                 with pytest.raises(SetupError):
@@ -943,7 +959,12 @@ def test_setup_validity_oracle_every_combination():
             expected = Counter()
             if options.merlin:
                 expected[Role.MERLIN] = expected[Role.ASSASSIN] = 1
-            for flag, role in (("percival", Role.PERCIVAL), ("morgana", Role.MORGANA), ("mordred", Role.MORDRED), ("oberon", Role.OBERON)):
+            for flag, role in (
+                ("percival", Role.PERCIVAL),
+                ("morgana", Role.MORGANA),
+                ("mordred", Role.MORDRED),
+                ("oberon", Role.OBERON),
+            ):
                 if getattr(options, flag):
                     expected[role] = 1
             if options.lancelot:
@@ -977,11 +998,20 @@ def test_option_parsing_errors(pairs):
 
 
 def test_option_parsing_accepts_good_values():
-    opts = AvalonOptions.from_pairs(["percival=yes", "morgana=ON", "mordred=1", "oberon=false", "lancelot=2", "evil_at_nine=4"])
+    opts = AvalonOptions.from_pairs(
+        ["percival=yes", "morgana=ON", "mordred=1", "oberon=false", "lancelot=2", "evil_at_nine=4"]
+    )
     assert opts == AvalonOptions(percival=True, morgana=True, mordred=True, oberon=False, lancelot=2, evil_at_nine=4)
     assert AvalonOptions.from_pairs([]) == AvalonOptions()
-    assert AvalonOptions.from_pairs(["lancelot=3"], base={"lancelot": 1, "percival": True}) == AvalonOptions(lancelot=3, percival=True)
+    assert AvalonOptions.from_pairs(["lancelot=3"], base={"lancelot": 1, "percival": True}) == AvalonOptions(
+        lancelot=3, percival=True
+    )
     assert AvalonOptions().to_dict() == {
-        "merlin": True, "percival": False, "morgana": False, "mordred": False,
-        "oberon": False, "lancelot": 0, "evil_at_nine": 3,
+        "merlin": True,
+        "percival": False,
+        "morgana": False,
+        "mordred": False,
+        "oberon": False,
+        "lancelot": 0,
+        "evil_at_nine": 3,
     }

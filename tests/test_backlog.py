@@ -32,17 +32,34 @@ def test_under_its_limit_nothing_is_skipped() -> None:
 
 def test_past_its_limit_the_play_of_each_game_is_skipped_and_said() -> None:
     backlog = Backlog(limit=5)
-    for item in (post("g1", "table", SETUP), post("g2", "table", SETUP), post("g1", "quest 1", lines=2),
-                 post("g2", "quest 1"), post("g1", "quest 2"), post("g2", "over", END), post("g1", "quest 3")):
+    for item in (
+        post("g1", "table", SETUP),
+        post("g2", "table", SETUP),
+        post("g1", "quest 1", lines=2),
+        post("g2", "quest 1"),
+        post("g1", "quest 2"),
+        post("g2", "over", END),
+        post("g1", "quest 3"),
+    ):
         backlog.add(item)
-    assert drained(backlog) == ["table", "table", "(narration is behind: 1 line of g2 skipped)",
-                                "over", "(narration is behind: 4 lines of g1 skipped)"]
+    assert drained(backlog) == [
+        "table",
+        "table",
+        "(narration is behind: 1 line of g2 skipped)",
+        "over",
+        "(narration is behind: 4 lines of g1 skipped)",
+    ]
 
 
 def test_skipping_again_counts_what_was_skipped_before() -> None:
     backlog = Backlog(limit=2)
-    for item in (post("g1", "table", SETUP), post("g1", "start", SETUP), post("g1", "quest 1"),
-                 post("g1", "quest 2"), post("g1", "quest 3")):
+    for item in (
+        post("g1", "table", SETUP),
+        post("g1", "start", SETUP),
+        post("g1", "quest 1"),
+        post("g1", "quest 2"),
+        post("g1", "quest 3"),
+    ):
         backlog.add(item)
     assert drained(backlog) == ["table", "start", "(narration is behind: 3 lines of g1 skipped)"]
 

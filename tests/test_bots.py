@@ -20,6 +20,7 @@ from arena.sdk import Bot
 from .scripted import scripted
 from .test_sdk_bots import kinds_of
 
+
 def win_rates(players: int, games: int, options: AvalonOptions) -> tuple[dict[str, float], int]:
     hub = LocalHub(TimeoutConfig())
     rule = [f"rule{i}" for i in range((players + 1) // 2)]
@@ -63,11 +64,12 @@ def test_random_and_rule_bots_play_chaos_werewolf_at_every_table_size():
     code raises (the SDK would play on at random, hiding it)."""
     hub = LocalHub(TimeoutConfig())
     nicks = [f"rule{i}" for i in range(10)] + [f"rand{i}" for i in range(10)]
-    sessions = [hub.connect(nick, WerewolfRuleBot(seed=i) if i < 10 else RandomBot(seed=i))
-                for i, nick in enumerate(nicks)]
+    sessions = [
+        hub.connect(nick, WerewolfRuleBot(seed=i) if i < 10 else RandomBot(seed=i)) for i, nick in enumerate(nicks)
+    ]
     asked = set()
     for g in range(80):
-        seats = (nicks[g % 20:] + nicks[:g % 20])[:6 + g % 15]
+        seats = (nicks[g % 20 :] + nicks[: g % 20])[: 6 + g % 15]
         match = hub.play("werewolf", seats, WerewolfOptions(preset="chaos"), g)
         assert match.game.result is not None and match.game.result.forfeited is None
         assert [line for _, line in match.transcript if line.startswith("ERROR")] == []
@@ -86,16 +88,20 @@ def test_plain_bot_joins_a_continued_request_before_answering() -> None:
         assert peer.said() == "JOIN #arena"
         # An impostor holds the referee's nick: the lobby's topic names the real one, so
         # the bot does not register (its key would go to the impostor) until it names ours.
-        peer.send(b":srv 332 plain #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
-                  b":srv 366 plain #arena :End of NAMES list\r\n")
+        peer.send(
+            b":srv 332 plain #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
+            b":srv 366 plain #arena :End of NAMES list\r\n"
+        )
         peer.quiet()  # nothing said: the bot waits
         peer.send(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
         assert peer.said() == "PRIVMSG arena :REGISTER 1 name=plain owner=arena version=1.0"
         peer.send(b":arena!a@h PRIVMSG #arena :ASK g1 4 team to=all deadline=30 options=alice,bob pick=2\r\n")
         peer.quiet()  # not registered yet: the referee's nick is not obeyed
         peer.send(b":arena!a@h PRIVMSG plain :WELCOME plain protocol=1 name=plain\r\n")
-        peer.send(b":arena!a@h PRIVMSG #arena :ASK g1 5 team to=all deadline=30 options=alice,bob more=true\r\n"
-                  b":arena!a@h PRIVMSG #arena :ASK g1 5 team options=carol,dave pick=4\r\n")
+        peer.send(
+            b":arena!a@h PRIVMSG #arena :ASK g1 5 team to=all deadline=30 options=alice,bob more=true\r\n"
+            b":arena!a@h PRIVMSG #arena :ASK g1 5 team options=carol,dave pick=4\r\n"
+        )
         answer = peer.said()
         assert answer.startswith("PRIVMSG arena :ANSWER g1 5 ")
         assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["alice", "bob", "carol", "dave"]
@@ -116,8 +122,10 @@ def test_plain_bot_proves_its_key_and_obeys_only_a_referee_that_proves_it_too() 
         register = peer.said()
         assert KEY not in register and " scram=" in register and " key=" not in register
         assert KEY not in peer.welcome(register, KEY, signed=False)
-        peer.send(b":arena!a@h PRIVMSG #arena :TABLE g1 game=avalon channel=#fake seats=plain,b,c,d,e\r\n"
-                  b":arena!a@h PRIVMSG plain :ASK g1 1 vote to=plain deadline=30 options=approve,reject\r\n")
+        peer.send(
+            b":arena!a@h PRIVMSG #arena :TABLE g1 game=avalon channel=#fake seats=plain,b,c,d,e\r\n"
+            b":arena!a@h PRIVMSG plain :ASK g1 1 vote to=plain deadline=30 options=approve,reject\r\n"
+        )
         peer.quiet()  # no JOIN #fake, no ANSWER
         peer.send(b":arena!a@h QUIT :gone\r\n:arena!r@h JOIN #arena\r\n")  # the real referee comes
         peer.welcome(peer.said(), KEY)

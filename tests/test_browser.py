@@ -94,19 +94,31 @@ def visit(browser: Chromium, url: str, ready: str) -> Page:
 
 
 REPORTS: dict[str, tuple[Callable[[Path], list[str]], str]] = {
-    "avalon-game": (lambda stored: [played_three_quests(stored)], "document.querySelectorAll('tr.proposal').length >= 3"
-                              " && document.querySelectorAll('.quest.success, .quest.fail').length >= 3"),
-    "werewolf-game": (lambda stored: ["g1"], "document.querySelectorAll('.phase.night').length >= 1"
-                          " && document.querySelectorAll('.phase.day').length >= 1"
-                          " && document.querySelectorAll('blockquote.talk').length >= 1"),
-    "tuvalon-game": (lambda stored: ["t1"], "document.querySelectorAll('svg.map').length >= 3 && "
-                     "document.querySelectorAll('svg.map').length == document.querySelectorAll('tr.proposal').length"
-                     " && [...document.querySelectorAll('svg.map')]"
-                     ".every(m => m.querySelectorAll('g.player').length == 7)"
-                     " && document.querySelectorAll('svg.map g.move').length >= 1"
-                     " && [...document.querySelectorAll('ul.log .to')]"
-                     ".some(e => e.innerText.startsWith('heard by'))"),
-    "tournament": (lambda stored: ["--tournament", "av"], "document.querySelectorAll('svg.chart polyline').length >= 10"),
+    "avalon-game": (
+        lambda stored: [played_three_quests(stored)],
+        "document.querySelectorAll('tr.proposal').length >= 3"
+        " && document.querySelectorAll('.quest.success, .quest.fail').length >= 3",
+    ),
+    "werewolf-game": (
+        lambda stored: ["g1"],
+        "document.querySelectorAll('.phase.night').length >= 1"
+        " && document.querySelectorAll('.phase.day').length >= 1"
+        " && document.querySelectorAll('blockquote.talk').length >= 1",
+    ),
+    "tuvalon-game": (
+        lambda stored: ["t1"],
+        "document.querySelectorAll('svg.map').length >= 3 && "
+        "document.querySelectorAll('svg.map').length == document.querySelectorAll('tr.proposal').length"
+        " && [...document.querySelectorAll('svg.map')]"
+        ".every(m => m.querySelectorAll('g.player').length == 7)"
+        " && document.querySelectorAll('svg.map g.move').length >= 1"
+        " && [...document.querySelectorAll('ul.log .to')]"
+        ".some(e => e.innerText.startsWith('heard by'))",
+    ),
+    "tournament": (
+        lambda stored: ["--tournament", "av"],
+        "document.querySelectorAll('svg.chart polyline').length >= 10",
+    ),
     "store": (lambda stored: ["--all"], "document.querySelectorAll('section.standings').length == 3"),
 }
 
@@ -159,12 +171,16 @@ def test_a_live_games_page_follows_the_game(browser: Chromium, stored: Path, sit
         shoot(page, "web-index", tmp_path)
         page.load(site + "/games/live1")
         # The reader opens two sections (closed by default): the updates keep them open.
-        page.evaluate("['events', 'lines'].forEach(k => document.querySelector(`details[data-keep=${k}] summary`)"
-                      ".click()); true")
+        page.evaluate(
+            "['events', 'lines'].forEach(k => document.querySelector(`details[data-keep=${k}] summary`).click()); true"
+        )
         first = int(page.evaluate("window.loadedOnce = true; +document.querySelector('#game').dataset.events"))
         assert page.evaluate("document.querySelector('#game').dataset.status") == "live"
-        page.wait_for(f"+document.querySelector('#game').dataset.events > {first} "
-                      "&& document.querySelectorAll('tr.proposal').length >= 2", 20)
+        page.wait_for(
+            f"+document.querySelector('#game').dataset.events > {first} "
+            "&& document.querySelectorAll('tr.proposal').length >= 2",
+            20,
+        )
         assert page.evaluate("window.loadedOnce === true"), "the page reloaded instead of updating itself"
         opened = "[...document.querySelectorAll('details[open]')].map(d => d.dataset.keep).filter(k => k)"
         assert {"events", "lines"} <= set(page.evaluate(opened)), "an update closed what the reader had opened"
@@ -182,6 +198,8 @@ def test_a_live_games_page_follows_the_game(browser: Chromium, stored: Path, sit
 
 def test_the_operators_guide_shows_the_screenshots_these_tests_write() -> None:
     """What ``ARENA_SCREENSHOTS`` rewrites is what the guide shows, and every one is there."""
-    shown = set(re.findall(r"!\[[^]]*\]\(screenshots/([\w-]+)\.png\)", (DOCS / "operators.md").read_text(encoding="utf-8")))
+    shown = set(
+        re.findall(r"!\[[^]]*\]\(screenshots/([\w-]+)\.png\)", (DOCS / "operators.md").read_text(encoding="utf-8"))
+    )
     assert shown == DOC_SHOTS
     assert all((DOCS / "screenshots" / f"{name}.png").is_file() for name in DOC_SHOTS)

@@ -91,8 +91,20 @@ def test_readable_summary(run) -> None:
 
 
 def test_options_at_eight_players(run) -> None:
-    data = summary(run("simulate", "--players", "8", "--games", "50", "--json",
-                       "--option", "lancelot=2", "--option", "percival=true"))
+    data = summary(
+        run(
+            "simulate",
+            "--players",
+            "8",
+            "--games",
+            "50",
+            "--json",
+            "--option",
+            "lancelot=2",
+            "--option",
+            "percival=true",
+        )
+    )
     check_summary(data, 8, 50, 0)
     assert data["options"]["lancelot"] == 2 and data["options"]["percival"] is True
     assert data["options"]["morgana"] is False
@@ -116,8 +128,10 @@ def usage_error(result: Result, *names: str) -> str:
         (("--option", "percival=maybe"), ("percival", "maybe")),
         (("--option", "evil_at_nine=5"), ("evil_at_nine",)),
         (("--option", "percival"), ("percival", "NAME=VALUE")),
-        (("--players", "5", "--option", "morgana=true", "--option", "mordred=true", "--option", "oberon=true"),
-         ("morgana", "mordred", "oberon")),
+        (
+            ("--players", "5", "--option", "morgana=true", "--option", "mordred=true", "--option", "oberon=true"),
+            ("morgana", "mordred", "oberon"),
+        ),
         (("--players", "4"), ("5 to 10", "4")),
         (("--players", "11"), ("11",)),
         (("--option", "merlin=false", "--option", "percival=true"), ("merlin", "percival")),
@@ -131,9 +145,27 @@ def test_config_prints_the_defaults_as_yaml(run) -> None:
     result = run("config")
     assert result.exit_code == 0, result.output
     data = yaml.safe_load(result.stdout)
-    assert list(data) == ["server", "flood", "timeouts", "seating", "identity", "lobby", "narrator", "store", "ratings", "tournament", "games"]
-    assert data["timeouts"] == {"decision": 30.0, "grace": 10.0, "escalation": ["warn", "default", "forfeit"],
-                                "secret_minimum": 0.0, "resume": 60.0, "night_step": None}
+    assert list(data) == [
+        "server",
+        "flood",
+        "timeouts",
+        "seating",
+        "identity",
+        "lobby",
+        "narrator",
+        "store",
+        "ratings",
+        "tournament",
+        "games",
+    ]
+    assert data["timeouts"] == {
+        "decision": 30.0,
+        "grace": 10.0,
+        "escalation": ["warn", "default", "forfeit"],
+        "secret_minimum": 0.0,
+        "resume": 60.0,
+        "night_step": None,
+    }
     assert data["flood"] == {"reply_burst": 10, "reply_interval": 5.0, "reply_queue": 50, "command_interval": 5.0}
     assert data["games"]["avalon"]["players"] == 5
     assert data["games"]["avalon"]["options"]["merlin"] is True
@@ -197,10 +229,18 @@ def test_config_hides_passwords_and_names_its_source(run, monkeypatch) -> None:
     assert run("config").output.startswith("# read from: built-in defaults\nserver:")
 
 
-@pytest.mark.parametrize("args", [
-    ["leaderboard"], ["games"], ["replay", "g1"], ["stats"], ["bots", "list"], ["bots", "rekey", "x"],
-    ["ratings", "rebuild"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["leaderboard"],
+        ["games"],
+        ["replay", "g1"],
+        ["stats"],
+        ["bots", "list"],
+        ["bots", "rekey", "x"],
+        ["ratings", "rebuild"],
+    ],
+)
 def test_read_only_commands_never_create_a_database(run, args) -> None:
     result = run(*args)
     assert result.exit_code == 1
@@ -223,11 +263,14 @@ def test_options_come_from_the_environment(run, monkeypatch) -> None:
     assert summary(run("simulate", "--games", "2", "--json"))["seed"] == 4
 
 
-@pytest.mark.parametrize("extra, shown, hidden", [
-    ((), "enabledRoles=villager,werewolf,seer,doctor,hunter,witch roleCounts= ", "preset="),
-    (("--option", "preset=chaos"), "options: preset=chaos ", "enabledRoles="),
-    (("--option", "preset=chaos", "--option", "roleCounts=werewolf:3"), "roleCounts=werewolf:3 ", "preset="),
-])
+@pytest.mark.parametrize(
+    "extra, shown, hidden",
+    [
+        ((), "enabledRoles=villager,werewolf,seer,doctor,hunter,witch roleCounts= ", "preset="),
+        (("--option", "preset=chaos"), "options: preset=chaos ", "enabledRoles="),
+        (("--option", "preset=chaos", "--option", "roleCounts=werewolf:3"), "roleCounts=werewolf:3 ", "preset="),
+    ],
+)
 def test_simulate_names_the_options_that_deal_the_deck(run, extra: tuple[str, ...], shown: str, hidden: str) -> None:
     """A preset's deck owes nothing to enabledRoles, and given counts win over a preset: the
     readable summary lists only what decided the game (the JSON keeps every option)."""

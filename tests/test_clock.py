@@ -209,7 +209,9 @@ def test_a_tournament_resumes_only_on_the_clock_it_started_with(run) -> None:
     assert run("tournament", "--id", "v", "--games", "1", *RANDOM, "--bot", "r5=random").exit_code == 0
     switched = run("tournament", "--id", "v", "--games", "2", *RANDOM, "--bot", "r5=random", "--clock", "wall")
     assert switched.exit_code == 1 and "(clock differ)" in switched.output, switched.output
-    assert run("tournament", "--id", "w", "--games", "1", *RANDOM, "--bot", "r5=random", "--clock", "wall").exit_code == 0
+    assert (
+        run("tournament", "--id", "w", "--games", "1", *RANDOM, "--bot", "r5=random", "--clock", "wall").exit_code == 0
+    )
     back = run("tournament", "--id", "w", "--games", "2", *RANDOM, "--bot", "r5=random")
     assert back.exit_code == 1 and "(clock differ)" in back.output, back.output
     same = run("tournament", "--id", "w", "--games", "2", *RANDOM, "--bot", "r5=random", "--clock", "wall")

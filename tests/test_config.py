@@ -186,7 +186,12 @@ games:
 
 
 def test_to_dict_is_plain_yaml_that_reads_back_the_same(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, "timeouts: {escalation: [warn, forfeit]}\ngames: {avalon: {players: 9, options: {evil_at_nine: 4}}}\n"))
+    config = load_config(
+        write(
+            tmp_path,
+            "timeouts: {escalation: [warn, forfeit]}\ngames: {avalon: {players: 9, options: {evil_at_nine: 4}}}\n",
+        )
+    )
     data = config.to_dict()
     assert data["timeouts"]["escalation"] == ["warn", "forfeit"]
     assert data["games"]["avalon"] == {"players": 9, "options": AvalonOptions(evil_at_nine=4).to_dict()}
@@ -212,22 +217,32 @@ BAD = [
     ("server: {tls: 'yes'}", "server.tls must be true or false, got 'yes'"),
     ("server: {tls: 1}", "server.tls must be true or false, got 1"),
     ("server: {host: ''}", "server.host must be a non-empty host name or address without spaces, got ''"),
-    ("sever: {}", "unknown key 'sever' (known: server, flood, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games)"),
+    (
+        "sever: {}",
+        "unknown key 'sever' (known: server, flood, timeouts, seating, identity, lobby, "
+        "narrator, store, ratings, tournament, games)",
+    ),
     ("server: {hots: x}", "unknown key 'server.hots' (known: host, port, tls, password, nick, channel, "),
-    ("timeouts: {decison: 3}", "unknown key 'timeouts.decison' (known: decision, grace, escalation, secret_minimum, resume, night_step)"),
+    (
+        "timeouts: {decison: 3}",
+        "unknown key 'timeouts.decison' (known: decision, grace, escalation, secret_minimum, resume, night_step)",
+    ),
     ("server: 5", "server must be a mapping of keys to values, got 5"),
-    ("server: {channel: arena}", "server.channel must be a channel name in quotes such as \"#arena\""),
-    ("server: {channel: '#a b'}", "server.channel must be a channel name in quotes such as \"#arena\""),
+    ("server: {channel: arena}", 'server.channel must be a channel name in quotes such as "#arena"'),
+    ("server: {channel: '#a b'}", 'server.channel must be a channel name in quotes such as "#arena"'),
     ("server: {channel: '#a,b'}", "server.channel must be a channel name"),
     ("server: {channel: '#'}", "server.channel must be a channel name"),
     ("server: {channel: '#" + "a" * 50 + "'}", "server.channel must be a channel name"),
-    ("server:\n  channel: #arena\n", "server.channel must be a channel name in quotes such as \"#arena\": "),
+    ("server:\n  channel: #arena\n", 'server.channel must be a channel name in quotes such as "#arena": '),
     ("server: {nick: 1bot}", "server.nick must be an IRC nick of 1 to 30 characters: a letter or one of"),
     ("server: {nick: 'bot!'}", "server.nick must be an IRC nick"),
     ("server: {nick: ''}", "server.nick must be an IRC nick"),
     ("server: {nick: " + "a" * 31 + "}", "server.nick must be an IRC nick"),
-    ("server: {password: 12345}", "server.password must be a non-empty string without line breaks, or null, got 12345; put it in quotes"),
-    ("server: {password: \"a\\r\\nQUIT\"}", "server.password must be a non-empty string without line breaks, or null"),
+    (
+        "server: {password: 12345}",
+        "server.password must be a non-empty string without line breaks, or null, got 12345; put it in quotes",
+    ),
+    ('server: {password: "a\\r\\nQUIT"}', "server.password must be a non-empty string without line breaks, or null"),
     ("server: {sasl_account: arena}", "server.sasl_password must be set (a non-empty string) when sasl_account is set"),
     ("server: {sasl_password: pw}", "server.sasl_account must be set (a non-empty string) when sasl_password is set"),
     ("server: {lines_per_second: -1}", "server.lines_per_second must be a number of at least 0, got -1"),
@@ -241,13 +256,25 @@ BAD = [
     ("1: x", "unknown key '1' (known: server, flood, timeouts, "),
     ("server: {~: 1}", "unknown key 'server.None' (known: host, port, "),
     ("games: {avalon: {1: 2}}", "unknown key 'games.avalon.1' (known: players, options)"),
-    ("flood: {burst: 3}", "unknown key 'flood.burst' (known: reply_burst, reply_interval, reply_queue, command_interval)"),
+    (
+        "flood: {burst: 3}",
+        "unknown key 'flood.burst' (known: reply_burst, reply_interval, reply_queue, command_interval)",
+    ),
     ("lobby: {min_players: 6, max_players: 5}", "lobby.max_players must be at least min_players (6), got 5"),
     ("lobby: {game: chess}", "lobby.game must be one of avalon, werewolf, tuvalon, got 'chess'"),
     ("server: {burst: 0}", "server.burst must be a whole number of at least 1, got 0"),
-    ("timeouts: {escalation: [warn, kick]}", "timeouts.escalation[1] must be one of warn, default, forfeit, got 'kick'"),
-    ("timeouts: {escalation: []}", "timeouts.escalation must be a non-empty list of warn, default, forfeit, got a list []"),
-    ("timeouts: {escalation: warn}", "timeouts.escalation must be a non-empty list of warn, default, forfeit, got 'warn'"),
+    (
+        "timeouts: {escalation: [warn, kick]}",
+        "timeouts.escalation[1] must be one of warn, default, forfeit, got 'kick'",
+    ),
+    (
+        "timeouts: {escalation: []}",
+        "timeouts.escalation must be a non-empty list of warn, default, forfeit, got a list []",
+    ),
+    (
+        "timeouts: {escalation: warn}",
+        "timeouts.escalation must be a non-empty list of warn, default, forfeit, got 'warn'",
+    ),
     ("timeouts: {decision: -1}", "timeouts.decision must be a number greater than 0, got -1"),
     ("timeouts: {decision: .inf}", "timeouts.decision must be a number greater than 0, got inf"),
     ("timeouts: {grace: -0.5}", "timeouts.grace must be a number of at least 0, got -0.5"),
@@ -258,21 +285,47 @@ BAD = [
     ("games: {avalon: {player: 5}}", "unknown key 'games.avalon.player' (known: players, options)"),
     ("games: {avalon: {players: five}}", "games.avalon.players must be a whole number of at least 1, got 'five'"),
     ("games: {avalon: {options: [percival]}}", "games.avalon.options must be a mapping of keys to values"),
-    ("games: {avalon: {options: {percivel: true}}}", "games.avalon.options: unknown option 'percivel' for avalon (known: merlin, percival, "),
-    ("games: {avalon: {options: {lancelot: 5}}}", "games.avalon.options: option lancelot must be one of 0, 1, 2, 3, got 5"),
-    ("games: {avalon: {options: {evil_at_nine: '4'}}}", "games.avalon.options.evil_at_nine must be a whole number, got '4'"),
+    (
+        "games: {avalon: {options: {percivel: true}}}",
+        "games.avalon.options: unknown option 'percivel' for avalon (known: merlin, percival, ",
+    ),
+    (
+        "games: {avalon: {options: {lancelot: 5}}}",
+        "games.avalon.options: option lancelot must be one of 0, 1, 2, 3, got 5",
+    ),
+    (
+        "games: {avalon: {options: {evil_at_nine: '4'}}}",
+        "games.avalon.options.evil_at_nine must be a whole number, got '4'",
+    ),
     ("games: {avalon: {options: {percival: 'yes'}}}", "games.avalon.options.percival must be true or false, got 'yes'"),
     (
         "games: {avalon: {players: 5, options: {mordred: true, morgana: true}}}",
         "games.avalon: cannot start with players: 5 and these options: 3 special evil roles",
     ),
-    ("games: {avalon: {players: 11}}", "games.avalon: cannot start with players: 11 and these options: Avalon needs 5 to 10 players, got 11"),
-    ("games: {avalon: {options: {merlin: false, percival: true}}}", "games.avalon: cannot start with players: 5 and these options: without the Merlin"),
+    (
+        "games: {avalon: {players: 11}}",
+        "games.avalon: cannot start with players: 11 and these options: Avalon needs 5 to 10 players, got 11",
+    ),
+    (
+        "games: {avalon: {options: {merlin: false, percival: true}}}",
+        "games.avalon: cannot start with players: 5 and these options: without the Merlin",
+    ),
     ("server:\n  host: x\n   port: 1\n", "YAML syntax error at line 3, column 8: mapping values are not allowed here"),
     ("server: {port: [1, 2}\n", "YAML syntax error at line 1"),
-    ("server:\n  port: 1\n  port: 2\n", "YAML syntax error at line 3, column 3: key 'port' appears twice in one mapping"),
-    ("- server\n- games\n", "the top level must be a mapping of sections (server, flood, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games), got a list"),
-    ("hello", "the top level must be a mapping of sections (server, flood, timeouts, seating, identity, lobby, narrator, store, ratings, tournament, games), got 'hello'"),
+    (
+        "server:\n  port: 1\n  port: 2\n",
+        "YAML syntax error at line 3, column 3: key 'port' appears twice in one mapping",
+    ),
+    (
+        "- server\n- games\n",
+        "the top level must be a mapping of sections (server, flood, timeouts, seating, "
+        "identity, lobby, narrator, store, ratings, tournament, games), got a list",
+    ),
+    (
+        "hello",
+        "the top level must be a mapping of sections (server, flood, timeouts, seating, "
+        "identity, lobby, narrator, store, ratings, tournament, games), got 'hello'",
+    ),
 ]
 
 
@@ -333,14 +386,17 @@ def test_store_path_expands_the_home_directory(tmp_path: Path, monkeypatch: pyte
     assert load_config(unknown).store.path == str(tmp_path / "other" / "~nosuchuser-xyz" / "arena.db")
 
 
-@pytest.mark.parametrize("text,message", [
-    ("tournament: {bots: ['a b']}", "tournament.bots[0] is not valid, got 'a b'"),
-    ("tournament: {bots: []}", "tournament.bots must be a non-empty list of NICK=BOT entries"),
-    ("tournament: {id: '9x'}", "tournament.id must be 1 to 12 letters"),
-    ("tournament: {transport: tcp}", "tournament.transport must be one of local, irc"),
-    ("lobby: {operators: ['#chan']}", "lobby.operators[0] is not valid, got '#chan'"),
-    ("ratings: {elo_k: 0}", "ratings.elo_k must be a number greater than 0"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("tournament: {bots: ['a b']}", "tournament.bots[0] is not valid, got 'a b'"),
+        ("tournament: {bots: []}", "tournament.bots must be a non-empty list of NICK=BOT entries"),
+        ("tournament: {id: '9x'}", "tournament.id must be 1 to 12 letters"),
+        ("tournament: {transport: tcp}", "tournament.transport must be one of local, irc"),
+        ("lobby: {operators: ['#chan']}", "lobby.operators[0] is not valid, got '#chan'"),
+        ("ratings: {elo_k: 0}", "ratings.elo_k must be a number greater than 0"),
+    ],
+)
 def test_tournament_and_ratings_sections_are_checked(text, message):
     with pytest.raises(ConfigError) as info:
         parse_config(yaml.safe_load(text))
@@ -350,8 +406,12 @@ def test_tournament_and_ratings_sections_are_checked(text, message):
 def test_environment_overrides_the_file(tmp_path: Path) -> None:
     path = write(tmp_path, "server:\n  port: 6667\n  password: old\n")
     (tmp_path / "pw").write_text("from-file\n")
-    environ = {"ARENA_SERVER_PORT": "6697", "ARENA_SERVER_PASSWORD_FILE": str(tmp_path / "pw"),
-               "ARENA_TIMEOUTS_DECISION": "5", "ARENA_UNRELATED": "x"}
+    environ = {
+        "ARENA_SERVER_PORT": "6697",
+        "ARENA_SERVER_PASSWORD_FILE": str(tmp_path / "pw"),
+        "ARENA_TIMEOUTS_DECISION": "5",
+        "ARENA_UNRELATED": "x",
+    }
     config = load_config(path, environ)
     assert (config.server.port, config.server.password, config.timeouts.decision) == (6697, "from-file", 5.0)
     assert load_config(path, {"ARENA_SERVER_PASSWORD": "123"}).server.password == "123"  # a secret stays text

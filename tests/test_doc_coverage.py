@@ -44,8 +44,28 @@ from arena.store import Store
 from .transcript import record
 
 DOC = Path(__file__).resolve().parents[1] / "protocol.md"
-NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
-         "ken", "liam", "mia", "nick", "olga", "pete", "quin", "rosa", "sam", "tina"]
+NICKS = [
+    "alice",
+    "bob",
+    "carol",
+    "dave",
+    "erin",
+    "frank",
+    "grace",
+    "heidi",
+    "ivan",
+    "judy",
+    "ken",
+    "liam",
+    "mia",
+    "nick",
+    "olga",
+    "pete",
+    "quin",
+    "rosa",
+    "sam",
+    "tina",
+]
 SLEEPER = "sleepy"
 """A registered player that never answers: its seat shows WARN, TIMEOUT and forfeits."""
 
@@ -63,35 +83,102 @@ AVALON_SETS: list[tuple[int, AvalonOptions]] = [
     (9, AvalonOptions(oberon=True, evil_at_nine=3)),
 ]
 
-EVERY_ROLE = ("villager,werewolf,seer,doctor,hunter,witch,bodyguard,cupid,idiot,jester,piper,vigilante,"
-              "guardian_angel,roleblocker,serial_killer,jailer,detective,tracker,watcher,mason,oracle,bomb,little_girl,thief,miller,godfather,alpha_werewolf,wolf_seer,silencer,priest"
-              ",werewolf_leader,wolf_witch,wolf_guard,warder,decoy,avenger,scapegoat"
-              ",bus_driver,trickster,shadow,arsonist,exile,dealer,cult_leader")
+EVERY_ROLE = (
+    "villager,werewolf,seer,doctor,hunter,witch,bodyguard,cupid,idiot,jester,piper,vigilante,"
+    "guardian_angel,roleblocker,serial_killer,jailer,detective,tracker,watcher,mason,oracle,bomb,little_girl,thief,miller,godfather,alpha_werewolf,wolf_seer,silencer,priest"
+    ",werewolf_leader,wolf_witch,wolf_guard,warder,decoy,avenger,scapegoat"
+    ",bus_driver,trickster,shadow,arsonist,exile,dealer,cult_leader"
+)
 ALL_POWERS = "werewolf:3,seer:1,doctor:1,hunter:1,witch:1,bodyguard:1,cupid:1,idiot:1,jester:1,piper:1,vigilante:1"
 WEREWOLF_SETS: list[tuple[int, WerewolfOptions]] = [
     (8, WerewolfOptions()),
     (6, WerewolfOptions(roleCounts="werewolf:1,seer:1,witch:1", leaderEnabled=False, lastWordsMode="none")),
     (16, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts=ALL_POWERS)),
-    (16, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts=ALL_POWERS, revealRolesOnDeath=False,
-                         leaderEnabled=False, lastWordsMode="all", lastWordsScope="day_and_night",
-                         lastWordsOrder="death_resolution", vigilanteShots=2, hunterShootOnPoison=True)),
-    (12, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf:2,cupid:1,piper:1,jester:1,idiot:1,bodyguard:1,hunter:1",
-                         dayVoteMajority=False, allowRepeatedProtect=True, protectAgainstPoison=True,
-                         protectAgainstVigilante=False)),
-    (9, WerewolfOptions(roleCounts="werewolf:2,witch:1,doctor:1,hunter:1", witchCanSaveSelf=False,
-                        witchSaveFirstNightOnly=True, allowDoctorSelfProtect=False, revealRolesOnDeath=False)),
+    (
+        16,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            roleCounts=ALL_POWERS,
+            revealRolesOnDeath=False,
+            leaderEnabled=False,
+            lastWordsMode="all",
+            lastWordsScope="day_and_night",
+            lastWordsOrder="death_resolution",
+            vigilanteShots=2,
+            hunterShootOnPoison=True,
+        ),
+    ),
+    (
+        12,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            roleCounts="werewolf:2,cupid:1,piper:1,jester:1,idiot:1,bodyguard:1,hunter:1",
+            dayVoteMajority=False,
+            allowRepeatedProtect=True,
+            protectAgainstPoison=True,
+            protectAgainstVigilante=False,
+        ),
+    ),
+    (
+        9,
+        WerewolfOptions(
+            roleCounts="werewolf:2,witch:1,doctor:1,hunter:1",
+            witchCanSaveSelf=False,
+            witchSaveFirstNightOnly=True,
+            allowDoctorSelfProtect=False,
+            revealRolesOnDeath=False,
+        ),
+    ),
     (10, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf:2,cupid:1,piper:1,seer:1", maxDays=2)),
-    (12, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf:2,seer:1,witch:1,guardian_angel:1,roleblocker:1,serial_killer:1,bomb:1,thief:1")),
-    (16, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf:3,jailer:1,detective:1,tracker:1,watcher:1,mason:2,"
-                                                             "doctor:1,piper:1,cupid:1,oracle:1,little_girl:1")),
-    (10, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="godfather:1,wolf_seer:1,alpha_werewolf:1,miller:1,seer:1,"
-                                                             "detective:1,silencer:1,priest:1,piper:1")),
-    (12, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf_leader:1,wolf_witch:1,wolf_guard:1,warder:1,decoy:1,"
-                                                             "avenger:1,scapegoat:2,seer:1,doctor:1,priest:1")),
-    (10, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf_leader:1,wolf_witch:1,scapegoat:2,hunter:1,warder:1",
-                         revealRolesOnDeath=False, scapegoatPunishment="death", protectAgainstPoison=True)),
-    (9, WerewolfOptions(enabledRoles=EVERY_ROLE, roleCounts="werewolf:2,seer:1,priest:1,arsonist:1,exile:1,dealer:1,"
-                                                            "cult_leader:1", revealRolesOnDeath=False)),
+    (
+        12,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            roleCounts="werewolf:2,seer:1,witch:1,guardian_angel:1,roleblocker:1,serial_killer:1,bomb:1,thief:1",
+        ),
+    ),
+    (
+        16,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            roleCounts="werewolf:3,jailer:1,detective:1,tracker:1,watcher:1,mason:2,"
+            "doctor:1,piper:1,cupid:1,oracle:1,little_girl:1",
+        ),
+    ),
+    (
+        10,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            roleCounts="godfather:1,wolf_seer:1,alpha_werewolf:1,miller:1,seer:1,"
+            "detective:1,silencer:1,priest:1,piper:1",
+        ),
+    ),
+    (
+        12,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            roleCounts="werewolf_leader:1,wolf_witch:1,wolf_guard:1,warder:1,decoy:1,"
+            "avenger:1,scapegoat:2,seer:1,doctor:1,priest:1",
+        ),
+    ),
+    (
+        10,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            roleCounts="werewolf_leader:1,wolf_witch:1,scapegoat:2,hunter:1,warder:1",
+            revealRolesOnDeath=False,
+            scapegoatPunishment="death",
+            protectAgainstPoison=True,
+        ),
+    ),
+    (
+        9,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            roleCounts="werewolf:2,seer:1,priest:1,arsonist:1,exile:1,dealer:1,cult_leader:1",
+            revealRolesOnDeath=False,
+        ),
+    ),
 ]
 
 
@@ -153,7 +240,9 @@ def play_everything(games: int, scratch: Path) -> Vocabulary:
                     for seed in range(games):
                         hub.play(game, NICKS[:seats], options, seed)
                     hub.play(game, [SLEEPER, *NICKS[1:seats]], options, games)
-                    stopped = hub.referee.start_game(game, [SLEEPER, *NICKS[1:seats]], options, games + 1, hub.channel, hub.now)
+                    stopped = hub.referee.start_game(
+                        game, [SLEEPER, *NICKS[1:seats]], options, games + 1, hub.channel, hub.now
+                    )
                     hub.run()
                     stopped.abort("stopped by the test", hub.now)
                     hub.run()
@@ -186,7 +275,7 @@ def code_spans(text: str) -> list[str]:
 
 def section(text: str, number: int) -> str:
     start = text.index(f"\n## {number}.")
-    return text[start:text.index("\n## ", start + 1)]
+    return text[start : text.index("\n## ", start + 1)]
 
 
 def documented_codes(text: str) -> dict[str, str]:
@@ -207,9 +296,12 @@ def undocumented(vocabulary: Vocabulary, text: str) -> list[str]:
     codes = documented_codes(text)
     missing = []
     for what, seen, known in (
-        ("verb", vocabulary.verbs, verbs), ("field", vocabulary.fields, keys),
-        ("request kind", vocabulary.kinds, words), ("option word", vocabulary.words, words),
-        ("end reason", vocabulary.reasons, words), ("error code", vocabulary.codes, codes),
+        ("verb", vocabulary.verbs, verbs),
+        ("field", vocabulary.fields, keys),
+        ("request kind", vocabulary.kinds, words),
+        ("option word", vocabulary.words, words),
+        ("end reason", vocabulary.reasons, words),
+        ("error code", vocabulary.codes, codes),
     ):
         missing += [f"{what} {token!r}, e.g. {line}" for token, line in sorted(seen.items()) if token not in known]
     return missing
@@ -236,8 +328,9 @@ class Table:
 
     def __init__(self, identities: Identities | None = None) -> None:
         self.sent: list[tuple[str, str]] = []
-        self.referee = Referee("arena", TimeoutConfig(), lambda target, text: self._said(target, text),
-                               identities=identities)
+        self.referee = Referee(
+            "arena", TimeoutConfig(), lambda target, text: self._said(target, text), identities=identities
+        )
         self.referee.on_game_end.append(self._forget)
         self.asked: dict[str, Message] = {}
         """Each player's open request (the latest ASK addressed to them)."""
@@ -254,7 +347,7 @@ class Table:
         msg = parse(text)
         if msg.verb == ASK:
             to = msg.fields["to"]
-            for nick in (self.nicks if to == "all" else to.split(",")):
+            for nick in self.nicks if to == "all" else to.split(","):
                 self.asked[nick] = msg
         elif msg.verb == "ROLE":
             self.roles[target] = msg.fields["role"]
@@ -296,7 +389,7 @@ class Table:
                 continue
             nick, msg = next(iter(self.asked.items()))
             options = msg.list("options")
-            choice = policy(nick, msg) or ",".join(options[:int(msg.fields.get("pick", "1"))])
+            choice = policy(nick, msg) or ",".join(options[: int(msg.fields.get("pick", "1"))])
             errors = [m for m in self.answer(nick, choice) if m.verb == ERROR]
             assert not errors, errors
         raise AssertionError("the situation never came")
@@ -479,8 +572,15 @@ def nights(table: Table, doctor_protects: str) -> None:
             return "abstain"
         return "none" if "none" in msg.list("options") else None
 
-    table.play(lambda: protections[0] == 1 and doctor in table.asked and table.asked[doctor].args[2] == "doctor_protect"
-               and table.asked[doctor].fields["day"] == "2", policy)
+    table.play(
+        lambda: (
+            protections[0] == 1
+            and doctor in table.asked
+            and table.asked[doctor].args[2] == "doctor_protect"
+            and table.asked[doctor].fields["day"] == "2"
+        ),
+        policy,
+    )
 
 
 def case_repeated_protect() -> Message:

@@ -45,9 +45,9 @@ def avalon_transcript(store_path: Path) -> list[str]:
 def documented() -> list[str]:
     """The transcript's lines in section 8 of protocol.md, annotations removed."""
     text = DOC.read_text(encoding="utf-8")
-    section = text[text.index("## 8."):]
-    block = section[section.index("```") + 3:]
-    block = block[block.index("\n") + 1:block.index("```")]
+    section = text[text.index("## 8.") :]
+    block = section[section.index("```") + 3 :]
+    block = block[block.index("\n") + 1 : block.index("```")]
     out = []
     for line in block.splitlines():
         if not line.strip() or line.startswith(" "):

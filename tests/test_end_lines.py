@@ -51,7 +51,7 @@ def _play(game: Game, rng: random.Random, actions: int | None) -> None:
 
 def _read_back(game: Game, name: str) -> Message:
     """The END the referee would send, through its own formatting and a bot's reading."""
-    nicks = NICKS[:game.players]
+    nicks = NICKS[: game.players]
     ends = [e for e in game.events if e.kind == "end"]
     assert len(ends) == 1
     msg = LINES[name].event_message(ends[0], "g1", nicks)
@@ -75,8 +75,7 @@ def test_every_natural_end_reads_back(name: str, seed: int) -> None:
 
 
 @SETTINGS
-@given(name=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32 - 1), at=st.integers(0, 400),
-       cause=ABORT_CAUSES)
+@given(name=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32 - 1), at=st.integers(0, 400), cause=ABORT_CAUSES)
 def test_an_abort_at_any_point_for_any_cause_reads_back(name: str, seed: int, at: int, cause: str) -> None:
     rng = random.Random(seed)
     game = _table(name, rng)
@@ -90,10 +89,14 @@ def test_an_abort_at_any_point_for_any_cause_reads_back(name: str, seed: int, at
 
 
 @SETTINGS
-@given(name=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32 - 1), at=st.integers(0, 400),
-       cause=st.sampled_from(FORFEIT_CAUSES), seat=st.integers(0, 19))
-def test_a_forfeit_at_any_point_for_any_cause_reads_back(name: str, seed: int, at: int, cause: str,
-                                                        seat: int) -> None:
+@given(
+    name=st.sampled_from(sorted(GAMES)),
+    seed=st.integers(0, 2**32 - 1),
+    at=st.integers(0, 400),
+    cause=st.sampled_from(FORFEIT_CAUSES),
+    seat=st.integers(0, 19),
+)
+def test_a_forfeit_at_any_point_for_any_cause_reads_back(name: str, seed: int, at: int, cause: str, seat: int) -> None:
     rng = random.Random(seed)
     game = _table(name, rng)
     _play(game, rng, at)

@@ -35,11 +35,17 @@ def test_a_sender_gets_a_burst_of_replies_then_a_trickle_and_others_are_unaffect
     assert len(budget._buckets) == 2
 
 
-def _referee(budget: ReplyBudget | None = None,
-             after_sent: Callable[[Callable[[float], None]], object] | None = None) -> tuple[Referee, list[tuple[str, str]]]:
+def _referee(
+    budget: ReplyBudget | None = None, after_sent: Callable[[Callable[[float], None]], object] | None = None
+) -> tuple[Referee, list[tuple[str, str]]]:
     sent: list[tuple[str, str]] = []
-    referee = Referee("arena", TimeoutConfig(escalation=("warn", "default")), lambda t, x: sent.append((t, x)),
-                      budget=budget, after_sent=after_sent)
+    referee = Referee(
+        "arena",
+        TimeoutConfig(escalation=("warn", "default")),
+        lambda t, x: sent.append((t, x)),
+        budget=budget,
+        after_sent=after_sent,
+    )
     return referee, sent
 
 
@@ -116,8 +122,18 @@ def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp
     assert to == "p1" and parse(summary).int("count") == flood - REFUSALS_KEPT
     assert sum(1 for to, text in sent if to == "p1" and text.startswith(ERROR)) == flood  # all were answered
     with Store(tmp_path / "arena.db") as store:
-        store.games.record(record_from_game(match.gid, match.game, match.names, started=0.0, finished=1.0,
-                                           transcript=match.transcript, bots=match.bots, aborted_reason="test"))
+        store.games.record(
+            record_from_game(
+                match.gid,
+                match.game,
+                match.names,
+                started=0.0,
+                finished=1.0,
+                transcript=match.transcript,
+                bots=match.bots,
+                aborted_reason="test",
+            )
+        )
         assert sum(store.stats.bots("avalon")["p1"].conduct.refused.values()) == flood
 
 
@@ -131,21 +147,38 @@ def test_lines_the_grammar_refuses_are_counted_for_the_seat_that_sent_them(tmp_p
         referee.on_message(nick, "arena", "REGISTER 1", 0.0)
     match = referee.start_game("avalon", nicks, AvalonOptions(), 1, "#g", 0.0)
     gid = match.gid
-    bad = [f"ANSWER {gid} 1 \x02approve\x02", f"ANSWER {gid} 1 appr\udce9ve", f"ANSWER {gid} 1",
-           f"ANSWER {gid} 1234567890", f"ANSWER {gid}"]
+    bad = [
+        f"ANSWER {gid} 1 \x02approve\x02",
+        f"ANSWER {gid} 1 appr\udce9ve",
+        f"ANSWER {gid} 1",
+        f"ANSWER {gid} 1234567890",
+        f"ANSWER {gid}",
+    ]
     for line in bad:
         referee.on_message("p1", "arena", line, 0.0)
     referee.on_message("p1", "arena", "ANSWER g99 1", 0.0)  # no such game: answered, no game's record
     referee.on_message("zed", "arena", f"ANSWER {gid} 1", 0.0)  # not seated: the same
     answered = [parse(text) for to, text in sent if text.startswith(ERROR)]
     assert [m.args for m in answered] == [("MALFORMED", gid, "1")] * 3 + [("MALFORMED", gid)] * 2 + [
-        ("MALFORMED", "g99", "1"), ("MALFORMED", gid, "1")]
+        ("MALFORMED", "g99", "1"),
+        ("MALFORMED", gid, "1"),
+    ]
     kept = [(to, parse(line).args) for to, line in match.transcript if line.startswith(ERROR)]
-    assert kept == [("p1", m.args) for m in answered[:len(bad)]]
+    assert kept == [("p1", m.args) for m in answered[: len(bad)]]
     match.abort("test", 0.0)
     with Store(tmp_path / "arena.db") as store:
-        store.games.record(record_from_game(gid, match.game, match.names, started=0.0, finished=1.0,
-                                           transcript=match.transcript, bots=match.bots, aborted_reason="test"))
+        store.games.record(
+            record_from_game(
+                gid,
+                match.game,
+                match.names,
+                started=0.0,
+                finished=1.0,
+                transcript=match.transcript,
+                bots=match.bots,
+                aborted_reason="test",
+            )
+        )
         assert store.stats.bots("avalon")["p1"].conduct.refused == {"MALFORMED": len(bad)}
 
 

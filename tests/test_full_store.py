@@ -110,25 +110,30 @@ def sent_lines(hub: LocalHub) -> list[tuple[str, str]]:
 def game_lines(sent: list[tuple[str, str]], gid: str = "g1") -> list[tuple[str, str]]:
     """The lines of the game itself: not the pause's own line, nor a refusal of a line sent
     while it was paused (neither is part of the game), nor the ratings said after its record."""
-    return [(to, line) for to, line in sent
-            if not line.startswith((f"{PAUSE} {gid} ", "RATINGS ", "WELCOME ")) and " is paused: " not in line]
+    return [
+        (to, line)
+        for to, line in sent
+        if not line.startswith((f"{PAUSE} {gid} ", "RATINGS ", "WELCOME ")) and " is paused: " not in line
+    ]
 
 
 def assert_stored(sent: list[tuple[str, str]], stored: list[tuple[str | None, str]], channel: str) -> None:
     """Every line sent is in the store, in the order it was sent (write-ahead)."""
     wanted = [(None if to == channel else to, line) for to, line in game_lines(sent)]
-    assert wanted == stored[:len(wanted)], "a line was sent that the store lacks"
+    assert wanted == stored[: len(wanted)], "a line was sent that the store lacks"
 
 
 def table(game: str, seed: int) -> tuple[dict[str, Bot], Any]:
     if game == "avalon":
-        return {f"p{i}": (RuleBot if i % 2 else Bot)(seed=seed * 10 + i) for i in range(7)}, \
-            AvalonOptions(percival=True, morgana=True)
+        return {f"p{i}": (RuleBot if i % 2 else Bot)(seed=seed * 10 + i) for i in range(7)}, AvalonOptions(
+            percival=True, morgana=True
+        )
     return {f"w{i}": (WerewolfRuleBot if i % 2 else Bot)(seed=seed * 10 + i) for i in range(9)}, WerewolfOptions()
 
 
-def paused_game(tmp_path: Path, game: str, seed: int, at: int
-                ) -> tuple[LocalHub, Store, Disk, Match, list[tuple[str, str]], list[Session]]:
+def paused_game(
+    tmp_path: Path, game: str, seed: int, at: int
+) -> tuple[LocalHub, Store, Disk, Match, list[tuple[str, str]], list[Session]]:
     """Bots play ``game`` until the disk fills at the referee's ``at``-th save."""
     disk = Disk()
     store = full_disk_store(tmp_path / "results.db", disk)
@@ -197,10 +202,14 @@ SAVES = {"avalon": (0, 18), "werewolf": (1, 64)}
 """Per game, a seed and how many steps the referee stores in the game it deals."""
 
 
-@pytest.mark.parametrize("game, at", [("avalon", at) for at in range(1, SAVES["avalon"][1] + 1)]
-                         + [("werewolf", at) for at in (1, 2, 3, 4, 5, 8, 13, 21, 34, 55, 63, 64)])
+@pytest.mark.parametrize(
+    "game, at",
+    [("avalon", at) for at in range(1, SAVES["avalon"][1] + 1)]
+    + [("werewolf", at) for at in (1, 2, 3, 4, 5, 8, 13, 21, 34, 55, 63, 64)],
+)
 def test_a_full_disk_pauses_the_game_and_it_goes_on_where_it_stopped(
-        tmp_path: Path, game: str, at: int, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, game: str, at: int, caplog: pytest.LogCaptureFixture
+) -> None:
     """Filled at every step of an Avalon game, and at steps of a Werewolf game from its
     opening through nights, speeches and votes to its end."""
     caplog.set_level(logging.WARNING)
@@ -235,7 +244,7 @@ def test_answers_sent_into_a_pause_are_refused_outside_the_record_and_asked_agai
     assert "is paused" in (refusal.text or "")
     disk.full = False
     run_paused(hub, LONGEST_RETRY)
-    again = [parse(line) for _, line in sent if line.startswith(ASK + " ")][len(asked):]
+    again = [parse(line) for _, line in sent if line.startswith(ASK + " ")][len(asked) :]
     assert again and int(again[0].args[1]) > int(last.args[1]), "the pending request was not asked again"
     assert again[0].get("deadline") == str(int(TIMEOUTS.decision))
     finish(hub, match)
@@ -305,8 +314,9 @@ def test_a_referee_killed_while_paused_loses_nothing_and_forfeits_nobody(tmp_pat
     assert not late
     assert stored.replay().events == list(stored.events)
     channel = {line for to, line in stored.transcript if to is None}
-    assert all(line in channel for to, line in game_lines(sent) if to == hub.channel), \
+    assert all(line in channel for to, line in game_lines(sent) if to == hub.channel), (
         "a line was sent that the store lacks"
+    )
 
 
 def test_a_game_stopped_while_paused_ends_aborted_once_the_store_can_be_written(tmp_path: Path) -> None:
@@ -346,7 +356,7 @@ def test_no_game_starts_while_the_store_cannot_be_written(tmp_path: Path, caplog
     now[0] = retry
     service.room.after(now[0])
     assert len(service.room._tables) == 1 and service.referee.store_retry is None
-    (table, _, _), = service.room._tables.values()
+    ((table, _, _),) = service.room._tables.values()
     assert sorted(table.seats) == bots
 
 
@@ -384,8 +394,16 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
     when a game cannot be recorded, and the same command, once the disk has room, plays
     that game and the rest exactly as an uninterrupted run does."""
     bots = ("rule1=avalon_rule", "rule2=avalon_rule", "rand1=random", "rand2=random", "rand3=random")
-    settings = Settings(id="t1", game="avalon", games=6, players=5, bots=bots, options=AvalonOptions().to_dict(),
-                        transport="local", keep=16)
+    settings = Settings(
+        id="t1",
+        game="avalon",
+        games=6,
+        players=5,
+        bots=bots,
+        options=AvalonOptions().to_dict(),
+        transport="local",
+        keep=16,
+    )
     config = parse_config({"store": {"path": str(tmp_path / "full.db")}})
     disk = Disk()
     store = full_disk_store(tmp_path / "full.db", disk)
@@ -425,8 +443,9 @@ def test_the_sdk_reads_a_pause_and_does_not_retry_a_refused_answer(caplog: pytes
     session.feed("arena", "TABLE g1 game=avalon channel=#arena-g1 seats=p0,p1,p2,p3,p4", "#arena")
     session.feed("arena", f"PAUSE g1 :{STORE_DOWN}", "#arena-g1")
     assert f"game g1 paused by the referee: {STORE_DOWN}" in caplog.text
-    session.feed("arena", "START g1 game=avalon seats=p0,p1,p2,p3,p4 good=3 evil=2 quests=2,3,2,3,3 fails=1,1,1,1,1",
-                 "#arena-g1")
+    session.feed(
+        "arena", "START g1 game=avalon seats=p0,p1,p2,p3,p4 good=3 evil=2 quests=2,3,2,3,3 fails=1,1,1,1,1", "#arena-g1"
+    )
     ask = "ASK g1 2 vote to=all deadline=30 options=approve,reject quest=1 leader=p1 team=p1,p2 rejections=0"
     assert session.feed("arena", ask, "#arena-g1")[0].startswith("ANSWER g1 2 ")
     refused = f"ERROR STALE_REQUEST g1 2 :game g1 is paused: {STORE_DOWN}"

@@ -28,10 +28,13 @@ def answered_or_silent(verb: str | None, sender: str, seated: set[str], replies:
     return bool(replies) or (verb in (ANSWER, TEAM) and sender.lower() in seated)
 
 
-@pytest.mark.parametrize("game,bot,options", [
-    ("avalon", RuleBot, AvalonOptions()),
-    ("werewolf", WerewolfRuleBot, WerewolfOptions()),
-])
+@pytest.mark.parametrize(
+    "game,bot,options",
+    [
+        ("avalon", RuleBot, AvalonOptions()),
+        ("werewolf", WerewolfRuleBot, WerewolfOptions()),
+    ],
+)
 def test_fuzzed_lines_get_errors_and_games_finish(game, bot, options, caplog):
     caplog.set_level(logging.ERROR)
     hub = LocalHub(TimeoutConfig(decision=5.0, grace=1.0), messages=False)  # every line through send
@@ -106,20 +109,32 @@ def seated_referee() -> tuple[Referee, list[tuple[str, str]]]:
     return referee, out
 
 
-@pytest.mark.parametrize("line,reply", [
-    ("ANSWER g1 ² p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '²'"),
-    ("ANSWER g1 ٣ p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '٣'"),
-    ("ANSWER g1 １２ p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '１２'"),
-    ("ANSWER g1 " + "1" * 300 + " p1", f"ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '{'1' * 20}...'"),
-    ("ANSWER g1 1234567890 p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '1234567890'"),
-    ("ANSWER g1 1234567890", "ERROR MALFORMED g1 :ANSWER takes 3 argument(s) before its fields, got 2"),
-    ("ANSWER g1 r1 p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not 'r1'"),
-    ("ANSWER " + "g" * 300 + " 1 p1", f"ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not '{'g' * 20}...'"),
-    ("TEAM g1² :hi", "ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not 'g1²'"),
-    ("REGISTER 1 name=" + "a" * 380, f"ERROR NAME_INVALID :name={'a' * 20}... is not a bot name: a bot's name is 1-16 "
-                                     "letters, digits or -[]\\^_`{|}, not starting with a digit or -, and not a reserved word"),
-    ("REGISTER 1 owner=" + "o" * 65, "ERROR MALFORMED :owner= is at most 64 characters"),
-])
+@pytest.mark.parametrize(
+    "line,reply",
+    [
+        ("ANSWER g1 ² p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '²'"),
+        ("ANSWER g1 ٣ p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '٣'"),
+        ("ANSWER g1 １２ p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '１２'"),
+        (
+            "ANSWER g1 " + "1" * 300 + " p1",
+            f"ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '{'1' * 20}...'",
+        ),
+        ("ANSWER g1 1234567890 p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not '1234567890'"),
+        ("ANSWER g1 1234567890", "ERROR MALFORMED g1 :ANSWER takes 3 argument(s) before its fields, got 2"),
+        ("ANSWER g1 r1 p1", "ERROR MALFORMED g1 :a request id is 1-9 ASCII digits, not 'r1'"),
+        (
+            "ANSWER " + "g" * 300 + " 1 p1",
+            f"ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not '{'g' * 20}...'",
+        ),
+        ("TEAM g1² :hi", "ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not 'g1²'"),
+        (
+            "REGISTER 1 name=" + "a" * 380,
+            f"ERROR NAME_INVALID :name={'a' * 20}... is not a bot name: a bot's name is 1-16 "
+            "letters, digits or -[]\\^_`{|}, not starting with a digit or -, and not a reserved word",
+        ),
+        ("REGISTER 1 owner=" + "o" * 65, "ERROR MALFORMED :owner= is at most 64 characters"),
+    ],
+)
 def test_odd_ids_and_names_get_a_clear_error(line, reply):
     """The issue's cases, from a seated player: each was an exception inside the referee,
     or no answer at all."""
@@ -128,12 +143,21 @@ def test_odd_ids_and_names_get_a_clear_error(line, reply):
     assert out == [("p0", reply)]
 
 
-@pytest.mark.parametrize("line,reply", [
-    ("ANSWER g1 x1 approve", "ERROR NOT_REGISTERED g1 :register first: REGISTER 1 name=NAME (protocol.md section 3)"),
-    ("ANSWER g1 1234567890 approve", "ERROR NOT_REGISTERED g1 :register first: REGISTER 1 name=NAME (protocol.md section 3)"),
-    ("ANSWER g1² 1 approve", "ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not 'g1²'"),
-    ("ANSWER g1 1", "ERROR MALFORMED g1 1 :ANSWER takes 3 argument(s) before its fields, got 2"),
-])
+@pytest.mark.parametrize(
+    "line,reply",
+    [
+        (
+            "ANSWER g1 x1 approve",
+            "ERROR NOT_REGISTERED g1 :register first: REGISTER 1 name=NAME (protocol.md section 3)",
+        ),
+        (
+            "ANSWER g1 1234567890 approve",
+            "ERROR NOT_REGISTERED g1 :register first: REGISTER 1 name=NAME (protocol.md section 3)",
+        ),
+        ("ANSWER g1² 1 approve", "ERROR MALFORMED :a game id is 1-20 ASCII letters, digits, - or _, not 'g1²'"),
+        ("ANSWER g1 1", "ERROR MALFORMED g1 1 :ANSWER takes 3 argument(s) before its fields, got 2"),
+    ],
+)
 def test_a_stranger_learns_of_the_grammar_and_the_game_id_first_and_of_the_request_id_after_registering(line, reply):
     """protocol.md, section 6: the grammar and the game id's form are checked before anything
     else; the request id's form in its place, after registration."""

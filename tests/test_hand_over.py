@@ -55,8 +55,9 @@ def watch(hub: LocalHub) -> dict[str, list[Any]]:
     for session in hub.sessions.values():
         mine = log.setdefault(session.nick, [])
 
-        def replies(msg: Message, session: Session = session, mine: list[Any] = mine,
-                    plain: Any = session.replies) -> list[Reply]:
+        def replies(
+            msg: Message, session: Session = session, mine: list[Any] = mine, plain: Any = session.replies
+        ) -> list[Reply]:
             out = plain(msg)
             mine.append((seen(msg), [line for line, _ in out]))
             return out
@@ -70,8 +71,9 @@ def watch(hub: LocalHub) -> dict[str, list[Any]]:
     return log
 
 
-def play(messages: bool, game: str, players: int, make: Any, options: Any, seeds: range,
-         prefix: str = "p") -> list[Any]:
+def play(
+    messages: bool, game: str, players: int, make: Any, options: Any, seeds: range, prefix: str = "p"
+) -> list[Any]:
     hub = LocalHub(TimeoutConfig(), messages=messages)
     nicks = [f"{prefix}{i}" for i in range(players)]
     for i, nick in enumerate(nicks):
@@ -80,8 +82,7 @@ def play(messages: bool, game: str, players: int, make: Any, options: Any, seeds
     records = []
     for seed in seeds:
         match = hub.play(game, nicks, options, seed)
-        records.append((match.transcript, match.told, match.answers, match.talk, match.game.result,
-                        match.game.history))
+        records.append((match.transcript, match.told, match.answers, match.talk, match.game.result, match.game.history))
     return [records, log, hub.channel_log, hub.chat_log]
 
 
@@ -110,6 +111,7 @@ def test_handing_messages_over_changes_nothing(game: str, players: int, cls: typ
 def test_a_message_too_long_for_one_line_goes_in_parts_as_text() -> None:
     """A big table's lines that need continuing (``Message.lines``) go as text, in parts
     the bots join again: the same games either way."""
+
     def make(i: int) -> Bot:
         return WerewolfRuleBot(seed=i)
 

@@ -220,7 +220,10 @@ def test_the_operators_owner_is_kept_whatever_the_bot_says_when_it_registers(tmp
             store.bots.save(name, "arena", "2.0", None, 2.0)
         store.bots.save("dave", "mallory", "2.1", None, 3.0)
         assert [(b.name, b.owner, b.version) for b in store.bots.all()] == [
-            ("alice", "ops-team", "2.0"), ("carol", "arena", "2.0"), ("dave", "arena", "2.1")]
+            ("alice", "ops-team", "2.0"),
+            ("carol", "arena", "2.0"),
+            ("dave", "arena", "2.1"),
+        ]
 
 
 def test_in_memory_a_bots_owner_fills_in_only_an_unknown_one() -> None:
@@ -287,8 +290,9 @@ def test_a_renamed_bot_keeps_its_seat_and_its_lines() -> None:
     match = wire.referee.matches["g1"]
     wire.referee.on_rename(f"{names[1]}_nick", "renamed")
     assert wire.referee.bot_of("renamed").name == names[1] and match.nicks[1] == "renamed"
-    assert code(wire.say(f"{names[1]}_nick", "ANSWER g1 1 approve")) == ErrorCode.NOT_REGISTERED.value, \
+    assert code(wire.say(f"{names[1]}_nick", "ANSWER g1 1 approve")) == ErrorCode.NOT_REGISTERED.value, (
         "the old nick is nobody's now"
+    )
 
 
 def test_ratings_and_history_belong_to_the_bot_not_the_nick(tmp_path) -> None:
@@ -358,13 +362,20 @@ def test_the_documented_scram_vectors_are_what_the_referee_and_the_sdk_compute()
     salted = hashlib.pbkdf2_hmac("sha256", key.encode(), salt, count)
     client_key = hmac.digest(salted, b"Client Key", "sha256")
     computed = {
-        "SaltedPassword": salted, "ClientKey": client_key, "StoredKey": stored_key, "ServerKey": server_key,
+        "SaltedPassword": salted,
+        "ClientKey": client_key,
+        "StoredKey": stored_key,
+        "ServerKey": server_key,
         "ClientSignature": bytes(a ^ b for a, b in zip(client_key, base64.b64decode(client_final.rsplit("p=", 1)[1]))),
     }
     for name, value in computed.items():
         assert vectors[name] == base64.b64encode(value).decode(), name
-    assert [vectors[f"{m}-message"] for m in ("client-first", "server-first", "client-final", "server-final")] == \
-        [client.first(), server_first, client_final, server_final]
+    assert [vectors[f"{m}-message"] for m in ("client-first", "server-first", "client-final", "server-final")] == [
+        client.first(),
+        server_first,
+        client_final,
+        server_final,
+    ]
     assert lines == [
         f"> REGISTER 1 name={nick} owner=me version=1 scram={pack_scram(client.first())}",
         f"< CHALLENGE name={nick} scram={pack_scram(server_first)}",

@@ -27,8 +27,24 @@ from arena.sdk.llm.werewolf import TASKS as WEREWOLF_TASKS
 
 from .llm_server import FakeChat
 
-NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy", "ken", "liam",
-         "mia", "nick", "olga", "pete"]
+NICKS = [
+    "alice",
+    "bob",
+    "carol",
+    "dave",
+    "erin",
+    "frank",
+    "grace",
+    "heidi",
+    "ivan",
+    "judy",
+    "ken",
+    "liam",
+    "mia",
+    "nick",
+    "olga",
+    "pete",
+]
 RAW = re.compile(r"^[A-Z_]{3,} g\d+\b", re.M)
 """A protocol line left as it came: a verb the renderer does not put in words."""
 
@@ -72,9 +88,13 @@ def check_log(log: Path, chat: FakeChat, seats: int, tasks: dict[str, str]) -> l
 
 def test_avalon_games_with_llm_bots_among_rule_bots(tmp_path: Path) -> None:
     log = tmp_path / "llm.jsonl"
-    tables = [(5, AvalonOptions()), (7, AvalonOptions(percival=True, morgana=True, oberon=True)),
-              (10, AvalonOptions(percival=True, morgana=True, mordred=True, lancelot=2)),
-              (8, AvalonOptions(merlin=False)), (8, AvalonOptions(mordred=True, lancelot=3))]
+    tables = [
+        (5, AvalonOptions()),
+        (7, AvalonOptions(percival=True, morgana=True, oberon=True)),
+        (10, AvalonOptions(percival=True, morgana=True, mordred=True, lancelot=2)),
+        (8, AvalonOptions(merlin=False)),
+        (8, AvalonOptions(mordred=True, lancelot=3)),
+    ]
     with FakeChat() as chat:
         for seed, (players, options) in enumerate(tables):
             play("avalon", players, 3, options, seed, log, chat)
@@ -91,14 +111,29 @@ def test_werewolf_games_with_llm_bots_use_every_power(tmp_path: Path) -> None:
     with FakeChat(seed=3) as chat:
         play("werewolf", 8, 4, WerewolfOptions(), 1, log, chat)
         play("werewolf", 16, 16, WerewolfOptions(enabledRoles=every, roleCounts=powers, maxDays=6), 2, log, chat)
-        hidden = WerewolfOptions(enabledRoles=every, roleCounts="werewolf:2,witch:1,hunter:1,cupid:1,piper:1,idiot:1",
-                                 revealRolesOnDeath=False, leaderEnabled=False, lastWordsMode="all",
-                                 lastWordsScope="day_and_night", maxDays=4)
+        hidden = WerewolfOptions(
+            enabledRoles=every,
+            roleCounts="werewolf:2,witch:1,hunter:1,cupid:1,piper:1,idiot:1",
+            revealRolesOnDeath=False,
+            leaderEnabled=False,
+            lastWordsMode="all",
+            lastWordsScope="day_and_night",
+            maxDays=4,
+        )
         play("werewolf", 12, 12, hidden, 3, log, chat)
     acts = check_log(log, chat, 4 + 16 + 12, WEREWOLF_TASKS)
     kinds = {r["kind"] for r in acts}
-    assert kinds >= {"seer_check", "doctor_protect", "bodyguard_protect", "wolf_vote", "cupid_link", "piper_charm",
-                     "candidacy", "speak", "vote"}, kinds
+    assert kinds >= {
+        "seer_check",
+        "doctor_protect",
+        "bodyguard_protect",
+        "wolf_vote",
+        "cupid_link",
+        "piper_charm",
+        "candidacy",
+        "speak",
+        "vote",
+    }, kinds
     assert any(r["event"] == "team_talk" and r["lines"] == 1 for r in acts)
     assert any(r["event"] == "speech" and r["lines"] >= 1 for r in acts)
 
@@ -152,7 +187,9 @@ def test_tuvalon_llm_bots_keep_within_a_tight_speech_budget(tmp_path: Path) -> N
             spoken = match.floor.spoken  # what the referee counted against each seat
             assert all(0 < spoken[seat] <= 400 for seat in range(4)), spoken
             assert max(spoken[:4]) > 400 - 60  # the budget was close to spent: it mattered
-    assert all("may say at most 400 bytes in the whole game" in body["messages"][0]["content"] for body in chat.requests)
+    assert all(
+        "may say at most 400 bytes in the whole game" in body["messages"][0]["content"] for body in chat.requests
+    )
     prompts = [body["messages"][1]["content"] for body in chat.requests]
     assert any("You may say 400 more bytes" in p for p in prompts)
     assert any(re.search(r"You may say ([0-9]|[1-5][0-9]) more bytes", p) for p in prompts)
@@ -167,6 +204,7 @@ def test_an_llm_bot_is_told_who_hears_it_for_sure_and_who_only_with_wide_hearing
     state.cells = {"me": "a1", "b": "b2", "c": "c1", "d": "f6", "e": "a3"}
     assert hearers_sentence(state, "me", ["b", "c", "d", "e"]) == (
         "b hears you (1 cell away); c and e (2 cells away) can hear you only if they hear 5x5 (Knights and "
-        "Oberon). Nobody else can hear you.")
+        "Oberon). Nobody else can hear you."
+    )
     assert hearers_sentence(state, "me", ["b", "d"]) == "Only b hears you (1 cell away)."
     assert hearers_sentence(state, "me", ["d"]) == "Nobody stands within 2 cells of you: nobody can hear you."

@@ -153,10 +153,10 @@ def test_tables_kept_for_a_block_mix_at_every_block_end(bots_: int, seats: int) 
     seated = play(lobby(min_players=5, max_players=seats), names, 5 * 16 * tables, 7)
     assert (all_met(seated, names) or len(seated) + 1) <= len(seated)
     assert shares(seated, names) <= 0.1
-    first = seated[:16 * tables]
+    first = seated[: 16 * tables]
     assert len({tuple(seats_) for seats_ in first}) == tables, "each table kept its seat order for its block"
     rosters = {frozenset(seats_) for seats_ in first}
-    assert not rosters & {frozenset(seats_) for seats_ in seated[16 * tables:32 * tables]}, "and then was mixed"
+    assert not rosters & {frozenset(seats_) for seats_ in seated[16 * tables : 32 * tables]}, "and then was mixed"
 
 
 def test_bots_whose_block_ended_wait_for_every_other_table_then_all_are_drawn() -> None:
@@ -178,8 +178,9 @@ def test_bots_whose_block_ended_wait_for_every_other_table_then_all_are_drawn() 
     for name in second.seats:
         room.add(name, 4.0)
     tables = open_all(room, 4.0)
-    assert len(tables) == 2 and all(set(t.seats) & set(first.seats) and set(t.seats) & set(second.seats)
-                                    for t in tables)
+    assert len(tables) == 2 and all(
+        set(t.seats) & set(first.seats) and set(t.seats) & set(second.seats) for t in tables
+    )
 
 
 def test_an_operator_seats_the_bots_that_wait_for_the_other_tables() -> None:
@@ -239,7 +240,7 @@ def test_two_rosters_alternating_each_reshuffle_after_sixteen_games() -> None:
             assert table is not None
             orders[prefix].append(tuple(table.seats))
     for series in orders.values():
-        blocks = [set(series[i:i + 16]) for i in range(0, 40, 16)]
+        blocks = [set(series[i : i + 16]) for i in range(0, 40, 16)]
         assert all(len(block) == 1 for block in blocks)
         assert len({order for block in blocks for order in block}) == 3  # each block reshuffled
 

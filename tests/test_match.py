@@ -128,8 +128,13 @@ def settle(
     raise AssertionError("the game does not end")
 
 
-def new_hub(players: int, escalation=("warn", "default", "forfeit"), decision: float = 30.0, grace: float = 10.0,
-            prefix: str = "p") -> tuple[LocalHub, list[str]]:
+def new_hub(
+    players: int,
+    escalation=("warn", "default", "forfeit"),
+    decision: float = 30.0,
+    grace: float = 10.0,
+    prefix: str = "p",
+) -> tuple[LocalHub, list[str]]:
     hub = LocalHub(TimeoutConfig(decision=decision, grace=grace, escalation=tuple(escalation)))
     nicks = [f"{prefix}{i}" for i in range(1, players + 1)]
     for i, nick in enumerate(nicks):
@@ -266,7 +271,11 @@ def test_votes_are_asked_in_the_channel_and_quests_by_dm(full_game) -> None:
     for i, (to, line) in enumerate(transcript):
         if not (to is None and line.startswith("VOTES ") and parse(line).get("result") == "approved"):
             continue
-        j = next(k for k in range(i + 1, len(transcript)) if transcript[k][0] is None and transcript[k][1].startswith("QUEST "))
+        j = next(
+            k
+            for k in range(i + 1, len(transcript))
+            if transcript[k][0] is None and transcript[k][1].startswith("QUEST ")
+        )
         quest = parse(transcript[j][1])
         team = quest.list("team")
         asks = [(to, parse(line)) for to, line in transcript[i + 1 : j] if line.startswith("ASK ")]
@@ -340,14 +349,25 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     check_refused(hub, match, leader, "HELLO referee", ErrorCode.UNKNOWN_COMMAND)
     check_refused(hub, match, leader, f"START {gid}", ErrorCode.UNKNOWN_COMMAND)
     check_refused(hub, match, leader, f"ANSWER {gid} x{rid} {team}", ErrorCode.MALFORMED, gid)  # not an id: not echoed
-    check_refused(hub, match, leader, f"ANSWER {gid} 1234567890 {team}", ErrorCode.MALFORMED, gid)  # ten digits: neither
+    check_refused(
+        hub, match, leader, f"ANSWER {gid} 1234567890 {team}", ErrorCode.MALFORMED, gid
+    )  # ten digits: neither
     check_refused(hub, match, leader, f"ANSWER {gid} 999 {team}", ErrorCode.STALE_REQUEST, gid, "999")
     check_refused(hub, match, leader, f"ANSWER {gid} 0 {team}", ErrorCode.STALE_REQUEST, gid, "0")
     check_refused(hub, match, leader, f"ANSWER g999 {rid} {team}", ErrorCode.UNKNOWN_GAME, "g999")
     check_refused(hub, match, leader, f"ANSWER {gid} {rid} {others[0]}", ErrorCode.WRONG_COUNT, gid, rid)
-    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {','.join(others[:size + 1])}", ErrorCode.WRONG_COUNT, gid, rid)
-    check_refused(hub, match, leader, f"ANSWER {gid} {rid} {','.join(others[:size - 1])},nobody",
-                  ErrorCode.TARGET_INVALID, gid, rid)
+    check_refused(
+        hub, match, leader, f"ANSWER {gid} {rid} {','.join(others[: size + 1])}", ErrorCode.WRONG_COUNT, gid, rid
+    )
+    check_refused(
+        hub,
+        match,
+        leader,
+        f"ANSWER {gid} {rid} {','.join(others[: size - 1])},nobody",
+        ErrorCode.TARGET_INVALID,
+        gid,
+        rid,
+    )
     check_refused(hub, match, leader, f"ANSWER {gid} {rid} {others[0]},{others[0]}", ErrorCode.TARGET_INVALID, gid, rid)
 
     # Still asked; a correct answer now counts, and the game moves to the vote.
@@ -488,7 +508,9 @@ def test_silent_bot_is_warned_then_defaulted_then_forfeited() -> None:
     # 30 s to the first deadline, 10 s of grace, then 30 s on the next request.
     assert hub.now == 70
 
-    flagged = [(i, to, parse(line)) for i, (to, line) in enumerate(match.transcript) if line.startswith((WARN, TIMEOUT))]
+    flagged = [
+        (i, to, parse(line)) for i, (to, line) in enumerate(match.transcript) if line.startswith((WARN, TIMEOUT))
+    ]
     assert [(to, m.verb, m.get("action")) for _, to, m in flagged] == [
         (silent.nick, WARN, None),
         (None, TIMEOUT, "default"),
@@ -506,7 +528,7 @@ def test_silent_bot_is_warned_then_defaulted_then_forfeited() -> None:
     assert asked_entries(match, seat) == [(missed.args[2], default_of(match, seat, missed))]
 
     # The forfeit ends the game at once: END is the next and last line.
-    assert match.transcript[i_forfeit + 1:] == [(None, match.transcript[-1][1])]
+    assert match.transcript[i_forfeit + 1 :] == [(None, match.transcript[-1][1])]
     end = parse(match.transcript[-1][1])
     assert end.verb == END
     assert (end.get("winner"), end.get("reason"), end.get("forfeit")) == ("none", "forfeit", silent.nick)
@@ -570,11 +592,13 @@ def rename(hub: LocalHub, match: Match, puppet: Puppet, new: str) -> Puppet:
 
 def avoiding(name: str) -> Callable[[Puppet, Message], str]:
     """Random legal answers that never name ``name`` (see the rename bug test below)."""
+
     def choose(puppet: Puppet, ask: Message) -> str:
         options = ask.list("options")
         if name in options and len(options) - 1 >= ask.int("pick", 1):
             options = [o for o in options if o != name]
         return ",".join(puppet.rng.sample(options, ask.int("pick", 1)))
+
     return choose
 
 
@@ -618,8 +642,9 @@ def test_rename_keeps_the_seat() -> None:
 
     assert settle(hub, match, puppets, choose=avoiding(old)) is None
     assert match.game.result.forfeited is None
-    assert not any(to == old for to, line in match.transcript[renamed_at:] if not line.startswith(ERROR)), \
+    assert not any(to == old for to, line in match.transcript[renamed_at:] if not line.startswith(ERROR)), (
         "a line for the seat went to its old nick after the rename"
+    )
     assert squatter.errors() and all(m.args[0] == ErrorCode.NOT_REGISTERED.value for m in squatter.errors())
 
 
@@ -667,8 +692,9 @@ def test_one_line_goes_to_several_nicks_where_the_transport_can() -> None:
     assert len(sent_each) > len(quests)  # fewer lines than the DMs they carry
     assert any(text.startswith("ROLE ") and "role=servant" in text and len(to) == 5 for to, text in batches)
     for nick in nicks:  # what each player saw, channel and DMs interleaved
-        assert [line for to, line in match.transcript if to in (None, nick)] == \
-            [line for to, line in plain.transcript if to in (None, nick)]
+        assert [line for to, line in match.transcript if to in (None, nick)] == [
+            line for to, line in plain.transcript if to in (None, nick)
+        ]
 
 
 def test_who_with_many_long_nicks_is_continued_and_joins_back() -> None:

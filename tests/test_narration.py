@@ -65,8 +65,9 @@ def test_a_long_sentence_is_cut_between_spans() -> None:
     sentence = Say("g1").add("Alive: ").names(nicks).add(".").done()
     lines = sentence.irc_lines(120)
     assert len(lines) > 2 and all(len(line.encode()) <= 120 for line in lines)
-    assert "".join(line.removeprefix("  ") for line in lines).replace("\x02", "").replace(" ", "") == \
-        sentence.plain().replace(" ", "")
+    assert "".join(line.removeprefix("  ") for line in lines).replace("\x02", "").replace(
+        " ", ""
+    ) == sentence.plain().replace(" ", "")
 
 
 def test_werewolf_votes_fold_into_one_sentence_and_talk_is_relayed() -> None:
@@ -88,8 +89,9 @@ def test_werewolf_votes_fold_into_one_sentence_and_talk_is_relayed() -> None:
     text = [s.plain() for s in said]
     assert text[1] == "Roles stay hidden until the end."
     assert text[3] == "Dawn of day 1: found dead: ann."
-    assert text[5] == ("Day 1 vote: cat 2 votes (ben and dan); ben 1 vote (cat); abstained: eve. "
-                       "cat is to be executed.")
+    assert text[5] == (
+        "Day 1 vote: cat 2 votes (ben and dan); ben 1 vote (cat); abstained: eve. cat is to be executed."
+    )
     assert text[6] == "Executed: cat."
     assert not any(f[0] == "role" for s in said for f in s.facts)  # hidden roles stay hidden
     talk = narrator.hear("ben", "#arena-g2", "I think \x02cat\x02 was a wolf")
@@ -106,10 +108,14 @@ def test_the_lobby_announces_tables_and_resumed_games() -> None:
     assert narrator.hear("arena", "#arena-g7", "VOTES g7 approve=a,b,c reject=d,e result=approved rejections=0")
     resumed = narrator.hear("arena", "#arena", "RESUME g7 game=avalon channel=#arena-g7-r1 seats=a,b,c,d,e wait=60")
     assert "goes on in #arena-g7-r1" in resumed[0].plain() and narrator.left == ["#arena-g7"]
-    assert narrator.hear("arena", "#arena-g7-r1", "RESUME g7 game=avalon channel=#arena-g7-r1 seats=a,b,c,d,e "
-                                                  "wait=60") == []  # the same news, in the new channel
-    assert narrator.hear("arena", "#arena-g7", "QUEST g7 quest=1 team=a,b result=success fails=0 successes=1 "
-                                               "failures=0") == []  # the old channel is not the game's any more
+    assert (
+        narrator.hear("arena", "#arena-g7-r1", "RESUME g7 game=avalon channel=#arena-g7-r1 seats=a,b,c,d,e wait=60")
+        == []
+    )  # the same news, in the new channel
+    assert (
+        narrator.hear("arena", "#arena-g7", "QUEST g7 quest=1 team=a,b result=success fails=0 successes=1 failures=0")
+        == []
+    )  # the old channel is not the game's any more
     assert narrator.hear("arena", "#arena", "free text answering !status") == []
     only = Narrator("#arena", "arena", only="g8")
     assert only.hear("arena", "#arena", "TABLE g7 game=avalon channel=#arena-g7 seats=a,b,c,d,e") == []
@@ -117,8 +123,13 @@ def test_the_lobby_announces_tables_and_resumed_games() -> None:
 
 def test_continued_lines_are_joined_and_only_the_named_referee_counts() -> None:
     narrator = Narrator("#arena", "arena")
-    start = Message.make("START", "g3", game="werewolf", seats=[f"n{i:02}abcdefghijklm" for i in range(20)],
-                         roles="villager:16,werewolf:4")
+    start = Message.make(
+        "START",
+        "g3",
+        game="werewolf",
+        seats=[f"n{i:02}abcdefghijklm" for i in range(20)],
+        roles="villager:16,werewolf:4",
+    )
     lines = start.lines(200)
     assert len(lines) > 1
     said = [s for line in lines for s in narrator.hear("arena", "#arena-g3", line)]
@@ -136,20 +147,25 @@ def test_a_topic_with_a_status_still_names_the_referee() -> None:
 
 
 def test_retelling_a_stored_game_gives_its_length() -> None:
-    said = retell([(None, line) for line in AVALON[:2]] + [("alice", "hello")] + [(None, AVALON[-1])],
-                  started=100.0, finished=283.0)
+    said = retell(
+        [(None, line) for line in AVALON[:2]] + [("alice", "hello")] + [(None, AVALON[-1])],
+        started=100.0,
+        finished=283.0,
+    )
     assert [s.plain() for s in said][2] == "<alice> hello"
     assert "after 0 quests (3 min 3 s)" in said[3].plain()
 
 
 def test_replay_pretty(tmp_path: Path) -> None:
     chatty = tmp_path / "chatty.py"
-    chatty.write_text("from arena.bots.werewolf_rules_bot import WerewolfRuleBot\n\n"
-                      "class Chatty(WerewolfRuleBot):\n"
-                      "    def speech(self, game, ask):\n"
-                      "        return f'{game.me} speaks on day {game.state.day}'\n\n"
-                      "    def team_talk(self, game, ask):\n"
-                      "        return f'{game.me} whispers at night {game.state.day}' if ask.kind == 'wolf_vote' else []\n")
+    chatty.write_text(
+        "from arena.bots.werewolf_rules_bot import WerewolfRuleBot\n\n"
+        "class Chatty(WerewolfRuleBot):\n"
+        "    def speech(self, game, ask):\n"
+        "        return f'{game.me} speaks on day {game.state.day}'\n\n"
+        "    def team_talk(self, game, ask):\n"
+        "        return f'{game.me} whispers at night {game.state.day}' if ask.kind == 'wolf_vote' else []\n"
+    )
     cfg = tmp_path / "config.yaml"
     # Every bot talks at every turn: a random deal cannot leave the game without talk.
     bots = ", ".join(f"w{i}={chatty}:Chatty" for i in range(1, 9))
@@ -162,9 +178,14 @@ def test_replay_pretty(tmp_path: Path) -> None:
     assert lines[0].startswith("Werewolf, 8 players: ") and "\x1b" not in out.output
     assert any(line.startswith("Game over after ") and "(" in line for line in lines)
     assert lines[-1].startswith("Elo ratings now: ")
-    talk = [line for line in runner.invoke(main, ["--config", str(cfg), "replay", "t1-1"]).output.splitlines()
-            if line.startswith("#     <")]
-    assert talk and [line for line in lines if line.startswith("<") and " → " not in line] == [line[6:] for line in talk]
+    talk = [
+        line
+        for line in runner.invoke(main, ["--config", str(cfg), "replay", "t1-1"]).output.splitlines()
+        if line.startswith("#     <")
+    ]
+    assert talk and [line for line in lines if line.startswith("<") and " → " not in line] == [
+        line[6:] for line in talk
+    ]
     # The wolves' talk, told once the game is over: each line once, with who heard it.
     whispers = [line for line in lines if " whispers at night " in line]
     assert whispers and all(re.fullmatch(r"<(\S+) → \S+(, \S+)*> \1 whispers at night \d+", w) for w in whispers)
@@ -177,14 +198,20 @@ def test_replay_pretty(tmp_path: Path) -> None:
 def test_last_words_are_announced_only_when_said() -> None:
     narrator = Narrator("#arena", "arena")
     narrator.hear("arena", "#w", "START g4 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=villager:5,werewolf:1")
-    for line in ("ASK g4 5 last_words to=ann deadline=30 options=done,pass floor=true day=1",
-                 "SPEECH g4 player=ann purpose=last_words passed=true",
-                 "ASK g4 6 last_words to=ben deadline=30 options=done,pass floor=true day=1"):
+    for line in (
+        "ASK g4 5 last_words to=ann deadline=30 options=done,pass floor=true day=1",
+        "SPEECH g4 player=ann purpose=last_words passed=true",
+        "ASK g4 6 last_words to=ben deadline=30 options=done,pass floor=true day=1",
+    ):
         assert narrator.hear("arena", "#w", line) == []
     said = narrator.hear("ben", "#w", "it was cat") + narrator.hear("ben", "#w", "surely")
     assert [s.plain() for s in said] == ["Last words of ben:", "<ben> it was cat", "<ben> surely"]
-    end = narrator.hear("arena", "#w", "END g4 winner=werewolf reason=parity_or_majority roles=ann:villager,"
-                                       "ben:villager,cat:werewolf,dan:villager,eve:villager,fay:villager")
+    end = narrator.hear(
+        "arena",
+        "#w",
+        "END g4 winner=werewolf reason=parity_or_majority roles=ann:villager,"
+        "ben:villager,cat:werewolf,dan:villager,eve:villager,fay:villager",
+    )
     assert "the werewolves win" in end[0].plain() and end[0].plain().endswith("Winners: cat.")
 
 
@@ -227,10 +254,12 @@ def test_a_tuvalon_game_tells_the_map_the_moves_and_who_heard_whom() -> None:
 
 def test_replay_pretty_tells_tuvalons_second_discussion(tmp_path: Path) -> None:
     chatty = tmp_path / "chatty.py"
-    chatty.write_text("from arena.bots.tuvalon_rules_bot import TuvalonRuleBot\n\n"
-                      "class Chatty(TuvalonRuleBot):\n"
-                      "    def team_talk(self, game, ask):\n"
-                      "        return f'{game.me} whispers' if ask.kind == 'speak_near' else []\n")
+    chatty.write_text(
+        "from arena.bots.tuvalon_rules_bot import TuvalonRuleBot\n\n"
+        "class Chatty(TuvalonRuleBot):\n"
+        "    def team_talk(self, game, ask):\n"
+        "        return f'{game.me} whispers' if ask.kind == 'speak_near' else []\n"
+    )
     cfg = tmp_path / "config.yaml"
     bots = ", ".join(f"t{i}={chatty}:Chatty" for i in range(1, 8))
     cfg.write_text(f"store:\n  path: results.db\ntournament:\n  games: 1\n  game: tuvalon\n  bots: [{bots}]\n")
@@ -306,8 +335,10 @@ def test_a_vote_that_executes_nobody_says_why() -> None:
         "VOTE_RESULT g4 round=2 counts=ben:1,cat:1 abstentions=0 outcome=none target=none candidates=",
     ]
     text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g4", line)]
-    assert text[-2] == ("Day 1 vote: ben 1 vote (ann); abstained: ben and cat. "
-                        "No majority (at most 1 vote, 2 abstaining): nobody is executed.")
+    assert text[-2] == (
+        "Day 1 vote: ben 1 vote (ann); abstained: ben and cat. "
+        "No majority (at most 1 vote, 2 abstaining): nobody is executed."
+    )
     assert text[-1] == "Day 1 runoff: ben 1 vote (ann); cat 1 vote (dan). Still a tie: nobody is executed."
 
 
@@ -322,10 +353,15 @@ def test_an_oracles_sight_is_told_after_the_dawn_that_names_it_dead() -> None:
         "DAY g5 day=1 alive=ben,cat,dan,eve leader=none",
     ]
     text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g5", line)]
-    assert text[-3:] == ["Dawn of day 1: found dead: ann (oracle).", "An oracle died: eve is the werewolf.",
-                         "Day 1, 4 alive: ben, cat, dan and eve; dead: ann (oracle)."]
+    assert text[-3:] == [
+        "Dawn of day 1: found dead: ann (oracle).",
+        "An oracle died: eve is the werewolf.",
+        "Day 1, 4 alive: ben, cat, dan and eve; dead: ann (oracle).",
+    ]
 
 
 def test_a_paused_game_is_told_why() -> None:
     said = told(AVALON[:2] + ["PAUSE g1 :the results store cannot be written"])
-    assert said[-1] == "The game is paused: the results store cannot be written. It goes on where it stopped once it can."
+    assert (
+        said[-1] == "The game is paused: the results store cannot be written. It goes on where it stopped once it can."
+    )

@@ -34,10 +34,29 @@ SETS: list[tuple[str, int, Options, int]] = [
     ("avalon", 10, AvalonOptions(percival=True, mordred=True, lancelot=2), 30),
     ("werewolf", 8, WerewolfOptions(), 40),
     ("werewolf", 9, WerewolfOptions(roleCounts="werewolf:2,witch:1,doctor:1,hunter:1", revealRolesOnDeath=False), 40),
-    ("werewolf", 12, WerewolfOptions(enabledRoles=EVERY_ROLE, leaderEnabled=False, roleCounts=(
-        "werewolf:2,cupid:1,piper:1,jester:1,idiot:1,bodyguard:1,hunter:1"), lastWordsMode="all"), 30),
-    ("werewolf", 12, WerewolfOptions(enabledRoles=EVERY_ROLE, revealRolesOnDeath=False, roleCounts=(
-        "werewolf:3,seer:1,hunter:1,vigilante:1,cupid:1,idiot:1"), vigilanteShots=2, maxDays=3), 30),
+    (
+        "werewolf",
+        12,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            leaderEnabled=False,
+            roleCounts=("werewolf:2,cupid:1,piper:1,jester:1,idiot:1,bodyguard:1,hunter:1"),
+            lastWordsMode="all",
+        ),
+        30,
+    ),
+    (
+        "werewolf",
+        12,
+        WerewolfOptions(
+            enabledRoles=EVERY_ROLE,
+            revealRolesOnDeath=False,
+            roleCounts=("werewolf:3,seer:1,hunter:1,vigilante:1,cupid:1,idiot:1"),
+            vigilanteShots=2,
+            maxDays=3,
+        ),
+        30,
+    ),
     ("werewolf", 12, WerewolfOptions(preset="chaos"), 40),
     ("werewolf", 16, WerewolfOptions(preset="chaos", revealRolesOnDeath=False), 40),
     ("tuvalon", 7, TuvalonOptions(), 20),
@@ -46,8 +65,27 @@ SETS: list[tuple[str, int, Options, int]] = [
 decks draw from all of them, neutral factions included), and how many games of each: 380
 of Avalon and Werewolf, and 20 of Tuvalon."""
 
-KEY_KINDS = {"vote", "votes", "quest", "score", "team", "leader", "assassination", "dead", "executed", "ballot",
-             "vote_result", "shot", "winner", "reason", "winners", "seats", "cell", "move", "heard"}
+KEY_KINDS = {
+    "vote",
+    "votes",
+    "quest",
+    "score",
+    "team",
+    "leader",
+    "assassination",
+    "dead",
+    "executed",
+    "ballot",
+    "vote_result",
+    "shot",
+    "winner",
+    "reason",
+    "winners",
+    "seats",
+    "cell",
+    "move",
+    "heard",
+}
 """Facts a spectator must be told whenever the events hold them."""
 
 
@@ -169,7 +207,9 @@ def end_facts(event: Event, nicks: Sequence[str], winners: Iterable[int]) -> Ite
 DERIVE = {"avalon": avalon_facts, "werewolf": werewolf_facts, "tuvalon": tuvalon_facts}
 
 
-def public_facts(game: str, events: Sequence[Event], nicks: Sequence[str], winners: Iterable[int]) -> tuple[set[Fact], set[Fact]]:
+def public_facts(
+    game: str, events: Sequence[Event], nicks: Sequence[str], winners: Iterable[int]
+) -> tuple[set[Fact], set[Fact]]:
     """Facts of the public events before END, and of END."""
     before: set[Fact] = set()
     state: dict[str, Any] = {}

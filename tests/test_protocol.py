@@ -50,136 +50,279 @@ SEATS = ["alice", "bob", "carol", "dave", "erin"]
 
 # (message built from Python values, the exact line it must format to)
 CANONICAL: list[tuple[Message, str]] = [
-    (Message.make(REGISTER, PROTOCOL_VERSION, name="rulebot", owner="alice", version="1.2"),
-     "REGISTER 1 name=rulebot owner=alice version=1.2"),
+    (
+        Message.make(REGISTER, PROTOCOL_VERSION, name="rulebot", owner="alice", version="1.2"),
+        "REGISTER 1 name=rulebot owner=alice version=1.2",
+    ),
     (Message.make(UNREGISTER), "UNREGISTER"),
     (Message.make(WHO), "WHO"),
     (Message.make(ANSWER, "g7", 12, "approve"), "ANSWER g7 12 approve"),
     (Message.make(ANSWER, "g7", 11, ["alice", "carol", "dave"]), "ANSWER g7 11 alice,carol,dave"),
     (Message.make(WELCOME, "bob", protocol=1, name="randombot"), "WELCOME bob protocol=1 name=randombot"),
     # SCRAM messages travel base64'd, "=" padding and all: a value holds "=" after the first.
-    (Message.make(REGISTER, PROTOCOL_VERSION, name="k", scram=pack_scram("n,,n=bob,r=abc+/=")),
-     "REGISTER 1 name=k scram=biwsbj1ib2Iscj1hYmMrLz0="),
-    (Message.make("CHALLENGE", name="k", scram="cj1hYmNkZWYscz1BQT09LGk9NDA5Ng=="),
-     "CHALLENGE name=k scram=cj1hYmNkZWYscz1BQT09LGk9NDA5Ng=="),
+    (
+        Message.make(REGISTER, PROTOCOL_VERSION, name="k", scram=pack_scram("n,,n=bob,r=abc+/=")),
+        "REGISTER 1 name=k scram=biwsbj1ib2Iscj1hYmMrLz0=",
+    ),
+    (
+        Message.make("CHALLENGE", name="k", scram="cj1hYmNkZWYscz1BQT09LGk9NDA5Ng=="),
+        "CHALLENGE name=k scram=cj1hYmNkZWYscz1BQT09LGk9NDA5Ng==",
+    ),
     (Message.make("PROOF", scram="Yz1iaXdzLHI9YWJjZGVmLHA9QUE9PQ=="), "PROOF scram=Yz1iaXdzLHI9YWJjZGVmLHA9QUE9PQ=="),
-    (Message.make(WELCOME, "bob", protocol=1, name="k", scram="dj1BQT09"), "WELCOME bob protocol=1 name=k scram=dj1BQT09"),
+    (
+        Message.make(WELCOME, "bob", protocol=1, name="k", scram="dj1BQT09"),
+        "WELCOME bob protocol=1 name=k scram=dj1BQT09",
+    ),
     (Message.make(BYE), "BYE"),
-    (Message.make(REGISTERED, bots=["alice", "bob"], games=["g1:avalon", "g2:avalon"]),
-     "REGISTERED bots=alice,bob games=g1:avalon,g2:avalon"),
+    (
+        Message.make(REGISTERED, bots=["alice", "bob"], games=["g1:avalon", "g2:avalon"]),
+        "REGISTERED bots=alice,bob games=g1:avalon,g2:avalon",
+    ),
     (Message.make(REGISTERED, bots=[], games=[]), "REGISTERED bots= games="),
-    (Message.make(ERROR, "ACTION_NOT_ALLOWED", "g1", 3, text="quest: 'fail' is not allowed; legal: ['success']"),
-     "ERROR ACTION_NOT_ALLOWED g1 3 :quest: 'fail' is not allowed; legal: ['success']"),
-    (Message.make(ERROR, "MALFORMED", text="ANSWER takes 3 argument(s) before its fields, got 1"),
-     "ERROR MALFORMED :ANSWER takes 3 argument(s) before its fields, got 1"),
-    (Message.make(ERROR, "UNKNOWN_GAME", "g9", text="no game 'g9' is running: a:b::c  two  spaces"),
-     "ERROR UNKNOWN_GAME g9 :no game 'g9' is running: a:b::c  two  spaces"),
+    (
+        Message.make(ERROR, "ACTION_NOT_ALLOWED", "g1", 3, text="quest: 'fail' is not allowed; legal: ['success']"),
+        "ERROR ACTION_NOT_ALLOWED g1 3 :quest: 'fail' is not allowed; legal: ['success']",
+    ),
+    (
+        Message.make(ERROR, "MALFORMED", text="ANSWER takes 3 argument(s) before its fields, got 1"),
+        "ERROR MALFORMED :ANSWER takes 3 argument(s) before its fields, got 1",
+    ),
+    (
+        Message.make(ERROR, "UNKNOWN_GAME", "g9", text="no game 'g9' is running: a:b::c  two  spaces"),
+        "ERROR UNKNOWN_GAME g9 :no game 'g9' is running: a:b::c  two  spaces",
+    ),
     (Message.make(ERROR, "STALE_REQUEST", "g1", 4, text=""), "ERROR STALE_REQUEST g1 4 :"),
-    (Message.make(START, "g1", game="avalon", seats=SEATS,
-                  options="merlin:true,percival:true,morgana:true,mordred:false,oberon:false,lancelot:0,evil_at_nine:3",
-                  good=3, evil=2, quests=[2, 3, 2, 3, 3], fails=[1, 1, 1, 1, 1]),
-     "START g1 game=avalon seats=alice,bob,carol,dave,erin "
-     "options=merlin:true,percival:true,morgana:true,mordred:false,oberon:false,lancelot:0,evil_at_nine:3 "
-     "good=3 evil=2 quests=2,3,2,3,3 fails=1,1,1,1,1"),
+    (
+        Message.make(
+            START,
+            "g1",
+            game="avalon",
+            seats=SEATS,
+            options="merlin:true,percival:true,morgana:true,mordred:false,oberon:false,lancelot:0,evil_at_nine:3",
+            good=3,
+            evil=2,
+            quests=[2, 3, 2, 3, 3],
+            fails=[1, 1, 1, 1, 1],
+        ),
+        "START g1 game=avalon seats=alice,bob,carol,dave,erin "
+        "options=merlin:true,percival:true,morgana:true,mordred:false,oberon:false,lancelot:0,evil_at_nine:3 "
+        "good=3 evil=2 quests=2,3,2,3,3 fails=1,1,1,1,1",
+    ),
     (Message.make(ROLE, "g1", role="servant", side="good", sees=[]), "ROLE g1 role=servant side=good sees="),
-    (Message.make(ROLE, "g1", role="merlin", side="good", sees=["alice", "erin"]),
-     "ROLE g1 role=merlin side=good sees=alice,erin"),
-    (Message.make(ASK, "g1", 1, "team", to=["alice"], deadline=30, options=SEATS, pick=2, quest=1, attempt=1, rejections=0),
-     "ASK g1 1 team to=alice deadline=30 options=alice,bob,carol,dave,erin pick=2 quest=1 attempt=1 rejections=0"),
-    (Message.make(ASK, "g1", 2, "vote", to="all", deadline=30, options=["approve", "reject"], quest=1, leader="alice",
-                  team=["bob", "carol"], rejections=0),
-     "ASK g1 2 vote to=all deadline=30 options=approve,reject quest=1 leader=alice team=bob,carol rejections=0"),
-    (Message.make(WARN, "g1", 4, seconds=10, text="your deadline passed; answer now or the default applies"),
-     "WARN g1 4 seconds=10 :your deadline passed; answer now or the default applies"),
+    (
+        Message.make(ROLE, "g1", role="merlin", side="good", sees=["alice", "erin"]),
+        "ROLE g1 role=merlin side=good sees=alice,erin",
+    ),
+    (
+        Message.make(
+            ASK, "g1", 1, "team", to=["alice"], deadline=30, options=SEATS, pick=2, quest=1, attempt=1, rejections=0
+        ),
+        "ASK g1 1 team to=alice deadline=30 options=alice,bob,carol,dave,erin pick=2 quest=1 attempt=1 rejections=0",
+    ),
+    (
+        Message.make(
+            ASK,
+            "g1",
+            2,
+            "vote",
+            to="all",
+            deadline=30,
+            options=["approve", "reject"],
+            quest=1,
+            leader="alice",
+            team=["bob", "carol"],
+            rejections=0,
+        ),
+        "ASK g1 2 vote to=all deadline=30 options=approve,reject quest=1 leader=alice team=bob,carol rejections=0",
+    ),
+    (
+        Message.make(WARN, "g1", 4, seconds=10, text="your deadline passed; answer now or the default applies"),
+        "WARN g1 4 seconds=10 :your deadline passed; answer now or the default applies",
+    ),
     (Message.make(TIMEOUT, "g1", 4, player="bob", action="default"), "TIMEOUT g1 4 player=bob action=default"),
-    (Message.make(END, "g1", winner="none", reason="forfeit", forfeit="bob",
-                  roles=["alice:assassin", "bob:servant", "carol:percival", "dave:merlin", "erin:morgana"]),
-     "END g1 winner=none reason=forfeit forfeit=bob "
-     "roles=alice:assassin,bob:servant,carol:percival,dave:merlin,erin:morgana"),
-    (Message.make(END, "g2", winner="good", reason="merlin_survived", roles=["a:good_lancelot", "b:evil_lancelot"],
-                  lancelots=["a:evil", "b:good"]),
-     "END g2 winner=good reason=merlin_survived roles=a:good_lancelot,b:evil_lancelot lancelots=a:evil,b:good"),
-    (Message.make(TABLE, "g3", game="avalon", channel="#arena-g3", seats=SEATS),
-     "TABLE g3 game=avalon channel=#arena-g3 seats=alice,bob,carol,dave,erin"),
-    (Message.make("RESYNC", "g3", "begin", seat="alice", channel="#arena-g3"), "RESYNC g3 begin seat=alice channel=#arena-g3"),
+    (
+        Message.make(
+            END,
+            "g1",
+            winner="none",
+            reason="forfeit",
+            forfeit="bob",
+            roles=["alice:assassin", "bob:servant", "carol:percival", "dave:merlin", "erin:morgana"],
+        ),
+        "END g1 winner=none reason=forfeit forfeit=bob "
+        "roles=alice:assassin,bob:servant,carol:percival,dave:merlin,erin:morgana",
+    ),
+    (
+        Message.make(
+            END,
+            "g2",
+            winner="good",
+            reason="merlin_survived",
+            roles=["a:good_lancelot", "b:evil_lancelot"],
+            lancelots=["a:evil", "b:good"],
+        ),
+        "END g2 winner=good reason=merlin_survived roles=a:good_lancelot,b:evil_lancelot lancelots=a:evil,b:good",
+    ),
+    (
+        Message.make(TABLE, "g3", game="avalon", channel="#arena-g3", seats=SEATS),
+        "TABLE g3 game=avalon channel=#arena-g3 seats=alice,bob,carol,dave,erin",
+    ),
+    (
+        Message.make("RESYNC", "g3", "begin", seat="alice", channel="#arena-g3"),
+        "RESYNC g3 begin seat=alice channel=#arena-g3",
+    ),
     (Message.make("RESYNC", "g3", "end"), "RESYNC g3 end"),
-    (Message.make("RESUME", "g3", game="avalon", channel="#arena-g3-r1", seats=["alice", "bob"], wait=60),
-     "RESUME g3 game=avalon channel=#arena-g3-r1 seats=alice,bob wait=60"),
-    (Message.make("PAUSE", "g3", text="the results store cannot be written"),
-     "PAUSE g3 :the results store cannot be written"),
-    (Message.make(VOTES, "g1", approve=["alice", "bob", "carol"], reject=["dave", "erin"], result="approved", rejections=0),
-     "VOTES g1 approve=alice,bob,carol reject=dave,erin result=approved rejections=0"),
-    (Message.make(VOTES, "g1", approve=[], reject=SEATS, result="rejected", rejections=5),
-     "VOTES g1 approve= reject=alice,bob,carol,dave,erin result=rejected rejections=5"),
-    (Message.make(QUEST, "g1", quest=3, team=["alice", "bob"], result="fail", fails=1, successes=2, failures=1),
-     "QUEST g1 quest=3 team=alice,bob result=fail fails=1 successes=2 failures=1"),
-    (Message.make(DECK, "g1", cards=["blank", "switch", "blank", "blank", "switch"]),
-     "DECK g1 cards=blank,switch,blank,blank,switch"),
+    (
+        Message.make("RESUME", "g3", game="avalon", channel="#arena-g3-r1", seats=["alice", "bob"], wait=60),
+        "RESUME g3 game=avalon channel=#arena-g3-r1 seats=alice,bob wait=60",
+    ),
+    (
+        Message.make("PAUSE", "g3", text="the results store cannot be written"),
+        "PAUSE g3 :the results store cannot be written",
+    ),
+    (
+        Message.make(
+            VOTES, "g1", approve=["alice", "bob", "carol"], reject=["dave", "erin"], result="approved", rejections=0
+        ),
+        "VOTES g1 approve=alice,bob,carol reject=dave,erin result=approved rejections=0",
+    ),
+    (
+        Message.make(VOTES, "g1", approve=[], reject=SEATS, result="rejected", rejections=5),
+        "VOTES g1 approve= reject=alice,bob,carol,dave,erin result=rejected rejections=5",
+    ),
+    (
+        Message.make(QUEST, "g1", quest=3, team=["alice", "bob"], result="fail", fails=1, successes=2, failures=1),
+        "QUEST g1 quest=3 team=alice,bob result=fail fails=1 successes=2 failures=1",
+    ),
+    (
+        Message.make(DECK, "g1", cards=["blank", "switch", "blank", "blank", "switch"]),
+        "DECK g1 cards=blank,switch,blank,blank,switch",
+    ),
     (Message.make(LOYALTY, "g1", quest=3, card="switch"), "LOYALTY g1 quest=3 card=switch"),
-    (Message.make(ASSASSINATION, "g1", assassin="alice", target="erin", hit=False),
-     "ASSASSINATION g1 assassin=alice target=erin hit=false"),
-    (Message.make(ASSASSINATION, "g1", assassin="alice", target="dave", hit=True),
-     "ASSASSINATION g1 assassin=alice target=dave hit=true"),
-    (Message.make("RATINGS", "g7", elo=["alice:1516:+16", "bob:1484:-16"], trueskill=["alice:27.0:+2.0", "bob:23.1:-1.9"]),
-     "RATINGS g7 elo=alice:1516:+16,bob:1484:-16 trueskill=alice:27.0:+2.0,bob:23.1:-1.9"),
+    (
+        Message.make(ASSASSINATION, "g1", assassin="alice", target="erin", hit=False),
+        "ASSASSINATION g1 assassin=alice target=erin hit=false",
+    ),
+    (
+        Message.make(ASSASSINATION, "g1", assassin="alice", target="dave", hit=True),
+        "ASSASSINATION g1 assassin=alice target=dave hit=true",
+    ),
+    (
+        Message.make(
+            "RATINGS", "g7", elo=["alice:1516:+16", "bob:1484:-16"], trueskill=["alice:27.0:+2.0", "bob:23.1:-1.9"]
+        ),
+        "RATINGS g7 elo=alice:1516:+16,bob:1484:-16 trueskill=alice:27.0:+2.0,bob:23.1:-1.9",
+    ),
     # Werewolf (protocol.md, "Werewolf").
     (Message.make(TEAM, "g4", text="let us take erin"), "TEAM g4 :let us take erin"),
     (Message.make(TEAM, "g4", text="erin", **{"from": "alice"}), "TEAM g4 from=alice :erin"),
-    (Message.make("RULES", "g4", options=["leaderEnabled:true", "maxDays:50"]), "RULES g4 options=leaderEnabled:true,maxDays:50"),
+    (
+        Message.make("RULES", "g4", options=["leaderEnabled:true", "maxDays:50"]),
+        "RULES g4 options=leaderEnabled:true,maxDays:50",
+    ),
     (Message.make("WOLVES", "g4", wolves=["alice", "bob"]), "WOLVES g4 wolves=alice,bob"),
     (Message.make("NIGHT", "g4", night=1), "NIGHT g4 night=1"),
     (Message.make("SEER", "g4", night=1, target="bob", side="werewolf"), "SEER g4 night=1 target=bob side=werewolf"),
-    (Message.make("WOLF_VOTES", "g4", night=1, votes=["alice:erin", "bob:abstain"], target="erin"),
-     "WOLF_VOTES g4 night=1 votes=alice:erin,bob:abstain target=erin"),
+    (
+        Message.make("WOLF_VOTES", "g4", night=1, votes=["alice:erin", "bob:abstain"], target="erin"),
+        "WOLF_VOTES g4 night=1 votes=alice:erin,bob:abstain target=erin",
+    ),
     (Message.make("WOLF_TARGET", "g4", night=1, target="none"), "WOLF_TARGET g4 night=1 target=none"),
     (Message.make("LOVERS", "g4", lovers=["bob", "erin"], cupid="carol"), "LOVERS g4 lovers=bob,erin cupid=carol"),
-    (Message.make("CHARMED", "g4", night=2, charmed=["bob", "dave"], new="dave"), "CHARMED g4 night=2 charmed=bob,dave new=dave"),
+    (
+        Message.make("CHARMED", "g4", night=2, charmed=["bob", "dave"], new="dave"),
+        "CHARMED g4 night=2 charmed=bob,dave new=dave",
+    ),
     (Message.make("BLOCKED", "g4", night=2), "BLOCKED g4 night=2"),
     (Message.make("SILENCED", "g4", day=2, players=["bob"]), "SILENCED g4 day=2 players=bob"),
     (Message.make("CLEANSED", "g4", night=2, statuses=["charmed"]), "CLEANSED g4 night=2 statuses=charmed"),
-    (Message.make("PUNISHED", "g4", day=2, player="bob", punishment="lose_vote"),
-     "PUNISHED g4 day=2 player=bob punishment=lose_vote"),
-    (Message.make("DEALT", "g4", night=2, card="vision", player="bob", side="werewolf"),
-     "DEALT g4 night=2 card=vision player=bob side=werewolf"),
-    (Message.make("CULT", "g4", night=2, leader="ann", members=["ann", "bob"], new="bob"),
-     "CULT g4 night=2 leader=ann members=ann,bob new=bob"),
+    (
+        Message.make("PUNISHED", "g4", day=2, player="bob", punishment="lose_vote"),
+        "PUNISHED g4 day=2 player=bob punishment=lose_vote",
+    ),
+    (
+        Message.make("DEALT", "g4", night=2, card="vision", player="bob", side="werewolf"),
+        "DEALT g4 night=2 card=vision player=bob side=werewolf",
+    ),
+    (
+        Message.make("CULT", "g4", night=2, leader="ann", members=["ann", "bob"], new="bob"),
+        "CULT g4 night=2 leader=ann members=ann,bob new=bob",
+    ),
     (Message.make("CARDS", "g4", cards=["witch", "werewolf"]), "CARDS g4 cards=witch,werewolf"),
     (Message.make("CAUGHT", "g4", night=2, player="bob"), "CAUGHT g4 night=2 player=bob"),
     (Message.make("ORACLE", "g4", target="bob", role="werewolf"), "ORACLE g4 target=bob role=werewolf"),
     (Message.make("MASONS", "g4", masons=["bob", "dave"]), "MASONS g4 masons=bob,dave"),
-    (Message.make("DETECTIVE", "g4", night=1, players=["bob", "dave"], same=False), "DETECTIVE g4 night=1 players=bob,dave same=false"),
+    (
+        Message.make("DETECTIVE", "g4", night=1, players=["bob", "dave"], same=False),
+        "DETECTIVE g4 night=1 players=bob,dave same=false",
+    ),
     (Message.make("TRACKED", "g4", night=1, target="bob", visited=[]), "TRACKED g4 night=1 target=bob visited="),
-    (Message.make("WATCHED", "g4", night=1, target="bob", visitors=["carol", "erin"]),
-     "WATCHED g4 night=1 target=bob visitors=carol,erin"),
+    (
+        Message.make("WATCHED", "g4", night=1, target="bob", visitors=["carol", "erin"]),
+        "WATCHED g4 night=1 target=bob visitors=carol,erin",
+    ),
     (Message.make("DAWN", "g4", day=1, dead=["erin"], roles=["erin:seer"]), "DAWN g4 day=1 dead=erin roles=erin:seer"),
-    (Message.make("DAY", "g4", day=1, alive=["alice", "bob"], leader="none"), "DAY g4 day=1 alive=alice,bob leader=none"),
+    (
+        Message.make("DAY", "g4", day=1, alive=["alice", "bob"], leader="none"),
+        "DAY g4 day=1 alive=alice,bob leader=none",
+    ),
     (Message.make("CANDIDACY", "g4", player="bob", stand=True), "CANDIDACY g4 player=bob stand=true"),
     (Message.make("LEADER_VOTE", "g4", player="dave", vote="bob"), "LEADER_VOTE g4 player=dave vote=bob"),
-    (Message.make("LEADER", "g4", leader="bob", candidates=["bob"], counts=["bob:3"], abstentions=1, tie=False),
-     "LEADER g4 leader=bob candidates=bob counts=bob:3 abstentions=1 tie=false"),
-    (Message.make("ORDER", "g4", start="carol", direction="clockwise", speakers=["carol", "dave", "bob"], leader="bob"),
-     "ORDER g4 start=carol direction=clockwise speakers=carol,dave,bob leader=bob"),
-    (Message.make("SPEECH", "g4", player="carol", purpose="discussion", passed=False),
-     "SPEECH g4 player=carol purpose=discussion passed=false"),
-    (Message.make("BALLOT", "g4", player="carol", vote="abstain", round=1), "BALLOT g4 player=carol vote=abstain round=1"),
-    (Message.make("VOTE_RESULT", "g4", round=1, counts=["bob:2"], abstentions=1, outcome="execution", target="bob", candidates=[]),
-     "VOTE_RESULT g4 round=1 counts=bob:2 abstentions=1 outcome=execution target=bob candidates="),
-    (Message.make("EXECUTION", "g4", day=1, player="bob", spared=False, role="werewolf"),
-     "EXECUTION g4 day=1 player=bob spared=false role=werewolf"),
+    (
+        Message.make("LEADER", "g4", leader="bob", candidates=["bob"], counts=["bob:3"], abstentions=1, tie=False),
+        "LEADER g4 leader=bob candidates=bob counts=bob:3 abstentions=1 tie=false",
+    ),
+    (
+        Message.make(
+            "ORDER", "g4", start="carol", direction="clockwise", speakers=["carol", "dave", "bob"], leader="bob"
+        ),
+        "ORDER g4 start=carol direction=clockwise speakers=carol,dave,bob leader=bob",
+    ),
+    (
+        Message.make("SPEECH", "g4", player="carol", purpose="discussion", passed=False),
+        "SPEECH g4 player=carol purpose=discussion passed=false",
+    ),
+    (
+        Message.make("BALLOT", "g4", player="carol", vote="abstain", round=1),
+        "BALLOT g4 player=carol vote=abstain round=1",
+    ),
+    (
+        Message.make(
+            "VOTE_RESULT",
+            "g4",
+            round=1,
+            counts=["bob:2"],
+            abstentions=1,
+            outcome="execution",
+            target="bob",
+            candidates=[],
+        ),
+        "VOTE_RESULT g4 round=1 counts=bob:2 abstentions=1 outcome=execution target=bob candidates=",
+    ),
+    (
+        Message.make("EXECUTION", "g4", day=1, player="bob", spared=False, role="werewolf"),
+        "EXECUTION g4 day=1 player=bob spared=false role=werewolf",
+    ),
     (Message.make("IDIOT", "g4", player="dave", role="idiot"), "IDIOT g4 player=dave role=idiot"),
     (Message.make("DEATH", "g4", day=2, player="erin", role="villager"), "DEATH g4 day=2 player=erin role=villager"),
     (Message.make("SHOT", "g4", hunter="carol", target="alice"), "SHOT g4 hunter=carol target=alice"),
     # Tuvalon's own (section 10).
     (Message.make("MAP", "g5", cells=["alice:a1", "bob:i9"]), "MAP g5 cells=alice:a1,bob:i9"),
-    (Message.make("TEAM_PROPOSED", "g5", quest=1, leader="alice", team=["alice", "bob"], forced=False),
-     "TEAM_PROPOSED g5 quest=1 leader=alice team=alice,bob forced=false"),
+    (
+        Message.make("TEAM_PROPOSED", "g5", quest=1, leader="alice", team=["alice", "bob"], forced=False),
+        "TEAM_PROPOSED g5 quest=1 leader=alice team=alice,bob forced=false",
+    ),
     (Message.make("MOVE", "g5", player="bob", **{"from": "i9", "to": "h7"}), "MOVE g5 player=bob from=i9 to=h7"),
-    (Message.make("FORCED", "g5", quest=2, leader="bob", team=["alice", "bob", "carol"]),
-     "FORCED g5 quest=2 leader=bob team=alice,bob,carol"),
+    (
+        Message.make("FORCED", "g5", quest=2, leader="bob", team=["alice", "bob", "carol"]),
+        "FORCED g5 quest=2 leader=bob team=alice,bob,carol",
+    ),
 ]
 
 
-@pytest.mark.parametrize("message,line", CANONICAL, ids=[line.split()[0] + f"-{i}" for i, (_, line) in enumerate(CANONICAL)])
+@pytest.mark.parametrize(
+    "message,line", CANONICAL, ids=[line.split()[0] + f"-{i}" for i, (_, line) in enumerate(CANONICAL)]
+)
 def test_every_message_kind_round_trips(message: Message, line: str) -> None:
     assert message.format() == line
     assert str(message) == line
@@ -252,8 +395,9 @@ def test_malformed_lines_raise_malformed(line: str) -> None:
     assert isinstance(info.value, ValueError) and info.value.reason
 
 
-@pytest.mark.parametrize("line", ["HELLO", "hello world", "answer g1 1 approve", "Answer g1 1 x", "PRIVMSG #a :x",
-                                  ":prefix WHO", "GAMES"])
+@pytest.mark.parametrize(
+    "line", ["HELLO", "hello world", "answer g1 1 approve", "Answer g1 1 x", "PRIVMSG #a :x", ":prefix WHO", "GAMES"]
+)
 def test_unknown_verb_is_unknown_command(line: str) -> None:
     with pytest.raises(ProtocolError) as info:
         parse(line)
@@ -349,16 +493,34 @@ def test_valid_nicks(nick: str) -> None:
     assert valid_nick(nick)
 
 
-@pytest.mark.parametrize("nick", ["", "x" * 17, "1abc", "-abc", "a b", "a,b", "a:b", "a=b", "#chan", "é", "alice\n",
-                                  "a.b", "a@b", "a!b"])
+@pytest.mark.parametrize(
+    "nick", ["", "x" * 17, "1abc", "-abc", "a b", "a,b", "a:b", "a=b", "#chan", "é", "alice\n", "a.b", "a@b", "a!b"]
+)
 def test_invalid_nicks(nick: str) -> None:
     assert not valid_nick(nick)
 
 
 # -- properties --------------------------------------------------------------------------------------
 
-_SAMPLE_TOKENS = sorted(ARITY) + ["g1", "12", "approve", "to=all", "sees=", "k=v=w", ":", ":text", "a,b", "Bad=1",
-                                  "\x01", "\r", "\xa0", "é", "=", "x=", "1=2"]
+_SAMPLE_TOKENS = sorted(ARITY) + [
+    "g1",
+    "12",
+    "approve",
+    "to=all",
+    "sees=",
+    "k=v=w",
+    ":",
+    ":text",
+    "a,b",
+    "Bad=1",
+    "\x01",
+    "\r",
+    "\xa0",
+    "é",
+    "=",
+    "x=",
+    "1=2",
+]
 
 
 @st.composite
@@ -494,5 +656,7 @@ def test_a_scram_value_is_base64_of_utf8_or_malformed() -> None:
 
 
 def test_secrets_are_hidden_from_logs() -> None:
-    assert redacted("REGISTER 1 name=a scram=abc= key=K3y owner=o :free text key=x") == \
-        "REGISTER 1 name=a scram=*** key=*** owner=o :free text key=x"
+    assert (
+        redacted("REGISTER 1 name=a scram=abc= key=K3y owner=o :free text key=x")
+        == "REGISTER 1 name=a scram=*** key=*** owner=o :free text key=x"
+    )

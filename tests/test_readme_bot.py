@@ -22,7 +22,7 @@ def section(title: str) -> str:
     """The guide's section ``title``, up to the next section."""
     text = GUIDE.read_text(encoding="utf-8")
     start = text.index(f"\n## {title}\n")
-    return text[start:text.index("\n## ", start + 1)]
+    return text[start : text.index("\n## ", start + 1)]
 
 
 def minimal_bot() -> tuple[str, str]:
@@ -36,15 +36,32 @@ def test_the_minimal_bot_type_checks_and_a_wrong_return_type_does_not(tmp_path: 
     pytest.importorskip("mypy", reason="mypy comes with the test extras: pip install -e '.[test]'")
     code, name = minimal_bot()
     (tmp_path / "mybot.py").write_text(code)
-    wrong = code.replace("-> str:", "-> int:").replace('return "approve"', "return 1").replace(
-        'return "reject" if failed & set(ask.team) else "approve"', "return 0")
+    wrong = (
+        code.replace("-> str:", "-> int:")
+        .replace('return "approve"', "return 1")
+        .replace('return "reject" if failed & set(ask.team) else "approve"', "return 0")
+    )
     assert wrong != code
     (tmp_path / "wrong.py").write_text(wrong)
 
     def mypy(path: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-                               "--cache-dir", str(tmp_path / "cache"), path], cwd=tmp_path, capture_output=True,
-                              text=True, timeout=300, env={"MYPYPATH": str(ROOT), "PATH": ""})
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "mypy",
+                "--strict",
+                "--follow-imports=silent",
+                "--cache-dir",
+                str(tmp_path / "cache"),
+                path,
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={"MYPYPATH": str(ROOT), "PATH": ""},
+        )
 
     good = mypy("mybot.py")
     assert good.returncode == 0, good.stdout + good.stderr
@@ -52,18 +69,38 @@ def test_the_minimal_bot_type_checks_and_a_wrong_return_type_does_not(tmp_path: 
     assert bad.returncode == 1 and 'incompatible with return type "str" in supertype' in bad.stdout, bad.stdout
 
 
-def test_the_minimal_bot_plays_the_guide_s_tournament_on_both_clocks(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_minimal_bot_plays_the_guide_s_tournament_on_both_clocks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, name = minimal_bot()
     monkeypatch.chdir(tmp_path)
     Path("config.yaml").write_text("store: {path: results.db}\n")
     Path("mybot.py").write_text(code)
     runner = CliRunner()
     for clock in ("virtual", "wall"):
-        result = runner.invoke(main, ["tournament", "--id", f"mine_{clock}", "--bot", f"me=mybot.py:{name}",
-                                      "--bot", "r1=avalon_rule", "--bot", "r2=avalon_rule", "--bot", "x1=random",
-                                      "--bot", "x2=random", "--games", "20", "--clock", clock],
-                               catch_exceptions=False)
+        result = runner.invoke(
+            main,
+            [
+                "tournament",
+                "--id",
+                f"mine_{clock}",
+                "--bot",
+                f"me=mybot.py:{name}",
+                "--bot",
+                "r1=avalon_rule",
+                "--bot",
+                "r2=avalon_rule",
+                "--bot",
+                "x1=random",
+                "--bot",
+                "x2=random",
+                "--games",
+                "20",
+                "--clock",
+                clock,
+            ],
+            catch_exceptions=False,
+        )
         assert result.exit_code == 0, result.output
     stats = runner.invoke(main, ["stats", "me"], catch_exceptions=False)
     assert stats.exit_code == 0, stats.output

@@ -58,8 +58,15 @@ def test_the_readme_shows_the_command_ci_runs() -> None:
 
 def test_the_readme_points_to_every_guide() -> None:
     targets = set(links(README))
-    for guide in ("protocol.md", "docs/operators.md", "docs/bot-authors.md", "docs/contributing.md", "bench/README.md",
-                  "rules/werewolf.md", "rules/tuvalon.md"):
+    for guide in (
+        "protocol.md",
+        "docs/operators.md",
+        "docs/bot-authors.md",
+        "docs/contributing.md",
+        "bench/README.md",
+        "rules/werewolf.md",
+        "rules/tuvalon.md",
+    ):
         assert guide in targets, f"README.md does not link {guide}"
 
 
@@ -87,8 +94,10 @@ def test_the_link_check_sees_a_broken_link(tmp_path: Path) -> None:
     code block is not one, and only the two pending guides may be missing."""
     (tmp_path / "docs").mkdir()
     doc = tmp_path / "docs" / "a.md"
-    doc.write_text("# Title `x`, y\n\n[ok](#title-x-y) [gone](b.md) [no heading](#nowhere) [up](../c.md#top)\n"
-                   "[pending](games.md) [http](https://example.org/x.md)\n```\n[in code](d.md)\n```\n")
+    doc.write_text(
+        "# Title `x`, y\n\n[ok](#title-x-y) [gone](b.md) [no heading](#nowhere) [up](../c.md#top)\n"
+        "[pending](games.md) [http](https://example.org/x.md)\n```\n[in code](d.md)\n```\n"
+    )
     (tmp_path / "c.md").write_text("## Top\n")
     assert anchors(doc) == {"title-x-y"}
     assert broken_links(doc, tmp_path) == ["b.md", "#nowhere"]

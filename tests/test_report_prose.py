@@ -28,5 +28,7 @@ def test_every_event_kind_of_a_game_has_prose(name: str) -> None:
 
 def test_a_tuvalon_turn_names_its_speaker() -> None:
     names = Names(("ann", "ben"))
-    assert describe("speech", {"player": 1, "purpose": "near", "passed": False}, names, said=True) == \
-        "ben speaks (second discussion)"
+    assert (
+        describe("speech", {"player": 1, "purpose": "near", "passed": False}, names, said=True)
+        == "ben speaks (second discussion)"
+    )

@@ -21,7 +21,8 @@ NAIVE = (f"naive={Path(__file__).with_name('naive_bot.py')}:NaiveBot",)
 
 @pytest.mark.parametrize("game, extra", [("avalon", NAIVE), ("werewolf", ())])
 def test_a_killed_and_resumed_tournament_plays_the_same_games(
-        tmp_path: Path, game: str, extra: tuple[str, ...]) -> None:
+    tmp_path: Path, game: str, extra: tuple[str, ...]
+) -> None:
     seed = random.randrange(2**32)
     killed, found, played = trial(tmp_path, game, GAMES, KILLS, random.Random(seed), extra)
     where = f"(kill points from seed {seed}: games stored at the kills {killed.killed_at})"

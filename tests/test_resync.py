@@ -69,18 +69,28 @@ def recording(bot: type[Bot]) -> type[Bot]:
 
 def shown(messages: list[Message]) -> list[str]:
     """A view's lines with the deadlines left out (a re-sent request has less time)."""
-    return [Message(m.verb, m.args, {k: v for k, v in m.fields.items() if k != "deadline"}, m.text).format()
-            for m in messages]
+    return [
+        Message(m.verb, m.args, {k: v for k, v in m.fields.items() if k != "deadline"}, m.text).format()
+        for m in messages
+    ]
 
 
-@pytest.mark.parametrize("game, options, players, bot, seed, answers", [
-    ("avalon", AvalonOptions(), 5, RuleBot, 7, 0),
-    ("avalon", AvalonOptions(), 5, RuleBot, 7, 3),
-    ("werewolf", WerewolfOptions(), 7, WerewolfRuleBot, 1, 0),
-    ("werewolf", WerewolfOptions(), 7, WerewolfRuleBot, 1, 3),
-])
+@pytest.mark.parametrize(
+    "game, options, players, bot, seed, answers",
+    [
+        ("avalon", AvalonOptions(), 5, RuleBot, 7, 0),
+        ("avalon", AvalonOptions(), 5, RuleBot, 7, 3),
+        ("werewolf", WerewolfOptions(), 7, WerewolfRuleBot, 1, 0),
+        ("werewolf", WerewolfOptions(), 7, WerewolfRuleBot, 1, 3),
+    ],
+)
 def test_a_bot_replaced_mid_game_is_resynced_and_plays_on(
-    game: str, options: Any, players: int, bot: type[Bot], seed: int, answers: int,
+    game: str,
+    options: Any,
+    players: int,
+    bot: type[Bot],
+    seed: int,
+    answers: int,
 ) -> None:
     hub = LocalHub(TimeoutConfig(escalation=("forfeit",)))  # a single missed deadline would forfeit
     nicks = NICKS[:players]
@@ -130,9 +140,9 @@ def test_the_resync_block_is_what_the_seat_was_told() -> None:
     hub.sessions["alice"] = tap  # type: ignore[assignment]
     hub.referee.on_message("alice", hub.referee.nick, tap.session.hello(), hub.now)
     hub.run()
-    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}") + 1:]
+    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}") + 1 :]
     end = block.index(f"{RESYNC} {match.gid} end")
-    history, after = block[:end], block[end + 1:]
+    history, after = block[:end], block[end + 1 :]
     expected = [text for to, text in match.transcript if to in (None, "alice")]
     live = f"{ASK} {match.gid} {parse(after[0]).args[1]} "
     assert history == [line for line in expected if not line.startswith(live)]
@@ -216,7 +226,7 @@ def test_a_game_that_ends_while_a_replay_waits_for_its_bot_ends_the_replay() -> 
     assert f"{RESYNC} {match.gid} end" not in tap.heard
     match.abort("stopped", hub.now)
     hub.run()
-    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}"):]
+    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat=alice channel={hub.channel}") :]
     assert any(line.startswith(f"END {match.gid} ") for line in block) and block[-1] == f"{RESYNC} {match.gid} end"
 
 
@@ -229,8 +239,9 @@ def test_the_resync_block_holds_the_relayed_team_lines_but_not_what_players_said
     hub = LocalHub(TimeoutConfig(escalation=("default",)))
     for i, nick in enumerate(NICKS):
         hub.connect(nick, Chatty(seed=i))
-    match = hub.referee.start_game("werewolf", NICKS, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 3, hub.channel,
-                                   hub.now)
+    match = hub.referee.start_game(
+        "werewolf", NICKS, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 3, hub.channel, hub.now
+    )
     wolf = NICKS[match.game.roles.index("werewolf")]
     hub.sessions[wolf.lower()] = Hung(hub.sessions[wolf.lower()], 0)  # type: ignore[assignment]
 
@@ -248,9 +259,8 @@ def test_the_resync_block_holds_the_relayed_team_lines_but_not_what_players_said
     hub.sessions[wolf.lower()] = tap  # type: ignore[assignment]
     hub.referee.on_message(wolf, hub.referee.nick, tap.session.hello(), hub.now)
     hub.run()
-    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat={wolf} channel={hub.channel}") + 1:]
-    block = block[:block.index(f"{RESYNC} {match.gid} end")]
+    block = tap.heard[tap.heard.index(f"{RESYNC} {match.gid} begin seat={wolf} channel={hub.channel}") + 1 :]
+    block = block[: block.index(f"{RESYNC} {match.gid} end")]
     assert any(line.startswith(f"TEAM {match.gid} from=") for line in block)
     assert any(line.startswith((f"SPEECH {match.gid} ", f"CANDIDACY {match.gid} ")) for line in block)
     assert not any("speaking" in line for line in block), "players' speeches are no line of the referee's"
-

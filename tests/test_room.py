@@ -21,8 +21,7 @@ KEY = b"k" * 32
 
 def room_of(hub: LocalHub, config: Config, games: int | None, ended: list[Match]) -> Room:
     lobby = Lobby(config.lobby, config.games[config.lobby.game].options, config.seating.games_per_order, KEY)
-    return Room(config, hub.referee, hub, lobby, KEY, max_games=games, on_game_end=ended.append,
-                clock=lambda: hub.now)
+    return Room(config, hub.referee, hub, lobby, KEY, max_games=games, on_game_end=ended.append, clock=lambda: hub.now)
 
 
 def test_the_lobby_seats_the_waiting_bots_at_tables_in_their_own_channels() -> None:

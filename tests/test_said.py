@@ -88,8 +88,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Mat
         hub = LocalHub(TIMEOUTS)
         Recorder(store).attach(hub.referee)
         for i, nick in enumerate(WOLVES):
-            hub.connect(nick, Talker(seed=i) if nick.startswith("talk") else Buggy(seed=i) if nick == "buggy"
-                        else Bot(seed=i))
+            hub.connect(
+                nick, Talker(seed=i) if nick.startswith("talk") else Buggy(seed=i) if nick == "buggy" else Bot(seed=i)
+            )
         wolves = hub.play("werewolf", WOLVES, WerewolfOptions(), 7, gid="w1")
         ticks = Ticks()
         hub = LocalHub(TIMEOUTS, clock=ticks)
@@ -114,12 +115,15 @@ def test_a_game_keeps_its_talk_in_order_and_in_place(played: tuple[Path, Match, 
     game = stored(path, "w1")
     assert game.talk and game.talk == tuple(wolves.talk)
     assert {t.nick for t in game.talk} <= {"talk1", "talk2", "talk3"}
-    assert [t.text for t in game.talk if t.text != "and says more"] == \
-        [f"{t.nick} speaks at {parse(game.transcript[t.after - 1][1]).args[1]}" for t in game.talk
-         if t.text != "and says more"], "each speech comes right after the ASK that gave its speaker the floor"
+    assert [t.text for t in game.talk if t.text != "and says more"] == [
+        f"{t.nick} speaks at {parse(game.transcript[t.after - 1][1]).args[1]}"
+        for t in game.talk
+        if t.text != "and says more"
+    ], "each speech comes right after the ASK that gave its speaker the floor"
     for t in game.talk:
-        floors = [parse(line) for _, line in game.transcript[:t.after] if line.startswith(ASK + " ")
-                  and "floor=true" in line]
+        floors = [
+            parse(line) for _, line in game.transcript[: t.after] if line.startswith(ASK + " ") and "floor=true" in line
+        ]
         assert floors[-1].fields["to"] == t.nick and WOLVES[t.seat] == t.nick
     assert [t.after for t in game.talk] == sorted(t.after for t in game.talk)
     assert [t.at for t in game.talk] == sorted(t.at for t in game.talk)
@@ -131,8 +135,9 @@ def test_a_game_keeps_every_answer_with_its_fallback(played: tuple[Path, Match, 
     assert game.answers == tuple(wolves.answers)
     assert not any(line.startswith(TIMEOUT) for _, line in game.transcript)
     accepted = [a for a in game.answers if a.error is None]
-    assert [a.seat for a in accepted] == [seat for seat, _, _ in game.history], \
+    assert [a.seat for a in accepted] == [seat for seat, _, _ in game.history], (
         "every answer the engine took, and no other, is accepted, in order"
+    )
     buggy = WOLVES.index("buggy")
     assert {a.fallback for a in game.answers if a.seat == buggy} == {"error"}
     assert {a.fallback for a in game.answers if a.seat != buggy} == {None}
@@ -158,9 +163,11 @@ def test_answers_keep_their_time_latency_and_refusal(played: tuple[Path, Match, 
 def test_the_store_round_trips_talk_and_answers_exactly(tmp_path: Path) -> None:
     record = avalon_record(1, random.Random(1))
     talk = (Talk(2, "bob", "I am good", 1.25, 3), Talk(0, "al", "ok", 1.5, 3), Talk(2, "bob", "é ;--", 9.0, 7))
-    answers = (Answer(1, "4", "ANSWER g1 4 approve", 2.0, 0.5, None, None, 4),
-               Answer(1, "x", "ANSWER g1 x approve", 2.25, None, "MALFORMED", "late", 4),
-               Answer(3, "5", "ANSWER g1 5 a,b fallback=own", 3.0, 1.0, None, "own", 5))
+    answers = (
+        Answer(1, "4", "ANSWER g1 4 approve", 2.0, 0.5, None, None, 4),
+        Answer(1, "x", "ANSWER g1 x approve", 2.25, None, "MALFORMED", "late", 4),
+        Answer(3, "5", "ANSWER g1 5 a,b fallback=own", 3.0, 1.0, None, "own", 5),
+    )
     with Store(tmp_path / "a.db") as store:
         store.games.record(dataclasses.replace(record, talk=talk, answers=answers))
         store.games.record(avalon_record(2, random.Random(2)))
@@ -254,6 +261,7 @@ def test_an_answer_may_carry_a_fallback_field() -> None:
 def test_the_fallback_field_is_kept_and_never_judged(marker: str, kept: str | None) -> None:
     """Two identical games, one whose every answer carries the marker: they play the same,
     and the marker is kept (a value the protocol does not name is not)."""
+
     class Marking(Bot):
         def decide(self, game: GameView, ask: Ask) -> Any:
             ask.fallback = marker  # what the SDK sends as fallback=

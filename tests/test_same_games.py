@@ -45,13 +45,21 @@ class Case:
 
 def _bots(rule: str, rules: int, randoms: int) -> tuple[str, ...]:
     return tuple(f"rule{i}={rule}" for i in range(1, rules + 1)) + tuple(
-        f"rand{i}=random" for i in range(1, randoms + 1))
+        f"rand{i}=random" for i in range(1, randoms + 1)
+    )
 
 
 CASES = (
     Case("avalon-5", "avalon", 80, 5, _bots("avalon_rule", 4, 3), {}),
     Case("avalon-8", "avalon", 60, 8, _bots("avalon_rule", 6, 3), {"lancelot": 2}),
-    Case("avalon-10", "avalon", 60, 10, _bots("avalon_rule", 8, 3), {"percival": True, "morgana": True, "mordred": True, "oberon": True}),
+    Case(
+        "avalon-10",
+        "avalon",
+        60,
+        10,
+        _bots("avalon_rule", 8, 3),
+        {"percival": True, "morgana": True, "mordred": True, "oberon": True},
+    ),
     Case("werewolf-classic", "werewolf", 70, 9, _bots("werewolf_rule", 8, 2), {"preset": "classic"}),
     Case("werewolf-chaos", "werewolf", 70, 14, _bots("werewolf_rule", 12, 3), {"preset": "chaos"}),
     Case("werewolf-default", "werewolf", 60, 7, _bots("werewolf_rule", 5, 3), {}),
@@ -78,8 +86,16 @@ def play(case: Case, where: Path) -> list[str]:
     """The digest of every game of ``case``, in order, and last that of the final ratings."""
     cls = GAMES[case.game]
     options = cls.Options.from_mapping(case.options, game=case.game)
-    settings = Settings(id=case.name, game=case.game, games=case.games, players=case.players, bots=case.bots,
-                        options=options.to_dict(), transport="local", keep=16)
+    settings = Settings(
+        id=case.name,
+        game=case.game,
+        games=case.games,
+        players=case.players,
+        bots=case.bots,
+        options=options.to_dict(),
+        transport="local",
+        keep=16,
+    )
     path = where / f"{case.name}.db"
     config = parse_config({"store": {"path": str(path)}})
     with Store(path) as store:
@@ -90,14 +106,30 @@ def play(case: Case, where: Path) -> list[str]:
         for index in range(1, case.games + 1):
             game = store.games.load(f"{case.name}-{index}")
             assert game is not None
-            digests.append(_digest({
-                "seed": game.seed, "roles": game.roles, "sides": game.sides, "winners": game.winners,
-                "forfeited": game.forfeited, "transcript": game.transcript, "history": game.history,
-                "talk": [(t.seat, t.text) for t in game.talk],
-                "outcomes": game.outcomes, "changes": {k: list(v) for k, v in sorted(game.changes.items())},
-            }))
-        digests.append(_digest({system: dict(sorted(store.ratings.current(case.game, system).items()))
-                                for system in ("elo", "trueskill")}))
+            digests.append(
+                _digest(
+                    {
+                        "seed": game.seed,
+                        "roles": game.roles,
+                        "sides": game.sides,
+                        "winners": game.winners,
+                        "forfeited": game.forfeited,
+                        "transcript": game.transcript,
+                        "history": game.history,
+                        "talk": [(t.seat, t.text) for t in game.talk],
+                        "outcomes": game.outcomes,
+                        "changes": {k: list(v) for k, v in sorted(game.changes.items())},
+                    }
+                )
+            )
+        digests.append(
+            _digest(
+                {
+                    system: dict(sorted(store.ratings.current(case.game, system).items()))
+                    for system in ("elo", "trueskill")
+                }
+            )
+        )
     return digests
 
 

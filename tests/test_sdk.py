@@ -25,7 +25,9 @@ START_LINE = (
 ROLE_LINE = "ROLE g1 role=merlin side=good sees=carol,erin"
 VOTE_ASK = "ASK g1 2 vote to=all deadline=30 options=approve,reject quest=1 leader=bob team=alice,bob rejections=0"
 TEAM_ASK = "ASK g1 1 team to=alice deadline=25 options=alice,bob,carol,dave,erin pick=2 quest=1 attempt=1 rejections=0"
-END_LINE = "END g1 winner=good reason=merlin_survived roles=alice:merlin,bob:servant,carol:assassin,dave:percival,erin:morgana"
+END_LINE = (
+    "END g1 winner=good reason=merlin_survived roles=alice:merlin,bob:servant,carol:assassin,dave:percival,erin:morgana"
+)
 
 
 class Recorder(Bot):
@@ -111,12 +113,16 @@ def test_a_key_is_proven_by_scram_and_never_sent() -> None:
     assert first.startswith("n,,n=x7,r=") and len(first) >= len("n,,n=x7,r=") + 24
     server = scram_server()
     server.set_client_first(first)
-    (proof_line,) = s.feed(REF, Message.make("CHALLENGE", name="x", scram=pack_scram(server.get_server_first())).format())
+    (proof_line,) = s.feed(
+        REF, Message.make("CHALLENGE", name="x", scram=pack_scram(server.get_server_first())).format()
+    )
     proof = parse(proof_line)
     assert proof.verb == "PROOF" and KEY not in proof_line
     server.set_client_final(unpack_scram(proof.get("scram")))
     assert not s.registered
-    s.feed(REF, Message.make("WELCOME", "x7", protocol=1, name="x", scram=pack_scram(server.get_server_final())).format())
+    s.feed(
+        REF, Message.make("WELCOME", "x7", protocol=1, name="x", scram=pack_scram(server.get_server_final())).format()
+    )
     assert s.registered
 
 
@@ -130,7 +136,9 @@ def test_a_referee_that_cannot_sign_is_not_trusted(signature: str | None) -> Non
     squatter = scram_server("another key entirely, of course")  # it can make up any challenge
     squatter.set_client_first(first)
     assert s.feed(REF, Message.make("CHALLENGE", scram=pack_scram(squatter.get_server_first())).format())
-    welcome = Message.make("WELCOME", "alice", protocol=1, **({} if signature is None else {"scram": pack_scram(signature)}))
+    welcome = Message.make(
+        "WELCOME", "alice", protocol=1, **({} if signature is None else {"scram": pack_scram(signature)})
+    )
     assert s.feed(REF, welcome.format()) == []
     assert not s.registered
     assert s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=" + ",".join(SEATS)) == [] and joined == []
@@ -170,8 +178,14 @@ def test_lines_not_from_the_referee_are_ignored(impostor: str) -> None:
     assert s.feed(REF, VOTE_ASK) == []
     # With a real game, a fake ASK, ROLE or END from someone else does nothing.
     s = session(bot)
-    for line in (VOTE_ASK, TEAM_ASK, "ROLE g1 role=assassin side=evil sees=bob", END_LINE,
-                 "WARN g1 2 seconds=10 :answer now", "ERROR STALE_REQUEST g1 2 :nope"):
+    for line in (
+        VOTE_ASK,
+        TEAM_ASK,
+        "ROLE g1 role=assassin side=evil sees=bob",
+        END_LINE,
+        "WARN g1 2 seconds=10 :answer now",
+        "ERROR STALE_REQUEST g1 2 :nope",
+    ):
         assert s.feed(impostor, line) == []
     assert bot.calls == [] and bot.ends == [] and bot.errors == []
     assert s.games["g1"].role == "merlin"
@@ -393,8 +407,15 @@ def test_a_resumed_game_is_followed_into_its_new_channel_from_its_resume_line() 
     rate while the game waits for all of us. Someone else's game, or an impostor, moves
     nothing."""
     moves: list[tuple[str, str]] = []
-    s = welcomed(Session(Recorder(), "alice", REF, join=lambda ch: moves.append(("join", ch)),
-                part=lambda ch: moves.append(("part", ch))))
+    s = welcomed(
+        Session(
+            Recorder(),
+            "alice",
+            REF,
+            join=lambda ch: moves.append(("join", ch)),
+            part=lambda ch: moves.append(("part", ch)),
+        )
+    )
     s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
     s.feed(REF, START_LINE)
     resume = "RESUME g1 game=avalon channel=#arena-g1-r1 seats=alice,bob,carol,dave,erin wait=60"
@@ -420,8 +441,9 @@ def test_a_table_withdrawn_before_its_start_is_left() -> None:
     us back to the lobby: we leave its channel. An impostor's, or one for a game that
     started, moves nothing."""
     moves: list[tuple[str, str]] = []
-    s = Session(Recorder(), "alice", REF, join=lambda ch: moves.append(("join", ch)),
-                part=lambda ch: moves.append(("part", ch)))
+    s = Session(
+        Recorder(), "alice", REF, join=lambda ch: moves.append(("join", ch)), part=lambda ch: moves.append(("part", ch))
+    )
     s.feed(REF, "WELCOME alice protocol=1 name=alice")  # a bot without a key
     s.feed(REF, "TABLE g1 game=avalon channel=#arena-g1 seats=alice,bob,carol,dave,erin")
     s.feed(REF, "TABLE g2 game=avalon channel=#arena-g2 seats=alice,bob,carol,dave,erin")

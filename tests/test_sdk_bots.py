@@ -19,8 +19,21 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import Message
 from arena.referee.local import LocalHub
 from arena.sdk import (
-    Ask, AssassinateAsk, AvalonBot, AvalonView, Bot, DayVoteAsk, GameView, QuestAsk, Session, SpeakAsk, TeamAsk,
-    TuvalonBot, VoteAsk, WerewolfAsk, WerewolfBot,
+    Ask,
+    AssassinateAsk,
+    AvalonBot,
+    AvalonView,
+    Bot,
+    DayVoteAsk,
+    GameView,
+    QuestAsk,
+    Session,
+    SpeakAsk,
+    TeamAsk,
+    TuvalonBot,
+    VoteAsk,
+    WerewolfAsk,
+    WerewolfBot,
 )
 from arena.sdk.bot import audit
 from arena.sdk.fields import WORDS
@@ -52,9 +65,11 @@ def test_each_base_class_declares_every_decision_of_its_game(base: type[Bot], ga
         assert "return" in doc.lower() and "Default" in doc, f"{kind}: say what to return and the default"
         assert method.__annotations__["return"] in ("str", "list[Player]", "Player")
     guide = (ROOT / "docs" / "bot-authors.md").read_text(encoding="utf-8")
-    classes = guide[guide.index("\n## The base classes\n"):guide.index("\n## Requests\n")]
+    classes = guide[guide.index("\n## The base classes\n") : guide.index("\n## Requests\n")]
     rows = "\n".join(line for line in classes.splitlines() if line.strip().startswith(f"| `{base.__name__}`"))
-    assert [kind for kind in sorted(kinds_of(game)) if f"`{kind}`" not in rows] == [], "docs/bot-authors.md's table of decisions"
+    assert [kind for kind in sorted(kinds_of(game)) if f"`{kind}`" not in rows] == [], (
+        "docs/bot-authors.md's table of decisions"
+    )
 
 
 def test_the_words_of_requests_are_the_games_reserved_words() -> None:
@@ -97,16 +112,31 @@ def test_requests_are_typed() -> None:
         vote.rejections = 3  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("line,cls,typed", [
-    ("ASK w1 7 speak to=alice deadline=9 options=done,pass floor=true day=2 purpose=runoff", SpeakAsk,
-     {"day": 2, "purpose": "runoff", "floor": True, "players": []}),
-    ("ASK w1 8 vote to=alice deadline=9 options=bob,carol,abstain day=3 round=2", DayVoteAsk,
-     {"day": 3, "round": 2, "floor": False, "players": ["bob", "carol"]}),
-    ("ASK w1 9 seer_check to=alice deadline=9 options=bob,erin,none day=1", WerewolfAsk,
-     {"day": 1, "players": ["bob", "erin"]}),
-    ("ASK w1 10 cupid_link to=alice deadline=9 options=alice,bob,carol pick=2 day=1", WerewolfAsk,
-     {"day": 1, "pick": 2}),
-])
+@pytest.mark.parametrize(
+    "line,cls,typed",
+    [
+        (
+            "ASK w1 7 speak to=alice deadline=9 options=done,pass floor=true day=2 purpose=runoff",
+            SpeakAsk,
+            {"day": 2, "purpose": "runoff", "floor": True, "players": []},
+        ),
+        (
+            "ASK w1 8 vote to=alice deadline=9 options=bob,carol,abstain day=3 round=2",
+            DayVoteAsk,
+            {"day": 3, "round": 2, "floor": False, "players": ["bob", "carol"]},
+        ),
+        (
+            "ASK w1 9 seer_check to=alice deadline=9 options=bob,erin,none day=1",
+            WerewolfAsk,
+            {"day": 1, "players": ["bob", "erin"]},
+        ),
+        (
+            "ASK w1 10 cupid_link to=alice deadline=9 options=alice,bob,carol pick=2 day=1",
+            WerewolfAsk,
+            {"day": 1, "pick": 2},
+        ),
+    ],
+)
 def test_werewolf_requests_are_typed(line: str, cls: type[Ask], typed: dict[str, Any]) -> None:
     seen: list[Ask] = []
 

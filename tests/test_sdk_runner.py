@@ -18,7 +18,10 @@ from arena.sdk.runner import BotRunner, command
 
 REF = "arena"
 START = "START {gid} game=avalon seats=alice,bob,carol,dave,erin quests=2,3,2,3,3 fails=1,1,1,1,1 good=3 evil=2"
-VOTE = "ASK {gid} {rid} vote to=all deadline={deadline} options=approve,reject quest=1 leader=bob team=alice,bob rejections=0"
+VOTE = (
+    "ASK {gid} {rid} vote to=all deadline={deadline} options=approve,reject "
+    "quest=1 leader=bob team=alice,bob rejections=0"
+)
 
 
 class Recorded:
@@ -41,24 +44,73 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 
 def test_the_launcher_reads_its_options_from_the_environment(made: list[dict[str, Any]]) -> None:
-    env = {"ARENA_SERVER": "127.0.0.1:6667", "ARENA_NICK": "envbot", "ARENA_KEY": "s3cret", "ARENA_NAME": "mine",
-           "ARENA_GAMES": "3", "ARENA_REFEREE": "ref", "ARENA_CHANNEL": "#lobby", "ARENA_SEED": "7"}
+    env = {
+        "ARENA_SERVER": "127.0.0.1:6667",
+        "ARENA_NICK": "envbot",
+        "ARENA_KEY": "s3cret",
+        "ARENA_NAME": "mine",
+        "ARENA_GAMES": "3",
+        "ARENA_REFEREE": "ref",
+        "ARENA_CHANNEL": "#lobby",
+        "ARENA_SEED": "7",
+    }
     result = CliRunner().invoke(command(Bot), [], env=env)
     assert result.exit_code == 0, result.output
     (got,) = made
-    assert (got["host"], got["port"], got["nick"], got["key"], got["name"]) == ("127.0.0.1", 6667, "envbot", "s3cret", "mine")
+    assert (got["host"], got["port"], got["nick"], got["key"], got["name"]) == (
+        "127.0.0.1",
+        6667,
+        "envbot",
+        "s3cret",
+        "mine",
+    )
     assert (got["max_games"], got["referee"], got["channel"]) == (3, "ref", "#lobby")
     assert got["bot"].rng.random() == Bot(seed=7).rng.random()
 
 
 def test_the_launcher_keeps_its_flags(made: list[dict[str, Any]]) -> None:
-    args = ["--server", "127.0.0.1:7000", "--nick", "b", "--name", "n", "--key", "k", "--referee", "r", "--channel",
-            "#c", "--referee-account", "ra", "--sasl-account", "sa", "--sasl-password", "sp", "--tls", "--password",
-            "pw", "--rate", "0", "--games", "2", "--seed", "1", "--verbose", "--workers", "4"]
+    args = [
+        "--server",
+        "127.0.0.1:7000",
+        "--nick",
+        "b",
+        "--name",
+        "n",
+        "--key",
+        "k",
+        "--referee",
+        "r",
+        "--channel",
+        "#c",
+        "--referee-account",
+        "ra",
+        "--sasl-account",
+        "sa",
+        "--sasl-password",
+        "sp",
+        "--tls",
+        "--password",
+        "pw",
+        "--rate",
+        "0",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--verbose",
+        "--workers",
+        "4",
+    ]
     result = CliRunner().invoke(command(Bot), args, env={"ARENA_NICK": "ignored"})
     assert result.exit_code == 0, result.output
     (got,) = made
-    assert (got["port"], got["nick"], got["tls"], got["password"], got["lines_per_second"]) == (7000, "b", True, "pw", 0.0)
+    assert (got["port"], got["nick"], got["tls"], got["password"], got["lines_per_second"]) == (
+        7000,
+        "b",
+        True,
+        "pw",
+        0.0,
+    )
     assert (got["referee_account"], got["sasl_account"], got["sasl_password"], got["workers"]) == ("ra", "sa", "sp", 4)
     # A SASL password without an account is not sent anywhere.
     CliRunner().invoke(command(Bot), ["--server", "h:1", "--nick", "b"], env={"ARENA_SASL_PASSWORD": "x"})
@@ -109,8 +161,11 @@ class Offline:
 
     def answers(self) -> dict[str, tuple[float, str]]:
         with self.lock:
-            return {text.split()[1] + "/" + text.split()[2]: (t, text.split()[3]) for t, _, text in self.sent
-                    if text.startswith("ANSWER")}
+            return {
+                text.split()[1] + "/" + text.split()[2]: (t, text.split()[3])
+                for t, _, text in self.sent
+                if text.startswith("ANSWER")
+            }
 
     def wait(self, count: int, timeout: float) -> None:
         end = time.monotonic() + timeout
@@ -138,10 +193,11 @@ def test_a_decision_that_overruns_gets_one_random_answer_in_time() -> None:
     off.feed(START.format(gid="g1"))
     off.feed(VOTE.format(gid="g1", rid=4, deadline=1))
     off.wait(1, 5)
-    (when, choice), = off.answers().values()
+    ((when, choice),) = off.answers().values()
     assert 0.7 <= when < 1.0 and choice in ("approve", "reject"), "at 80% of the deadline"
     assert [text for _, _, text in off.sent if text.startswith("ANSWER")][0].endswith(" fallback=late")
     time.sleep(1.0)
     off.runner.reactor.process_once(0.01)
-    assert bot.done == ["g1"] and len([s for s in off.sent if s[2].startswith("ANSWER")]) == 1, \
+    assert bot.done == ["g1"] and len([s for s in off.sent if s[2].startswith("ANSWER")]) == 1, (
         "the late decision is dropped"
+    )

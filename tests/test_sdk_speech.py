@@ -18,8 +18,10 @@ from arena.referee.local import LocalHub
 from arena.sdk import Ask, Bot, GameView, Talk, WerewolfBot, WerewolfState, split_text
 from arena.sdk.speech import lines_of
 
-PARAGRAPH = ("The seer spoke first and named nobody, which is odd for a seer who has had two nights to look; "
-             "either she found only villagers or she is not the seer at all. ")
+PARAGRAPH = (
+    "The seer spoke first and named nobody, which is odd for a seer who has had two nights to look; "
+    "either she found only villagers or she is not the seer at all. "
+)
 SPEECH = f"{PARAGRAPH * 3}\n\n{PARAGRAPH * 2}"
 """Two paragraphs, some 800 characters: one IRC line would glue them and cut the rest mid-word."""
 
@@ -36,20 +38,24 @@ def test_a_long_speech_is_split_at_words_and_paragraphs() -> None:
     assert all(len(line.encode()) <= MAX_TEXT_BYTES for line in lines)
     assert " ".join(lines).split() == SPEECH.split(), "every word, whole, in order"
     first = split_text(PARAGRAPH * 3)
-    assert lines[:len(first)] == first and lines[len(first)] == split_text(PARAGRAPH * 2)[0], \
+    assert lines[: len(first)] == first and lines[len(first)] == split_text(PARAGRAPH * 2)[0], (
         "the second paragraph starts a line of its own"
+    )
     assert all(len(line.encode()) > MAX_TEXT_BYTES - 20 for line in first[:-1]), "lines are filled"
 
 
-@pytest.mark.parametrize("text,lines", [
-    ("", []),
-    ("   \n\n\t ", []),
-    ("one line", ["one line"]),
-    ("a\nb\r\nc", ["a", "b", "c"]),
-    ("tabs\tand   runs of  spaces", ["tabs and runs of spaces"]),
-    ("colour \x0304red\x03 and \x02bold\x02", ["colour 04red and bold"]),
-    ("first paragraph\n\n\nsecond", ["first paragraph", "second"]),
-])
+@pytest.mark.parametrize(
+    "text,lines",
+    [
+        ("", []),
+        ("   \n\n\t ", []),
+        ("one line", ["one line"]),
+        ("a\nb\r\nc", ["a", "b", "c"]),
+        ("tabs\tand   runs of  spaces", ["tabs and runs of spaces"]),
+        ("colour \x0304red\x03 and \x02bold\x02", ["colour 04red and bold"]),
+        ("first paragraph\n\n\nsecond", ["first paragraph", "second"]),
+    ],
+)
 def test_split_text_examples(text: str, lines: list[str]) -> None:
     assert split_text(text) == lines
 
@@ -112,7 +118,7 @@ def test_a_long_speech_reaches_the_record_whole_in_lines() -> None:
     assert refused == []
     lines = split_text(SPEECH)
     assert chat and len(chat) % len(lines) == 0
-    assert [t for _, t in chat[:len(lines)]] == lines
+    assert [t for _, t in chat[: len(lines)]] == lines
 
 
 def test_a_speech_over_the_turn_is_cut_by_the_sdk_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
@@ -120,7 +126,7 @@ def test_a_speech_over_the_turn_is_cut_by_the_sdk_with_a_warning(caplog: pytest.
     with caplog.at_level(logging.WARNING, logger="arena.sdk"):
         chat, refused = werewolf_game(talk)
     assert refused == [], "nothing reached the referee that it had to refuse"
-    turns = [chat[i:i + FLOOR_LINES] for i in range(0, len(chat), FLOOR_LINES)]
+    turns = [chat[i : i + FLOOR_LINES] for i in range(0, len(chat), FLOOR_LINES)]
     assert turns and all(len(turn) == FLOOR_LINES for turn in turns)
     assert [t for _, t in turns[0]] == lines_of(talk)[:FLOOR_LINES]
     cut = [r for r in caplog.records if "more than a turn holds" in r.getMessage()]

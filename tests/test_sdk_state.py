@@ -62,8 +62,9 @@ def events(match: Match, kind: str, seat: int | None = None) -> list[Event]:
 
 
 @pytest.mark.parametrize("players,options", AVALON_SETS, ids=[f"{p}-{i}" for i, (p, _) in enumerate(AVALON_SETS)])
-def test_avalon_state_is_the_game_as_played(players: int, options: AvalonOptions,
-                                            caplog: pytest.LogCaptureFixture) -> None:
+def test_avalon_state_is_the_game_as_played(
+    players: int, options: AvalonOptions, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.ERROR, logger="arena.sdk"):
         played = play("avalon", players, options, range(6))
     assert not caplog.records, "the state failed to follow a line"
@@ -75,7 +76,11 @@ def test_avalon_state_is_the_game_as_played(players: int, options: AvalonOptions
             state = states[nick]
             assert isinstance(state, AvalonState)
             role = events(match, "role", names.index(nick))[0].data
-            assert (state.role, state.side, state.sees) == (role["role"], role["side"], [names[s] for s in role["sees"]])
+            assert (state.role, state.side, state.sees) == (
+                role["role"],
+                role["side"],
+                [names[s] for s in role["sees"]],
+            )
             assert [q.size for q in state.quests] == list(game.sizes)
             assert [q.result for q in state.quests if q.result] == ["success" if r else "fail" for r in game.results]
             setup = events(match, "setup")[0].data
@@ -85,9 +90,9 @@ def test_avalon_state_is_the_game_as_played(players: int, options: AvalonOptions
             assert [p.team for p in state.proposals] == teams
             votes = events(match, "votes")
             assert [p.approve for p in state.proposals if p.approved is not None] == [
-                [names[s] for s in e.data["approve"]] for e in votes]
-            assert [p.approved for p in state.proposals if p.approved is not None] == [
-                e.data["passed"] for e in votes]
+                [names[s] for s in e.data["approve"]] for e in votes
+            ]
+            assert [p.approved for p in state.proposals if p.approved is not None] == [e.data["passed"] for e in votes]
             assert state.rejections == game.rejections
             assert state.successes + state.failures == len(game.results)
             assert state.winner == (result.winner or "none") and state.reason == result.reason
@@ -95,15 +100,17 @@ def test_avalon_state_is_the_game_as_played(players: int, options: AvalonOptions
             played_quests = [q for q in state.quests if q.result]
             assert all(len(q.team) == q.size for q in played_quests)
             if options.lancelot:
-                assert state.lancelots and all(state.lancelots[n] == game.sides_now[names.index(n)].value
-                                               for n in state.lancelots)
+                assert state.lancelots and all(
+                    state.lancelots[n] == game.sides_now[names.index(n)].value for n in state.lancelots
+                )
                 assert state.loyalty == [e.data["card"] for e in events(match, "loyalty")]
             assert state.leader == (names[events(match, "leader")[-1].data["leader"]])
 
 
 @pytest.mark.parametrize("players,options", WEREWOLF_SETS, ids=[f"{p}-{i}" for i, (p, _) in enumerate(WEREWOLF_SETS)])
-def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOptions,
-                                              caplog: pytest.LogCaptureFixture) -> None:
+def test_werewolf_state_is_the_game_as_played(
+    players: int, options: WerewolfOptions, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.ERROR, logger="arena.sdk"):
         played = play("werewolf", players, options, range(4))
     assert not caplog.records, "the state failed to follow a line"
@@ -126,8 +133,13 @@ def test_werewolf_state_is_the_game_as_played(players: int, options: WerewolfOpt
                 assert all(d.role == game.roles[names.index(d.player)] for d in state.deaths)
             ballots = events(match, "vote")
             assert [(b.player, b.vote or "abstain", b.round) for b in state.ballots] == [
-                (names[e.data["seat"]], names[e.data["vote"]] if isinstance(e.data["vote"], int) else e.data["vote"],
-                 e.data["round"]) for e in ballots]
+                (
+                    names[e.data["seat"]],
+                    names[e.data["vote"]] if isinstance(e.data["vote"], int) else e.data["vote"],
+                    e.data["round"],
+                )
+                for e in ballots
+            ]
             assert len(state.results) == len(events(match, "vote_result"))
             # Every speech, with its lines as the referee recorded them, in order.
             assert [(s.player, line) for s in state.speeches for line in s.lines] == said

@@ -116,4 +116,6 @@ def test_a_game_refuses_a_deal_that_is_not_a_permutation():
 
     with pytest.raises(SetupError):
         AvalonGame(5, None, seed=1, deal=(0, 0, 1, 2, 3))
-    assert AvalonGame(5, None, seed=1, deal=(4, 3, 2, 1, 0)).roles == AvalonGame(5, None, 1, (0, 1, 2, 3, 4)).roles[::-1]
+    assert (
+        AvalonGame(5, None, seed=1, deal=(4, 3, 2, 1, 0)).roles == AvalonGame(5, None, 1, (0, 1, 2, 3, 4)).roles[::-1]
+    )

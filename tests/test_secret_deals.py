@@ -69,10 +69,12 @@ def public_games(store: Store, tid: str, count: int) -> list[PublicGame]:
 
 def rotated(k: int) -> Predictor:
     """The previous deal, by seat, turned by ``k`` seats (the old rotating deal is k = 1)."""
+
     def predict(history: History, seats: tuple[str, ...], seat: int) -> str | None:
         if not history or len(history[-1].roles) != len(seats):
             return None
         return history[-1].roles[(seat + k) % len(seats)]
+
     return predict
 
 
@@ -117,8 +119,14 @@ def bot_least(history: History, seats: tuple[str, ...], seat: int) -> str | None
 
 def predictors(players: int) -> dict[str, Predictor]:
     named: dict[str, Predictor] = {f"previous deal rotated by {k}": rotated(k) for k in range(players)}
-    named.update({"bot's previous role": bot_previous, "seat's most frequent role": seat_most,
-                  "bot's most frequent role": bot_most, "bot's least frequent role": bot_least})
+    named.update(
+        {
+            "bot's previous role": bot_previous,
+            "seat's most frequent role": seat_most,
+            "bot's most frequent role": bot_most,
+            "bot's least frequent role": bot_least,
+        }
+    )
     return named
 
 
@@ -230,17 +238,29 @@ def play(path: Path, settings: Settings, options: Any, key: bytes | None = None)
 
 def settings_for(game: str, options: Any, players: int, bots: int, games: int) -> Settings:
     nicks = tuple(f"b{i}=random" for i in range(bots))
-    return Settings(id="s", game=game, games=games, players=players, bots=nicks,
-                    options=options.to_dict(), transport="local", keep=16)
+    return Settings(
+        id="s",
+        game=game,
+        games=games,
+        players=players,
+        bots=nicks,
+        options=options.to_dict(),
+        transport="local",
+        keep=16,
+    )
 
 
-@pytest.mark.parametrize("game,options,players,bots,games", [
-    ("avalon", AvalonOptions(), 5, 5, 320),
-    ("avalon", AvalonOptions(percival=True, morgana=True), 7, 9, 240),
-    ("werewolf", WerewolfOptions(), 8, 9, 240),
-])
-def test_no_predictor_from_public_lines_beats_chance(tmp_path: Path, game: str, options: Any, players: int,
-                                                     bots: int, games: int) -> None:
+@pytest.mark.parametrize(
+    "game,options,players,bots,games",
+    [
+        ("avalon", AvalonOptions(), 5, 5, 320),
+        ("avalon", AvalonOptions(percival=True, morgana=True), 7, 9, 240),
+        ("werewolf", WerewolfOptions(), 8, 9, 240),
+    ],
+)
+def test_no_predictor_from_public_lines_beats_chance(
+    tmp_path: Path, game: str, options: Any, players: int, bots: int, games: int
+) -> None:
     settings = settings_for(game, options, players, bots, games)
     play(tmp_path / "r.db", settings, options, key=bytes(range(32)))
     with Store(tmp_path / "r.db") as store:
@@ -271,14 +291,31 @@ def finished(path: Path, settings: Settings) -> tuple[list[tuple], dict[str, flo
         return games, {r.bot: r.score for r in store.ratings.leaderboard(settings.game, "elo")}
 
 
-MIXED = ("rule1=werewolf_rule", "rule2=werewolf_rule", "rule3=werewolf_rule", "r1=random", "r2=random",
-         "r3=random", "r4=random", "r5=random", "r6=random")
+MIXED = (
+    "rule1=werewolf_rule",
+    "rule2=werewolf_rule",
+    "rule3=werewolf_rule",
+    "r1=random",
+    "r2=random",
+    "r3=random",
+    "r4=random",
+    "r5=random",
+    "r6=random",
+)
 
 
 def test_the_same_stored_key_replays_the_same_series_even_when_resumed(tmp_path: Path) -> None:
     options = WerewolfOptions()
-    settings = Settings(id="rep", game="werewolf", games=40, players=8, bots=MIXED, options=options.to_dict(),
-                        transport="local", keep=16)
+    settings = Settings(
+        id="rep",
+        game="werewolf",
+        games=40,
+        players=8,
+        bots=MIXED,
+        options=options.to_dict(),
+        transport="local",
+        keep=16,
+    )
     first, second = tmp_path / "a.db", tmp_path / "b.db"
     play(first, dataclasses.replace(settings, games=1), options)
     shutil.copy(first, second)  # closed: the WAL is checkpointed into the file
@@ -314,9 +351,16 @@ def test_no_command_prints_a_key(tmp_path: Path) -> None:
     cfg.write_text("store:\n  path: results.db\ntournament:\n  games: 3\n")
     runner = CliRunner()
     outputs = [runner.invoke(main, ["--config", str(cfg), "tournament"])]
-    outputs += [runner.invoke(main, ["--config", str(cfg), *args])
-                for args in (["games"], ["config"], ["leaderboard"], ["stats"],
-                             *(["replay", f"t1-{i}", "--all"] for i in range(1, 4)))]
+    outputs += [
+        runner.invoke(main, ["--config", str(cfg), *args])
+        for args in (
+            ["games"],
+            ["config"],
+            ["leaderboard"],
+            ["stats"],
+            *(["replay", f"t1-{i}", "--all"] for i in range(1, 4)),
+        )
+    ]
     assert all(out.exit_code == 0 for out in outputs), [out.output for out in outputs]
     with Store(tmp_path / "results.db") as store:
         key = store.tournaments.key("t1")

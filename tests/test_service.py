@@ -39,8 +39,16 @@ def test_a_wake_up_due_now_is_scheduled_no_sooner_than_the_minimum() -> None:
 
 
 def _tournament_service(config: Config = Config(), wait_report: float = 10.0) -> RefereeService:
-    settings = Settings(id="t1", game="avalon", games=3, players=5, bots=("alice", "bob", "carol", "dave", "eve"),
-                        options=AvalonOptions().to_dict(), transport="irc", keep=16)
+    settings = Settings(
+        id="t1",
+        game="avalon",
+        games=3,
+        players=5,
+        bots=("alice", "bob", "carol", "dave", "eve"),
+        options=AvalonOptions().to_dict(),
+        transport="irc",
+        keep=16,
+    )
     seater = TournamentSeater(Schedule(settings, bytes(32)), AvalonOptions(), lambda gid: False)
     return RefereeService(config, max_games=3, seater=seater, wait_report=wait_report)
 

@@ -39,8 +39,9 @@ def test_the_referee_reads_each_distinct_answer_once(monkeypatch: pytest.MonkeyP
         hub.connect(nick, Bot(seed=i))
     on_message = hub.referee.on_message
 
-    def tap(sender: str, target: str, text: str, now: float, account: str | None = None,
-            msg: Message | None = None) -> None:
+    def tap(
+        sender: str, target: str, text: str, now: float, account: str | None = None, msg: Message | None = None
+    ) -> None:
         heard.append(text)
         on_message(sender, target, text, now, account, msg)
 

@@ -59,8 +59,10 @@ class Table:
 
     def __init__(self, bots: dict[str, Bot]) -> None:
         self.hub: LocalHub | None = None
-        self.sessions = [Session(bot, nick, "arena", say=lambda gid, text, nick=nick: self._say(nick, text))
-                         for nick, bot in bots.items()]
+        self.sessions = [
+            Session(bot, nick, "arena", say=lambda gid, text, nick=nick: self._say(nick, text))
+            for nick, bot in bots.items()
+        ]
 
     def _say(self, nick: str, text: str) -> None:
         assert self.hub is not None
@@ -72,8 +74,9 @@ class Table:
         return self.hub
 
 
-def play_with_crashes(tmp_path: Path, game: str, options: Any, bots: dict[str, Bot], seed: int,
-                      rng: random.Random, crashes: int) -> tuple[Store, str, list[list[str]]]:
+def play_with_crashes(
+    tmp_path: Path, game: str, options: Any, bots: dict[str, Bot], seed: int, rng: random.Random, crashes: int
+) -> tuple[Store, str, list[list[str]]]:
     """One game whose referee dies ``crashes`` times at random steps; returns the store,
     the game id and, per referee, the channel lines it actually sent."""
     store = Store(tmp_path / "results.db")
@@ -83,8 +86,9 @@ def play_with_crashes(tmp_path: Path, game: str, options: Any, bots: dict[str, B
     died = 0
     for run in range(crashes + 1):
         dying = run < crashes
-        journal: Journal = DyingJournal(store, rng.randint(1, 10), rng.random() < 0.5) if dying else \
-            Journal(store, PLACE)
+        journal: Journal = (
+            DyingJournal(store, rng.randint(1, 10), rng.random() < 0.5) if dying else Journal(store, PLACE)
+        )
         hub = table.referee(store, journal)
         said.append(hub.channel_log)
         try:
@@ -133,8 +137,9 @@ def check(store: Store, gid: str, said: list[list[str]]) -> None:
 def test_avalon_survives_referees_dying_mid_game(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     bots: dict[str, Bot] = {f"p{i}": (RuleBot if i % 2 else Bot)(seed=seed * 10 + i) for i in range(7)}
-    store, gid, said = play_with_crashes(tmp_path, "avalon", AvalonOptions(percival=True, morgana=True), bots,
-                                         seed, rng, crashes=3)
+    store, gid, said = play_with_crashes(
+        tmp_path, "avalon", AvalonOptions(percival=True, morgana=True), bots, seed, rng, crashes=3
+    )
     check(store, gid, said)
 
 
@@ -293,6 +298,6 @@ def test_talk_and_answers_said_before_a_crash_are_in_the_finished_game(tmp_path:
     check(store, "g1", [])
     stored = store.games.load("g1")
     assert stored is not None and len(stored.talk) > len(live.talk)
-    assert stored.talk[:len(live.talk)] == live.talk and stored.answers[:len(live.answers)] == live.answers
+    assert stored.talk[: len(live.talk)] == live.talk and stored.answers[: len(live.answers)] == live.answers
     assert [t.at for t in stored.talk] == sorted(t.at for t in stored.talk)
     assert stored.talk[len(live.talk)].after > len(live.lines), "said after the lines the first run sent"

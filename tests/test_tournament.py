@@ -33,8 +33,16 @@ BOTS = ("rule1=avalon_rule", "rule2=avalon_rule", "rand1=random", "rand2=random"
 
 
 def settings(**overrides) -> Settings:
-    base = dict(id="t1", game="avalon", games=12, players=5, bots=BOTS, options=AvalonOptions().to_dict(),
-                transport="local", keep=16)
+    base = dict(
+        id="t1",
+        game="avalon",
+        games=12,
+        players=5,
+        bots=BOTS,
+        options=AvalonOptions().to_dict(),
+        transport="local",
+        keep=16,
+    )
     base.update(overrides)
     return Settings(**base)
 
@@ -67,20 +75,26 @@ def test_with_more_bots_than_seats_everyone_plays_equally():
     assert max(played.values()) - min(played.values()) <= 4
 
 
-@pytest.mark.parametrize("bots,players,message", [
-    (("a=random", "A=random", "b=random", "c=random", "d=random"), 5, "its own nick"),
-    (BOTS, 6, "only 5 bots"),
-])
+@pytest.mark.parametrize(
+    "bots,players,message",
+    [
+        (("a=random", "A=random", "b=random", "c=random", "d=random"), 5, "its own nick"),
+        (BOTS, 6, "only 5 bots"),
+    ],
+)
 def test_bad_schedules_are_clear_errors(bots, players, message):
     with pytest.raises(TournamentError, match=message):
         Schedule(settings(bots=bots, players=players), KEY)
 
 
-@pytest.mark.parametrize("spec,message", [
-    ("nonsense", "expected one of random, avalon_rule, werewolf_rule"),
-    ("no_such_module_x:Bot", "No module named"),
-    ("arena.config:Config", "not a subclass of arena.sdk.Bot"),
-])
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("nonsense", "expected one of random, avalon_rule, werewolf_rule"),
+        ("no_such_module_x:Bot", "No module named"),
+        ("arena.config:Config", "not a subclass of arena.sdk.Bot"),
+    ],
+)
 def test_bot_specs_that_do_not_load_say_why(spec, message):
     with pytest.raises(TournamentError, match=message):
         load_bot_class(spec)
@@ -117,10 +131,13 @@ def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
         assert store.ratings.rebuild().exact
 
 
-@pytest.mark.parametrize("game, bots", [
-    ("werewolf", ("wolf=werewolf_rule", "knight=avalon_rule", *(f"r{i}=random" for i in range(6)))),
-    ("avalon", ("tuv=tuvalon_rule", *BOTS[1:])),
-])
+@pytest.mark.parametrize(
+    "game, bots",
+    [
+        ("werewolf", ("wolf=werewolf_rule", "knight=avalon_rule", *(f"r{i}=random" for i in range(6)))),
+        ("avalon", ("tuv=tuvalon_rule", *BOTS[1:])),
+    ],
+)
 def test_a_bot_of_another_game_is_refused_before_anything_is_stored(tmp_path, game, bots):
     config = config_for(tmp_path)
     s = settings(game=game, bots=bots, players=len(bots), options=GAMES[game].Options().to_dict())
@@ -129,14 +146,18 @@ def test_a_bot_of_another_game_is_refused_before_anything_is_stored(tmp_path, ga
             play_local(s, GAMES[game].Options(), store, config)
         assert store.tournaments.get("t1") is None and store.games.find() == []
     (spec,) = [b for b in bots if not b.startswith(("wolf=", "r"))]
-    assert str(refused.value) == f"{spec} is written for {load_bot_class(spec.split('=')[1]).plays}; " \
-                                 f"this tournament plays {game}"
+    assert (
+        str(refused.value) == f"{spec} is written for {load_bot_class(spec.split('=')[1]).plays}; "
+        f"this tournament plays {game}"
+    )
 
 
 def test_a_bot_that_raises_is_summed_up_when_the_tournament_ends(tmp_path, caplog):
     path = tmp_path / "buggy.py"
-    path.write_text("from arena.sdk import AvalonBot\nclass Buggy(AvalonBot):\n"
-                    "    def vote(self, game, ask):\n        raise KeyError('oops')\n")
+    path.write_text(
+        "from arena.sdk import AvalonBot\nclass Buggy(AvalonBot):\n"
+        "    def vote(self, game, ask):\n        raise KeyError('oops')\n"
+    )
     config = config_for(tmp_path)
     s = settings(games=3, bots=(f"bug={path}:Buggy", *BOTS[:4]))
     with caplog.at_level("WARNING", logger="arena.sdk"), Store(config.store.path, config.ratings.systems()) as store:
@@ -163,22 +184,28 @@ def test_a_tournament_from_before_secret_keys_resumes_with_a_key_of_its_own(tmp_
     config = config_for(tmp_path)
     s = settings(games=3)
     with Store(config.store.path, config.ratings.systems()) as store:
-        store.conn.execute("INSERT INTO tournaments (id, settings, games_done, created, updated) VALUES (?,?,0,0,0)",
-                           (s.id, json.dumps({**s.to_dict(), "seed": 3})))
+        store.conn.execute(
+            "INSERT INTO tournaments (id, settings, games_done, created, updated) VALUES (?,?,0,0,0)",
+            (s.id, json.dumps({**s.to_dict(), "seed": 3})),
+        )
         assert play_local(s, AvalonOptions(), store, config) == 3
         key = store.tournaments.key(s.id)
         assert len(key) == 32 and store.tournaments.key(s.id) == key
 
 
 def test_rating_changes_are_one_protocol_message_continued_when_long():
-    short = {"elo": (Change((BOT, "alice"), Rating(1500), Rating(1516)), Change((BOT, "bob"), Rating(1500), Rating(1484))),
-             "trueskill": (Change((BOT, "alice"), Rating(25, 8), Rating(27, 7.5)),)}
+    short = {
+        "elo": (Change((BOT, "alice"), Rating(1500), Rating(1516)), Change((BOT, "bob"), Rating(1500), Rating(1484))),
+        "trueskill": (Change((BOT, "alice"), Rating(25, 8), Rating(27, 7.5)),),
+    }
     msg = ratings_message("g1", short, ["alice", "bob"])
     assert msg is not None
     assert msg.format() == "RATINGS g1 elo=alice:1516:+16,bob:1484:-16 trueskill=alice:27.0:+2.0"
     assert parse(msg.format()).verb == RATINGS
-    long = {system: tuple(Change((BOT, f"{'x' * 15}{i}"), Rating(25, 8), Rating(26, 7)) for i in range(10))
-            for system in ("elo", "trueskill")}
+    long = {
+        system: tuple(Change((BOT, f"{'x' * 15}{i}"), Rating(25, 8), Rating(26, 7)) for i in range(10))
+        for system in ("elo", "trueskill")
+    }
     whole = ratings_message("g1", long, [])
     assert whole is not None
     lines = whole.lines()
@@ -242,21 +269,43 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
     first = board("--tournament", "t1")
     assert first == board(), "one tournament: its standings are the board"
     assert {b["owner"] for b in first} == {"arena", "anonymous"}, "bots keep the owner they registered with"
-    out = runner.invoke(main, ["--config", cfg, "tournament", "--id", "t2", "--games", "4", "--bot", "rule1=random",
-                               "--bot", "newbie=random", "--bot", "rule2=random", "--bot", "rule3=random",
-                               "--bot", "random1=random"])
+    out = runner.invoke(
+        main,
+        [
+            "--config",
+            cfg,
+            "tournament",
+            "--id",
+            "t2",
+            "--games",
+            "4",
+            "--bot",
+            "rule1=random",
+            "--bot",
+            "newbie=random",
+            "--bot",
+            "rule2=random",
+            "--bot",
+            "rule3=random",
+            "--bot",
+            "random1=random",
+        ],
+    )
     assert out.exit_code == 0, out.output
     rows = out.output.split("tournament t2 leaderboard", 1)[1].splitlines()[2:]
-    assert {row.split()[1] for row in rows if row.strip()} == {"rule1", "newbie", "rule2", "rule3", "random1"}, \
+    assert {row.split()[1] for row in rows if row.strip()} == {"rule1", "newbie", "rule2", "rule3", "random1"}, (
         "a tournament ends with its own standings"
+    )
     assert all(row.split()[4] == "4" for row in rows if row.strip()), "its games alone"
     standing = ("bot", "rating", "mu", "sigma", "games", "wins")
-    assert [{k: b[k] for k in standing} for b in board("--tournament", "t1")] == \
-        [{k: b[k] for k in standing} for b in first]
+    assert [{k: b[k] for k in standing} for b in board("--tournament", "t1")] == [
+        {k: b[k] for k in standing} for b in first
+    ]
     assert board() != first and "newbie" in {b["bot"] for b in board()}
     assert {b["bot"] for b in board("--tournament", "t2")} == {"rule1", "newbie", "rule2", "rule3", "random1"}
-    assert all(b["games"] >= 5 for b in board("--min-games", "5")) and "newbie" not in \
-        {b["bot"] for b in board("--min-games", "5")}
+    assert all(b["games"] >= 5 for b in board("--min-games", "5")) and "newbie" not in {
+        b["bot"] for b in board("--min-games", "5")
+    }
     missing = runner.invoke(main, ["--config", cfg, "leaderboard", "--tournament", "nope"])
     assert missing.exit_code != 0 and "no tournament 'nope'" in missing.output
 
@@ -269,8 +318,12 @@ def test_a_tournaments_board_and_stats_are_of_its_own_game_and_games(tmp_path):
     assert runner.invoke(main, ["--config", cfg, "tournament"]).exit_code == 0  # t1: 6 avalon games
     assert runner.invoke(main, ["--config", cfg, "tournament", "--id", "t0", "--games", "2"]).exit_code == 0
     wolves = [f"--bot=w{i}=werewolf_rule" for i in range(8)]
-    assert runner.invoke(main, ["--config", cfg, "tournament", "--id", "ww", "--game", "werewolf", "--games", "1",
-                                *wolves]).exit_code == 0
+    assert (
+        runner.invoke(
+            main, ["--config", cfg, "tournament", "--id", "ww", "--game", "werewolf", "--games", "1", *wolves]
+        ).exit_code
+        == 0
+    )
     board = runner.invoke(main, ["--config", cfg, "leaderboard", "--tournament", "t1", "--format", "json"])
     assert board.exit_code == 0, board.output
     data = json.loads(board.output)
@@ -301,8 +354,14 @@ def test_one_game_is_counted_in_the_singular(tmp_path):
     assert "tournament t1 leaderboard (elo, its 1 game rated afresh;" in out.output
     stats = runner.invoke(main, ["--config", cfg, "stats"]).output
     heads = [line for line in stats.splitlines() if line and not line.startswith(" ")]
-    assert len(heads) == 5 and all(re.search(r": 1 game, (1 win, 0 losses|0 wins, 1 loss), 0 draws, 0 forfeits, 0 "
-                                             r"aborted;", line) for line in heads), heads
+    assert len(heads) == 5 and all(
+        re.search(
+            r": 1 game, (1 win, 0 losses|0 wins, 1 loss), 0 draws, 0 forfeits, 0 "
+            r"aborted;",
+            line,
+        )
+        for line in heads
+    ), heads
     rebuild = runner.invoke(main, ["--config", cfg, "ratings", "rebuild"]).output
     assert rebuild.startswith("1 game, "), rebuild
     simulated = runner.invoke(main, ["--config", cfg, "simulate", "--games", "1"]).output
@@ -404,8 +463,9 @@ def test_a_werewolf_tournament_counts_a_neutral_role_s_own_wins(tmp_path):
     from arena.games.werewolf.options import WerewolfOptions
 
     config = config_for(tmp_path)
-    options = WerewolfOptions.from_pairs(["enabledRoles=villager,werewolf,seer,jester",
-                                          "roleCounts=werewolf:2,seer:1,jester:1"])
+    options = WerewolfOptions.from_pairs(
+        ["enabledRoles=villager,werewolf,seer,jester", "roleCounts=werewolf:2,seer:1,jester:1"]
+    )
     bots = tuple(f"w{i}=werewolf_rule" for i in range(4)) + tuple(f"r{i}=random" for i in range(4))
     s = settings(game="werewolf", players=8, bots=bots, options=options.to_dict(), games=16)
     with Store(config.store.path, config.ratings.systems()) as store:
@@ -433,6 +493,11 @@ def test_progress_shows_the_leaders_of_this_tournament_only(tmp_path: Path) -> N
         play_local(settings(id="old", games=3), AvalonOptions(), store, config)
         other = ("x1=avalon_rule", "x2=avalon_rule", "x3=random", "x4=random", "x5=random")
         seen: list[set[str]] = []
-        play_local(settings(id="new", games=3, bots=other), AvalonOptions(), store, config,
-                   report=lambda progress: seen.append({bot for bot, _ in progress.leaders}))
+        play_local(
+            settings(id="new", games=3, bots=other),
+            AvalonOptions(),
+            store,
+            config,
+            report=lambda progress: seen.append({bot for bot, _ in progress.leaders}),
+        )
     assert len(seen) == 3 and all(leaders and leaders <= {"x1", "x2", "x3", "x4", "x5"} for leaders in seen)

@@ -49,11 +49,13 @@ def test_a_finished_games_document_holds_everything(store: Store) -> None:
         doc = export_game(game)
         assert json.loads(json.dumps(doc)) == doc, "not plain JSON"
         assert doc["status"] == FINISHED and doc["seed"] == game.seed
-        assert [(p["nick"], p["bot"], p["role"], p["side"]) for p in doc["players"]] == \
-            list(zip(game.summary.nicks, game.summary.bots, game.roles, game.sides))
+        assert [(p["nick"], p["bot"], p["role"], p["side"]) for p in doc["players"]] == list(
+            zip(game.summary.nicks, game.summary.bots, game.roles, game.sides)
+        )
         assert [p["result"] for p in doc["players"]] == [o.result for o in game.outcomes]
-        assert [(e["kind"], e["audience"]) for e in doc["events"]] == \
-            [(e.kind, None if e.audience is None else sorted(e.audience)) for e in game.events]
+        assert [(e["kind"], e["audience"]) for e in doc["events"]] == [
+            (e.kind, None if e.audience is None else sorted(e.audience)) for e in game.events
+        ]
         assert any(e["audience"] for e in doc["events"]), "the private events are missing"
         assert [(line["to"], line["line"]) for line in doc["lines"]] == list(game.transcript)
         assert len(doc["actions"]) == len(game.history)
@@ -79,8 +81,8 @@ def _keys(value: Any, prefix: str = "") -> set[str]:
 
 def test_every_field_of_the_document_is_documented(store: Store) -> None:
     text = GUIDE.read_text()
-    section = text[text.index("\n## The export format\n"):]
-    section = section[:section.index("\n## ", 1)]
+    section = text[text.index("\n## The export format\n") :]
+    section = section[: section.index("\n## ", 1)]
     doc = export(store, "av-1")
     assert doc is not None
     missing = sorted(k for k in _keys(doc) if f"`{k}`" not in section and k not in ("elo", "trueskill"))
@@ -94,8 +96,13 @@ def secrets_of(live: LiveGame) -> list[str]:
     finished = hub_game_roles(live)
     told = [line for to, _seat, line in live.lines if to is not None]
     assert told and live.answers, "the game has no direct message or answer yet: a poor test"
-    return [*told, *(a.line for a in live.answers), *(f"{nick} is {role} (" for nick, role in finished),
-            *(f"{nick} is {word(role)} (" for nick, role in finished), str(live.seed)]
+    return [
+        *told,
+        *(a.line for a in live.answers),
+        *(f"{nick} is {role} (" for nick, role in finished),
+        *(f"{nick} is {word(role)} (" for nick, role in finished),
+        str(live.seed),
+    ]
 
 
 def hub_game_roles(live: LiveGame) -> list[tuple[str, str]]:
@@ -224,17 +231,28 @@ def test_commands(stored: Path, tmp_path: Path) -> None:
         assert CliRunner().invoke(main, args, env=env).exit_code == 2
     missing = CliRunner().invoke(main, ["export", "nope"], env=env)
     assert missing.exit_code == 1 and "no game 'nope'" in missing.output
-    nowhere = CliRunner().invoke(main, ["report", "--all", "-o", "x.html"], env={"ARENA_STORE_PATH": str(tmp_path / "no.db")})
+    nowhere = CliRunner().invoke(
+        main, ["report", "--all", "-o", "x.html"], env={"ARENA_STORE_PATH": str(tmp_path / "no.db")}
+    )
     assert nowhere.exit_code == 1 and "no results database" in nowhere.output
 
 
 def test_web_says_where_it_listens_and_ends_on_ctrl_c_as_every_command(stored: Path, tmp_path: Path) -> None:
     """Its own port, when asked for any (0); Ctrl-C: the one line and status 130."""
     root = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "ARENA_STORE_PATH": str(stored),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([sys.executable, "-m", "arena", "web", "--port", "0"], env=env, cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "ARENA_STORE_PATH": str(stored),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", "web", "--port", "0"],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         found = re.fullmatch(r"arena web on http://127\.0\.0\.1:(\d+)/ \(Ctrl-C stops\)\n", line)
@@ -253,8 +271,9 @@ def test_rating_history_and_tournament_stats(store: Store) -> None:
     for system in ("elo", "trueskill"):
         history = store.ratings.history("avalon", system, "av")
         board = store.ratings.leaderboard("avalon", system, tournament="av")
-        assert {r.bot: (r.mu, r.sigma) for r in board} == \
-            {bot: (points[-1][1].mu, points[-1][1].sigma) for bot, points in history.items()}
+        assert {r.bot: (r.mu, r.sigma) for r in board} == {
+            bot: (points[-1][1].mu, points[-1][1].sigma) for bot, points in history.items()
+        }
         assert max(n for points in history.values() for n, _ in points) == 4
     stats = store.stats.bots("avalon", tournament="av")
     assert sum(s.overall.games for s in stats.values()) == 4 * 5
@@ -273,13 +292,17 @@ def test_a_long_rating_series_is_thinned_to_what_a_chart_can_show() -> None:
 
 def lab(colour: str) -> tuple[float, float, float]:
     """``#rrggbb`` in CIELAB (D65), where distance is how different colours look."""
+
     def linear(c: int) -> float:
         u = c / 255
         return ((u + 0.055) / 1.055) ** 2.4 if u > 0.04045 else u / 12.92
 
-    r, g, b = (linear(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
-    x, y, z = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
-               (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    r, g, b = (linear(int(colour[i : i + 2], 16)) for i in (1, 3, 5))
+    x, y, z = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
     f = [t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in (x, y, z)]
     return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
 
@@ -292,8 +315,11 @@ def test_every_bot_of_a_chart_has_a_line_of_its_own(bots: int) -> None:
 
     series = {f"bot{i:02d}": [Point(1, 1500 + i, 0), Point(2, 1490 + i, 0)] for i in range(bots)}
     svg = str(rating_chart(series, "Elo", band=False))
-    styles = re.findall(r'<polyline points="[^"]*" fill="none" stroke="(#[0-9a-f]{6})" stroke-width="2"'
-                        r'(?: stroke-dasharray="([^"]*)")?/>', svg)
+    styles = re.findall(
+        r'<polyline points="[^"]*" fill="none" stroke="(#[0-9a-f]{6})" stroke-width="2"'
+        r'(?: stroke-dasharray="([^"]*)")?/>',
+        svg,
+    )
     assert len(styles) == bots and len(set(styles)) == bots, styles
     colours = sorted({colour for colour, _ in styles})
     assert len(colours) == min(bots, 20)
@@ -320,13 +346,19 @@ def test_the_talk_is_under_the_speech_it_was_said_in(store: Store, tmp_path: Pat
             event = doc["events"][index]
             seat = event["data"]["seat"]
             assert event["kind"] in ("speech", "candidacy") and not event["data"].get("passed")
-            turns_before = sum(e["kind"] in ("speech", "candidacy") and e["data"]["seat"] == seat
-                               for e in doc["events"][:index])
+            turns_before = sum(
+                e["kind"] in ("speech", "candidacy") and e["data"]["seat"] == seat for e in doc["events"][:index]
+            )
             nick = doc["players"][seat]["nick"]
             for t in talk:
                 assert t["seat"] == seat
-                ended = [line for line in doc["lines"][:t["after"]] if line["to"] is None and
-                         line["line"].split(" ")[0] in ("SPEECH", "CANDIDACY") and f" player={nick} " in line["line"]]
+                ended = [
+                    line
+                    for line in doc["lines"][: t["after"]]
+                    if line["to"] is None
+                    and line["line"].split(" ")[0] in ("SPEECH", "CANDIDACY")
+                    and f" player={nick} " in line["line"]
+                ]
                 assert len(ended) == turns_before, "talk placed under another turn of its speaker"
         assert sum(map(len, placed.values())) == len(doc["talk"])
         said += len(doc["talk"])
@@ -382,11 +414,21 @@ def test_watching_a_game_that_is_over_points_to_its_replay(stored: Path) -> None
 
 
 def test_avalon_and_tuvalon_talk_is_placed_by_proposal() -> None:
-    doc = {"lines": [{"to": None, "line": "START g1 game=tuvalon"},
-                     {"to": None, "line": "ASK g1 1 team to=a deadline=30 options=a,b pick=2 quest=1 attempt=1"},
-                     {"to": "a", "line": "ROLE g1 role=merlin"},
-                     {"to": None, "line": "ASK g1 9 team to=b deadline=30 options=a,b pick=2 quest=1 attempt=2"}],
-           "talk": [{"nick": "a", "text": "hi", "after": 1}, {"nick": "b", "text": "me!", "after": 2},
-                    {"nick": "a", "text": "no", "after": 4}]}
-    assert [(when, t["text"]) for when, t in talk_by_proposal(doc)] == \
-        [("before quest 1", "hi"), ("1.1", "me!"), ("1.2", "no")]
+    doc = {
+        "lines": [
+            {"to": None, "line": "START g1 game=tuvalon"},
+            {"to": None, "line": "ASK g1 1 team to=a deadline=30 options=a,b pick=2 quest=1 attempt=1"},
+            {"to": "a", "line": "ROLE g1 role=merlin"},
+            {"to": None, "line": "ASK g1 9 team to=b deadline=30 options=a,b pick=2 quest=1 attempt=2"},
+        ],
+        "talk": [
+            {"nick": "a", "text": "hi", "after": 1},
+            {"nick": "b", "text": "me!", "after": 2},
+            {"nick": "a", "text": "no", "after": 4},
+        ],
+    }
+    assert [(when, t["text"]) for when, t in talk_by_proposal(doc)] == [
+        ("before quest 1", "hi"),
+        ("1.1", "me!"),
+        ("1.2", "no"),
+    ]

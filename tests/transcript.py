@@ -22,8 +22,9 @@ def record(hub: LocalHub) -> list[str]:
         assert post is not None
         post(target, text, msg)
 
-    def received(sender: str, target: str, text: str, now: float, account: str | None = None,
-                 msg: Message | None = None) -> None:
+    def received(
+        sender: str, target: str, text: str, now: float, account: str | None = None, msg: Message | None = None
+    ) -> None:
         lines.append(f"{sender:<5} → {target:<7} {text}")
         on_message(sender, target, text, now, account, msg)
 

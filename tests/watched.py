@@ -81,7 +81,12 @@ def hub_game(store: Store, game: str, journal: PacedJournal, gid: str = "g1") ->
     elif game == "tuvalon":
         seats, options, bot = [f"t{i}" for i in range(7)], TuvalonOptions(), TuvalonRuleBot
     elif game == "chaos":
-        game, seats, options, bot = "werewolf", [f"c{i}" for i in range(12)], WerewolfOptions(preset="chaos"), WerewolfRuleBot
+        game, seats, options, bot = (
+            "werewolf",
+            [f"c{i}" for i in range(12)],
+            WerewolfOptions(preset="chaos"),
+            WerewolfRuleBot,
+        )
     else:
         seats, options, bot = [f"w{i}" for i in range(9)], WerewolfOptions(), WerewolfRuleBot
     for i, nick in enumerate(seats):

@@ -9,6 +9,8 @@ from arena.sdk import Session
 
 def welcomed(session: Session) -> Session:
     """``session`` after the referee's WELCOME (a session without a key trusts it as is)."""
-    session.feed(session.referee, f"WELCOME {session.nick} protocol={PROTOCOL_VERSION} name={session.name or session.nick}")
+    session.feed(
+        session.referee, f"WELCOME {session.nick} protocol={PROTOCOL_VERSION} name={session.name or session.nick}"
+    )
     assert session.registered
     return session

@@ -19,7 +19,16 @@ from collections import defaultdict
 from typing import Any
 
 from arena.sdk import (
-    AssassinateAsk, AvalonBot, AvalonState, AvalonView, GameView, Player, QuestAsk, TeamAsk, VoteAsk, run_bot,
+    AssassinateAsk,
+    AvalonBot,
+    AvalonState,
+    AvalonView,
+    GameView,
+    Player,
+    QuestAsk,
+    TeamAsk,
+    VoteAsk,
+    run_bot,
 )
 
 
@@ -75,8 +84,9 @@ class RuleBot(AvalonBot):
             kept = game.notes["trusted"] = (table, ranked[:good])
         return kept[1]
 
-    def _suspicion(self, game: GameView[Any], table: defaultdict[Player, float], evil: set[Player],
-                   nick: Player) -> float:
+    def _suspicion(
+        self, game: GameView[Any], table: defaultdict[Player, float], evil: set[Player], nick: Player
+    ) -> float:
         """How suspect ``nick`` is, for a player who knows ``evil`` (``_evil_known``)."""
         if nick == game.me:
             return -100.0

@@ -56,8 +56,12 @@ class Decision:
             if self.targets:
                 if type(value) is int and value == self.seat:
                     raise IllegalAction(ErrorCode.CANNOT_SELF_TARGET, f"{self.kind}: you cannot choose yourself")
-                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {value!r} is not one of {list(self.options)}")
-            raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"{self.kind}: {value!r} is not allowed; legal: {list(self.options)}")
+                raise IllegalAction(
+                    ErrorCode.TARGET_INVALID, f"{self.kind}: {value!r} is not one of {list(self.options)}"
+                )
+            raise IllegalAction(
+                ErrorCode.ACTION_NOT_ALLOWED, f"{self.kind}: {value!r} is not allowed; legal: {list(self.options)}"
+            )
         if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
             raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices")
         picked = tuple(value)

@@ -244,7 +244,7 @@ class Game:
 
     def round_answers(self) -> list[tuple[int, str, Any]]:
         """The answers of the round just completed, for a tallied kind's handler."""
-        return self.history[-len(self._round):]
+        return self.history[-len(self._round) :]
 
     def _finish(self, result: Result) -> None:
         self.result = result

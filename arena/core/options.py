@@ -12,14 +12,25 @@ from functools import cache
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ModelWrapValidatorHandler, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ModelWrapValidatorHandler,
+    ValidationError,
+    model_validator,
+)
 from pydantic_core import ErrorDetails
 
 T = TypeVar("T", bound="Options")
 
 TYPE_ERRORS = {
-    "bool_type": "true or false", "bool_parsing": "true or false",
-    "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
     "string_type": "a string",
 }
 """Pydantic's error types for a value of the wrong kind, and the form to ask for instead."""

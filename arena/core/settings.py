@@ -25,8 +25,9 @@ def whole(pattern: str) -> str:
     return f"^(?:{pattern})$"
 
 
-def setting(default: Any, *, help: str, choices: Collection[str] | None = None, form: str | None = None,
-            **limits: Any) -> Any:
+def setting(
+    default: Any, *, help: str, choices: Collection[str] | None = None, form: str | None = None, **limits: Any
+) -> Any:
     """A field with a default, its help text and pydantic's ``limits`` (``pattern`` must
     match the whole text). A scalar takes YAML's own type only (a quoted "false" is not
     false, 5.0 is not a whole number); a tuple reads a YAML list, its items' type says

@@ -60,8 +60,14 @@ class _Reserved(AbstractSet[str]):
 RESERVED_NICKS: AbstractSet[str] = _Reserved()
 
 
-def rebuild(name: str, players: int, options: Mapping[str, Any], seed: int, deal: tuple[int, ...] | None,
-            history: Iterable[tuple[int, str, Any]]) -> Game:
+def rebuild(
+    name: str,
+    players: int,
+    options: Mapping[str, Any],
+    seed: int,
+    deal: tuple[int, ...] | None,
+    history: Iterable[tuple[int, str, Any]],
+) -> Game:
     """A fresh engine of game ``name`` replayed from its setup and the answers it took: since
     engines are deterministic, its state and events are the original's (a resumed game, a
     stored game, a live one shown to spectators)."""

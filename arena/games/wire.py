@@ -163,7 +163,9 @@ def _field(f: dataclasses.Field[Any]) -> _Field:
     return _Field(f.name, f.name.rstrip("_"), codec[0], codec[1], optional, _none if optional else codec[2])
 
 
-def verbs(*classes: type[WireMessage], base: Mapping[str, type[WireMessage]] | None = None) -> dict[str, type[WireMessage]]:
+def verbs(
+    *classes: type[WireMessage], base: Mapping[str, type[WireMessage]] | None = None
+) -> dict[str, type[WireMessage]]:
     """A game's messages by verb (``base``'s, then ``classes``, which replace a verb of
     ``base`` they share): what reads a line of the game looks its class up here."""
     found = dict(base or {})
@@ -203,11 +205,14 @@ def parsed(cls: type[M]) -> Callable[[Callable[[S, M], R]], Callable[[S, Message
     """A method of a typed message as a method of a line: the line is read as ``cls``
     (``parse``, which raises ProtocolError for a line that is not one) and handed on. For
     code that is called with lines (a narration's ``on_<verb>``)."""
+
     def wrap(method: Callable[[S, M], R]) -> Callable[[S, Message], R]:
         @functools.wraps(method)
         def reader(self: S, msg: Message) -> R:
             return method(self, cls.parse(msg))
+
         return reader
+
     return wrap
 
 
@@ -232,6 +237,7 @@ def typed(readers: Mapping[type[WireMessage], Callable[[Any, Any], None]]) -> di
                     shared.clear()
                 found = shared[id(msg)] = (msg, cls.parse(msg))
             read(state, found[1])
+
         return reader
 
     return {cls.VERB: reading(cls, read) for cls, read in readers.items()}

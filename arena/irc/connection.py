@@ -57,8 +57,18 @@ class Connection:
     ``closed``. ``on_dial`` runs once an attempt has connected, before anything is read;
     ``label`` names us in the log (the nick we have now)."""
 
-    def __init__(self, reactor: irc.client.Reactor, host: str, port: int, preferred: str, settings: LinkSettings, *,
-                 on_dial: Callable[[], None], label: Callable[[], str], guard: Guard) -> None:
+    def __init__(
+        self,
+        reactor: irc.client.Reactor,
+        host: str,
+        port: int,
+        preferred: str,
+        settings: LinkSettings,
+        *,
+        on_dial: Callable[[], None],
+        label: Callable[[], str],
+        guard: Guard,
+    ) -> None:
         self.reactor = reactor
         self.host = host
         self.port = port
@@ -104,8 +114,9 @@ class Connection:
         self._last_rx = time.monotonic()
         self._pinged = False
         self._redial = _Redial(self)
-        self._backoff = irc.bot.ExponentialBackoff(min_interval=settings.reconnect_delay,
-                                                   max_interval=settings.reconnect_max_delay)
+        self._backoff = irc.bot.ExponentialBackoff(
+            min_interval=settings.reconnect_delay, max_interval=settings.reconnect_max_delay
+        )
 
     def fold(self, name: str) -> str:
         """Case-fold a nick or channel as the server does (its CASEMAPPING, rfc1459 until it
@@ -213,11 +224,21 @@ class Connection:
         if gen == self.gen and not self.registered and self.conn.is_connected():
             timeout = self.settings.registration_timeout
             if self._heard:
-                log.error("%s: %s:%s did not accept our registration within %g s", self.preferred,
-                          self.host, self.port, timeout)
+                log.error(
+                    "%s: %s:%s did not accept our registration within %g s",
+                    self.preferred,
+                    self.host,
+                    self.port,
+                    timeout,
+                )
             else:  # e.g. a web server: the operator gave the wrong port
-                log.error("%s: %s:%s accepted the connection but did not speak IRC within %g s",
-                          self.preferred, self.host, self.port, timeout)
+                log.error(
+                    "%s: %s:%s accepted the connection but did not speak IRC within %g s",
+                    self.preferred,
+                    self.host,
+                    self.port,
+                    timeout,
+                )
             self.conn.disconnect("registration timed out")
 
     def _not_irc(self, line: str) -> bool:
@@ -226,11 +247,9 @@ class Connection:
         for a peer that says nothing. After it, one such line is dropped."""
         shown = fit_utf8(strip_controls(line), 80)
         if self.registered:
-            log.warning("%s: dropped a line from %s:%s that is not IRC: %r", self._label(), self.host, self.port,
-                        shown)
+            log.warning("%s: dropped a line from %s:%s that is not IRC: %r", self._label(), self.host, self.port, shown)
             return False
-        log.error("%s: %s:%s answered with something that is not IRC (%s)", self.preferred, self.host,
-                  self.port, shown)
+        log.error("%s: %s:%s answered with something that is not IRC (%s)", self.preferred, self.host, self.port, shown)
         self.server_error = "not an IRC server"
         self.conn.disconnect(self.server_error)
         return True

@@ -47,7 +47,13 @@ _SASL_FAILURES = {"saslfail", "sasltoolong", "saslaborted", "nicklocked"}
 # Delivered from the raw line (see ``_on_raw_line``); the library's parsed forms, which
 # dequote CTCP and split it off as separate events, are ignored.
 _MESSAGE_EVENTS = {
-    "privmsg", "pubmsg", "privnotice", "pubnotice", "ctcp", "ctcpreply", "action",
+    "privmsg",
+    "pubmsg",
+    "privnotice",
+    "pubnotice",
+    "ctcp",
+    "ctcpreply",
+    "action",
 }
 
 
@@ -56,8 +62,15 @@ class Inbox:
     callbacks (logging what it raises); ``fail`` ends the link with a fatal error;
     ``wake`` tells those waiting on the link (``wait_ready``) that its state changed."""
 
-    def __init__(self, link: IrcLink, *, emit: Callable[..., None], fail: Callable[[IrcLinkError], None],
-                 wake: Callable[[], None], guard: Guard) -> None:
+    def __init__(
+        self,
+        link: IrcLink,
+        *,
+        emit: Callable[..., None],
+        fail: Callable[[IrcLinkError], None],
+        wake: Callable[[], None],
+        guard: Guard,
+    ) -> None:
         self.link = link
         self.settings = link.settings
         self.connection: Connection = link.connection
@@ -181,8 +194,12 @@ class Inbox:
 
     def _join_deadline(self, gen: int) -> None:
         if gen == self.connection.gen and self.connection.registered and not self.ready:
-            log.warning("%s: not confirmed: joins %s, capabilities %s",
-                        self.nicks.current, sorted(self.channels.pending), sorted(self.roster.pending_caps))
+            log.warning(
+                "%s: not confirmed: joins %s, capabilities %s",
+                self.nicks.current,
+                sorted(self.channels.pending),
+                sorted(self.roster.pending_caps),
+            )
             self.channels.pending.clear()
             self.roster.pending_caps.clear()
             self.become_ready()

@@ -61,8 +61,15 @@ from .settings import IrcLinkError, LinkSettings, SaslFailed
 from .text import MAX_HOST_LEN, MAX_LINE_BYTES, check_name, fit_utf8, strip_controls
 
 __all__ = [
-    "MAX_LINE_BYTES", "IrcLink", "IrcLinkError", "LinkSettings", "ReactorThread", "SaslFailed", "fit_utf8",
-    "run_in_thread", "strip_controls",
+    "MAX_LINE_BYTES",
+    "IrcLink",
+    "IrcLinkError",
+    "LinkSettings",
+    "ReactorThread",
+    "SaslFailed",
+    "fit_utf8",
+    "run_in_thread",
+    "strip_controls",
 ]
 
 log = logging.getLogger(__name__)
@@ -70,6 +77,7 @@ log = logging.getLogger(__name__)
 MessageCallback = Callable[[str, str, str], None]
 MembershipCallback = Callable[[str, str, "str | None", "str | None"], None]
 NickStateCallback = Callable[[bool, str], None]
+
 
 class IrcLink:
     """One IRC client connection: queue, sanitise and rate-limit what goes out; decode,
@@ -137,13 +145,32 @@ class IrcLink:
         self.on_topic = on_topic
 
         self.reactor = reactor if reactor is not None else irc.client.Reactor()
-        self.connection = Connection(self.reactor, host, port, nick, settings, on_dial=lambda: self.inbox.dialled(),
-                                     label=lambda: self.nick, guard=self._guard)
-        self.outbox = Outbox(self.connection, settings, max_text_bytes=self.max_text_bytes,
-                             on_quit=self._finalize_soon, guard=self._guard)
-        self.nicks = NickKeeper(nick, self.connection, self.outbox, settings,
-                                report=lambda ok, now: self._call(self.on_nick_state, ok, now),
-                                fail=self._fail, guard=self._guard)
+        self.connection = Connection(
+            self.reactor,
+            host,
+            port,
+            nick,
+            settings,
+            on_dial=lambda: self.inbox.dialled(),
+            label=lambda: self.nick,
+            guard=self._guard,
+        )
+        self.outbox = Outbox(
+            self.connection,
+            settings,
+            max_text_bytes=self.max_text_bytes,
+            on_quit=self._finalize_soon,
+            guard=self._guard,
+        )
+        self.nicks = NickKeeper(
+            nick,
+            self.connection,
+            self.outbox,
+            settings,
+            report=lambda ok, now: self._call(self.on_nick_state, ok, now),
+            fail=self._fail,
+            guard=self._guard,
+        )
         self.roster = Roster(self.fold)
         self.channels_kept = Channels(self.fold, [check_name("channel", c) for c in channels])
         self.inbox = Inbox(self, emit=self._call, fail=self._fail, wake=self._wake, guard=self._guard)

@@ -29,8 +29,17 @@ class NickKeeper:
     loss of the preferred nick (and the state after every registration); ``fail`` takes
     the fatal ``NickRejected``."""
 
-    def __init__(self, preferred: str, connection: Connection, outbox: Outbox, settings: LinkSettings, *,
-                 report: Callable[[bool, str], None], fail: Callable[[IrcLinkError], None], guard: Guard) -> None:
+    def __init__(
+        self,
+        preferred: str,
+        connection: Connection,
+        outbox: Outbox,
+        settings: LinkSettings,
+        *,
+        report: Callable[[bool, str], None],
+        fail: Callable[[IrcLinkError], None],
+        guard: Guard,
+    ) -> None:
         self.preferred = preferred
         self.current = preferred
         """The preferred nick, or the variant the server accepted."""

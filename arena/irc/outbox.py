@@ -28,8 +28,15 @@ class Outbox:
     the reactor's mutex). ``max_text_bytes(target)`` is the payload a PRIVMSG to ``target``
     may carry; ``on_quit(message)`` ends the link once a draining close reaches its QUIT."""
 
-    def __init__(self, connection: Connection, settings: LinkSettings, *, max_text_bytes: Callable[[str], int],
-                 on_quit: Callable[[str], None], guard: Guard) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        settings: LinkSettings,
+        *,
+        max_text_bytes: Callable[[str], int],
+        on_quit: Callable[[str], None],
+        guard: Guard,
+    ) -> None:
         self.connection = connection
         self.reactor = connection.reactor
         self.rate = float(settings.lines_per_second) if settings.lines_per_second else 0.0
@@ -69,6 +76,7 @@ class Outbox:
 
     def message(self, command: str, target: str, text: str, formatting: bool = False) -> bool:
         """Queue a PRIVMSG or NOTICE (see ``IrcLink.send``)."""
+
         def push(cleaned: str) -> bool:
             self.queue.append((command, target, cleaned))
             return True
@@ -77,6 +85,7 @@ class Outbox:
 
     def reply(self, target: str, text: str) -> bool:
         """Queue a reply behind everything else (see ``IrcLink.reply``)."""
+
         def push(cleaned: str) -> bool:
             if len(self.replies) >= self.max_replies:
                 self.replies_dropped += 1

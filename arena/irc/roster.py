@@ -131,7 +131,7 @@ class Roster:
             name = entry.lstrip(prefixes)
             if name:
                 members[self.fold(name)] = name
-                if "@" in entry[:len(entry) - len(name)]:
+                if "@" in entry[: len(entry) - len(name)]:
                     operators.append(name)
         return operators
 

@@ -251,8 +251,7 @@ class LocalServer:
                 # Someone else is listening there; ours will fail to bind and exit.
             if time.monotonic() > deadline:
                 raise ServerStartError(
-                    f"{self.kind} server not listening on {HOST}:{port} after "
-                    f"{self.start_timeout} s:\n{self.output()}"
+                    f"{self.kind} server not listening on {HOST}:{port} after {self.start_timeout} s:\n{self.output()}"
                 )
             time.sleep(0.01)
         self.startup_seconds = time.monotonic() - began

@@ -21,15 +21,33 @@ of a game (``backlog``), never its setup (the table, the deal) or its end."""
 
 NAME = "name"
 """The style of a player's nick (bold)."""
-SIDES = {"good": "good", "village": "good", "evil": "evil", "werewolf": "evil", "neutral": "neutral",
-         "lovers": "neutral", "piper": "neutral", "jester": "neutral"}
+SIDES = {
+    "good": "good",
+    "village": "good",
+    "evil": "evil",
+    "werewolf": "evil",
+    "neutral": "neutral",
+    "lovers": "neutral",
+    "piper": "neutral",
+    "jester": "neutral",
+}
 """The colour class of each side a game names: friends of the table, its enemies, the rest."""
 
-_IRC = {NAME: ("\x02", "\x02"), "good": ("\x0312", "\x03"), "evil": ("\x0304", "\x03"),
-        "neutral": ("\x0306", "\x03"), "title": ("\x02", "\x02")}
+_IRC = {
+    NAME: ("\x02", "\x02"),
+    "good": ("\x0312", "\x03"),
+    "evil": ("\x0304", "\x03"),
+    "neutral": ("\x0306", "\x03"),
+    "title": ("\x02", "\x02"),
+}
 """mIRC codes: bold, blue, red, purple; ``\\x03`` alone ends a colour."""
-_ANSI = {NAME: ("\x1b[1m", "\x1b[22m"), "good": ("\x1b[34m", "\x1b[39m"), "evil": ("\x1b[31m", "\x1b[39m"),
-         "neutral": ("\x1b[35m", "\x1b[39m"), "title": ("\x1b[1m", "\x1b[22m")}
+_ANSI = {
+    NAME: ("\x1b[1m", "\x1b[22m"),
+    "good": ("\x1b[34m", "\x1b[39m"),
+    "evil": ("\x1b[31m", "\x1b[39m"),
+    "neutral": ("\x1b[35m", "\x1b[39m"),
+    "title": ("\x1b[1m", "\x1b[22m"),
+}
 
 
 @dataclass(frozen=True)
@@ -80,7 +98,7 @@ class Sentence:
             while len(line.encode()) > width:
                 cut = line.encode()[:width].decode("utf-8", "ignore")
                 lines.append(cut)
-                line = "  " + line[len(cut):]
+                line = "  " + line[len(cut) :]
         if line.strip():
             lines.append(line)
         return lines

@@ -85,8 +85,9 @@ class Story:
     def on_pause(self, msg: Message) -> list[Sentence]:
         """``PAUSE``: the referee stopped the game (its store cannot be written)."""
         why = msg.text or "the referee cannot go on"
-        return [self.say().fact("pause").add(f"The game is paused: {why}. It goes on where it stopped once it can.")
-                .done()]
+        return [
+            self.say().fact("pause").add(f"The game is paused: {why}. It goes on where it stopped once it can.").done()
+        ]
 
     def on_ratings(self, msg: Message) -> list[Sentence]:
         say = self.say().add("Elo ratings now: ")

@@ -12,8 +12,25 @@ from typing import Protocol
 
 from .announce import announce
 from .elo import Elo
-from .model import (ABORTED, BOT, DRAW, FORFEIT, LOSS, RANKED, SIDE, WIN, Change, Entity, Group, Match,
-                    Rating, aborted, forfeit, ranked, side_key)
+from .model import (
+    ABORTED,
+    BOT,
+    DRAW,
+    FORFEIT,
+    LOSS,
+    RANKED,
+    SIDE,
+    WIN,
+    Change,
+    Entity,
+    Group,
+    Match,
+    Rating,
+    aborted,
+    forfeit,
+    ranked,
+    side_key,
+)
 from .settings import RatingsConfig
 from .skill import TrueSkill
 from .stats import wilson
@@ -38,7 +55,28 @@ def default_systems(elo_k: float = 32.0, elo_side_k: float = 4.0) -> tuple[Ratin
 
 
 __all__ = [
-    "ABORTED", "BOT", "DRAW", "FORFEIT", "LOSS", "RANKED", "SIDE", "WIN", "Change", "Elo", "Entity", "Group",
-    "Match", "Rating", "RatingSystem", "RatingsConfig", "TrueSkill", "aborted", "announce", "default_systems", "forfeit", "ranked",
-    "side_key", "wilson",
+    "ABORTED",
+    "BOT",
+    "DRAW",
+    "FORFEIT",
+    "LOSS",
+    "RANKED",
+    "SIDE",
+    "WIN",
+    "Change",
+    "Elo",
+    "Entity",
+    "Group",
+    "Match",
+    "Rating",
+    "RatingSystem",
+    "RatingsConfig",
+    "TrueSkill",
+    "aborted",
+    "announce",
+    "default_systems",
+    "forfeit",
+    "ranked",
+    "side_key",
+    "wilson",
 ]

@@ -31,6 +31,11 @@ class RatingsConfig(Section):
         """The rating systems to pass to ``Store``."""
         return (
             Elo(k=self.elo_k, side_k=self.elo_side_k, initial=self.elo_initial),
-            TrueSkill(mu=self.trueskill_mu, sigma=self.trueskill_sigma, beta=self.trueskill_beta,
-                      tau=self.trueskill_tau, side_sigma=self.trueskill_side_sigma),
+            TrueSkill(
+                mu=self.trueskill_mu,
+                sigma=self.trueskill_sigma,
+                beta=self.trueskill_beta,
+                tau=self.trueskill_tau,
+                side_sigma=self.trueskill_side_sigma,
+            ),
         )

@@ -51,8 +51,14 @@ class TrueSkill:
     name: ClassVar[str] = "trueskill"
 
     def __post_init__(self) -> None:
-        env = trueskill.TrueSkill(mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau,
-                                  draw_probability=self.draw_probability, backend=None)
+        env = trueskill.TrueSkill(
+            mu=self.mu,
+            sigma=self.sigma,
+            beta=self.beta,
+            tau=self.tau,
+            draw_probability=self.draw_probability,
+            backend=None,
+        )
         object.__setattr__(self, "env", env)
 
     def initial_rating(self, entity: Entity) -> Rating:
@@ -99,8 +105,14 @@ class TrueSkill:
             changes += self._rate_sides(groups, teams, before, weights, ranks)
         return tuple(changes)
 
-    def _rate_sides(self, groups: Any, teams: list[list[Entity]], before: list[list[Rating]],
-                    weights: list[list[float]], ranks: list[int]) -> list[Change]:
+    def _rate_sides(
+        self,
+        groups: Any,
+        teams: list[list[Entity]],
+        before: list[list[Rating]],
+        weights: list[list[float]],
+        ranks: list[int],
+    ) -> list[Change]:
         """The side terms learn from the same game with every player replaced by a known
         average player (``mu``, sigma ~0): the sides' results alone move them.
 

@@ -25,8 +25,9 @@ gets a fresh budget if it comes back), so memory stays bounded whoever sends."""
 class ReplyBudget:
     """A token bucket per sender; ``allow(sender)`` spends one token if there is one."""
 
-    def __init__(self, burst: int, per_second: float, *,
-                 clock: Callable[[], float] = time.monotonic, senders: int = SENDERS) -> None:
+    def __init__(
+        self, burst: int, per_second: float, *, clock: Callable[[], float] = time.monotonic, senders: int = SENDERS
+    ) -> None:
         if burst < 1 or per_second <= 0 or senders < 1:
             raise ValueError("a reply budget needs burst >= 1, per_second > 0 and senders >= 1")
         self.burst = burst

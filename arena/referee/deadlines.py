@@ -32,8 +32,9 @@ class Timeouts(Protocol):
 class Deadlines:
     """The deadlines of a game's open requests, and the clock of its secret stretches."""
 
-    def __init__(self, timeouts: Timeouts, players: int,
-                 after_sent: Callable[[Callable[[float], None]], object] | None = None) -> None:
+    def __init__(
+        self, timeouts: Timeouts, players: int, after_sent: Callable[[Callable[[float], None]], object] | None = None
+    ) -> None:
         self.timeouts = timeouts
         self.after_sent = after_sent
         self.at: dict[int, float] = {}
@@ -65,8 +66,15 @@ class Deadlines:
 
     # -- the seats' deadlines -------------------------------------------------------
 
-    def start(self, rid: int, seats: set[int], seconds: float, now: float, told_by: int,
-              sent: Callable[[float], None] | None = None) -> None:
+    def start(
+        self,
+        rid: int,
+        seats: set[int],
+        seconds: float,
+        now: float,
+        told_by: int,
+        sent: Callable[[float], None] | None = None,
+    ) -> None:
         """Give ``seats`` ``seconds`` to answer request ``rid``, whose lines (its ASK, or a
         WARN) end the transcript at ``told_by``: counted from when they actually go out.
         Until the transport says so (``after_sent``; then ``sent`` hears when) the deadline

@@ -40,31 +40,57 @@ def demo_config(config: Config, host: str, port: int, players: int, game: str = 
     """The operator's configuration, pointed at the local server and tuned for a quick show."""
     return dataclasses.replace(
         config,
-        server=dataclasses.replace(config.server, host=host, port=port, tls=False, password=None,
-                                   sasl_account=None, sasl_password=None, lines_per_second=0),
-        lobby=dataclasses.replace(config.lobby, game=game, auto_start=True, min_players=players,
-                                  max_players=players, countdown=0.5, join_timeout=10.0),
+        server=dataclasses.replace(
+            config.server,
+            host=host,
+            port=port,
+            tls=False,
+            password=None,
+            sasl_account=None,
+            sasl_password=None,
+            lines_per_second=0,
+        ),
+        lobby=dataclasses.replace(
+            config.lobby,
+            game=game,
+            auto_start=True,
+            min_players=players,
+            max_players=players,
+            countdown=0.5,
+            join_timeout=10.0,
+        ),
     )
 
 
 def run_demo(
-    config: Config, games: int, players: int, server: str, echo: Callable[[str], None], timeout: float = 300.0,
-    game: str = "avalon", raw: bool = False, color: bool = False,
+    config: Config,
+    games: int,
+    players: int,
+    server: str,
+    echo: Callable[[str], None],
+    timeout: float = 300.0,
+    game: str = "avalon",
+    raw: bool = False,
+    color: bool = False,
 ) -> list[Match]:
     """Play ``games`` games of ``game`` between ``players`` sample bots, told to ``echo`` in
     sentences (``color``: with ANSI colours), or line by line if ``raw``; returns the
     finished matches."""
     finished: list[Match] = []
     # Results go to a throwaway database: the show has ratings, the operator's store stays clean.
-    with start_server(server) as (host, port), tempfile.TemporaryDirectory() as scratch, \
-            Store(Path(scratch) / "demo.db", config.ratings.systems()) as store:
+    with (
+        start_server(server) as (host, port),
+        tempfile.TemporaryDirectory() as scratch,
+        Store(Path(scratch) / "demo.db", config.ratings.systems()) as store,
+    ):
         cfg = demo_config(config, host, port, players, game)
         sample = kits.find(game).demo
         if sample is None:
             raise SetupError(f"{game} has no sample bots to show")
         rule_bot, random_bot = sample
-        service = RefereeService(cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store),
-                                 watchers=[SPECTATOR])  # it tells each game from its START
+        service = RefereeService(
+            cfg, max_games=games, on_game_end=finished.append, recorder=Recorder(store), watchers=[SPECTATOR]
+        )  # it tells each game from its START
         referee = cfg.server.nick
         lobby = cfg.server.channel
 
@@ -90,10 +116,22 @@ def run_demo(
                 if channel:
                     spectator.join(channel)
 
-        spectator = IrcLink(host, port, SPECTATOR, LinkSettings(lines_per_second=0), channels=[lobby],
-                            reactor=service.reactor, on_message=show)
-        teller = Spectator(cfg.server, SPECTATOR, lambda s: tell(s.ansi() if color else s.plain()),
-                           lines_per_second=0, reactor=service.reactor)
+        spectator = IrcLink(
+            host,
+            port,
+            SPECTATOR,
+            LinkSettings(lines_per_second=0),
+            channels=[lobby],
+            reactor=service.reactor,
+            on_message=show,
+        )
+        teller = Spectator(
+            cfg.server,
+            SPECTATOR,
+            lambda s: tell(s.ansi() if color else s.plain()),
+            lines_per_second=0,
+            reactor=service.reactor,
+        )
         if raw:
             spectator.connect()
         else:
@@ -105,11 +143,31 @@ def run_demo(
                 nick = f"{'rule' if module == rule_bot else 'rand'}{i + 1}"
                 key = new_key()  # each sample bot proves itself as a real one would, with its own key
                 store.bots.add(nick, "arena", make_verifier(key), None, time.time())
-                bots.append(subprocess.Popen(
-                    [sys.executable, "-m", module, "--server", f"{host}:{port}", "--nick", nick,
-                     "--referee", referee, "--channel", lobby, "--rate", "0", "--games", str(games), "--seed", str(i)],
-                    stdin=subprocess.DEVNULL, env={**os.environ, "ARENA_KEY": key},
-                ))
+                bots.append(
+                    subprocess.Popen(
+                        [
+                            sys.executable,
+                            "-m",
+                            module,
+                            "--server",
+                            f"{host}:{port}",
+                            "--nick",
+                            nick,
+                            "--referee",
+                            referee,
+                            "--channel",
+                            lobby,
+                            "--rate",
+                            "0",
+                            "--games",
+                            str(games),
+                            "--seed",
+                            str(i),
+                        ],
+                        stdin=subprocess.DEVNULL,
+                        env={**os.environ, "ARENA_KEY": key},
+                    )
+                )
             service.start()
             deadline = time.monotonic() + timeout
             while not service.done:

@@ -38,8 +38,15 @@ class Floor:
 
     ``forfeit(seat, now)`` ends the game of a seat over its speech budget."""
 
-    def __init__(self, game: Game, record: Record, knowledge: Knowledge, private_talk: str,
-                 private_lines: int | None, forfeit: Callable[[int, float], None]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        record: Record,
+        knowledge: Knowledge,
+        private_talk: str,
+        private_lines: int | None,
+        forfeit: Callable[[int, float], None],
+    ) -> None:
         self.game = game
         self.record = record
         self.knowledge = knowledge
@@ -108,8 +115,12 @@ class Floor:
             if fault is not None:
                 return self._refuse_line(nick, seat, ErrorCode.MALFORMED, f"{fault}; this line does not count")
             if len(text.encode()) > MAX_TEXT_BYTES:
-                return self._refuse_line(nick, seat, ErrorCode.MALFORMED, f"a line of speech is at most {MAX_TEXT_BYTES} "
-                                                                          "bytes; this one does not count")
+                return self._refuse_line(
+                    nick,
+                    seat,
+                    ErrorCode.MALFORMED,
+                    f"a line of speech is at most {MAX_TEXT_BYTES} bytes; this one does not count",
+                )
             if self._over_budget(seat, text, now):
                 return False
             record = self.record
@@ -119,8 +130,12 @@ class Floor:
                 self._voice(None)
             return True
         if seat == self._holder:
-            return self._refuse_line(nick, seat, ErrorCode.NOT_YOUR_TURN, f"a turn holds {FLOOR_LINES} lines: the floor "
-                                                                          "is taken back; answer your request to end it")
+            return self._refuse_line(
+                nick,
+                seat,
+                ErrorCode.NOT_YOUR_TURN,
+                f"a turn holds {FLOOR_LINES} lines: the floor is taken back; answer your request to end it",
+            )
         if not over and self.knowledge.is_out(seat):
             return self._refuse_line(nick, seat, ErrorCode.PLAYER_DEAD, "the dead do not talk")
         why = "the game is over" if over else "you do not have the floor; wait for your turn to speak"

@@ -74,7 +74,8 @@ def make_verifier(key: str, iterations: int = ITERATIONS) -> Verifier:
     if not low <= iterations <= high:
         raise ValueError(f"iterations are {low} to {high}")
     salt, stored_key, server_key, count = scramp.ScramMechanism(MECHANISM).make_auth_info(
-        key, iteration_count=iterations)
+        key, iteration_count=iterations
+    )
     return Verifier(salt, count, stored_key, server_key)
 
 
@@ -97,15 +98,28 @@ class MemoryBook:
     def save(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
         old = self._bots.get(name.lower())
         self._bots[name.lower()] = BotRecord(
-            old.name if old else name, old.owner if old and old.owner != UNKNOWN_OWNER else owner, version,
-            old.verifier if old else None, bool(old and old.old_key),
-            (old.account if old and old.account else account), old.created if old else now, now)
+            old.name if old else name,
+            old.owner if old and old.owner != UNKNOWN_OWNER else owner,
+            version,
+            old.verifier if old else None,
+            bool(old and old.old_key),
+            (old.account if old and old.account else account),
+            old.created if old else now,
+            now,
+        )
 
     def add(self, name: str, key: str | None = None, account: str | None = None, iterations: int = ITERATIONS) -> None:
         """Register a bot ahead of time (what ``arena bots add`` does with the store)."""
-        self._bots[name.lower()] = BotRecord(name, UNKNOWN_OWNER, "unknown",
-                                             None if key is None else make_verifier(key, iterations), False,
-                                             account, time.time(), None)
+        self._bots[name.lower()] = BotRecord(
+            name,
+            UNKNOWN_OWNER,
+            "unknown",
+            None if key is None else make_verifier(key, iterations),
+            False,
+            account,
+            time.time(),
+            None,
+        )
 
 
 class AuthError(Exception):
@@ -167,8 +181,14 @@ def _remember(memory: OrderedDict[str, Any], key: str, value: Any) -> None:
 class Identities:
     """Decides whether a ``REGISTER`` may play as the bot it names."""
 
-    def __init__(self, book: BotBook | None = None, *, require_key: bool = False, accounts: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        book: BotBook | None = None,
+        *,
+        require_key: bool = False,
+        accounts: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.book: BotBook = MemoryBook() if book is None else book
         self.require_key = require_key
         self.accounts = accounts
@@ -182,8 +202,15 @@ class Identities:
         self._hosts: OrderedDict[str, float] = OrderedDict()
         """Hosts with wrong proofs, to when their wait runs."""
 
-    def prove(self, sender: str, name: str, scram: str | None, account: str | None, host: str | None = None,
-              context: Any = None) -> Proof | Challenge:
+    def prove(
+        self,
+        sender: str,
+        name: str,
+        scram: str | None,
+        account: str | None,
+        host: str | None = None,
+        context: Any = None,
+    ) -> Proof | Challenge:
         """How ``sender`` proves it is bot ``name``: a Proof at once, or the Challenge of a
         SCRAM exchange (``scram``: the bot's client-first-message) that ``finish`` ends;
         raises AuthError when it cannot. ``context`` comes back with the exchange's end."""
@@ -193,33 +220,51 @@ class Identities:
                 return self._challenge(sender, record, scram, account, host, context)
             if record is not None and record.old_key:
                 raise AuthError(ErrorCode.AUTH_FAILED, self._old_key(name))
-            raise AuthError(ErrorCode.AUTH_FAILED, f"bot {name} has no key in this arena: register without scram= "
-                                                   f"(or ask its operator for a key: arena bots add {name})")
-        if record is not None and record.account and self.accounts and account is not None \
-                and account.lower() == record.account.lower():
+            raise AuthError(
+                ErrorCode.AUTH_FAILED,
+                f"bot {name} has no key in this arena: register without scram= "
+                f"(or ask its operator for a key: arena bots add {name})",
+            )
+        if (
+            record is not None
+            and record.account
+            and self.accounts
+            and account is not None
+            and account.lower() == record.account.lower()
+        ):
             return Proof("account", record.account)
         if record is not None and record.old_key and record.verifier is None:
             raise AuthError(ErrorCode.AUTH_FAILED, self._old_key(name))
         if record is not None and record.verifier is not None:
-            raise AuthError(ErrorCode.AUTH_FAILED, f"bot {name} has a key: prove it by SCRAM "
-                                                   "(REGISTER with scram=, protocol.md section 3)")
+            raise AuthError(
+                ErrorCode.AUTH_FAILED,
+                f"bot {name} has a key: prove it by SCRAM (REGISTER with scram=, protocol.md section 3)",
+            )
         if record is not None and record.account and self.accounts:
-            raise AuthError(ErrorCode.AUTH_FAILED, f"bot {name} plays from services account {record.account} only; "
-                                                   "log in to it (SASL) before registering")
+            raise AuthError(
+                ErrorCode.AUTH_FAILED,
+                f"bot {name} plays from services account {record.account} only; log in to it (SASL) before registering",
+            )
         if self.accounts and account is not None:
             return Proof("account", account)  # the account's first bot: bound to it from now on
         if self.require_key:
-            raise AuthError(ErrorCode.AUTH_FAILED, f"this arena admits bots by key: ask its operator for a key "
-                                                   f"for {name} (arena bots add {name}) and prove it by SCRAM")
+            raise AuthError(
+                ErrorCode.AUTH_FAILED,
+                f"this arena admits bots by key: ask its operator for a key "
+                f"for {name} (arena bots add {name}) and prove it by SCRAM",
+            )
         return Proof("name", None)
 
     @staticmethod
     def _old_key(name: str) -> str:
-        return (f"bot {name} has a key from before SCRAM, which this arena cannot check any more: its operator "
-                f"must run `arena bots rekey {name}` and give the bot the new key")
+        return (
+            f"bot {name} has a key from before SCRAM, which this arena cannot check any more: its operator "
+            f"must run `arena bots rekey {name}` and give the bot the new key"
+        )
 
-    def _challenge(self, sender: str, record: BotRecord, client_first: str, account: str | None,
-                   host: str | None, context: Any) -> Challenge:
+    def _challenge(
+        self, sender: str, record: BotRecord, client_first: str, account: str | None, host: str | None, context: Any
+    ) -> Challenge:
         now = self._clock()
         folded = sender.lower()
         self._check_wait(folded, host, now)
@@ -236,8 +281,9 @@ class Identities:
         try:
             server.set_client_first(client_first)
         except scramp.ScramException:
-            raise AuthError(ErrorCode.AUTH_FAILED, "scram= is not a SCRAM-SHA-256 client-first-message "
-                                                   "(n,,n=NICK,r=NONCE)") from None
+            raise AuthError(
+                ErrorCode.AUTH_FAILED, "scram= is not a SCRAM-SHA-256 client-first-message (n,,n=NICK,r=NONCE)"
+            ) from None
         if not users or users[0].lower() != folded:
             raise AuthError(ErrorCode.AUTH_FAILED, f"the SCRAM user (n=) must be your nick, {sender}")
         if len(str(server.nonce)) - len(nonce) < MIN_CLIENT_NONCE:
@@ -252,7 +298,9 @@ class Identities:
         if host is not None:
             wait = max(wait, self._hosts.get(host, now) - now - HOST_BURST)
         if wait > 0:
-            raise AuthError(ErrorCode.AUTH_FAILED, f"wrong proofs came from here: wait {wait:.0f} s before the next try")
+            raise AuthError(
+                ErrorCode.AUTH_FAILED, f"wrong proofs came from here: wait {wait:.0f} s before the next try"
+            )
 
     def finish(self, sender: str, client_final: str, host: str | None = None) -> Admitted:
         """Check the proof (``client_final``) of ``sender``'s open exchange; raises
@@ -268,15 +316,18 @@ class Identities:
             self._failure(folded, host, now)
             raise AuthError(ErrorCode.AUTH_FAILED, f"wrong proof for bot {exchange.name}") from None
         self._failed.pop(folded, None)
-        return Admitted(exchange.name, Proof("key", exchange.account), exchange.server.get_server_final(),
-                        exchange.context)
+        return Admitted(
+            exchange.name, Proof("key", exchange.account), exchange.server.get_server_final(), exchange.context
+        )
 
     def _failure(self, folded: str, host: str | None, now: float) -> None:
         old = self._failed.get(folded)
         count = 1 if old is None else old.count + 1
         _remember(self._failed, folded, _Failures(count, now + min(MAX_WAIT, RETRY_AFTER * 2 ** (count - 1))))
         if host is not None:
-            _remember(self._hosts, host, min(max(self._hosts.get(host, now), now) + HOST_COST, now + HOST_BURST + MAX_WAIT))
+            _remember(
+                self._hosts, host, min(max(self._hosts.get(host, now), now) + HOST_COST, now + HOST_BURST + MAX_WAIT)
+            )
 
     def rename(self, old: str, new: str) -> None:
         """A connection changed nick: its open exchange and its wrong proofs go with it."""

@@ -55,8 +55,9 @@ class Journal:
     they ran.
     """
 
-    def __init__(self, store: Store, place: str, tournament: str | None = None,
-                 wall: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, store: Store, place: str, tournament: str | None = None, wall: Callable[[], float] = time.time
+    ) -> None:
         self.store = store
         self.place = place
         self.tournament = tournament
@@ -82,8 +83,18 @@ class Journal:
         game = match.game
         started = self.wall() if match.started is None else match.started
         match.started = started
-        live = LiveGame(match.gid, game.name, game.options.to_dict(), game.seed, game.deal, tuple(match.names),
-                        tuple(match.bots or match.names), self.place, self.tournament, started)
+        live = LiveGame(
+            match.gid,
+            game.name,
+            game.options.to_dict(),
+            game.seed,
+            game.deal,
+            tuple(match.names),
+            tuple(match.bots or match.names),
+            self.place,
+            self.tournament,
+            started,
+        )
         self._live[match.gid] = Written(match)
         self._begin(match.gid, lambda: self.store.live.open(live))
 
@@ -135,9 +146,18 @@ class Journal:
                 if first is not None:
                     first()
                     del self._first[gid]
-                self.store.live.append(gid, actions, history[actions:], lines,
-                                       [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
-                                       match.state().to_json(), talk, said[talk:], answers, heard[answers:])
+                self.store.live.append(
+                    gid,
+                    actions,
+                    history[actions:],
+                    lines,
+                    [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
+                    match.state().to_json(),
+                    talk,
+                    said[talk:],
+                    answers,
+                    heard[answers:],
+                )
             except Exception as exc:
                 failed[gid] = (match, exc)
                 continue
@@ -161,6 +181,10 @@ class Journal:
             self._closing.discard(gid)
         except Exception as exc:
             if gid not in self._closing:
-                log.warning("game %s is over, but could not be removed from the games in progress (%s); "
-                            "trying again with the next write", gid, exc)
+                log.warning(
+                    "game %s is over, but could not be removed from the games in progress (%s); "
+                    "trying again with the next write",
+                    gid,
+                    exc,
+                )
             self._closing.add(gid)

@@ -71,10 +71,12 @@ class Seater(Protocol):
         """The next game, or None; ``by_hand``: an operator's ``!start``, which seats whoever
         waits now, whatever the lobby would wait for."""
         ...
+
     def withdraw(self, table: Table) -> None:
         """``table`` was taken but never started (one of its bots left first): as if it had
         not been taken. Its bots that can still play are then added again."""
         ...
+
     def wanted(self) -> list[str] | None:
         """The bots the next game waits for by name (a tournament's table), so an operator
         can be told whom; None when it waits for enough bots, whoever they are."""
@@ -119,8 +121,15 @@ def _pairs(players: Iterable[str]) -> Iterable[tuple[str, str]]:
 class Lobby:
     """Seats the bots that wait, ``max_players`` at a time, for the configured game."""
 
-    def __init__(self, settings: LobbyConfig, options: Any, keep: int, key: bytes,
-                 book: RosterBook | None = None, nonce: str | None = None) -> None:
+    def __init__(
+        self,
+        settings: LobbyConfig,
+        options: Any,
+        keep: int,
+        key: bytes,
+        book: RosterBook | None = None,
+        nonce: str | None = None,
+    ) -> None:
         """``keep``: games a table plays in one seat order; ``key``: the secret master key
         the seat orders and draws derive from; ``book``: where rosters' series persist
         (None: memory only); ``nonce``: what makes this lobby's draws its own (default: a

@@ -52,9 +52,16 @@ the virtual clock."""
 class LocalHub:
     """A tiny network with one channel, one referee and any number of bots."""
 
-    def __init__(self, timeouts: Timeouts, referee_nick: str = "arena", channel: str = "#arena",
-                 identities: Identities | None = None, journal: Journal | None = None,
-                 clock: Clock | None = None, messages: bool = True) -> None:
+    def __init__(
+        self,
+        timeouts: Timeouts,
+        referee_nick: str = "arena",
+        channel: str = "#arena",
+        identities: Identities | None = None,
+        journal: Journal | None = None,
+        clock: Clock | None = None,
+        messages: bool = True,
+    ) -> None:
         """``identities``: where the bots that register are kept (default: in memory; a
         local tournament keeps them in its store, so leaderboards show owners).
         ``journal``: where games in progress are written ahead, as on IRC (default:
@@ -78,8 +85,14 @@ class LocalHub:
         self._free: dict[Session, float] = {}
         """With a clock: when each bot is done with the lines it was given so far."""
         self._messages = messages
-        self.referee = Referee(referee_nick, timeouts, self._from_referee, identities=identities, journal=journal,
-                               post=self._post_message if messages else None)
+        self.referee = Referee(
+            referee_nick,
+            timeouts,
+            self._from_referee,
+            identities=identities,
+            journal=journal,
+            post=self._post_message if messages else None,
+        )
         self.sessions: dict[str, Session] = {}
         self._members: dict[str, set[str]] = {}
         """The games' channels, folded, with the folded nicks of the bots in each (every bot
@@ -103,9 +116,14 @@ class LocalHub:
     def connect(self, nick: str, bot: Bot) -> Session:
         """Add a bot and register it with the referee, as the SDK does on IRC: it follows
         its games into their channels, and speaks in theirs."""
-        session = Session(bot, nick, self.referee.nick, say=lambda gid, text: self._speak(nick, gid, text),
-                          join=lambda channel: self._joined(nick, channel),
-                          part=lambda channel: self._parted(nick, channel))
+        session = Session(
+            bot,
+            nick,
+            self.referee.nick,
+            say=lambda gid, text: self._speak(nick, gid, text),
+            join=lambda channel: self._joined(nick, channel),
+            part=lambda channel: self._parted(nick, channel),
+        )
         self.register(session)
         return session
 
@@ -316,8 +334,10 @@ class LocalHub:
         self._free[session] = done
         self._post(done)  # the speech, said before the answer that ends the turn
         for line, said in lines or ():
-            heapq.heappush(self._timeline, (done, next(self._order), session.nick, self.referee.nick, line,
-                                            said if self._messages else None))
+            heapq.heappush(
+                self._timeline,
+                (done, next(self._order), session.nick, self.referee.nick, line, said if self._messages else None),
+            )
 
     def _post(self, at: float) -> None:
         """Put the lines said so far on their way, to arrive at ``at``."""
@@ -326,7 +346,12 @@ class LocalHub:
             heapq.heappush(timeline, (at, next(order), *queue.popleft()))
 
     def play(
-        self, game: str, seats: Sequence[str], options: Any, seed: int, gid: str | None = None,
+        self,
+        game: str,
+        seats: Sequence[str],
+        options: Any,
+        seed: int,
+        gid: str | None = None,
     ) -> Match:
         """Play one game to its end and return the finished match."""
         return self.finish(self.referee.start_game(game, list(seats), options, seed, self.channel, self.now, gid=gid))

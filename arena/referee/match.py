@@ -35,9 +35,18 @@ _tuple_new = tuple.__new__
 class Match:
     """One game: its engine, the lines it is put in, and the collaborators that keep the rest."""
 
-    def __init__(self, gid: str, game: Game, names: Sequence[str], lines: Lines, timeouts: Timeouts,
-                 output: MatchOutput, bots: Sequence[str] | None = None, channel: str | None = None,
-                 started: float | None = None) -> None:
+    def __init__(
+        self,
+        gid: str,
+        game: Game,
+        names: Sequence[str],
+        lines: Lines,
+        timeouts: Timeouts,
+        output: MatchOutput,
+        bots: Sequence[str] | None = None,
+        channel: str | None = None,
+        started: float | None = None,
+    ) -> None:
         self.gid = gid
         self.game = game
         self.lines = lines
@@ -53,8 +62,9 @@ class Match:
         self.knowledge = Knowledge(game)
         self.requests = Requests(game)
         self.deadlines = Deadlines(timeouts, len(self.seats), output.after_sent)
-        self.floor = Floor(game, self.record, self.knowledge, lines.private_talk, lines.private_lines,
-                           self._forfeit_speech)
+        self.floor = Floor(
+            game, self.record, self.knowledge, lines.private_talk, lines.private_lines, self._forfeit_speech
+        )
         self._suspended = False
         """Restored from the store and waiting for its bots (``restore``), or paused
         (``pause``), until ``go_on``."""
@@ -144,11 +154,24 @@ class Match:
             event = next(e for e in reversed(self.game.events) if e.kind == "end")
             end = Ending(result.reason, result.forfeited, event.data.get("why", ""))
         kept, refusals = self.record.refusal_counts()
-        return MatchState(self.knowledge.published, tuple(self.deadlines.misses), tuple(self.floor.spoken),
-                          kept, refusals, end, frozenset(self.requests.issued))
+        return MatchState(
+            self.knowledge.published,
+            tuple(self.deadlines.misses),
+            tuple(self.floor.spoken),
+            kept,
+            refusals,
+            end,
+            frozenset(self.requests.issued),
+        )
 
-    def restore(self, transcript: Sequence[tuple[str | None, int | None, str]], state: MatchState,
-                resumes: int, talk: Sequence[Talk] = (), answers: Sequence[Answer] = ()) -> None:
+    def restore(
+        self,
+        transcript: Sequence[tuple[str | None, int | None, str]],
+        state: MatchState,
+        resumes: int,
+        talk: Sequence[Talk] = (),
+        answers: Sequence[Answer] = (),
+    ) -> None:
         """Take up a game an earlier run of the referee left, whose engine has been rebuilt
         from its answers: the lines it sent (``(to, seat told, line)``), its ``state``, and
         what its players said (``talk``, ``answers``). The match then waits (no request
@@ -195,8 +218,16 @@ class Match:
 
     # -- what players say -----------------------------------------------------------
 
-    def answer(self, bot: str, rid_text: str, value: str, now: float, reply_to: str | None = None,
-               line: str | None = None, fallback: str | None = None) -> None:
+    def answer(
+        self,
+        bot: str,
+        rid_text: str,
+        value: str,
+        now: float,
+        reply_to: str | None = None,
+        line: str | None = None,
+        fallback: str | None = None,
+    ) -> None:
         """Handle ``ANSWER gid rid value`` from ``bot`` (a registered connection: the
         referee has checked who it is); a bad answer gets an ERROR, to ``reply_to`` (the
         sender's nick), and changes nothing. A seat's answer is kept in ``answers``, with
@@ -229,10 +260,21 @@ class Match:
             # seat, if that is the seat's latest. Built as the tuple it is: a named tuple's
             # own ``__new__`` is a Python function, and a game keeps one for every answer.
             latency = now - sent[1] if sent is not None and sent[0] == rid_text else None
-            record.answers.append(_tuple_new(Answer, (
-                seat, rid_text, f"ANSWER {self.gid} {rid_text} {value}" if line is None else line, now - record.origin,
-                latency, None if refused is None else refused.code.value, fallback if fallback in FALLBACKS else None,
-                after)))
+            record.answers.append(
+                _tuple_new(
+                    Answer,
+                    (
+                        seat,
+                        rid_text,
+                        f"ANSWER {self.gid} {rid_text} {value}" if line is None else line,
+                        now - record.origin,
+                        latency,
+                        None if refused is None else refused.code.value,
+                        fallback if fallback in FALLBACKS else None,
+                        after,
+                    ),
+                )
+            )
         if refused is not None:
             echo = (rid_text,) if valid_request_id(rid_text) else ()  # an ERROR echoes only a request id
             record.refuse(nick, seat, refused.code, refused.reason, *echo)
@@ -271,8 +313,16 @@ class Match:
         assert request is not None
         rid = request.rid
         if step == WARN_STEP:
-            self.record.send(self.nicks[seat], Message.make(WARN, self.gid, rid, seconds=int(self.timeouts.grace),
-                                                            text="your deadline passed; answer now or the default applies"))
+            self.record.send(
+                self.nicks[seat],
+                Message.make(
+                    WARN,
+                    self.gid,
+                    rid,
+                    seconds=int(self.timeouts.grace),
+                    text="your deadline passed; answer now or the default applies",
+                ),
+            )
             deadlines.start(rid, {seat}, self.timeouts.grace, now, len(self.record.transcript))
             return
         deadlines.drop(seat)
@@ -324,7 +374,7 @@ class Match:
                     if public is not None and deadlines.held(now):
                         stop = public
                 if stop > knowledge.published:
-                    self._publish(events[knowledge.published:stop])
+                    self._publish(events[knowledge.published : stop])
                 if stop < len(events):
                     return  # poll() at the end of the hold carries on
             if game.result is not None:
@@ -420,8 +470,16 @@ class Match:
             self._start_deadlines(request, seconds, now)
 
     def _request(self, request: Request, d: Decision, to: str | list[str], seconds: float) -> Message:
-        return ask_line(self.gid, request.rid, d, to, seconds, self.game,
-                        self.lines.ask_context(self.game, d, self.seats.names), self.seats.names)
+        return ask_line(
+            self.gid,
+            request.rid,
+            d,
+            to,
+            seconds,
+            self.game,
+            self.lines.ask_context(self.game, d, self.seats.names),
+            self.seats.names,
+        )
 
     def _start_deadlines(self, request: Request, seconds: float, now: float) -> None:
         """Give the request's seats ``seconds`` to answer it, from when its lines go out;

@@ -28,11 +28,13 @@ class Lines(Protocol):
     def event_message(self, event: Event, gid: str, nicks: Sequence[str]) -> Message | list[Message] | None:
         """The line(s) for an event, or None when it needs none (a request carries it)."""
         ...
+
     def ask_context(self, game: Any, decision: Decision, nicks: Sequence[str]) -> dict[str, Any]: ...
     @property
     def private_talk(self) -> str:
         """Why a ``TEAM`` line is refused when its sender may not talk in private now."""
         ...
+
     @property
     def private_lines(self) -> int | None:
         """Lines a turn of private speech holds (Tuvalon's second discussion); None: no cap."""
@@ -179,11 +181,18 @@ class Record:
 
     def refusal_counts(self) -> tuple[Kept, Counted]:
         """The refusals kept by seat, and those counted by seat and code, for ``MatchState``."""
-        return (tuple(self.kept.items()),
-                tuple((seat, tuple(counts.items())) for seat, counts in self.refusals.items()))
+        return (
+            tuple(self.kept.items()),
+            tuple((seat, tuple(counts.items())) for seat, counts in self.refusals.items()),
+        )
 
-    def restore(self, transcript: Sequence[tuple[str | None, int | None, str]], talk: Sequence[Talk],
-                answers: Sequence[Answer], state: MatchState) -> None:
+    def restore(
+        self,
+        transcript: Sequence[tuple[str | None, int | None, str]],
+        talk: Sequence[Talk],
+        answers: Sequence[Answer],
+        state: MatchState,
+    ) -> None:
         """Take up the record of a game an earlier run of the referee left: the lines it
         sent (``(to, seat told, line)``), what its players said, and its refusals."""
         self.transcript = [(to, line) for to, _, line in transcript]
@@ -196,8 +205,9 @@ class Record:
         """At the end: one transcript line per seat and code for the refusals not kept."""
         for seat, counts in sorted(self.refusals.items()):
             for code, n in sorted(counts.items()):
-                line = Message.make(ERROR, code, self.gid, count=n,
-                                    text=f"{n} more refusals with this code, not kept one by one").format()
+                line = Message.make(
+                    ERROR, code, self.gid, count=n, text=f"{n} more refusals with this code, not kept one by one"
+                ).format()
                 self.transcript.append((self.seats.names[seat], line))
                 self.told.append(None)
         self.refusals.clear()
@@ -266,8 +276,10 @@ class Knowledge:
         game = self.game
         seats = range(game.players)
         talk = [game.team_talk(s) for s in seats]
-        self._told = Told(frozenset(s for s in seats if game.is_out(s)),
-                          tuple(t if t or game.talks_in_private(s) else None for s, t in zip(seats, talk)))
+        self._told = Told(
+            frozenset(s for s in seats if game.is_out(s)),
+            tuple(t if t or game.talks_in_private(s) else None for s, t in zip(seats, talk)),
+        )
 
     def as_told(self) -> Told | None:
         """The seats as the players know them while the game is ahead of what they were

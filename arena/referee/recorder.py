@@ -29,8 +29,9 @@ def _entry(name: str, change: Change) -> str:
     return f"{name}:{after.mu:.0f}:{delta:+.0f}"
 
 
-def ratings_message(gid: str, changes: Mapping[str, Sequence[Change]], bots: Sequence[str],
-                    names: Sequence[str] | None = None) -> Message | None:
+def ratings_message(
+    gid: str, changes: Mapping[str, Sequence[Change]], bots: Sequence[str], names: Sequence[str] | None = None
+) -> Message | None:
     """``RATINGS g1 elo=alice:1516:+16,... trueskill=alice:27.0:+2.0,...``: the rating of
     each seat's bot, in seat order under the seat's name in ``START`` (``names``; default:
     the bots) (continued over several lines when long nicks do not fit in one); None when
@@ -38,9 +39,11 @@ def ratings_message(gid: str, changes: Mapping[str, Sequence[Change]], bots: Seq
     names = bots if names is None else names
     seat = {bot: i for i, bot in enumerate(bots)}
     fields = {
-        system: ",".join(_entry(names[seat[c.entity[1]]] if c.entity[1] in seat else c.entity[1], c)
-                         for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
-                         if c.entity[0] == BOT)
+        system: ",".join(
+            _entry(names[seat[c.entity[1]]] if c.entity[1] in seat else c.entity[1], c)
+            for c in sorted(items, key=lambda c: seat.get(c.entity[1], len(seat)))
+            if c.entity[0] == BOT
+        )
         for system, items in changes.items()
     }
     fields = {system: entries for system, entries in fields.items() if entries}
@@ -59,7 +62,11 @@ class Recorder:
     """
 
     def __init__(
-        self, store: Store, *, tournament: str | None = None, strict: bool = False,
+        self,
+        store: Store,
+        *,
+        tournament: str | None = None,
+        strict: bool = False,
         wall: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -89,9 +96,19 @@ class Recorder:
             if result is not None and result.reason == ABORTED:
                 end = next(e for e in reversed(match.game.events) if e.kind == "end")
                 why = end.data.get("why") or ABORTED
-            record = record_from_game(match.gid, match.game, match.names, started=started, finished=finished,
-                                      tournament=self.tournament, transcript=match.transcript, bots=match.bots,
-                                      aborted_reason=why, talk=match.talk, answers=match.answers)
+            record = record_from_game(
+                match.gid,
+                match.game,
+                match.names,
+                started=started,
+                finished=finished,
+                tournament=self.tournament,
+                transcript=match.transcript,
+                bots=match.bots,
+                aborted_reason=why,
+                talk=match.talk,
+                answers=match.answers,
+            )
             changes = self.store.games.record(record)
         except Exception as exc:
             if self.strict or unwritable(exc):

@@ -20,9 +20,31 @@ from ..core.game import Game
 from ..games import GAMES, LINES, RESERVED_NICKS, rebuild
 from ..store import LiveGame
 from ..protocol import (
-    ANSWER, BYE, CHALLENGE, PROOF, SCRAM, TEAM, ERROR, PAUSE, PROTOCOL_VERSION, REGISTER, REGISTERED, UNREGISTER,
-    WELCOME, WHO, Message, ProtocolError, game_id, pack_scram, parse, redacted, shown, unpack_scram, valid_id,
-    valid_nick, valid_request_id,
+    ANSWER,
+    BYE,
+    CHALLENGE,
+    PROOF,
+    SCRAM,
+    TEAM,
+    ERROR,
+    PAUSE,
+    PROTOCOL_VERSION,
+    REGISTER,
+    REGISTERED,
+    UNREGISTER,
+    WELCOME,
+    WHO,
+    Message,
+    ProtocolError,
+    game_id,
+    pack_scram,
+    parse,
+    redacted,
+    shown,
+    unpack_scram,
+    valid_id,
+    valid_nick,
+    valid_request_id,
 )
 from .budget import ReplyBudget
 from .identity import AuthError, Challenge, Identities, Proof
@@ -58,7 +80,7 @@ def leading_ids(verb: str, args: Sequence[str]) -> tuple[str, ...]:
     which answer failed, and never echoes a token that could make the ERROR itself too
     long or not an id."""
     ids: list[str] = []
-    for token, valid in zip(args[:_IDS.get(verb, 0)], (valid_id, valid_request_id)):
+    for token, valid in zip(args[: _IDS.get(verb, 0)], (valid_id, valid_request_id)):
         if not valid(token):
             break
         ids.append(token)
@@ -88,7 +110,10 @@ class BotInfo:
 
 class Referee:
     def __init__(
-        self, nick: str, timeouts: Timeouts, send: Callable[[str, str], object],
+        self,
+        nick: str,
+        timeouts: Timeouts,
+        send: Callable[[str, str], object],
         send_many: Callable[[Sequence[str], str], object] | None = None,
         identities: Identities | None = None,
         reply: Callable[[str, str], object] | None = None,
@@ -258,14 +283,20 @@ class Referee:
                     exc = bug
             if exc is not None:
                 pause.backoff.failed(now)
-                log.error("game %s still paused: %s (%s); trying again in %.0f s", gid, STORE_DOWN, _why(exc),
-                          pause.backoff.delay)
+                log.error(
+                    "game %s still paused: %s (%s); trying again in %.0f s",
+                    gid,
+                    STORE_DOWN,
+                    _why(exc),
+                    pause.backoff.delay,
+                )
                 continue
             del paused[gid]
             assert self._outbox is not None
             self._outbox[:0] = [(gid, send, args) for send, args in pause.held]
-            log.warning("game %s goes on after %.0f s: the results store can be written again", gid,
-                        now - pause.backoff.since)
+            log.warning(
+                "game %s goes on after %.0f s: the results store can be written again", gid, now - pause.backoff.since
+            )
             if not pause.ending and not pause.waiting:
                 match.go_on(now)
 
@@ -340,8 +371,9 @@ class Referee:
 
     # -- incoming -------------------------------------------------------------------
 
-    def on_message(self, sender: str, target: str, text: str, now: float, account: str | None = None,
-                   msg: Message | None = None) -> None:
+    def on_message(
+        self, sender: str, target: str, text: str, now: float, account: str | None = None, msg: Message | None = None
+    ) -> None:
         """A line from IRC or the local hub (``account``: the sender's services account,
         where the server tells it). Channel chat that is not protocol is ignored; a direct
         message that is not protocol gets an ERROR saying why. ``msg``: what ``text``
@@ -386,8 +418,13 @@ class Referee:
                 # A bug, not the sender's fault: a referee left running must outlive it, and
                 # the sender must still learn its line did nothing.
                 log.exception("line from %s could not be handled: %r", sender, redacted(text[:200]))
-                self._refuse(sender, account, ErrorCode.MALFORMED,
-                             "the referee failed on this line (logged); it changed nothing", leading_ids(msg.verb, msg.args))
+                self._refuse(
+                    sender,
+                    account,
+                    ErrorCode.MALFORMED,
+                    "the referee failed on this line (logged); it changed nothing",
+                    leading_ids(msg.verb, msg.args),
+                )
         finally:
             if self.journal is not None:  # (``_commit``'s own first test, without the call)
                 self._commit()
@@ -420,33 +457,59 @@ class Referee:
     def _register(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         version = msg.args[0]
         if version != str(PROTOCOL_VERSION):
-            self._error(sender, ErrorCode.UNSUPPORTED_VERSION, f"this referee speaks protocol {PROTOCOL_VERSION}, not {version[:10]}")
+            self._error(
+                sender,
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"this referee speaks protocol {PROTOCOL_VERSION}, not {version[:10]}",
+            )
             return
         if not valid_nick(sender):
-            self._error(sender, ErrorCode.NAME_INVALID, "nicks of players are 1-16 letters, digits or -[]\\^_`{|}, not starting with a digit or -")
+            self._error(
+                sender,
+                ErrorCode.NAME_INVALID,
+                "nicks of players are 1-16 letters, digits or -[]\\^_`{|}, not starting with a digit or -",
+            )
             return
         if sender.lower() in RESERVED_NICKS:
-            self._error(sender, ErrorCode.NAME_INVALID, f"{sender} is a reserved word of the games' answers; choose another nick")
+            self._error(
+                sender,
+                ErrorCode.NAME_INVALID,
+                f"{sender} is a reserved word of the games' answers; choose another nick",
+            )
             return
         name = msg.get("name") or sender
         if not valid_nick(name) or name.lower() in RESERVED_NICKS:
-            self._error(sender, ErrorCode.NAME_INVALID, f"name={shown(name)} is not a bot name: a bot's name is 1-16 "
-                                                        "letters, digits or -[]\\^_`{|}, not starting with a digit "
-                                                        "or -, and not a reserved word")
+            self._error(
+                sender,
+                ErrorCode.NAME_INVALID,
+                f"name={shown(name)} is not a bot name: a bot's name is 1-16 "
+                "letters, digits or -[]\\^_`{|}, not starting with a digit "
+                "or -, and not a reserved word",
+            )
             return
         for label in ("owner", "version"):
             if len(msg.get(label, "")) > MAX_LABEL:
                 self._error(sender, ErrorCode.MALFORMED, f"{label}= is at most {MAX_LABEL} characters")
                 return
         if "key" in msg.fields:
-            self._error(sender, ErrorCode.AUTH_FAILED, "a key is never sent: prove it by SCRAM (REGISTER with scram=, "
-                                                       "protocol.md section 3), as the current SDK does")
+            self._error(
+                sender,
+                ErrorCode.AUTH_FAILED,
+                "a key is never sent: prove it by SCRAM (REGISTER with scram=, "
+                "protocol.md section 3), as the current SDK does",
+            )
             return
         owner, bot_version = msg.get("owner") or "unknown", msg.get("version") or "unknown"
         scram = msg.get(SCRAM)
         try:
-            outcome = self.identities.prove(sender, name, None if scram is None else unpack_scram(scram), account,
-                                            self._host(sender), (owner, bot_version))
+            outcome = self.identities.prove(
+                sender,
+                name,
+                None if scram is None else unpack_scram(scram),
+                account,
+                self._host(sender),
+                (owner, bot_version),
+            )
         except (AuthError, ProtocolError) as exc:
             self._error(sender, exc.code, exc.reason)
             return
@@ -464,14 +527,16 @@ class Referee:
             self._error(sender, exc.code, exc.reason)
             return
         owner, bot_version = admitted.context
-        self._admit(sender, admitted.name, owner, bot_version, admitted.proof, now,
-                    {SCRAM: pack_scram(admitted.server_final)})
+        self._admit(
+            sender, admitted.name, owner, bot_version, admitted.proof, now, {SCRAM: pack_scram(admitted.server_final)}
+        )
 
     def _host(self, sender: str) -> str | None:
         return None if self.host_of is None else self.host_of(sender)
 
-    def _admit(self, sender: str, name: str, owner: str, bot_version: str, proof: Proof, now: float,
-               signed: dict[str, str]) -> None:
+    def _admit(
+        self, sender: str, name: str, owner: str, bot_version: str, proof: Proof, now: float, signed: dict[str, str]
+    ) -> None:
         """``sender`` proved it is bot ``name`` (``signed``: the referee's proof in return,
         for WELCOME)."""
         holder = self._by_name.get(name.lower())
@@ -490,8 +555,12 @@ class Referee:
             if not unwritable(exc):
                 raise
             # Its games must not wait on what it says of itself: it plays, and says it again next time.
-            log.warning("bot %s registered, but what it says of itself (owner, version, account) could not be "
-                        "stored: %s (%s)", name, STORE_DOWN, _why(exc))
+            log.warning(
+                "bot %s registered, but what it says of itself (owner, version, account) could not be stored: %s (%s)",
+                name,
+                STORE_DOWN,
+                _why(exc),
+            )
         # The WELCOME goes in line with the games' lines: a bot obeys none of the referee's
         # lines before it (section 3), so a TABLE or RESYNC sent after it must not overtake it.
         welcome = Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name, **signed)
@@ -562,7 +631,9 @@ class Referee:
         if info is not None and info.account is not None:
             info = self.bot_of(sender, account)
         if info is None:
-            self._error(sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME (protocol.md section 3)", gid)
+            self._error(
+                sender, ErrorCode.NOT_REGISTERED, "register first: REGISTER 1 name=NAME (protocol.md section 3)", gid
+            )
             return None
         if match is None:
             seated = self._ended_games.get(gid)
@@ -592,8 +663,13 @@ class Referee:
         gid = msg.args[0]
         if not self._paused or gid not in self._paused:
             return False
-        self._error(sender, code, f"game {gid} is paused: {STORE_DOWN}; it goes on, asking its open requests again, "
-                                  "once the store can be written", *leading_ids(msg.verb, msg.args))
+        self._error(
+            sender,
+            code,
+            f"game {gid} is paused: {STORE_DOWN}; it goes on, asking its open requests again, "
+            "once the store can be written",
+            *leading_ids(msg.verb, msg.args),
+        )
         return True
 
     _handlers: dict[str, Callable[[Referee, str, Message, float, str | None, str], None]] = {
@@ -645,7 +721,13 @@ class Referee:
                 return gid
 
     def start_game(
-        self, game_name: str, seats: list[str], options: Any, seed: int, channel: str, now: float,
+        self,
+        game_name: str,
+        seats: list[str],
+        options: Any,
+        seed: int,
+        channel: str,
+        now: float,
         gid: str | None = None,
     ) -> Match:
         """Start a game in ``channel`` with the bots named in ``seats`` (seat order); each

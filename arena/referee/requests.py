@@ -126,7 +126,9 @@ def grouped(decisions: Sequence[Decision], game: Game) -> list[list[Decision]]:
     groups: dict[tuple[object, ...], list[Decision]] = {}
     for d in decisions:
         kind = d.kind
-        key: tuple[object, ...] = (kind, d.options, d.count) if kind in public else (d.seat,) if kind in secret else (kind,)
+        key: tuple[object, ...] = (
+            (kind, d.options, d.count) if kind in public else (d.seat,) if kind in secret else (kind,)
+        )
         group = groups.get(key)
         if group is None:
             groups[key] = [d]
@@ -156,12 +158,23 @@ def options_shown(d: Decision, names: Sequence[str]) -> list[str]:
     return [names[o] if targets and type(o) is int else str(o) for o in d.options]
 
 
-def ask_line(gid: str, rid: int, d: Decision, to: str | list[str], seconds: float, game: Game,
-             context: dict[str, Any], names: Sequence[str]) -> Message:
+def ask_line(
+    gid: str,
+    rid: int,
+    d: Decision,
+    to: str | list[str],
+    seconds: float,
+    game: Game,
+    context: dict[str, Any],
+    names: Sequence[str],
+) -> Message:
     """The ASK for ``d``, with the game's ``context`` fields, as ``Message.make`` would
     render it (built directly: a game asks on nearly every step)."""
-    fields = {"to": to if type(to) is str else ",".join(to), "deadline": str(int(seconds)),
-              "options": ",".join(options_shown(d, names))}
+    fields = {
+        "to": to if type(to) is str else ",".join(to),
+        "deadline": str(int(seconds)),
+        "options": ",".join(options_shown(d, names)),
+    }
     if d.count != 1:
         fields["pick"] = str(d.count)
     if d.kind in game.floor_kinds:

@@ -52,16 +52,16 @@ class Resumed:
         channel = f"{self.channel}-{live.id}-r{live.resumes + 1}"
         self.port.join(channel)
         wait = self.config.timeouts.resume
-        resume = Message.make(RESUME, live.id, game=live.game, channel=channel, seats=list(live.names),
-                              wait=int(wait))
+        resume = Message.make(RESUME, live.id, game=live.game, channel=channel, seats=list(live.names), wait=int(wait))
         for line in resume.lines():
             self.port.send(self.channel, line)
         if live.recorded:
             self.told_again.add(live.id)
         self.referee.resume_game(live, channel, now, announce=resume)
         self.waiting[live.id] = now + wait
-        log.warning("game %s taken up after a restart: waiting up to %.0f s for %s", live.id, wait,
-                    ", ".join(live.bots))
+        log.warning(
+            "game %s taken up after a restart: waiting up to %.0f s for %s", live.id, wait, ", ".join(live.bots)
+        )
 
     def missing(self, gid: str) -> list[str]:
         """The bots of a resumed game that are not back: not registered, or not in its
@@ -69,9 +69,13 @@ class Resumed:
         match = self.referee.matches[gid]
         assert match.channel is not None and match.bots is not None
         present = {self.port.fold(n) for n in self.port.members(match.channel)}
-        return [bot for bot in match.bots
-                if (info := self.referee.bot_named(bot)) is None
-                or not match.over and self.port.fold(info.nick) not in present]
+        return [
+            bot
+            for bot in match.bots
+            if (info := self.referee.bot_named(bot)) is None
+            or not match.over
+            and self.port.fold(info.nick) not in present
+        ]
 
     def due(self, now: float) -> None:
         """Resumed games whose bots are all back go on; those whose wait is over end
@@ -86,8 +90,9 @@ class Resumed:
             del self.waiting[gid]
             if missing and not self.referee.matches[gid].over:
                 wait = self.config.timeouts.resume
-                self.referee.abort_game(gid, f"the referee restarted and {', '.join(missing)} did not come back "
-                                             f"within {wait:.0f} s", now)
+                self.referee.abort_game(
+                    gid, f"the referee restarted and {', '.join(missing)} did not come back within {wait:.0f} s", now
+                )
             else:
                 self.referee.go_on(gid, now)
 

@@ -41,18 +41,30 @@ TOPIC_NAMES = 8
 STATUS_WAITING = 50
 """Waiting bots named by ``!status`` at most: its answer stays a few lines, however many wait."""
 
-HELP = ("commands: !help (this), !status (who waits, what runs); operators only: !start (seat the waiting "
-        "bots now), !stop [GID] (stop that game, or every game, with nobody at fault)")
+HELP = (
+    "commands: !help (this), !status (who waits, what runs); operators only: !start (seat the waiting "
+    "bots now), !stop [GID] (stop that game, or every game, with nobody at fault)"
+)
 
 
 class Room:
     """Seats the bots that wait at games, takes up the games an earlier run left, answers
     operators, and says what runs; until ``max_games`` have ended, if that is set."""
 
-    def __init__(self, config: Config, referee: Referee, port: Port, seater: Seater, key: bytes, *,
-                 journal: Journal | None = None, max_games: int | None = None,
-                 on_game_end: Callable[[Match], None] | None = None, watchers: Collection[str] = (),
-                 clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        config: Config,
+        referee: Referee,
+        port: Port,
+        seater: Seater,
+        key: bytes,
+        *,
+        journal: Journal | None = None,
+        max_games: int | None = None,
+        on_game_end: Callable[[Match], None] | None = None,
+        watchers: Collection[str] = (),
+        clock: Callable[[], float],
+    ) -> None:
         """``key``: the secret master key of the games' seeds; ``watchers``: the nicks of the
         operator's own spectators (the narrator): a game waits a little for those in the
         lobby to join its channel, so that they hear its ``START`` (``WATCHER_WAIT``).
@@ -115,8 +127,9 @@ class Room:
         if info is None or (lobby and self.port.fold(info.nick) not in lobby):
             self.lobby.remove(name)
             return
-        if any(m.seat_of(name) is not None for m in self.referee.matches.values()) or \
-                any(name.lower() in (n.lower() for n in t.seats) for t, _, _ in self._tables.values()):
+        if any(m.seat_of(name) is not None for m in self.referee.matches.values()) or any(
+            name.lower() in (n.lower() for n in t.seats) for t, _, _ in self._tables.values()
+        ):
             return
         self.lobby.add(name, now)
 
@@ -172,15 +185,15 @@ class Room:
         for gid, (table, _, _) in self._tables.items():
             lines += _listed(f"{gid} {table.game} joining:", self._nicks(table.seats), width)
         for gid, until in self.resumed.waiting.items():
-            lines += _listed(f"{gid} resumes when back ({until - now:.0f} s left):", self.resumed.missing(gid),
-                             width)
+            lines += _listed(f"{gid} resumes when back ({until - now:.0f} s left):", self.resumed.missing(gid), width)
         for gid, since in self.referee.paused().items():
             lines.append(f"{gid} paused {now - since:.0f} s: {STORE_DOWN}")
         running = sorted(self._started.items(), key=lambda item: item[1])
         for gid, started in running[:STATUS_GAMES]:
             match = self.referee.matches[gid]
-            lines += _listed(f"{gid} {match.game.name} running {now - started:.0f} s:", match.bots or match.names,
-                             width)
+            lines += _listed(
+                f"{gid} {match.game.name} running {now - started:.0f} s:", match.bots or match.names, width
+            )
         if len(running) > STATUS_GAMES:
             lines.append(f"... and {len(running) - STATUS_GAMES} more games running")
         return lines
@@ -188,13 +201,15 @@ class Room:
     def status_line(self) -> str:
         """Who waits and what runs, short enough for a topic: ``waiting 3: a, b, c; running:
         g7 avalon, g8 werewolf`` (a few names, then a count)."""
+
         def named(names: list[str]) -> str:
             more = len(names) - TOPIC_NAMES
             return ", ".join(names[:TOPIC_NAMES]) + (f" and {more} more" if more > 0 else "")
 
         waiting = self.lobby.waiting
-        running = [f"{gid} {self.referee.matches[gid].game.name}" for gid in self._started
-                   if gid in self.referee.matches]
+        running = [
+            f"{gid} {self.referee.matches[gid].game.name}" for gid in self._started if gid in self.referee.matches
+        ]
         parts = [f"waiting {len(waiting)}" + (f": {named(waiting)}" if waiting else "")]
         if self._tables:
             parts.append(f"seating: {named(list(self._tables))}")
@@ -212,8 +227,10 @@ class Room:
             games = ", ".join(f"{gid} for {now - since:.0f} s" for gid, since in paused.items())
             return f"paused: {STORE_DOWN} ({games}); no game starts until it can"
         if self.resumed.waiting:
-            return "; ".join(f"game {gid} resumes once {', '.join(self.resumed.missing(gid))} come back "
-                             f"({until - now:.0f} s left)" for gid, until in self.resumed.waiting.items())
+            return "; ".join(
+                f"game {gid} resumes once {', '.join(self.resumed.missing(gid))} come back ({until - now:.0f} s left)"
+                for gid, until in self.resumed.waiting.items()
+            )
         wanted = self.lobby.wanted()
         if wanted is not None:
             absent = sorted((name for name in wanted if self.referee.bot_named(name) is None), key=str.lower)
@@ -222,8 +239,9 @@ class Room:
         if not waiting or self._tables or self.referee.matches:
             return None
         lobby = self.config.lobby
-        named = ", ".join(waiting[:STATUS_WAITING]) + (f" and {len(waiting) - STATUS_WAITING} more"
-                                                        if len(waiting) > STATUS_WAITING else "")
+        named = ", ".join(waiting[:STATUS_WAITING]) + (
+            f" and {len(waiting) - STATUS_WAITING} more" if len(waiting) > STATUS_WAITING else ""
+        )
         needed = max(self._smallest(), lobby.min_players)
         if len(waiting) < needed:
             return f"lobby: {len(waiting)} waiting ({named}); {lobby.game} needs {needed} players"
@@ -371,11 +389,18 @@ class Room:
         lobby = None if self.done else self.lobby.deadline  # a finished room seats no one
         retry = self.referee.store_retry
         wake = min(
-            (t for t in (self.referee.next_deadline(), lobby,
-                         min((t[2] for t in self._tables.values()), default=None),
-                         min((t for t in self._watch_by.values() if t > now), default=None),
-                         min(self.resumed.waiting.values(), default=None),
-                         retry if retry is not None and retry > now else None) if t is not None),
+            (
+                t
+                for t in (
+                    self.referee.next_deadline(),
+                    lobby,
+                    min((t[2] for t in self._tables.values()), default=None),
+                    min((t for t in self._watch_by.values() if t > now), default=None),
+                    min(self.resumed.waiting.values(), default=None),
+                    retry if retry is not None and retry > now else None,
+                )
+                if t is not None
+            ),
             default=math.inf,
         )
         self.on_wake(wake, now)

@@ -81,38 +81,80 @@ class RefereeService:
         server = config.server
         self.lobby_channel = server.channel
         self.link = IrcLink(
-            server.host, server.port, server.nick, LinkSettings(
-                tls=server.tls, password=server.password,
-                sasl_account=server.sasl_account, sasl_password=server.sasl_password,
-                lines_per_second=server.lines_per_second, burst=server.burst, max_targets=server.max_targets,
-                max_replies=config.flood.reply_queue, regain=True, account_tags=config.identity.accounts,
-                topic_lock=[server.channel]),  # the topic names the referee
-            channels=[server.channel], reactor=reactor,
-            on_message=self._on_message, on_membership=self._on_membership, on_error=self._on_link_error,
+            server.host,
+            server.port,
+            server.nick,
+            LinkSettings(
+                tls=server.tls,
+                password=server.password,
+                sasl_account=server.sasl_account,
+                sasl_password=server.sasl_password,
+                lines_per_second=server.lines_per_second,
+                burst=server.burst,
+                max_targets=server.max_targets,
+                max_replies=config.flood.reply_queue,
+                regain=True,
+                account_tags=config.identity.accounts,
+                topic_lock=[server.channel],
+            ),  # the topic names the referee
+            channels=[server.channel],
+            reactor=reactor,
+            on_message=self._on_message,
+            on_membership=self._on_membership,
+            on_error=self._on_link_error,
             on_nick_state=self._nick_state,
         )
         self.reactor = self.link.reactor
-        identities = Identities(recorder.store.bots if recorder is not None else None,
-                                require_key=config.identity.require_key, accounts=config.identity.accounts)
-        journal = None if recorder is None else Journal(
-            recorder.store, f"{server.host}:{server.port}/{server.channel}", recorder.tournament)
+        identities = Identities(
+            recorder.store.bots if recorder is not None else None,
+            require_key=config.identity.require_key,
+            accounts=config.identity.accounts,
+        )
+        journal = (
+            None
+            if recorder is None
+            else Journal(recorder.store, f"{server.host}:{server.port}/{server.channel}", recorder.tournament)
+        )
         # Games in progress are written ahead, so that a restart takes them up (with a store).
-        self.referee = Referee(server.nick, config.timeouts, self.link.send,
-                               send_many=self.link.send_many, identities=identities,
-                               reply=self.link.reply, budget=_budget(config, clock),
-                               after_sent=lambda then: self.room.after_sent(then), journal=journal)
+        self.referee = Referee(
+            server.nick,
+            config.timeouts,
+            self.link.send,
+            send_many=self.link.send_many,
+            identities=identities,
+            reply=self.link.reply,
+            budget=_budget(config, clock),
+            after_sent=lambda then: self.room.after_sent(then),
+            journal=journal,
+        )
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
         self.referee.host_of = self.link.host_of  # wrong proofs are slowed per host too
-        self.referee.member = lambda nick, channel: self.link.fold(nick) in {
-            self.link.fold(n) for n in self.link.members(channel)}
+        self.referee.member = lambda nick, channel: (
+            self.link.fold(nick) in {self.link.fold(n) for n in self.link.members(channel)}
+        )
         if recorder is not None:
             recorder.attach(self.referee)
         if seater is None:
             lobby = config.lobby
-            seater = Lobby(lobby, config.games[lobby.game].options, config.seating.games_per_order, key,
-                           recorder.store.rosters if recorder is not None else None)
-        self.room = Room(config, self.referee, self.link, seater, key, journal=journal, max_games=max_games,
-                         on_game_end=on_game_end, watchers=watchers, clock=clock)
+            seater = Lobby(
+                lobby,
+                config.games[lobby.game].options,
+                config.seating.games_per_order,
+                key,
+                recorder.store.rosters if recorder is not None else None,
+            )
+        self.room = Room(
+            config,
+            self.referee,
+            self.link,
+            seater,
+            key,
+            journal=journal,
+            max_games=max_games,
+            on_game_end=on_game_end,
+            watchers=watchers,
+            clock=clock,
+        )
         self.room.on_wake = self._wake_at
         self._took_up = False
         """Whether the games an earlier run left have been taken up (on joining the lobby)."""
@@ -157,8 +199,10 @@ class RefereeService:
 
     def _impostor_warning(self) -> str:
         preferred = self.config.server.nick
-        return (f"the referee is {self.link.nick}: the nick {preferred} is held by someone else, who is not the "
-                f"referee; do not register with {preferred} until the referee has it back")
+        return (
+            f"the referee is {self.link.nick}: the nick {preferred} is held by someone else, who is not the "
+            f"referee; do not register with {preferred} until the referee has it back"
+        )
 
     def _topic(self) -> None:
         """The lobby's topic names the referee's nick now (and, while it lacks its own,

@@ -67,7 +67,9 @@ class MatchState:
             tuple(int(n) for n in data.get("spoken", (0,) * players)),
             tuple((None if seat == "-" else int(seat), int(n)) for seat, n in data.get("kept", {}).items()),
             tuple((int(seat), tuple(counts.items())) for seat, counts in data.get("refusals", {}).items()),
-            None if end is None else Ending(end["reason"], None if end["seat"] is None else int(end["seat"]), end["why"]),
+            None
+            if end is None
+            else Ending(end["reason"], None if end["seat"] is None else int(end["seat"]), end["why"]),
             frozenset(issued),
         )
 
@@ -75,4 +77,4 @@ class MatchState:
 def asked(gid: str, lines: Iterable[tuple[str | None, int | None, str]]) -> set[int]:
     """The request ids the ASKs among a game's stored lines (``(to, seat told, line)``) name."""
     prefix = ASK + " " + gid + " "
-    return {int(line[len(prefix):].split(" ", 1)[0]) for _, _, line in lines if line.startswith(prefix)}
+    return {int(line[len(prefix) :].split(" ", 1)[0]) for _, _, line in lines if line.startswith(prefix)}

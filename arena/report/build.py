@@ -22,8 +22,12 @@ def tournament_html(store: Store, tournament: str, links: Links = FILE) -> str |
     if found is None:
         return None
     game = str(found[0].get("game", ""))
-    return standings_page(f"Tournament {tournament} ({game})", [standings(store, game, tournament)],
-                          store.games.find(tournament=tournament, limit=None), links=links)
+    return standings_page(
+        f"Tournament {tournament} ({game})",
+        [standings(store, game, tournament)],
+        store.games.find(tournament=tournament, limit=None),
+        links=links,
+    )
 
 
 def store_html(store: Store, links: Links = FILE, games: int | None = None) -> str:

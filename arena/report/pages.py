@@ -14,8 +14,16 @@ from dataclasses import dataclass
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, PackageLoader, StrictUndefined, \
-    TemplateNotFound, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PackageLoader,
+    StrictUndefined,
+    TemplateNotFound,
+    select_autoescape,
+)
 
 from ..core import kit as kits
 from ..core.words import counted
@@ -42,6 +50,7 @@ class Links:
 FILE = Links()
 """The links of a report written to a file: none."""
 
+
 class _KitTemplates(BaseLoader):
     """The templates of games that keep theirs outside the report (``Kit.template_dir``)."""
 
@@ -52,9 +61,13 @@ class _KitTemplates(BaseLoader):
         raise TemplateNotFound(template)
 
 
-_env = Environment(loader=ChoiceLoader([PackageLoader("arena.report", "templates"), _KitTemplates()]),
-                   autoescape=select_autoescape(["html"]),
-                   undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+_env = Environment(
+    loader=ChoiceLoader([PackageLoader("arena.report", "templates"), _KitTemplates()]),
+    autoescape=select_autoescape(["html"]),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
 _env.filters["when"] = lambda t: time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t)) if t else ""
 _env.filters["word"] = views.word
 _env.filters["counted"] = counted
@@ -96,15 +109,26 @@ def game_page(doc: Mapping[str, Any], links: Links = FILE) -> str:
     return _env.get_template("game.html").render(title=title, links=links, **_game_context(doc))
 
 
-def standings_page(title: str, sections: Sequence[Standings], games: Sequence[GameSummary],
-                   tournaments: Sequence[tuple[str, str, int, float]] = (), links: Links = FILE) -> str:
+def standings_page(
+    title: str,
+    sections: Sequence[Standings],
+    games: Sequence[GameSummary],
+    tournaments: Sequence[tuple[str, str, int, float]] = (),
+    links: Links = FILE,
+) -> str:
     """A tournament's page (one section) or the whole store's (one per game type)."""
-    return _env.get_template("standings.html").render(title=title, sections=sections, games=games,
-                                                      tournaments=tournaments, links=links)
+    return _env.get_template("standings.html").render(
+        title=title, sections=sections, games=games, tournaments=tournaments, links=links
+    )
 
 
-def index_page(games: Sequence[GameSummary], live: Sequence[LiveGame],
-               tournaments: Sequence[tuple[str, str, int, float]], links: Links) -> str:
+def index_page(
+    games: Sequence[GameSummary],
+    live: Sequence[LiveGame],
+    tournaments: Sequence[tuple[str, str, int, float]],
+    links: Links,
+) -> str:
     """The web view's home: games being played, tournaments, the stored games."""
-    return _env.get_template("index.html").render(title="arena", games=games, live=live, tournaments=tournaments,
-                                                  links=links)
+    return _env.get_template("index.html").render(
+        title="arena", games=games, live=live, tournaments=tournaments, links=links
+    )

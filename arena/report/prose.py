@@ -10,12 +10,51 @@ from dataclasses import dataclass
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-SEAT_KEYS = frozenset({"seat", "target", "leader", "assassin", "start", "player", "shooter", "victim", "vote",
-                       "by", "saved", "poisoned", "protected", "checked", "new", "hunter", "cupid"})
+SEAT_KEYS = frozenset(
+    {
+        "seat",
+        "target",
+        "leader",
+        "assassin",
+        "start",
+        "player",
+        "shooter",
+        "victim",
+        "vote",
+        "by",
+        "saved",
+        "poisoned",
+        "protected",
+        "checked",
+        "new",
+        "hunter",
+        "cupid",
+    }
+)
 """Event fields holding one seat (shown as the player's nick)."""
-SEAT_LISTS = frozenset({"team", "approve", "reject", "dead", "alive", "speakers", "candidates", "winners", "wolves",
-                        "lovers", "charmed", "sees", "targets", "votes", "players", "members", "masons", "visited",
-                        "visitors"})
+SEAT_LISTS = frozenset(
+    {
+        "team",
+        "approve",
+        "reject",
+        "dead",
+        "alive",
+        "speakers",
+        "candidates",
+        "winners",
+        "wolves",
+        "lovers",
+        "charmed",
+        "sees",
+        "targets",
+        "votes",
+        "players",
+        "members",
+        "masons",
+        "visited",
+        "visitors",
+    }
+)
 """Event fields holding a list of seats."""
 
 
@@ -65,8 +104,10 @@ def _seats(value: Any, names: Names) -> str:
 
 
 def _wolf_votes(data: Mapping[str, Any], names: Names) -> str:
-    votes = ", ".join(f"{names.of(wolf)} for {names.of(target)}" if isinstance(target, int)
-                      else f"{names.of(wolf)} abstains" for wolf, target in data.get("votes") or [])
+    votes = ", ".join(
+        f"{names.of(wolf)} for {names.of(target)}" if isinstance(target, int) else f"{names.of(wolf)} abstains"
+        for wolf, target in data.get("votes") or []
+    )
     return f"the wolves vote ({votes or 'no votes'}): they attack {names.of(data.get('target'))}"
 
 
@@ -86,14 +127,19 @@ NIGHT: Mapping[str, Prose] = {
     "charmed": lambda d, ns: f"the piper charms {ns.of(d.get('new'))}; charmed now: {_seats(d.get('charmed'), ns)}",
     "blocked": lambda d, ns: "blocked: their night action does nothing",
     "masons": lambda d, ns: f"the masons are {_seats(d.get('masons'), ns)}",
-    "detective_result": lambda d, ns: f"the detective finds {_seats(d.get('players'), ns)} on "
-                                      + ("the same side" if d.get("same") else "different sides"),
+    "detective_result": lambda d, ns: (
+        f"the detective finds {_seats(d.get('players'), ns)} on "
+        + ("the same side" if d.get("same") else "different sides")
+    ),
     "tracked": lambda d, ns: f"the tracker follows {ns.of(d.get('target'))}, who visits {_seats(d.get('visited'), ns)}",
-    "watched": lambda d, ns: f"the watcher watches {ns.of(d.get('target'))}, visited by "
-                             f"{_seats(d.get('visitors'), ns)}",
+    "watched": lambda d, ns: (
+        f"the watcher watches {ns.of(d.get('target'))}, visited by {_seats(d.get('visitors'), ns)}"
+    ),
     "dealt": _dealt,
-    "cult": lambda d, ns: f"{ns.of(d.get('leader'))}, the cult leader, recruits {ns.of(d.get('new'))}; the cult is "
-                          f"{_seats(d.get('members'), ns)}",
+    "cult": lambda d, ns: (
+        f"{ns.of(d.get('leader'))}, the cult leader, recruits {ns.of(d.get('new'))}; the cult is "
+        f"{_seats(d.get('members'), ns)}"
+    ),
     "thief_cards": lambda d, ns: f"the cards left over are {_and([word(str(c)) for c in d.get('cards') or []])}",
     "caught": lambda d, ns: f"the wolves catch {ns.of(d.get('player'))} peeking",
     "cleansed": lambda d, ns: f"the priest's blessing lifts {_and([word(str(c)) for c in d.get('statuses') or []])}",
@@ -108,8 +154,9 @@ def _dawn(d: Mapping[str, Any], ns: Names) -> str:
     dead, roles = d.get("dead") or [], d.get("roles") or []
     if not dead:
         return f"Day {d.get('day')} dawns: nobody died in the night"
-    who = ", ".join(f"{ns.of(s)} ({word(roles[i])})" if i < len(roles) and roles[i] else ns.of(s)
-                    for i, s in enumerate(dead))
+    who = ", ".join(
+        f"{ns.of(s)} ({word(roles[i])})" if i < len(roles) and roles[i] else ns.of(s) for i, s in enumerate(dead)
+    )
     return f"Day {d.get('day')} dawns: {who} died in the night"
 
 
@@ -156,14 +203,17 @@ def _order(d: Mapping[str, Any], ns: Names) -> str:
 def _speech(d: Mapping[str, Any], ns: Names, said: bool | None = None) -> str:
     """A turn at the floor; ``said``: whether it said anything, when known."""
     what = {"last_words": " (last words)", "runoff": " (runoff)", "near": " (second discussion)"}.get(
-        str(d.get("purpose")), "")
+        str(d.get("purpose")), ""
+    )
     verb = "passes" if d.get("passed") else "says nothing" if said is False else "speaks"
     return f"{ns.of(d.get('seat', d.get('player')))} {verb}{what}"
 
 
 def _vote(d: Mapping[str, Any], ns: Names) -> str:
     target = d.get("vote")
-    return f"{ns.of(d.get('seat'))} votes " + (f"to execute {ns.of(target)}" if isinstance(target, int) else "to abstain")
+    return f"{ns.of(d.get('seat'))} votes " + (
+        f"to execute {ns.of(target)}" if isinstance(target, int) else "to abstain"
+    )
 
 
 def _vote_result(d: Mapping[str, Any], ns: Names) -> str:
@@ -195,8 +245,10 @@ def _votes(d: Mapping[str, Any], ns: Names) -> str:
 def _quest(d: Mapping[str, Any], ns: Names) -> str:
     fails = d.get("fails", 0)
     result = {"success": "succeeds", "fail": "fails"}.get(str(d.get("result")), plain(d.get("result")))
-    return (f"quest {d.get('quest')} with {_seats(d.get('team'), ns)} {result} "
-            f"({fails} fail card{'s' if fails != 1 else ''}): good {d.get('successes')}, evil {d.get('failures')}")
+    return (
+        f"quest {d.get('quest')} with {_seats(d.get('team'), ns)} {result} "
+        f"({fails} fail card{'s' if fails != 1 else ''}): good {d.get('successes')}, evil {d.get('failures')}"
+    )
 
 
 def _move(d: Mapping[str, Any], ns: Names) -> str:
@@ -216,18 +268,24 @@ PROSE: Mapping[str, Prose] = {
     "day": _day,
     "wolves": lambda d, ns: f"the wolves are {ns.list(d.get('wolves'))}",
     "candidacy": lambda d, ns: f"{ns.of(d.get('seat'))} {'stands' if d.get('stand') else 'does not stand'} for leader",
-    "leader_vote": lambda d, ns: f"{ns.of(d.get('seat'))} " + (
-        f"votes for {ns.of(d['vote'])} as leader" if isinstance(d.get("vote"), int) else "abstains"),
+    "leader_vote": lambda d, ns: (
+        f"{ns.of(d.get('seat'))} "
+        + (f"votes for {ns.of(d['vote'])} as leader" if isinstance(d.get("vote"), int) else "abstains")
+    ),
     "leader": _leader,
     "order": _order,
     "speech": _speech,
     "vote": _vote,
     "vote_result": _vote_result,
-    "execution": lambda d, ns: f"{ns.of(d.get('seat'))}{_role_of(d)} " + ("is spared" if d.get("spared") else "is executed"),
-    "death": lambda d, ns: f"{ns.of(d.get('seat'))}{_role_of(d)} dies"
-                           + (f": {word(str(d['cause']))}" if d.get("cause") else ""),
-    "hunter_shot": lambda d, ns: (f"{ns.of(d['hunter'])}, the hunter," if "hunter" in d else "a hunter")
-                                 + f" shoots {ns.of(d.get('target'))}",
+    "execution": lambda d, ns: (
+        f"{ns.of(d.get('seat'))}{_role_of(d)} " + ("is spared" if d.get("spared") else "is executed")
+    ),
+    "death": lambda d, ns: (
+        f"{ns.of(d.get('seat'))}{_role_of(d)} dies" + (f": {word(str(d['cause']))}" if d.get("cause") else "")
+    ),
+    "hunter_shot": lambda d, ns: (
+        (f"{ns.of(d['hunter'])}, the hunter," if "hunter" in d else "a hunter") + f" shoots {ns.of(d.get('target'))}"
+    ),
     "idiot_revealed": lambda d, ns: f"{ns.of(d.get('seat'))} is the idiot: spared, but votes no more",
     "oracle_reveal": lambda d, ns: f"an oracle died: {ns.of(d.get('target'))} is {word(str(d.get('role')))}",
     # Avalon, and Tuvalon on its map
@@ -236,12 +294,16 @@ PROSE: Mapping[str, Prose] = {
     "quest": _quest,
     "loyalty_deck": lambda d, ns: f"the loyalty cards for quests 1-5: {plain(d.get('cards'))}",
     "loyalty": lambda d, ns: f"the loyalty card for quest {d.get('quest')}: {plain(d.get('card'))}",
-    "assassination_phase": lambda d, ns: f"good has won three quests: {ns.of(d.get('assassin'))}, the assassin, "
-                                         "may name Merlin",
-    "assassination": lambda d, ns: f"{ns.of(d.get('assassin'))} names {ns.of(d.get('target'))} as Merlin: "
-                                   + ("a hit" if d.get("hit") else "a miss"),
-    "positions": lambda d, ns: "they stand at " + ", ".join(
-        f"{ns.of(seat)} {cell}" for seat, cell in enumerate(d.get("cells") or [])),
+    "assassination_phase": lambda d, ns: (
+        f"good has won three quests: {ns.of(d.get('assassin'))}, the assassin, may name Merlin"
+    ),
+    "assassination": lambda d, ns: (
+        f"{ns.of(d.get('assassin'))} names {ns.of(d.get('target'))} as Merlin: "
+        + ("a hit" if d.get("hit") else "a miss")
+    ),
+    "positions": lambda d, ns: (
+        "they stand at " + ", ".join(f"{ns.of(seat)} {cell}" for seat, cell in enumerate(d.get("cells") or []))
+    ),
     "move": _move,
     "forced": lambda d, ns: f"quest {d.get('quest')} goes without a vote: {_seats(d.get('team'), ns)}",
 }

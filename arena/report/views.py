@@ -58,10 +58,20 @@ def players(doc: Mapping[str, Any]) -> list[Player]:
     for p in doc["players"]:
         elo = changes.get("elo", {}).get(p["bot"])
         ts = changes.get("trueskill", {}).get(p["bot"])
-        out.append(Player(
-            p["seat"], p["nick"], p["bot"], p["role"], p["side"], p["result"],
-            None if elo is None else (elo["before"]["mu"], elo["after"]["mu"]),
-            None if ts is None else (ts["before"]["mu"], ts["before"]["sigma"], ts["after"]["mu"], ts["after"]["sigma"])))
+        out.append(
+            Player(
+                p["seat"],
+                p["nick"],
+                p["bot"],
+                p["role"],
+                p["side"],
+                p["result"],
+                None if elo is None else (elo["before"]["mu"], elo["after"]["mu"]),
+                None
+                if ts is None
+                else (ts["before"]["mu"], ts["before"]["sigma"], ts["after"]["mu"], ts["after"]["sigma"]),
+            )
+        )
     return out
 
 
@@ -114,8 +124,10 @@ def avalon(doc: Mapping[str, Any], names: Names) -> AvalonView:
         if e["audience"] is not None:
             secrets.append((names.list(e["audience"]), describe(kind, data, names)))
         elif kind == "setup":
-            quests = [Quest(i + 1, size, fails) for i, (size, fails) in
-                      enumerate(zip(data.get("quest_sizes", []), data.get("fails_needed", [])))]
+            quests = [
+                Quest(i + 1, size, fails)
+                for i, (size, fails) in enumerate(zip(data.get("quest_sizes", []), data.get("fails_needed", [])))
+            ]
         elif kind == "leader":
             proposals.append(Proposal(data["quest"], data["attempt"], data["leader"]))
         elif kind == "team" and proposals:
@@ -225,8 +237,16 @@ def heard_in_private(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
             out.append(last)
         previous = i
     seats = {p["nick"]: p["seat"] for p in doc.get("players") or []}
-    return [{"seat": seats.get(t["nick"]), "nick": t["nick"], "text": t["text"], "after": t["after"],
-             "heard": ", ".join(t["to"])} for t in out]
+    return [
+        {
+            "seat": seats.get(t["nick"]),
+            "nick": t["nick"],
+            "text": t["text"],
+            "after": t["after"],
+            "heard": ", ".join(t["to"]),
+        }
+        for t in out
+    ]
 
 
 @dataclass
@@ -315,5 +335,11 @@ def werewolf(doc: Mapping[str, Any], names: Names) -> list[Phase]:
 def event_lines(doc: Mapping[str, Any], names: Names) -> list[Item]:
     """Every event as a sentence, for the full log under each game page."""
     talk, _ = talk_by_event(doc)
-    return [Item(describe(e["kind"], e["data"], names, bool(talk.get(i))), e["kind"],
-                 None if e["audience"] is None else names.list(e["audience"])) for i, e in enumerate(doc["events"])]
+    return [
+        Item(
+            describe(e["kind"], e["data"], names, bool(talk.get(i))),
+            e["kind"],
+            None if e["audience"] is None else names.list(e["audience"]),
+        )
+        for i, e in enumerate(doc["events"])
+    ]

@@ -19,7 +19,15 @@ plays any game with one ``decide``.
 from __future__ import annotations
 
 from .avalon import (
-    AssassinateAsk, AvalonBot, AvalonState, AvalonView, Proposal, QuestAsk, Quest, TeamAsk, VoteAsk,
+    AssassinateAsk,
+    AvalonBot,
+    AvalonState,
+    AvalonView,
+    Proposal,
+    QuestAsk,
+    Quest,
+    TeamAsk,
+    VoteAsk,
 )
 from .bot import Bot, Session
 from .fields import Player
@@ -27,18 +35,65 @@ from .speech import Talk, split_text
 from .tuvalon import Line, MoveAsk, TurnAsk, TuvalonBot, TuvalonState, TuvalonView
 from .view import Ask, GameState, GameView
 from .werewolf import (
-    Ballot, DayVoteAsk, Death, DetectiveResult, PackVote, SeerResult, SpeakAsk, Speech, TeamLine, VisitReport,
-    VoteResult, WerewolfAsk, WerewolfBot, WerewolfState, WerewolfView,
+    Ballot,
+    DayVoteAsk,
+    Death,
+    DetectiveResult,
+    PackVote,
+    SeerResult,
+    SpeakAsk,
+    Speech,
+    TeamLine,
+    VisitReport,
+    VoteResult,
+    WerewolfAsk,
+    WerewolfBot,
+    WerewolfState,
+    WerewolfView,
 )
 from .werewolf import DealtCard
 
 __all__ = [
-    "Ask", "AssassinateAsk", "AvalonBot", "AvalonState", "AvalonView", "Ballot", "Bot", "DayVoteAsk", "Death",
-    "DetectiveResult", "GameState", "GameView", "Line", "MoveAsk", "PackVote", "Player", "Proposal", "Quest",
-    "QuestAsk", "SeerResult", "Session", "SpeakAsk", "Speech", "Talk", "TeamAsk", "TeamLine", "TurnAsk",
-    "TuvalonBot", "TuvalonState", "TuvalonView", "VisitReport", "VoteAsk", "VoteResult", "WerewolfAsk",
-    "WerewolfBot", "DealtCard",
-    "WerewolfState", "WerewolfView", "run_bot", "split_text",
+    "Ask",
+    "AssassinateAsk",
+    "AvalonBot",
+    "AvalonState",
+    "AvalonView",
+    "Ballot",
+    "Bot",
+    "DayVoteAsk",
+    "Death",
+    "DetectiveResult",
+    "GameState",
+    "GameView",
+    "Line",
+    "MoveAsk",
+    "PackVote",
+    "Player",
+    "Proposal",
+    "Quest",
+    "QuestAsk",
+    "SeerResult",
+    "Session",
+    "SpeakAsk",
+    "Speech",
+    "Talk",
+    "TeamAsk",
+    "TeamLine",
+    "TurnAsk",
+    "TuvalonBot",
+    "TuvalonState",
+    "TuvalonView",
+    "VisitReport",
+    "VoteAsk",
+    "VoteResult",
+    "WerewolfAsk",
+    "WerewolfBot",
+    "DealtCard",
+    "WerewolfState",
+    "WerewolfView",
+    "run_bot",
+    "split_text",
 ]
 
 

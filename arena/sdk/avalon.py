@@ -34,8 +34,9 @@ class VoteAsk(Ask):
     quest = number("The quest (1-5) the team is for.")
     leader = player("Who proposed the team.")
     team = players("The proposed team.")
-    rejections = number("Proposals rejected in a row before this one: if this one is rejected too and it is the "
-                        "fifth, evil wins.")
+    rejections = number(
+        "Proposals rejected in a row before this one: if this one is rejected too and it is the fifth, evil wins."
+    )
 
 
 class QuestAsk(Ask):
@@ -140,21 +141,25 @@ class AvalonState(GameState):
         return self.loyalty.count("switch") % 2 == 1
 
     def __str__(self) -> str:
-        track = " ".join(f"{q.number}:{q.result or '?'}({q.size}{'*' if q.fails_needed > 1 else ''})"
-                         for q in self.quests)
+        track = " ".join(
+            f"{q.number}:{q.result or '?'}({q.size}{'*' if q.fails_needed > 1 else ''})" for q in self.quests
+        )
         lines = [f"quests {track}  leader {self.leader}  rejections {self.rejections}"]
         for p in self.proposals:
             verdict = "open" if p.approved is None else "approved" if p.approved else "rejected"
-            lines.append(f"  quest {p.quest}.{p.attempt} {p.leader}: {','.join(p.team)} {verdict}"
-                         f"{' by ' + ','.join(p.approve) if p.approved is not None else ''}")
+            lines.append(
+                f"  quest {p.quest}.{p.attempt} {p.leader}: {','.join(p.team)} {verdict}"
+                f"{' by ' + ','.join(p.approve) if p.approved is not None else ''}"
+            )
         return "\n".join(lines)
 
     # -- readers (see GameState.READERS) ---------------------------------------------
 
     def _start(self, msg: m.Start) -> None:
         self.good, self.evil = msg.good, msg.evil
-        self.quests = [Quest(n, size, msg.fails[n - 1] if n <= len(msg.fails) else 1)
-                       for n, size in enumerate(msg.quests, 1)]
+        self.quests = [
+            Quest(n, size, msg.fails[n - 1] if n <= len(msg.fails) else 1) for n, size in enumerate(msg.quests, 1)
+        ]
 
     # Every bot of a table reads the requests of every round: these readers take the
     # fields as ``Message.int`` and ``Message.list`` would, without a call for each.
@@ -210,20 +215,39 @@ class AvalonState(GameState):
         self.lancelots = dict(m.End.parse(msg).lancelots or {})
 
     READERS = {
-        **GameState.READERS, **typed({
-            m.Start: _start, m.Votes: _votes, m.Quest: _quest, m.Deck: _deck, m.Loyalty: _loyalty,
-            m.Assassination: _assassination,
-        }),
-        "ASK team": _team, "ASK vote": _vote, "ASK assassinate": _assassinate, END: _end,
+        **GameState.READERS,
+        **typed(
+            {
+                m.Start: _start,
+                m.Votes: _votes,
+                m.Quest: _quest,
+                m.Deck: _deck,
+                m.Loyalty: _loyalty,
+                m.Assassination: _assassination,
+            }
+        ),
+        "ASK team": _team,
+        "ASK vote": _vote,
+        "ASK assassinate": _assassinate,
+        END: _end,
     }
 
 
 AvalonView: TypeAlias = GameView[AvalonState]
 """What an ``AvalonBot``'s decisions get as ``game``: ``game.state`` is an ``AvalonState``."""
 
-AVALON = register(GameSpec("avalon", AvalonState, {
-    "team": TeamAsk, "vote": VoteAsk, "quest": QuestAsk, "assassinate": AssassinateAsk,
-}))
+AVALON = register(
+    GameSpec(
+        "avalon",
+        AvalonState,
+        {
+            "team": TeamAsk,
+            "vote": VoteAsk,
+            "quest": QuestAsk,
+            "assassinate": AssassinateAsk,
+        },
+    )
+)
 
 
 # -- the bot ------------------------------------------------------------------------

@@ -19,8 +19,32 @@ from typing import Any, ClassVar, TypeAlias, cast
 
 from ..core.words import counted
 from ..protocol import (
-    ANSWER, ASK, BYE, CHALLENGE, END, ERROR, FLOOR_LINES, MORE, PAUSE, PROOF, PROTOCOL_VERSION, REGISTER, SCRAM,
-    RESUME, RESYNC, ROLE, START, TABLE, TEAM, WARN, WELCOME, Message, ProtocolError, Reassembler, pack_scram, parse,
+    ANSWER,
+    ASK,
+    BYE,
+    CHALLENGE,
+    END,
+    ERROR,
+    FLOOR_LINES,
+    MORE,
+    PAUSE,
+    PROOF,
+    PROTOCOL_VERSION,
+    REGISTER,
+    SCRAM,
+    RESUME,
+    RESYNC,
+    ROLE,
+    START,
+    TABLE,
+    TEAM,
+    WARN,
+    WELCOME,
+    Message,
+    ProtocolError,
+    Reassembler,
+    pack_scram,
+    parse,
     unpack_scram,
 )
 from .faults import Faults
@@ -167,8 +191,11 @@ def audit(cls: type[Bot]) -> list[str]:
     own: dict[str, Any] = {}
     sdk: set[str] = set()
     for klass in cls.__mro__:
-        public = {name: value for name, value in vars(klass).items()
-                  if not name.startswith("_") and (callable(value) or isinstance(value, (staticmethod, classmethod)))}
+        public = {
+            name: value
+            for name, value in vars(klass).items()
+            if not name.startswith("_") and (callable(value) or isinstance(value, (staticmethod, classmethod)))
+        }
         if klass.__module__.startswith(SDK) or klass is object:
             sdk.update(public)
         else:
@@ -181,24 +208,30 @@ def audit(cls: type[Bot]) -> list[str]:
     for name in sorted(set(own) - known):
         elsewhere = [spec.name for spec in specs() if name in spec.asks]
         if elsewhere:
-            problems.append(f"{cls.__name__}.{name} is a decision of {' and '.join(sorted(elsewhere))}, not of {game}: "
-                            "it is never called")
+            problems.append(
+                f"{cls.__name__}.{name} is a decision of {' and '.join(sorted(elsewhere))}, not of {game}: "
+                "it is never called"
+            )
             continue
         hooked = sorted(other.__name__ for other in _game_bots() if name in vars(other))
         if hooked:
-            problems.append(f"{cls.__name__}.{name} is a method of {' and '.join(hooked)}, not of {game}: "
-                            "it is never called")
+            problems.append(
+                f"{cls.__name__}.{name} is a method of {' and '.join(hooked)}, not of {game}: it is never called"
+            )
             continue
         close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
         if close:
             what = "decision" if close[0] in mine else "hook"
-            problems.append(f"{cls.__name__}.{name} is never called: no {what} has that name (did you mean "
-                            f"{close[0]}?)")
+            problems.append(
+                f"{cls.__name__}.{name} is never called: no {what} has that name (did you mean {close[0]}?)"
+            )
             continue
         started = sorted(kind for kind in mine if kind.startswith(name + "_"))
         if started and len(started) <= 3 and _decision_shaped(own[name]):
-            problems.append(f"{cls.__name__}.{name} is never called: no decision has that name (did you mean "
-                            f"{' or '.join(started)}?)")
+            problems.append(
+                f"{cls.__name__}.{name} is never called: no decision has that name (did you mean "
+                f"{' or '.join(started)}?)"
+            )
     return problems
 
 
@@ -390,7 +423,8 @@ class Session:
 
     def _registering(self, verb: str, msg: Message) -> list[Reply]:
         """A line from the referee's nick before it welcomed us (or a CHALLENGE, whenever
-        we register again): only the registration's lines count. Whoever holds the nick may be a squatter, whose tables and requests
+        we register again): only the registration's lines count. Whoever holds the nick may be
+        a squatter, whose tables and requests
         a bot must not follow, and to whom it must not prove anything it could reuse."""
         if verb == ERROR:
             self._hook("on_error", None, self.bot.on_error, msg)
@@ -460,8 +494,9 @@ class Session:
     def _ended(self, gid: str, msg: Message) -> None:
         """Game ``gid`` of ours is over: count it, sum up its faults, leave its channel."""
         self.ended.add(gid)
-        log.info("game %s ended (%s): %s of ours ended so far", gid, msg.get("reason", "?"),
-                 counted(self.finished, "game"))
+        log.info(
+            "game %s ended (%s): %s of ours ended so far", gid, msg.get("reason", "?"), counted(self.finished, "game")
+        )
         self.faults.game_over(gid)
         self._open.pop(gid, None)
         channel = self._channels.pop(gid, None)
@@ -479,9 +514,12 @@ class Session:
         plays = self.bot.plays
         if plays is not None and game.kind != plays:
             cls = type(self.bot)
-            _tell_once(cls, f"game {game.kind}",
-                       f"{cls.__name__} plays {plays}, but was seated at a {game.kind or 'unknown'} table (game {gid}): "
-                       f"it answers every request there at random. Run it where {plays} is played.")
+            _tell_once(
+                cls,
+                f"game {game.kind}",
+                f"{cls.__name__} plays {plays}, but was seated at a {game.kind or 'unknown'} table (game {gid}): "
+                f"it answers every request there at random. Run it where {plays} is played.",
+            )
         self._hook("on_start", gid, self.bot.on_start, game)
 
     def _hook(self, where: str, gid: str | None, hook: Callable[..., None], *args: Any) -> None:
@@ -554,9 +592,15 @@ class Session:
             return []
         if len(lines) > FLOOR_LINES:
             cut = lines[FLOOR_LINES:]
-            log.warning("%s's speech in %s is %s, %d more than a turn holds: left out, the last %s (%r...)",
-                        type(self.bot).__name__, game.gid, counted(len(lines), "line"), len(cut),
-                        counted(sum(len(line.encode()) for line in cut), "byte"), cut[0][:40])
+            log.warning(
+                "%s's speech in %s is %s, %d more than a turn holds: left out, the last %s (%r...)",
+                type(self.bot).__name__,
+                game.gid,
+                counted(len(lines), "line"),
+                len(cut),
+                counted(sum(len(line.encode()) for line in cut), "byte"),
+                cut[0][:40],
+            )
             lines = lines[:FLOOR_LINES]
         return self.within_budget(game, lines)
 
@@ -576,9 +620,14 @@ class Session:
             kept.append(line)
             left -= size
         if len(kept) < len(lines):
-            log.warning("speech budget of %s in %s: %d of %s left out, %s left to say",
-                        game.me, game.gid, len(lines) - len(kept), counted(len(lines), "line"),
-                        counted(game.speech_left() or 0, "byte"))
+            log.warning(
+                "speech budget of %s in %s: %d of %s left out, %s left to say",
+                game.me,
+                game.gid,
+                len(lines) - len(kept),
+                counted(len(lines), "line"),
+                counted(game.speech_left() or 0, "byte"),
+            )
         return kept
 
     def _ask(self, msg: Message) -> list[Reply]:
@@ -606,8 +655,9 @@ class Session:
             self._respond(game, ask)
             return []
         # A public request that grants no floor has nothing to say first (see ``talk``).
-        out: list[Reply] = [(line, None) for line in self.talk(game, ask)] \
-            if self._talks and (floor or to != "all") else []
+        out: list[Reply] = (
+            [(line, None) for line in self.talk(game, ask)] if self._talks and (floor or to != "all") else []
+        )
         choice = self.decide(game, ask)
         # (most answers are one choice, their own value: no call for those)
         out.append(_answer(ask.game, ask.rid, choice if type(choice) is str else _value(choice), ask.fallback))
@@ -627,8 +677,11 @@ class Session:
                     if self._say is not None:
                         self._say(game.gid, line)
             elif lines:
-                log.warning("%s's speech in %s came after its turn had ended; it was not said",
-                            type(self.bot).__name__, game.gid)
+                log.warning(
+                    "%s's speech in %s came after its turn had ended; it was not said",
+                    type(self.bot).__name__,
+                    game.gid,
+                )
             return []
         if ask.fields.get("to") == "all":
             return []

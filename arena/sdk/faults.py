@@ -46,17 +46,25 @@ class Faults:
             if first:
                 self.first[where] = f"{type(exc).__name__}: {exc}"
         if first:
-            log.error("%s.%s raised %s in game %s; the bot plays on (a failed decision is answered at random). This "
-                      "traceback is shown once: later exceptions in %s are counted and summed up at each game's end.",
-                      self.bot, where, type(exc).__name__, gid, where, exc_info=exc)
+            log.error(
+                "%s.%s raised %s in game %s; the bot plays on (a failed decision is answered at random). This "
+                "traceback is shown once: later exceptions in %s are counted and summed up at each game's end.",
+                self.bot,
+                where,
+                type(exc).__name__,
+                gid,
+                where,
+                exc_info=exc,
+            )
 
     def game_over(self, gid: str) -> None:
         """Log what the bot's code raised during game ``gid``, if anything."""
         with self._lock:
             counts = self._games.pop(gid, None)
         if counts:
-            log.warning("%s raised %d exception(s) in game %s: %s", self.bot, sum(counts.values()), gid,
-                        _counted(counts))
+            log.warning(
+                "%s raised %d exception(s) in game %s: %s", self.bot, sum(counts.values()), gid, _counted(counts)
+            )
 
     def summary(self) -> str | None:
         """Every exception so far in one line, with the first of each place; None if none."""
@@ -64,8 +72,10 @@ class Faults:
             if not self.counts:
                 return None
             firsts = "; ".join(f"{where}: {self.first[where]}" for where in self.counts)
-            return (f"{self.bot} raised {sum(self.counts.values())} exception(s): {_counted(self.counts)} "
-                    f"(first of each: {firsts})")
+            return (
+                f"{self.bot} raised {sum(self.counts.values())} exception(s): {_counted(self.counts)} "
+                f"(first of each: {firsts})"
+            )
 
     def report(self) -> None:
         """Log ``summary``, if there is anything to say (at the end of a run)."""

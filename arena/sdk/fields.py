@@ -18,12 +18,28 @@ Player: TypeAlias = str
 """A player, named by its nick as ``START`` seated it: requests, answers and every line
 of a game name players that way, whatever nick they use now."""
 
-WORDS: frozenset[str] = frozenset({
-    "all",
-    "approve", "reject", "success", "fail",
-    "none", "abstain", "done", "pass", "stand", "decline", "save", "peek", "card1", "card2", "clockwise", "counterclockwise",
-    "ignite",
-})
+WORDS: frozenset[str] = frozenset(
+    {
+        "all",
+        "approve",
+        "reject",
+        "success",
+        "fail",
+        "none",
+        "abstain",
+        "done",
+        "pass",
+        "stand",
+        "decline",
+        "save",
+        "peek",
+        "card1",
+        "card2",
+        "clockwise",
+        "counterclockwise",
+        "ignite",
+    }
+)
 """The words that requests use beside nicks (protocol.md, section 1). No player may take
 one as nick, so an option that is not one of them is a player."""
 

@@ -62,24 +62,44 @@ class BotRunner:
         it knows it before any of its lines is obeyed); ``sasl_account``/``sasl_password``
         log the bot in to its services account instead. ``referee_account``: the
         referee's services account; then only lines from that account count as the
-        referee's, and the bot registers only after the referee has answered from it. ``workers``: decisions that may run
+        referee's, and the bot registers only after the referee has answered from it.
+        ``workers``: decisions that may run
         at once (one per game the bot sits in is enough; a decision that overran its
         deadline keeps its worker until it returns)."""
         self.max_games = max_games
         self.channel = channel
         self.referee_account = referee_account
         self.link = IrcLink(
-            host, port, nick, LinkSettings(tls=tls, password=password, lines_per_second=lines_per_second,
-                                           account_tags=referee_account is not None, sasl_account=sasl_account,
-                                           sasl_password=sasl_password),
-            channels=[channel], reactor=reactor, on_message=self._on_message, on_ready=self._on_ready,
-            on_membership=self._on_membership, on_topic=self._on_topic,
+            host,
+            port,
+            nick,
+            LinkSettings(
+                tls=tls,
+                password=password,
+                lines_per_second=lines_per_second,
+                account_tags=referee_account is not None,
+                sasl_account=sasl_account,
+                sasl_password=sasl_password,
+            ),
+            channels=[channel],
+            reactor=reactor,
+            on_message=self._on_message,
+            on_ready=self._on_ready,
+            on_membership=self._on_membership,
+            on_topic=self._on_topic,
         )
         self.reactor = self.link.reactor
         self.referee = referee
         self.session = Session(
-            bot, nick, referee, join=self.link.join, part=self.link.part, respond=self._respond, say=self._say,
-            name=name, key=key,
+            bot,
+            nick,
+            referee,
+            join=self.link.join,
+            part=self.link.part,
+            respond=self._respond,
+            say=self._say,
+            name=name,
+            key=key,
         )
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"{nick}-decide")
         self._lock = threading.Lock()
@@ -111,8 +131,11 @@ class BotRunner:
                 self.reactor.process_once(tick)
         finally:
             session = self.session
-            log.info("leaving after %s ended; still open: %s", counted(session.finished, "game"),
-                     ", ".join(session.games) or "none")
+            log.info(
+                "leaving after %s ended; still open: %s",
+                counted(session.finished, "game"),
+                ", ".join(session.games) or "none",
+            )
             self.link.close("bye", drain_timeout=1.0)
             while self.link.queued:
                 self.reactor.process_once(0.05)
@@ -180,8 +203,12 @@ class BotRunner:
         if sender.lower() == self.referee.lower() and self.referee_account is not None:
             account = self.link.account_of(sender)
             if (account or "").lower() != self.referee_account.lower():
-                log.warning("ignoring a line from %s, not logged in as the referee's account %s: %r",
-                            sender, self.referee_account, text[:80])
+                log.warning(
+                    "ignoring a line from %s, not logged in as the referee's account %s: %r",
+                    sender,
+                    self.referee_account,
+                    text[:80],
+                )
                 return
             if not self._referee_proven:
                 self._referee_proven = True
@@ -204,7 +231,9 @@ class BotRunner:
         unless the decision has answered already (whichever comes first answers)."""
         key = next(self._asks)
         budget = max(0.0, ask.deadline * SAFETY)
-        self.reactor.scheduler.execute_after(budget, lambda: self._send(key, ask, ask.random(self.session.bot.rng), late=True))
+        self.reactor.scheduler.execute_after(
+            budget, lambda: self._send(key, ask, ask.random(self.session.bot.rng), late=True)
+        )
 
         def work() -> None:
             # Speech in the channel (unless the turn is over already), TEAM lines to the referee.
@@ -239,41 +268,97 @@ def command(bot_class: type[Bot]) -> click.Command:
     def option(*names: str, env: str, **kwargs: Any) -> Callable[[_Command], _Command]:
         return click.option(*names, envvar=env, show_envvar=True, **kwargs)
 
-    @click.command(name=bot_class.__name__, context_settings={"help_option_names": ["-h", "--help"]},
-                   help=f"Run {bot_class.__name__} in an arena over IRC.")
-    @option("--server", env="ARENA_SERVER", required=True, metavar="HOST:PORT", callback=_server,
-            help="The IRC server.")
+    @click.command(
+        name=bot_class.__name__,
+        context_settings={"help_option_names": ["-h", "--help"]},
+        help=f"Run {bot_class.__name__} in an arena over IRC.",
+    )
+    @option(
+        "--server", env="ARENA_SERVER", required=True, metavar="HOST:PORT", callback=_server, help="The IRC server."
+    )
     @option("--nick", env="ARENA_NICK", required=True, help="The bot's nick.")
-    @option("--name", env="ARENA_NAME", default=None,
-            help="The bot's identity, whose rating it plays for (default: the nick).")
-    @option("--key", env="ARENA_KEY", default=None,
-            help="The key that proves the identity (`arena bots add NAME` prints it); never sent, proven by SCRAM.")
+    @option(
+        "--name",
+        env="ARENA_NAME",
+        default=None,
+        help="The bot's identity, whose rating it plays for (default: the nick).",
+    )
+    @option(
+        "--key",
+        env="ARENA_KEY",
+        default=None,
+        help="The key that proves the identity (`arena bots add NAME` prints it); never sent, proven by SCRAM.",
+    )
     @option("--referee", env="ARENA_REFEREE", default="arena", show_default=True, help="The referee's nick.")
     @option("--channel", env="ARENA_CHANNEL", default="#arena", show_default=True, help="The lobby channel.")
-    @option("--referee-account", env="ARENA_REFEREE_ACCOUNT", default=None,
-            help="The referee's services account: trust its nick only when it speaks from it.")
-    @option("--sasl-account", env="ARENA_SASL_ACCOUNT", default=None,
-            help="Log in to this services account (SASL PLAIN).")
+    @option(
+        "--referee-account",
+        env="ARENA_REFEREE_ACCOUNT",
+        default=None,
+        help="The referee's services account: trust its nick only when it speaks from it.",
+    )
+    @option(
+        "--sasl-account", env="ARENA_SASL_ACCOUNT", default=None, help="Log in to this services account (SASL PLAIN)."
+    )
     @option("--sasl-password", env="ARENA_SASL_PASSWORD", default=None, help="Its password.")
     @option("--tls", env="ARENA_TLS", is_flag=True, help="Connect with TLS.")
     @option("--password", env="ARENA_PASSWORD", default=None, help="The server's password.")
-    @option("--rate", env="ARENA_RATE", type=float, default=2.0, show_default=True,
-            help="Lines per second at most (0: unlimited).")
+    @option(
+        "--rate",
+        env="ARENA_RATE",
+        type=float,
+        default=2.0,
+        show_default=True,
+        help="Lines per second at most (0: unlimited).",
+    )
     @option("--games", env="ARENA_GAMES", type=int, default=None, help="Leave after this many games.")
     @option("--seed", env="ARENA_SEED", type=int, default=None, help="Seed of the bot's random stream.")
-    @option("--workers", env="ARENA_WORKERS", type=click.IntRange(min=1), default=16, show_default=True,
-            help="Decisions that may run at once (in different games).")
+    @option(
+        "--workers",
+        env="ARENA_WORKERS",
+        type=click.IntRange(min=1),
+        default=16,
+        show_default=True,
+        help="Decisions that may run at once (in different games).",
+    )
     @option("--verbose", env="ARENA_VERBOSE", is_flag=True, help="Log what the bot does, not only what goes wrong.")
-    def run(server: tuple[str, int], nick: str, name: str | None, key: str | None, referee: str, channel: str,
-            referee_account: str | None, sasl_account: str | None, sasl_password: str | None, tls: bool,
-            password: str | None, rate: float, games: int | None, seed: int | None, workers: int,
-            verbose: bool) -> None:
+    def run(
+        server: tuple[str, int],
+        nick: str,
+        name: str | None,
+        key: str | None,
+        referee: str,
+        channel: str,
+        referee_account: str | None,
+        sasl_account: str | None,
+        sasl_password: str | None,
+        tls: bool,
+        password: str | None,
+        rate: float,
+        games: int | None,
+        seed: int | None,
+        workers: int,
+        verbose: bool,
+    ) -> None:
         logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format=f"{nick}: %(message)s")
         host, port = server
         runner = BotRunner(
-            bot_class(seed=seed), host, port, nick, referee=referee, channel=channel, tls=tls, password=password,
-            lines_per_second=rate, max_games=games, name=name, key=key, referee_account=referee_account,
-            sasl_account=sasl_account, sasl_password=sasl_password if sasl_account else None, workers=workers,
+            bot_class(seed=seed),
+            host,
+            port,
+            nick,
+            referee=referee,
+            channel=channel,
+            tls=tls,
+            password=password,
+            lines_per_second=rate,
+            max_games=games,
+            name=name,
+            key=key,
+            referee_account=referee_account,
+            sasl_account=sasl_account,
+            sasl_password=sasl_password if sasl_account else None,
+            workers=workers,
         )
         try:
             runner.run()

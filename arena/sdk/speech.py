@@ -48,7 +48,7 @@ def split_text(text: str, limit: int = MAX_TEXT_BYTES) -> list[str]:
             while size > limit:  # a word that no line can hold: cut between characters
                 head = line.encode()[:limit].decode(errors="ignore")
                 out.append(head)
-                line = line[len(head):]
+                line = line[len(head) :]
                 size = len(line.encode())
         if line:
             out.append(line)

@@ -110,7 +110,9 @@ class TuvalonState(AvalonState):
         self.quests[msg.quest - 1].team = list(msg.team)
 
     READERS = {
-        **AvalonState.READERS, ROLE: _role, "ASK vote": _vote,
+        **AvalonState.READERS,
+        ROLE: _role,
+        "ASK vote": _vote,
         **typed({m.Map: _map, m.TeamProposed: _proposed, m.Move: _move, Team: _team_line, m.Forced: _forced}),
     }
 
@@ -118,10 +120,21 @@ class TuvalonState(AvalonState):
 TuvalonView: TypeAlias = GameView[TuvalonState]
 """What a ``TuvalonBot``'s decisions get as ``game``: ``game.state`` is a ``TuvalonState``."""
 
-TUVALON = register(GameSpec("tuvalon", TuvalonState, {
-    "team": TeamAsk, "speak": TurnAsk, "move": MoveAsk, "speak_near": TurnAsk, "vote": VoteAsk, "quest": QuestAsk,
-    "assassinate": AssassinateAsk,
-}))
+TUVALON = register(
+    GameSpec(
+        "tuvalon",
+        TuvalonState,
+        {
+            "team": TeamAsk,
+            "speak": TurnAsk,
+            "move": MoveAsk,
+            "speak_near": TurnAsk,
+            "vote": VoteAsk,
+            "quest": QuestAsk,
+            "assassinate": AssassinateAsk,
+        },
+    )
+)
 
 
 # -- the bot ------------------------------------------------------------------------

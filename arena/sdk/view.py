@@ -2,7 +2,8 @@
 (``GameView``, with the game's ``GameState`` that the SDK keeps up to date).
 
 Each game's ``GameSpec`` (its state class and one request class per decision kind) is
-registered here by its module, or loaded from the game's kit (``Kit.sdk``) on first use. The session builds every view and request from the spec of the
+registered here by its module, or loaded from the game's kit (``Kit.sdk``) on first use. The
+session builds every view and request from the spec of the
 game's ``START``, so a bot that subclasses the generic ``Bot`` gets the same typed state
 and requests as one written for a single game.
 """
@@ -196,7 +197,7 @@ class GameView(Generic[S]):
 
     def _catch_up(self) -> None:
         end = len(self.messages)  # lines that arrive meanwhile wait for the next reading
-        new = self.messages[self._applied:end]
+        new = self.messages[self._applied : end]
         self._applied = end
         self._state.follow(new)
 

@@ -51,18 +51,56 @@ class DayVoteAsk(WerewolfAsk):
 WerewolfView: TypeAlias = GameView[WerewolfState]
 """What a ``WerewolfBot``'s decisions get as ``game``: ``game.state`` is a ``WerewolfState``."""
 
-_NIGHT = ("wolf_vote", "seer_check", "doctor_protect", "bodyguard_protect", "witch_save", "witch_poison",
-          "vigilante_shoot", "cupid_link", "piper_charm", "hunter_shoot", "guardian_angel_protect", "roleblock",
-          "serial_kill", "jailer_jail", "detective_compare", "tracker_track", "watcher_watch", "oracle_mark",
-          "little_girl_peek", "thief_steal", "wolf_seer_check",
-          "silencer_silence", "priest_cleanse",
-          "werewolf_leader_kill", "wolf_witch_poison", "wolf_guard_protect", "warder_ward", "decoy_draw",
-          "scapegoat_punish", "bus_driver_swap", "trickster_forge", "shadow_follow",
-          "arsonist", "exile_banish", "dealer_deal", "cult_recruit")
+_NIGHT = (
+    "wolf_vote",
+    "seer_check",
+    "doctor_protect",
+    "bodyguard_protect",
+    "witch_save",
+    "witch_poison",
+    "vigilante_shoot",
+    "cupid_link",
+    "piper_charm",
+    "hunter_shoot",
+    "guardian_angel_protect",
+    "roleblock",
+    "serial_kill",
+    "jailer_jail",
+    "detective_compare",
+    "tracker_track",
+    "watcher_watch",
+    "oracle_mark",
+    "little_girl_peek",
+    "thief_steal",
+    "wolf_seer_check",
+    "silencer_silence",
+    "priest_cleanse",
+    "werewolf_leader_kill",
+    "wolf_witch_poison",
+    "wolf_guard_protect",
+    "warder_ward",
+    "decoy_draw",
+    "scapegoat_punish",
+    "bus_driver_swap",
+    "trickster_forge",
+    "shadow_follow",
+    "arsonist",
+    "exile_banish",
+    "dealer_deal",
+    "cult_recruit",
+)
 _DAY = ("candidacy", "leader_vote", "order_start", "order_direction", "last_words")
-WEREWOLF = register(GameSpec("werewolf", WerewolfState, {
-    **{kind: WerewolfAsk for kind in _NIGHT + _DAY}, "speak": SpeakAsk, "vote": DayVoteAsk,
-}))
+WEREWOLF = register(
+    GameSpec(
+        "werewolf",
+        WerewolfState,
+        {
+            **{kind: WerewolfAsk for kind in _NIGHT + _DAY},
+            "speak": SpeakAsk,
+            "vote": DayVoteAsk,
+        },
+    )
+)
 
 
 # -- the bot ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from ..protocol import END, Message
 from .fields import Player
 from .view import GameState
 
+
 @dataclass
 class Death:
     player: Player
@@ -224,7 +225,9 @@ class WerewolfState(GameState):
         time = f"night {self.day}" if self.night else f"day {self.day}"
         dead = ", ".join(f"{d.player}" + (f" ({d.role})" if d.role else "") for d in self.deaths) or "nobody"
         lines = [f"{time}; alive {', '.join(self.alive)}; dead {dead}; leader {self.leader or 'none'}"]
-        lines += [f"  {s.player} ({s.purpose}, day {s.day}): {' / '.join(s.lines) or '(silent)'}" for s in self.speeches]
+        lines += [
+            f"  {s.player} ({s.purpose}, day {s.day}): {' / '.join(s.lines) or '(silent)'}" for s in self.speeches
+        ]
         return "\n".join(lines)
 
     def said(self, player: Player, text: str) -> None:
@@ -355,8 +358,11 @@ class WerewolfState(GameState):
         self.ballots.append(Ballot(self.day, msg.round, msg.player, _someone(msg.vote)))
 
     def _vote_result(self, msg: m.VoteResult) -> None:
-        self.results.append(VoteResult(self.day, msg.round, dict(msg.counts), msg.abstentions, msg.outcome,
-                                       msg.target, list(msg.candidates)))
+        self.results.append(
+            VoteResult(
+                self.day, msg.round, dict(msg.counts), msg.abstentions, msg.outcome, msg.target, list(msg.candidates)
+            )
+        )
 
     def _execution(self, msg: m.Execution) -> None:
         if not msg.spared:
@@ -388,15 +394,48 @@ class WerewolfState(GameState):
         self._end_line(m.End.parse(msg))
 
     READERS = {
-        **GameState.READERS, **typed({
-            m.Start: _start, m.Wolves: _wolves, m.Lovers: _lovers, m.Night: _night, m.Seer: _seer,
-            m.WolfVotes: _wolf_votes, m.WolfTarget: _wolf_target, m.Charmed: _charmed, m.Blocked: _blocked,
-            m.Masons: _masons, m.Caught: _caught, m.Cards: _cards, m.Silenced: _silenced, m.Cleansed: _cleansed,
-            m.Punished: _punished, m.Dealt: _dealt, m.Cult: _cult, m.Detective: _detective, m.Tracked: _tracked,
-            m.Watched: _watched, m.Oracle: _oracle, m.Dawn: _dawn, m.Day: _day, m.Candidacy: _candidacy,
-            m.Speech: _speech, m.LeaderVote: _leader_vote, m.Leader: _leader, m.Order: _order, m.Ballot: _ballot,
-            m.VoteResult: _vote_result, m.Execution: _execution, m.Idiot: _idiot, m.Shot: _shot_line,
-            m.Death: _death, Team: _team,
-        }),
-        "ASK candidacy": _floor, "ASK speak": _floor, "ASK last_words": _floor, END: _end,
+        **GameState.READERS,
+        **typed(
+            {
+                m.Start: _start,
+                m.Wolves: _wolves,
+                m.Lovers: _lovers,
+                m.Night: _night,
+                m.Seer: _seer,
+                m.WolfVotes: _wolf_votes,
+                m.WolfTarget: _wolf_target,
+                m.Charmed: _charmed,
+                m.Blocked: _blocked,
+                m.Masons: _masons,
+                m.Caught: _caught,
+                m.Cards: _cards,
+                m.Silenced: _silenced,
+                m.Cleansed: _cleansed,
+                m.Punished: _punished,
+                m.Dealt: _dealt,
+                m.Cult: _cult,
+                m.Detective: _detective,
+                m.Tracked: _tracked,
+                m.Watched: _watched,
+                m.Oracle: _oracle,
+                m.Dawn: _dawn,
+                m.Day: _day,
+                m.Candidacy: _candidacy,
+                m.Speech: _speech,
+                m.LeaderVote: _leader_vote,
+                m.Leader: _leader,
+                m.Order: _order,
+                m.Ballot: _ballot,
+                m.VoteResult: _vote_result,
+                m.Execution: _execution,
+                m.Idiot: _idiot,
+                m.Shot: _shot_line,
+                m.Death: _death,
+                Team: _team,
+            }
+        ),
+        "ASK candidacy": _floor,
+        "ASK speak": _floor,
+        "ASK last_words": _floor,
+        END: _end,
     }

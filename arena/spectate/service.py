@@ -45,15 +45,23 @@ class NarratorService:
     """Narrates the games of one lobby into ``narrator.channel`` (with ``per_game``: each
     game in ``CHANNEL-GID``, the channel itself keeping the tables and the ends)."""
 
-    def __init__(self, server: ServerConfig, narrator: NarratorConfig, *,
-                 reactor: irc.client.Reactor | None = None) -> None:
+    def __init__(
+        self, server: ServerConfig, narrator: NarratorConfig, *, reactor: irc.client.Reactor | None = None
+    ) -> None:
         if narrator.channel is None:
             raise ValueError("the narrator needs narrator.channel")
         self.channel = narrator.channel
         self.per_game = narrator.per_game
-        self.spectator = Spectator(server, narrator.nick_for(server.nick), self._post, channels=[self.channel],
-                                   lines_per_second=narrator.lines_per_second, burst=narrator.burst,
-                                   reactor=reactor, on_gone=self._gone)
+        self.spectator = Spectator(
+            server,
+            narrator.nick_for(server.nick),
+            self._post,
+            channels=[self.channel],
+            lines_per_second=narrator.lines_per_second,
+            burst=narrator.burst,
+            reactor=reactor,
+            on_gone=self._gone,
+        )
         self.link = self.spectator.link
         self.narrator = self.spectator.narrator
         self.backlog = Backlog(narrator.backlog)
@@ -124,8 +132,9 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s narrator: %(message)s")
     settings = json.loads(sys.stdin.readline())
     thread = ReactorThread(name="narrator")
-    service = NarratorService(ServerConfig(**settings["server"]), NarratorConfig(**settings["narrator"]),
-                              reactor=thread.reactor)
+    service = NarratorService(
+        ServerConfig(**settings["server"]), NarratorConfig(**settings["narrator"]), reactor=thread.reactor
+    )
     service.start()
     thread.start()
     try:
@@ -133,8 +142,11 @@ def main() -> None:
             print("ready", flush=True)
         sys.stdin.read()  # until the parent closes it
         end = time.monotonic() + FINISH  # a referee that stops after a game: its end is on its way
-        while time.monotonic() < end and not service.spectator.referee_left and \
-                not all(story.over for story in service.narrator.games.values()):
+        while (
+            time.monotonic() < end
+            and not service.spectator.referee_left
+            and not all(story.over for story in service.narrator.games.values())
+        ):
             time.sleep(0.05)
     finally:
         service.close()
@@ -153,11 +165,13 @@ def narrating(server: ServerConfig, narrator: NarratorConfig) -> Iterator[subpro
     if narrator.channel is None:
         yield None
         return
-    process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(json.dumps({"server": dataclasses.asdict(server),
-                                    "narrator": dataclasses.asdict(narrator)}) + "\n")
+    process.stdin.write(
+        json.dumps({"server": dataclasses.asdict(server), "narrator": dataclasses.asdict(narrator)}) + "\n"
+    )
     process.stdin.flush()
     waiting = threading.Thread(target=process.stdout.readline, daemon=True)  # "ready", or nothing if it failed
     waiting.start()

@@ -22,10 +22,20 @@ from ..narrate.sentence import Sentence
 class Spectator:
     """One IRC connection that listens like any spectator; ``on_sentence`` gets the story."""
 
-    def __init__(self, server: ServerConfig, nick: str, on_sentence: Callable[[Sentence], None], *,
-                 channels: Iterable[str] = (), only: str | None = None, lines_per_second: float = 1.0,
-                 burst: int = 5, reactor: irc.client.Reactor | None = None,
-                 on_gone: Callable[[str], None] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        server: ServerConfig,
+        nick: str,
+        on_sentence: Callable[[Sentence], None],
+        *,
+        channels: Iterable[str] = (),
+        only: str | None = None,
+        lines_per_second: float = 1.0,
+        burst: int = 5,
+        reactor: irc.client.Reactor | None = None,
+        on_gone: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         """``channels``: joined besides the lobby; ``only``: the game id to follow alone;
         ``on_gone(gid)``: a game's channel was left (its story is told)."""
         self.narrator = Narrator(server.channel, server.nick, only=only)
@@ -35,11 +45,21 @@ class Spectator:
         self.on_gone = on_gone
         self.clock = clock
         self.link = IrcLink(
-            server.host, server.port, nick,
-            LinkSettings(tls=server.tls, password=server.password, realname="arena spectator",
-                         lines_per_second=lines_per_second, burst=burst),
-            channels=[server.channel, *channels], reactor=reactor, on_message=self._on_message,
-            on_membership=self._on_membership, on_topic=self.narrator.topic,
+            server.host,
+            server.port,
+            nick,
+            LinkSettings(
+                tls=server.tls,
+                password=server.password,
+                realname="arena spectator",
+                lines_per_second=lines_per_second,
+                burst=burst,
+            ),
+            channels=[server.channel, *channels],
+            reactor=reactor,
+            on_message=self._on_message,
+            on_membership=self._on_membership,
+            on_topic=self.narrator.topic,
         )
 
     def start(self) -> None:

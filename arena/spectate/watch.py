@@ -18,8 +18,16 @@ LINGER = 2.0
 """Seconds ``watch GID`` stays after its game's END, for the ratings that follow it."""
 
 
-def watch(server: ServerConfig, echo: Callable[[str], None], *, gid: str | None = None, color: bool = False,
-          nick: str = "spectator", linger: float = LINGER, ready: Callable[[], None] | None = None) -> None:
+def watch(
+    server: ServerConfig,
+    echo: Callable[[str], None],
+    *,
+    gid: str | None = None,
+    color: bool = False,
+    nick: str = "spectator",
+    linger: float = LINGER,
+    ready: Callable[[], None] | None = None,
+) -> None:
     """Print the lobby's games (or game ``gid`` alone) as they are played; returns once that
     game is over, else runs until interrupted (Ctrl-C). ``gid``'s channel is joined at once
     under the lobby's naming (``LOBBY-GID``), so a game already running is told from now."""
@@ -33,8 +41,15 @@ def watch(server: ServerConfig, echo: Callable[[str], None], *, gid: str | None 
             timer.start()
 
     thread = ReactorThread(name="watch")
-    spectator = Spectator(server, nick, show, channels=[f"{server.channel}-{gid}"] if gid else [], only=gid,
-                          reactor=thread.reactor, on_gone=lambda g: over.set() if g == gid else None)
+    spectator = Spectator(
+        server,
+        nick,
+        show,
+        channels=[f"{server.channel}-{gid}"] if gid else [],
+        only=gid,
+        reactor=thread.reactor,
+        on_gone=lambda g: over.set() if g == gid else None,
+    )
     spectator.start()
     thread.start()
     try:

@@ -14,12 +14,42 @@ from .db import Store
 from .figures import FIGURES, Figure
 from .live import LiveGame
 from .ratings import ParametersChanged, system_params
-from .records import (BotStats, GameRecord, GameSummary, LeaderRow, Mismatch, PlayerOutcome, RateStat,
-                      RebuildReport, RoleStats, StoredGame, build_match, record_from_game)
+from .records import (
+    BotStats,
+    GameRecord,
+    GameSummary,
+    LeaderRow,
+    Mismatch,
+    PlayerOutcome,
+    RateStat,
+    RebuildReport,
+    RoleStats,
+    StoredGame,
+    build_match,
+    record_from_game,
+)
 from .schema import MIGRATIONS, SchemaError, migrate
 
 __all__ = [
-    "FIGURES", "MIGRATIONS", "BotStats", "Figure", "GameRecord", "GameSummary", "LeaderRow", "LiveGame", "Mismatch",
-    "ParametersChanged", "PlayerOutcome", "RateStat", "RebuildReport", "RoleStats", "SchemaError", "Store", "StoredGame",
-    "build_match", "migrate", "record_from_game", "system_params",
+    "FIGURES",
+    "MIGRATIONS",
+    "BotStats",
+    "Figure",
+    "GameRecord",
+    "GameSummary",
+    "LeaderRow",
+    "LiveGame",
+    "Mismatch",
+    "ParametersChanged",
+    "PlayerOutcome",
+    "RateStat",
+    "RebuildReport",
+    "RoleStats",
+    "SchemaError",
+    "Store",
+    "StoredGame",
+    "build_match",
+    "migrate",
+    "record_from_game",
+    "system_params",
 ]

@@ -8,8 +8,10 @@ from typing import Any
 from .database import Database
 from .records import UNKNOWN_OWNER, BotRecord, Verifier
 
-_COLUMNS = ("name, owner, version, scram_salt, scram_iterations, scram_stored_key, scram_server_key,"
-            " key_hash IS NOT NULL, account, created, seen")
+_COLUMNS = (
+    "name, owner, version, scram_salt, scram_iterations, scram_stored_key, scram_server_key,"
+    " key_hash IS NOT NULL, account, created, seen"
+)
 
 
 def _record(row: Sequence[Any]) -> BotRecord:
@@ -40,7 +42,14 @@ class Bots:
             self.db.execute(
                 "INSERT INTO bots (name, owner, account, created, scram_salt, scram_iterations, scram_stored_key,"
                 " scram_server_key) VALUES (?,?,?,?,?,?,?,?)",
-                (name, owner, account, now, *((v.salt, v.iterations, v.stored_key, v.server_key) if v else (None,) * 4)))
+                (
+                    name,
+                    owner,
+                    account,
+                    now,
+                    *((v.salt, v.iterations, v.stored_key, v.server_key) if v else (None,) * 4),
+                ),
+            )
         except self.db.dialect.integrity_error:
             raise KeyError(name) from None
 
@@ -48,10 +57,14 @@ class Bots:
         """Replace a bot's key (the old one, SCRAM or from before, stops working); raises
         KeyError if unknown."""
         v = verifier
-        if self.db.execute(
+        if (
+            self.db.execute(
                 "UPDATE bots SET key_hash = NULL, scram_salt = ?, scram_iterations = ?, scram_stored_key = ?,"
                 " scram_server_key = ? WHERE name = ?",
-                (v.salt, v.iterations, v.stored_key, v.server_key, name)).rowcount != 1:
+                (v.salt, v.iterations, v.stored_key, v.server_key, name),
+            ).rowcount
+            != 1
+        ):
             raise KeyError(name)
 
     def save(self, name: str, owner: str, version: str, account: str | None, now: float) -> None:
@@ -59,7 +72,9 @@ class Bots:
         ``owner`` fills in only an unknown one: the operator's (``arena bots add --owner``),
         or the first a bot declared, is not for a registration to change."""
         sql = self.db.dialect.upsert(
-            "INSERT INTO bots (name, owner, version, account, created, seen) VALUES (?,?,?,?,?,?)", "name",
+            "INSERT INTO bots (name, owner, version, account, created, seen) VALUES (?,?,?,?,?,?)",
+            "name",
             "owner = CASE WHEN bots.owner = ? THEN excluded.owner ELSE bots.owner END, version = excluded.version,"
-            " account = COALESCE(bots.account, excluded.account), seen = excluded.seen")
+            " account = COALESCE(bots.account, excluded.account), seen = excluded.seen",
+        )
         self.db.execute(sql, (name, owner, version, account, now, now, UNKNOWN_OWNER))

@@ -32,8 +32,13 @@ class Store:
     ``dialect``: the database engine's own SQL (``dialect.SQLite`` unless given).
     """
 
-    def __init__(self, path: str | os.PathLike[str], systems: Sequence[RatingSystem] | None = None,
-                 migrations: Sequence[Migration] = MIGRATIONS, dialect: Dialect | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        systems: Sequence[RatingSystem] | None = None,
+        migrations: Sequence[Migration] = MIGRATIONS,
+        dialect: Dialect | None = None,
+    ) -> None:
         self.path = os.fspath(path)
         self.systems: tuple[RatingSystem, ...] = tuple(systems) if systems is not None else default_systems()
         names = [s.name for s in self.systems]

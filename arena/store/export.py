@@ -5,7 +5,8 @@ A finished game's document holds everything: who was who, every event with its a
 the answers, every line the referee sent, the players' talk and answer lines, the ratings
 before and after. A game still in progress (journaled in ``live_games``) gets the same
 shape holding only what its channel has shown: public events, channel lines and talk; no
-roles, no seed (the deal follows from it), no answers, no direct messages. So a bot's author watching a game their bot plays sees
+roles, no seed (the deal follows from it), no answers, no direct messages. So a bot's author
+watching a game their bot plays sees
 what a spectator in the channel sees, and nothing more, until the game's ``END``.
 The format is documented field by field in docs/operators.md ("The export format").
 """
@@ -32,9 +33,15 @@ FINISHED = "finished"
 
 
 def _changes(changes: Iterable[Change]) -> list[dict[str, Any]]:
-    return [{"kind": c.entity[0], "entity": c.entity[1],
-             "before": {"mu": c.before.mu, "sigma": c.before.sigma},
-             "after": {"mu": c.after.mu, "sigma": c.after.sigma}} for c in changes]
+    return [
+        {
+            "kind": c.entity[0],
+            "entity": c.entity[1],
+            "before": {"mu": c.before.mu, "sigma": c.before.sigma},
+            "after": {"mu": c.after.mu, "sigma": c.after.sigma},
+        }
+        for c in changes
+    ]
 
 
 def _talk(talk: Iterable[Talk], after: Callable[[int], int] = int) -> list[dict[str, Any]]:
@@ -44,8 +51,19 @@ def _talk(talk: Iterable[Talk], after: Callable[[int], int] = int) -> list[dict[
 
 
 def _answers(answers: Iterable[Answer]) -> list[dict[str, Any]]:
-    return [{"seat": a.seat, "rid": a.rid, "line": a.line, "at": a.at, "latency": a.latency, "error": a.error,
-             "fallback": a.fallback, "after": a.after} for a in answers]
+    return [
+        {
+            "seat": a.seat,
+            "rid": a.rid,
+            "line": a.line,
+            "at": a.at,
+            "latency": a.latency,
+            "error": a.error,
+            "fallback": a.fallback,
+            "after": a.after,
+        }
+        for a in answers
+    ]
 
 
 def export_game(game: StoredGame) -> dict[str, Any]:
@@ -63,14 +81,25 @@ def export_game(game: StoredGame) -> dict[str, Any]:
         "seed": game.seed,
         "options": game.options,
         "players": [
-            {"seat": seat, "nick": nick, "bot": bot, "role": game.roles[seat], "side": game.sides[seat],
-             "result": outcomes[seat].result if seat in outcomes else None}
-            for seat, (nick, bot) in enumerate(zip(s.nicks, s.bots))],
-        "result": {"kind": s.kind, "winner": s.winner, "reason": s.reason, "winners": sorted(game.winners),
-                   "forfeited": game.forfeited},
+            {
+                "seat": seat,
+                "nick": nick,
+                "bot": bot,
+                "role": game.roles[seat],
+                "side": game.sides[seat],
+                "result": outcomes[seat].result if seat in outcomes else None,
+            }
+            for seat, (nick, bot) in enumerate(zip(s.nicks, s.bots))
+        ],
+        "result": {
+            "kind": s.kind,
+            "winner": s.winner,
+            "reason": s.reason,
+            "winners": sorted(game.winners),
+            "forfeited": game.forfeited,
+        },
         "events": [e.to_dict() for e in game.events],
-        "actions": [{"seat": seat, "kind": kind, "value": lists(value)}
-                    for seat, kind, value in game.history],
+        "actions": [{"seat": seat, "kind": kind, "value": lists(value)} for seat, kind, value in game.history],
         "lines": [{"to": to, "line": line} for to, line in game.transcript],
         "talk": _talk(game.talk),
         "answers": _answers(game.answers),
@@ -99,8 +128,10 @@ def export_live(live: LiveGame) -> dict[str, Any]:
         "finished": None,
         "seed": None,
         "options": live.options,
-        "players": [{"seat": seat, "nick": nick, "bot": bot, "role": None, "side": None, "result": None}
-                    for seat, (nick, bot) in enumerate(zip(live.names, live.bots))],
+        "players": [
+            {"seat": seat, "nick": nick, "bot": bot, "role": None, "side": None, "result": None}
+            for seat, (nick, bot) in enumerate(zip(live.names, live.bots))
+        ],
         "result": None,
         "events": [e.to_dict() for e in engine.events if e.public],
         "actions": [],

@@ -60,18 +60,36 @@ class Games:
             "INSERT INTO games (id, game, options, seed, deal, players, nicks, roles, sides, kind, winner, winners,"
             " reason, forfeited, tournament, started, finished, bots) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
             " RETURNING seq",
-            (r.id, r.game, encode(dict(r.options)), r.seed, None if r.deal is None else encode(list(r.deal)),
-             r.players, encode(list(r.nicks)), encode(list(r.roles)), encode(list(r.sides)), match.kind, res.winner if res else None,
-             encode(sorted(res.winners) if res else []), res.reason if res else r.abort_reason,
-             res.forfeited if res else None, r.tournament, r.started, r.finished, encode(list(r.identities))),
+            (
+                r.id,
+                r.game,
+                encode(dict(r.options)),
+                r.seed,
+                None if r.deal is None else encode(list(r.deal)),
+                r.players,
+                encode(list(r.nicks)),
+                encode(list(r.roles)),
+                encode(list(r.sides)),
+                match.kind,
+                res.winner if res else None,
+                encode(sorted(res.winners) if res else []),
+                res.reason if res else r.abort_reason,
+                res.forfeited if res else None,
+                r.tournament,
+                r.started,
+                r.finished,
+                encode(list(r.identities)),
+            ),
         ).fetchall()
         return int(rows[0][0])
 
     def _insert_log(self, seq: int, r: GameRecord) -> None:
         self.db.executemany(
             "INSERT INTO events (game_seq, idx, kind, data, audience) VALUES (?,?,?,?,?)",
-            ((seq, i, e.kind, encode(e.data), None if e.audience is None else encode(sorted(e.audience)))
-             for i, e in enumerate(r.events)),
+            (
+                (seq, i, e.kind, encode(e.data), None if e.audience is None else encode(sorted(e.audience)))
+                for i, e in enumerate(r.events)
+            ),
         )
         self.db.executemany(
             "INSERT INTO actions (game_seq, idx, seat, kind, value) VALUES (?,?,?,?,?)",
@@ -88,18 +106,37 @@ class Games:
         rows = []
         for seat, bot in enumerate(r.identities):
             i, g = where[bot]
-            rows.append((seq, seat, bot, r.roles[seat], r.sides[seat], i, g.rank,
-                         g.side if match.kind == RANKED else None, match.result_of(bot)))
+            rows.append(
+                (
+                    seq,
+                    seat,
+                    bot,
+                    r.roles[seat],
+                    r.sides[seat],
+                    i,
+                    g.rank,
+                    g.side if match.kind == RANKED else None,
+                    match.result_of(bot),
+                )
+            )
         self.db.executemany(
             "INSERT INTO outcomes (game_seq, seat, bot, role, side, grp, rank, adv, result) VALUES (?,?,?,?,?,?,?,?,?)",
             rows,
         )
 
-    def find(self, game: str | None = None, bot: str | None = None, limit: int | None = 50,
-             before_seq: int | None = None, tournament: str | None = None) -> list[GameSummary]:
+    def find(
+        self,
+        game: str | None = None,
+        bot: str | None = None,
+        limit: int | None = 50,
+        before_seq: int | None = None,
+        tournament: str | None = None,
+    ) -> list[GameSummary]:
         """Newest first; ``before_seq`` pages backwards; ``limit`` None: all of them."""
-        sql = ("SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament, bots"
-               " FROM games WHERE 1=1")
+        sql = (
+            "SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament, bots"
+            " FROM games WHERE 1=1"
+        )
         args: list[Any] = []
         if game is not None:
             sql += " AND game = ?"
@@ -120,46 +157,76 @@ class Games:
     def load(self, game_id: str) -> StoredGame | None:
         row = self.db.execute(
             "SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament, bots,"
-            " options, seed, roles, sides, winners, forfeited, deal FROM games WHERE id = ?", (game_id,)).fetchone()
+            " options, seed, roles, sides, winners, forfeited, deal FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
         if row is None:
             return None
         seq = row[0]
         events = tuple(
             Event(kind, json.loads(data), None if aud is None else frozenset(json.loads(aud)))
             for kind, data, aud in self.db.execute(
-                "SELECT kind, data, audience FROM events WHERE game_seq = ? ORDER BY idx", (seq,))
+                "SELECT kind, data, audience FROM events WHERE game_seq = ? ORDER BY idx", (seq,)
+            )
         )
         transcript = tuple(
-            (target, line) for target, line in self.db.execute(
-                "SELECT target, line FROM lines WHERE game_seq = ? ORDER BY idx", (seq,))
+            (target, line)
+            for target, line in self.db.execute(
+                "SELECT target, line FROM lines WHERE game_seq = ? ORDER BY idx", (seq,)
+            )
         )
         history = tuple(
             (seat, kind, tuples(json.loads(value)))
             for seat, kind, value in self.db.execute(
-                "SELECT seat, kind, value FROM actions WHERE game_seq = ? ORDER BY idx", (seq,))
+                "SELECT seat, kind, value FROM actions WHERE game_seq = ? ORDER BY idx", (seq,)
+            )
         )
         talk, answers = said.load(self.db, said.FINISHED, seq)
         outcomes = tuple(
-            PlayerOutcome(*r) for r in self.db.execute(
-                "SELECT seat, bot, role, side, result FROM outcomes WHERE game_seq = ? ORDER BY seat", (seq,))
+            PlayerOutcome(*r)
+            for r in self.db.execute(
+                "SELECT seat, bot, role, side, result FROM outcomes WHERE game_seq = ? ORDER BY seat", (seq,)
+            )
         )
         changes: dict[str, list[Change]] = defaultdict(list)
         for system, kind, entity, mb, sb, ma, sa in self.db.execute(
-                "SELECT system, kind, entity, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes"
-                " WHERE game_seq = ?", (seq,)):
+            "SELECT system, kind, entity, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes"
+            " WHERE game_seq = ?",
+            (seq,),
+        ):
             changes[system].append(Change((kind, entity), Rating(mb, sb), Rating(ma, sa)))
         return StoredGame(
-            summary=_summary(row[:12]), options=json.loads(row[12]), seed=row[13],
-            roles=tuple(json.loads(row[14])), sides=tuple(json.loads(row[15])),
-            winners=frozenset(json.loads(row[16])), forfeited=row[17], events=events, history=history,
-            outcomes=outcomes, changes={k: tuple(v) for k, v in changes.items()},
-            deal=None if row[18] is None else tuple(json.loads(row[18])), transcript=transcript,
-            talk=talk, answers=answers,
+            summary=_summary(row[:12]),
+            options=json.loads(row[12]),
+            seed=row[13],
+            roles=tuple(json.loads(row[14])),
+            sides=tuple(json.loads(row[15])),
+            winners=frozenset(json.loads(row[16])),
+            forfeited=row[17],
+            events=events,
+            history=history,
+            outcomes=outcomes,
+            changes={k: tuple(v) for k, v in changes.items()},
+            deal=None if row[18] is None else tuple(json.loads(row[18])),
+            transcript=transcript,
+            talk=talk,
+            answers=answers,
         )
 
 
 def _summary(row: Sequence[Any]) -> GameSummary:
     seq, gid, game, players, kind, winner, reason, nicks, started, finished, tournament, bots = row
-    return GameSummary(seq, gid, game, players, kind, winner, reason, tuple(json.loads(nicks)), started, finished,
-                       tournament, tuple(json.loads(bots or nicks)))
-
+    return GameSummary(
+        seq,
+        gid,
+        game,
+        players,
+        kind,
+        winner,
+        reason,
+        tuple(json.loads(nicks)),
+        started,
+        finished,
+        tournament,
+        tuple(json.loads(bots or nicks)),
+    )

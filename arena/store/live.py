@@ -74,7 +74,9 @@ class LiveGames:
         ignore = db.dialect.insert_ignore("INSERT INTO game_ids (id, reserved) VALUES (?, ?)")
         with db.transaction():
             while True:
-                n = db.execute("UPDATE counters SET value = value + 1 WHERE name = 'game' RETURNING value").fetchone()[0]
+                n = db.execute("UPDATE counters SET value = value + 1 WHERE name = 'game' RETURNING value").fetchone()[
+                    0
+                ]
                 gid = f"g{n}"
                 if db.execute(ignore, (gid, now)).rowcount:
                     return gid
@@ -97,26 +99,49 @@ class LiveGames:
             self.db.execute(
                 "INSERT INTO live_games (id, game, options, seed, deal, names, bots, place, tournament, started,"
                 " resumes, state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (live.id, live.game, _encode(live.options), live.seed,
-                 None if live.deal is None else _encode(list(live.deal)), _encode(list(live.names)),
-                 _encode(list(live.bots)), live.place, live.tournament, live.started, live.resumes,
-                 _encode(live.state)))
+                (
+                    live.id,
+                    live.game,
+                    _encode(live.options),
+                    live.seed,
+                    None if live.deal is None else _encode(list(live.deal)),
+                    _encode(list(live.names)),
+                    _encode(list(live.bots)),
+                    live.place,
+                    live.tournament,
+                    live.started,
+                    live.resumes,
+                    _encode(live.state),
+                ),
+            )
 
-    def append(self, gid: str, first_action: int, actions: Sequence[tuple[int, str, Any]],
-               first_line: int, lines: Sequence[Line], state: dict[str, Any], first_talk: int = 0,
-               talk: Sequence[Talk] = (), first_answer: int = 0, answers: Sequence[Answer] = ()) -> None:
+    def append(
+        self,
+        gid: str,
+        first_action: int,
+        actions: Sequence[tuple[int, str, Any]],
+        first_line: int,
+        lines: Sequence[Line],
+        state: dict[str, Any],
+        first_talk: int = 0,
+        talk: Sequence[Talk] = (),
+        first_answer: int = 0,
+        answers: Sequence[Answer] = (),
+    ) -> None:
         """Add a step of a live game, durable when this returns: its new answers and lines,
         talk and answer lines, numbered on from ``first_*`` (a number written twice is an
         integrity error: nothing is ever overwritten), and the bookkeeping as it stands
         after them."""
         db = self.db
         with db.transaction():
-            db.executemany("INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
-                           ((gid, first_action + i, seat, kind, _encode(value))
-                            for i, (seat, kind, value) in enumerate(actions)))
-            db.executemany("INSERT INTO live_lines (gid, idx, target, seat, line) VALUES (?,?,?,?,?)",
-                           ((gid, first_line + i, target, seat, line)
-                            for i, (target, seat, line) in enumerate(lines)))
+            db.executemany(
+                "INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
+                ((gid, first_action + i, seat, kind, _encode(value)) for i, (seat, kind, value) in enumerate(actions)),
+            )
+            db.executemany(
+                "INSERT INTO live_lines (gid, idx, target, seat, line) VALUES (?,?,?,?,?)",
+                ((gid, first_line + i, target, seat, line) for i, (target, seat, line) in enumerate(lines)),
+            )
             said.insert(db, said.LIVE, gid, first_talk, talk, first_answer, answers)
             if db.execute("UPDATE live_games SET state = ? WHERE id = ?", (_encode(state), gid)).rowcount != 1:
                 raise KeyError(f"game {gid} is not live")
@@ -129,8 +154,13 @@ class LiveGames:
     def close(self, gid: str) -> None:
         """Forget a live game: it is recorded and its end has reached the server (``Journal.forget``)."""
         with self.db.transaction():
-            for table, column in (("live_actions", "gid"), ("live_lines", "gid"), ("live_talk", "gid"),
-                                  ("live_answers", "gid"), ("live_games", "id")):
+            for table, column in (
+                ("live_actions", "gid"),
+                ("live_lines", "gid"),
+                ("live_talk", "gid"),
+                ("live_answers", "gid"),
+                ("live_games", "id"),
+            ):
                 self.db.execute(f"DELETE FROM {table} WHERE {column} = ?", (gid,))
 
     def unfinished(self, *, place: str | None = None, tournament: str | None = None) -> list[LiveGame]:
@@ -152,16 +182,40 @@ class LiveGames:
             rows = db.execute(
                 "SELECT id, game, options, seed, deal, names, bots, place, tournament, started, resumes, state,"
                 " EXISTS (SELECT 1 FROM games WHERE games.id = live_games.id)"
-                f" FROM live_games WHERE {where} ORDER BY started, id", args).fetchall()
+                f" FROM live_games WHERE {where} ORDER BY started, id",
+                args,
+            ).fetchall()
             games = []
             for gid, game, options, seed, deal, names, bots, where_, tid, started, resumes, state, recorded in rows:
-                history = tuple((seat, kind, _tuples(json.loads(value))) for seat, kind, value in db.execute(
-                    "SELECT seat, kind, value FROM live_actions WHERE gid = ? ORDER BY idx", (gid,)))
-                lines = tuple(db.execute("SELECT target, seat, line FROM live_lines WHERE gid = ? ORDER BY idx",
-                                         (gid,)))
+                history = tuple(
+                    (seat, kind, _tuples(json.loads(value)))
+                    for seat, kind, value in db.execute(
+                        "SELECT seat, kind, value FROM live_actions WHERE gid = ? ORDER BY idx", (gid,)
+                    )
+                )
+                lines = tuple(
+                    db.execute("SELECT target, seat, line FROM live_lines WHERE gid = ? ORDER BY idx", (gid,))
+                )
                 talk, answers = said.load(db, said.LIVE, gid)
-                games.append(LiveGame(gid, game, json.loads(options), seed,
-                                      None if deal is None else tuple(json.loads(deal)),
-                                      tuple(json.loads(names)), tuple(json.loads(bots)), where_, tid, started,
-                                      resumes, history, lines, json.loads(state), bool(recorded), talk, answers))
+                games.append(
+                    LiveGame(
+                        gid,
+                        game,
+                        json.loads(options),
+                        seed,
+                        None if deal is None else tuple(json.loads(deal)),
+                        tuple(json.loads(names)),
+                        tuple(json.loads(bots)),
+                        where_,
+                        tid,
+                        started,
+                        resumes,
+                        history,
+                        lines,
+                        json.loads(state),
+                        bool(recorded),
+                        talk,
+                        answers,
+                    )
+                )
         return games

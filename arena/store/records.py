@@ -134,11 +134,25 @@ def record_from_game(
         opts = getattr(game, "options", None)
         options = opts.to_dict() if opts is not None else {}
     return GameRecord(
-        id=game_id, game=game_type, options=dict(options), seed=game.seed, nicks=tuple(nicks),
-        roles=tuple(roles), sides=tuple(sides), result=result, events=tuple(game.events),
-        history=tuple(game.history), started=started, finished=finished, tournament=tournament,
-        abort_reason=aborted_reason or ABORTED_REASON, deal=game.deal, transcript=tuple(transcript),
-        bots=tuple(bots) if bots is not None else (), talk=tuple(talk), answers=tuple(answers),
+        id=game_id,
+        game=game_type,
+        options=dict(options),
+        seed=game.seed,
+        nicks=tuple(nicks),
+        roles=tuple(roles),
+        sides=tuple(sides),
+        result=result,
+        events=tuple(game.events),
+        history=tuple(game.history),
+        started=started,
+        finished=finished,
+        tournament=tournament,
+        abort_reason=aborted_reason or ABORTED_REASON,
+        deal=game.deal,
+        transcript=tuple(transcript),
+        bots=tuple(bots) if bots is not None else (),
+        talk=tuple(talk),
+        answers=tuple(answers),
     )
 
 

@@ -45,8 +45,16 @@ def _row(table: Table, *cells: object) -> None:
 
 
 def _lines(table: Table, indent: str = "") -> list[str]:
-    console = Console(file=io.StringIO(), width=WIDTH, no_color=True, force_terminal=False, color_system=None,
-                      highlight=False, markup=False, emoji=False)
+    console = Console(
+        file=io.StringIO(),
+        width=WIDTH,
+        no_color=True,
+        force_terminal=False,
+        color_system=None,
+        highlight=False,
+        markup=False,
+        emoji=False,
+    )
     console.print(table)
     out = console.file.getvalue()  # type: ignore[attr-defined]
     return [indent + line.rstrip() for line in out.splitlines()]
@@ -61,11 +69,29 @@ def _pct(stat: RateStat) -> str:
 def leaderboard_lines(rows: Sequence[LeaderRow], system: str) -> list[str]:
     """Rank, bot, owner, rating (TrueSkill: mu ± sigma and the sorted-by mu - 3 sigma), games, win rate."""
     if system == "trueskill":
-        table = _table("#", "bot", "owner", "score", "mu", "sigma", "games", "win rate [95% CI]",
-                       right=("#", "score", "mu", "sigma", "games"))
+        table = _table(
+            "#",
+            "bot",
+            "owner",
+            "score",
+            "mu",
+            "sigma",
+            "games",
+            "win rate [95% CI]",
+            right=("#", "score", "mu", "sigma", "games"),
+        )
         for r in rows:
-            _row(table, r.rank, r.bot, r.owner, f"{r.score:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", r.games,
-                 _pct(r.win_rate))
+            _row(
+                table,
+                r.rank,
+                r.bot,
+                r.owner,
+                f"{r.score:.2f}",
+                f"{r.mu:.2f}",
+                f"{r.sigma:.2f}",
+                r.games,
+                _pct(r.win_rate),
+            )
     else:
         table = _table("#", "bot", "owner", system, "games", "win rate [95% CI]", right=("#", system, "games"))
         for r in rows:
@@ -86,8 +112,15 @@ def games_lines(games: Iterable[GameSummary]) -> list[str]:
 def stats_lines(stats: BotStats) -> list[str]:
     """A bot's record overall, a table of its roles with their figures, and its conduct."""
     o = stats.overall
-    tally = ", ".join([counted(o.games, "game"), counted(o.wins, "win"), counted(o.losses, "loss", "losses"),
-                       counted(o.draws, "draw"), counted(o.forfeits, "forfeit")])
+    tally = ", ".join(
+        [
+            counted(o.games, "game"),
+            counted(o.wins, "win"),
+            counted(o.losses, "loss", "losses"),
+            counted(o.draws, "draw"),
+            counted(o.forfeits, "forfeit"),
+        ]
+    )
     lines = [f"{stats.bot} ({stats.game}): {tally}, {o.aborted} aborted; win rate {_pct(o.win_rate)}"]
     table = _table("role", "games", "win rate [95% CI]", "figures", right=("games",))
     for role, r in stats.roles.items():
@@ -96,10 +129,13 @@ def stats_lines(stats: BotStats) -> list[str]:
     lines += _lines(table, indent="  ")
     c = stats.conduct
     codes = ", ".join(f"{code} {n}" for code, n in c.refused.items())
-    lines.append(f"  lines refused: {sum(c.refused.values())}{f' ({codes})' if codes else ''}; "
-                 f"late: {c.warnings} warned, {c.defaults} answered by default, {c.forfeits} forfeited")
-    kinds = ", ".join(f"{marker} {c.fallbacks.get(marker, 0)}" for marker in FALLBACKS
-                      if marker != "own" or c.fallbacks.get(marker))  # a bot's own fallbacks are rarer
+    lines.append(
+        f"  lines refused: {sum(c.refused.values())}{f' ({codes})' if codes else ''}; "
+        f"late: {c.warnings} warned, {c.defaults} answered by default, {c.forfeits} forfeited"
+    )
+    kinds = ", ".join(
+        f"{marker} {c.fallbacks.get(marker, 0)}" for marker in FALLBACKS if marker != "own" or c.fallbacks.get(marker)
+    )  # a bot's own fallbacks are rarer
     lines.append(f"  fallbacks: {sum(c.fallbacks.values())} ({kinds})")
     return lines
 
@@ -108,15 +144,23 @@ def bots_lines(bots: Iterable[BotRecord]) -> list[str]:
     """Every bot: owner, version, how it proves who it is, when it last registered (UTC)."""
     table = _table("bot", "owner", "version", "proven by", "last seen (UTC)")
     for b in bots:
-        proof = " + ".join(p for p, on in (("key", b.verifier), (f"old key: rekey {b.name}", b.old_key),
-                                            (f"account {b.account}", b.account)) if on)
+        proof = " + ".join(
+            p
+            for p, on in (
+                ("key", b.verifier),
+                (f"old key: rekey {b.name}", b.old_key),
+                (f"account {b.account}", b.account),
+            )
+            if on
+        )
         seen = time.strftime("%Y-%m-%d %H:%M", time.gmtime(b.seen)) if b.seen else "never"
         _row(table, b.name, b.owner, b.version, proof or "name only", seen)
     return _lines(table)
 
 
-def replay_lines(game: StoredGame, seat: int | None = None, everything: bool = False,
-                 after: Sequence[str] = ()) -> list[str]:
+def replay_lines(
+    game: StoredGame, seat: int | None = None, everything: bool = False, after: Sequence[str] = ()
+) -> list[str]:
     """A stored game as the channel showed it: the referee's channel lines (``#``) with the
     players' talk at its place (``<nick> text``), then ``after`` (lines said after the
     game, e.g. its ratings). With ``seat``, also what that seat was told (``>``) and its own

@@ -277,8 +277,10 @@ def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) -> int:
     dialect = db.dialect
     start = dialect.schema_version(db.conn)
     if start > len(migrations):
-        raise SchemaError(f"the database has schema version {start}, newer than this arena knows "
-                          f"({len(migrations)}); upgrade the arena")
+        raise SchemaError(
+            f"the database has schema version {start}, newer than this arena knows "
+            f"({len(migrations)}); upgrade the arena"
+        )
     for version in range(start, len(migrations)):
         with db.transaction():
             if dialect.schema_version(db.conn) != version:

@@ -13,6 +13,7 @@ class Secrets:
     def get(self, name: str) -> bytes:
         """The master key stored under ``name``, drawn on first use; an insert that ignores
         a key already there lets two processes race and agree on one key."""
-        self.db.execute(self.db.dialect.insert_ignore("INSERT INTO secrets (name, value) VALUES (?, ?)"),
-                        (name, new_key()))
+        self.db.execute(
+            self.db.dialect.insert_ignore("INSERT INTO secrets (name, value) VALUES (?, ?)"), (name, new_key())
+        )
         return bytes(self.db.execute("SELECT value FROM secrets WHERE name = ?", (name,)).fetchone()[0])

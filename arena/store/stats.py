@@ -25,8 +25,10 @@ class Stats:
     def bots(self, game: str, bot: str | None = None, tournament: str | None = None) -> dict[str, BotStats]:
         """Per bot: games, wins, win rate with a Wilson 95% interval, overall and per role,
         plus the game's role figures (``figures.FIGURES``); only ``tournament``'s games if given."""
-        sql = ("SELECT o.bot, o.role, o.result, g.reason, COUNT(*) FROM outcomes o JOIN games g ON g.seq = o.game_seq"
-               " WHERE g.game = ?")
+        sql = (
+            "SELECT o.bot, o.role, o.result, g.reason, COUNT(*) FROM outcomes o JOIN games g ON g.seq = o.game_seq"
+            " WHERE g.game = ?"
+        )
         args: list[Any] = [game]
         if bot is not None:
             sql += " AND o.bot = ?"
@@ -45,7 +47,9 @@ class Stats:
             rows = counts[b]
             roles = sorted({r for r, _, _, _ in rows if r is not None})
             out[b] = BotStats(
-                b, game, _role_stats(None, rows, figures),
+                b,
+                game,
+                _role_stats(None, rows, figures),
                 {r: _role_stats(r, [x for x in rows if x[0] == r], figures) for r in roles},
                 conduct.get(b, Conduct({}, 0, 0, 0)),
             )
@@ -56,10 +60,12 @@ class Stats:
         (under its seat's nick; an ``ERROR`` with ``count=N`` stands for N refusals) and
         ``TIMEOUT`` lines naming it (by its seat's nick); from its stored answer lines, those
         marked ``fallback=``, by marker."""
-        sql = ("SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
-               " JOIN games g ON g.seq = l.game_seq"
-               " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')"
-               + (" AND g.tournament = ?" if tournament is not None else ""))
+        sql = (
+            "SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
+            " JOIN games g ON g.seq = l.game_seq"
+            " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')"
+            + (" AND g.tournament = ?" if tournament is not None else "")
+        )
         refused: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         late: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         args = (game,) if tournament is None else (game, tournament)
@@ -78,13 +84,20 @@ class Stats:
                 late[name]["warn"] += 1
         fallbacks: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for bots, seat, marker, n in self.db.execute(
-                "SELECT COALESCE(g.bots, g.nicks), a.seat, a.fallback, COUNT(*) FROM answers a"
-                " JOIN games g ON g.seq = a.game_seq WHERE g.game = ? AND a.fallback IS NOT NULL"
-                " GROUP BY a.game_seq, a.seat, a.fallback", (game,)):
+            "SELECT COALESCE(g.bots, g.nicks), a.seat, a.fallback, COUNT(*) FROM answers a"
+            " JOIN games g ON g.seq = a.game_seq WHERE g.game = ? AND a.fallback IS NOT NULL"
+            " GROUP BY a.game_seq, a.seat, a.fallback",
+            (game,),
+        ):
             fallbacks[json.loads(bots)[seat]][marker] += n
         return {
-            name: Conduct(dict(sorted(refused[name].items())), late[name]["warn"], late[name]["default"],
-                          late[name]["forfeit"], dict(sorted(fallbacks[name].items())))
+            name: Conduct(
+                dict(sorted(refused[name].items())),
+                late[name]["warn"],
+                late[name]["default"],
+                late[name]["forfeit"],
+                dict(sorted(fallbacks[name].items())),
+            )
             for name in {*refused, *late, *fallbacks}
         }
 
@@ -94,7 +107,9 @@ def _rate(successes: int, trials: int) -> RateStat:
     return RateStat(successes, trials, successes / trials if trials else None, low, high)
 
 
-def _role_stats(role: str | None, rows: Sequence[tuple[str | None, str, str, int]], figures: Sequence[Any]) -> RoleStats:
+def _role_stats(
+    role: str | None, rows: Sequence[tuple[str | None, str, str, int]], figures: Sequence[Any]
+) -> RoleStats:
     by_result: dict[str, int] = defaultdict(int)
     for _, result, _, n in rows:
         by_result[result] += n
@@ -109,5 +124,14 @@ def _role_stats(role: str | None, rows: Sequence[tuple[str | None, str, str, int
         counted = sum(n for reason, n in mine if reason in f.counted)
         hits = sum(n for reason, n in mine if reason in f.success)
         figs[f.name] = _rate(hits, counted)
-    return RoleStats(role, played, by_result[WIN], by_result["loss"], by_result["draw"], by_result[FORFEIT],
-                     by_result[ABORTED], _rate(by_result[WIN], played), figs)
+    return RoleStats(
+        role,
+        played,
+        by_result[WIN],
+        by_result["loss"],
+        by_result["draw"],
+        by_result[FORFEIT],
+        by_result[ABORTED],
+        _rate(by_result[WIN], played),
+        figs,
+    )

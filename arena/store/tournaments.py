@@ -22,7 +22,8 @@ class Tournaments:
         with its id count towards its games done."""
         self.db.execute(
             "INSERT INTO tournaments (id, settings, games_done, created, updated, secret) VALUES (?,?,0,?,?,?)",
-            (tournament_id, encode(dict(settings)), now, now, new_key()))
+            (tournament_id, encode(dict(settings)), now, now, new_key()),
+        )
 
     def key(self, tournament_id: str) -> bytes:
         """The master key every seed and deal of the tournament derives from: stored, never
@@ -36,18 +37,22 @@ class Tournaments:
 
     def get(self, tournament_id: str) -> tuple[dict[str, Any], int] | None:
         """(settings, games done) to resume a tournament, or None if unknown."""
-        row = self.db.execute("SELECT settings, games_done FROM tournaments WHERE id = ?",
-                              (tournament_id,)).fetchone()
+        row = self.db.execute("SELECT settings, games_done FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
         return None if row is None else (json.loads(row[0]), int(row[1]))
 
     def all(self) -> list[tuple[str, str, int, float]]:
         """Every tournament: id, game type, games stored, last update; newest first."""
-        return [(tid, json.loads(settings).get("game", ""), done, updated) for tid, settings, done, updated in
-                self.db.execute("SELECT id, settings, games_done, updated FROM tournaments ORDER BY updated DESC, id")]
+        return [
+            (tid, json.loads(settings).get("game", ""), done, updated)
+            for tid, settings, done, updated in self.db.execute(
+                "SELECT id, settings, games_done, updated FROM tournaments ORDER BY updated DESC, id"
+            )
+        ]
 
     def count_game(self, tournament_id: str, now: float) -> None:
         """One more of its games is recorded (inside the recording's transaction)."""
-        cur = self.db.execute("UPDATE tournaments SET games_done = games_done + 1, updated = ? WHERE id = ?",
-                              (now, tournament_id))
+        cur = self.db.execute(
+            "UPDATE tournaments SET games_done = games_done + 1, updated = ? WHERE id = ?", (now, tournament_id)
+        )
         if cur.rowcount != 1:
             raise KeyError(f"unknown tournament {tournament_id!r}")

@@ -7,6 +7,16 @@ from .run import TournamentSeater, open_tournament, play_irc, play_local
 from .schedule import Entry, Progress, Schedule, Settings, Table, TournamentError, builtin_bots, load_bot_class
 
 __all__ = [
-    "Entry", "Progress", "Schedule", "Settings", "Table", "TournamentError", "TournamentSeater", "builtin_bots",
-    "load_bot_class", "open_tournament", "play_irc", "play_local",
+    "Entry",
+    "Progress",
+    "Schedule",
+    "Settings",
+    "Table",
+    "TournamentError",
+    "TournamentSeater",
+    "builtin_bots",
+    "load_bot_class",
+    "open_tournament",
+    "play_irc",
+    "play_local",
 ]

@@ -44,11 +44,13 @@ def open_tournament(store: Store, settings: Settings, wall: Callable[[], float] 
     before.pop("games", None)
     before.pop("seed", None)  # the public seed of tournaments from before secret keys; the key replaces it
     if before != settings.schedule_key():
-        changed = sorted(k for k in before.keys() | settings.schedule_key().keys()
-                         if before.get(k) != settings.schedule_key().get(k))
+        changed = sorted(
+            k for k in before.keys() | settings.schedule_key().keys() if before.get(k) != settings.schedule_key().get(k)
+        )
         raise TournamentError(
             f"tournament {settings.id} was started with other settings ({', '.join(changed)} differ); "
-            f"resume it with the same settings, or start a new one with another --id")
+            f"resume it with the same settings, or start a new one with another --id"
+        )
     return Schedule(settings, store.tournaments.key(settings.id)), done
 
 
@@ -68,12 +70,20 @@ class _Tracker:
         self.played += 1
         if self.report is not None:
             rows = self.store.ratings.leaderboard(self.settings.game, "elo", limit=3, tournament=self.settings.id)
-            self.report(Progress(self.done, self.settings.games, self.played, time.perf_counter() - self.start,
-                                 [(r.bot, r.score) for r in rows]))
+            self.report(
+                Progress(
+                    self.done,
+                    self.settings.games,
+                    self.played,
+                    time.perf_counter() - self.start,
+                    [(r.bot, r.score) for r in rows],
+                )
+            )
 
 
-def play_local(settings: Settings, options: Any, store: Store, config: Config,
-               report: ProgressCallback | None = None) -> int:
+def play_local(
+    settings: Settings, options: Any, store: Store, config: Config, report: ProgressCallback | None = None
+) -> int:
     """Play the games not yet stored with the bots loaded in this process, seated by the same
     room as on IRC (``Room``, driven by the in-memory hub), one game at a time; returns how
     many were played.
@@ -94,8 +104,9 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     if done >= settings.games:
         return 0
     # Bots load in this process: no keys.
-    hub = LocalHub(config.timeouts, channel=config.server.channel, identities=Identities(store.bots),
-                   clock=CLOCKS[settings.clock])
+    hub = LocalHub(
+        config.timeouts, channel=config.server.channel, identities=Identities(store.bots), clock=CLOCKS[settings.clock]
+    )
     Recorder(store, tournament=settings.id, strict=True).attach(hub.referee)
     tracker = _Tracker(store, settings, done, report)
     taken: list[str] = []
@@ -109,8 +120,16 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
         random.seed(schedule.module_seed(index))
 
     seater = TournamentSeater(schedule, options, store.games.has, one_at_a_time=True, on_take=seeded)
-    room = Room(config, hub.referee, hub, seater, schedule.key, max_games=settings.games - done,
-                on_game_end=tracker, clock=lambda: hub.now)
+    room = Room(
+        config,
+        hub.referee,
+        hub,
+        seater,
+        schedule.key,
+        max_games=settings.games - done,
+        on_game_end=tracker,
+        clock=lambda: hub.now,
+    )
     sessions = {nick: hub.connect(nick, bot) for nick, bot in bots.items()}
     outside = random.getstate()
     try:
@@ -118,9 +137,11 @@ def play_local(settings: Settings, options: Any, store: Store, config: Config,
     except Exception as exc:
         if not unwritable(exc):
             raise
-        raise TournamentError(f"{STORE_DOWN} ({type(exc).__name__}: {exc}): tournament {settings.id} stopped "
-                              f"before game {taken[-1]}, which is not stored; once the store can be written, "
-                              "the same command goes on from that game") from exc
+        raise TournamentError(
+            f"{STORE_DOWN} ({type(exc).__name__}: {exc}): tournament {settings.id} stopped "
+            f"before game {taken[-1]}, which is not stored; once the store can be written, "
+            "the same command goes on from that game"
+        ) from exc
     finally:
         random.setstate(outside)  # the caller's stream is its own business
         for nick, session in sessions.items():  # each game's faults were told at its end; now the run's
@@ -140,8 +161,9 @@ def start_bots(settings: Settings) -> dict[str, Bot]:
             raise TournamentError(f"{entry.nick}: a local tournament needs NICK=BOT, e.g. {entry.nick}=random")
         cls = load_bot_class(entry.bot)
         if cls.plays is not None and cls.plays != settings.game:
-            raise TournamentError(f"{entry.nick}={entry.bot} is written for {cls.plays}; this tournament "
-                                  f"plays {settings.game}")
+            raise TournamentError(
+                f"{entry.nick}={entry.bot} is written for {cls.plays}; this tournament plays {settings.game}"
+            )
         try:
             bots[entry.nick] = cls()
         except Exception as exc:  # the bot's own code: whatever it raises, it did not start
@@ -154,8 +176,15 @@ class TournamentSeater:
     lobby (registered and not playing). Games whose bots are disjoint may run at once; a
     game withdrawn before its start (one of its bots left) is the next seated again."""
 
-    def __init__(self, schedule: Schedule, options: Any, played: Callable[[str], bool], *,
-                 one_at_a_time: bool = False, on_take: Callable[[Table, int], None] | None = None) -> None:
+    def __init__(
+        self,
+        schedule: Schedule,
+        options: Any,
+        played: Callable[[str], bool],
+        *,
+        one_at_a_time: bool = False,
+        on_take: Callable[[Table, int], None] | None = None,
+    ) -> None:
         """``played`` tells the games to skip: stored already, or in progress (a restarted
         referee takes those up where they stopped). ``one_at_a_time``: a game is seated only
         once every bot of the tournament waits (in memory, where the bots share a process
@@ -232,8 +261,9 @@ class TournamentSeater:
         self._again.append(self.schedule.index(table.gid))
 
 
-def play_irc(settings: Settings, options: Any, store: Store, config: Config,
-             report: ProgressCallback | None = None) -> int:
+def play_irc(
+    settings: Settings, options: Any, store: Store, config: Config, report: ProgressCallback | None = None
+) -> int:
     """Referee the games not yet stored on the configured IRC server; the bots named in the
     settings connect and register themselves. Returns how many games were played."""
     schedule, done = open_tournament(store, settings)
@@ -242,9 +272,11 @@ def play_irc(settings: Settings, options: Any, store: Store, config: Config,
     tracker = _Tracker(store, settings, done, report)
     live = {game.id for game in store.live.unfinished(tournament=settings.id)}
     service = RefereeService(
-        config, max_games=settings.games - done,
+        config,
+        max_games=settings.games - done,
         seater=TournamentSeater(schedule, options, lambda gid: gid in live or store.games.has(gid)),
-        recorder=Recorder(store, tournament=settings.id, strict=True), on_game_end=tracker,
+        recorder=Recorder(store, tournament=settings.id, strict=True),
+        on_game_end=tracker,
     )
     service.serve()
     if service.fatal is not None:

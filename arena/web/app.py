@@ -39,10 +39,13 @@ def create_app(path: str, systems: Sequence[RatingSystem] | None = None) -> Flas
             found.close()
 
     def links() -> Links:
-        return Links(home=url_for("index"), everything=url_for("everything"),
-                     game=lambda gid: url_for("game", game_id=gid),
-                     tournament=lambda tid: url_for("tournament", tournament=tid),
-                     body=lambda gid: url_for("body", game_id=gid))
+        return Links(
+            home=url_for("index"),
+            everything=url_for("everything"),
+            game=lambda gid: url_for("game", game_id=gid),
+            tournament=lambda tid: url_for("tournament", tournament=tid),
+            body=lambda gid: url_for("body", game_id=gid),
+        )
 
     @app.get("/")
     def index() -> str:

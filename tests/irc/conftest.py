@@ -127,9 +127,17 @@ def link_maker(host: str, port: int, reactor: Any) -> Iterator[Callable[..., tup
         options.setdefault("lines_per_second", 0)
         chosen = LinkSettings(**{k: options.pop(k) for k in list(options) if k in settings})
         link = IrcLink(
-            host, port, nick, chosen, reactor=reactor,
-            on_message=rec.on_message, on_membership=rec.on_membership, on_ready=rec.on_ready,
-            on_disconnect=rec.on_disconnect, on_error=rec.on_error, on_nick_state=rec.on_nick_state,
+            host,
+            port,
+            nick,
+            chosen,
+            reactor=reactor,
+            on_message=rec.on_message,
+            on_membership=rec.on_membership,
+            on_ready=rec.on_ready,
+            on_disconnect=rec.on_disconnect,
+            on_error=rec.on_error,
+            on_nick_state=rec.on_nick_state,
             **options,
         )
         links.append(link)

@@ -34,8 +34,9 @@ def config_for(server: LocalServer, tmp_path: Path, game: str, resume: float = 6
         identity=IdentityConfig(require_key=False),
         server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets),
         timeouts=TimeoutConfig(decision=30.0, grace=2.0, resume=resume),
-        lobby=LobbyConfig(game=game, min_players=seats, max_players=seats, countdown=0.2, join_timeout=10.0,
-                          operators=("boss",)),
+        lobby=LobbyConfig(
+            game=game, min_players=seats, max_players=seats, countdown=0.2, join_timeout=10.0, operators=("boss",)
+        ),
         store=StoreConfig(str(tmp_path / "results.db")),
     )
 
@@ -46,8 +47,9 @@ def _ends(transcript: Any) -> list[str]:
 
 @ON_NGIRCD
 @pytest.mark.parametrize("game", sorted(SEATS))
-def test_an_operators_stop_ends_the_game_aborted_and_the_lobby_goes_on(irc_server: LocalServer, tmp_path: Path,
-                                                                       game: str) -> None:
+def test_an_operators_stop_ends_the_game_aborted_and_the_lobby_goes_on(
+    irc_server: LocalServer, tmp_path: Path, game: str
+) -> None:
     config = config_for(irc_server, tmp_path, game)
     release = threading.Event()
 
@@ -72,8 +74,12 @@ def test_an_operators_stop_ends_the_game_aborted_and_the_lobby_goes_on(irc_serve
     boss.send(b"JOIN #arena\r\n")
     boss.expect(b"JOIN")
     reactor = ReactorThread(tick=0.02).start()
-    runners = [BotRunner(Stalling(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0,
-                         reactor=reactor.reactor) for i in range(SEATS[game])]
+    runners = [
+        BotRunner(
+            Stalling(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0, reactor=reactor.reactor
+        )
+        for i in range(SEATS[game])
+    ]
     try:
         for runner in runners:
             runner.start()
@@ -104,12 +110,15 @@ def test_an_operators_stop_ends_the_game_aborted_and_the_lobby_goes_on(irc_serve
 
 @ON_NGIRCD
 @pytest.mark.parametrize("game", sorted(SEATS))
-def test_a_restart_that_a_bot_never_returns_to_aborts_cleanly(irc_server: LocalServer, tmp_path: Path,
-                                                               game: str) -> None:
+def test_a_restart_that_a_bot_never_returns_to_aborts_cleanly(
+    irc_server: LocalServer, tmp_path: Path, game: str
+) -> None:
     config = config_for(irc_server, tmp_path, game, resume=1.5)
     reactor = ReactorThread(tick=0.02).start()
-    runners = [BotRunner(Slow(seed=i), irc_server.host, irc_server.port, f"b{i}", lines_per_second=0,
-                         reactor=reactor.reactor) for i in range(SEATS[game])]
+    runners = [
+        BotRunner(Slow(seed=i), irc_server.host, irc_server.port, f"b{i}", lines_per_second=0, reactor=reactor.reactor)
+        for i in range(SEATS[game])
+    ]
     try:
         stop_mid_game(config, runners)
         runners[3].link.close()  # b3 is gone for good

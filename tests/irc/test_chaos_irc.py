@@ -31,18 +31,35 @@ def run(settings: Settings, config: Config, results: list[int]) -> None:
 def test_chaos_games_play_out_over_irc(irc_server: LocalServer, tmp_path: Path) -> None:
     config = Config(
         identity=IdentityConfig(require_key=False),
-        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0,
-                            max_targets=irc_server.max_targets),
+        server=ServerConfig(
+            host=irc_server.host, port=irc_server.port, lines_per_second=0, max_targets=irc_server.max_targets
+        ),
         timeouts=TimeoutConfig(decision=5.0, grace=1.0, night_step=0.1),
         lobby=LobbyConfig(countdown=0.2, join_timeout=5.0, max_players=16),
         store=StoreConfig(str(tmp_path / "results.db")),
     )
-    settings = Settings(id="chaos", game="werewolf", games=GAMES, players=16, bots=NICKS,
-                        options=OPTIONS.to_dict(), transport="irc", keep=16)
+    settings = Settings(
+        id="chaos",
+        game="werewolf",
+        games=GAMES,
+        players=16,
+        bots=NICKS,
+        options=OPTIONS.to_dict(),
+        transport="irc",
+        keep=16,
+    )
     reactor = ReactorThread(tick=0.02).start()
-    runners = [BotRunner(WerewolfRuleBot(seed=i) if nick.startswith("rule") else Bot(seed=i), irc_server.host,
-                         irc_server.port, nick, lines_per_second=0, reactor=reactor.reactor)
-               for i, nick in enumerate(NICKS)]
+    runners = [
+        BotRunner(
+            WerewolfRuleBot(seed=i) if nick.startswith("rule") else Bot(seed=i),
+            irc_server.host,
+            irc_server.port,
+            nick,
+            lines_per_second=0,
+            reactor=reactor.reactor,
+        )
+        for i, nick in enumerate(NICKS)
+    ]
     played: list[int] = []
     try:
         for runner in runners:

@@ -40,10 +40,12 @@ def test_demo_tells_a_tuvalon_game_with_the_map() -> None:
     stand = next(line for line in shown if line.startswith("They stand at "))
     assert all(f"{nick} " in stand for nick in match.names), "every starting cell told"
     assert sum(" moves " in line or " stays at " in line for line in shown) >= 7
-    assert any("within earshot of" in line or "out of everyone's hearing" in line or "keeps quiet" in line
-               for line in shown)
+    assert any(
+        "within earshot of" in line or "out of everyone's hearing" in line or "keeps quiet" in line for line in shown
+    )
     assert any(line.startswith("Game over after ") for line in shown)
     roles = next(line for line in shown if line.startswith("Roles: "))
     assert all(f"{nick} (" in roles for nick in match.names)
-    assert not any(line.startswith("#") or "ASK g1" in line or "TEAM g1" in line for line in shown), \
+    assert not any(line.startswith("#") or "ASK g1" in line or "TEAM g1" in line for line in shown), (
         "sentences, not machine lines"
+    )

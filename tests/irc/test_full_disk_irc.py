@@ -6,7 +6,8 @@ sample bots as processes of their own, as in ``bench/kill_irc.py``) keeps its st
 its channel says ``PAUSE`` and nothing more until it goes on, no new game starts, and the
 log keeps saying why. The pause outlasts every deadline. Then the filesystem is grown, and
 the same referee goes on by itself; or it is killed (SIGKILL) while paused and run again,
-after the filesystem is grown or before (it then takes the game up paused). Either way every game is stored once, none is forfeited and no deadline ran out,
+after the filesystem is grown or before (it then takes the game up paused). Either way every
+game is stored once, none is forfeited and no deadline ran out,
 every replay and the ratings are exact, and every line the channels heard is in the store.
 
 Mounting a tmpfs needs root and a machine (or container) that allows it: otherwise the
@@ -31,8 +32,18 @@ from arena.irc.servers import LocalServer
 from arena.protocol import END, PAUSE, RESUME, TABLE, ProtocolError, parse
 from arena.referee.pause import STORE_DOWN
 from arena.store import Store
-from bench.kill_irc import (BOT_EXIT, check_store, environment, rebuild_exact, start_bots, stop,
-                            tournament_command, tracebacks, wait_bots, write_config)
+from bench.kill_irc import (
+    BOT_EXIT,
+    check_store,
+    environment,
+    rebuild_exact,
+    start_bots,
+    stop,
+    tournament_command,
+    tracebacks,
+    wait_bots,
+    write_config,
+)
 
 from .conftest import require_ngircd
 
@@ -59,8 +70,9 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     folder.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={SMALL}", "tmpfs", str(folder)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={SMALL}", "tmpfs", str(folder)], capture_output=True, text=True
+    )
     if done.returncode != 0:
         pytest.skip(f"this machine does not allow mounting a tmpfs: {done.stderr.strip() or done.returncode}")
     try:
@@ -85,8 +97,15 @@ class Watcher:
         self._channels: dict[str, str] = {}
         self._lock = threading.Lock()
         self.thread = ReactorThread(tick=0.02).start()
-        self.link = IrcLink(host, port, "watcher", LinkSettings(lines_per_second=0), channels=[lobby],
-                            reactor=self.thread.reactor, on_message=self._heard)
+        self.link = IrcLink(
+            host,
+            port,
+            "watcher",
+            LinkSettings(lines_per_second=0),
+            channels=[lobby],
+            reactor=self.thread.reactor,
+            on_message=self._heard,
+        )
         self.link.connect()
         assert self.link.wait_ready(10)
 
@@ -132,17 +151,26 @@ def wait_for(what: str, predicate, proc: subprocess.Popen[bytes], log: Path) -> 
 def referee(where: Path, n: int) -> tuple[subprocess.Popen[bytes], Path]:
     log = where / f"referee-{n}.log"
     with open(log, "wb") as out:
-        return subprocess.Popen(tournament_command(GAMES), cwd=where, stdin=subprocess.DEVNULL, stdout=out,
-                                stderr=subprocess.STDOUT, env=environment()), log
+        return subprocess.Popen(
+            tournament_command(GAMES),
+            cwd=where,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=environment(),
+        ), log
 
 
 PAUSED = re.compile(rf"game (\S+) paused: {STORE_DOWN}")
 
 
-@pytest.mark.parametrize("game, then", [("avalon", "grown"), ("avalon", "killed"),
-                                        ("avalon", "killed, restarted full"), ("werewolf", "grown")])
+@pytest.mark.parametrize(
+    "game, then",
+    [("avalon", "grown"), ("avalon", "killed"), ("avalon", "killed, restarted full"), ("werewolf", "grown")],
+)
 def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
-        tmp_path: Path, small_disk: Path, game: str, then: str) -> None:
+    tmp_path: Path, small_disk: Path, game: str, then: str
+) -> None:
     """Werewolf too: nights, a moderated channel and its floor, paused and gone on."""
     where = tmp_path
     with LocalServer("ngircd") as server:
@@ -158,21 +186,29 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
             found = PAUSED.search(log.read_text(errors="replace"))
             assert found is not None
             gid = found.group(1)
-            wait_for(f"{RETRIES} failed tries", lambda: log.read_text().count(f"game {gid} still paused") >= RETRIES,
-                     proc, log)
+            wait_for(
+                f"{RETRIES} failed tries",
+                lambda: log.read_text().count(f"game {gid} still paused") >= RETRIES,
+                proc,
+                log,
+            )
             paused_at = time.monotonic()
             heard = watcher.lines(gid)
             if any(line.startswith(f"START {gid} ") for _, line in heard):  # (unless it paused as the watcher joined)
                 pauses = [i for i, (_, line) in enumerate(heard) if line.startswith(f"{PAUSE} {gid} ")]
                 assert pauses, f"the channel of {gid} was not told why it stopped: {heard[-5:]}"
                 assert heard[pauses[0]][1] == f"{PAUSE} {gid} :{STORE_DOWN}"
-                assert pauses[0] == len(heard) - 1, f"lines went out after the pause: {heard[pauses[0]:]}"
+                assert pauses[0] == len(heard) - 1, f"lines went out after the pause: {heard[pauses[0] :]}"
                 paused_at = heard[pauses[0]][0]
-            assert not [line for at, line in watcher.lobby_lines if at > paused_at and line.startswith(TABLE)], \
+            assert not [line for at, line in watcher.lobby_lines if at > paused_at and line.startswith(TABLE)], (
                 "a new game started while the store could not be written"
+            )
             assert "no game starts until it can" in log.read_text(), "the log does not say why nothing happens"
-            deaf = [path.name for path in where.glob("bot-*.log") if f"game {gid} paused by the referee" not in
-                    path.read_text(errors="replace")]
+            deaf = [
+                path.name
+                for path in where.glob("bot-*.log")
+                if f"game {gid} paused by the referee" not in path.read_text(errors="replace")
+            ]
             assert not deaf, f"bots that did not read the PAUSE: {deaf}"
             if then == "grown":
                 grow(small_disk)
@@ -184,8 +220,7 @@ def test_a_full_filesystem_pauses_the_game_and_no_game_or_deadline_is_lost(
                 proc, log = referee(where, 2)
                 logs.append(log)
                 if then == "killed, restarted full":  # it takes the game up, paused, until the disk grows
-                    wait_for("pause", lambda: f"game {gid} still paused" in log.read_text(errors="replace"), proc,
-                             log)
+                    wait_for("pause", lambda: f"game {gid} still paused" in log.read_text(errors="replace"), proc, log)
                     grow(small_disk)
             proc.wait(GUARD)
             assert proc.returncode == 0, log.read_text()[-3000:]

@@ -49,10 +49,19 @@ class Arena:
     a new game waits for (the narrator)."""
 
     def __init__(
-        self, server: LocalServer | ServicesServer, players: int, timeouts: TimeoutConfig, games: int = 1,
-        game: str = "avalon", *, identity: IdentityConfig = IdentityConfig(require_key=False),
-        server_options: Mapping[str, Any] | None = None, store: Path | None = None,
-        lobby: LobbyConfig | None = None, options: Options | None = None, watchers: Sequence[str] = (),
+        self,
+        server: LocalServer | ServicesServer,
+        players: int,
+        timeouts: TimeoutConfig,
+        games: int = 1,
+        game: str = "avalon",
+        *,
+        identity: IdentityConfig = IdentityConfig(require_key=False),
+        server_options: Mapping[str, Any] | None = None,
+        store: Path | None = None,
+        lobby: LobbyConfig | None = None,
+        options: Options | None = None,
+        watchers: Sequence[str] = (),
     ) -> None:
         self.server = server
         defaults = dict(Config().games)
@@ -60,11 +69,16 @@ class Arena:
             defaults[game] = GameDefaults(players, options)
         self.config = Config(
             identity=identity,
-            server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets,
-                                **(server_options or {})),
+            server=ServerConfig(
+                host=server.host,
+                port=server.port,
+                lines_per_second=0,
+                max_targets=server.max_targets,
+                **(server_options or {}),
+            ),
             timeouts=timeouts,
-            lobby=lobby or LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2,
-                                       join_timeout=5.0),
+            lobby=lobby
+            or LobbyConfig(game=game, min_players=players, max_players=players, countdown=0.2, join_timeout=5.0),
             games=defaults,
         )
         self.referee = self.config.server.nick
@@ -80,15 +94,27 @@ class Arena:
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.bots = ReactorThread(tick=0.02)
         self.spectator_log = Recorder()
-        self.spectator = IrcLink(server.host, server.port, "watcher", LinkSettings(lines_per_second=0),
-                                 channels=[self.config.server.channel], reactor=self.bots.reactor,
-                                 on_message=self._watch)
+        self.spectator = IrcLink(
+            server.host,
+            server.port,
+            "watcher",
+            LinkSettings(lines_per_second=0),
+            channels=[self.config.server.channel],
+            reactor=self.bots.reactor,
+            on_message=self._watch,
+        )
         self.runners: list[BotRunner] = []
         self.raw: list[RawClient] = []
 
     def _service(self, recorder: GameRecorder | None) -> RefereeService:
-        service = RefereeService(self.config, max_games=self.games, key=b"k" * 32, on_game_end=self.finished.append,
-                                 recorder=recorder, watchers=self.watchers)
+        service = RefereeService(
+            self.config,
+            max_games=self.games,
+            key=b"k" * 32,
+            on_game_end=self.finished.append,
+            recorder=recorder,
+            watchers=self.watchers,
+        )
         service.referee.on_game_start.append(lambda _: self._count_running(service))
         self.service = service
         self._built.set()
@@ -112,8 +138,9 @@ class Arena:
 
     def add_bot(self, nick: str, bot: Bot, **options: Any) -> BotRunner:
         """An SDK bot (``options``: more of BotRunner's, e.g. its ``key``), started on entry."""
-        runner = BotRunner(bot, self.server.host, self.server.port, nick, lines_per_second=0,
-                           reactor=self.bots.reactor, **options)
+        runner = BotRunner(
+            bot, self.server.host, self.server.port, nick, lines_per_second=0, reactor=self.bots.reactor, **options
+        )
         self.runners.append(runner)
         return runner
 
@@ -161,8 +188,11 @@ class Arena:
         self.bots.stop()
 
     def public_lines(self, gid: str) -> list[str]:
-        return [t for s, target, t in self.spectator_log.messages
-                if target == f"{self.config.server.channel}-{gid}" and s == self.referee]
+        return [
+            t
+            for s, target, t in self.spectator_log.messages
+            if target == f"{self.config.server.channel}-{gid}" and s == self.referee
+        ]
 
     def seen_from_start(self, match: Match) -> list[str]:
         """The game's channel lines as the spectator read them, checked to be the referee's
@@ -175,7 +205,7 @@ class Arena:
         until(lambda: self.referee not in {n.lower() for n in self.spectator.members(channel)}, GAME_WAIT)
         said = [line for target, line in match.transcript if target is None]
         seen = self.public_lines(match.gid)
-        assert said[0].startswith("START") and seen and seen == said[len(said) - len(seen):]
+        assert said[0].startswith("START") and seen and seen == said[len(said) - len(seen) :]
         assert len(seen) >= len(said) - 1, "the spectator missed more than START"
         return said
 
@@ -332,9 +362,15 @@ def test_formatting_tabs_and_ctcp_in_a_direct_line_are_malformed(irc_server: Loc
     with arena:
         sender = RawClient(irc_server, "sender")
         arena.raw.append(sender)
-        for dirty in (b"ANSWER g1 1 \x02approve\x02", b"ANSWER\tg1 1 approve", b"ANSWER g1 1 \x034approve",
-                      b"\x01ANSWER g1 1 approve\x01", b"\x01ACTION waves\x01", b"ANSWER g1 1 appr\xe9ve",
-                      b"REGISTER 1 name=m\xffllory"):
+        for dirty in (
+            b"ANSWER g1 1 \x02approve\x02",
+            b"ANSWER\tg1 1 approve",
+            b"ANSWER g1 1 \x034approve",
+            b"\x01ANSWER g1 1 approve\x01",
+            b"\x01ACTION waves\x01",
+            b"ANSWER g1 1 appr\xe9ve",
+            b"REGISTER 1 name=m\xffllory",
+        ):
             sender.send(b"PRIVMSG arena :" + dirty + b"\r\n")
             assert b"ERROR MALFORMED" in sender.expect(b"ERROR"), dirty
         (match,) = arena.wait()
@@ -350,8 +386,13 @@ def test_every_refused_line_of_a_seated_bot_is_counted_by_stats(irc_server: Loca
     arena = Arena(irc_server, 5, FAST, store=store, lobby=lobby)
     for i in range(4):
         arena.add_bot(f"p{i}", RuleBot(seed=i))
-    bad = (b"ANSWER g1 1 \x02approve\x02", b"ANSWER g1 1 appr\xe9ve", b"ANSWER g1 1", b"ANSWER g1 1234567890 approve",
-           b"ANSWER g1 999 approve")
+    bad = (
+        b"ANSWER g1 1 \x02approve\x02",
+        b"ANSWER g1 1 appr\xe9ve",
+        b"ANSWER g1 1",
+        b"ANSWER g1 1234567890 approve",
+        b"ANSWER g1 999 approve",
+    )
     with arena:
         sloppy = arena.add_raw("sloppy")
         table = sloppy.expect(b"TABLE")
@@ -388,8 +429,11 @@ def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_serve
         while not seen[-1].startswith(b":arena!"):  # a player that left first
             seen += watcher.lines_until(b"PART " + channel, timeout=GAME_WAIT)
         arena.wait()
-    told = [line.split(b" :", 1)[1].split(b" ")[0] for line in seen
-            if line.startswith(b":arena!") and b" PRIVMSG " + channel + b" :" in line]
+    told = [
+        line.split(b" :", 1)[1].split(b" ")[0]
+        for line in seen
+        if line.startswith(b":arena!") and b" PRIVMSG " + channel + b" :" in line
+    ]
     assert told[-2:] == [b"END", b"RATINGS"] and seen[-1].startswith(b":arena!")
 
 
@@ -447,9 +491,19 @@ def test_plain_socket_bot_plays_a_full_game(irc_server: LocalServer) -> None:
         arena.add_bot(f"p{i}", RuleBot(seed=i))
     with arena:
         plain = subprocess.Popen(
-            [sys.executable, str(ROOT / "bots" / "plain_bot.py"), "--server", f"{irc_server.host}:{irc_server.port}",
-             "--nick", "plain", "--games", "1"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [
+                sys.executable,
+                str(ROOT / "bots" / "plain_bot.py"),
+                "--server",
+                f"{irc_server.host}:{irc_server.port}",
+                "--nick",
+                "plain",
+                "--games",
+                "1",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         try:
             (match,) = arena.wait()

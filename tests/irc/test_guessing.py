@@ -46,8 +46,9 @@ class Guesser(threading.Thread):
         while not self.stop.is_set():
             began = time.monotonic()
             nonce = secrets.token_urlsafe(18)
-            self.client.send(f"PRIVMSG arena :REGISTER 1 name=victim scram={pack_scram(f'n,,n={nick},r={nonce}')}"
-                             "\r\n".encode())
+            self.client.send(
+                f"PRIVMSG arena :REGISTER 1 name=victim scram={pack_scram(f'n,,n={nick},r={nonce}')}\r\n".encode()
+            )
             try:
                 answer = parse(self.client.expect(marker).split(marker, 1)[1].decode())
                 if answer.verb == "CHALLENGE":
@@ -87,7 +88,7 @@ def test_twenty_guessers_cost_the_games_nothing(irc_server: LocalServer) -> None
             done = len(arena.finished)
             start = cpu()
             until(lambda: len(arena.finished) >= done + games, timeout=120)
-            played: list[Match] = arena.finished[done:done + games]
+            played: list[Match] = arena.finished[done : done + games]
             costs[kind].append((cpu() - start) / sum(len(m.transcript) for m in played))
 
         phase(QUIET)

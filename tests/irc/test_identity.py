@@ -37,8 +37,9 @@ KEYED = IdentityConfig(require_key=True)
 NICKS = tuple(f"k{i}" for i in range(5))
 
 
-def keyed_arena(server: LocalServer, timeouts: TimeoutConfig,
-                tmp_path: Path | None = None) -> tuple[Arena, dict[str, str]]:
+def keyed_arena(
+    server: LocalServer, timeouts: TimeoutConfig, tmp_path: Path | None = None
+) -> tuple[Arena, dict[str, str]]:
     """An arena that admits bots by key only, and one key per bot of ``NICKS``, issued as
     ``arena bots add`` does: into the store when there is one (``tmp_path``), else into the
     referee's book in memory."""
@@ -133,8 +134,10 @@ def test_a_name_is_not_registered_without_its_key(irc_server: LocalServer) -> No
         thief.send(b"NICK thief2\r\n")  # a new nick does not end the wait a wrong proof costs
         thief.expect(b"NICK")
         thief.nick = "thief2"
-        assert reply(thief, f"REGISTER 1 name=k0 scram={pack_scram(ScramClient('thief2', keys['k1']).first())}") \
-            == "ERROR AUTH_FAILED", "a connection whose proof was wrong waits"
+        assert (
+            reply(thief, f"REGISTER 1 name=k0 scram={pack_scram(ScramClient('thief2', keys['k1']).first())}")
+            == "ERROR AUTH_FAILED"
+        ), "a connection whose proof was wrong waits"
         assert reply(thief, "REGISTER 1 name=nobody") == "ERROR AUTH_FAILED", "a name without a key"
         assert reply(thief, "ANSWER g1 1 approve") == "ERROR NOT_REGISTERED"
         held = arena.service.referee.bot_named("k0")
@@ -155,8 +158,9 @@ def test_without_keys_a_name_held_by_a_live_connection_is_taken(irc_server: Loca
 
 
 @ngircd_only
-def test_an_impostor_on_the_referees_nick_gets_no_key(irc_server: LocalServer,
-                                                      caplog: pytest.LogCaptureFixture) -> None:
+def test_an_impostor_on_the_referees_nick_gets_no_key(
+    irc_server: LocalServer, caplog: pytest.LogCaptureFixture
+) -> None:
     impostor = RawClient(irc_server, "arena")
     impostor.send(b"JOIN #arena\r\n")
     impostor.expect(b" 366 arena #arena ")
@@ -165,19 +169,25 @@ def test_an_impostor_on_the_referees_nick_gets_no_key(irc_server: LocalServer,
     warned = "arena referee: arena_ (arena is NOT the referee)"
     with caplog.at_level(logging.ERROR, logger="arena.sdk.runner"), arena:
         assert arena.service.link.nick == "arena_"
-        arena.spectator_log.wait(lambda: any(s == "arena_" and t == "#arena" and "is held by someone else" in text
-                                             for s, t, text in arena.spectator_log.messages))
+        arena.spectator_log.wait(
+            lambda: any(
+                s == "arena_" and t == "#arena" and "is held by someone else" in text
+                for s, t, text in arena.spectator_log.messages
+            )
+        )
         # ngircd gives a channel no modes (no +t): the referee, not an operator there, may set the topic.
         until(lambda: arena.spectator.topic_of("#arena") == warned)
         runners = [arena.add_bot(nick, RuleBot(seed=i), key=keys[nick]) for i, nick in enumerate(NICKS)]
         for runner in runners:
             runner.start()
         until(lambda: all(r.link.is_ready for r in runners))
-        waiting = lambda: sum("the lobby says the referee is arena_" in r.getMessage()  # noqa: E731
-                              for r in caplog.records)
+
+        def waiting() -> int:
+            return sum("the lobby says the referee is arena_" in r.getMessage() for r in caplog.records)
+
         end = time.monotonic() + 5
         while waiting() < len(runners) and time.monotonic() < end:  # each bot has decided (not asserted yet:
-            time.sleep(0.01)                                           # a bot that sent its key never logs)
+            time.sleep(0.01)  # a bot that sent its key never logs)
         impostor.send(b"QUIT :done\r\n")
         impostor.expect(b"ERROR :")
         assert not [line for line in impostor.read if b"key=" in line or b"REGISTER" in line], impostor.read
@@ -220,7 +230,8 @@ def squat(squatter: RawClient, nicks: set[str]) -> dict[str, list[str]]:
 
 @ngircd_only
 def test_a_squatter_holding_the_referees_nick_and_lobby_gets_no_key_and_no_player(
-        irc_server: LocalServer, tmp_path: Path) -> None:
+    irc_server: LocalServer, tmp_path: Path
+) -> None:
     """A client that holds the referee's nick and the lobby (operator, +t, the referee's
     topic) before the referee connects: SDK bots and both plain bots prove their keys to it
     in vain (nothing it gets is a key or stands for one, nor works at the real referee),
@@ -245,14 +256,33 @@ def test_a_squatter_holding_the_referees_nick_and_lobby_gets_no_key_and_no_playe
     for nick, key in keys.items():
         book.add(nick, key)
     server = f"{irc_server.host}:{irc_server.port}"
-    procs = [subprocess.Popen([*program, "--server", server, "--nick", nick, "--games", "1"],
-                              env={**os.environ, "ARENA_KEY": keys[nick]}, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-             for program, nick in (([sys.executable, str(ROOT / "bots" / "plain_bot.py")], "py0"),
-                                   ([str(NODE), str(ROOT / "bots" / "plain_bot.js")], "js0"))]
+    procs = [
+        subprocess.Popen(
+            [*program, "--server", server, "--nick", nick, "--games", "1"],
+            env={**os.environ, "ARENA_KEY": keys[nick]},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for program, nick in (
+            ([sys.executable, str(ROOT / "bots" / "plain_bot.py")], "py0"),
+            ([str(NODE), str(ROOT / "bots" / "plain_bot.js")], "js0"),
+        )
+    ]
     with ReactorThread(tick=0.02) as reactor:
-        runners = [BotRunner(RuleBot(seed=i), irc_server.host, irc_server.port, nick, lines_per_second=0,
-                             reactor=reactor.reactor, key=keys[nick]) for i, nick in enumerate(sdk)]
+        runners = [
+            BotRunner(
+                RuleBot(seed=i),
+                irc_server.host,
+                irc_server.port,
+                nick,
+                lines_per_second=0,
+                reactor=reactor.reactor,
+                key=keys[nick],
+            )
+            for i, nick in enumerate(sdk)
+        ]
         try:
             for runner in runners:
                 runner.start()
@@ -260,15 +290,23 @@ def test_a_squatter_holding_the_referees_nick_and_lobby_gets_no_key_and_no_playe
             # It welcomes them (it cannot sign), seats them at its table and asks them.
             seats = ",".join(nicks)
             for nick in nicks:
-                welcome = Message.make("WELCOME", nick, protocol=1, name=nick,
-                                       scram=pack_scram("v=" + base64.b64encode(os.urandom(32)).decode()))
-                squatter.send(f"PRIVMSG {nick} :{welcome.format()}\r\n"
-                              f"PRIVMSG {nick} :ROLE g1 role=merlin side=good sees=\r\n"
-                              f"PRIVMSG {nick} :ASK g1 1 vote to={nick} deadline=30 options=approve,reject\r\n"
-                              .encode())
-            squatter.send(f"PRIVMSG #arena :TABLE g1 game=avalon channel=#fake seats={seats}\r\n"
-                          f"PRIVMSG #fake :START g1 game=avalon seats={seats}\r\n"
-                          f"PRIVMSG #fake :ASK g1 2 team to=all deadline=30 options={seats} pick=2\r\n".encode())
+                welcome = Message.make(
+                    "WELCOME",
+                    nick,
+                    protocol=1,
+                    name=nick,
+                    scram=pack_scram("v=" + base64.b64encode(os.urandom(32)).decode()),
+                )
+                squatter.send(
+                    f"PRIVMSG {nick} :{welcome.format()}\r\n"
+                    f"PRIVMSG {nick} :ROLE g1 role=merlin side=good sees=\r\n"
+                    f"PRIVMSG {nick} :ASK g1 1 vote to={nick} deadline=30 options=approve,reject\r\n".encode()
+                )
+            squatter.send(
+                f"PRIVMSG #arena :TABLE g1 game=avalon channel=#fake seats={seats}\r\n"
+                f"PRIVMSG #fake :START g1 game=avalon seats={seats}\r\n"
+                f"PRIVMSG #fake :ASK g1 2 team to=all deadline=30 options={seats} pick=2\r\n".encode()
+            )
             squatter.send(b"QUIT :done\r\n")
             squatter.expect(b"ERROR :")
             assert not any(r.session.registered for r in runners)
@@ -292,7 +330,9 @@ def test_a_squatter_holding_the_referees_nick_and_lobby_gets_no_key_and_no_playe
     assert match.game.result is not None and match.game.result.forfeited is None
     # What the squatter got: registrations and proofs, nothing that is a key or stands for one.
     everything = "\n".join(line for lines in told.values() for line in lines)
-    assert set(told) == set(nicks) and all(parse(line).verb in ("REGISTER", "PROOF") for line in everything.splitlines())
+    assert set(told) == set(nicks) and all(
+        parse(line).verb in ("REGISTER", "PROOF") for line in everything.splitlines()
+    )
     for key in keys.values():
         assert key not in everything and base64.b64encode(key.encode()).decode()[:40] not in everything
         assert "key=" not in everything

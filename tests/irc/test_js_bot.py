@@ -87,11 +87,27 @@ class JsBots:
         server = self.arena.server
         for nick in self.nicks:
             program = [sys.executable, str(PY_BOT)] if nick in self.python else [str(NODE), str(BOT)]
-            self.procs.append(subprocess.Popen(
-                [*program, "--server", f"{server.host}:{server.port}", "--nick", nick,
-                 "--referee", self.arena.referee, "--channel", self.arena.config.server.channel, "--games", str(games)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            ))
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        *program,
+                        "--server",
+                        f"{server.host}:{server.port}",
+                        "--nick",
+                        nick,
+                        "--referee",
+                        self.arena.referee,
+                        "--channel",
+                        self.arena.config.server.channel,
+                        "--games",
+                        str(games),
+                    ],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
 
     def stop(self) -> list[str]:
         """Wait for the bots to leave (they do after their games), and return their logs."""
@@ -142,9 +158,14 @@ def test_js_bots_play_werewolf_beside_sdk_bots(ngircd: LocalServer) -> None:
     assert js.errors() == [], logs
     # A JS bot says one line at each turn it has the floor: every one reached the channel
     # (the server did not drop it: the bot waits to be voiced) and the referee counted it.
-    turns = [m.fields["to"] for target, line in match.transcript
-             if target is None and (m := parse(line)).verb == "ASK" and m.get("floor") == "true"
-             and m.fields["to"] in js.nicks]
+    turns = [
+        m.fields["to"]
+        for target, line in match.transcript
+        if target is None
+        and (m := parse(line)).verb == "ASK"
+        and m.get("floor") == "true"
+        and m.fields["to"] in js.nicks
+    ]
     spoken = [t.nick for t in match.talk if t.nick in js.nicks]  # the record keeps counted lines only
     assert sorted(spoken) == sorted(turns), (spoken, turns)
 
@@ -181,35 +202,47 @@ def test_js_bot_follows_the_document_step_by_step() -> None:
         assert peer.said().startswith("NICK") and peer.said().startswith("USER")
         peer.send(b":srv 001 js :welcome\r\n")
         assert peer.said() == "JOIN #arena"
-        peer.send(b":srv 332 js #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
-                  b":srv 366 js #arena :End of NAMES list\r\n")
+        peer.send(
+            b":srv 332 js #arena :arena referee: arena_ (arena is NOT the referee)\r\n"
+            b":srv 366 js #arena :End of NAMES list\r\n"
+        )
         peer.quiet()  # the topic names another referee: no key goes out
         peer.send(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
         register = peer.said()
         assert register.startswith("PRIVMSG arena :REGISTER 1 name=js owner=plain_bot.js version=1.0 scram=")
         assert "K" * 32 not in register and "K" * 32 not in peer.welcome(register, "K" * 32, signed=False)
-        peer.send(b":arena!a@h PRIVMSG #arena :TABLE g5 game=avalon channel=#fake seats=js,b,c,d,e\r\n"
-                  b":arena!a@h PRIVMSG js :ASK g5 1 vote to=js deadline=30 options=approve,reject\r\n")
+        peer.send(
+            b":arena!a@h PRIVMSG #arena :TABLE g5 game=avalon channel=#fake seats=js,b,c,d,e\r\n"
+            b":arena!a@h PRIVMSG js :ASK g5 1 vote to=js deadline=30 options=approve,reject\r\n"
+        )
         peer.quiet()  # a WELCOME without the referee's signature: nothing of that nick is obeyed
         peer.send(b":arena!a@h QUIT :gone\r\n:arena!r@h JOIN #arena\r\n")  # the real referee comes
         peer.welcome(peer.said(), "K" * 32)
-        peer.send(b":mallory!m@h PRIVMSG #arena :TABLE g6 game=avalon channel=#evil seats=js\r\n"
-                  b":arena!a@h PRIVMSG #arena :TABLE g7 game=werewolf channel=#arena-g7 seats=a,b more=true\r\n"
-                  b":arena!a@h PRIVMSG #arena :TABLE g7 seats=js,c\r\n")
+        peer.send(
+            b":mallory!m@h PRIVMSG #arena :TABLE g6 game=avalon channel=#evil seats=js\r\n"
+            b":arena!a@h PRIVMSG #arena :TABLE g7 game=werewolf channel=#arena-g7 seats=a,b more=true\r\n"
+            b":arena!a@h PRIVMSG #arena :TABLE g7 seats=js,c\r\n"
+        )
         assert peer.said() == "JOIN #arena-g7"  # not #evil: only the referee's lines count
-        peer.send(b":arena!a@h PRIVMSG #arena-g7 :ASK g7 5 vote to=a deadline=30 options=b,js,abstain\r\n"
-                  b":arena!a@h MODE #arena-g7 +m\r\n"
-                  b":arena!a@h PRIVMSG #arena-g7 :ASK g7 6 speak to=js deadline=30 options=done,pass "
-                     b"floor=true\r\n")
+        peer.send(
+            b":arena!a@h PRIVMSG #arena-g7 :ASK g7 5 vote to=a deadline=30 options=b,js,abstain\r\n"
+            b":arena!a@h MODE #arena-g7 +m\r\n"
+            b":arena!a@h PRIVMSG #arena-g7 :ASK g7 6 speak to=js deadline=30 options=done,pass "
+            b"floor=true\r\n"
+        )
         peer.quiet()  # not for us, and the floor is not ours until we are voiced
         peer.send(b":arena!a@h MODE #arena-g7 +v js\r\n")
         assert peer.said().startswith("PRIVMSG #arena-g7 :")
         assert peer.said() == "PRIVMSG arena :ANSWER g7 6 done"
-        peer.send(b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote to=js deadline=30 options=a,b more=true\r\n"
-                  b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote options=c pick=3\r\n")
+        peer.send(
+            b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote to=js deadline=30 options=a,b more=true\r\n"
+            b":arena!a@h PRIVMSG #arena-g7 :ASK g7 8 wolf_vote options=c pick=3\r\n"
+        )
         answer = peer.said()
         assert answer.startswith("PRIVMSG arena :ANSWER g7 8 ")
         assert sorted(answer.rsplit(" ", 1)[1].split(",")) == ["a", "b", "c"]
-        peer.send(b":arena!a@h PRIVMSG #arena-g7 :END g7 winner=village reason=all_wolves_eliminated "
-                     b"roles=villager,werewolf,villager,seer\r\n")
+        peer.send(
+            b":arena!a@h PRIVMSG #arena-g7 :END g7 winner=village reason=all_wolves_eliminated "
+            b"roles=villager,werewolf,villager,seer\r\n"
+        )
         assert peer.said() == "PART #arena-g7"

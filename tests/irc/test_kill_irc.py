@@ -27,11 +27,14 @@ def _ngircd() -> None:
 
 @pytest.mark.parametrize("game, games, kills", CASES)
 def test_a_referee_killed_at_random_points_loses_no_game_and_strands_no_bot(
-        tmp_path: Path, game: str, games: int, kills: int) -> None:
+    tmp_path: Path, game: str, games: int, kills: int
+) -> None:
     seed = random.randrange(2**32)
     result = soak(tmp_path, game, games, kills, random.Random(seed))
-    where = f"{result.summary()} (python bench/kill_irc.py --game {game} --games {games} --kills {kills} " \
-            f"--seed {seed} --keep DIR makes the same choices of kill points and keeps the logs)"
+    where = (
+        f"{result.summary()} (python bench/kill_irc.py --game {game} --games {games} --kills {kills} "
+        f"--seed {seed} --keep DIR makes the same choices of kill points and keeps the logs)"
+    )
     assert not result.failures, "\n".join([where, *result.failures])
     # A kill planned near the end may find the tournament over (a game or two can go by
     # before it lands): most of them, not every one, must have landed.

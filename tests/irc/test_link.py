@@ -150,7 +150,11 @@ def test_incoming_text_is_delivered_raw_ctcp_and_formatting_included(make_link, 
     raw.send(b"PRIVMSG bob :plain\r\n")
     brec.wait(lambda: len(brec.messages) == 5)
     assert brec.texts() == [
-        "\x01ACTION waves\x01", "\x01VERSION\x01", "a\tb \x02bold\x02 \x0304red\x03 \x10n", "\x01PING 1\x01", "plain",
+        "\x01ACTION waves\x01",
+        "\x01VERSION\x01",
+        "a\tb \x02bold\x02 \x0304red\x03 \x10n",
+        "\x01PING 1\x01",
+        "plain",
     ]
 
 
@@ -177,17 +181,25 @@ class ScriptedServer:
 
 
 def test_server_notices_prefixless_lines_and_services_are_not_messages(reactor_thread) -> None:
-    server = ScriptedServer([
-        ":srv NOTICE bob :*** server notice",
-        "NOTICE bob :no prefix at all",
-        "PRIVMSG bob :no prefix either",
-        ":srv PRIVMSG bob :from the server",
-        ":NickServ!NickServ@services NOTICE bob :This nickname is registered",
-        ":alice!a@h PRIVMSG bob :last",
-    ])
+    server = ScriptedServer(
+        [
+            ":srv NOTICE bob :*** server notice",
+            "NOTICE bob :no prefix at all",
+            "PRIVMSG bob :no prefix either",
+            ":srv PRIVMSG bob :from the server",
+            ":NickServ!NickServ@services NOTICE bob :This nickname is registered",
+            ":alice!a@h PRIVMSG bob :last",
+        ]
+    )
     got: list[tuple[str, str, str]] = []
-    link = IrcLink("127.0.0.1", server.port, "bob", LinkSettings(lines_per_second=0), reactor=reactor_thread.reactor,
-                   on_message=lambda *m: got.append(m))
+    link = IrcLink(
+        "127.0.0.1",
+        server.port,
+        "bob",
+        LinkSettings(lines_per_second=0),
+        reactor=reactor_thread.reactor,
+        on_message=lambda *m: got.append(m),
+    )
     try:
         link.connect()
         deadline = time.monotonic() + WAIT
@@ -225,7 +237,7 @@ def test_long_text_is_cut_under_512_bytes(make_link, raw_client) -> None:
     line = watcher.expect(b"PRIVMSG #game")
     assert len(line) + 2 <= MAX_LINE_BYTES  # as relayed by the server, with its prefix
     brec.wait(lambda: len(brec.messages) == 2)
-    for (_, target, text) in brec.messages:
+    for _, target, text in brec.messages:
         assert long_text.startswith(text)
         budget = alice.max_text_bytes(target)
         assert budget - 2 < len(text.encode()) <= budget  # cut on a character boundary
@@ -459,8 +471,13 @@ def test_sasl_success_and_failure_on_one_reactor(sasl_server, reactor_thread) ->
     # The library's SASL handler is reactor-global; two links doing SASL at once on one
     # reactor must not drive each other's exchange.
     links = [
-        IrcLink("127.0.0.1", sasl_server.port, name,
-                LinkSettings(sasl_account=name, sasl_password=pw, lines_per_second=0), reactor=reactor_thread.reactor)
+        IrcLink(
+            "127.0.0.1",
+            sasl_server.port,
+            name,
+            LinkSettings(sasl_account=name, sasl_password=pw, lines_per_second=0),
+            reactor=reactor_thread.reactor,
+        )
         for name, pw in (("good", "right"), ("bad", "wrong"))
     ]
     try:
@@ -597,8 +614,13 @@ def test_a_port_that_is_not_an_irc_server_is_named(reactor_thread, caplog) -> No
     line once the registration timeout runs out, not a silent wait."""
     with socket.create_server(("127.0.0.1", 0)) as listener:
         port = listener.getsockname()[1]
-        link = IrcLink("127.0.0.1", port, "bot", LinkSettings(keepalive=None, registration_timeout=0.3),
-                       reactor=reactor_thread.reactor)
+        link = IrcLink(
+            "127.0.0.1",
+            port,
+            "bot",
+            LinkSettings(keepalive=None, registration_timeout=0.3),
+            reactor=reactor_thread.reactor,
+        )
         link.connect()
         peer, _ = listener.accept()
         try:
@@ -634,8 +656,13 @@ def http_port() -> Iterator[int]:
 def test_a_web_server_is_named_and_retried(reactor_thread, caplog, http_port) -> None:
     """What a web server answers is named in one line, and the link tries again later as for
     a silent peer; the library's parser, which raises on such lines, never sees them."""
-    link = IrcLink("127.0.0.1", http_port, "bot", LinkSettings(keepalive=None, reconnect_delay=0.05),
-                   reactor=reactor_thread.reactor)
+    link = IrcLink(
+        "127.0.0.1",
+        http_port,
+        "bot",
+        LinkSettings(keepalive=None, reconnect_delay=0.05),
+        reactor=reactor_thread.reactor,
+    )
     link.connect()
     said = f"bot: 127.0.0.1:{http_port} answered with something that is not IRC ("
     try:
@@ -654,16 +681,22 @@ def test_arena_serve_and_a_sample_bot_at_a_web_server_say_so_and_retry(http_port
     config = tmp_path / "config.yaml"
     config.write_text(f"server: {{host: 127.0.0.1, port: {http_port}}}\nstore: {{path: {tmp_path / 'r.db'}}}\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    commands = {"arena": [sys.executable, "-m", "arena", "--config", str(config), "serve"],
-                "b1": [sys.executable, "-m", "arena.bots.random_bot", "--server", f"127.0.0.1:{http_port}",
-                       "--nick", "b1"]}
+    commands = {
+        "arena": [sys.executable, "-m", "arena", "--config", str(config), "serve"],
+        "b1": [sys.executable, "-m", "arena.bots.random_bot", "--server", f"127.0.0.1:{http_port}", "--nick", "b1"],
+    }
     said = f"127.0.0.1:{http_port} answered with something that is not IRC ("
-    processes = {name: subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.PIPE, text=True, env=env)
-                 for name, command in commands.items()}
+    processes = {
+        name: subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
+        )
+        for name, command in commands.items()
+    }
     errors: dict[str, list[str]] = {name: [] for name in processes}
-    readers = [threading.Thread(target=lambda p=p, out=errors[name]: out.extend(p.stderr), daemon=True)
-               for name, p in processes.items()]
+    readers = [
+        threading.Thread(target=lambda p=p, out=errors[name]: out.extend(p.stderr), daemon=True)
+        for name, p in processes.items()
+    ]
     for reader in readers:
         reader.start()
     try:

@@ -43,13 +43,30 @@ def test_avalon_over_irc_with_llm_bots_one_run_by_its_launcher(irc_server: Local
         for i in range(2, 5):
             arena.add_bot(f"p{i}", RuleBot(seed=i))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ARENA_", "OPENAI_"))}
-        env.update(ARENA_LLM_BASE_URL=chat.url, ARENA_LLM_MODEL="scripted", ARENA_LLM_LOG=str(log),
-                   PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])))
+        env.update(
+            ARENA_LLM_BASE_URL=chat.url,
+            ARENA_LLM_MODEL="scripted",
+            ARENA_LLM_LOG=str(log),
+            PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])),
+        )
         with arena:
             launched = subprocess.Popen(
-                [sys.executable, str(ROOT / "bots" / "llm_bot.py"), "--server", f"{irc_server.host}:{irc_server.port}",
-                 "--nick", "p0", "--games", "1", "--rate", "0"],
-                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                [
+                    sys.executable,
+                    str(ROOT / "bots" / "llm_bot.py"),
+                    "--server",
+                    f"{irc_server.host}:{irc_server.port}",
+                    "--nick",
+                    "p0",
+                    "--games",
+                    "1",
+                    "--rate",
+                    "0",
+                ],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
             )
             try:
                 (match,) = arena.wait()
@@ -66,7 +83,9 @@ def test_avalon_over_irc_with_llm_bots_one_run_by_its_launcher(irc_server: Local
     assert sum(r["calls"] for r in acts) == len(chat.requests) > 0
 
 
-def test_werewolf_over_irc_with_llm_bots_speaking_and_talking_to_the_pack(irc_server: LocalServer, tmp_path: Path) -> None:
+def test_werewolf_over_irc_with_llm_bots_speaking_and_talking_to_the_pack(
+    irc_server: LocalServer, tmp_path: Path
+) -> None:
     log = tmp_path / "llm.jsonl"
     arena = Arena(irc_server, 8, FAST, game="werewolf")
     with FakeChat(seed=1) as chat:
@@ -82,5 +101,7 @@ def test_werewolf_over_irc_with_llm_bots_speaking_and_talking_to_the_pack(irc_se
     spoken = sum(int(r.get("lines", 0)) for r in acts if r["event"] == "speech")
     assert spoken and sum(1 for t in match.talk if t.nick in llm) == spoken, "every line said reached the record"
     talked = [r for r in acts if r["event"] == "team_talk" and r["lines"]]
-    relayed = [line for _, line in match.transcript if line.startswith("TEAM") and any(f"from={n} " in line for n in llm)]
+    relayed = [
+        line for _, line in match.transcript if line.startswith("TEAM") and any(f"from={n} " in line for n in llm)
+    ]
     assert len(relayed) >= len(talked)

@@ -51,8 +51,9 @@ def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], p
     for i in range(players):
         arena.add_bot(f"{game[0]}{i}", bot(seed=i))
     own = ReactorThread(tick=0.02, name="narrator")  # its own, as in its own process
-    narrator = NarratorService(arena.config.server, NarratorConfig(channel=LIVE, lines_per_second=0,
-                                                                   per_game=per_game), reactor=own.reactor)
+    narrator = NarratorService(
+        arena.config.server, NarratorConfig(channel=LIVE, lines_per_second=0, per_game=per_game), reactor=own.reactor
+    )
     person = Recorder()
 
     def listen(sender: str, target: str, text: str) -> None:
@@ -61,8 +62,15 @@ def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], p
         if per_game and found:  # as a person would: to the game's own channel
             reader.join(f"{LIVE}-{found.group(1)}")
 
-    reader = IrcLink(irc_server.host, irc_server.port, "person", LinkSettings(lines_per_second=0), channels=[LIVE],
-                     reactor=own.reactor, on_message=listen)
+    reader = IrcLink(
+        irc_server.host,
+        irc_server.port,
+        "person",
+        LinkSettings(lines_per_second=0),
+        channels=[LIVE],
+        reactor=own.reactor,
+        on_message=listen,
+    )
     with own:
         reader.connect()
         narrator.start()  # in the lobby before the table, which it must hear
@@ -115,8 +123,13 @@ def test_arena_watch_follows_one_game(irc_server: LocalServer, tmp_path: Path) -
     config = tmp_path / "config.yaml"
     config.write_text(yaml.safe_dump({"server": {"host": irc_server.host, "port": irc_server.port}}))
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    watcher = subprocess.Popen([sys.executable, "-m", "arena", "--config", str(config), "watch", "g1"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "arena", "--config", str(config), "watch", "g1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         assert watcher.stderr is not None
         assert watcher.stderr.readline().startswith("watching g1 of #arena")  # it is in the lobby
@@ -135,28 +148,39 @@ def test_arena_watch_follows_one_game(irc_server: LocalServer, tmp_path: Path) -
 
 
 @pytest.mark.parametrize("rate,per_game", [(0, False), (2, True)], ids=["unlimited", "2-lines-per-second"])
-def test_three_tables_at_once_each_game_is_told_from_its_setup_to_its_end(irc_server: LocalServer, rate: float,
-                                                                          per_game: bool) -> None:
+def test_three_tables_at_once_each_game_is_told_from_its_setup_to_its_end(
+    irc_server: LocalServer, rate: float, per_game: bool
+) -> None:
     """Three games at once: the narrator joins each game's channel at once however much it
     has yet to say, the referee waits for it there, and a narration that falls behind skips
     the play of games, saying how much, never a game's table, deal or end."""
-    lobby = LobbyConfig(min_players=5, max_players=5, auto_start=False, join_timeout=HANG, topic_interval=0.1,
-                        operators=("watcher",))
+    lobby = LobbyConfig(
+        min_players=5, max_players=5, auto_start=False, join_timeout=HANG, topic_interval=0.1, operators=("watcher",)
+    )
     arena = Arena(irc_server, 15, FAST, games=3, lobby=lobby, watchers=["arena-tv"])
     waiting = threading.Event()
     arena.spectator.on_topic = lambda channel, text: waiting.set() if " | waiting 15: " in text else None
     for i in range(15):
         arena.add_bot(f"a{i}", RuleBot(seed=i))
     own = ReactorThread(tick=0.02, name="narrator")  # its own, as in its own process
-    narrator = NarratorService(arena.config.server, NarratorConfig(channel=LIVE, lines_per_second=rate, burst=3,
-                                                                   backlog=6, per_game=per_game),
-                               reactor=own.reactor)
+    narrator = NarratorService(
+        arena.config.server,
+        NarratorConfig(channel=LIVE, lines_per_second=rate, burst=3, backlog=6, per_game=per_game),
+        reactor=own.reactor,
+    )
     heard: list[Sentence] = []
     post = narrator.spectator.on_sentence
     narrator.spectator.on_sentence = lambda sentence: (heard.append(sentence), post(sentence))
     person = Recorder()
-    reader = IrcLink(irc_server.host, irc_server.port, "person", LinkSettings(lines_per_second=0), channels=[LIVE],
-                     reactor=own.reactor, on_message=person.on_message)
+    reader = IrcLink(
+        irc_server.host,
+        irc_server.port,
+        "person",
+        LinkSettings(lines_per_second=0),
+        channels=[LIVE],
+        reactor=own.reactor,
+        on_message=person.on_message,
+    )
     with own:
         reader.connect()
         narrator.start()  # in the lobby before the first table
@@ -171,8 +195,9 @@ def test_three_tables_at_once_each_game_is_told_from_its_setup_to_its_end(irc_se
             return any(s.gid == gid and s.plain().startswith("Roles:") for _, s in narrator.said)
 
         until(lambda: all(ended(gid) for gid in gids), timeout=HANG)
-        person.wait(lambda: sum(FORMATTING.sub("", m[2]).startswith("Game over") for m in person.messages) >= 3,
-                    timeout=HANG)
+        person.wait(
+            lambda: sum(FORMATTING.sub("", m[2]).startswith("Game over") for m in person.messages) >= 3, timeout=HANG
+        )
         narrator.close()
         reader.close()
     tables = [i for i, s in enumerate(heard) if any(f[0] == "table" for f in s.facts)]
@@ -210,8 +235,9 @@ class Held(RuleBot):
 def test_the_lobby_topic_says_who_waits_and_what_runs(irc_server: LocalServer) -> None:
     """Bound by events: the game starts when an operator says so, once the topic has shown
     the five bots waiting, and it runs until the topic has shown it running."""
-    lobby = LobbyConfig(min_players=5, max_players=6, auto_start=False, join_timeout=HANG, topic_interval=0.1,
-                        operators=("watcher",))
+    lobby = LobbyConfig(
+        min_players=5, max_players=6, auto_start=False, join_timeout=HANG, topic_interval=0.1, operators=("watcher",)
+    )
     running = threading.Event()
     arena = Arena(irc_server, 5, dataclasses.replace(FAST, decision=HANG), lobby=lobby)
     for i in range(5):
@@ -242,24 +268,44 @@ def test_the_lobby_topic_says_who_waits_and_what_runs(irc_server: LocalServer) -
 
 def test_arena_serve_runs_the_narrator_when_configured(irc_server: LocalServer, tmp_path: Path) -> None:
     config = tmp_path / "config.yaml"
-    config.write_text(yaml.safe_dump({
-        "server": {"host": irc_server.host, "port": irc_server.port, "lines_per_second": 0},
-        "identity": {"require_key": False},
-        "lobby": {"min_players": 5, "max_players": 5, "countdown": 0.2},
-        "narrator": {"channel": LIVE, "lines_per_second": 0},
-        "store": {"path": str(tmp_path / "results.db")},
-    }))
+    config.write_text(
+        yaml.safe_dump(
+            {
+                "server": {"host": irc_server.host, "port": irc_server.port, "lines_per_second": 0},
+                "identity": {"require_key": False},
+                "lobby": {"min_players": 5, "max_players": 5, "countdown": 0.2},
+                "narrator": {"channel": LIVE, "lines_per_second": 0},
+                "store": {"path": str(tmp_path / "results.db")},
+            }
+        )
+    )
     person = Recorder()
     reactor = ReactorThread(tick=0.02).start()
-    reader = IrcLink(irc_server.host, irc_server.port, "person", LinkSettings(lines_per_second=0), channels=[LIVE],
-                     reactor=reactor.reactor, on_message=person.on_message)
+    reader = IrcLink(
+        irc_server.host,
+        irc_server.port,
+        "person",
+        LinkSettings(lines_per_second=0),
+        channels=[LIVE],
+        reactor=reactor.reactor,
+        on_message=person.on_message,
+    )
     reader.connect()
     assert reader.wait_ready(HANG)
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-    serve = subprocess.Popen([sys.executable, "-m", "arena", "--config", str(config), "serve", "--games", "1"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    runners = [BotRunner(RuleBot(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0,
-                         reactor=reactor.reactor) for i in range(5)]
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "arena", "--config", str(config), "serve", "--games", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    runners = [
+        BotRunner(
+            RuleBot(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0, reactor=reactor.reactor
+        )
+        for i in range(5)
+    ]
     try:
         until(lambda: "arena-tv" in reader.members(LIVE), timeout=HANG)  # the narrator is up before the bots
         for runner in runners:

@@ -46,8 +46,14 @@ def test_night_requests_come_as_soon_whoever_is_alive(irc_server: LocalServer) -
     arena = Arena(irc_server, 8, FAST, games=6, game="werewolf")
     clocks = []
     for i in range(8):
-        clock = Clocked(WerewolfRuleBot(seed=i), irc_server.host, irc_server.port, f"n{i}", lines_per_second=0,
-                        reactor=arena.bots.reactor)
+        clock = Clocked(
+            WerewolfRuleBot(seed=i),
+            irc_server.host,
+            irc_server.port,
+            f"n{i}",
+            lines_per_second=0,
+            reactor=arena.bots.reactor,
+        )
         clocks.append(clock)
         arena.runners.append(clock)
     with arena:
@@ -105,12 +111,24 @@ def test_a_living_witch_is_asked_every_night_and_her_nights_last_alike(irc_serve
     she lives she receives ``witch_save`` then ``witch_poison`` between NIGHT and DAWN; and
     by a ratio: the median night with nothing for her to decide lasts as long as the median
     night with something, within a factor 1.5 (it was some 0.3 of it)."""
-    arena = Arena(irc_server, 8, dataclasses.replace(FAST, night_step=0.3), games=3, game="werewolf",
-                  options=WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1,doctor:1"))
+    arena = Arena(
+        irc_server,
+        8,
+        dataclasses.replace(FAST, night_step=0.3),
+        games=3,
+        game="werewolf",
+        options=WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1,doctor:1"),
+    )
     clocks = {}
     for i in range(8):
-        clock = Clocked(EagerWitch(seed=i), irc_server.host, irc_server.port, f"w{i}", lines_per_second=0,
-                        reactor=arena.bots.reactor)
+        clock = Clocked(
+            EagerWitch(seed=i),
+            irc_server.host,
+            irc_server.port,
+            f"w{i}",
+            lines_per_second=0,
+            reactor=arena.bots.reactor,
+        )
         clocks[f"w{i}"] = clock
         arena.runners.append(clock)
     with arena:
@@ -135,7 +153,9 @@ def test_a_living_witch_is_asked_every_night_and_her_nights_last_alike(irc_serve
                     nothing = all(m.get("options") == "none" for m in asked)
                     lengths[nothing].append(t - night_at)
                 night_at = None
-            if msg.verb in ("DAWN", "EXECUTION", "DEATH") and name in (msg.get("dead") or msg.get("player") or "").split(","):
+            if msg.verb in ("DAWN", "EXECUTION", "DEATH") and name in (
+                msg.get("dead") or msg.get("player") or ""
+            ).split(","):
                 alive = False
     assert lengths[True] and lengths[False], lengths
     ratio = statistics.median(lengths[True]) / statistics.median(lengths[False])

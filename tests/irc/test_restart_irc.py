@@ -74,14 +74,19 @@ def stop_mid_game(config: Config, runners: list[BotRunner]) -> None:
     thread.join(10)
     assert not thread.is_alive()
     with Store(config.store.path) as store:
-        assert store.games.find() == [] and len(store.live.unfinished(place=first["service"].room.resumed.journal.place)) == 1
+        assert (
+            store.games.find() == []
+            and len(store.live.unfinished(place=first["service"].room.resumed.journal.place)) == 1
+        )
 
 
 def test_a_restarted_referee_takes_up_the_game_and_it_ends_normally(irc_server: LocalServer, tmp_path: Path) -> None:
     config = config_for(irc_server, tmp_path, resume=20.0)
     reactor = ReactorThread(tick=0.02).start()
-    runners = [BotRunner(Slow(seed=i), irc_server.host, irc_server.port, f"b{i}", lines_per_second=0,
-                         reactor=reactor.reactor) for i in range(5)]
+    runners = [
+        BotRunner(Slow(seed=i), irc_server.host, irc_server.port, f"b{i}", lines_per_second=0, reactor=reactor.reactor)
+        for i in range(5)
+    ]
     watcher = RawClient(irc_server, "watcher")
     watcher.send(b"JOIN #arena\r\n")
     watcher.expect(b"JOIN")
@@ -109,4 +114,3 @@ def test_a_restarted_referee_takes_up_the_game_and_it_ends_normally(irc_server: 
         assert sum(line.startswith("START ") for line in lines) == 1
         assert sum(line.startswith("RESUME ") for line in lines) == 1
         assert store.ratings.rebuild().exact
-

@@ -69,13 +69,25 @@ def test_plain_bot_killed_with_sigkill_and_restarted_finishes_its_game(irc_serve
     arena = Arena(irc_server, 5, TimeoutConfig(decision=20.0, escalation=("forfeit",)))
     for i in range(4):
         arena.add_bot(f"p{i}", Slow(seed=i))
-    command = [sys.executable, str(ROOT / "bots" / "plain_bot.py"), "--server", f"{irc_server.host}:{irc_server.port}",
-               "--nick", "plain", "--games", "1"]
+    command = [
+        sys.executable,
+        str(ROOT / "bots" / "plain_bot.py"),
+        "--server",
+        f"{irc_server.host}:{irc_server.port}",
+        "--nick",
+        "plain",
+        "--games",
+        "1",
+    ]
     with arena:
         plain = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         referee = arena.service.referee
-        until(lambda: any(line.startswith("VOTES") for m in list(referee.matches.values())
-                          for _, line in list(m.transcript)), 10)
+        until(
+            lambda: any(
+                line.startswith("VOTES") for m in list(referee.matches.values()) for _, line in list(m.transcript)
+            ),
+            10,
+        )
         plain.send_signal(signal.SIGKILL)
         plain.wait()
         until(lambda: referee.bot_named("plain") is None)

@@ -14,7 +14,7 @@ import pytest
 from arena.irc.servers import ngircd_available
 
 ROOT = Path(__file__).resolve().parents[2]
-HOLD = '''
+HOLD = """
 import time
 from pathlib import Path
 
@@ -26,7 +26,7 @@ def test_hold(tmp_path):
     server.start()
     Path({pid!r}).write_text(str(server.pid))
     time.sleep(600)
-'''
+"""
 
 
 def _alive(pid: int) -> bool:
@@ -43,9 +43,23 @@ def test_a_run_stopped_by_sigterm_stops_its_servers(tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
     (tmp_path / "test_hold.py").write_text(HOLD.format(pid=str(pid_file)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    run = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.conftest",
-                            str(tmp_path / "test_hold.py")], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT)
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "tests.conftest",
+            str(tmp_path / "test_hold.py"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         while not pid_file.exists() or not pid_file.read_text():
             assert run.poll() is None, run.communicate()[0].decode()

@@ -15,8 +15,10 @@ from arena.sdk.speech import lines_of
 
 from .test_games import FAST, Arena
 
-PARAGRAPH = ("I have watched the votes since the first day, and the pattern is plain to anyone who cares to look: "
-             "whoever defends the quiet players is protecting a wolf, and I will say who at the end of this turn. ")
+PARAGRAPH = (
+    "I have watched the votes since the first day, and the pattern is plain to anyone who cares to look: "
+    "whoever defends the quiet players is protecting a wolf, and I will say who at the end of this turn. "
+)
 
 
 class Orator(WerewolfRuleBot):
@@ -51,8 +53,8 @@ def test_long_speeches_reach_the_record_in_whole_lines(irc_server: LocalServer, 
     recorded = [(t.nick, t.text) for t in match.talk]
     for nick, lines in turns:
         kept = [(nick, line) for line in lines[:FLOOR_LINES]]
-        at = next(i for i in range(len(recorded)) if recorded[i:i + len(kept)] == kept)
-        del recorded[at:at + len(kept)]
+        at = next(i for i in range(len(recorded)) if recorded[i : i + len(kept)] == kept)
+        del recorded[at : at + len(kept)]
     assert recorded == []
     assert all(len(text.encode()) <= MAX_TEXT_BYTES for text in (t.text for t in match.talk))
     # The stored game keeps the speeches as said in the channel, each after its floor's ASK.
@@ -60,7 +62,7 @@ def test_long_speeches_reach_the_record_in_whole_lines(irc_server: LocalServer, 
     assert stored is not None and stored.talk == tuple(match.talk)
     assert [(t.nick, t.text) for t in stored.talk] == [(t.nick, t.text) for t in match.talk] != []
     for t in stored.talk:
-        asks = [parse(line) for to, line in stored.transcript[:t.after] if to is None and line.startswith("ASK ")]
+        asks = [parse(line) for to, line in stored.transcript[: t.after] if to is None and line.startswith("ASK ")]
         assert asks[-1].flag("floor") and asks[-1].fields["to"] == t.nick
     assert all(a.error is None and a.latency is not None for a in stored.answers)
     short = next(lines for _, lines in turns if len(lines) < FLOOR_LINES)

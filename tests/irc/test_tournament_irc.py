@@ -28,25 +28,43 @@ def run(settings: Settings, config: Config, results: list[int]) -> None:
 def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp_path: Path) -> None:
     config = Config(
         identity=IdentityConfig(require_key=False),
-        server=ServerConfig(host=irc_server.host, port=irc_server.port, lines_per_second=0,
-                            max_targets=irc_server.max_targets),
+        server=ServerConfig(
+            host=irc_server.host, port=irc_server.port, lines_per_second=0, max_targets=irc_server.max_targets
+        ),
         timeouts=TimeoutConfig(decision=5.0, grace=1.0),
         lobby=LobbyConfig(countdown=0.2, join_timeout=5.0),
         store=StoreConfig(str(tmp_path / "results.db")),
     )
-    settings = Settings(id="net", game="avalon", games=3, players=5, bots=NICKS, options=AvalonOptions().to_dict(),
-                        transport="irc", keep=16)
+    settings = Settings(
+        id="net",
+        game="avalon",
+        games=3,
+        players=5,
+        bots=NICKS,
+        options=AvalonOptions().to_dict(),
+        transport="irc",
+        keep=16,
+    )
     reactor = ReactorThread(tick=0.02).start()
-    runners = [BotRunner(RuleBot(seed=i) if nick.startswith("rule") else Bot(seed=i), irc_server.host,
-                         irc_server.port, nick, lines_per_second=0, reactor=reactor.reactor)
-               for i, nick in enumerate(NICKS)]
+    runners = [
+        BotRunner(
+            RuleBot(seed=i) if nick.startswith("rule") else Bot(seed=i),
+            irc_server.host,
+            irc_server.port,
+            nick,
+            lines_per_second=0,
+            reactor=reactor.reactor,
+        )
+        for i, nick in enumerate(NICKS)
+    ]
     try:
         for runner in runners:
             runner.start()
         for games in (3, 5):  # the second run resumes after the third game
             played: list[int] = []
-            thread = threading.Thread(target=run, args=(settings.__class__(**{**settings.__dict__, "games": games}),
-                                                        config, played))
+            thread = threading.Thread(
+                target=run, args=(settings.__class__(**{**settings.__dict__, "games": games}), config, played)
+            )
             thread.start()
             thread.join(60)
             assert not thread.is_alive(), "the tournament did not finish"
@@ -68,4 +86,3 @@ def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp
             assert game.replay().events == list(game.events)
             assert parse(game.transcript[-1][1]).verb == "END"
             assert game.changes["elo"]
-

@@ -27,8 +27,7 @@ def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServe
     taps: dict[str, Tap] = {}
     whisperers = [Whisperer(seed=i) for i in range(len(NICKS))]
     for i, nick in enumerate(NICKS):
-        tap = Tap(whisperers[i], irc_server.host, irc_server.port, nick, lines_per_second=0,
-                  reactor=arena.bots.reactor)
+        tap = Tap(whisperers[i], irc_server.host, irc_server.port, nick, lines_per_second=0, reactor=arena.bots.reactor)
         taps[nick] = tap
         arena.runners.append(tap)
     with arena:
@@ -62,8 +61,10 @@ def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServe
         # may miss the game's first lines, but never a second discussion
         said = [line for target, line in match.transcript if target is None]
         seen = channels[f"{arena.config.server.channel}-{match.gid}"]
-        assert said[-1].startswith(("END", "RATINGS")) and seen == said[len(said) - len(seen):]
-        first_near = next(i for i, line in enumerate(said) if line.startswith(f"ASK {match.gid} ") and " speak_near " in line)
+        assert said[-1].startswith(("END", "RATINGS")) and seen == said[len(said) - len(seen) :]
+        first_near = next(
+            i for i, line in enumerate(said) if line.startswith(f"ASK {match.gid} ") and " speak_near " in line
+        )
         assert len(said) - len(seen) <= first_near, "the spectator missed a second discussion"
         assert not any("psst" in text for text in seen)
     assert relays >= 50 * games, "a game relays some 130 to 800 lines: too few reached anyone"

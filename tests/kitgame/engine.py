@@ -37,8 +37,9 @@ class OddOneGame(Game):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError(f"odd one out needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
 
-    def __init__(self, players: int, options: OddOneOptions | None = None, seed: int = 0,
-                 deal: Sequence[int] | None = None) -> None:
+    def __init__(
+        self, players: int, options: OddOneOptions | None = None, seed: int = 0, deal: Sequence[int] | None = None
+    ) -> None:
         options = options or OddOneOptions()
         self.check_setup(players, options)
         super().__init__(players, options, seed, deal)

@@ -19,7 +19,9 @@ KIT = Kit(
     lines=OddOneLines(),
     verbs={TALLY: (1, 1)},
     story=OddOneStory,
-    figures=(Figure("spy_escape", SPY, "as the spy, never caught", frozenset({CAUGHT, ESCAPED}), frozenset({ESCAPED})),),
+    figures=(
+        Figure("spy_escape", SPY, "as the spy, never caught", frozenset({CAUGHT, ESCAPED}), frozenset({ESCAPED})),
+    ),
     page=lambda: page,
     templates=("oddone.html",),
     template_dir=str(Path(__file__).parent / "templates"),

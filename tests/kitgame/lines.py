@@ -28,11 +28,13 @@ class OddOneLines:
             return Message.make(ROLE, gid, role=d["role"], side=d["side"])
         if event.kind == "tally":
             votes = [f"{nicks[voter]}:{nicks[target]}" for voter, target in enumerate(d["votes"]) if target is not None]
-            return Message.make(TALLY, gid, round=d["round"], votes=votes,
-                                out="none" if d["out"] is None else nicks[d["out"]])
+            return Message.make(
+                TALLY, gid, round=d["round"], votes=votes, out="none" if d["out"] is None else nicks[d["out"]]
+            )
         if event.kind == "end":
-            return Message.make(END, gid, winner=d["winner"], reason=d["reason"],
-                                roles=[f"{n}:{r}" for n, r in zip(nicks, d["roles"])])
+            return Message.make(
+                END, gid, winner=d["winner"], reason=d["reason"], roles=[f"{n}:{r}" for n, r in zip(nicks, d["roles"])]
+            )
         return None
 
     def ask_context(self, game: OddOneGame, decision: Decision, nicks: Sequence[str]) -> dict[str, Any]:

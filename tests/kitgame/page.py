@@ -9,8 +9,17 @@ from arena.report.views import Names
 
 
 def page(doc: Mapping[str, Any], names: Names) -> Mapping[str, Any]:
-    rounds = [{"round": e["data"]["round"], "out": names.of(e["data"]["out"]) if e["data"]["out"] is not None else None,
-               "votes": [(names.of(voter), names.of(target)) for voter, target in enumerate(e["data"]["votes"])
-                         if target is not None]}
-              for e in doc["events"] if e["kind"] == "tally"]
+    rounds = [
+        {
+            "round": e["data"]["round"],
+            "out": names.of(e["data"]["out"]) if e["data"]["out"] is not None else None,
+            "votes": [
+                (names.of(voter), names.of(target))
+                for voter, target in enumerate(e["data"]["votes"])
+                if target is not None
+            ],
+        }
+        for e in doc["events"]
+        if e["kind"] == "tally"
+    ]
     return {"oddone_rounds": rounds}

@@ -48,6 +48,7 @@ def test_an_unregistered_game_is_unknown_everywhere() -> None:
 
 def test_registering_a_taken_name_or_a_verb_of_another_arity_is_refused(oddone: kit.Kit) -> None:
     import dataclasses
+
     with pytest.raises(ValueError, match="registered already"):
         kit.register(dataclasses.replace(KIT))
     with pytest.raises(ValueError, match="different arities"):
@@ -56,11 +57,18 @@ def test_registering_a_taken_name_or_a_verb_of_another_arity_is_refused(oddone: 
     kit.register(KIT)  # the same kit again changes nothing
 
 
-def test_a_local_tournament_plays_stores_rates_narrates_exports_and_reports_it(oddone: kit.Kit,
-                                                                               tmp_path: Path) -> None:
+def test_a_local_tournament_plays_stores_rates_narrates_exports_and_reports_it(oddone: kit.Kit, tmp_path: Path) -> None:
     config = parse_config({"store": {"path": str(tmp_path / "results.db")}})
-    settings = Settings(id="odd", game="oddone", games=6, players=4, bots=BOTS, options=OddOneOptions().to_dict(),
-                        transport="local", keep=16)
+    settings = Settings(
+        id="odd",
+        game="oddone",
+        games=6,
+        players=4,
+        bots=BOTS,
+        options=OddOneOptions().to_dict(),
+        transport="local",
+        keep=16,
+    )
     with Store(config.store.path, config.ratings.systems()) as store:
         assert play_local(settings, OddOneOptions(), store, config) == 6
         games = store.games.find(game="oddone", limit=None)
@@ -100,12 +108,16 @@ class Careful(GrudgeBot):
         self.states.append(game.state)
 
 
-def test_it_plays_over_irc_narrated_and_stored(oddone: kit.Kit, irc_server: LocalServer,  # noqa: F811
-                                               tmp_path: Path) -> None:
+def test_it_plays_over_irc_narrated_and_stored(
+    oddone: kit.Kit,
+    irc_server: LocalServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
     timeouts = TimeoutConfig(decision=5.0, grace=1.0, escalation=("warn", "default", "forfeit"))
     bots = [Careful(seed=1), Careful(seed=2), OddOneBot(seed=3), OddOneBot(seed=4)]
-    with Arena(irc_server, 4, timeouts, game="oddone", options=OddOneOptions(rounds=3),
-               store=tmp_path / "irc.db") as arena:
+    with Arena(
+        irc_server, 4, timeouts, game="oddone", options=OddOneOptions(rounds=3), store=tmp_path / "irc.db"
+    ) as arena:
         for i, bot in enumerate(bots):
             arena.add_bot(f"odd{i}", bot).start()
         (match,) = arena.wait(1)
@@ -127,4 +139,5 @@ def test_it_plays_over_irc_narrated_and_stored(oddone: kit.Kit, irc_server: Loca
     assert stored is not None and stored.summary.game == "oddone"
     ratings = parse(lines[-1])
     assert ratings.verb == "RATINGS" and {item.split(":")[0] for item in ratings.list("elo")} == {
-        f"odd{i}" for i in range(4)}
+        f"odd{i}" for i in range(4)
+    }

@@ -7,8 +7,25 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from arena.ratings import (ABORTED, BOT, DRAW, FORFEIT, LOSS, SIDE, WIN, Elo, Group, Match, Rating, TrueSkill,
-                           aborted, forfeit, ranked, side_key, wilson)
+from arena.ratings import (
+    ABORTED,
+    BOT,
+    DRAW,
+    FORFEIT,
+    LOSS,
+    SIDE,
+    WIN,
+    Elo,
+    Group,
+    Match,
+    Rating,
+    TrueSkill,
+    aborted,
+    forfeit,
+    ranked,
+    side_key,
+    wilson,
+)
 from arena.ratings.announce import announce
 from arena.ratings.model import RANKED
 
@@ -40,13 +57,19 @@ ratings_st = st.floats(min_value=1000, max_value=2000, allow_nan=False)
 
 
 @settings(max_examples=60, deadline=None)
-@given(good=st.lists(ratings_st, min_size=1, max_size=7), evil=st.lists(ratings_st, min_size=1, max_size=5),
-       third=st.lists(ratings_st, max_size=2), ranks=st.lists(st.integers(0, 2), min_size=3, max_size=3),
-       adv=st.floats(-200, 200))
+@given(
+    good=st.lists(ratings_st, min_size=1, max_size=7),
+    evil=st.lists(ratings_st, min_size=1, max_size=5),
+    third=st.lists(ratings_st, max_size=2),
+    ranks=st.lists(st.integers(0, 2), min_size=3, max_size=3),
+    adv=st.floats(-200, 200),
+)
 def test_elo_is_zero_sum_over_players_for_any_table(good, evil, third, ranks, adv):
     players = {f"g{i}": "good" for i in range(len(good))} | {f"e{i}": "evil" for i in range(len(evil))}
     players |= {f"j{i}": "jester" for i in range(len(third))}
-    cur = {(BOT, f"g{i}"): Rating(r) for i, r in enumerate(good)} | {(BOT, f"e{i}"): Rating(r) for i, r in enumerate(evil)}
+    cur = {(BOT, f"g{i}"): Rating(r) for i, r in enumerate(good)} | {
+        (BOT, f"e{i}"): Rating(r) for i, r in enumerate(evil)
+    }
     cur |= {(BOT, f"j{i}"): Rating(r) for i, r in enumerate(third)}
     cur[(SIDE, side_key("evil", len(players)))] = Rating(adv)
     side_ranks = {"good": ranks[0], "evil": ranks[1], "jester": ranks[2]}
@@ -129,11 +152,16 @@ def test_wilson_interval_values():
 
 
 def test_announcement_is_one_sendable_line():
-    changes = {s.name: s.rate(ranked({f"bot{i}": "good" if i < 6 else "evil" for i in range(10)},
-                                     {"good": 0, "evil": 1}), {}) for s in (Elo(), TrueSkill())}
+    changes = {
+        s.name: s.rate(ranked({f"bot{i}": "good" if i < 6 else "evil" for i in range(10)}, {"good": 0, "evil": 1}), {})
+        for s in (Elo(), TrueSkill())
+    }
     line = announce("avalon", changes)
     assert "\n" not in line and "\r" not in line and len(line.encode()) <= 400
     assert line.startswith("ratings avalon | elo: bot0 1513 +13")
-    long = {"elo": Elo().rate(ranked({"x" * 30 + str(i): "good" if i < 6 else "evil" for i in range(10)},
-                                     {"good": 0, "evil": 1}), {})}
+    long = {
+        "elo": Elo().rate(
+            ranked({"x" * 30 + str(i): "good" if i < 6 else "evil" for i in range(10)}, {"good": 0, "evil": 1}), {}
+        )
+    }
     assert len(announce("avalon", long).encode()) <= 400

@@ -35,7 +35,8 @@ def services_server() -> Iterator[ServicesServer]:
 
 @pytest.fixture
 def services_link(
-    services_server: ServicesServer, reactor_thread: ReactorThread  # noqa: F811 (the fixture imported above)
+    services_server: ServicesServer,
+    reactor_thread: ReactorThread,  # noqa: F811 (the fixture imported above)
 ) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
     """``services_link(nick, **options)`` -> (link, its Recorder) on the services server
     (see ``link_maker``)."""

@@ -14,8 +14,16 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from collections.abc import Mapping
 
-from arena.irc.servers import (HOST, RUNNING, ServerAddress, ServerStartError, free_port, listener_owned_by,
-                               sbin_path, terminate)
+from arena.irc.servers import (
+    HOST,
+    RUNNING,
+    ServerAddress,
+    ServerStartError,
+    free_port,
+    listener_owned_by,
+    sbin_path,
+    terminate,
+)
 
 
 def services_paths() -> tuple[str, str] | None:
@@ -114,9 +122,20 @@ class ServicesServer:
             time.sleep(0.01)
         self._spawn(
             "Atheme",
-            [self.atheme_binary, "-n", "-c", str(workdir / "atheme.conf"), "-D", str(workdir),
-             "-p", str(workdir / "atheme.pid"), "-l", str(workdir / "atheme.log")],
-            workdir, "atheme.out",
+            [
+                self.atheme_binary,
+                "-n",
+                "-c",
+                str(workdir / "atheme.conf"),
+                "-D",
+                str(workdir),
+                "-p",
+                str(workdir / "atheme.pid"),
+                "-l",
+                str(workdir / "atheme.log"),
+            ],
+            workdir,
+            "atheme.out",
         )
         synced = workdir / "atheme.out"
         while self.SYNCED not in synced.read_text(errors="replace"):
@@ -129,8 +148,12 @@ class ServicesServer:
     def _spawn(self, name: str, command: list[str], workdir: Path, output: str) -> subprocess.Popen[bytes]:
         with open(workdir / output, "wb") as log_file:
             proc = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT,
-                cwd=workdir, start_new_session=True,
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=subprocess.STDOUT,
+                cwd=workdir,
+                start_new_session=True,
             )
         self._procs[name] = proc
         return proc

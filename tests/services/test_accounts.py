@@ -14,7 +14,8 @@ def test_each_message_carries_its_senders_account(services_server: ServicesServe
     seen: list[tuple[str, str, str | None]] = []
     referee, rec = services_link("ref1", channels=["#lobby1"], account_tags=True, wait=False)
     referee.on_message = lambda sender, target, text: (
-        seen.append((sender, text, referee.account_of(sender))), rec.on_message(sender, target, text)
+        seen.append((sender, text, referee.account_of(sender))),
+        rec.on_message(sender, target, text),
     )
     guest, _ = services_link("guest1", channels=["#lobby1"], wait=False)
     register_accounts(services_server.host, services_server.port, {"acct1": "pw-acct1"})  # meanwhile
@@ -66,8 +67,9 @@ def test_logged_in_link_regains_its_nick_from_a_squatter(services_server: Servic
     squatter = RawClient(services_server, "arena4")
     try:
         # A long interval: the nick must come back through NickServ, not a periodic retry.
-        link, rec = services_link("arena4", sasl_account="arena4", sasl_password="pw-arena4",
-                                  regain=True, regain_interval=600, wait=False)
+        link, rec = services_link(
+            "arena4", sasl_account="arena4", sasl_password="pw-arena4", regain=True, regain_interval=600, wait=False
+        )
         rec.wait(lambda: rec.nick_states[-1:] == [(True, "arena4")])
         assert rec.nick_states == [(False, "arena4_"), (True, "arena4")]
         assert link.has_preferred_nick and link.nick == "arena4"
@@ -86,4 +88,3 @@ def test_a_link_without_account_tags_knows_no_accounts(services_server: Services
     member.send("plain5", "hi")
     rec.wait(lambda: rec.messages)
     assert plain.account_of("acct5") is None
-

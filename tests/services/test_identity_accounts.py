@@ -35,10 +35,21 @@ def recording(runner: BotRunner) -> list[tuple[str, str]]:
 
 def test_a_bot_bound_to_its_account_is_played_from_that_account_only(services_server: ServicesServer) -> None:
     register_accounts(services_server.host, services_server.port, PASSWORDS)
-    arena = Arena(services_server, 5, FAST, identity=IdentityConfig(require_key=True, accounts=True),
-                  server_options={"nick": "idref", "sasl_account": "idref", "sasl_password": PASSWORDS["idref"]})
-    bot = arena.add_bot("idbot", RuleBot(seed=1), referee="idref", referee_account="idref",
-                        sasl_account="idbot", sasl_password=PASSWORDS["idbot"])
+    arena = Arena(
+        services_server,
+        5,
+        FAST,
+        identity=IdentityConfig(require_key=True, accounts=True),
+        server_options={"nick": "idref", "sasl_account": "idref", "sasl_password": PASSWORDS["idref"]},
+    )
+    bot = arena.add_bot(
+        "idbot",
+        RuleBot(seed=1),
+        referee="idref",
+        referee_account="idref",
+        sasl_account="idbot",
+        sasl_password=PASSWORDS["idbot"],
+    )
     sent = recording(bot)
     with arena:
         until(lambda: bot.session.registered)
@@ -64,15 +75,25 @@ def test_a_bot_bound_to_its_account_is_played_from_that_account_only(services_se
 
 
 def test_a_bot_obeys_no_one_on_the_referees_nick_without_the_referees_account(
-        services_server: ServicesServer, reactor_thread: ReactorThread) -> None:
+    services_server: ServicesServer, reactor_thread: ReactorThread
+) -> None:
     """Two bots take ``fakeref`` for their referee; only the control bot was not told the
     referee's account (and has no key, whose proof the impostor could not answer), and it
     answers the impostor's request: the other must not, nor even register."""
     impostor = RawClient(services_server, "fakeref")
     runners = {
-        nick: BotRunner(RuleBot(seed=i), services_server.host, services_server.port, nick, referee="fakeref",
-                        channel="#fakelobby", lines_per_second=0, reactor=reactor_thread.reactor, key=key,
-                        referee_account=account)
+        nick: BotRunner(
+            RuleBot(seed=i),
+            services_server.host,
+            services_server.port,
+            nick,
+            referee="fakeref",
+            channel="#fakelobby",
+            lines_per_second=0,
+            reactor=reactor_thread.reactor,
+            key=key,
+            referee_account=account,
+        )
         for i, (nick, account, key) in enumerate((("guarded", "idref", "K" * 32), ("control", None, None)))
     }
     try:
@@ -81,10 +102,12 @@ def test_a_bot_obeys_no_one_on_the_referees_nick_without_the_referees_account(
         until(lambda: all(r.link.is_ready for r in runners.values()))
         impostor.expect(b":guarded!")  # its WHO, which carries no secret
         for nick in runners:
-            impostor.send(f"PRIVMSG {nick} :REGISTERED bots=guarded,control games=g9:avalon\r\n"
-                          f"PRIVMSG {nick} :WELCOME {nick} protocol=1 name={nick}\r\n"
-                          f"PRIVMSG {nick} :START g9 game=avalon seats=guarded,control,a,b,c\r\n"
-                          f"PRIVMSG {nick} :ASK g9 1 vote to=all deadline=30 options=approve,reject\r\n".encode())
+            impostor.send(
+                f"PRIVMSG {nick} :REGISTERED bots=guarded,control games=g9:avalon\r\n"
+                f"PRIVMSG {nick} :WELCOME {nick} protocol=1 name={nick}\r\n"
+                f"PRIVMSG {nick} :START g9 game=avalon seats=guarded,control,a,b,c\r\n"
+                f"PRIVMSG {nick} :ASK g9 1 vote to=all deadline=30 options=approve,reject\r\n".encode()
+            )
         impostor.expect(b"!control@127.0.0.1 PRIVMSG fakeref :ANSWER g9 1 ")  # the control obeyed
         impostor.send(b"PING :sync\r\n")
         impostor.expect(b"PONG")
@@ -94,5 +117,6 @@ def test_a_bot_obeys_no_one_on_the_referees_nick_without_the_referees_account(
     from_guarded = [line for line in impostor.read if line.startswith(b":guarded!") and b" PRIVMSG " in line]
     assert [line.split(b" :", 1)[1] for line in from_guarded] == [b"WHO"], from_guarded
     assert not runners["guarded"].session.registered and not runners["guarded"].session.games
-    assert any(b" :REGISTER " in line for line in impostor.read if line.startswith(b":control!")), \
+    assert any(b" :REGISTER " in line for line in impostor.read if line.startswith(b":control!")), (
         "the control bot, told no account, trusted the impostor"
+    )

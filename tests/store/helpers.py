@@ -12,8 +12,14 @@ from arena.store import GameRecord, record_from_game
 BOTS = [f"bot{i}" for i in range(12)]
 
 
-def avalon_record(i: int, rng: random.Random, players: int = 5, end: str = "play",
-                  tournament: str | None = None, deal: tuple[int, ...] | None = None) -> GameRecord:
+def avalon_record(
+    i: int,
+    rng: random.Random,
+    players: int = 5,
+    end: str = "play",
+    tournament: str | None = None,
+    deal: tuple[int, ...] | None = None,
+) -> GameRecord:
     """Game ``i``: ``end`` is "play" (to the end), "forfeit" (seat 1 forfeits mid-game) or "abort"."""
     options = AvalonOptions()
     game = AvalonGame(players, options, seed=1000 + i, deal=deal)
@@ -26,8 +32,13 @@ def avalon_record(i: int, rng: random.Random, players: int = 5, end: str = "play
         if end == "forfeit":
             game.forfeit(1, "timeout")
     return record_from_game(
-        f"g{i}", game, nicks, started=float(i),
-        finished=i + 0.5, tournament=tournament, aborted_reason="operator stop" if end == "abort" else None,
+        f"g{i}",
+        game,
+        nicks,
+        started=float(i),
+        finished=i + 0.5,
+        tournament=tournament,
+        aborted_reason="operator stop" if end == "abort" else None,
     )
 
 

@@ -94,19 +94,35 @@ def everything(store: Store, alice: Verifier, bob: Verifier) -> list[Any]:
     seen += [store.bots.get("alice"), store.bots.all()]
     store.rosters.save("avalon", "a,b,c,d,e", 1, 2)
     store.rosters.save("avalon", "a,b,c,d,e", 2, 1)
-    seen += [store.rosters.get("avalon", "a,b,c,d,e"), store.live.new_id(5.0), store.live.new_id(5.0),
-             store.live.reserve("g0", 5.0), store.live.reserve("t1-9", 5.0)]
+    seen += [
+        store.rosters.get("avalon", "a,b,c,d,e"),
+        store.live.new_id(5.0),
+        store.live.new_id(5.0),
+        store.live.reserve("g0", 5.0),
+        store.live.reserve("t1-9", 5.0),
+    ]
     live = LiveGame("g90", "avalon", {}, 7, None, tuple("abcde"), tuple("abcde"), "here", None, 6.0)
     store.live.open(live)
     store.live.append("g90", 0, [(0, "team", (0, 1))], 0, [(None, None, "START g90")], {"n": 1})
     store.live.resumed("g90", "there")
     seen += [store.live.all(), store.live.unfinished(place="there")]
     store.live.close("g90")
-    seen += [store.live.all("g90"), store.games.find(limit=None), store.games.find(game="avalon", limit=3),
-             store.games.load("g5"), store.games.has("g5"), store.tournaments.get("t1"), store.tournaments.all()]
+    seen += [
+        store.live.all("g90"),
+        store.games.find(limit=None),
+        store.games.find(game="avalon", limit=3),
+        store.games.load("g5"),
+        store.games.has("g5"),
+        store.tournaments.get("t1"),
+        store.tournaments.all(),
+    ]
     for system in ("elo", "trueskill"):
-        seen += [store.ratings.leaderboard("avalon", system), store.ratings.standings("avalon", system, "t1"),
-                 store.ratings.history("avalon", system), store.ratings.current("avalon", system)]
+        seen += [
+            store.ratings.leaderboard("avalon", system),
+            store.ratings.standings("avalon", system, "t1"),
+            store.ratings.history("avalon", system),
+            store.ratings.current("avalon", system),
+        ]
     seen += [store.stats.bots("avalon"), store.ratings.rebuild(write=True), store.ratings.rebuild()]
     return seen
 

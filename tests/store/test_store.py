@@ -68,8 +68,9 @@ def v1_copy(source, target) -> None:
     Store(target, migrations=(V1,)).close()
     conn = sqlite3.connect(target)
     conn.execute("ATTACH DATABASE ? AS src", (str(source),))
-    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE '%sqlite_%'"
-                                 " AND name != 'sqlite_sequence'").fetchall():
+    for (table,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE '%sqlite_%' AND name != 'sqlite_sequence'"
+    ).fetchall():
         columns = ", ".join(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
         conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM src.{table}")
     conn.commit()
@@ -294,10 +295,13 @@ def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store):
     for r in many_records(30):
         store.games.record(r)
         seq = store.games.find(limit=1)[0].seq
-        rows = store.conn.execute("SELECT seat, bot, grp, rank, adv FROM outcomes WHERE game_seq = ? ORDER BY seat",
-                                  (seq,)).fetchall()
+        rows = store.conn.execute(
+            "SELECT seat, bot, grp, rank, adv FROM outcomes WHERE game_seq = ? ORDER BY seat", (seq,)
+        ).fetchall()
         forfeited = r.result.forfeited if r.result else None
-        assert store_ratings._match_from_rows(r.match().kind, rows, forfeited) == build_match(r.nicks, r.sides, r.result)
+        assert store_ratings._match_from_rows(r.match().kind, rows, forfeited) == build_match(
+            r.nicks, r.sides, r.result
+        )
 
 
 def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path):
@@ -335,8 +339,11 @@ def test_bot_stats_count_results_per_role_with_wilson_intervals_and_figures(stor
         assert s.overall.forfeits == sum(1 for r, seat in played if r.result.forfeited == seat)
         assert s.overall.win_rate.low <= (wins / len(played) if played else 0) <= s.overall.win_rate.high
         assert sum(rs.games for rs in s.roles.values()) == s.overall.games
-        merlin = [(r, seat) for r, seat in played if r.roles[seat] == "merlin"
-                  and r.result.reason in ("merlin_survived", "assassinated_merlin")]
+        merlin = [
+            (r, seat)
+            for r, seat in played
+            if r.roles[seat] == "merlin" and r.result.reason in ("merlin_survived", "assassinated_merlin")
+        ]
         if "merlin" in s.roles:
             fig = s.roles["merlin"].figures["merlin_survival"]
             assert fig.trials == len(merlin)
@@ -397,7 +404,7 @@ def test_report_lines_for_the_cli(store):
         assert len(lines) == len(rows) + 1 and rows[0].bot in lines[1]
         assert rows[0].win_rate.trials == rows[0].games
         rate = lines[0].index("win rate")
-        assert {line[rate - 2:rate] for line in lines[1:]} == {"  "}, "the column starts where its header does"
+        assert {line[rate - 2 : rate] for line in lines[1:]} == {"  "}, "the column starts where its header does"
         assert len({line.index("%") for line in lines[1:]}) == 1, "aligned"
         assert not any("\x1b" in line or "─" in line for line in lines), "plain text"
     head, first, _ = games_lines(store.games.find(limit=2))
@@ -440,8 +447,9 @@ def test_stats_count_refused_lines_and_timeouts_per_bot(store):
     assert odd.warnings == odd.defaults == odd.forfeits == 0
     assert mute.refused == {} and mute.warnings == 3 and mute.defaults > 0 and mute.forfeits == 0
     assert p3 == type(p3)({}, 0, 0, 0)
-    assert stats_lines(found["mute"])[-2] == (f"  lines refused: 0; late: 3 warned, {mute.defaults} answered by default, "
-                                             "0 forfeited")
+    assert stats_lines(found["mute"])[-2] == (
+        f"  lines refused: 0; late: 3 warned, {mute.defaults} answered by default, 0 forfeited"
+    )
 
 
 def test_matches_for_neutral_and_cross_side_winners():
@@ -451,9 +459,11 @@ def test_matches_for_neutral_and_cross_side_winners():
     sides = ("village", "village", "wolves", "jester", "village")
     jester = build_match(nicks, sides, Result("jester", frozenset({3}), "jester_lynched"))
     assert {g.side: (g.players, g.rank) for g in jester.groups} == {
-        "village/5": (("v1", "v2", "v3"), 1), "wolves/5": (("w1",), 1), "jester/5": (("j",), 0)}
+        "village/5": (("v1", "v2", "v3"), 1),
+        "wolves/5": (("w1",), 1),
+        "jester/5": (("j",), 0),
+    }
     lovers = build_match(nicks, sides, Result("lovers", frozenset({1, 2}), "lovers_survive"))
-    assert [(g.players, g.rank) for g in lovers.groups] == [
-        (("v1", "v3"), 1), (("v2", "w1"), 0), (("j",), 1)]
+    assert [(g.players, g.rank) for g in lovers.groups] == [(("v1", "v3"), 1), (("v2", "w1"), 0), (("j",), 1)]
     with pytest.raises(ValueError):
         build_match(nicks, sides, Result("village", frozenset({0}), "x"))

@@ -32,8 +32,11 @@ def records(draw):
             result = Result(kind, frozenset(s for s in range(players) if sides[s] == kind), "end")
         roles = tuple("assassin" if s == 0 else "merlin" if s == evil else "servant" for s in range(players))
         events = [Event("setup", {"players": players}), Event("role", {"role": roles[0]}, frozenset({0}))]
-        out.append(GameRecord(f"g{i}", "avalon", {}, i, nicks, roles, sides, result, events, [(0, "x", [1, 2])],
-                              float(i), i + 1.0))
+        out.append(
+            GameRecord(
+                f"g{i}", "avalon", {}, i, nicks, roles, sides, result, events, [(0, "x", [1, 2])], float(i), i + 1.0
+            )
+        )
     return out
 
 

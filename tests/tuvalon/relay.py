@@ -35,8 +35,9 @@ def cell(name: str) -> tuple[int, int]:
     return ord(name[0]) - ord("a"), int(name[1:]) - 1
 
 
-def expected_relays(transcript: Sequence[tuple[str | None, str]], gid: str, said: Iterable[str]
-                    ) -> tuple[Counter[tuple[str, str]], Counter[tuple[str, str]]]:
+def expected_relays(
+    transcript: Sequence[tuple[str | None, str]], gid: str, said: Iterable[str]
+) -> tuple[Counter[tuple[str, str]], Counter[tuple[str, str]]]:
     """(the (listener, text) pairs the rules call for, the pairs relayed), from a match's
     transcript (positions from MAP and MOVE, hearing from each ROLE) and the second-discussion
     lines the players said (``Whisperer.said``, of any game: those of game ``gid`` are picked
@@ -65,8 +66,11 @@ def expected_relays(transcript: Sequence[tuple[str | None, str]], gid: str, said
         elif msg.verb == "SPEECH" and msg.get("purpose") == "near":
             assert speaker is not None and msg.get("player") == speaker
             here = where[speaker]
-            hearers = sorted(n for n, c in where.items() if n != speaker
-                             and max(abs(c[0] - here[0]), abs(c[1] - here[1])) <= hearing[n])
+            hearers = sorted(
+                n
+                for n, c in where.items()
+                if n != speaker and max(abs(c[0] - here[0]), abs(c[1] - here[1])) <= hearing[n]
+            )
             assert sorted(msg.list("heard_by")) == hearers
             for text in lines.pop((speaker, rid), []):
                 for n in hearers:

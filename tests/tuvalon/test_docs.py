@@ -34,20 +34,20 @@ def tuvalon_transcript() -> list[str]:
 
 def section() -> str:
     text = DOC.read_text(encoding="utf-8")
-    return text[text.index("## 10. Tuvalon"):]
+    return text[text.index("## 10. Tuvalon") :]
 
 
 def documented() -> list[str]:
     """The transcript's lines in section 10 of protocol.md, annotations removed."""
     part = section()
-    part = part[part.index("### A complete"):]
-    block = part[part.index("```") + 3:]
-    block = block[block.index("\n") + 1:block.index("```")]
+    part = part[part.index("### A complete") :]
+    block = part[part.index("```") + 3 :]
+    block = block[block.index("\n") + 1 : block.index("```")]
     out = []
     for line in block.splitlines():
         if not line.strip() or line.startswith(" "):
             continue
-        if line[NOTE_COLUMN:NOTE_COLUMN + 2] == " (":
+        if line[NOTE_COLUMN : NOTE_COLUMN + 2] == " (":
             line = line[:NOTE_COLUMN]
         out.append(line.rstrip())
     return out

@@ -36,11 +36,16 @@ def engine_cells_by_round(store: Store, gid: str) -> list[list[str]]:
     game = store.games.load(gid)
     assert game is not None
     history = list(game.history)
-    ends = [i for i, (_, kind, _) in enumerate(history)
-            if kind == "move" and (i + 1 == len(history) or history[i + 1][1] != "move")]
+    ends = [
+        i
+        for i, (_, kind, _) in enumerate(history)
+        if kind == "move" and (i + 1 == len(history) or history[i + 1][1] != "move")
+    ]
     out = []
     for end in ends:
-        engine: Any = rebuild("tuvalon", len(game.summary.nicks), game.options, game.seed, game.deal, history[:end + 1])
+        engine: Any = rebuild(
+            "tuvalon", len(game.summary.nicks), game.options, game.seed, game.deal, history[: end + 1]
+        )
         out.append([board.name(c) for c in engine.cells])
     return out
 
@@ -85,7 +90,7 @@ def test_the_second_discussion_says_who_heard_it(stored: Store) -> None:
     assert [t["after"] for t in said] == sorted(t["after"] for t in said)
     page = game_page(doc)
     for t in private:
-        assert f'heard by {t["heard"]}</span>: {t["text"]}' in page
+        assert f"heard by {t['heard']}</span>: {t['text']}" in page
     assert page.count('<svg xmlns="http://www.w3.org/2000/svg" class="map"') == len(tuvalon_map(doc))
 
 

@@ -37,7 +37,8 @@ def roles_of(game: TuvalonGame) -> list[str]:
 def test_the_deal_is_seven_players_with_two_knights() -> None:
     for seed in range(20):
         assert sorted(roles_of(TuvalonGame(7, None, seed))) == sorted(
-            ["merlin", "percival", "knight", "knight", "morgana", "assassin", "oberon"])
+            ["merlin", "percival", "knight", "knight", "morgana", "assassin", "oberon"]
+        )
     with pytest.raises(SetupError):
         TuvalonGame(6)
 
@@ -69,8 +70,18 @@ def test_start_on_distinct_cells_inside_the_map() -> None:
 @pytest.mark.parametrize("radius", [1, 2])
 def test_hearing_range_is_a_square_clipped_by_the_edges(radius: int) -> None:
     # (cell, cells heard within radius 1, within radius 2), counted by hand on a 9×9 board
-    expected = {"a1": (4, 9), "i9": (4, 9), "a9": (4, 9), "i1": (4, 9), "a5": (6, 15), "e1": (6, 15),
-                "b2": (9, 16), "e5": (9, 25), "h8": (9, 16), "b5": (9, 20)}
+    expected = {
+        "a1": (4, 9),
+        "i9": (4, 9),
+        "a9": (4, 9),
+        "i1": (4, 9),
+        "a5": (6, 15),
+        "e1": (6, 15),
+        "b2": (9, 16),
+        "e5": (9, 25),
+        "h8": (9, 16),
+        "b5": (9, 20),
+    }
     for name, counts in expected.items():
         here = board.parse(name)
         assert here is not None
@@ -80,13 +91,25 @@ def test_hearing_range_is_a_square_clipped_by_the_edges(radius: int) -> None:
     assert board.distance((0, 0), (2, 1)) == 2 and board.distance((8, 8), (6, 8)) == 2
 
 
-@pytest.mark.parametrize("speaker_at, near, wide", [
-    ("a1", 3, 8), ("i1", 3, 8), ("a9", 3, 8), ("i9", 3, 8),  # corners
-    ("e1", 5, 14), ("a5", 5, 14), ("i5", 5, 14), ("e9", 5, 14),  # edges
-    ("b2", 8, 15), ("h8", 8, 15), ("e5", 8, 24),  # one cell in, and the middle
-])
+@pytest.mark.parametrize(
+    "speaker_at, near, wide",
+    [
+        ("a1", 3, 8),
+        ("i1", 3, 8),
+        ("a9", 3, 8),
+        ("i9", 3, 8),  # corners
+        ("e1", 5, 14),
+        ("a5", 5, 14),
+        ("i5", 5, 14),
+        ("e9", 5, 14),  # edges
+        ("b2", 8, 15),
+        ("h8", 8, 15),
+        ("e5", 8, 24),  # one cell in, and the middle
+    ],
+)
 def test_the_engine_hears_a_speaker_from_every_cell_of_the_square_clipped_by_the_map(
-        speaker_at: str, near: int, wide: int) -> None:
+    speaker_at: str, near: int, wide: int
+) -> None:
     """Each listener, of each range, tried on every other cell of the map: it hears the
     speaker exactly from the cells of its square that are on the map (counted by hand)."""
     game = TuvalonGame(7, None, 0)
@@ -135,7 +158,7 @@ def answer_until(game: TuvalonGame, kind: str, choose: dict[str, object] | None 
     choose = choose or {}
     while game.result is None and not any(d.kind == kind for d in game.pending()):
         d = game.pending()[0]
-        game.apply(d.seat, d.kind, choose.get(d.kind, d.options[0] if d.count == 1 else tuple(d.options[:d.count])))
+        game.apply(d.seat, d.kind, choose.get(d.kind, d.options[0] if d.count == 1 else tuple(d.options[: d.count])))
 
 
 def test_first_leader_is_seat_one_and_passes_in_seat_order() -> None:
@@ -146,7 +169,7 @@ def test_first_leader_is_seat_one_and_passes_in_seat_order() -> None:
             answer_until(game, "team", {"vote": "reject"})
             leaders.append(game.pending()[0].seat)
             d = game.pending()[0]
-            game.apply(d.seat, "team", tuple(d.options[:d.count]))
+            game.apply(d.seat, "team", tuple(d.options[: d.count]))
         assert leaders == [0, 1, 2]
 
 
@@ -201,7 +224,7 @@ def play_quest(game: TuvalonGame, fails: int) -> dict[str, object]:
     d = game.pending()[0]
     evil = [s for s in range(7) if game.sides_now[s].value == "evil"]
     good = [s for s in range(7) if s not in evil]
-    team = tuple(sorted((evil + good)[:d.count]))
+    team = tuple(sorted((evil + good)[: d.count]))
     game.apply(d.seat, "team", team)
     answer_until(game, "vote")
     for v in game.pending():
@@ -241,14 +264,17 @@ def move_game() -> tuple[TuvalonGame, int]:
     return game, seat
 
 
-@pytest.mark.parametrize("cells, target, why", [
-    (["a1", "c1", "e5", "g7", "i9", "a9", "i1"], "a0", "a0 is off the map"),
-    (["i9", "c1", "e5", "g7", "a1", "a9", "i1"], "j9", "j9 is off the map"),
-    (["e5", "e6", "a1", "g7", "i9", "a9", "i1"], "e6", "e6 is taken by another player"),
-    (["e5", "c1", "a1", "g7", "i9", "a9", "i1"], "e9", "e9 is 4 steps away: a move is at most 3"),
-    (["e5", "e6", "d5", "f5", "i9", "a9", "i1"], "e7", "e7 is 8 steps away around the others: a move is at most 3"),
-    (["e5", "c1", "a1", "g7", "i9", "a9", "i1"], "5e", "'5e' is not a cell"),
-])
+@pytest.mark.parametrize(
+    "cells, target, why",
+    [
+        (["a1", "c1", "e5", "g7", "i9", "a9", "i1"], "a0", "a0 is off the map"),
+        (["i9", "c1", "e5", "g7", "a1", "a9", "i1"], "j9", "j9 is off the map"),
+        (["e5", "e6", "a1", "g7", "i9", "a9", "i1"], "e6", "e6 is taken by another player"),
+        (["e5", "c1", "a1", "g7", "i9", "a9", "i1"], "e9", "e9 is 4 steps away: a move is at most 3"),
+        (["e5", "e6", "d5", "f5", "i9", "a9", "i1"], "e7", "e7 is 8 steps away around the others: a move is at most 3"),
+        (["e5", "c1", "a1", "g7", "i9", "a9", "i1"], "5e", "'5e' is not a cell"),
+    ],
+)
 def test_bad_moves_are_refused_with_a_clear_reason(cells: list[str], target: str, why: str) -> None:
     game, seat = move_game()
     order = [(seat + i) % 7 for i in range(7)]
@@ -288,8 +314,11 @@ def test_random_games_end_and_every_near_speech_lists_exactly_the_players_in_ran
         while game.result is None:
             d = game.pending()[0]
             if d.kind == "speak_near":
-                expected = [s for s in range(7) if s != d.seat
-                            and board.distance(game.cells[s], game.cells[d.seat]) <= HEARING[roles_of(game)[s]]]
+                expected = [
+                    s
+                    for s in range(7)
+                    if s != d.seat and board.distance(game.cells[s], game.cells[d.seat]) <= HEARING[roles_of(game)[s]]
+                ]
                 assert list(game.team_talk(d.seat)) == expected
             game.apply(d.seat, d.kind, d.random_choice(rng))
         reasons.add(game.result.reason)

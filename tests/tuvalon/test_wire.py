@@ -62,7 +62,9 @@ class Stubborn(TuvalonRuleBot):
 
 def test_the_documented_refused_move_is_refused_in_those_words() -> None:
     doc = DOC.read_text(encoding="utf-8")
-    shown = next(line for line in doc[doc.index("## 10. Tuvalon"):].splitlines() if line.startswith("arena → frank   ERROR"))
+    shown = next(
+        line for line in doc[doc.index("## 10. Tuvalon") :].splitlines() if line.startswith("arena → frank   ERROR")
+    )
     bots: dict[str, TuvalonRuleBot] = {n: TuvalonRuleBot(seed=i) for i, n in enumerate(NICKS)}
     bots["frank"] = Stubborn(seed=5)
     match, lines = play(bots, 2)
@@ -78,8 +80,9 @@ def test_a_missed_deadline_forfeits_at_once_whatever_the_referees_escalation() -
     # carol's bot goes away after the proposal: her move is never answered
     original = hub.referee.on_message
 
-    def drop(sender: str, target: str, text: str, now: float, account: str | None = None,
-             msg: Message | None = None) -> None:
+    def drop(
+        sender: str, target: str, text: str, now: float, account: str | None = None, msg: Message | None = None
+    ) -> None:
         if sender == "carol" and " move" not in text and text.startswith("ANSWER") and len(lines) > 60:
             return
         original(sender, target, text, now, account, msg)
@@ -129,7 +132,9 @@ def test_refused_lines_do_not_count_against_the_speech_budget() -> None:
     hub = LocalHub(LENIENT)
     for i, nick in enumerate(NICKS):
         hub.connect(nick, Talkative(seed=3) if nick == "dave" else TuvalonRuleBot(seed=i))
-    match = hub.referee.start_game("tuvalon", NICKS, TuvalonOptions(speech_budget=300), 1, hub.channel, hub.now, gid="g1")
+    match = hub.referee.start_game(
+        "tuvalon", NICKS, TuvalonOptions(speech_budget=300), 1, hub.channel, hub.now, gid="g1"
+    )
     before = len(match.transcript)
     for _ in range(3):
         hub.referee.on_message("dave", hub.referee.nick, "TEAM g1 :" + "z" * 200, hub.now)  # not his turn
@@ -194,14 +199,17 @@ def test_the_speech_budget_counts_what_was_said_before_a_resync() -> None:
     """A bot that comes back to its game (``RESYNC``) keeps counting what it said before."""
     said: list[str] = []
     session = welcomed(Session(Talkative(seed=3), "dave", "arena", say=lambda gid, text: said.append(text)))
-    start = ("START g1 game=tuvalon seats=alice,bob,carol,dave,erin,frank,grace options=speech_budget:300 good=4 "
-             "evil=3 quests=2,3,3,4,4 fails=1,1,2,2,1 map=9x9")
+    start = (
+        "START g1 game=tuvalon seats=alice,bob,carol,dave,erin,frank,grace options=speech_budget:300 good=4 "
+        "evil=3 quests=2,3,3,4,4 fails=1,1,2,2,1 map=9x9"
+    )
     role = "ROLE g1 role=knight side=good sees= hearing=2"
     cells = "MAP g1 cells=alice:a1,bob:b1,carol:c1,dave:d1,erin:e1,frank:f1,grace:g1"
     for line in (start, role, cells):
         session.feed("arena", line)
-    assert session.feed("arena", "ASK g1 2 speak to=dave deadline=30 options=done,pass floor=true quest=1 turn=4",
-                        "#arena-g1") == ["ANSWER g1 2 done"]
+    assert session.feed(
+        "arena", "ASK g1 2 speak to=dave deadline=30 options=done,pass floor=true quest=1 turn=4", "#arena-g1"
+    ) == ["ANSWER g1 2 done"]
     assert said == ["x" * 120] and session.games["g1"].speech_left() == 180
     session.feed("arena", "RESYNC g1 begin seat=dave channel=#arena-g1")
     for line in (start, role, cells, "RESYNC g1 end"):
@@ -209,6 +217,7 @@ def test_the_speech_budget_counts_what_was_said_before_a_resync() -> None:
     near = session.feed("arena", "ASK g1 9 speak_near to=dave deadline=30 options=done,pass quest=1 turn=4")
     assert near == ["TEAM g1 :" + "y" * 120, "ANSWER g1 9 done"]
     assert session.games["g1"].speech_left() == 60
-    assert session.feed("arena", "ASK g1 16 speak to=dave deadline=30 options=done,pass floor=true quest=1 turn=4",
-                        "#arena-g1") == ["ANSWER g1 16 done"]
+    assert session.feed(
+        "arena", "ASK g1 16 speak to=dave deadline=30 options=done,pass floor=true quest=1 turn=4", "#arena-g1"
+    ) == ["ANSWER g1 16 done"]
     assert said == ["x" * 120], "a third line of 120 bytes would go over 300"

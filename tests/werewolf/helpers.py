@@ -72,6 +72,7 @@ def covered(g: WerewolfGame, d: Any) -> bool:
 def until_kind(kind: str, seat: int | None = None) -> Callable[[WerewolfGame], bool]:
     def stop(g: WerewolfGame) -> bool:
         return any(d.kind == kind and (seat is None or d.seat == seat) for d in g.pending())
+
     return stop
 
 
@@ -81,7 +82,8 @@ def until_event(kind: str) -> Callable[[WerewolfGame], bool]:
     def stop(g: WerewolfGame) -> bool:
         if not start:
             start.append(len(g.events))
-        return any(e.kind == kind for e in g.events[start[0]:])
+        return any(e.kind == kind for e in g.events[start[0] :])
+
     return stop
 
 

@@ -103,8 +103,12 @@ class Stargazer(Role):
 def test_a_role_added_to_the_engine_alone_fails_the_checklist() -> None:
     lacks = missing(Stargazer, {"stargazed": Gazed(gid="g1")})
     assert [item.split(": ", 1)[1].split(" (")[0] for item in lacks] == [
-        "no row in the roles table of rules/werewolf.md", "no words for the model",
-        "no WerewolfBot.stargazer_gaze", "stargazer_gaze has no request class in the SDK's spec",
-        "stargazer_gaze has no task for the model", "event stargazed has no line",
-        "GAZED has no message class in MESSAGES", "event stargazed has no prose in the report",
+        "no row in the roles table of rules/werewolf.md",
+        "no words for the model",
+        "no WerewolfBot.stargazer_gaze",
+        "stargazer_gaze has no request class in the SDK's spec",
+        "stargazer_gaze has no task for the model",
+        "event stargazed has no line",
+        "GAZED has no message class in MESSAGES",
+        "event stargazed has no prose in the report",
     ]

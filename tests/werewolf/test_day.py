@@ -42,7 +42,9 @@ def test_day_vote_majority_examples(counts, abstentions, expected):
     assert abst == abstentions and outcome(top) == expected
 
 
-@pytest.mark.parametrize("counts,abstentions,expected", [((2, 2), 2, "runoff"), ((3,), 3, "execution"), ((1,), 5, "execution")])
+@pytest.mark.parametrize(
+    "counts,abstentions,expected", [((2, 2), 2, "runoff"), ((3,), 3, "execution"), ((1,), 5, "execution")]
+)
 def test_without_majority_abstentions_do_not_count(counts, abstentions, expected):
     assert outcome(tally(ballots(counts, abstentions), majority=False)[2]) == expected
 
@@ -210,6 +212,7 @@ def test_no_night_last_words_by_default():
 
 # -- the leader ----------------------------------------------------------------------------------
 
+
 def test_leader_election_and_leader_directed_order():
     g = game(DEAL)
     night(g, {**QUIET, "wolf_vote": "abstain"})
@@ -240,8 +243,11 @@ def test_leader_tie_is_random_among_the_tied():
     leaders = set()
     for seed in range(12):
         g = game(DEAL, seed=seed)
-        step(g, {**QUIET, "candidacy": lambda d: "stand" if d.seat in (2, 3) else "decline", "leader_vote": "abstain"},
-             stop=lambda x: bool(events(x, "leader")))
+        step(
+            g,
+            {**QUIET, "candidacy": lambda d: "stand" if d.seat in (2, 3) else "decline", "leader_vote": "abstain"},
+            stop=lambda x: bool(events(x, "leader")),
+        )
         assert last(g, "leader")["tie"] is True
         leaders.add(g.leader)
     assert leaders == {2, 3}
@@ -251,8 +257,16 @@ def test_leader_chooses_start_among_several_victims_and_gets_extra_speech():
     # Night 1 nobody dies and 3 is elected; night 2 the wolves kill 5 and the witch poisons 7.
     deal = "werewolf werewolf seer doctor witch villager villager villager villager"
     g = game(deal)
-    step(g, {**QUIET, "witch_save": "none", "witch_poison": "none",
-             "candidacy": lambda d: "stand" if d.seat == 3 else "decline"}, stop=until_kind("order_direction"))
+    step(
+        g,
+        {
+            **QUIET,
+            "witch_save": "none",
+            "witch_poison": "none",
+            "candidacy": lambda d: "stand" if d.seat == 3 else "decline",
+        },
+        stop=until_kind("order_direction"),
+    )
     assert g.leader == 3
     g.apply(3, "order_direction", "counterclockwise")
     step(g, {"vote": "abstain"}, stop=lambda x: x.day == 2)
@@ -270,8 +284,16 @@ def test_leader_is_asked_the_start_even_with_one_victim():
     # Every decision is asked, even with one legal choice (protocol.md, section 4).
     deal = "werewolf werewolf seer doctor witch villager villager villager villager"
     g = game(deal)
-    step(g, {**QUIET, "witch_save": "none", "witch_poison": "none",
-             "candidacy": lambda d: "stand" if d.seat == 3 else "decline"}, stop=until_kind("order_direction"))
+    step(
+        g,
+        {
+            **QUIET,
+            "witch_save": "none",
+            "witch_poison": "none",
+            "candidacy": lambda d: "stand" if d.seat == 3 else "decline",
+        },
+        stop=until_kind("order_direction"),
+    )
     g.apply(3, "order_direction", "counterclockwise")
     step(g, {"vote": "abstain"}, stop=lambda x: x.day == 2)
     night(g, {**QUIET, "wolf_vote": 5, "witch_save": "none", "witch_poison": "none"})
@@ -346,8 +368,12 @@ def test_a_parity_night_keeps_5_3_order_last_words_before_the_hunter(leader):
 
 
 def test_a_night_that_decides_the_game_still_gives_its_last_words():
-    g = game("werewolf werewolf villager villager villager witch", leaderEnabled=False,
-             lastWordsScope="day_and_night", lastWordsMode="all")
+    g = game(
+        "werewolf werewolf villager villager villager witch",
+        leaderEnabled=False,
+        lastWordsScope="day_and_night",
+        lastWordsMode="all",
+    )
     night(g, {"wolf_vote": 2, "witch_save": "none", "witch_poison": 3})
     assert kinds_until_check(g, {}) == ["last_words", "last_words"]
     assert g.result is not None and g.result.reason == "parity_or_majority"

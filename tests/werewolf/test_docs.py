@@ -26,8 +26,10 @@ SEED = 21
 OPTIONS = WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1")
 DEEP_NICKS = [*NICKS, "heidi", "ivan", "judy", "mallory", "oscar"]
 DEEP_SEED = 373
-DEEP_COUNTS = ("werewolf:1,godfather:1,silencer:1,thief:1,serial_killer:1,jailer:1,tracker:1,watcher:1,"
-               "little_girl:1,priest:1,seer:1")
+DEEP_COUNTS = (
+    "werewolf:1,godfather:1,silencer:1,thief:1,serial_killer:1,jailer:1,tracker:1,watcher:1,"
+    "little_girl:1,priest:1,seer:1"
+)
 DEEP_OPTIONS = WerewolfOptions(enabledRoles=f"villager,{DEEP_COUNTS.replace(':1', '')}", roleCounts=DEEP_COUNTS)
 GAMES = {
     "### A complete 7-player game": (NICKS, OPTIONS, SEED),
@@ -63,15 +65,15 @@ def werewolf_transcript(heading: str) -> list[str]:
 def documented(heading: str) -> list[str]:
     """The transcript's lines under ``heading`` in section 9 of protocol.md, annotations removed."""
     text = DOC.read_text(encoding="utf-8")
-    section = text[text.index("## 9. Werewolf"):]
-    section = section[section.index(heading):]
-    block = section[section.index("```") + 3:]
-    block = block[block.index("\n") + 1:block.index("```")]
+    section = text[text.index("## 9. Werewolf") :]
+    section = section[section.index(heading) :]
+    block = section[section.index("```") + 3 :]
+    block = block[block.index("\n") + 1 : block.index("```")]
     out = []
     for line in block.splitlines():
         if not line.strip() or line.startswith(" "):
             continue  # blank, an elision, or an annotation on its own line
-        if line[NOTE_COLUMN:NOTE_COLUMN + 2] == " (":
+        if line[NOTE_COLUMN : NOTE_COLUMN + 2] == " (":
             line = line[:NOTE_COLUMN]
         out.append(line.rstrip())
     return out

@@ -23,8 +23,9 @@ NICKS = [f"p{i}" for i in range(8)]
 WITCH = WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1,doctor:1")
 
 
-def hub_of(bot: type[Bot] = Bot, clock: Callable[[], float] | None = None,
-           **timeouts: float) -> tuple[LocalHub, list[tuple[float, str, str]]]:
+def hub_of(
+    bot: type[Bot] = Bot, clock: Callable[[], float] | None = None, **timeouts: float
+) -> tuple[LocalHub, list[tuple[float, str, str]]]:
     """A table of ``bot``s whose every referee line is kept with the time it was sent."""
     extra = {} if clock is None else {"clock": clock}
     hub = LocalHub(TimeoutConfig(**timeouts), messages=False, **extra)  # every line through send
@@ -51,7 +52,13 @@ def test_the_witch_is_asked_night_step_after_night_whatever_the_others_did() -> 
             msg = parse(text)
             if msg.verb == "NIGHT":
                 start = when
-            elif msg.verb == ASK and msg.args[2] in ("seer_check", "doctor_protect", "wolf_vote", "witch_save", "witch_poison"):
+            elif msg.verb == ASK and msg.args[2] in (
+                "seer_check",
+                "doctor_protect",
+                "wolf_vote",
+                "witch_save",
+                "witch_poison",
+            ):
                 delays.setdefault(msg.args[2], set()).add(when - start)
         said.clear()
     assert delays["wolf_vote"] == delays["seer_check"] == delays["doctor_protect"] == {0.0}
@@ -155,7 +162,9 @@ def test_every_night_with_a_living_witch_lasts_alike_with_her_potions_or_without
                 assert [a.args[2] for a in asked] == ["witch_save", "witch_poison"]
                 nothing = all(a.get("options") == "none" for a in asked)
                 lengths.setdefault(nothing, set()).add(when - start)
-            if msg.verb in ("DAWN", "EXECUTION", "DEATH") and NICKS[witch] in (msg.get("dead") or msg.get("player") or "").split(","):
+            if msg.verb in ("DAWN", "EXECUTION", "DEATH") and NICKS[witch] in (
+                msg.get("dead") or msg.get("player") or ""
+            ).split(","):
                 alive = False
             if msg.verb == "DAWN":
                 start = None
@@ -170,7 +179,9 @@ def test_a_night_is_timed_from_when_night_goes_out() -> None:
     lines go out, as a deadline's does."""
     waiting: list[Callable[[float], None]] = []
     sent: list[tuple[str, str]] = []
-    referee = Referee("arena", TimeoutConfig(night_step=10.0), lambda t, x: sent.append((t, x)), after_sent=waiting.append)
+    referee = Referee(
+        "arena", TimeoutConfig(night_step=10.0), lambda t, x: sent.append((t, x)), after_sent=waiting.append
+    )
     for nick in NICKS:
         referee.on_message(nick, "arena", "REGISTER 1", 0.0)
     match = referee.start_game("werewolf", NICKS, WITCH, 1, "#g", 0.0)
@@ -183,7 +194,9 @@ def test_a_night_is_timed_from_when_night_goes_out() -> None:
     for to, text in list(sent):  # everyone answers at once
         msg = parse(text)
         if msg.verb == ASK:
-            referee.on_message(to, "arena", f"ANSWER {match.gid} {msg.args[1]} {msg.get('options').split(',')[-1]}", 51.0)
+            referee.on_message(
+                to, "arena", f"ANSWER {match.gid} {msg.args[1]} {msg.get('options').split(',')[-1]}", 51.0
+            )
     assert not any(to == witch and parse(text).verb == ASK for to, text in sent)
     assert match.next_deadline() == 60.0  # night_step after NIGHT went out
     referee.poll(60.0)
@@ -207,13 +220,20 @@ def test_every_living_actor_is_asked_each_of_its_night_actions_every_night() -> 
             if g.phase == "night" and g.day != day:
                 day = g.day
                 asked = set()
-                expected = {(s, a.kind) for s in g.living() for a in g.role_of(s).actions
-                            if a.step is not None and not a.first_night_only}
+                expected = {
+                    (s, a.kind)
+                    for s in g.living()
+                    for a in g.role_of(s).actions
+                    if a.step is not None and not a.first_night_only
+                }
             d = g.pending()[0]
             if g.phase == "night":
                 asked.add((d.seat, d.kind))
-            g.apply(d.seat, d.kind, d.options[rng.randrange(len(d.options))] if d.count == 1
-                    else tuple(rng.sample(d.options, d.count)))
+            g.apply(
+                d.seat,
+                d.kind,
+                d.options[rng.randrange(len(d.options))] if d.count == 1 else tuple(rng.sample(d.options, d.count)),
+            )
             if g.phase != "night" and day > 1 and expected:
                 assert asked == expected, (seed, day, expected ^ asked)
                 nights += 1

@@ -32,8 +32,17 @@ def kinds_in_order(g, wolf_target=11):
 def test_the_night_asks_everyone_at_once_but_the_witch():
     g = game(DEAL)
     assert kinds_in_order(g) == [
-        ["bodyguard_protect", "cupid_link", "doctor_protect", "piper_charm", "seer_check", "vigilante_shoot", "wolf_vote"],
-        ["witch_save"], ["witch_poison"],
+        [
+            "bodyguard_protect",
+            "cupid_link",
+            "doctor_protect",
+            "piper_charm",
+            "seer_check",
+            "vigilante_shoot",
+            "wolf_vote",
+        ],
+        ["witch_save"],
+        ["witch_poison"],
     ]
     assert g.dependent_kinds == {"witch_save", "witch_poison"}
 
@@ -86,14 +95,17 @@ def wolves_vote(votes, **options):
     return g
 
 
-@pytest.mark.parametrize("votes,target", [
-    ((10, 10, 11), 10),
-    ((10, "abstain", "abstain"), 10),
-    ((10, 11, "abstain"), None),      # a tie: no kill
-    ((10, 11, 3), None),              # a three-way tie
-    (("abstain",) * 3, None),         # all abstain: no kill
-    ((0, 0, "abstain"), 0),           # wolves may choose a wolf
-])
+@pytest.mark.parametrize(
+    "votes,target",
+    [
+        ((10, 10, 11), 10),
+        ((10, "abstain", "abstain"), 10),
+        ((10, 11, "abstain"), None),  # a tie: no kill
+        ((10, 11, 3), None),  # a three-way tie
+        (("abstain",) * 3, None),  # all abstain: no kill
+        ((0, 0, "abstain"), 0),  # wolves may choose a wolf
+    ],
+)
 def test_wolf_vote(votes, target):
     g = wolves_vote(votes)
     wv = last(g, "wolf_votes")
@@ -221,7 +233,13 @@ def test_dead_players_get_player_dead():
     refused(g, d.seat, "vote", d.seat, ErrorCode.CANNOT_SELF_TARGET)
     other = next(s for s in range(9) if g.alive[s] and s != d.seat)
     refused(g, other, "vote", 0, ErrorCode.NOT_YOUR_TURN)
-    refused(g, d.seat, "seer_check", 0, ErrorCode.ACTION_NOT_ALLOWED if g.roles[d.seat] != "seer" else ErrorCode.INVALID_PHASE)
+    refused(
+        g,
+        d.seat,
+        "seer_check",
+        0,
+        ErrorCode.ACTION_NOT_ALLOWED if g.roles[d.seat] != "seer" else ErrorCode.INVALID_PHASE,
+    )
     refused(g, d.seat, "vote", 1.0, ErrorCode.TARGET_INVALID)
     refused(g, d.seat, "vote", True, ErrorCode.TARGET_INVALID)
 

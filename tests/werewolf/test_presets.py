@@ -68,7 +68,9 @@ def test_chaos_follows_its_recipe():
                 if role not in ("villager", "werewolf"):
                     assert n == REGISTRY[role].chaos_copies
             assert by_team[Team.WEREWOLF] == wolves and by_team[Team.NEUTRAL] == neutrals
-            assert sum(n for r, n in cards.items() if REGISTRY[r].team is Team.WEREWOLF and r != "werewolf") == wolves // 2
+            assert (
+                sum(n for r, n in cards.items() if REGISTRY[r].team is Team.WEREWOLF and r != "werewolf") == wolves // 2
+            )
             village = players - wolves - neutrals
             assert cards["villager"] - extra == village // 3
 
@@ -97,7 +99,9 @@ def test_a_role_can_leave_chaos_or_come_in_a_group(monkeypatch):
 def test_role_counts_win_over_a_preset():
     options = WerewolfOptions.from_pairs(["preset=chaos", "roleCounts=werewolf:2,seer:1"])
     assert deck(12, **options.to_dict()) == Counter({"werewolf": 2, "seer": 1, "villager": 9})
-    assert "enabledRoles" in str(pytest.raises(SetupError, WerewolfOptions(preset="classic", roleCounts="werewolf:2,thief:1").deal, 10).value)
+    assert "enabledRoles" in str(
+        pytest.raises(SetupError, WerewolfOptions(preset="classic", roleCounts="werewolf:2,thief:1").deal, 10).value
+    )
 
 
 def test_a_preset_needs_a_known_name_and_a_table_it_covers():

@@ -31,12 +31,21 @@ for seed in range(12):
 print(digest.hexdigest())
 """
 
-BEFORE = ("", "import pytest", "import hypothesis, sqlite3, json", "junk = [type(f'J{i}', (), {}) for i in range(500)]",
-          "import arena.config, arena.store")
+BEFORE = (
+    "",
+    "import pytest",
+    "import hypothesis, sqlite3, json",
+    "junk = [type(f'J{i}', (), {}) for i in range(500)]",
+    "import arena.config, arena.store",
+)
 """What each process does before it imports the engine: enough to lay its memory out otherwise."""
 
 
 def test_the_same_seed_plays_the_same_game_whatever_the_memory_layout() -> None:
-    digests = {subprocess.run([sys.executable, "-c", PLAY, before], cwd=ROOT, check=True, capture_output=True,
-                              text=True).stdout.strip() for before in BEFORE}
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", PLAY, before], cwd=ROOT, check=True, capture_output=True, text=True
+        ).stdout.strip()
+        for before in BEFORE
+    }
     assert len(digests) == 1, f"the same seeds played {len(digests)} different ways in 5 processes"

@@ -16,10 +16,27 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.games.werewolf.roles import ACTIONS, REGISTRY, Team
 
 MAX_ACTIONS = 20000
-SETTINGS = settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much]
+)
 SPECIALS = [r for r in REGISTRY if r not in ("villager", "werewolf")]
-PRIVATE = {"role", "wolves", "lovers", "seer_result", "wolf_votes", "wolf_target", "charmed", "blocked", "masons",
-           "detective_result", "tracked", "watched", "caught", "dealt", "cult"}
+PRIVATE = {
+    "role",
+    "wolves",
+    "lovers",
+    "seer_result",
+    "wolf_votes",
+    "wolf_target",
+    "charmed",
+    "blocked",
+    "masons",
+    "detective_result",
+    "tracked",
+    "watched",
+    "caught",
+    "dealt",
+    "cult",
+}
 DEAD_MAY_ANSWER = {"last_words"} | {kind for kind, action in ACTIONS.items() if action.step is None}
 """Last words and the death triggers (the hunter's shot, the scapegoat's punishment)."""
 
@@ -33,10 +50,22 @@ def setups(draw):
         n = draw(st.integers(0, most)) if draw(st.integers(0, 2)) else 0
         if n:
             counts[role] = n
-    flags = {name: draw(st.booleans()) for name in (
-        "revealRolesOnDeath", "allowDoctorSelfProtect", "allowRepeatedProtect", "hunterShootOnPoison",
-        "dayVoteMajority", "leaderEnabled", "protectAgainstPoison", "protectAgainstVigilante", "protectAgainstFire",
-        "witchCanSaveSelf", "witchSaveFirstNightOnly")}
+    flags = {
+        name: draw(st.booleans())
+        for name in (
+            "revealRolesOnDeath",
+            "allowDoctorSelfProtect",
+            "allowRepeatedProtect",
+            "hunterShootOnPoison",
+            "dayVoteMajority",
+            "leaderEnabled",
+            "protectAgainstPoison",
+            "protectAgainstVigilante",
+            "protectAgainstFire",
+            "witchCanSaveSelf",
+            "witchSaveFirstNightOnly",
+        )
+    }
     options = WerewolfOptions(
         enabledRoles=",".join(REGISTRY),
         roleCounts=",".join(f"{r}:{n}" for r, n in counts.items()),
@@ -79,8 +108,11 @@ def nobody_acts_while_blocked(game: WerewolfGame) -> None:
     protection, check and block is a visit; mechanics/blocks.py). A trickster's forged
     visit is no act of its visitor's."""
     plan = game.plan
-    assert not any(v.visitor in plan.blocked and v.step >= plan.blocked[v.visitor] for v in plan.visits
-                   if v.kind != "trickster_forge")
+    assert not any(
+        v.visitor in plan.blocked and v.step >= plan.blocked[v.visitor]
+        for v in plan.visits
+        if v.kind != "trickster_forge"
+    )
     assert not any(k.actor in plan.blocked and k.step >= plan.blocked[k.actor] for k in plan.kills)
 
 
@@ -172,7 +204,9 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
     for e in game.events:
         assert json.loads(json.dumps(e.to_dict())) == e.to_dict(), e
     for seat in [None, *range(players)]:
-        assert game.view(seat) == [e for e in game.events if e.audience is None or (seat is not None and seat in e.audience)]
+        assert game.view(seat) == [
+            e for e in game.events if e.audience is None or (seat is not None and seat in e.audience)
+        ]
 
     # Determinism and replay.
     again = WerewolfGame(players, options, seed)
@@ -232,8 +266,11 @@ def _illegal(game: WerewolfGame, rng: random.Random):
     dead = [s for s in range(n) if not game.alive[s]]
     if dead and decision.count == 1:
         out.append((decision.seat, decision.kind, rng.choice(dead)))
-    return [(s, k, v) for s, k, v in out if not (k == decision.kind and s == decision.seat and v in decision.options
-                                                  and type(v) in (int, str))]
+    return [
+        (s, k, v)
+        for s, k, v in out
+        if not (k == decision.kind and s == decision.seat and v in decision.options and type(v) in (int, str))
+    ]
 
 
 @SETTINGS
@@ -274,11 +311,15 @@ def _random_setup(rng: random.Random) -> tuple[int, WerewolfOptions]:
             if rng.random() < 0.4:
                 counts[role] = rng.randint(1, REGISTRY[role].max_count or 2)
         options = WerewolfOptions(
-            enabledRoles=",".join(REGISTRY), roleCounts=",".join(f"{r}:{n}" for r, n in counts.items()),
-            revealRolesOnDeath=rng.random() < 0.5, leaderEnabled=rng.random() < 0.5,
-            protectAgainstPoison=rng.random() < 0.5, protectAgainstVigilante=rng.random() < 0.5,
+            enabledRoles=",".join(REGISTRY),
+            roleCounts=",".join(f"{r}:{n}" for r, n in counts.items()),
+            revealRolesOnDeath=rng.random() < 0.5,
+            leaderEnabled=rng.random() < 0.5,
+            protectAgainstPoison=rng.random() < 0.5,
+            protectAgainstVigilante=rng.random() < 0.5,
             protectAgainstFire=rng.random() < 0.5,
-            lastWordsScope=rng.choice(("day_only", "day_and_night")), littleGirlCaughtPercent=rng.randint(0, 100),
+            lastWordsScope=rng.choice(("day_only", "day_and_night")),
+            littleGirlCaughtPercent=rng.randint(0, 100),
         )
         try:
             WerewolfGame.check_setup(players, options)

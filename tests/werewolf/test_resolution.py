@@ -110,17 +110,28 @@ def test_no_bodyguard_intercepts_poison_even_when_protections_stop_it():
 
 # -- the same examples through the engine, with the real roles ----------------------------------
 
-DEAL = ("villager bodyguard doctor werewolf witch vigilante werewolf guardian_angel serial_killer roleblocker"
-        " villager villager")
+DEAL = (
+    "villager bodyguard doctor werewolf witch vigilante werewolf guardian_angel serial_killer roleblocker"
+    " villager villager"
+)
 # seats: 0=A 1=BG 2=DOC 3=wolf 4=witch 5=vig 6=wolf 7=GA 8=SK 9=roleblocker 10,11 villagers
 E_GA, E_SK, E_RB = 7, 8, 9
 
 
 def first_night(plan, **options):
     g = game(DEAL, **options)
-    base = {"wolf_vote": A, "doctor_protect": "none", "bodyguard_protect": "none", "vigilante_shoot": "none",
-            "witch_save": "none", "witch_poison": "none", "guardian_angel_protect": "none", "serial_kill": "none",
-            "roleblock": "none", "candidacy": "decline"}
+    base = {
+        "wolf_vote": A,
+        "doctor_protect": "none",
+        "bodyguard_protect": "none",
+        "vigilante_shoot": "none",
+        "witch_save": "none",
+        "witch_poison": "none",
+        "guardian_angel_protect": "none",
+        "serial_kill": "none",
+        "roleblock": "none",
+        "candidacy": "decline",
+    }
     night(g, {**base, **plan})
     return g
 
@@ -162,10 +173,14 @@ def test_engine_example_8_wolves_and_serial_killer_against_bodyguard_and_doctor(
     assert dead(first_night({"serial_kill": A, "bodyguard_protect": A, "doctor_protect": A})) == {A}
 
 
-@pytest.mark.parametrize("example,plan,expected", [
-    (6, {"doctor_protect": A}, {A}), (7, {"bodyguard_protect": A}, {A, BG}),
-    (8, {"bodyguard_protect": A, "doctor_protect": A}, {A}),
-])
+@pytest.mark.parametrize(
+    "example,plan,expected",
+    [
+        (6, {"doctor_protect": A}, {A}),
+        (7, {"bodyguard_protect": A}, {A, BG}),
+        (8, {"bodyguard_protect": A, "doctor_protect": A}, {A}),
+    ],
+)
 def test_engine_examples_6_to_8_with_the_vigilante_as_second_killer(example, plan, expected):
     assert dead(first_night({"vigilante_shoot": A, **plan})) == expected
 
@@ -224,15 +239,21 @@ def test_two_doctors_save_both_whatever_order_they_answered():
 
 seats = st.integers(0, 3)
 kill_records = st.builds(
-    Kill, seats, st.sampled_from(("wolves", "vigilante", "serial_killer", "poison")), st.one_of(st.none(), st.integers(4, 9)),
-    st.sampled_from((8, 9, 10.5)), st.booleans(), st.booleans(),
+    Kill,
+    seats,
+    st.sampled_from(("wolves", "vigilante", "serial_killer", "poison")),
+    st.one_of(st.none(), st.integers(4, 9)),
+    st.sampled_from((8, 9, 10.5)),
+    st.booleans(),
+    st.booleans(),
 )
 protection_records = st.builds(Protection, st.integers(0, 9), seats, st.sampled_from((INTERCEPT, BLOCK, HEAL)))
 
 
 @settings(max_examples=3000, deadline=None, derandomize=True)
 @given(
-    kills=st.lists(kill_records, max_size=4), protections=st.lists(protection_records, max_size=5),
+    kills=st.lists(kill_records, max_size=4),
+    protections=st.lists(protection_records, max_size=5),
     order=st.randoms(use_true_random=False),
 )
 def test_the_outcome_does_not_depend_on_the_order_of_the_records(kills, protections, order):
@@ -246,8 +267,13 @@ def test_the_outcome_does_not_depend_on_the_order_of_the_records(kills, protecti
 def test_engine_two_doctors_whoever_answers_first():
     # seats: 0=A, 1=bodyguard, 2=doctor 1, 3=doctor 2, 4 and 6 wolves, 5 vigilante
     deal = "villager bodyguard doctor doctor werewolf vigilante werewolf villager villager"
-    plan = {1: ("bodyguard_protect", A), 3: ("doctor_protect", BG), 4: ("wolf_vote", A),
-            5: ("vigilante_shoot", A), 6: ("wolf_vote", A)}
+    plan = {
+        1: ("bodyguard_protect", A),
+        3: ("doctor_protect", BG),
+        4: ("wolf_vote", A),
+        5: ("vigilante_shoot", A),
+        6: ("wolf_vote", A),
+    }
     for first, second in ((2, 3), (3, 2)):
         g = game(deal)
         for seat in (first, second, 1, 4, 5, 6):

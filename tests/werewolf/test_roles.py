@@ -4,15 +4,25 @@ from __future__ import annotations
 
 from .helpers import dead, events, game, last, night, step, until_kind
 
-QUIET = {"wolf_vote": "abstain", "candidacy": "decline", "vote": "abstain", "piper_charm": "none",
-         "vigilante_shoot": "none", "seer_check": "none", "doctor_protect": "none"}
+QUIET = {
+    "wolf_vote": "abstain",
+    "candidacy": "decline",
+    "vote": "abstain",
+    "piper_charm": "none",
+    "vigilante_shoot": "none",
+    "seer_check": "none",
+    "doctor_protect": "none",
+}
 
 
 def execute(g, target):
     """Everyone votes for ``target`` today."""
     before = len(events(g, "execution"))
-    step(g, {**QUIET, "vote": lambda d: target if target in d.options else "abstain"},
-         stop=lambda x: len(events(x, "execution")) > before)
+    step(
+        g,
+        {**QUIET, "vote": lambda d: target if target in d.options else "abstain"},
+        stop=lambda x: len(events(x, "execution")) > before,
+    )
 
 
 def test_lovers_are_told_and_die_together():
@@ -80,7 +90,11 @@ def test_jester_killed_at_night_wins_nothing():
 def test_piper_charms_and_wins():
     g = game("werewolf piper villager villager villager villager", leaderEnabled=False)
     for target in (0, 2, 3, 4, 5):
-        step(g, {**QUIET, "piper_charm": target}, stop=lambda x: bool(events(x, "charmed")) and last(x, "charmed")["new"] == target)
+        step(
+            g,
+            {**QUIET, "piper_charm": target},
+            stop=lambda x: bool(events(x, "charmed")) and last(x, "charmed")["new"] == target,
+        )
         e = events(g, "charmed")[-1]
         assert e.audience == set(e.data["charmed"]) | {1}
         if g.result is None:

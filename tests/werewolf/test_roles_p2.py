@@ -17,8 +17,15 @@ from arena.games.werewolf.mechanics.visits import visited_by, visitors_of
 from .helpers import dead, events, game, last, night, step, until_kind
 from .test_roles import QUIET, execute
 
-QUIET = {**QUIET, "guardian_angel_protect": "none", "roleblock": "none", "serial_kill": "none", "witch_save": "none",
-         "witch_poison": "none", "bodyguard_protect": "none"}
+QUIET = {
+    **QUIET,
+    "guardian_angel_protect": "none",
+    "roleblock": "none",
+    "serial_kill": "none",
+    "witch_save": "none",
+    "witch_poison": "none",
+    "bodyguard_protect": "none",
+}
 
 
 def answer(g, seat, value):
@@ -257,8 +264,19 @@ def test_the_detective_compares_sides_as_the_seer_sees_them():
 
 def test_tracker_and_watcher_learn_the_nights_visits_at_dawn_before_the_deaths():
     g = game(INFO_DEAL, leaderEnabled=False)
-    night(g, {**QUIET, "tracker_track": 3, "watcher_watch": 9, ("wolf_vote", 3): 9, ("wolf_vote", 4): 9,
-              "doctor_protect": 9, "piper_charm": 1, "detective_compare": (1, 2)})
+    night(
+        g,
+        {
+            **QUIET,
+            "tracker_track": 3,
+            "watcher_watch": 9,
+            ("wolf_vote", 3): 9,
+            ("wolf_vote", 4): 9,
+            "doctor_protect": 9,
+            "piper_charm": 1,
+            "detective_compare": (1, 2),
+        },
+    )
     kinds = [e.kind for e in g.events]
     assert kinds.index("tracked") < kinds.index("dawn") and kinds.index("watched") < kinds.index("dawn")
     assert last(g, "tracked") == {"night": 1, "target": 3, "visited": [9]}
@@ -268,8 +286,9 @@ def test_tracker_and_watcher_learn_the_nights_visits_at_dawn_before_the_deaths()
 
 def test_a_visit_counts_only_from_the_unblocked_and_a_lone_vote_visits_nobody():
     g = game("roleblocker watcher werewolf werewolf doctor villager villager villager villager", leaderEnabled=False)
-    night(g, {**QUIET, "roleblock": 4, "doctor_protect": 8, "watcher_watch": 8, ("wolf_vote", 2): 8,
-              ("wolf_vote", 3): 7})
+    night(
+        g, {**QUIET, "roleblock": 4, "doctor_protect": 8, "watcher_watch": 8, ("wolf_vote", 2): 8, ("wolf_vote", 3): 7}
+    )
     assert last(g, "watched")["visitors"] == []  # the doctor was blocked; the wolves tied
 
 
@@ -331,7 +350,8 @@ def test_a_peek_tells_the_wolves_target_and_a_caught_girl_is_attacked():
     g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=0)
     night(g, {**QUIET, "little_girl_peek": "peek", "wolf_vote": 5})
     assert [(e.data, e.audience) for e in events(g, "wolf_target") if 0 in e.audience] == [
-        ({"night": 1, "target": 5}, {0})]
+        ({"night": 1, "target": 5}, {0})
+    ]
     assert dead(g) == {5} and events(g, "caught") == []
     g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=100)
     night(g, {**QUIET, "little_girl_peek": "peek", "wolf_vote": 5})
@@ -372,8 +392,11 @@ def test_a_thief_who_takes_nothing_is_a_villager_and_two_wolf_cards_force_a_choi
     g = game(THIEF_DEAL, extra="witch seer", leaderEnabled=False)
     answer(g, 0, "none")
     assert g.roles[0] == "villager" and g.extra == ["witch", "seer"]
-    g = game("thief werewolf seer villager villager villager villager villager", extra="werewolf werewolf",
-             leaderEnabled=False)
+    g = game(
+        "thief werewolf seer villager villager villager villager villager",
+        extra="werewolf werewolf",
+        leaderEnabled=False,
+    )
     (d,) = [d for d in g.pending() if d.seat == 0]
     assert d.options == ("card1", "card2")
 
@@ -391,8 +414,9 @@ def test_nothing_after_the_steal_settles_before_the_thief_chose():
 def test_a_thief_who_takes_a_mason_card_is_told_the_masons_with_the_other():
     """Regression: the thief became a mason and was told its role only, and the mason
     dealt believed itself alone."""
-    g = game("thief werewolf werewolf seer mason villager villager villager", extra="mason villager",
-             leaderEnabled=False)
+    g = game(
+        "thief werewolf werewolf seer mason villager villager villager", extra="mason villager", leaderEnabled=False
+    )
     assert [(e.audience, e.data) for e in events(g, "masons")] == [({4}, {"masons": [4]})]
     answer(g, 0, "card1")
     assert g.roles[0] == "mason"
@@ -423,14 +447,18 @@ def test_the_thief_card_is_never_one_of_the_two_extra_cards() -> None:
 def test_a_thief_needs_two_wolves_in_the_deck():
     from arena.core.errors import SetupError
     from arena.games.werewolf.options import WerewolfOptions
+
     with pytest.raises(SetupError):
         WerewolfOptions(enabledRoles="villager,werewolf,thief", roleCounts="werewolf:1,thief:1").deal(8)
     assert len(WerewolfOptions(enabledRoles="villager,werewolf,thief", roleCounts="werewolf:2,thief:1").deal(8)) == 10
 
 
 def test_with_every_wolf_blocked_nobody_catches_the_little_girl():
-    g = game("little_girl roleblocker werewolf villager villager villager villager villager",
-             leaderEnabled=False, littleGirlCaughtPercent=100)
+    g = game(
+        "little_girl roleblocker werewolf villager villager villager villager villager",
+        leaderEnabled=False,
+        littleGirlCaughtPercent=100,
+    )
     night(g, {**QUIET, "roleblock": 2, "little_girl_peek": "peek"})
     assert events(g, "caught") == [] and dead(g) == set()
 
@@ -446,8 +474,9 @@ def test_the_little_girl_sees_the_target_whoever_answered_first():
 
 
 def test_a_thief_who_takes_the_jail_jails_before_any_later_step_settles():
-    g = game("thief werewolf werewolf seer villager villager villager villager", extra="jailer villager",
-             leaderEnabled=False)
+    g = game(
+        "thief werewolf werewolf seer villager villager villager villager", extra="jailer villager", leaderEnabled=False
+    )
     answer(g, 3, 1)  # the seer answers first
     answer(g, 0, "card1")  # the thief becomes the jailer: step 5 waits for the jail
     assert events(g, "seer_result") == []

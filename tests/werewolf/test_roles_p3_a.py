@@ -25,8 +25,15 @@ from .helpers import ALL_ROLES, dead, events, game, last, night, step, until_kin
 from .test_roles import execute
 from .test_roles_p3 import QUIET, answer
 
-QUIET = {**QUIET, "werewolf_leader_kill": "none", "wolf_witch_poison": "none", "wolf_guard_protect": "none",
-         "warder_ward": "none", "decoy_draw": "none", "jailer_jail": "none"}
+QUIET = {
+    **QUIET,
+    "werewolf_leader_kill": "none",
+    "wolf_witch_poison": "none",
+    "wolf_guard_protect": "none",
+    "warder_ward": "none",
+    "decoy_draw": "none",
+    "jailer_jail": "none",
+}
 
 
 def refused(g, seat, kind, value) -> ErrorCode:
@@ -90,17 +97,26 @@ def test_a_drawn_kill_changes_victim_once():
 
 seats = st.integers(0, 3)
 kill_records = st.builds(
-    Kill, seats, st.sampled_from(("wolves", "vigilante", "poison", "avenger")), st.one_of(st.none(), st.integers(4, 9)),
-    st.sampled_from((8, 9, 10.5, 10.6)), st.booleans(), st.booleans(),
+    Kill,
+    seats,
+    st.sampled_from(("wolves", "vigilante", "poison", "avenger")),
+    st.one_of(st.none(), st.integers(4, 9)),
+    st.sampled_from((8, 9, 10.5, 10.6)),
+    st.booleans(),
+    st.booleans(),
 )
 protection_records = st.builds(
-    Protection, st.integers(0, 9), seats, st.sampled_from((DRAW, INTERCEPT, BLOCK, GUARD, WARD, HEAL)),
+    Protection,
+    st.integers(0, 9),
+    seats,
+    st.sampled_from((DRAW, INTERCEPT, BLOCK, GUARD, WARD, HEAL)),
 )
 
 
 @settings(max_examples=3000, deadline=None, derandomize=True)
 @given(
-    kills=st.lists(kill_records, max_size=4), protections=st.lists(protection_records, max_size=6),
+    kills=st.lists(kill_records, max_size=4),
+    protections=st.lists(protection_records, max_size=6),
     order=st.randoms(use_true_random=False),
 )
 def test_with_the_new_protections_the_outcome_does_not_depend_on_the_order_of_the_records(kills, protections, order):
@@ -399,8 +415,15 @@ def test_a_blocked_decoy_keeps_its_lure():
 
 def test_the_decoys_night_does_not_depend_on_the_order_of_answers():
     deal = "decoy werewolf werewolf doctor bodyguard witch vigilante villager villager"
-    plan = {**QUIET, "decoy_draw": 7, "wolf_vote": 7, "vigilante_shoot": 7, "bodyguard_protect": 7,
-            "doctor_protect": 0, "witch_save": "none"}
+    plan = {
+        **QUIET,
+        "decoy_draw": 7,
+        "wolf_vote": 7,
+        "vigilante_shoot": 7,
+        "bodyguard_protect": 7,
+        "doctor_protect": 0,
+        "witch_save": "none",
+    }
     assert same_in_orders(deal, plan) == {4}  # the wolves' kill drawn and stopped, the shot taken
 
 
@@ -482,8 +505,11 @@ SCAPEGOAT = "scapegoat werewolf werewolf villager villager villager villager vil
 def executed_scapegoat(**options):
     g = game(SCAPEGOAT, leaderEnabled=False, dayVoteMajority=False, **options)
     night(g, QUIET)
-    step(g, {**QUIET, "vote": lambda d: 0 if d.seat in (1, 3, 5) and 0 in d.options else "abstain"},
-         stop=until_kind("scapegoat_punish"))
+    step(
+        g,
+        {**QUIET, "vote": lambda d: 0 if d.seat in (1, 3, 5) and 0 in d.options else "abstain"},
+        stop=until_kind("scapegoat_punish"),
+    )
     return g
 
 
@@ -535,10 +561,12 @@ def test_with_roles_hidden_every_dead_is_asked_one_kind_of_cover():
 
 def test_the_punishment_reads_for_spectators():
     narrator = Narrator("#arena", "arena")
-    lines = ["START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=scapegoat:1,villager:4,werewolf:1",
-             "EXECUTION g3 day=1 player=ann spared=false role=scapegoat",
-             "PUNISHED g3 day=1 player=ben punishment=lose_vote",
-             "PUNISHED g3 day=2 player=cat punishment=death"]
+    lines = [
+        "START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=scapegoat:1,villager:4,werewolf:1",
+        "EXECUTION g3 day=1 player=ann spared=false role=scapegoat",
+        "PUNISHED g3 day=1 player=ben punishment=lose_vote",
+        "PUNISHED g3 day=2 player=cat punishment=death",
+    ]
     text = [s.plain() for line in lines for s in narrator.hear("arena", "#arena-g3", line)]
     assert "The scapegoat punishes ben: no vote tomorrow." in text
     assert "The scapegoat punishes cat: they die." in text
@@ -553,9 +581,12 @@ SECRET_KINDS = ("werewolf_leader_kill", "wolf_witch_poison", "wolf_guard_protect
 def test_the_channel_learns_no_secret_of_these_roles_before_the_end(reveal):
     """Rule bots and random bots play these roles over the referee: before END the channel
     never carries their requests, a living player's role, nor (roles hidden) a role at all."""
-    options = WerewolfOptions(enabledRoles=ALL_ROLES, revealRolesOnDeath=reveal, scapegoatPunishment="death",
-                              roleCounts="werewolf_leader:1,wolf_witch:1,wolf_guard:1,warder:1,decoy:1,avenger:1,"
-                                         "scapegoat:2,hunter:1,seer:1")
+    options = WerewolfOptions(
+        enabledRoles=ALL_ROLES,
+        revealRolesOnDeath=reveal,
+        scapegoatPunishment="death",
+        roleCounts="werewolf_leader:1,wolf_witch:1,wolf_guard:1,warder:1,decoy:1,avenger:1,scapegoat:2,hunter:1,seer:1",
+    )
     nicks = [f"p{i}" for i in range(12)]
     hub = LocalHub(TimeoutConfig())
     for i, nick in enumerate(nicks):
@@ -583,17 +614,21 @@ def test_the_channel_learns_no_secret_of_these_roles_before_the_end(reveal):
 @pytest.mark.parametrize("cupid_first", [True, False])
 def test_a_roleblocked_cupids_link_stands_whichever_answer_came_first(cupid_first):
     g = game("roleblocker cupid werewolf werewolf villager villager villager villager", leaderEnabled=False)
-    for seat, value in ([(1, (4, 5)), (0, 1)] if cupid_first else [(0, 1), (1, (4, 5))]):
+    for seat, value in [(1, (4, 5)), (0, 1)] if cupid_first else [(0, 1), (1, (4, 5))]:
         answer(g, seat, value)
     assert g.links == {4: 5, 5: 4}
 
 
 def test_the_sdk_keeps_the_punished_and_how_they_died():
     state = WerewolfState(seats=["ann", "ben", "cat", "dan", "eve", "fay"])
-    for line in ["START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=scapegoat:1,villager:4,werewolf:1",
-                 "EXECUTION g3 day=1 player=ann spared=false role=scapegoat",
-                 "PUNISHED g3 day=1 player=ben punishment=death",
-                 "DEATH g3 day=1 player=ben role=werewolf"]:
+    for line in [
+        "START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=scapegoat:1,villager:4,werewolf:1",
+        "EXECUTION g3 day=1 player=ann spared=false role=scapegoat",
+        "PUNISHED g3 day=1 player=ben punishment=death",
+        "DEATH g3 day=1 player=ben role=werewolf",
+    ]:
         state.apply(parse(line))
     assert state.punished == {1: "ben"} and [(d.player, d.cause) for d in state.deaths] == [
-        ("ann", "execution"), ("ben", "punished")]
+        ("ann", "execution"),
+        ("ben", "punished"),
+    ]

@@ -23,9 +23,17 @@ from .helpers import ALL_ROLES, dead, events, game, last, night, step, until_kin
 from .test_roles import execute
 from .test_roles_p3 import QUIET, answer
 
-QUIET = {**QUIET, "arsonist": "none", "exile_banish": "none", "dealer_deal": "none", "cult_recruit": "none",
-         "jailer_jail": "none", "tracker_track": "none", "watcher_watch": "none",
-         "detective_compare": lambda d: d.options[:2]}
+QUIET = {
+    **QUIET,
+    "arsonist": "none",
+    "exile_banish": "none",
+    "dealer_deal": "none",
+    "cult_recruit": "none",
+    "jailer_jail": "none",
+    "tracker_track": "none",
+    "watcher_watch": "none",
+    "detective_compare": lambda d: d.options[:2],
+}
 
 
 def next_night(g, kind):
@@ -75,8 +83,18 @@ def test_no_protection_stops_the_fire_and_no_bodyguard_takes_it():
     g = game(ARSON, leaderEnabled=False)
     night(g, {**QUIET, "arsonist": 7})
     next_night(g, "arsonist")
-    night(g, {**QUIET, "arsonist": "ignite", "doctor_protect": 7, "bodyguard_protect": 7,
-              "wolf_vote": 7, "witch_save": "save", "witch_poison": "none"})
+    night(
+        g,
+        {
+            **QUIET,
+            "arsonist": "ignite",
+            "doctor_protect": 7,
+            "bodyguard_protect": 7,
+            "wolf_vote": 7,
+            "witch_save": "save",
+            "witch_poison": "none",
+        },
+    )
     assert dead(g) == {7}  # the wolves' kill on 7 is stopped, the fire is not; the bodyguard lives
 
 
@@ -124,8 +142,11 @@ def test_a_warders_charm_stops_the_fire_only_with_protect_against_fire(protected
     """The charm stops one lethal event, a fire death too where protections stop fire
     (rules/werewolf.md: the warder, the arsonist); then it lifts. Otherwise the fire burns
     through it."""
-    g = game("arsonist werewolf werewolf warder villager villager villager villager villager",
-             leaderEnabled=False, protectAgainstFire=protected)
+    g = game(
+        "arsonist werewolf werewolf warder villager villager villager villager villager",
+        leaderEnabled=False,
+        protectAgainstFire=protected,
+    )
     night(g, {**QUIET, "arsonist": 5, "warder_ward": 5})
     next_night(g, "arsonist")
     night(g, {**QUIET, "arsonist": "ignite", "warder_ward": "none"})
@@ -193,8 +214,7 @@ def test_a_banished_player_is_beyond_every_kill_and_cannot_act():
 
 def test_nothing_reaches_the_absent_player_not_even_a_visit():
     g = game(EXILE, leaderEnabled=False)
-    night(g, {**QUIET, "exile_banish": 8, "jailer_jail": 8, "doctor_protect": 8, "seer_check": 8,
-              "tracker_track": 7})
+    night(g, {**QUIET, "exile_banish": 8, "jailer_jail": 8, "doctor_protect": 8, "seer_check": 8, "tracker_track": 7})
     assert events(g, "seer_result") == [] and [e.audience for e in events(g, "blocked")] == [{8}]
     assert last(g, "tracked") == {"night": 1, "target": 7, "visited": []}  # the jail's visit is gone too
     assert not any(v.target == 8 for v in g.plan.visits)
@@ -222,8 +242,9 @@ def test_a_vote_for_a_banished_player_still_counts_and_the_kill_is_lost():
 
 def test_a_swap_naming_the_banished_player_fails_whole():
     g = game("exile bus_driver werewolf werewolf seer doctor villager villager villager", leaderEnabled=False)
-    night(g, {**QUIET, "exile_banish": 6, "bus_driver_swap": (6, 7), "seer_check": 7, "wolf_vote": 7,
-              "doctor_protect": 8})
+    night(
+        g, {**QUIET, "exile_banish": 6, "bus_driver_swap": (6, 7), "seer_check": 7, "wolf_vote": 7, "doctor_protect": 8}
+    )
     assert last(g, "seer_result") == {"night": 1, "target": 7, "team": "village"} and dead(g) == {7}
     assert not [v for v in g.plan.visits if v.visitor == 1]
 
@@ -433,6 +454,7 @@ def test_a_block_or_a_banishment_never_reaches_back_to_an_earlier_step(cupid_fir
     night(g, QUIET)
     assert g.links == {5: 6, 6: 5} and [e.audience for e in events(g, "blocked")] == [{0}, {6}]
 
+
 ALL_FOUR = "exile dealer arsonist cult_leader werewolf werewolf seer doctor priest villager villager"
 # seats: 0 exile, 1 dealer, 2 arsonist, 3 cult leader, 4-5 wolves, 6 seer, 7 doctor, 8 priest
 
@@ -465,8 +487,11 @@ def test_no_secret_of_the_four_reaches_the_channel_before_the_end():
         send(target, text)
 
     hub.referee.send = spy  # type: ignore[method-assign]
-    options = WerewolfOptions(enabledRoles=ALL_ROLES, roleCounts="werewolf:2,seer:1,priest:1,arsonist:1,exile:1,"
-                                                                  "dealer:1,cult_leader:1", revealRolesOnDeath=False)
+    options = WerewolfOptions(
+        enabledRoles=ALL_ROLES,
+        roleCounts="werewolf:2,seer:1,priest:1,arsonist:1,exile:1,dealer:1,cult_leader:1",
+        revealRolesOnDeath=False,
+    )
     for seed in range(4):
         hub.play("werewolf", nicks, options, seed)
     channel = [parse(text) for target, text in said if target.startswith("#")]
@@ -482,9 +507,12 @@ def test_no_secret_of_the_four_reaches_the_channel_before_the_end():
 
 def test_spectators_read_the_cults_win_with_its_members():
     from .test_narration_roles import told
-    text = told([
-        "START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=cult_leader:1,villager:4,werewolf:1",
-        "END g3 winner=cult reason=cult_recruited_all roles=ann:cult_leader,ben:villager,cat:villager,"
-        "dan:villager,eve:villager,fay:werewolf cult=ben,cat",
-    ])
+
+    text = told(
+        [
+            "START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=cult_leader:1,villager:4,werewolf:1",
+            "END g3 winner=cult reason=cult_recruited_all roles=ann:cult_leader,ben:villager,cat:villager,"
+            "dan:villager,eve:villager,fay:werewolf cult=ben,cat",
+        ]
+    )
     assert text[-2].endswith("the cult wins: everyone alive is in the cult. Winners: ann, ben and cat.")

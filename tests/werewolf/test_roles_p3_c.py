@@ -19,8 +19,14 @@ from .helpers import dead, events, game, last, night, step, until_kind
 from .test_roles import execute
 from .test_roles_p3 import QUIET, answer
 
-QUIET = {**QUIET, "tracker_track": "none", "watcher_watch": "none", "jailer_jail": "none", "shadow_follow": "none",
-         "detective_compare": (10, 11)}
+QUIET = {
+    **QUIET,
+    "tracker_track": "none",
+    "watcher_watch": "none",
+    "jailer_jail": "none",
+    "shadow_follow": "none",
+    "detective_compare": (10, 11),
+}
 
 BUS = "bus_driver seer doctor werewolf werewolf witch tracker watcher jailer roleblocker villager villager"
 # seats: 0 bus driver, 1 seer, 2 doctor, 3 and 4 wolves, 5 witch, 6 tracker, 7 watcher, 8 jailer,
@@ -48,8 +54,17 @@ def test_a_swap_moves_the_wolves_kill_and_a_protection_alike():
 
 def test_results_name_the_player_chosen_with_what_was_found_where_the_action_landed():
     g = game(BUS, leaderEnabled=False)
-    night(g, {**QUIET, "bus_driver_swap": (3, 10), "seer_check": 10, "wolf_vote": 11, "tracker_track": 10,
-              "watcher_watch": 11})
+    night(
+        g,
+        {
+            **QUIET,
+            "bus_driver_swap": (3, 10),
+            "seer_check": 10,
+            "wolf_vote": 11,
+            "tracker_track": 10,
+            "watcher_watch": 11,
+        },
+    )
     assert last(g, "seer_result") == {"night": 1, "target": 10, "team": "werewolf"}
     assert last(g, "tracked") == {"night": 1, "target": 10, "visited": [11]}  # wolf 3 went to 11
     assert last(g, "watched") == {"night": 1, "target": 11, "visitors": [3, 4]}
@@ -118,8 +133,11 @@ def test_the_swap_takes_two_distinct_living_players_the_driver_allowed():
     g = game(BUS, leaderEnabled=False)
     (d,) = [d for d in g.pending() if d.seat == 0]
     assert d.count == 2 and 0 in d.options and "none" not in d.options
-    for value, code in (((10, 10), ErrorCode.TARGET_INVALID), (10, ErrorCode.WRONG_COUNT),
-                        ((10, 12), ErrorCode.TARGET_INVALID)):
+    for value, code in (
+        ((10, 10), ErrorCode.TARGET_INVALID),
+        (10, ErrorCode.WRONG_COUNT),
+        ((10, 12), ErrorCode.TARGET_INVALID),
+    ):
         with pytest.raises(IllegalAction) as err:
             answer(g, 0, value)
         assert err.value.code is code
@@ -148,8 +166,7 @@ TRICK = "trickster tracker watcher werewolf werewolf jailer bus_driver villager 
 
 def test_a_forged_visit_is_seen_by_the_tracker_and_the_watcher_and_the_trickster_is_not():
     g = game(TRICK, leaderEnabled=False)
-    night(g, {**QUIET, "trickster_forge": (8, 9), "tracker_track": 8, "watcher_watch": 9,
-              "bus_driver_swap": (6, 7)})
+    night(g, {**QUIET, "trickster_forge": (8, 9), "tracker_track": 8, "watcher_watch": 9, "bus_driver_swap": (6, 7)})
     assert last(g, "tracked") == {"night": 1, "target": 8, "visited": [9]}
     assert last(g, "watched") == {"night": 1, "target": 9, "visitors": [8]}
 
@@ -164,14 +181,12 @@ def test_the_forgery_keeps_its_order_visitor_first():
 
 def test_the_forgery_is_not_moved_by_a_swap_and_may_name_a_jailed_visitor():
     g = game(TRICK, leaderEnabled=False)
-    night(g, {**QUIET, "trickster_forge": (8, 9), "jailer_jail": 8, "bus_driver_swap": (8, 9),
-              "watcher_watch": 9})
+    night(g, {**QUIET, "trickster_forge": (8, 9), "jailer_jail": 8, "bus_driver_swap": (8, 9), "watcher_watch": 9})
     # The watcher aimed at 9 watched 8 (the swap), visited by the jailer and the driver; the
     # forged visit went to 9, not moved.
     assert last(g, "watched") == {"night": 1, "target": 9, "visitors": [5, 6]}
     g = game(TRICK, leaderEnabled=False)
-    night(g, {**QUIET, "trickster_forge": (8, 9), "jailer_jail": 8, "bus_driver_swap": (6, 7),
-              "watcher_watch": 9})
+    night(g, {**QUIET, "trickster_forge": (8, 9), "jailer_jail": 8, "bus_driver_swap": (6, 7), "watcher_watch": 9})
     assert last(g, "watched")["visitors"] == [8]
 
 
@@ -202,8 +217,10 @@ S_QUIET = {**QUIET, "serial_kill": "none"}
 def test_the_shadow_copies_a_check_and_is_told_its_result():
     g = game(SHADOW, leaderEnabled=False)
     night(g, {**S_QUIET, "shadow_follow": 1, "seer_check": 3})
-    assert results(g, "seer_result") == [({"night": 1, "target": 3, "team": "werewolf"}, {1}),
-                                         ({"night": 1, "target": 3, "team": "werewolf"}, {0})]
+    assert results(g, "seer_result") == [
+        ({"night": 1, "target": 3, "team": "werewolf"}, {1}),
+        ({"night": 1, "target": 3, "team": "werewolf"}, {0}),
+    ]
 
 
 def test_a_copied_protection_stops_a_second_kill():
@@ -289,8 +306,10 @@ def test_the_new_requests_go_by_dm_and_nothing_of_them_reaches_the_channel():
     said: list[tuple[str, str]] = []
     send = hub.referee.send
     hub.referee.send = lambda target, text: (said.append((target, text)), send(target, text))[1]  # type: ignore[method-assign]
-    options = WerewolfOptions(enabledRoles="villager,werewolf,seer,tracker,watcher,bus_driver,trickster,shadow",
-                              roleCounts="werewolf:2,seer:1,tracker:1,watcher:1,bus_driver:1,trickster:1,shadow:1")
+    options = WerewolfOptions(
+        enabledRoles="villager,werewolf,seer,tracker,watcher,bus_driver,trickster,shadow",
+        roleCounts="werewolf:2,seer:1,tracker:1,watcher:1,bus_driver:1,trickster:1,shadow:1",
+    )
     hub.play("werewolf", nicks, options, 3)
     kinds = {"bus_driver_swap": "bus_driver", "trickster_forge": "trickster", "shadow_follow": "shadow"}
     asks = [(target, parse(text)) for target, text in said if text.startswith(ASK)]
@@ -335,8 +354,9 @@ def test_a_shadow_copying_a_charm_learns_who_is_charmed():
 
 
 def test_the_werewolf_leaders_victim_is_moved_like_the_packs():
-    g = game("bus_driver werewolf_leader werewolf villager villager villager villager villager villager",
-             leaderEnabled=False)
+    g = game(
+        "bus_driver werewolf_leader werewolf villager villager villager villager villager villager", leaderEnabled=False
+    )
     night(g, {**QUIET, "bus_driver_swap": (6, 7), "werewolf_leader_kill": 6})
     assert dead(g) == {7} and last(g, "wolf_votes")["target"] == 6
 

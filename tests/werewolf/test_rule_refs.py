@@ -32,20 +32,28 @@ EMITTERS = {"tell", "tell_when_free", "_emit"}
 def sections(text: str) -> dict[str, str]:
     """Each numbered section of the rules, by number, with its text up to the next heading."""
     heads = list(re.finditer(r"^#{2,3} (\d+(?:\.\d+)*)\.? ", text, flags=re.M))
-    return {m.group(1): text[m.end():heads[i + 1].start() if i + 1 < len(heads) else len(text)]
-            for i, m in enumerate(heads)}
+    return {
+        m.group(1): text[m.end() : heads[i + 1].start() if i + 1 < len(heads) else len(text)]
+        for i, m in enumerate(heads)
+    }
 
 
 def prose(path: Path) -> list[tuple[int, str]]:
     """The comments and docstrings of a module, with their line numbers: the code is left out."""
     source = path.read_text(encoding="utf-8")
-    found = [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(io.StringIO(source).readline)
-             if tok.type == tokenize.COMMENT]
+    found = [
+        (tok.start[0], tok.string)
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+        if tok.type == tokenize.COMMENT
+    ]
     for node in ast.walk(ast.parse(source)):
         body = getattr(node, "body", None)
         for statement in body if isinstance(body, list) else []:
-            if (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
-                    and isinstance(statement.value.value, str)):
+            if (
+                isinstance(statement, ast.Expr)
+                and isinstance(statement.value, ast.Constant)
+                and isinstance(statement.value.value, str)
+            ):
                 found.append((statement.lineno, statement.value.value))
     return found
 
@@ -84,8 +92,12 @@ def test_every_cited_section_exists(path: Path) -> None:
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_docstring_cites_the_specification_s_numbers(path: Path) -> None:
-    stale = [f"line {line}: {m.group(0)!r}" for line, text in prose(path)
-             for pattern in (SPEC_NUMBER, SPEC_SECTION) for m in pattern.finditer(text)]
+    stale = [
+        f"line {line}: {m.group(0)!r}"
+        for line, text in prose(path)
+        for pattern in (SPEC_NUMBER, SPEC_SECTION)
+        for m in pattern.finditer(text)
+    ]
     assert not stale, f"{path.name} cites section numbers that are not rules/werewolf.md's: {stale}"
 
 
@@ -101,9 +113,15 @@ def event_kinds() -> set[str]:
     kinds = set()
     for path in modules():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        constants = {target.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
-                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-                     for target in node.targets if isinstance(target, ast.Name)}
+        constants = {
+            target.id: node.value.value
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and node.args:
                 name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
@@ -117,7 +135,7 @@ def event_kinds() -> set[str]:
 
 def part(title: str, until: str) -> str:
     doc = engine.__doc__ or ""
-    return doc[doc.index(title):doc.index(until)]
+    return doc[doc.index(title) : doc.index(until)]
 
 
 def test_the_engine_docstring_names_every_decision() -> None:

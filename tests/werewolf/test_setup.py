@@ -20,17 +20,40 @@ from .helpers import ALL_ROLES, events, game, night
 
 SECTION_12 = {
     "enabledRoles": "villager,werewolf,seer,doctor,hunter,witch",
-    "revealRolesOnDeath": True, "allowDoctorSelfProtect": True, "allowRepeatedProtect": False,
-    "hunterShootOnPoison": False, "dayVoteMajority": True, "leaderEnabled": True,
-    "lastWordsMode": "limit_by_initial_wolves", "protectAgainstPoison": False, "protectAgainstVigilante": True,
-    "witchCanSaveSelf": True, "witchSaveFirstNightOnly": False, "nightActionTime": 30, "discussionTime": 300,
-    "voteTime": 30, "lastWordsTime": 30, "lastWordsScope": "day_only", "lastWordsOrder": "seating_order",
+    "revealRolesOnDeath": True,
+    "allowDoctorSelfProtect": True,
+    "allowRepeatedProtect": False,
+    "hunterShootOnPoison": False,
+    "dayVoteMajority": True,
+    "leaderEnabled": True,
+    "lastWordsMode": "limit_by_initial_wolves",
+    "protectAgainstPoison": False,
+    "protectAgainstVigilante": True,
+    "witchCanSaveSelf": True,
+    "witchSaveFirstNightOnly": False,
+    "nightActionTime": 30,
+    "discussionTime": 300,
+    "voteTime": 30,
+    "lastWordsTime": 30,
+    "lastWordsScope": "day_only",
+    "lastWordsOrder": "seating_order",
 }
 P0 = ["villager", "werewolf", "seer", "doctor", "hunter", "witch"]
 P1 = ["bodyguard", "cupid", "vigilante", "idiot", "jester", "piper"]
-TEAMS = {"villager": "village", "werewolf": "werewolf", "seer": "village", "doctor": "village", "hunter": "village",
-         "witch": "village", "bodyguard": "village", "cupid": "neutral", "vigilante": "village", "idiot": "village",
-         "jester": "neutral", "piper": "neutral"}
+TEAMS = {
+    "villager": "village",
+    "werewolf": "werewolf",
+    "seer": "village",
+    "doctor": "village",
+    "hunter": "village",
+    "witch": "village",
+    "bodyguard": "village",
+    "cupid": "neutral",
+    "vigilante": "village",
+    "idiot": "village",
+    "jester": "neutral",
+    "piper": "neutral",
+}
 
 
 def test_every_section_12_option_with_its_default():
@@ -58,19 +81,28 @@ def test_core_code_names_no_role():
             assert not re.search(rf"['\"]{role}['\"]", text), (name, role)
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("werewolf:2,seer:1", {"werewolf": 2, "seer": 1}),
-    ("werewolf=2, seer=1", {"werewolf": 2, "seer": 1}),
-    ("{'werewolf': 3, 'witch': 1}", {"werewolf": 3, "witch": 1}),  # a YAML mapping read as text
-    ("", {}),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("werewolf:2,seer:1", {"werewolf": 2, "seer": 1}),
+        ("werewolf=2, seer=1", {"werewolf": 2, "seer": 1}),
+        ("{'werewolf': 3, 'witch': 1}", {"werewolf": 3, "witch": 1}),  # a YAML mapping read as text
+        ("", {}),
+    ],
+)
 def test_role_counts_forms(text, expected):
     assert WerewolfOptions(roleCounts=text).counts() == expected
 
 
 def test_options_from_command_line_pairs():
-    o = WerewolfOptions.from_pairs(["roleCounts=werewolf:3,witch:1", "enabledRoles=werewolf,witch,villager",
-                                    "dayVoteMajority=no", "lastWordsMode=all"])
+    o = WerewolfOptions.from_pairs(
+        [
+            "roleCounts=werewolf:3,witch:1",
+            "enabledRoles=werewolf,witch,villager",
+            "dayVoteMajority=no",
+            "lastWordsMode=all",
+        ]
+    )
     assert o.counts() == {"werewolf": 3, "witch": 1} and o.dayVoteMajority is False and o.lastWordsMode == "all"
     with pytest.raises(OptionError):
         WerewolfOptions.from_pairs(["lastWordsMode=some"])
@@ -78,17 +110,20 @@ def test_options_from_command_line_pairs():
         WerewolfOptions(roleCounts="werewolf:two")
 
 
-@pytest.mark.parametrize("players,options,message", [
-    (5, {}, "6 to 20"),
-    (21, {}, "6 to 20"),
-    (9, {"roleCounts": "werewolf:2,dragon:1"}, "unknown role"),
-    (9, {"roleCounts": "werewolf:2,piper:1"}, "not in enabledRoles"),
-    (9, {"roleCounts": "werewolf:8,seer:2", "enabledRoles": "werewolf,seer"}, "only 9 players"),
-    (9, {"roleCounts": "seer:1"}, "at least one werewolf"),
-    (6, {"roleCounts": "werewolf:3"}, "would win"),
-    (9, {"roleCounts": "werewolf:2,cupid:2", "enabledRoles": ALL_ROLES}, "at most 1 cupid"),
-    (9, {"roleCounts": "werewolf:2,seer:1", "enabledRoles": "werewolf,seer"}, "villager is not enabled"),
-])
+@pytest.mark.parametrize(
+    "players,options,message",
+    [
+        (5, {}, "6 to 20"),
+        (21, {}, "6 to 20"),
+        (9, {"roleCounts": "werewolf:2,dragon:1"}, "unknown role"),
+        (9, {"roleCounts": "werewolf:2,piper:1"}, "not in enabledRoles"),
+        (9, {"roleCounts": "werewolf:8,seer:2", "enabledRoles": "werewolf,seer"}, "only 9 players"),
+        (9, {"roleCounts": "seer:1"}, "at least one werewolf"),
+        (6, {"roleCounts": "werewolf:3"}, "would win"),
+        (9, {"roleCounts": "werewolf:2,cupid:2", "enabledRoles": ALL_ROLES}, "at most 1 cupid"),
+        (9, {"roleCounts": "werewolf:2,seer:1", "enabledRoles": "werewolf,seer"}, "villager is not enabled"),
+    ],
+)
 def test_impossible_setups(players, options, message):
     with pytest.raises(SetupError, match=message):
         WerewolfGame.check_setup(players, WerewolfOptions(**options))
@@ -100,7 +135,11 @@ def test_villagers_fill_the_rest_and_setup_is_public():
     g = WerewolfGame(10, WerewolfOptions(roleCounts="werewolf:3,seer:1,witch:1"), 4)
     assert sorted(g.roles) == sorted(["werewolf"] * 3 + ["seer", "witch"] + ["villager"] * 5)
     setup = g.events[0]
-    assert setup.kind == "setup" and setup.public and setup.data["roles"] == {"seer": 1, "villager": 5, "werewolf": 3, "witch": 1}
+    assert (
+        setup.kind == "setup"
+        and setup.public
+        and setup.data["roles"] == {"seer": 1, "villager": 5, "werewolf": 3, "witch": 1}
+    )
     for seat in range(10):
         (e,) = [e for e in events(g, "role") if e.data["seat"] == seat]
         assert e.audience == {seat} and e.data["role"] == g.roles[seat]
@@ -130,7 +169,9 @@ def test_a_new_role_plugs_in_through_the_registry():
 
     register(Watcher)
     try:
-        g = game("werewolf werewolf test_watcher seer villager villager villager villager", enabledRoles=",".join(REGISTRY))
+        g = game(
+            "werewolf werewolf test_watcher seer villager villager villager villager", enabledRoles=",".join(REGISTRY)
+        )
         kinds = []
         while g.phase == "night":
             d = g.pending()[0]
@@ -144,8 +185,14 @@ def test_a_new_role_plugs_in_through_the_registry():
 
 
 def test_time_limits_come_from_the_options():
-    g = game("werewolf werewolf seer villager villager villager villager villager", nightActionTime=17, voteTime=9,
-             discussionTime=80, lastWordsTime=11, leaderEnabled=False)
+    g = game(
+        "werewolf werewolf seer villager villager villager villager villager",
+        nightActionTime=17,
+        voteTime=9,
+        discussionTime=80,
+        lastWordsTime=11,
+        leaderEnabled=False,
+    )
     assert g.time_limit(g.pending()[0]) == 17
     night(g, {"wolf_vote": 3})
     assert g.time_limit(g.pending()[0]) == 80 // 7

@@ -15,7 +15,17 @@ from arena.games import LINES, RESERVED_NICKS
 from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import (
-    ASK, END, ERROR, FLOOR_LINES, MAX_LINE_BYTES, MAX_TEXT_BYTES, TEAM, TIMEOUT, WARN, Message, parse,
+    ASK,
+    END,
+    ERROR,
+    FLOOR_LINES,
+    MAX_LINE_BYTES,
+    MAX_TEXT_BYTES,
+    TEAM,
+    TIMEOUT,
+    WARN,
+    Message,
+    parse,
 )
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
@@ -24,14 +34,37 @@ from arena.sdk.bot import Ask, Bot, GameView
 from ..test_match import Puppet, answer, check_refused, install, last_error, random_choice, say, settle
 from .helpers import ALL_ROLES
 
-PUBLIC_ONLY = {"START", "RULES", "NIGHT", "DAWN", "DAY", "CANDIDACY", "LEADER_VOTE", "LEADER", "ORDER", "SPEECH", "BALLOT",
-               "VOTE_RESULT", "EXECUTION", "IDIOT", "DEATH", "SHOT", ASK, TIMEOUT, END}
+PUBLIC_ONLY = {
+    "START",
+    "RULES",
+    "NIGHT",
+    "DAWN",
+    "DAY",
+    "CANDIDACY",
+    "LEADER_VOTE",
+    "LEADER",
+    "ORDER",
+    "SPEECH",
+    "BALLOT",
+    "VOTE_RESULT",
+    "EXECUTION",
+    "IDIOT",
+    "DEATH",
+    "SHOT",
+    ASK,
+    TIMEOUT,
+    END,
+}
 VARIANTS: list[dict[str, Any]] = [
     {},
     {"roleCounts": "werewolf:2,seer:1,witch:1,hunter:1", "leaderEnabled": False},
     {"enabledRoles": ALL_ROLES, "roleCounts": "werewolf:2,seer:1,cupid:1,piper:1,idiot:1", "revealRolesOnDeath": False},
-    {"enabledRoles": ALL_ROLES, "roleCounts": "werewolf:2,bodyguard:1,vigilante:1,jester:1,doctor:1",
-     "lastWordsScope": "day_and_night", "lastWordsMode": "all"},
+    {
+        "enabledRoles": ALL_ROLES,
+        "roleCounts": "werewolf:2,bodyguard:1,vigilante:1,jester:1,doctor:1",
+        "lastWordsScope": "day_and_night",
+        "lastWordsMode": "all",
+    },
 ]
 
 
@@ -96,8 +129,11 @@ def test_games_tell_the_channel_only_public_events(variant: int) -> None:
         # Each player got exactly the private events of its audience, and nothing else.
         for seat, nick in enumerate(match.names):
             got = [m.format() for m in private(match, nick) if m.verb not in (ASK, WARN, TIMEOUT, ERROR, TEAM)]
-            want = flat(lines.event_message(e, match.gid, match.names) for e in game.events
-                        if e.audience is not None and seat in e.audience)
+            want = flat(
+                lines.event_message(e, match.gid, match.names)
+                for e in game.events
+                if e.audience is not None and seat in e.audience
+            )
             assert got == [m.format() for m in want]
             for m in private(match, nick):
                 if m.verb == ASK:
@@ -214,12 +250,16 @@ def test_secret_requests_time_out_in_private_and_ids_leak_nothing() -> None:
 def test_answers_mix_nicks_and_words_and_nicks_cannot_shadow_words() -> None:
     nicks = [f"p{i}" for i in range(8)]
     hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
-    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 0, hub.channel, hub.now)
+    match = hub.referee.start_game(
+        "werewolf", nicks, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 0, hub.channel, hub.now
+    )
     hub.sessions.clear()  # nobody answers by themselves: the test does
     hub.run()
     seer = match.game.roles.index("seer")
     ask = next(parse(line) for to, line in reversed(match.transcript) if to == nicks[seer] and line.startswith(ASK))
-    assert ask.args[2] == "seer_check" and "none" in ask.list("options") and nicks[(seer + 1) % 8] in ask.list("options")
+    assert (
+        ask.args[2] == "seer_check" and "none" in ask.list("options") and nicks[(seer + 1) % 8] in ask.list("options")
+    )
     gid, rid = ask.args[:2]
     hub.referee.on_message(nicks[seer], "arena", f"ANSWER {gid} {rid} nobody", hub.now)
     assert parse(match.transcript[-1][1]).args[0] == ErrorCode.TARGET_INVALID.value
@@ -271,13 +311,32 @@ def test_simulate_summarises_werewolf(transport: str) -> None:
 
     from arena.cli import main
 
-    result = CliRunner().invoke(main, ["simulate", "--game", "werewolf", "--players", "9", "--games", "30", "--seed", "4",
-                                       "--transport", transport, "--option", "roleCounts=werewolf:2,seer:1,witch:1", "--json"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "simulate",
+            "--game",
+            "werewolf",
+            "--players",
+            "9",
+            "--games",
+            "30",
+            "--seed",
+            "4",
+            "--transport",
+            transport,
+            "--option",
+            "roleCounts=werewolf:2,seer:1,witch:1",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["players"] == 9 and summary["options"]["roleCounts"] == "werewolf:2,seer:1,witch:1"
     assert set(summary["wins"]) == set(WerewolfGame.sides)
-    assert sum(summary["wins"].values()) == sum(summary["end_reasons"].get(r, 0) for r in summary["end_reasons"] if r != "day_limit")
+    assert sum(summary["wins"].values()) == sum(
+        summary["end_reasons"].get(r, 0) for r in summary["end_reasons"] if r != "day_limit"
+    )
     assert set(summary["end_reasons"]) <= set(WerewolfGame.end_reasons)
 
 
@@ -342,7 +401,7 @@ def test_runoff_turns_and_votes_say_what_they_are_for() -> None:
         if runoff is None:
             continue
         tied = said[runoff].list("candidates")
-        after = said[runoff + 1:]
+        after = said[runoff + 1 :]
         speak = next(m for m in after if m.verb == ASK and m.args[2] == "speak")
         assert speak.get("purpose") == "runoff" and speak.get("to") in tied and speak.flag("floor")
         vote = next(m for m in after if m.verb == ASK and m.args[2] == "vote")
@@ -440,8 +499,9 @@ def test_while_a_night_is_held_its_players_are_answered_as_they_were_told() -> N
     hub = LocalHub(TimeoutConfig(secret_minimum=60.0))
     for i, nick in enumerate(nicks):
         hub.connect(nick, Killer(seed=i))
-    match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 1, hub.channel,
-                                   hub.now)
+    match = hub.referee.start_game(
+        "werewolf", nicks, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 1, hub.channel, hub.now
+    )
     hub.run()  # every night answer is in; the night is held until its minimum
     game = match.game
     dead = [s for s in range(len(nicks)) if not game.alive[s]]
@@ -455,7 +515,9 @@ def test_while_a_night_is_held_its_players_are_answered_as_they_were_told() -> N
         hub.referee.on_message(nicks[seat], hub.referee.nick, line, hub.now)
         return match.transcript[before:]
 
-    assert reply(wolf, f"TEAM {match.gid} :is it dawn?") == [(nicks[other], f"TEAM {match.gid} from={nicks[wolf]} :is it dawn?")]
+    assert reply(wolf, f"TEAM {match.gid} :is it dawn?") == [
+        (nicks[other], f"TEAM {match.gid} from={nicks[wolf]} :is it dawn?")
+    ]
     (refused,) = reply(victim, f"ANSWER {match.gid} 1 abstain")
     assert parse(refused[1]).args[0] == ErrorCode.STALE_REQUEST.value, "the victim learns nothing before DAWN"
     hub.now = 60.0
@@ -500,8 +562,13 @@ def test_refused_answers_get_the_documented_codes_and_name_players_by_nick() -> 
     for seed in range(20):
         hub, match, puppets, _ = puppet_game(seed)
         game = match.game
-        found = settle(hub, match, puppets, floor_choice, stop=lambda p, ask: ask.args[2] == "vote"
-                       and any(game.is_out(s) for s in range(8)))
+        found = settle(
+            hub,
+            match,
+            puppets,
+            floor_choice,
+            stop=lambda p, ask: ask.args[2] == "vote" and any(game.is_out(s) for s in range(8)),
+        )
         if found is not None:
             break
     else:
@@ -530,8 +597,12 @@ def test_refused_answers_get_the_documented_codes_and_name_players_by_nick() -> 
     answer(hub, voter, ask, "abstain")
     check_refused(hub, match, voter, f"ANSWER {gid} {rid} abstain", ErrorCode.ALREADY_ACTED, gid, rid)
     # No explanation shows a seat number (a count may show: WRONG_COUNT says how many).
-    errors = [(m.text or "").replace(rid, "").replace("1000000", "") for p in puppets for m in p.errors()
-              if m.args[0] != ErrorCode.WRONG_COUNT.value]
+    errors = [
+        (m.text or "").replace(rid, "").replace("1000000", "")
+        for p in puppets
+        for m in p.errors()
+        if m.args[0] != ErrorCode.WRONG_COUNT.value
+    ]
     assert not any(ch.isdigit() for text in errors for ch in text), errors
     assert settle(hub, match, puppets, floor_choice) is None
     # After END, and after the referee let the match go: GAME_OVER, still with the ids.

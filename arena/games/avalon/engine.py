@@ -63,7 +63,8 @@ _TEAM_ROUNDS = {
 }
 """``_TEAM_ROUNDS[players][size][leader]``: the leader's request for a team of ``size``."""
 _QUEST_DECISIONS: dict[tuple[str, ...], tuple[Decision, ...]] = {
-    cards: tuple(Decision(s, "quest", cards) for s in range(MAX_PLAYERS)) for cards in (ONLY_SUCCESS, ONLY_FAIL, FREE_CARD)
+    cards: tuple(Decision(s, "quest", cards) for s in range(MAX_PLAYERS))
+    for cards in (ONLY_SUCCESS, ONLY_FAIL, FREE_CARD)
 }
 """``_QUEST_DECISIONS[cards][seat]``: a team member's request for a quest card."""
 
@@ -103,9 +104,9 @@ def _table(players: int, options: AvalonOptions) -> _Table:
         good=players - evil,
         evil=evil,
         fails_needed=tuple(fails_needed(players, q) for q in range(5)),
-        role_info=MappingProxyType({
-            role: (ROLE_NAMES[role], SIDE_NAMES[STARTING[role]], seen_roles(role, options.lancelot)) for role in Role
-        }),
+        role_info=MappingProxyType(
+            {role: (ROLE_NAMES[role], SIDE_NAMES[STARTING[role]], seen_roles(role, options.lancelot)) for role in Role}
+        ),
     )
 
 
@@ -206,7 +207,16 @@ class AvalonGame(Game):
 
     def _ask_for_team(self) -> None:
         size = self.sizes[self.quest]
-        self._emit("leader", {"quest": self.quest + 1, "attempt": self.attempt + 1, "leader": self.leader, "size": size, "rejections": self.rejections})
+        self._emit(
+            "leader",
+            {
+                "quest": self.quest + 1,
+                "attempt": self.attempt + 1,
+                "leader": self.leader,
+                "size": size,
+                "rejections": self.rejections,
+            },
+        )
         self._open_round(self._team_rounds[size][self.leader])
 
     def _on_team(self, seat: int, team: tuple[int, ...]) -> None:
@@ -220,7 +230,7 @@ class AvalonGame(Game):
         last ``players`` answers of the history."""
         approve: list[int] = []
         reject: list[int] = []
-        for s, _, v in sorted(self.history[-self.players:]):
+        for s, _, v in sorted(self.history[-self.players :]):
             (approve if v == APPROVE else reject).append(s)
         passed = 2 * len(approve) > self.players
         self.rejections = 0 if passed else self.rejections + 1
@@ -248,7 +258,7 @@ class AvalonGame(Game):
     def _on_quest(self, seat: int, card: str) -> None:
         """The last card of a quest (``tallied_kinds``), so the cards are the last answers of
         the history, one per team member: only the count of fails is told."""
-        fails = sum(1 for _, _, c in self.history[-len(self.team):] if c == FAIL)
+        fails = sum(1 for _, _, c in self.history[-len(self.team) :] if c == FAIL)
         success = fails < self._fails_needed[self.quest]
         self.results.append(success)
         wins = sum(self.results)

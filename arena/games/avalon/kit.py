@@ -10,10 +10,20 @@ from .lines import AvalonLines
 from .narration import AvalonStory
 
 ASSASSINATION_FIGURES = (
-    Figure("merlin_survival", "merlin", "as Merlin, survived the assassination (games that reached it)",
-           frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}), frozenset({MERLIN_SURVIVED})),
-    Figure("assassin_hit", "assassin", "as assassin, named Merlin (games that reached the assassination)",
-           frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}), frozenset({ASSASSINATED_MERLIN})),
+    Figure(
+        "merlin_survival",
+        "merlin",
+        "as Merlin, survived the assassination (games that reached it)",
+        frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}),
+        frozenset({MERLIN_SURVIVED}),
+    ),
+    Figure(
+        "assassin_hit",
+        "assassin",
+        "as assassin, named Merlin (games that reached the assassination)",
+        frozenset({MERLIN_SURVIVED, ASSASSINATED_MERLIN}),
+        frozenset({ASSASSINATED_MERLIN}),
+    ),
 )
 """Avalon's figures, which Tuvalon (Avalon's quests and assassination) shares."""
 

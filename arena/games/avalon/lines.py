@@ -47,20 +47,34 @@ class AvalonLines:
         kind = event.kind
         if kind == "setup":
             return m.Start(
-                gid=gid, game="avalon", seats=tuple(nicks), options={k: str(v).lower() for k, v in d["options"].items()},
-                good=d["good"], evil=d["evil"], quests=tuple(d["quest_sizes"]), fails=tuple(d["fails_needed"]),
+                gid=gid,
+                game="avalon",
+                seats=tuple(nicks),
+                options={k: str(v).lower() for k, v in d["options"].items()},
+                good=d["good"],
+                evil=d["evil"],
+                quests=tuple(d["quest_sizes"]),
+                fails=tuple(d["fails_needed"]),
             )
         if kind == "role":
             return m.Role(gid=gid, role=d["role"], side=d["side"], sees=seat_nicks(d["sees"], nicks))
         if kind == "votes":
             return m.Votes(
-                gid=gid, approve=seat_nicks(d["approve"], nicks), reject=seat_nicks(d["reject"], nicks),
-                result="approved" if d["passed"] else "rejected", rejections=d["rejections"],
+                gid=gid,
+                approve=seat_nicks(d["approve"], nicks),
+                reject=seat_nicks(d["reject"], nicks),
+                result="approved" if d["passed"] else "rejected",
+                rejections=d["rejections"],
             )
         if kind == "quest":
             return m.Quest(
-                gid=gid, quest=d["quest"], team=seat_nicks(d["team"], nicks), result=d["result"], fails=d["fails"],
-                successes=d["successes"], failures=d["failures"],
+                gid=gid,
+                quest=d["quest"],
+                team=seat_nicks(d["team"], nicks),
+                result=d["result"],
+                fails=d["fails"],
+                successes=d["successes"],
+                failures=d["failures"],
             )
         if kind == "loyalty_deck":
             return m.Deck(gid=gid, cards=tuple(d["cards"]))
@@ -75,17 +89,26 @@ class AvalonLines:
     def end_fields(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> dict[str, Any]:
         """``END``'s fields: each player's role, and the Lancelots' final sides."""
         lancelots = {n: s for n, r, s in zip(nicks, d["roles"], d["sides"]) if r in _LANCELOT_NAMES}
-        return {"gid": gid, "winner": d["winner"] or "none", "reason": d["reason"],
-                "forfeit": None if d.get("forfeit") is None else nicks[d["forfeit"]],
-                "roles": dict(zip(nicks, d["roles"])), "lancelots": lancelots or None}
+        return {
+            "gid": gid,
+            "winner": d["winner"] or "none",
+            "reason": d["reason"],
+            "forfeit": None if d.get("forfeit") is None else nicks[d["forfeit"]],
+            "roles": dict(zip(nicks, d["roles"])),
+            "lancelots": lancelots or None,
+        }
 
     def ask_context(self, game: AvalonGame, decision: Decision, nicks: Sequence[str]) -> dict[str, Any]:
         """Fields a request carries besides its options: what a bot needs to decide."""
         if decision.kind == "team":
             return {"quest": game.quest + 1, "attempt": game.attempt + 1, "rejections": game.rejections}
         if decision.kind == "vote":
-            return {"quest": game.quest + 1, "leader": nicks[game.leader], "team": _nicks(game.team, nicks),
-                    "rejections": game.rejections}
+            return {
+                "quest": game.quest + 1,
+                "leader": nicks[game.leader],
+                "team": _nicks(game.team, nicks),
+                "rejections": game.rejections,
+            }
         if decision.kind == "quest":
             return {"quest": game.quest + 1, "team": _nicks(game.team, nicks)}
         return {}

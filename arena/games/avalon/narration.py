@@ -68,8 +68,14 @@ class AvalonStory(Story):
             self.quest, self.attempt = msg.int("quest", 0), msg.int("attempt", 0)
             leader = msg.get("to", "?")
             say = self.say().add(f"Quest {self.quest}, team of {msg.get('pick', '?')}: ").name(leader)
-            say.add(" leads" + (f" (attempt {self.attempt}, {msg.get('rejections')} rejected in a row)."
-                                if self.attempt > 1 else "."))
+            say.add(
+                " leads"
+                + (
+                    f" (attempt {self.attempt}, {msg.get('rejections')} rejected in a row)."
+                    if self.attempt > 1
+                    else "."
+                )
+            )
             return [say.fact("leader", self.quest, self.attempt, leader).done()]
         if kind == "vote":
             # The vote's request says the quest and the round too: a spectator who came in
@@ -145,4 +151,3 @@ class AvalonStory(Story):
     def winners(self, end: Message) -> list[str]:
         news = m.End.parse(end)
         return [nick for nick, role in news.roles.items() if self.side_of(nick, role, end) == news.winner]
-

@@ -51,7 +51,11 @@ class AvalonOptions(Options):
         n_evil = self.evil_count(players)
         n_good = players - n_evil
         if len(good) > n_good:
-            raise SetupError(f"{len(good)} special good roles ({', '.join(good)}) but only {n_good} good seats at {players} players")
+            raise SetupError(
+                f"{len(good)} special good roles ({', '.join(good)}) but only {n_good} good seats at {players} players"
+            )
         if len(evil) > n_evil:
-            raise SetupError(f"{len(evil)} special evil roles ({', '.join(evil)}) but only {n_evil} evil seats at {players} players")
+            raise SetupError(
+                f"{len(evil)} special evil roles ({', '.join(evil)}) but only {n_evil} evil seats at {players} players"
+            )
         return good + [Role.SERVANT] * (n_good - len(good)) + evil + [Role.MINION] * (n_evil - len(evil))

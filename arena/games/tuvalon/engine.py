@@ -77,9 +77,14 @@ class MoveDecision(Decision):
             why = f"{value} is taken by another player"
         else:
             far = board.steps_to(self.here, self.taken, board.SIZE * board.SIZE).get(cell)
-            around = "" if far == sum(map(abs, (cell[0] - self.here[0], cell[1] - self.here[1]))) else " around the others"
-            why = (f"{value} is {far} steps away{around}: a move is at most {board.STEPS}" if far is not None
-                   else f"{value} cannot be reached: other players wall it in")
+            around = (
+                "" if far == sum(map(abs, (cell[0] - self.here[0], cell[1] - self.here[1]))) else " around the others"
+            )
+            why = (
+                f"{value} is {far} steps away{around}: a move is at most {board.STEPS}"
+                if far is not None
+                else f"{value} cannot be reached: other players wall it in"
+            )
         raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"move: {why}")
 
 
@@ -104,8 +109,13 @@ class TuvalonGame(AvalonGame):
         if options.speech_budget < 0:
             raise SetupError("speech_budget is a number of bytes, 0 or more")
 
-    def __init__(self, players: int = PLAYERS, options: TuvalonOptions | None = None, seed: int = 0,
-                 deal: Sequence[int] | None = None) -> None:
+    def __init__(
+        self,
+        players: int = PLAYERS,
+        options: TuvalonOptions | None = None,
+        seed: int = 0,
+        deal: Sequence[int] | None = None,
+    ) -> None:
         options = options or TuvalonOptions()
         self.check_setup(players, options)
         super(AvalonGame, self).__init__(players, options, seed, deal)
@@ -118,13 +128,32 @@ class TuvalonGame(AvalonGame):
         self.turn = 0
         """Whose turn it is in the current stretch of turns: an index into the order from the leader."""
         emit = self._emit
-        emit("setup", {"players": players, "options": options.to_dict(), "good": 4, "evil": 3,
-                       "quest_sizes": list(self.sizes), "fails_needed": list(FAILS_NEEDED), "map": board.SIZE})
+        emit(
+            "setup",
+            {
+                "players": players,
+                "options": options.to_dict(),
+                "good": 4,
+                "evil": 3,
+                "quest_sizes": list(self.sizes),
+                "fails_needed": list(FAILS_NEEDED),
+                "map": board.SIZE,
+            },
+        )
         for seat, role in enumerate(roles):
             sees = seen_roles(role, 0)
             seen = [s for s in range(players) if s != seat and roles[s] in sees]
-            emit("role", {"seat": seat, "role": NAMES[role], "side": SIDE_NAMES[STARTING[role]], "sees": seen,
-                          "hearing": self.radius[seat]}, (seat,))
+            emit(
+                "role",
+                {
+                    "seat": seat,
+                    "role": NAMES[role],
+                    "side": SIDE_NAMES[STARTING[role]],
+                    "sees": seen,
+                    "hearing": self.radius[seat],
+                },
+                (seat,),
+            )
         emit("positions", {"cells": [board.name(c) for c in self.cells]})
         self._start_quest()
 
@@ -206,6 +235,9 @@ class TuvalonGame(AvalonGame):
         return super().default_answer(decision)
 
     handlers: ClassVar[dict[str, Any]] = {
-        **AvalonGame.handlers, "team": _on_team, "speak": _on_speak, "move": _on_move, "speak_near": _on_speak_near,
+        **AvalonGame.handlers,
+        "team": _on_team,
+        "speak": _on_speak,
+        "move": _on_move,
+        "speak_near": _on_speak_near,
     }
-

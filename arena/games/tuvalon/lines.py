@@ -29,19 +29,36 @@ class TuvalonLines(AvalonLines):
         d = event.data
         kind = event.kind
         if kind == "setup":
-            return m.Start(gid=gid, game="tuvalon", seats=tuple(nicks), options={k: str(v) for k, v in d["options"].items()},
-                           good=d["good"], evil=d["evil"], quests=tuple(d["quest_sizes"]),
-                           fails=tuple(d["fails_needed"]), map=f"{d['map']}x{d['map']}")
+            return m.Start(
+                gid=gid,
+                game="tuvalon",
+                seats=tuple(nicks),
+                options={k: str(v) for k, v in d["options"].items()},
+                good=d["good"],
+                evil=d["evil"],
+                quests=tuple(d["quest_sizes"]),
+                fails=tuple(d["fails_needed"]),
+                map=f"{d['map']}x{d['map']}",
+            )
         if kind == "role":
-            return m.Role(gid=gid, role=d["role"], side=d["side"], sees=seat_nicks(d["sees"], nicks), hearing=d["hearing"])
+            return m.Role(
+                gid=gid, role=d["role"], side=d["side"], sees=seat_nicks(d["sees"], nicks), hearing=d["hearing"]
+            )
         if kind == "positions":
             return m.Map(gid=gid, cells=dict(zip(nicks, d["cells"])))
         if kind == "team":
-            return m.TeamProposed(gid=gid, quest=d["quest"], leader=nicks[d["leader"]], team=seat_nicks(d["team"], nicks),
-                                  forced=d["forced"])
+            return m.TeamProposed(
+                gid=gid,
+                quest=d["quest"],
+                leader=nicks[d["leader"]],
+                team=seat_nicks(d["team"], nicks),
+                forced=d["forced"],
+            )
         if kind == "speech":
             heard = seat_nicks(d["heard_by"], nicks) if "heard_by" in d else None
-            return m.Speech(gid=gid, player=nicks[d["player"]], purpose=d["purpose"], passed=d["passed"], heard_by=heard)
+            return m.Speech(
+                gid=gid, player=nicks[d["player"]], purpose=d["purpose"], passed=d["passed"], heard_by=heard
+            )
         if kind == "move":
             return m.Move(gid=gid, player=nicks[d["player"]], from_=d["from"], to=d["to"])
         if kind == "forced":

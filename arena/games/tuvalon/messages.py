@@ -77,7 +77,17 @@ class Forced(WireMessage):
     team: tuple[str, ...]
 
 
-MESSAGES = verbs(Start, Role, End, Map, TeamProposed, Speech, Move, Forced, Team,
-                 base={verb: cls for verb, cls in avalon.MESSAGES.items() if verb not in (DECK, LOYALTY)})
+MESSAGES = verbs(
+    Start,
+    Role,
+    End,
+    Map,
+    TeamProposed,
+    Speech,
+    Move,
+    Forced,
+    Team,
+    base={verb: cls for verb, cls in avalon.MESSAGES.items() if verb not in (DECK, LOYALTY)},
+)
 """Every verb a Tuvalon referee sends with a game's news, to its message class (Avalon's
 less the Lancelots' cards: Tuvalon has no Lancelot)."""

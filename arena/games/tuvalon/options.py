@@ -7,5 +7,7 @@ from ...core.options import Options, option
 
 class TuvalonOptions(Options):
     speech_budget: int = option(
-        4000, help="bytes (UTF-8) each player may say in a game, both discussions together; going over forfeits "
-                   "the game (the abnormal end); 0: no budget")
+        4000,
+        help="bytes (UTF-8) each player may say in a game, both discussions together; going over forfeits "
+        "the game (the abnormal end); 0: no budget",
+    )

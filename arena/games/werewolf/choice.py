@@ -90,8 +90,12 @@ class Choice(Decision):
                 return value
             self._explain(value)
             if self.targets:
-                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {value!r} is not one of {list(self.options)}")
-            raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"{self.kind}: {value!r} is not allowed; legal: {list(self.options)}")
+                raise IllegalAction(
+                    ErrorCode.TARGET_INVALID, f"{self.kind}: {value!r} is not one of {list(self.options)}"
+                )
+            raise IllegalAction(
+                ErrorCode.ACTION_NOT_ALLOWED, f"{self.kind}: {value!r} is not allowed; legal: {list(self.options)}"
+            )
         if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list, set, frozenset)):
             raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices")
         picked = tuple(value)
@@ -100,7 +104,9 @@ class Choice(Decision):
         for item in picked:
             if not self._legal(item):
                 self._explain(item)
-                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(self.options)}")
+                raise IllegalAction(
+                    ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(self.options)}"
+                )
         if len(set(picked)) != self.count:
             raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: a choice is repeated")
         return picked if self.ordered else tuple(sorted(picked))

@@ -5,7 +5,8 @@ The game starts at night (§1). A night asks at once every living player whose r
 learn from the delay who before them is alive. Only the witch waits, for the wolves'
 target (``dependent_kinds``), and the werewolf leader is asked once it has voted. Each step
 settles once its answers are in, in the order of §3.2; dawn resolves kills and protections
-as §3.10 (resolution.py), whatever order the answers came in. The day follows §4: deaths announced; on day 1 the leader election (§4,
+as §3.10 (resolution.py), whatever order the answers came in. The day follows §4: deaths
+announced; on day 1 the leader election (§4,
 step 1); last words of the night (§4.1); hunters' shots (§4.2); the win check (in this
 order even when the night decided the game: a shot may undo the wolves' parity);
 discussion, one speaker at a time in the order of §4, step 5; votes one at a time in the
@@ -89,7 +90,18 @@ from ...core.decisions import Decision
 from ...core.errors import ErrorCode, IllegalAction
 from ...core.game import ABORTED, FORFEIT, Game, Result
 from .choice import (
-    ABSTAIN, CLOCKWISE, COUNTERCLOCKWISE, DECLINE, DONE, NONE, PASS, STAND, WORDS, Choice, Cover, Refusal,
+    ABSTAIN,
+    CLOCKWISE,
+    COUNTERCLOCKWISE,
+    DECLINE,
+    DONE,
+    NONE,
+    PASS,
+    STAND,
+    WORDS,
+    Choice,
+    Cover,
+    Refusal,
 )
 from .day import STEP, last_words_order, speaking_order, tally
 from .options import WerewolfOptions
@@ -101,7 +113,12 @@ from .roles import ACTIONS, DIES, REGISTRY, SPARED, Action, Role, Team
 
 # Phases of the game (rules/werewolf.md §3 and §4).
 NIGHT, DAY_ANNOUNCE, DAY_DISCUSSION, DAY_VOTE, DAY_EXECUTION, ENDED = (
-    "night", "day_announce", "day_discussion", "day_vote", "day_execution", "ended",
+    "night",
+    "day_announce",
+    "day_discussion",
+    "day_vote",
+    "day_execution",
+    "ended",
 )
 
 # End reasons.
@@ -110,8 +127,14 @@ PARITY_OR_MAJORITY = "parity_or_majority"
 DAY_LIMIT = "day_limit"
 # Neutral roles add their own sides and reasons (lovers, piper, jester for P1).
 SIDES = (Team.VILLAGE.value, Team.WEREWOLF.value, *dict.fromkeys(r.win_side for r in REGISTRY.values() if r.win_side))
-END_REASONS = (ALL_WOLVES_ELIMINATED, PARITY_OR_MAJORITY,
-               *dict.fromkeys(r.win_reason for r in REGISTRY.values() if r.win_reason), DAY_LIMIT, FORFEIT, ABORTED)
+END_REASONS = (
+    ALL_WOLVES_ELIMINATED,
+    PARITY_OR_MAJORITY,
+    *dict.fromkeys(r.win_reason for r in REGISTRY.values() if r.win_reason),
+    DAY_LIMIT,
+    FORFEIT,
+    ABORTED,
+)
 
 SPEECH_KINDS = ("candidacy", "speak", "last_words")
 
@@ -317,8 +340,12 @@ class WerewolfGame(Game):
 
     def team_talk(self, seat: int) -> tuple[int, ...]:
         """Living wolves talk among themselves at night (the referee relays it)."""
-        if self.phase != NIGHT or self.result is not None or not self.alive[seat] or \
-                self._roles[seat].team is not Team.WEREWOLF:
+        if (
+            self.phase != NIGHT
+            or self.result is not None
+            or not self.alive[seat]
+            or self._roles[seat].team is not Team.WEREWOLF
+        ):
             return ()
         return tuple(s for s in self.living_wolves() if s != seat)
 
@@ -398,7 +425,9 @@ class WerewolfGame(Game):
         statuses.expire(self)
         self.tell("night", {"night": self.day})
         acting = [
-            (a, s) for s in self.living() for a in self._roles[s].actions
+            (a, s)
+            for s in self.living()
+            for a in self._roles[s].actions
             if a.step is not None and (self.day == 1 or not a.first_night_only)
         ]
         self._tonight = sorted(acting, key=lambda pair: (pair[0].step, pair[1]))
@@ -446,7 +475,9 @@ class WerewolfGame(Game):
             steps = list(self._unfinished)
             for step in steps:
                 actions = self._step_actions(step)
-                if any(a in actions for a, _ in self._tonight) or any(ACTIONS.get(d.kind) in actions for d in self._pending.values()):
+                if any(a in actions for a, _ in self._tonight) or any(
+                    ACTIONS.get(d.kind) in actions for d in self._pending.values()
+                ):
                     if any(a.controls for a in actions):
                         break
                     continue
@@ -545,7 +576,9 @@ class WerewolfGame(Game):
             data["roles"] = [self.roles[s] for s in dead]
         self.tell("dawn", data)
         # A leader who died at this dawn leads nobody: the day names no leader then.
-        self.tell("day", {"day": self.day, "alive": self.living(), "leader": self.leader if self._leader_alive() else None})
+        self.tell(
+            "day", {"day": self.day, "alive": self.living(), "leader": self.leader if self._leader_alive() else None}
+        )
         silent = [s for s in statuses.holders(self, statuses.SILENCED) if self.alive[s]]
         if silent:
             self.tell("silenced", {"day": self.day, "players": silent})
@@ -691,10 +724,16 @@ class WerewolfGame(Game):
             self.leader = tied[0]
         else:
             self.leader = tied[self.rng.randrange(len(tied))]
-        self.tell("leader", {
-            "leader": self.leader, "candidates": sorted(self._candidates),
-            "counts": _pairs(counts), "abstentions": abstentions, "tie": len(tied) > 1,
-        })
+        self.tell(
+            "leader",
+            {
+                "leader": self.leader,
+                "candidates": sorted(self._candidates),
+                "counts": _pairs(counts),
+                "abstentions": abstentions,
+                "tie": len(tied) > 1,
+            },
+        )
 
     # -- discussion order (§4, step 5) ------------------------------------------------
 
@@ -788,8 +827,7 @@ class WerewolfGame(Game):
         self.phase = DAY_VOTE
         self._votes = {}
         self._queue = [
-            s for s in self._order
-            if self.alive[s] and self._may_vote(s) and (round_ == 1 or s not in self._runoff)
+            s for s in self._order if self.alive[s] and self._may_vote(s) and (round_ == 1 or s not in self._runoff)
         ]
         self._vote_round = round_
         self._then(("ballot", round_) if self._queue else ("count", round_))
@@ -820,11 +858,17 @@ class WerewolfGame(Game):
             outcome = "runoff"
         else:
             outcome = "none"
-        self.tell("vote_result", {
-            "round": round_, "counts": _pairs(counts), "abstentions": abstentions,
-            "outcome": outcome, "target": top[0] if outcome == "execution" else None,
-            "candidates": top if outcome == "runoff" else [],
-        })
+        self.tell(
+            "vote_result",
+            {
+                "round": round_,
+                "counts": _pairs(counts),
+                "abstentions": abstentions,
+                "outcome": outcome,
+                "target": top[0] if outcome == "execution" else None,
+                "candidates": top if outcome == "runoff" else [],
+            },
+        )
         self._runoff = top if outcome == "runoff" else []
         if outcome == "execution":
             self._then(("execute", top[0]))
@@ -867,7 +911,10 @@ class WerewolfGame(Game):
             survivors = {s for s in self.living() if self._roles[s].survivor}
             result = Result(result.winner, result.winners | survivors, result.reason)
         self.phase = ENDED
-        self.tell("end", {"winner": result.winner, "reason": result.reason, "winners": sorted(result.winners), **self._reveal()})
+        self.tell(
+            "end",
+            {"winner": result.winner, "reason": result.reason, "winners": sorted(result.winners), **self._reveal()},
+        )
         self._finish(result)
 
     def _reveal(self) -> dict[str, Any]:
@@ -914,12 +961,14 @@ class WerewolfGame(Game):
                 raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, "you have lost your vote")
         super()._refuse(seat, kind, decision)
 
-    handlers: ClassVar[Mapping[str, Callable[..., None]]] = _Handlers({
-        "candidacy": _on_candidacy,
-        "leader_vote": _on_leader_vote,
-        "order_start": _on_order_start,
-        "order_direction": _on_order_direction,
-        "speak": _on_speak,
-        "last_words": _on_speak,
-        "vote": _on_vote,
-    })
+    handlers: ClassVar[Mapping[str, Callable[..., None]]] = _Handlers(
+        {
+            "candidacy": _on_candidacy,
+            "leader_vote": _on_leader_vote,
+            "order_start": _on_order_start,
+            "order_direction": _on_order_direction,
+            "speak": _on_speak,
+            "last_words": _on_speak,
+            "vote": _on_vote,
+        }
+    )

@@ -11,12 +11,40 @@ from .narration import WerewolfStory
 from .roles import REGISTRY
 
 VERBS = (
-    "RULES", "WOLVES", "NIGHT", "SEER", "WOLF_VOTES", "WOLF_TARGET", "LOVERS", "CHARMED", "BLOCKED", "MASONS",
-    "DETECTIVE", "TRACKED", "WATCHED", "ORACLE", "CAUGHT", "CARDS", "SILENCED", "CLEANSED", "DAWN", "DAY",
+    "RULES",
+    "WOLVES",
+    "NIGHT",
+    "SEER",
+    "WOLF_VOTES",
+    "WOLF_TARGET",
+    "LOVERS",
+    "CHARMED",
+    "BLOCKED",
+    "MASONS",
+    "DETECTIVE",
+    "TRACKED",
+    "WATCHED",
+    "ORACLE",
+    "CAUGHT",
+    "CARDS",
+    "SILENCED",
+    "CLEANSED",
+    "DAWN",
+    "DAY",
     "PUNISHED",
-    "DEALT", "CULT",
-    "CANDIDACY", "LEADER_VOTE", "LEADER", "ORDER", "SPEECH", "BALLOT", "VOTE_RESULT", "EXECUTION",
-    "IDIOT", "DEATH", "SHOT",
+    "DEALT",
+    "CULT",
+    "CANDIDACY",
+    "LEADER_VOTE",
+    "LEADER",
+    "ORDER",
+    "SPEECH",
+    "BALLOT",
+    "VOTE_RESULT",
+    "EXECUTION",
+    "IDIOT",
+    "DEATH",
+    "SHOT",
 )
 """Werewolf's event verbs (protocol.md, "Werewolf")."""
 
@@ -30,9 +58,17 @@ KIT = Kit(
     verbs={verb: (1, 1) for verb in VERBS},
     story=WerewolfStory,
     # Each neutral role's own win (the jester executed, the piper charming everyone, ...).
-    figures=tuple(Figure(f"{name}_own_win", name, f"as {name}, won by its own condition ({role.win_reason})",
-                         _RULED_ENDS, frozenset({role.win_reason}))
-                  for name, role in REGISTRY.items() if role.win_reason),
+    figures=tuple(
+        Figure(
+            f"{name}_own_win",
+            name,
+            f"as {name}, won by its own condition ({role.win_reason})",
+            _RULED_ENDS,
+            frozenset({role.win_reason}),
+        )
+        for name, role in REGISTRY.items()
+        if role.win_reason
+    ),
     page=Ref("arena.report.sections:werewolf"),
     templates=("werewolf.html",),
     sdk=Ref("arena.sdk.werewolf:WEREWOLF"),

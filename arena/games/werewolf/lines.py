@@ -18,10 +18,14 @@ from ..wire import NOBODY, WireMessage
 from . import messages as m
 from .engine import WerewolfGame
 
-UNSHOWN = frozenset({"roleCounts", "preset", "enabledRoles", "nightActionTime", "discussionTime", "voteTime", "lastWordsTime"})
+UNSHOWN = frozenset(
+    {"roleCounts", "preset", "enabledRoles", "nightActionTime", "discussionTime", "voteTime", "lastWordsTime"}
+)
 """Options not in RULES: the deal is in START's ``roles``, timings in each ASK's deadline."""
 ROLE_OPTIONS = {
-    "littleGirlCaughtPercent": "little_girl", "scapegoatPunishment": "scapegoat", "protectAgainstFire": "arsonist",
+    "littleGirlCaughtPercent": "little_girl",
+    "scapegoatPunishment": "scapegoat",
+    "protectAgainstFire": "arsonist",
 }
 """Options of a role that came after the classic set: in RULES only when the role is dealt,
 so that the classic game's RULES still fits one line."""
@@ -77,10 +81,14 @@ class WerewolfLines:
         """START, then the rules on a line of their own (together they would not fit in one
         IRC line); timings are left out: every request carries its own deadline."""
         rules = {
-            k: str(v).lower() for k, v in d["options"].items()
+            k: str(v).lower()
+            for k, v in d["options"].items()
             if k not in UNSHOWN and (k not in ROLE_OPTIONS or ROLE_OPTIONS[k] in d["roles"])
         }
-        return [m.Start(gid=gid, game="werewolf", seats=tuple(nicks), roles=dict(d["roles"])), m.Rules(gid=gid, options=rules)]
+        return [
+            m.Start(gid=gid, game="werewolf", seats=tuple(nicks), roles=dict(d["roles"])),
+            m.Rules(gid=gid, options=rules),
+        ]
 
     def _role(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> WireMessage:
         return m.Role(gid=gid, role=d["role"], side=d["team"])
@@ -134,8 +142,13 @@ class WerewolfLines:
         return m.Dealt(gid=gid, night=d["night"], card=d["card"])
 
     def _cult(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> WireMessage:
-        return m.Cult(gid=gid, night=d["night"], leader=nicks[d["leader"]], members=_seats(d["members"], nicks),
-                      new=nicks[d["new"]])
+        return m.Cult(
+            gid=gid,
+            night=d["night"],
+            leader=nicks[d["leader"]],
+            members=_seats(d["members"], nicks),
+            new=nicks[d["new"]],
+        )
 
     def _blocked(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> WireMessage:
         return m.Blocked(gid=gid, night=d["night"])
@@ -164,13 +177,20 @@ class WerewolfLines:
 
     def _leader(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> WireMessage:
         return m.Leader(
-            gid=gid, leader=_nick(d["leader"], nicks), candidates=_seats(d["candidates"], nicks),
-            counts=_counts(d["counts"], nicks), abstentions=d["abstentions"], tie=d["tie"],
+            gid=gid,
+            leader=_nick(d["leader"], nicks),
+            candidates=_seats(d["candidates"], nicks),
+            counts=_counts(d["counts"], nicks),
+            abstentions=d["abstentions"],
+            tie=d["tie"],
         )
 
     def _order(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> WireMessage:
         return m.Order(
-            gid=gid, start=nicks[d["start"]], direction=d["direction"], speakers=_seats(d["speakers"], nicks),
+            gid=gid,
+            start=nicks[d["start"]],
+            direction=d["direction"],
+            speakers=_seats(d["speakers"], nicks),
             leader=_nick(d["leader"], nicks),
         )
 
@@ -182,8 +202,13 @@ class WerewolfLines:
 
     def _vote_result(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> WireMessage:
         return m.VoteResult(
-            gid=gid, round=d["round"], counts=_counts(d["counts"], nicks), abstentions=d["abstentions"],
-            outcome=d["outcome"], target=_nick(d["target"], nicks), candidates=_seats(d["candidates"], nicks),
+            gid=gid,
+            round=d["round"],
+            counts=_counts(d["counts"], nicks),
+            abstentions=d["abstentions"],
+            outcome=d["outcome"],
+            target=_nick(d["target"], nicks),
+            candidates=_seats(d["candidates"], nicks),
         )
 
     def _execution(self, d: dict[str, Any], gid: str, nicks: Sequence[str]) -> WireMessage:
@@ -205,7 +230,9 @@ class WerewolfLines:
         """Each player with its role, as Avalon's END; no winners= nor sides=: both follow
         from the roles (and lovers). Long tables continue the line (protocol.md, section 2)."""
         return m.End(
-            gid=gid, winner=d["winner"] or NOBODY, reason=d["reason"],
+            gid=gid,
+            winner=d["winner"] or NOBODY,
+            reason=d["reason"],
             forfeit=None if d.get("forfeit") is None else nicks[d["forfeit"]],
             roles=dict(zip(nicks, d["roles"])),
             lovers=_seats(d["lovers"], nicks) if d.get("lovers") else None,

@@ -43,7 +43,9 @@ def parse_counts(text: str) -> dict[str, int]:
     for item in filter(None, body.split(",")):
         m = _ITEM.match(item)
         if not m:
-            raise OptionError(f"option roleCounts is written role:count,role:count (e.g. werewolf:2,seer:1), got {text!r}")
+            raise OptionError(
+                f"option roleCounts is written role:count,role:count (e.g. werewolf:2,seer:1), got {text!r}"
+            )
         counts[m.group(1)] = counts.get(m.group(1), 0) + int(m.group(2))
     return counts
 
@@ -58,19 +60,32 @@ def parse_names(text: str) -> tuple[str, ...]:
 
 
 class WerewolfOptions(Options):
-    enabledRoles: str = option("villager,werewolf,seer,doctor,hunter,witch", help="roles that may be dealt (comma-separated ids)")
-    roleCounts: str = option("", help=f"role:count,... to deal, villagers filling the rest; wins over preset; "
-                                      f"empty: the preset's deck, or {DEFAULT_COUNTS}")
-    preset: str = option("none", choices=PRESETS, help="a ready-made deck for the table size (none, classic: the "
-                                                        "spec's section 8, advanced: with P1/P2 roles, chaos: drawn "
-                                                        "from every role each game); see rules/werewolf.md")
+    enabledRoles: str = option(
+        "villager,werewolf,seer,doctor,hunter,witch", help="roles that may be dealt (comma-separated ids)"
+    )
+    roleCounts: str = option(
+        "",
+        help=f"role:count,... to deal, villagers filling the rest; wins over preset; "
+        f"empty: the preset's deck, or {DEFAULT_COUNTS}",
+    )
+    preset: str = option(
+        "none",
+        choices=PRESETS,
+        help="a ready-made deck for the table size (none, classic: the "
+        "spec's section 8, advanced: with P1/P2 roles, chaos: drawn "
+        "from every role each game); see rules/werewolf.md",
+    )
     revealRolesOnDeath: bool = option(True, help="a dead player's role is announced")
     allowDoctorSelfProtect: bool = option(True, help="the doctor may protect themself")
     allowRepeatedProtect: bool = option(False, help="doctor/bodyguard may protect the same player two nights running")
     hunterShootOnPoison: bool = option(False, help="a poisoned hunter may still shoot")
     dayVoteMajority: bool = option(True, help="only votes strictly above the abstentions can execute (5.3.4)")
     leaderEnabled: bool = option(True, help="a leader is elected on day 1 and orders the debate (5.3.3)")
-    lastWordsMode: str = option("limit_by_initial_wolves", choices=("none", "all", "limit_by_initial_wolves"), help="how many last words in the game (10.5)")
+    lastWordsMode: str = option(
+        "limit_by_initial_wolves",
+        choices=("none", "all", "limit_by_initial_wolves"),
+        help="how many last words in the game (10.5)",
+    )
     protectAgainstPoison: bool = option(False, help="protections and heals also stop the witch's poison")
     protectAgainstVigilante: bool = option(True, help="protections and heals stop the vigilante's shot")
     witchCanSaveSelf: bool = option(True, help="the witch may heal herself")
@@ -80,12 +95,22 @@ class WerewolfOptions(Options):
     voteTime: int = option(30, help="seconds for a vote (for the referee)")
     lastWordsTime: int = option(30, help="seconds for last words (for the referee)")
     lastWordsScope: str = option("day_only", choices=("day_only", "day_and_night"), help="who gets last words (10.5)")
-    lastWordsOrder: str = option("seating_order", choices=("seating_order", "death_resolution"), help="order of last words (10.5)")
+    lastWordsOrder: str = option(
+        "seating_order", choices=("seating_order", "death_resolution"), help="order of last words (10.5)"
+    )
     vigilanteShots: int = option(1, help="shots a vigilante has for the whole game (not in the spec)")
-    littleGirlCaughtPercent: int = option(20, help="chance in percent that a little girl's peek is caught (not in the spec)")
-    protectAgainstFire: bool = option(False, help="protections and heals also stop the arsonist's fire (not in the spec)")
+    littleGirlCaughtPercent: int = option(
+        20, help="chance in percent that a little girl's peek is caught (not in the spec)"
+    )
+    protectAgainstFire: bool = option(
+        False, help="protections and heals also stop the arsonist's fire (not in the spec)"
+    )
     maxDays: int = option(50, help="after this many days the game ends in a draw; 0 = never (not in the spec)")
-    scapegoatPunishment: str = option("lose_vote", choices=("lose_vote", "death"), help="what the executed scapegoat's chosen voter suffers: no vote the next day, or death (not in the spec)")
+    scapegoatPunishment: str = option(
+        "lose_vote",
+        choices=("lose_vote", "death"),
+        help="what the executed scapegoat's chosen voter suffers: no vote the next day, or death (not in the spec)",
+    )
 
     @field_validator("roleCounts", mode="before")
     @classmethod
@@ -105,7 +130,9 @@ class WerewolfOptions(Options):
             if getattr(self, name) < 0:
                 raise OptionError(f"option {name} must not be negative, got {getattr(self, name)}")
         if not 0 <= self.littleGirlCaughtPercent <= 100:
-            raise OptionError(f"option littleGirlCaughtPercent is a percentage (0 to 100), got {self.littleGirlCaughtPercent}")
+            raise OptionError(
+                f"option littleGirlCaughtPercent is a percentage (0 to 100), got {self.littleGirlCaughtPercent}"
+            )
         return self
 
     def counts(self) -> dict[str, int]:
@@ -139,7 +166,9 @@ class WerewolfOptions(Options):
                 raise SetupError(f"unknown role {role!r} (known: {', '.join(REGISTRY)})")
         refused = [r for r in counts if r not in enabled]
         if refused:
-            raise SetupError(f"roleCounts deals {', '.join(refused)}, not in enabledRoles ({', '.join(enabled)}); add them there")
+            raise SetupError(
+                f"roleCounts deals {', '.join(refused)}, not in enabledRoles ({', '.join(enabled)}); add them there"
+            )
         for role, n in counts.items():
             most = REGISTRY[role].max_count
             if most is not None and n > most:
@@ -151,7 +180,9 @@ class WerewolfOptions(Options):
             raise SetupError(f"roleCounts deals {total} roles but there are only {deck}")
         if total < cards:
             if FILLER not in enabled:
-                raise SetupError(f"roleCounts deals {total} roles for {cards} cards and villager is not enabled to fill the rest")
+                raise SetupError(
+                    f"roleCounts deals {total} roles for {cards} cards and villager is not enabled to fill the rest"
+                )
             counts[FILLER] = counts.get(FILLER, 0) + cards - total
         wolves = sum(n for r, n in counts.items() if REGISTRY[r].team is Team.WEREWOLF)
         village = sum(n for r, n in counts.items() if REGISTRY[r].team is Team.VILLAGE)
@@ -160,5 +191,7 @@ class WerewolfOptions(Options):
         if cards > players and wolves < 2:
             raise SetupError("with extra cards (a thief) a game needs two werewolves: one could be left out")
         if wolves >= village:
-            raise SetupError(f"{wolves} werewolves against {village} villagers: the wolves would win before the first night")
+            raise SetupError(
+                f"{wolves} werewolves against {village} villagers: the wolves would win before the first night"
+            )
         return [r for r, n in counts.items() for _ in range(n)]

@@ -32,8 +32,20 @@ CLASSIC: Bands[dict[str, int]] = (
     (8, {"werewolf": 2, "seer": 1, "doctor": 1, "witch": 1}),
     (10, {"werewolf": 3, "seer": 1, "doctor": 1, "witch": 1, "thief": 1}),
     (12, {"werewolf": 3, "seer": 1, "doctor": 1, "witch": 1, "hunter": 1, "thief": 1, "piper": 1}),
-    (15, {"werewolf": 4, "seer": 1, "doctor": 1, "witch": 1, "hunter": 1, "bodyguard": 1,
-          "thief": 1, "cupid": 1, "piper": 1}),
+    (
+        15,
+        {
+            "werewolf": 4,
+            "seer": 1,
+            "doctor": 1,
+            "witch": 1,
+            "hunter": 1,
+            "bodyguard": 1,
+            "thief": 1,
+            "cupid": 1,
+            "piper": 1,
+        },
+    ),
 )
 """The classic table's (§1.1) wolves, power and neutral roles as written; villagers fill the deck. The
 table's villager column cannot be kept as a count: with the thief's two extra cards its
@@ -44,10 +56,35 @@ ADVANCED: Bands[dict[str, int]] = (
     (6, {"werewolf": 2, "seer": 1, "guardian_angel": 1, "idiot": 1}),
     (8, {"werewolf": 2, "seer": 1, "witch": 1, "bodyguard": 1, "tracker": 1, "jester": 1}),
     (10, {"werewolf": 3, "seer": 1, "witch": 1, "bodyguard": 1, "hunter": 1, "watcher": 1, "cupid": 1}),
-    (12, {"werewolf": 3, "seer": 1, "witch": 1, "bodyguard": 1, "hunter": 1, "detective": 1, "watcher": 1,
-          "jester": 1, "cupid": 1}),
-    (15, {"werewolf": 4, "seer": 1, "witch": 1, "bodyguard": 1, "hunter": 1, "mason": 2, "tracker": 1,
-          "cupid": 1, "jester": 1, "piper": 1}),
+    (
+        12,
+        {
+            "werewolf": 3,
+            "seer": 1,
+            "witch": 1,
+            "bodyguard": 1,
+            "hunter": 1,
+            "detective": 1,
+            "watcher": 1,
+            "jester": 1,
+            "cupid": 1,
+        },
+    ),
+    (
+        15,
+        {
+            "werewolf": 4,
+            "seer": 1,
+            "witch": 1,
+            "bodyguard": 1,
+            "hunter": 1,
+            "mason": 2,
+            "tracker": 1,
+            "cupid": 1,
+            "jester": 1,
+            "piper": 1,
+        },
+    ),
 )
 
 WOLVES: Bands[int] = ((6, 2), (10, 3), (15, 4))

@@ -121,8 +121,11 @@ def resolve(kills: Iterable[Kill], protections: Iterable[Protection]) -> Outcome
                     target = victim = decoy.protector
                 elif guard is not None:
                     victim = guard.protector
-            if (take(blocks, victim) is not None or (victim != target and take(blocks, target) is not None)
-                    or take((WARD,), victim) is not None):
+            if (
+                take(blocks, victim) is not None
+                or (victim != target and take(blocks, target) is not None)
+                or take((WARD,), victim) is not None
+            ):
                 continue
         landed.append((victim, kill))
 

@@ -43,7 +43,10 @@ class Shape:
         """The JSON schema of the reply (``response_format``), strict-mode compatible."""
         props: dict[str, Any] = {"reason": {"type": "string", "description": "one or two sentences: why"}}
         if self.speech:
-            props["speech"] = {"type": "string", "description": f"what you say, under {SPEECH_CHARS} characters, heard by {self.heard_by}"}
+            props["speech"] = {
+                "type": "string",
+                "description": f"what you say, under {SPEECH_CHARS} characters, heard by {self.heard_by}",
+            }
         if self.message:
             props["message"] = {"type": "string", "description": "one short sentence to your pack"}
         if self.options is not None:
@@ -51,7 +54,11 @@ class Shape:
             if self.pick == 1:
                 props["choice"] = one
             else:
-                props["choice"] = {"type": "array", "items": one, "description": f"exactly {self.pick} different options"}
+                props["choice"] = {
+                    "type": "array",
+                    "items": one,
+                    "description": f"exactly {self.pick} different options",
+                }
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
     def example(self) -> str:
@@ -182,7 +189,7 @@ def speech_lines(text: str, lines: int = SPEECH_LINES, limit: int = MAX_TEXT_BYT
                 out.append(line)
                 line = ""
             out.append(head)
-            word = word[len(head):]
+            word = word[len(head) :]
         candidate = f"{line} {word}" if line else word
         if len(candidate.encode()) <= limit:
             line = candidate

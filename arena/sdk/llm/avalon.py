@@ -30,13 +30,13 @@ evil players may play success or fail. The quest fails when it receives at least
 of fail cards it needs (listed below); only the number of fail cards is revealed, never who \
 played them. Three failed quests: evil wins. Three successful quests: good wins{assassin}."""
 
-ASSASSIN = (", unless the assassin then names Merlin correctly, which gives the game to evil")
+ASSASSIN = ", unless the assassin then names Merlin correctly, which gives the game to evil"
 
 ROLES = {
     "merlin": "Merlin (good) knows the evil players{mordred}. Merlin must steer the good side without being "
-              "recognised, because the assassin gets one guess at the end.",
-    "assassin": "The assassin (evil) knows the other evil players{oberon}. If good wins three quests, the assassin names "
-                "one player as Merlin; a correct guess wins the game for evil.",
+    "recognised, because the assassin gets one guess at the end.",
+    "assassin": "The assassin (evil) knows the other evil players{oberon}. If good wins three "
+    "quests, the assassin names one player as Merlin; a correct guess wins the game for evil.",
     "percival": "Percival (good) sees Merlin{morgana} and can protect Merlin by drawing suspicion.",
     "morgana": "Morgana (evil) appears to Percival exactly like Merlin, to confuse him.",
     "mordred": "Mordred (evil) is hidden from Merlin.",
@@ -47,12 +47,12 @@ ROLES = {
 
 LANCELOT = {
     1: "Lancelot variant 1: a good and an evil Lancelot are in play. From quest 3 on, a hidden loyalty card is "
-       "turned at the start of each quest; a switch card swaps the two Lancelots' sides.",
+    "turned at the start of each quest; a switch card swaps the two Lancelots' sides.",
     2: "Lancelot variant 2: a good and an evil Lancelot are in play. Five loyalty cards were shown at the start, "
-       "one applying at the start of each quest; a switch card swaps the two Lancelots' sides. On a quest the "
-       "Lancelot who is evil at that moment must play fail, the good one success.",
+    "one applying at the start of each quest; a switch card swaps the two Lancelots' sides. On a quest the "
+    "Lancelot who is evil at that moment must play fail, the good one success.",
     3: "Lancelot variant 3: a good and an evil Lancelot are in play and know each other (the evil Lancelot cannot "
-       "tell the good one from the other evil players he sees).",
+    "tell the good one from the other evil players he sees).",
 }
 
 STRATEGY = """\
@@ -74,9 +74,9 @@ SEES = {
 
 TASKS = {
     "team": "You lead quest {quest} (proposal {attempt}; {rejections} rejected in a row). Choose exactly {pick} "
-            "players for the team.",
+    "players for the team.",
     "vote": "{leader} proposes the team {team} for quest {quest}. Vote approve or reject "
-            "({rejections} proposals in a row were rejected; a fifth rejection makes evil win).",
+    "({rejections} proposals in a row were rejected; a fifth rejection makes evil win).",
     "quest": "You are on quest {quest} with {team}. Play your card.",
     "assassinate": "Good has won three quests. Name the player you believe is Merlin: if you are right, evil wins.",
 }
@@ -95,14 +95,24 @@ class AvalonText(Renderer):
         text.append(
             f"This table: {len(game.seats)} players in seat order {', '.join(game.seats)}; "
             f"{start.get('good', '?')} good and {start.get('evil', '?')} evil. Team size of quests 1-5: "
-            f"{start.get('quests', '?')}; fail cards that sink quests 1-5: {start.get('fails', '?')}.")
+            f"{start.get('quests', '?')}; fail cards that sink quests 1-5: {start.get('fails', '?')}."
+        )
         dealt = {r for r in ("percival", "morgana", "mordred", "oberon") if options.get(r) == "true"}
         oberon = " (except Oberon)" if "oberon" in dealt else ""
-        roles = [ROLES["merlin"].format(mordred=", except Mordred" if "mordred" in dealt else ""),
-                 ROLES["assassin"].format(oberon=oberon)] if merlin else []
+        roles = (
+            [
+                ROLES["merlin"].format(mordred=", except Mordred" if "mordred" in dealt else ""),
+                ROLES["assassin"].format(oberon=oberon),
+            ]
+            if merlin
+            else []
+        )
         if "percival" in dealt:
-            roles.append(ROLES["percival"].format(morgana=" and Morgana, without knowing which is which,"
-                                                  if "morgana" in dealt else ""))
+            roles.append(
+                ROLES["percival"].format(
+                    morgana=" and Morgana, without knowing which is which," if "morgana" in dealt else ""
+                )
+            )
         roles += [ROLES[r] for r in ("morgana", "mordred", "oberon") if r in dealt]
         # Plain servants and minions fill the seats the special roles leave on each side.
         lancelots = 1 if lancelot in LANCELOT else 0
@@ -126,11 +136,15 @@ class AvalonText(Renderer):
         if verb == "ASK":
             kind = msg.args[2] if len(msg.args) > 2 else ""
             if kind == "team":
-                return (f"Quest {get('quest', '?')}, proposal {get('attempt', '?')}: {get('to', '?')} leads and picks "
-                        f"{get('pick', '1')} players.")
+                return (
+                    f"Quest {get('quest', '?')}, proposal {get('attempt', '?')}: {get('to', '?')} leads and picks "
+                    f"{get('pick', '1')} players."
+                )
             if kind == "vote":
-                return (f"{get('leader', '?')} proposes the team {join(msg.list('team'))} for quest {get('quest', '?')}; "
-                        "everyone votes.")
+                return (
+                    f"{get('leader', '?')} proposes the team {join(msg.list('team'))} for quest {get('quest', '?')}; "
+                    "everyone votes."
+                )
             if kind == "assassinate":
                 return f"Good has won three quests; the assassin {get('to', '?')} must name Merlin."
             return None  # quest cards: the QUEST line tells the result
@@ -144,18 +158,29 @@ class AvalonText(Renderer):
         return said(news)
 
     def facts(self, game: GameView[Any]) -> list[str]:
-        facts = [f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
-                 if game.me in game.seats else f"You are {game.me}."]
+        facts = [
+            f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
+            if game.me in game.seats
+            else f"You are {game.me}."
+        ]
         if game.role:
             facts.append(f"Your role: {game.role.replace('_', ' ')}, on the {game.side} side.")
             meaning = SEES.get(game.role)
             if meaning and game.sees:
                 options = game.options
-                facts.append("You see " + join(game.sees) + ": " + meaning.format(
-                    mordred=" except Mordred, who is hidden from you" if options.get("mordred") == "true" else "",
-                    morgana=" and Morgana (you cannot tell which is which)" if options.get("morgana") == "true" else "",
-                    oberon=" (Oberon is hidden from you)" if options.get("oberon") == "true" else "",
-                ) + ".")
+                facts.append(
+                    "You see "
+                    + join(game.sees)
+                    + ": "
+                    + meaning.format(
+                        mordred=" except Mordred, who is hidden from you" if options.get("mordred") == "true" else "",
+                        morgana=" and Morgana (you cannot tell which is which)"
+                        if options.get("morgana") == "true"
+                        else "",
+                        oberon=" (Oberon is hidden from you)" if options.get("oberon") == "true" else "",
+                    )
+                    + "."
+                )
             elif game.role in ("servant", "oberon") or not game.sees:
                 facts.append("You see nobody: you know no one's side but your own.")
         facts += self._track(game)
@@ -166,16 +191,20 @@ class AvalonText(Renderer):
         state = _state(game)
         played = [str(choice) for kind, choice in list(memory(game).answers) if kind == "quest"]
         quest = state.successes + state.failures + 1
-        facts = [f"Score: {state.successes} quests succeeded, {state.failures} failed; {state.rejections} proposals "
-                 "rejected in a row."]
+        facts = [
+            f"Score: {state.successes} quests succeeded, {state.failures} failed; {state.rejections} proposals "
+            "rejected in a row."
+        ]
         if quest <= len(state.quests):
             q = state.quests[quest - 1]
             facts.append(f"Quest {quest} needs a team of {q.size}; {q.fails_needed} fail card(s) sink it.")
         if played:
             facts.append(f"Your quest cards so far, in order: {', '.join(played)}.")
         if game.role in ("good_lancelot", "evil_lancelot") and state.switched:
-            facts.append(f"The loyalty cards have switched the Lancelots: you are now on the "
-                         f"{'evil' if game.side == 'good' else 'good'} side.")
+            facts.append(
+                f"The loyalty cards have switched the Lancelots: you are now on the "
+                f"{'evil' if game.side == 'good' else 'good'} side."
+            )
         return facts
 
     def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
@@ -208,14 +237,18 @@ def _(news: m.Start) -> str:
 
 @said.register
 def _(news: m.Votes) -> str:
-    return (f"Votes: approve {join(news.approve)}; reject {join(news.reject)}. The team is {news.result} "
-            f"({news.rejections} rejected in a row).")
+    return (
+        f"Votes: approve {join(news.approve)}; reject {join(news.reject)}. The team is {news.result} "
+        f"({news.rejections} rejected in a row)."
+    )
 
 
 @said.register
 def _(news: m.Quest) -> str:
-    return (f"Quest {news.quest} with {join(news.team)}: {news.result.upper()}, {news.fails} fail "
-            f"card{'s' if news.fails != 1 else ''}. Score: {news.successes} succeeded, {news.failures} failed.")
+    return (
+        f"Quest {news.quest} with {join(news.team)}: {news.result.upper()}, {news.fails} fail "
+        f"card{'s' if news.fails != 1 else ''}. Score: {news.successes} succeeded, {news.failures} failed."
+    )
 
 
 @said.register

@@ -2,7 +2,8 @@
 
 A request's deadline is the one thing the model cannot be trusted with, so every
 consultation has a budget, ``BUDGET`` of the deadline counted from when the request's line
-arrived (``Ask.received``; a worker may get to it later): calls stop when it is spent, an unusable reply gets one re-ask while it lasts,
+arrived (``Ask.received``; a worker may get to it later): calls stop when it is spent, an
+unusable reply gets one re-ask while it lasts,
 and a random legal choice answers when nothing usable came (logged as ``fallback``, and
 marked ``fallback=own`` on the wire, so ``arena stats`` counts it). The
 SDK's own fallback, at 80% of the deadline, stays the last resort for a bot that hangs.
@@ -72,9 +73,18 @@ class LlmBot(Bot):
     def on_end(self, game: GameView[Any], msg: Message) -> None:
         with self._lock:
             stats = self._stats.pop(game.gid, GameStats())
-        self.log.write({"event": "game", "bot": game.me, "game": game.gid, "model": self.settings.model,
-                        "role": game.role, "winner": msg.get("winner"), "reason": msg.get("reason"),
-                        **stats.summary()})
+        self.log.write(
+            {
+                "event": "game",
+                "bot": game.me,
+                "game": game.gid,
+                "model": self.settings.model,
+                "role": game.role,
+                "winner": msg.get("winner"),
+                "reason": msg.get("reason"),
+                **stats.summary(),
+            }
+        )
 
     # -- the requests -----------------------------------------------------------------
 
@@ -130,8 +140,17 @@ class LlmBot(Bot):
         marked one on the wire (``Ask.fall_back``)."""
         return reply.choice if reply is not None and reply.choice is not None else ask.fall_back(self.rng)
 
-    def _said(self, event: str, game: GameView[Any], ask: Ask, outcome: Outcome, reply: Reply | None,
-              choice: str | list[str], words: list[str], note: str) -> list[str]:
+    def _said(
+        self,
+        event: str,
+        game: GameView[Any],
+        ask: Ask,
+        outcome: Outcome,
+        reply: Reply | None,
+        choice: str | list[str],
+        words: list[str],
+        note: str,
+    ) -> list[str]:
         """Keep the choice made with ``words`` for the answer that follows, and ``note`` them
         (if any) in the game's timeline; log the consultation; return the words to say."""
         mem = memory(game)
@@ -174,8 +193,11 @@ class LlmBot(Bot):
                 outcome.seconds = time.monotonic() - began
                 return outcome, reply
             outcome.unusable.append(reply.problem)
-            messages = [*messages, {"role": "assistant", "content": completion.content},
-                        {"role": "user", "content": correction(reply.problem, shape)}]
+            messages = [
+                *messages,
+                {"role": "assistant", "content": completion.content},
+                {"role": "user", "content": correction(reply.problem, shape)},
+            ]
         outcome.seconds = time.monotonic() - began
         return outcome, None
 
@@ -190,17 +212,33 @@ class LlmBot(Bot):
         time.sleep(wait)
         return True
 
-    def _record(self, event: str, game: GameView[Any], ask: Ask, outcome: Outcome, choice: str | list[str] | None,
-                reply: Reply | None = None, **extra: Any) -> None:
+    def _record(
+        self,
+        event: str,
+        game: GameView[Any],
+        ask: Ask,
+        outcome: Outcome,
+        choice: str | list[str] | None,
+        reply: Reply | None = None,
+        **extra: Any,
+    ) -> None:
         with self._lock:
             stats = self._stats.get(game.gid)
             if stats is not None:  # a decision that outlived its game is logged, not counted
                 stats.add(event, outcome)
         record: dict[str, Any] = {
-            "event": event, "bot": game.me, "game": game.gid, "rid": ask.rid, "kind": ask.kind,
-            "outcome": outcome.result, "choice": choice, "calls": outcome.calls,
-            "prompt_tokens": outcome.prompt_tokens, "completion_tokens": outcome.completion_tokens,
-            "latency_s": round(outcome.seconds, 3), **extra,
+            "event": event,
+            "bot": game.me,
+            "game": game.gid,
+            "rid": ask.rid,
+            "kind": ask.kind,
+            "outcome": outcome.result,
+            "choice": choice,
+            "calls": outcome.calls,
+            "prompt_tokens": outcome.prompt_tokens,
+            "completion_tokens": outcome.completion_tokens,
+            "latency_s": round(outcome.seconds, 3),
+            **extra,
         }
         if outcome.calls:
             record["format"] = self.client.format

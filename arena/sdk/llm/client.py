@@ -95,8 +95,9 @@ class LlmSettings:
         base_url = get("BASE_URL", "OPENAI_BASE_URL")
         model = get("MODEL", "OPENAI_MODEL")
         if base_url is None or model is None:
-            raise LlmConfigError("set ARENA_LLM_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama) and "
-                                 "ARENA_LLM_MODEL (e.g. llama3.2)")
+            raise LlmConfigError(
+                "set ARENA_LLM_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama) and ARENA_LLM_MODEL (e.g. llama3.2)"
+            )
         extra_text = get("EXTRA")
         try:
             extra = json.loads(extra_text) if extra_text else {}
@@ -105,11 +106,20 @@ class LlmSettings:
         if not isinstance(extra, dict):
             raise LlmConfigError("ARENA_LLM_EXTRA must be a JSON object")
         options: dict[str, Any] = {
-            "format": get("FORMAT"), "max_tokens": number("MAX_TOKENS", int), "temperature": number("TEMPERATURE", float),
-            "timeout": number("TIMEOUT", float), "history_chars": number("HISTORY", int),
+            "format": get("FORMAT"),
+            "max_tokens": number("MAX_TOKENS", int),
+            "temperature": number("TEMPERATURE", float),
+            "timeout": number("TIMEOUT", float),
+            "history_chars": number("HISTORY", int),
         }
-        return cls(base_url=base_url.rstrip("/"), model=model, api_key=get("API_KEY", "OPENAI_API_KEY"),
-                   log=get("LOG"), extra=extra, **{k: v for k, v in options.items() if v is not None})
+        return cls(
+            base_url=base_url.rstrip("/"),
+            model=model,
+            api_key=get("API_KEY", "OPENAI_API_KEY"),
+            log=get("LOG"),
+            extra=extra,
+            **{k: v for k, v in options.items() if v is not None},
+        )
 
 
 @dataclass(frozen=True)
@@ -129,8 +139,9 @@ class ChatError(Exception):
     chat completion, or one without text). ``retry_after``: the seconds an HTTP error's
     ``Retry-After`` asked to wait, if it gave any."""
 
-    def __init__(self, kind: str, detail: str, seconds: float = 0.0, status: int | None = None,
-                 retry_after: float | None = None) -> None:
+    def __init__(
+        self, kind: str, detail: str, seconds: float = 0.0, status: int | None = None, retry_after: float | None = None
+    ) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
@@ -188,7 +199,7 @@ class ChatClient:
         (a ``busy`` server): at least what its ``Retry-After`` asked, else half of
         ``BACKOFF`` doubled per retry; plus a random part of up to as much again (at most
         that half), so many bots refused together come back spread out."""
-        step = BACKOFF * 2 ** retry / 2
+        step = BACKOFF * 2**retry / 2
         floor = step if error.retry_after is None else error.retry_after
         with self._lock:
             return floor + self._jitter.uniform(0, step)
@@ -206,7 +217,10 @@ class ChatClient:
         if s.temperature is not None:
             body["temperature"] = s.temperature
         if fmt == "json_schema":
-            body["response_format"] = {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": schema}}
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": name, "strict": True, "schema": schema},
+            }
         elif fmt == "json_object":
             body["response_format"] = {"type": "json_object"}
         body.update(s.extra)
@@ -231,8 +245,13 @@ class ChatClient:
         seconds = time.monotonic() - started
         if reply.status_code >= 400:
             text = reply.content[:500].decode("utf-8", "replace").strip() or reply.reason_phrase
-            raise ChatError("http", f"HTTP {reply.status_code}: {text}", seconds, status=reply.status_code,
-                            retry_after=retry_after(reply.headers.get("Retry-After")))
+            raise ChatError(
+                "http",
+                f"HTTP {reply.status_code}: {text}",
+                seconds,
+                status=reply.status_code,
+                retry_after=retry_after(reply.headers.get("Retry-After")),
+            )
         return _completion(reply.content, seconds)
 
     async def _exchange(self, body: dict[str, Any], headers: dict[str, str], timeout: float) -> httpx.Response:
@@ -295,4 +314,5 @@ def _refuses_format(detail: str) -> bool:
     names it), as servers without structured output answer."""
     low = detail.lower()
     return (low.startswith("http 400") or low.startswith("http 422")) and any(
-        word in low for word in ("response_format", "json_schema", "json_object", "schema"))
+        word in low for word in ("response_format", "json_schema", "json_object", "schema")
+    )

@@ -75,8 +75,10 @@ def conversation(game: GameView[Any], ask: Ask, shape: Shape, history_chars: int
     renderer = renderer_for(game)
     system = SYSTEM.format(me=game.me, title=renderer.title, rules=renderer.rules(game))
     facts = "\n".join(f"- {fact}" for fact in renderer.facts(game))
-    user = (f"What has happened so far, oldest first:\n{history(game, renderer, history_chars)}\n\n"
-            f"What you know now:\n{facts}\n\n{renderer.task(game, ask)}\n{instructions(shape)}")
+    user = (
+        f"What has happened so far, oldest first:\n{history(game, renderer, history_chars)}\n\n"
+        f"What you know now:\n{facts}\n\n{renderer.task(game, ask)}\n{instructions(shape)}"
+    )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
@@ -84,14 +86,19 @@ def instructions(shape: Shape) -> str:
     """What the reply holds, ending with its form."""
     parts = []
     if shape.speech:
-        parts.append(f'"speech": at most {SPEECH_LINES} short sentences, under {SPEECH_CHARS} characters, heard by '
-                     f"{shape.heard_by}; an empty speech passes your turn.")
+        parts.append(
+            f'"speech": at most {SPEECH_LINES} short sentences, under {SPEECH_CHARS} characters, heard by '
+            f"{shape.heard_by}; an empty speech passes your turn."
+        )
     if shape.message:
         parts.append('"message": one short sentence to your pack (only the living werewolves read it).')
     if shape.options is not None:
         listed = ", ".join(shape.options)
-        parts.append(f"Options: {listed}." if shape.pick == 1 else f"Choose exactly {shape.pick} different options "
-                     f"from: {listed}.")
+        parts.append(
+            f"Options: {listed}."
+            if shape.pick == 1
+            else f"Choose exactly {shape.pick} different options from: {listed}."
+        )
     parts.append(f"Reply with JSON only: {shape.example()}")
     return "\n".join(parts)
 

@@ -47,8 +47,10 @@ class Renderer:
 
     def rules(self, game: GameView[Any]) -> str:
         """The rules, as they apply to this game (its options and roles in play)."""
-        return (f"You are playing {self.title} through a referee. Its messages are shown as protocol lines: "
-                "VERB game-id key=value ... Answer each request with one of its options.")
+        return (
+            f"You are playing {self.title} through a referee. Its messages are shown as protocol lines: "
+            "VERB game-id key=value ... Answer each request with one of its options."
+        )
 
     def line(self, msg: Message, game: GameView[Any]) -> str | None:
         """One line of the history in words; None: not worth showing."""

@@ -43,8 +43,8 @@ would not say to all. {budget}"""
 TASKS = {
     **AVALON_TASKS,
     "vote": "{leader} proposes the team {team} for quest {quest}. Vote approve or reject "
-            "({rejections} proposals in a row were rejected; after a third, the next leader's team goes without a "
-            "vote).",
+    "({rejections} proposals in a row were rejected; after a third, the next leader's team goes without a "
+    "vote).",
     "speak": "Quest {quest}, the first discussion: your turn. Everyone hears you. Speak briefly, or say nothing.",
     "move": "Quest {quest}: move. You stand at {at}; choose the cell to move to (staying is {at}). {positions}",
     "speak_near": "Quest {quest}, the second discussion: your turn. {hearers} Speak briefly, or say nothing.",
@@ -57,9 +57,12 @@ class TuvalonText(AvalonText):
 
     def rules(self, game: GameView[Any]) -> str:
         budget = game.speech_budget
-        return RULES.format(budget="This game sets no limit on how much a player says." if budget is None else
-                            f"Each player may say at most {budget} bytes in the whole game: going over loses the "
-                            "game, so keep speeches short.")
+        return RULES.format(
+            budget="This game sets no limit on how much a player says."
+            if budget is None
+            else f"Each player may say at most {budget} bytes in the whole game: going over loses the "
+            "game, so keep speeches short."
+        )
 
     messages = MESSAGES
 
@@ -77,8 +80,10 @@ class TuvalonText(AvalonText):
         if cells:
             facts.append("Positions now: " + ", ".join(f"{n} {c}" for n, c in cells.items()) + ".")
         hearing = getattr(state, "hearing", 1)
-        facts.append(f"You hear the players at most {hearing} cell{'s' if hearing > 1 else ''} away (a "
-                     f"{2 * hearing + 1}x{2 * hearing + 1} square).")
+        facts.append(
+            f"You hear the players at most {hearing} cell{'s' if hearing > 1 else ''} away (a "
+            f"{2 * hearing + 1}x{2 * hearing + 1} square)."
+        )
         left = game.speech_left()
         if left is not None:
             facts.append(f"You may say {left} more bytes in this game (lines past that are left out).")
@@ -87,8 +92,11 @@ class TuvalonText(AvalonText):
     def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
         super().fill(fields, game, ask)
         if ask.kind == "move":
-            fields["positions"] = "Others stand at " + ", ".join(
-                f"{n} {c}" for n, c in getattr(game.state, "cells", {}).items() if n != game.me) + "."
+            fields["positions"] = (
+                "Others stand at "
+                + ", ".join(f"{n} {c}" for n, c in getattr(game.state, "cells", {}).items() if n != game.me)
+                + "."
+            )
         if ask.kind == "speak_near":
             state = game.state
             cells = getattr(state, "cells", {})
@@ -107,8 +115,10 @@ def hearers_sentence(state: object, me: str, others: list[str]) -> str:
     sure = f"{join(near)} hear{'s' if len(near) == 1 else ''} you (1 cell away)" if near else "Nobody is 1 cell away"
     if not far:
         return f"Only {sure}."
-    return (f"{sure}; {join(far)} (2 cells away) can hear you only if they hear 5x5 (Knights and Oberon). "
-            "Nobody else can hear you.")
+    return (
+        f"{sure}; {join(far)} (2 cells away) can hear you only if they hear 5x5 (Knights and Oberon). "
+        "Nobody else can hear you."
+    )
 
 
 # Tuvalon's own lines in words, beside Avalon's (``said``: AvalonText tells them all).

@@ -35,35 +35,37 @@ The village wins when no werewolf is alive. The werewolves win when the living w
 are at least as many as the living village-side players (neutral players count for \
 neither).{limit}"""
 
-LEADER = (" On day 1 a leader is elected first: each player in turn may stand, then the others vote among the "
-          "candidates. The leader chooses where the day's discussion starts and its direction, and speaks again "
-          "at the end of the round.")
+LEADER = (
+    " On day 1 a leader is elected first: each player in turn may stand, then the others vote among the "
+    "candidates. The leader chooses where the day's discussion starts and its direction, and speaks again "
+    "at the end of the round."
+)
 
 ROLES = {
     "villager": "Villager (village): no power; finds the werewolves by listening and voting.",
     "werewolf": "Werewolf (werewolf side): knows the other werewolves, votes with them each night on a victim, "
-                "and may talk with them in private at night.",
+    "and may talk with them in private at night.",
     "seer": "Seer (village): each night checks one living player and learns whether they are a werewolf "
-            "(neutral roles look like village).",
+    "(neutral roles look like village).",
     "doctor": "Doctor (village): each night protects one player from an attack{self}{repeat}.",
     "bodyguard": "Bodyguard (village): each night guards another player and takes the first attack aimed at "
-                 "them, dying instead{repeat}.",
+    "them, dying instead{repeat}.",
     "witch": "Witch (village): one healing potion and one poison for the whole game. Each night she learns the "
-             "wolves' target and may heal it{self_save}{first_night}, then may poison a living player.",
+    "wolves' target and may heal it{self_save}{first_night}, then may poison a living player.",
     "hunter": "Hunter (village): when dying may shoot a living player, who dies at once{poison}.",
     "vigilante": "Vigilante (village): {shots} shot(s) for the whole game, fired at night at another living player.",
     "idiot": "Idiot (village): the first time the village executes them they are revealed and survive, but lose "
-             "their vote.",
+    "their vote.",
     "cupid": "Cupid (neutral): on night 1 links two players as lovers; when a lover dies the other dies of grief. "
-             "Cupid and the lovers win together when every living player is a lover or Cupid.",
+    "Cupid and the lovers win together when every living player is a lover or Cupid.",
     "jester": "Jester (neutral): wins alone, and ends the game, if the village executes them.",
     "piper": "Piper (neutral): each night charms a player; wins alone when alive and every other living player "
-             "is charmed.",
+    "is charmed.",
     "guardian_angel": "Guardian angel (village): each night protects another player from one attack{repeat}.",
     "jailer": "Jailer (village): each night jails another player, who is protected from one attack and cannot "
-              "act that night{repeat}.",
+    "act that night{repeat}.",
     "detective": "Detective (village): each night compares two players and learns whether they are on the same "
-                 "side (neutral roles look like the village).",
+    "side (neutral roles look like the village).",
     "tracker": "Tracker (village): each night follows a player and learns at dawn whom they visited.",
     "watcher": "Watcher (village): each night watches a player and learns at dawn who visited them.",
     "mason": "Mason (village): the masons know each other from the start.",
@@ -72,52 +74,50 @@ ROLES = {
     "alpha_werewolf": "Alpha werewolf (werewolf): a werewolf who looks like a villager to every check.",
     "wolf_seer": "Wolf seer (werewolf): a werewolf who also checks a player's side each night.",
     "silencer": "Silencer (werewolf): a werewolf who each night silences a player: they may not speak the next "
-                "day (they still vote).",
-    "priest": "Priest (village): each night cleanses a player of charms, silence, oil and a scapegoat's "
-              "punishment.",
+    "day (they still vote).",
+    "priest": "Priest (village): each night cleanses a player of charms, silence, oil and a scapegoat's punishment.",
     "werewolf_leader": "Werewolf leader (werewolf): a werewolf who votes with the pack and may then name the "
-                       "pack's victim, whatever the votes.",
+    "pack's victim, whatever the votes.",
     "wolf_witch": "Wolf witch (werewolf): a werewolf with one poison for the whole game{poison_stops}.",
     "wolf_guard": "Wolf guard (werewolf): a werewolf who each night protects a werewolf (itself allowed) from "
-                  "one attack, never from poison{repeat}.",
+    "one attack, never from poison{repeat}.",
     "warder": "Warder (village): charms another player; the charm stops one night attack{poison_charm}, "
-              "whenever it comes, and then lifts. One charm in play at a time.",
-    "decoy": "Decoy (village): once per game, at night, draws onto itself the first attack aimed at another "
-             "player.",
+    "whenever it comes, and then lifts. One charm in play at a time.",
+    "decoy": "Decoy (village): once per game, at night, draws onto itself the first attack aimed at another player.",
     "avenger": "Avenger (village): killed at night, it kills its killer the next night (an attack that "
-               "protections may stop).",
+    "protections may stop).",
     "scapegoat": "Scapegoat (village): executed, it chooses one of the players who voted for it, who is "
-                 "punished: {punishment}.",
+    "punished: {punishment}.",
     "thief": "Thief (neutral): on night 1 may take one of the two extra cards and play that role from then "
-             "on; otherwise becomes a villager.",
+    "on; otherwise becomes a villager.",
     "little_girl": "Little girl (village): each night may peek at the wolves to learn their target, but may be "
-                   "caught and attacked.",
+    "caught and attacked.",
     "oracle": "Oracle (village): each night marks a player; when the oracle dies, the last marked player's role "
-              "is told to everyone.",
+    "is told to everyone.",
     "roleblocker": "Roleblocker (neutral): each night blocks a player, whose night actions then fail; wins with "
-                   "the winning side if alive at the end.",
+    "the winning side if alive at the end.",
     "bomb": "Bomb (neutral): killed at night, takes the attacker along; wins with the winning side if alive at "
-            "the end.",
+    "the end.",
     "bus_driver": "Bus driver (neutral): each night swaps two players: every later action aimed at one lands on "
-                  "the other, unknown to all; wins with the winning side if alive at the end.",
+    "the other, unknown to all; wins with the winning side if alive at the end.",
     "trickster": "Trickster (neutral): each night forges a visit that trackers and watchers see as real; wins "
-                 "with the winning side if alive at the end.",
+    "with the winning side if alive at the end.",
     "shadow": "Shadow (neutral): each night follows a player and copies their night actions on the same players; "
-              "wins with the winning side if alive at the end.",
+    "wins with the winning side if alive at the end.",
     "serial_killer": "Serial killer (neutral): kills a player every night; wins alone when alive with at most one "
-                     "other player; while alive, neither the village nor the wolves win.",
+    "other player; while alive, neither the village nor the wolves win.",
     "arsonist": "Arsonist (neutral): each night douses a player with oil, or ignites: every doused player burns "
-                "({fire}); wins alone when alive with at most one other player; while alive, "
-                "neither the village nor the wolves win.",
+    "({fire}); wins alone when alive with at most one other player; while alive, "
+    "neither the village nor the wolves win.",
     "exile": "Exile (neutral): each night banishes another player for the night: nothing reaches them (no "
-             "attack, protection or visit) and they cannot act; wins with the winning side if alive at the end.",
+    "attack, protection or visit) and they cannot act; wins with the winning side if alive at the end.",
     "dealer": "Dealer (neutral): each night deals another player a random card: a shield from one attack, a "
-              "vision of someone's side, a silence the next day or a block that night; wins with the winning "
-              "side if alive at the end.",
+    "vision of someone's side, a silence the next day or a block that night; wins with the winning "
+    "side if alive at the end.",
     "cult_leader": "Cult leader (neutral): each night recruits a player into the cult (wolves and killers "
-                   "refuse); members keep their roles and know each other; the cult wins when every living "
-                   "player is in it, and dissolves if the leader dies; while the leader lives, neither the "
-                   "village nor the wolves win.",
+    "refuse); members keep their roles and know each other; the cult wins when every living "
+    "player is in it, and dissolves if the leader dies; while the leader lives, neither the "
+    "village nor the wolves win.",
 }
 
 STRATEGY = """\
@@ -130,11 +130,11 @@ TASKS = {
     "seer_check": "Night {day}: choose a living player to check (you learn whether they are a werewolf), or none.",
     "doctor_protect": "Night {day}: choose a player to protect from an attack tonight, or none.",
     "bodyguard_protect": "Night {day}: choose a player to guard tonight (you die in their place if they are "
-                         "attacked), or none.",
+    "attacked), or none.",
     "wolf_vote": "Night {day}: vote for the pack's victim tonight (the most votes is attacked; a tie means no "
-                 "attack), or abstain. Agree with your pack.",
+    "attack), or abstain. Agree with your pack.",
     "witch_save": "Night {day}: the wolves attack {target}. Use your only healing potion to save them (save), or "
-                  "keep it (none).",
+    "keep it (none).",
     "witch_poison": "Night {day}: poison a player with your only poison (they die), or none.",
     "vigilante_shoot": "Night {day}: shoot a player, or none (your shots are limited).",
     "cupid_link": "Night 1: link two players as lovers (yourself allowed). When one dies, the other dies too.",
@@ -148,25 +148,23 @@ TASKS = {
     "wolf_seer_check": "Night {day}: choose a living player to check (you learn their side), or none.",
     "silencer_silence": "Night {day}: choose a player who may not speak tomorrow, or none.",
     "priest_cleanse": "Night {day}: choose a player to cleanse of charms, silence, oil and punishment "
-                      "(yourself allowed), or none.",
+    "(yourself allowed), or none.",
     "werewolf_leader_kill": "Night {day}: name the pack's victim tonight, whatever the votes, or none to leave "
-                            "it to the vote.",
+    "it to the vote.",
     "wolf_witch_poison": "Night {day}: poison a player with your only poison (they die), or none.",
     "wolf_guard_protect": "Night {day}: choose a werewolf to protect from an attack tonight, or none.",
-    "warder_ward": "Night {day}: charm another player (the charm stops one night attack, whenever it comes), "
-                   "or none.",
+    "warder_ward": "Night {day}: charm another player (the charm stops one night attack, whenever it comes), or none.",
     "decoy_draw": "Night {day}: draw onto yourself the first attack aimed at another player tonight (once per "
-                  "game), or none.",
+    "game), or none.",
     "scapegoat_punish": "You were executed. Choose one of the players who voted for you, to be punished.",
     "bus_driver_swap": "Night {day}: choose two players (yourself allowed) to swap: tonight every action aimed at "
-                       "one lands on the other.",
+    "one lands on the other.",
     "trickster_forge": "Night {day}: choose two players in order: the first will seem to have visited the second "
-                       "tonight.",
+    "tonight.",
     "shadow_follow": "Night {day}: choose a player to follow tonight (you copy their night actions), or none.",
-    "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a "
-                   "villager).",
+    "thief_steal": "Night 1: take an extra card and become its role (card1 or card2), or none (you become a villager).",
     "little_girl_peek": "Night {day}: peek at the wolves to learn their target (peek; you may be caught and "
-                        "attacked), or none.",
+    "attacked), or none.",
     "oracle_mark": "Night {day}: choose a player to mark (their role is revealed when you die), or none.",
     "serial_kill": "Night {day}: choose a player to kill tonight, or none.",
     "arsonist": "Night {day}: douse a player with oil, or ignite (every doused player burns), or none.",
@@ -194,19 +192,39 @@ class WerewolfText(Renderer):
         o = game.options
         deal = _deal(game)
         scope = o.get("lastWordsScope") == "day_and_night"
-        last_words = "" if o.get("lastWordsMode", "none") == "none" else (
-            " Executed players" + (" and the night's dead" if scope else "") + " may get last words"
-            + (" (as many in the game as werewolves were dealt)." if o.get("lastWordsMode") == "limit_by_initial_wolves" else "."))
+        last_words = (
+            ""
+            if o.get("lastWordsMode", "none") == "none"
+            else (
+                " Executed players"
+                + (" and the night's dead" if scope else "")
+                + " may get last words"
+                + (
+                    " (as many in the game as werewolves were dealt)."
+                    if o.get("lastWordsMode") == "limit_by_initial_wolves"
+                    else "."
+                )
+            )
+        )
         days = o.get("maxDays", "0")
-        text = [BASICS.format(
-            reveal=" until the end" if o.get("revealRolesOnDeath") == "false" else ", but a dead player's role is announced",
-            leader=LEADER if o.get("leaderEnabled", "true") == "true" else "",
-            majority=" if those votes outnumber the abstentions" if o.get("dayVoteMajority", "true") == "true" else "",
-            last_words=last_words,
-            limit=f" After {days} days without a winner the game is a draw." if days not in ("0", "") else "",
-        )]
-        text.append(f"This table: {len(game.seats)} players in seat order {', '.join(game.seats)}. Roles dealt: "
-                    + ", ".join(f"{n} {r}" for r, n in deal.items()) + ".")
+        text = [
+            BASICS.format(
+                reveal=" until the end"
+                if o.get("revealRolesOnDeath") == "false"
+                else ", but a dead player's role is announced",
+                leader=LEADER if o.get("leaderEnabled", "true") == "true" else "",
+                majority=" if those votes outnumber the abstentions"
+                if o.get("dayVoteMajority", "true") == "true"
+                else "",
+                last_words=last_words,
+                limit=f" After {days} days without a winner the game is a draw." if days not in ("0", "") else "",
+            )
+        ]
+        text.append(
+            f"This table: {len(game.seats)} players in seat order {', '.join(game.seats)}. Roles dealt: "
+            + ", ".join(f"{n} {r}" for r, n in deal.items())
+            + "."
+        )
         fills = {
             "self": "" if o.get("allowDoctorSelfProtect", "true") == "true" else " (never themself)",
             "repeat": "" if o.get("allowRepeatedProtect") == "true" else ", never the same player two nights in a row",
@@ -215,12 +233,14 @@ class WerewolfText(Renderer):
             "poison": "" if o.get("hunterShootOnPoison") == "true" else " (not when poisoned)",
             "shots": o.get("vigilanteShots", "1"),
             "poison_stops": " (protections may stop it, but never a bodyguard nor a wolf guard)"
-                            if o.get("protectAgainstPoison") == "true" else " (nothing stops it)",
+            if o.get("protectAgainstPoison") == "true"
+            else " (nothing stops it)",
             "poison_charm": " or poison" if o.get("protectAgainstPoison") == "true" else "",
             "punishment": "they die at once" if o.get("scapegoatPunishment") == "death" else "no vote the next day",
             "fire": "a doctor's, guardian angel's or jailer's protection, a dealer's shield or the witch's heal stops "
-                    "fire; a bodyguard never takes it" if o.get("protectAgainstFire") == "true"
-                    else "no protection stops fire",
+            "fire; a bodyguard never takes it"
+            if o.get("protectAgainstFire") == "true"
+            else "no protection stops fire",
         }
         text.append("Roles in play:\n" + "\n".join(f"- {ROLES[r].format(**fills)}" for r in deal if r in ROLES))
         text.append(STRATEGY)
@@ -238,8 +258,11 @@ class WerewolfText(Renderer):
         return said(news)
 
     def facts(self, game: GameView[Any]) -> list[str]:
-        facts = [f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
-                 if game.me in game.seats else f"You are {game.me}."]
+        facts = [
+            f"You are {game.me}, seat {game.seats.index(game.me) + 1} of {len(game.seats)}."
+            if game.me in game.seats
+            else f"You are {game.me}."
+        ]
         if game.role:
             facts.append(f"Your role: {game.role}, on the {game.side} side.")
         state = _state(game)
@@ -252,14 +275,17 @@ class WerewolfText(Renderer):
             pack = [w for w in state.wolves if w != game.me and w in state.alive]
             facts.append(f"The werewolves are {join(state.wolves)}; your living pack mates: {join(pack)}.")
         if state.lovers:
-            facts.append(f"Lovers: {join(state.lovers)} (linked by Cupid {state.cupid or '?'}); if one dies, so does "
-                         "the other.")
+            facts.append(
+                f"Lovers: {join(state.lovers)} (linked by Cupid {state.cupid or '?'}); if one dies, so does the other."
+            )
         if state.seer:
             facts.append("Your checks: " + "; ".join(f"{r.player} is {r.side}" for r in state.seer) + ".")
         if state.charmed:
             facts.append(f"Charmed players: {join(state.charmed)}.")
         if state.cult and state.cult_leader in state.alive:
-            facts.append(f"The cult of {state.cult_leader}: {join(state.cult)}; you play for it while its leader lives.")
+            facts.append(
+                f"The cult of {state.cult_leader}: {join(state.cult)}; you play for it while its leader lives."
+            )
         facts += _secrets(game, state)
         facts += _powers(game, state)
         return facts
@@ -466,14 +492,21 @@ def _(news: m.Speech) -> str | None:
 @said.register
 def _(news: m.Ballot) -> str:
     runoff = " (runoff)" if news.round == 2 else ""
-    return f"{news.player} " + ("abstains" if news.vote == "abstain" else f"votes to execute {news.vote}") + f"{runoff}."
+    return (
+        f"{news.player} " + ("abstains" if news.vote == "abstain" else f"votes to execute {news.vote}") + f"{runoff}."
+    )
 
 
 @said.register
 def _(news: m.VoteResult) -> str:
     counts = ", ".join(f"{n} {c}" for n, c in news.counts.items()) or "no votes"
-    result = (f"{news.target or '?'} is to be executed" if news.outcome == "execution" else
-              f"a runoff between {join(news.candidates)}" if news.outcome == "runoff" else "nobody is executed")
+    result = (
+        f"{news.target or '?'} is to be executed"
+        if news.outcome == "execution"
+        else f"a runoff between {join(news.candidates)}"
+        if news.outcome == "runoff"
+        else "nobody is executed"
+    )
     return f"Votes: {counts}; {news.abstentions} abstained. Result: {result}."
 
 
@@ -511,22 +544,39 @@ def _secrets(game: GameView[Any], state: WerewolfState) -> list[str]:
     if state.cards and game.role == "thief":
         facts.append(f"The two extra cards: card1 is {', card2 is '.join(state.cards)}.")
     if state.detective:
-        facts.append("Your comparisons: " + "; ".join(
-            f"night {r.night}, {join(r.players)}: {'same side' if r.same else 'different sides'}"
-            for r in state.detective) + ".")
+        facts.append(
+            "Your comparisons: "
+            + "; ".join(
+                f"night {r.night}, {join(r.players)}: {'same side' if r.same else 'different sides'}"
+                for r in state.detective
+            )
+            + "."
+        )
     if state.tracked:
-        facts.append("Whom the players you followed visited: " + "; ".join(
-            f"night {r.night}, {r.player} visited {join(r.players)}" for r in state.tracked) + ".")
+        facts.append(
+            "Whom the players you followed visited: "
+            + "; ".join(f"night {r.night}, {r.player} visited {join(r.players)}" for r in state.tracked)
+            + "."
+        )
     if state.watched:
-        facts.append("Who visited the players you watched: " + "; ".join(
-            f"night {r.night}, {r.player} was visited by {join(r.players)}" for r in state.watched) + ".")
+        facts.append(
+            "Who visited the players you watched: "
+            + "; ".join(f"night {r.night}, {r.player} was visited by {join(r.players)}" for r in state.watched)
+            + "."
+        )
     if state.dealt:
-        facts.append("Cards the dealer dealt you: " + "; ".join(
-            f"night {c.night}, {c.card}" + (f" ({c.player} is on the {c.side} side)" if c.player else "")
-            for c in state.dealt) + ".")
+        facts.append(
+            "Cards the dealer dealt you: "
+            + "; ".join(
+                f"night {c.night}, {c.card}" + (f" ({c.player} is on the {c.side} side)" if c.player else "")
+                for c in state.dealt
+            )
+            + "."
+        )
     if state.blocked:
-        facts.append(f"You were blocked (your night actions did nothing) on night(s) "
-                     f"{', '.join(str(n) for n in state.blocked)}.")
+        facts.append(
+            f"You were blocked (your night actions did nothing) on night(s) {', '.join(str(n) for n in state.blocked)}."
+        )
     if not state.night:
         silenced = state.silenced.get(state.day, [])
         if silenced:
@@ -545,8 +595,10 @@ def _powers(game: GameView[Any], state: WerewolfState) -> list[str]:
     if role == "witch":
         healed = any(k == "witch_save" and c == "save" for k, c in answers)
         poisoned = any(k == "witch_poison" and c != "none" for k, c in answers)
-        facts.append(f"Your healing potion is {'used' if healed else 'unused'}; your poison is "
-                     f"{'used' if poisoned else 'unused'}.")
+        facts.append(
+            f"Your healing potion is {'used' if healed else 'unused'}; your poison is "
+            f"{'used' if poisoned else 'unused'}."
+        )
     elif role in ("doctor", "bodyguard"):
         last = [c for k, c in answers if k == f"{role}_protect"]
         if last and last[-1] != "none":
@@ -554,7 +606,9 @@ def _powers(game: GameView[Any], state: WerewolfState) -> list[str]:
     elif role == "warder":
         charms = [c for k, c in answers if k == "warder_ward" and c != "none"]
         if charms:
-            facts.append(f"Your last charm went on {charms[-1]}; you are asked again once no charm of yours is in play.")
+            facts.append(
+                f"Your last charm went on {charms[-1]}; you are asked again once no charm of yours is in play."
+            )
     elif role in ("wolf_witch", "decoy"):
         kind, power = ("wolf_witch_poison", "poison") if role == "wolf_witch" else ("decoy_draw", "lure")
         spent = any(k == kind and c != "none" for k, c in answers)
@@ -567,8 +621,11 @@ def _powers(game: GameView[Any], state: WerewolfState) -> list[str]:
             elif kind == "arsonist" and isinstance(choice, str) and choice != "none" and choice not in doused:
                 doused.append(choice)
         living = [n for n in doused if n in state.alive]
-        facts.append(f"Doused with your oil and alive: {join(living)}; ignite burns them all." if living else
-                     "No living player is doused with your oil: ignite would burn nobody.")
+        facts.append(
+            f"Doused with your oil and alive: {join(living)}; ignite burns them all."
+            if living
+            else "No living player is doused with your oil: ignite would burn nobody."
+        )
     elif role == "vigilante":
         used = sum(1 for k, c in answers if k == "vigilante_shoot" and c != "none")
         facts.append(f"Shots used: {used} of {game.options.get('vigilanteShots', '1')}.")

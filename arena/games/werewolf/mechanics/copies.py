@@ -32,6 +32,7 @@ def followers(game: WerewolfGame, seat: int, action: type[Action]) -> list[int]:
     if not action.visits or action.step is None:
         return []
     return sorted(
-        f for f, (target, step) in game.plan.follows.items()
+        f
+        for f, (target, step) in game.plan.follows.items()
         if target == seat and step < action.step and not is_blocked(game, f, action.step)
     )

@@ -5,7 +5,8 @@ AVENGER_TRIGGER_KILL, "依实现").
 Its killers are the actors of the kills that landed on it (as the bomb's, roles/bomb.py):
 for the pack's kill the wolf who carried it out (the first by seat among those who voted for
 the avenger, or the werewolf leader who named it), the vigilante, the serial killer, a
-witch or wolf witch who poisoned it, the arsonist whose fire burnt it. The next night each killer still alive is attacked by
+witch or wolf witch who poisoned it, the arsonist whose fire burnt it. The next night each
+killer still alive is attacked by
 an ordinary kill (cause ``avenger``, step 9 with the other kills): the specification
 declares it no exception, so (§3.10) bodyguards, blocks, charms and heals stop it like any
 other. A kill stopped or taken by a bodyguard did not kill the avenger and leaves no due;

@@ -4,7 +4,8 @@ players and learns whether they are on the same side (rules/werewolf.md §2).
 Sides are compared as the seer sees them (``Role.seen_as``: neutral roles look like the
 village), so a role that fools the seer fools the detective too. The comparison is not
 optional: the spec's action always names two players (a detective with fewer than two
-others alive is asked with ``none`` alone, as any actor with nothing to decide). The answer comes as soon as the step settles, naming the two
+others alive is asked with ``none`` alone, as any actor with nothing to decide). The answer
+comes as soon as the step settles, naming the two
 players chosen even when a bus driver's swap moved the comparison (mechanics/redirects.py).
 """
 
@@ -34,7 +35,11 @@ class DetectiveCompare(Action):
     def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         a, b = value
         same = game.role_of(a).seen_as() == game.role_of(b).seen_as()
-        game.tell("detective_result", {"night": game.day, "players": list(aimed(game, cls.step, value)), "same": same}, (seat,))
+        game.tell(
+            "detective_result",
+            {"night": game.day, "players": list(aimed(game, cls.step, value)), "same": same},
+            (seat,),
+        )
 
     @classmethod
     def default(cls, decision: Choice) -> Any:

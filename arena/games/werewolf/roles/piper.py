@@ -29,7 +29,11 @@ class PiperCharm(Action):
 
     @classmethod
     def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
-        exclude = {s: (ErrorCode.TARGET_INVALID, f"seat {s} is already charmed") for s in statuses.holders(game, CHARMED) if game.alive[s]}
+        exclude = {
+            s: (ErrorCode.TARGET_INVALID, f"seat {s} is already charmed")
+            for s in statuses.holders(game, CHARMED)
+            if game.alive[s]
+        }
         choice = target_choice(game, seat, cls.kind, exclude=exclude)
         return choice if len(choice.options) > 1 else None
 

@@ -1,6 +1,7 @@
 """Seer (P0, village): each night (step 5) learns whether a living player is village or werewolf.
 
-Neutral roles look like village (rules/werewolf.md §2: the specification names only the two answers); a role may change how it
+Neutral roles look like village (rules/werewolf.md §2: the specification names only the two
+answers); a role may change how it
 looks with ``Role.seen_as`` (P3 miller, godfather). A check moved by a bus driver's swap
 reads the player it landed on, under the name of the one chosen (mechanics/redirects.py).
 """
@@ -26,7 +27,9 @@ class SeerCheck(Action):
     def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != NONE:
             named = aimed(game, cls.step, value)
-            game.tell("seer_result", {"night": game.day, "target": named, "team": game.role_of(value).seen_as()}, (seat,))
+            game.tell(
+                "seer_result", {"night": game.day, "target": named, "team": game.role_of(value).seen_as()}, (seat,)
+            )
 
 
 @register

@@ -1,5 +1,6 @@
 """Shadow (P3, neutral): each night (step 4.7) follows another living player and copies
-their night actions, on the same players, as its own (rules/werewolf.md §3.7; the specification: "夜晚跟随目标，复制其夜晚
+their night actions, on the same players, as its own (rules/werewolf.md §3.7; the
+specification: "夜晚跟随目标，复制其夜晚
 行动"; mechanics/copies.py).
 
 Every action of the followed player aimed at players, of a step after the shadow's, is

@@ -40,7 +40,9 @@ class TrackerTrack(Action):
     def dawn(cls, game: WerewolfGame) -> None:
         for seat, target in sorted(game.plan.notes.get(FOLLOWED, {}).items()):
             found = visited_by(game, target)
-            game.tell("tracked", {"night": game.day, "target": aimed(game, cls.step, target), "visited": found}, (seat,))
+            game.tell(
+                "tracked", {"night": game.day, "target": aimed(game, cls.step, target), "visited": found}, (seat,)
+            )
 
 
 @register

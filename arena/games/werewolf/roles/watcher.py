@@ -36,7 +36,9 @@ class WatcherWatch(Action):
     def dawn(cls, game: WerewolfGame) -> None:
         for seat, target in sorted(game.plan.notes.get(WATCHED, {}).items()):
             found = [s for s in visitors_of(game, target) if s != seat]
-            game.tell("watched", {"night": game.day, "target": aimed(game, cls.step, target), "visitors": found}, (seat,))
+            game.tell(
+                "watched", {"night": game.day, "target": aimed(game, cls.step, target), "visitors": found}, (seat,)
+            )
 
 
 @register

@@ -4,7 +4,8 @@ Every living wolf votes at once (step 8) for a living player or abstains. One ta
 the most votes is the kill; a tie, or no vote at all, means no wolf kill tonight. The wolves
 see the votes and the result as soon as they have all voted; the roles that
 ``learns_wolf_target`` (doctor, witch) learn the final target or that there is none, each
-once it has made its own choice of the night (the doctor protects first, as in §3.2). Wolves may choose any living player, a wolf too.
+once it has made its own choice of the night (the doctor protects first, as in §3.2). Wolves
+may choose any living player, a wolf too.
 
 The kill is carried out by the first wolf by seat among those who voted for the victim
 (the kill's ``actor``: whom a bomb takes along); every wolf who voted for the victim visits

@@ -4,7 +4,8 @@
 She learns the wolves' final target (§3.8), then (step 10) may heal it: the heal cancels one
 death event of that player and nothing else, and is spent even when it turns out useless
 (§3.10's last example). Then she may poison a living player; poison bypasses every protection unless
-``protectAgainstPoison``, and even then no bodyguard intercepts it. Both potions may be used on the same night (Miller's Hollow). With
+``protectAgainstPoison``, and even then no bodyguard intercepts it. Both potions may be used on
+the same night (Miller's Hollow). With
 no wolf target, or when healing herself is not allowed (``witchCanSaveSelf``), or after the
 first night with ``witchSaveFirstNightOnly``, no heal is offered that night: ``witch_save``
 offers ``none`` alone, and a spent potion's request too (the engine's ``_cover``). The heal is

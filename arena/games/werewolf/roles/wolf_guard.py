@@ -33,7 +33,8 @@ class WolfGuardProtect(Action):
     def decision(cls, game: WerewolfGame, seat: int) -> Choice:
         villagers: dict[int, Refusal] = {
             s: (ErrorCode.TARGET_INVALID, f"seat {s} is not a werewolf: you protect only the pack")
-            for s in game.living() if game.role_of(s).team is not Team.WEREWOLF
+            for s in game.living()
+            if game.role_of(s).team is not Team.WEREWOLF
         }
         return protect_choice(game, seat, cls.kind, self_ok=True, exclude=villagers)
 
