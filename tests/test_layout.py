@@ -50,7 +50,6 @@ STILL_OVER: dict[str, int] = {
     "arena/referee/referee.py:Referee": 808,
     "arena/sdk/bot.py": 766,
     "arena/sdk/bot.py:Session": 470,
-    "arena/config.py": 656,
     "arena/sdk/llm/werewolf.py": 638,
     "arena/referee/match.py:Match": 455,
 }

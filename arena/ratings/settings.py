@@ -1,6 +1,6 @@
 """The ``ratings:`` section of config.yaml.
 
-Kept here (not in arena/config.py) so the rating parameters live next to the formulas
+Kept here (not in arena/config/) so the rating parameters live next to the formulas
 they feed; declared like every section (``arena.core.settings``), so ``arena.config``
 checks and words errors for these keys like any other.
 """
