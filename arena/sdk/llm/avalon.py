@@ -13,7 +13,7 @@ from ...games.wire import WireMessage, read
 from ...protocol import Message
 from .. import Ask, GameView
 from ..avalon import AvalonState
-from .render import Fields, Renderer, join, memory
+from .render import Fields, Renderer, followed, join, memory
 
 BASICS = """\
 Avalon is a game of hidden loyalties between two sides, good and evil. Evil players mostly \
@@ -188,7 +188,7 @@ class AvalonText(Renderer):
 
     def _track(self, game: GameView[Any]) -> list[str]:
         """The quest track, the rejections in a row, and the cards this player played."""
-        state = _state(game)
+        state = followed(game, AvalonState)
         played = [str(choice) for kind, choice in list(memory(game).answers) if kind == "quest"]
         quest = state.successes + state.failures + 1
         facts = [
@@ -210,17 +210,6 @@ class AvalonText(Renderer):
     def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
         fields["pick"] = ask.pick
         fields["team"] = join(ask.message.list("team"))
-
-
-def _state(game: GameView[Any]) -> AvalonState:
-    """The game as the SDK follows it (a view made without the game's spec: followed here,
-    from its lines)."""
-    state = game.state
-    if isinstance(state, AvalonState):
-        return state
-    found = AvalonState(list(game.seats))
-    found.follow(list(game.messages))
-    return found
 
 
 @functools.singledispatch

@@ -7,10 +7,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ...protocol import Message
-from .. import Ask, GameView
+from .. import Ask, GameState, GameView
+
+S = TypeVar("S", bound=GameState)
 
 
 @dataclass
@@ -30,6 +32,17 @@ class Memory:
         """Add ``text`` to the timeline after the messages received so far."""
         with self.lock:
             self.timeline.append((len(game.messages), text))
+
+
+def followed(game: GameView[Any], kind: type[S]) -> S:
+    """The game as the SDK follows it, as a ``kind`` (a view made without the game's spec
+    has the base state: the game is followed here, from its lines)."""
+    state = game.state
+    if isinstance(state, kind):
+        return state
+    found = kind(list(game.seats))
+    found.follow(list(game.messages))
+    return found
 
 
 def memory(game: GameView[Any]) -> Memory:

@@ -12,7 +12,7 @@ from ...games.wire import NOBODY, read
 from ...protocol import Message
 from .. import Ask, GameView
 from ..werewolf import WerewolfState
-from .render import Fields, Renderer, join, memory
+from .render import Fields, Renderer, followed, join, memory
 from .werewolf_history import said
 
 BASICS = """\
@@ -262,7 +262,7 @@ class WerewolfText(Renderer):
         ]
         if game.role:
             facts.append(f"Your role: {game.role}, on the {game.side} side.")
-        state = _state(game)
+        state = followed(game, WerewolfState)
         facts.append(f"It is {_phase(state)}. Alive: {join(state.alive)}.")
         if state.dead:
             facts.append("Dead: " + ", ".join(f"{n} ({state.roles.get(n, 'role unknown')})" for n in state.dead) + ".")
@@ -288,7 +288,7 @@ class WerewolfText(Renderer):
         return facts
 
     def fill(self, fields: Fields, game: GameView[Any], ask: Ask) -> None:
-        state = _state(game)
+        state = followed(game, WerewolfState)
         targets = list(state.wolf_targets.values())
         fields["target"] = "?" if not targets else targets[-1] or NOBODY
         fields["runoff"] = " again for the runoff" if ask.fields.get("purpose") == "runoff" else ""
@@ -302,17 +302,6 @@ def _deal(game: GameView[Any]) -> dict[str, str]:
     """The deal (role: count), villagers last."""
     counts = game.start.pairs("roles")
     return dict(sorted(counts.items(), key=lambda rc: rc[0] == "villager"))
-
-
-def _state(game: GameView[Any]) -> WerewolfState:
-    """The game as the SDK follows it (a view made without the Werewolf spec: followed
-    here, from its lines)."""
-    state = game.state
-    if isinstance(state, WerewolfState):
-        return state
-    found = WerewolfState(list(game.seats))
-    found.follow(list(game.messages))
-    return found
 
 
 def _phase(state: WerewolfState) -> str:
@@ -421,5 +410,5 @@ def _powers(game: GameView[Any], state: WerewolfState) -> list[str]:
 
 def living_pack(game: GameView[Any]) -> list[str]:
     """The other living werewolves, who hear this player's pack talk (none: not a wolf)."""
-    state = _state(game)
+    state = followed(game, WerewolfState)
     return [w for w in state.wolves if w != game.me and w in state.alive]
