@@ -15,6 +15,7 @@ from arena.games.werewolf.lines import WerewolfLines
 from arena.games.werewolf.mechanics import statuses
 from arena.games.werewolf.options import WerewolfOptions
 from arena.games.werewolf.roles.dealer import DECK
+from arena.games.werewolf.wins import winner
 from arena.protocol import END, parse
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
@@ -428,16 +429,16 @@ def test_wins_are_asked_in_their_documented_order():
     statuses.add(g, statuses.CULT, 1)
     for seat in (2, 3):
         g.alive[seat] = False
-    assert g._winner().reason == "piper_charmed_all"
+    assert winner(g).reason == "piper_charmed_all"
     statuses.remove(g, 0, (statuses.CHARMED,))
-    assert g._winner().reason == "cult_recruited_all"
+    assert winner(g).reason == "cult_recruited_all"
     g.alive[0] = g.alive[1] = False
     g.alive[2] = g.alive[3] = True
-    assert g._winner().reason == "serial_killer_survived"
+    assert winner(g).reason == "serial_killer_survived"
     g.alive[2], g.alive[5] = False, True
-    assert g._winner().reason == "arsonist_survived"
+    assert winner(g).reason == "arsonist_survived"
     g.alive[0] = True  # three alive, a hostile neutral among them: no win
-    assert g._winner() is None
+    assert winner(g) is None
 
 
 # -- the night as a set, the wire, the spectators ------------------------------------------

@@ -75,7 +75,16 @@ def test_roles_registered_with_spec_teams_and_priorities():
 
 def test_core_code_names_no_role():
     root = Path(engine_module.__file__).parent
-    for name in ("engine.py", "day.py", "resolution.py", "choice.py"):
+    for name in (
+        "engine.py",
+        "night.py",
+        "assembly.py",
+        "deaths.py",
+        "wins.py",
+        "day.py",
+        "resolution.py",
+        "choice.py",
+    ):
         text = (root / name).read_text().replace('name: ClassVar[str] = "werewolf"', "")  # the game's name
         for role in REGISTRY:
             assert not re.search(rf"['\"]{role}['\"]", text), (name, role)

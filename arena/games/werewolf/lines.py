@@ -70,9 +70,9 @@ class WerewolfLines:
         """The day (or night) number, and for a turn at the floor what it is for."""
         fields: dict[str, Any] = {"day": game.day}
         if decision.kind == "speak":
-            fields["purpose"] = game.purpose
+            fields["purpose"] = game.assembly.purpose
         if decision.kind == "vote":
-            fields["round"] = game.vote_round
+            fields["round"] = game.assembly.vote_round
         return fields
 
     # -- one method per event kind ------------------------------------------------------

@@ -10,6 +10,6 @@
   expiry and their removal.
 
 The engine settles a night's answers in the order of their steps (rules/werewolf.md §3.2), whatever order they
-arrived in (``engine.WerewolfGame._settle``): a step settles once all its answers are in,
+arrived in (``night.Night.settle``): a step settles once all its answers are in,
 and once every earlier step that ``controls`` others (a block) has settled.
 """

@@ -2,9 +2,9 @@
 
 A block is a fact of the night (``NightPlan.blocked``), set when the blocking step settles:
 from then on the blocked player's night answers of that step or a later one are dropped
-when their step settles (the engine's ``_settle``; an answer of an earlier step stands
+when their step settles (``Night.settle``, night.py; an answer of an earlier step stands
 even if it settles after the block, as a late Cupid's link does), requests not yet asked
-offer ``none`` alone (the engine's ``_cover``: asked all the same, so that the night
+offer ``none`` alone (``Night.cover``: asked all the same, so that the night
 lasts as long), and their kills and protections never reach the resolver. The blocked
 player is told (``blocked``, to them alone) as most Werewolf and Mafia games tell a
 roleblocked player, so a bot knows why its action did nothing. A one-shot power whose use
@@ -12,10 +12,10 @@ was blocked is not spent.
 
 Absence (the exile's banishment, ``ABSENT``, rules/werewolf.md §3.4) is a block and more: the absent player
 is out of the night from the banishing step on. They cannot act, and every action that
-lands on them, a two-player one too (a swap naming them), takes no effect (the engine's
-``_settle``). A vote for them (the pack's, the werewolf leader's choice) still
+lands on them, a two-player one too (a swap naming them), takes no effect
+(``Night.settle``). A vote for them (the pack's, the werewolf leader's choice) still
 counts, so the pack cannot fall back on another victim, but no kill or protection aimed
-at them reaches the resolver (the engine's dawn) and nobody visits them, an earlier step
+at them reaches the resolver (``Night.dawn``) and nobody visits them, an earlier step
 of the night (a jail) included.
 """
 

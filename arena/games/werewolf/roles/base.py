@@ -101,14 +101,14 @@ class Action:
         if cls.step is None:
             cls.apply(game, seat, value)
         else:
-            game.record(seat, cls, value)
+            game.night.record(seat, cls, value)
         game._advance()
 
 
 class Trigger(Action):
     """A death-triggered decision (the hunter's shot, the scapegoat's punishment). With
     roles hidden every player who died is asked at once, each by their own trigger or by a
-    cover request of the dealt trigger's kind (engine ``_hidden_triggers``); the round is
+    cover request of the dealt trigger's kind (``Deaths.ask_hidden``, deaths.py); the round is
     handled together, in seat order, each answer by the action of its own kind."""
 
     @classmethod

@@ -13,7 +13,7 @@ punishment is public (``PUNISHED``) and set by ``scapegoatPunishment``:
 
 Only an execution triggers it: a scapegoat killed at night, shot or dead of grief was not
 voted against. With roles hidden every player who dies is asked a trigger at once
-(engine ``_hidden_triggers``), so the request alone tells nobody who the scapegoat was;
+(``Deaths.ask_hidden``, deaths.py), so the request alone tells nobody who the scapegoat was;
 the punishment itself is public (the table must know who does not vote) and tells that the
 executed player was the scapegoat, as a shot tells that a hunter died.
 """
@@ -39,7 +39,7 @@ class ScapegoatPunish(Trigger):
 
     @classmethod
     def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
-        voters = game.voters_against(seat)
+        voters = game.assembly.voters_against(seat)
         if not voters:
             return None
         refusals: dict[Any, Refusal] = game.dead_refusals()

@@ -8,7 +8,7 @@ death event of that player and nothing else, and is spent even when it turns out
 the same night (Miller's Hollow). With
 no wolf target, or when healing herself is not allowed (``witchCanSaveSelf``), or after the
 first night with ``witchSaveFirstNightOnly``, no heal is offered that night: ``witch_save``
-offers ``none`` alone, and a spent potion's request too (the engine's ``_cover``). The heal is
+offers ``none`` alone, and a spent potion's request too (``Night.cover``, night.py). The heal is
 aimed at the wolves' target as their kill is, so a bus driver's swap moves both alike
 (mechanics/redirects.py): it saves whoever the kill landed on, and no one else.
 """
