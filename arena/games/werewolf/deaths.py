@@ -49,7 +49,7 @@ class Deaths:
         self.batch.append(seat)
         if announce:
             self.announce(seat)
-        trigger = game.role_of(seat).on_death(game, seat, causes)
+        trigger = game.seat_roles[seat].on_death(game, seat, causes)
         if trigger is not None or (self.trigger_kind is not None and not game.options.revealRolesOnDeath):
             self.owed.append((seat, trigger))
         partner = game.links.get(seat)
@@ -68,7 +68,7 @@ class Deaths:
         wins); the executed speak their last words, then their triggers, then the win check."""
         game = self.game
         game.phase = DAY_EXECUTION
-        outcome = game.role_of(seat).on_executed(game, seat)
+        outcome = game.seat_roles[seat].on_executed(game, seat)
         spared = outcome == SPARED
         data: dict[str, Any] = {"day": game.day, "seat": seat, "spared": spared}
         if game.options.revealRolesOnDeath and not spared:

@@ -151,7 +151,9 @@ class WerewolfGame(Game):
         self.extra: list[str] = cards[players:]
         """The cards dealt to nobody (the thief's choice, see roles/thief.py)."""
         self.roles: list[str] = roles
-        self._roles: list[type[Role]] = [REGISTRY[r] for r in roles]
+        self.seat_roles: list[type[Role]] = [REGISTRY[r] for r in roles]
+        """Each seat's role class, as ``role_of`` gives it: read directly by the engine's own
+        modules in the loops every step runs (the win check, the night's plan)."""
         self.alive: list[bool] = [True] * players
         self.day = 0
         """The number of the current night, and of the day after it."""
@@ -164,9 +166,9 @@ class WerewolfGame(Game):
         self.leader: int | None = None
         self.victims: list[int] = []
         """Last night's dead, in resolution order."""
-        self.state: list[dict[str, Any]] = [role.initial_state(self) for role in self._roles]
+        self.state: list[dict[str, Any]] = [role.initial_state(self) for role in self.seat_roles]
         """Per-seat role memory (the specification's roleState): potions, shots, last protection."""
-        wolves = sum(r.team is Team.WEREWOLF for r in self._roles)
+        wolves = sum(r.team is Team.WEREWOLF for r in self.seat_roles)
         mode = options.lastWordsMode
         self.last_words_left: int | None = None if mode == "all" else 0 if mode == "none" else wolves
         self.in_play = sorted({REGISTRY[r] for r in cards}, key=lambda r: (r.win_order, r.id))
@@ -201,12 +203,12 @@ class WerewolfGame(Game):
         for r in cards:
             counts[r] = counts.get(r, 0) + 1
         self._emit("setup", {"players": players, "options": options.to_dict(), "roles": dict(sorted(counts.items()))})
-        for seat, role in enumerate(self._roles):
+        for seat, role in enumerate(self.seat_roles):
             self._emit("role", {"seat": seat, "role": role.id, "team": role.team.value}, (seat,))
-        wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
+        wolf_seats = [s for s, r in enumerate(self.seat_roles) if r.team is Team.WEREWOLF]
         self._emit("wolves", {"wolves": wolf_seats}, wolf_seats)
         for role in self.in_play:
-            role.on_deal(self, [s for s, r in enumerate(self._roles) if r is role])
+            role.on_deal(self, [s for s, r in enumerate(self.seat_roles) if r is role])
         self._advance()
 
     def _seat(self, roles: list[str]) -> list[str]:
@@ -226,14 +228,14 @@ class WerewolfGame(Game):
     # -- what roles and drivers use ------------------------------------------------
 
     def role_of(self, seat: int) -> type[Role]:
-        return self._roles[seat]
+        return self.seat_roles[seat]
 
     def living(self) -> list[int]:
         return [s for s in range(self.players) if self.alive[s]]
 
     def living_wolves(self) -> list[int]:
         """The living werewolf-team seats (who share the night talk outside the engine)."""
-        return [s for s in range(self.players) if self.alive[s] and self._roles[s].team is Team.WEREWOLF]
+        return [s for s in range(self.players) if self.alive[s] and self.seat_roles[s].team is Team.WEREWOLF]
 
     def paced(self) -> bool:
         return self.phase == NIGHT and self.night.paced
@@ -247,7 +249,7 @@ class WerewolfGame(Game):
             self.phase != NIGHT
             or self.result is not None
             or not self.alive[seat]
-            or self._roles[seat].team is not Team.WEREWOLF
+            or self.seat_roles[seat].team is not Team.WEREWOLF
         ):
             return ()
         return tuple(s for s in self.living_wolves() if s != seat)
@@ -264,13 +266,13 @@ class WerewolfGame(Game):
         are asked tonight."""
         role = REGISTRY[role_id]
         self.roles[seat] = role_id
-        self._roles[seat] = role
+        self.seat_roles[seat] = role
         self.state[seat] = role.initial_state(self)
         self.tell("role", {"seat": seat, "role": role.id, "team": role.team.value}, (seat,))
         if role.team is Team.WEREWOLF:
-            wolf_seats = [s for s, r in enumerate(self._roles) if r.team is Team.WEREWOLF]
+            wolf_seats = [s for s, r in enumerate(self.seat_roles) if r.team is Team.WEREWOLF]
             self.tell("wolves", {"wolves": wolf_seats}, wolf_seats)
-        role.on_deal(self, [s for s, r in enumerate(self._roles) if r is role])
+        role.on_deal(self, [s for s, r in enumerate(self.seat_roles) if r is role])
         self.night.join(seat, role, after)
 
     def link(self, a: int, b: int) -> None:
@@ -340,7 +342,7 @@ class WerewolfGame(Game):
         lovers = sorted(self.links)
         return {
             "roles": list(self.roles),
-            "teams": [r.team.value for r in self._roles],
+            "teams": [r.team.value for r in self.seat_roles],
             "lovers": lovers,
             "extra": list(self.extra),
             **statuses.statuses_at_end(self),
@@ -372,7 +374,7 @@ class WerewolfGame(Game):
                 raise IllegalAction(ErrorCode.PLAYER_DEAD, f"seat {seat} is dead")
             action = ACTIONS.get(kind)
             if action is not None and (decision is None or decision.kind != kind):
-                if action not in self._roles[seat].actions:
+                if action not in self.seat_roles[seat].actions:
                     raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"your role cannot {kind}")
                 if action.exhausted(self, seat):
                     raise IllegalAction(ErrorCode.RESOURCE_EXHAUSTED, f"{kind}: already used up")

@@ -87,7 +87,7 @@ class Night:
         acting = [
             (a, s)
             for s in game.living()
-            for a in game.role_of(s).actions
+            for a in game.seat_roles[s].actions
             if a.step is not None and (game.day == 1 or not a.first_night_only)
         ]
         self.tonight = sorted(acting, key=lambda pair: (pair[0].step, pair[1]))
@@ -238,7 +238,7 @@ class Night:
         deaths = dict(outcome.deaths)
         killers = {seat: list(actors) for seat, actors in outcome.killers.items()}
         for seat in outcome.deaths:
-            cause = game.role_of(seat).retaliation
+            cause = game.seat_roles[seat].retaliation
             if cause is not None:
                 for killer in outcome.killers.get(seat, ()):
                     deaths.setdefault(killer, []).append(cause)

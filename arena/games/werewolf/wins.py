@@ -42,7 +42,7 @@ def winner(game: WerewolfGame) -> Result | None:
     wolves = village = 0
     for s in range(game.players):
         if game.alive[s]:
-            role = game.role_of(s)
+            role = game.seat_roles[s]
             if role.hostile:
                 return None
             wolves += role.team is Team.WEREWOLF
@@ -58,9 +58,9 @@ def with_survivors(game: WerewolfGame, result: Result) -> Result:
     """``result`` with the living ``survivor`` neutrals among the winners, if a side won."""
     if result.winner is None:
         return result
-    survivors = {s for s in game.living() if game.role_of(s).survivor}
+    survivors = {s for s in game.living() if game.seat_roles[s].survivor}
     return Result(result.winner, result.winners | survivors, result.reason)
 
 
 def _team_seats(game: WerewolfGame, team: Team) -> frozenset[int]:
-    return frozenset(s for s in range(game.players) if game.role_of(s).team is team)
+    return frozenset(s for s in range(game.players) if game.seat_roles[s].team is team)
