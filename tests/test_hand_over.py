@@ -21,7 +21,8 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import Message, ProtocolError, parse
 from arena.referee.local import LocalHub
 from arena.sdk import Bot, GameView
-from arena.sdk.bot import Reply, Session
+from arena.sdk import Session
+from arena.sdk.answers import Reply
 from arena.sdk.view import Ask
 from bench.fuzz import LineFuzzer
 

@@ -46,8 +46,6 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
 STILL_OVER: dict[str, int] = {
     "arena/referee/referee.py": 923,
     "arena/referee/referee.py:Referee": 808,
-    "arena/sdk/bot.py": 766,
-    "arena/sdk/bot.py:Session": 470,
     "arena/referee/match.py:Match": 455,
 }
 """What is still too big, at its size when it was listed: the work left to do."""

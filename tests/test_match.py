@@ -17,7 +17,8 @@ from arena.referee import referee as referee_module
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.referee.referee import Referee
-from arena.sdk.bot import Bot, GameView, Reply, Session
+from arena.sdk import Bot, GameView, Session
+from arena.sdk.answers import Reply
 
 ROLE_NAMES = {r.value for r in Role}
 QUEST_FIELDS = {"quest", "team", "result", "fails", "successes", "failures"}

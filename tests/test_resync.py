@@ -16,7 +16,8 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, ERROR, RESYNC, Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
-from arena.sdk.bot import GameView, Reply, Session
+from arena.sdk import GameView, Session
+from arena.sdk.answers import Reply
 
 NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
 

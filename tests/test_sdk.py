@@ -12,7 +12,7 @@ import scramp
 
 import arena.games  # noqa: F401  (in this process; the SDK alone is checked in a subprocess below)
 from arena.protocol import ANSWER, PROTOCOL_VERSION, REGISTER, Message, pack_scram, parse, unpack_scram
-from arena.sdk.bot import Ask, Bot, GameView, Session
+from arena.sdk import Ask, Bot, GameView, Session
 from tests.welcomed import welcomed
 
 REF = "arena"

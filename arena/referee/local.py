@@ -27,7 +27,9 @@ from typing import Any
 
 from ..core.game import Result
 from ..protocol import MAX_LINE_BYTES, Message, ProtocolError, parse
-from ..sdk.bot import Bot, Reply, Session
+from ..sdk.answers import Reply
+from ..sdk.bot import Bot
+from ..sdk.session import Session
 from .identity import Identities
 from .journal import Journal
 from .match import Match, Timeouts

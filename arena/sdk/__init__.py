@@ -29,8 +29,9 @@ from .avalon import (
     TeamAsk,
     VoteAsk,
 )
-from .bot import Bot, Session
+from .bot import Bot
 from .fields import Player
+from .session import Session
 from .speech import Talk, split_text
 from .tuvalon import Line, MoveAsk, TurnAsk, TuvalonBot, TuvalonState, TuvalonView
 from .view import Ask, GameState, GameView

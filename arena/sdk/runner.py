@@ -23,7 +23,8 @@ import irc.client
 from ..core.words import counted
 from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..protocol import UNREGISTER, WHO, Message, topic_referee
-from .bot import Bot, Session
+from .bot import Bot
+from .session import Session
 from .view import Ask, GameView
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from arena.games.tuvalon.options import TuvalonOptions
 from arena.protocol import Message, parse
 from arena.referee.local import LocalHub
 from arena.sdk import MoveAsk, Talk, TurnAsk, TuvalonView
-from arena.sdk.bot import Session
+from arena.sdk import Session
 
 from ..transcript import record
 from .relay import Whisperer, expected_relays
