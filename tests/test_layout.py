@@ -46,8 +46,6 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
 STILL_OVER: dict[str, int] = {
     "arena/games/werewolf/engine.py": 974,
     "arena/games/werewolf/engine.py:WerewolfGame": 783,
-    "arena/referee/referee.py": 923,
-    "arena/referee/referee.py:Referee": 808,
     "arena/sdk/bot.py": 766,
     "arena/sdk/bot.py:Session": 470,
     "arena/config.py": 656,
