@@ -238,7 +238,7 @@ class Referee:
                     leading_ids(msg.verb, msg.args),
                 )
         finally:
-            if self.journal is not None:  # (``_commit``'s own first test, without the call)
+            if self.journal is not None:  # (``WriteAhead.commit``'s own first test, without the call)
                 self._commit()
 
     def on_rename(self, old: str, new: str) -> None:
@@ -366,7 +366,13 @@ class Referee:
     def _seat(self, gid: str, game: Game, names: list[str], bots: list[str], channel: str) -> Match:
         """A match for ``game`` in ``channel``, its seats announced as ``names`` and played
         by ``bots``; a seat whose bot has no connection now gets its lines when it registers."""
-        held = self.writeahead.held
+        held, mode = self.writeahead.held, self.mode
+        # (moderated where turns at the floor need a voice and the server has modes)
+        on_floor = (
+            None
+            if mode is None or not game.floor_kinds
+            else moderating(mode, functools.partial(self.behind, gid), channel)
+        )
         output = MatchOutput(
             say=functools.partial(held(gid, self.send), channel),
             tell=held(gid, self.send),
@@ -375,9 +381,7 @@ class Referee:
             after_sent=None if self.after_sent is None else held(gid, self.after_sent),
             post=None if self.post is None else held(gid, posting(self.post, channel)),
             on_end=self._ended,
-            on_floor=moderating(self.mode, functools.partial(self.behind, gid), channel)
-            if game.floor_kinds and self.mode is not None
-            else None,
+            on_floor=on_floor,
         )
         match = Match(gid, game, names, LINES[game.name], self.timeouts, output, bots=bots, channel=channel)
         for seat, bot in enumerate(bots):
