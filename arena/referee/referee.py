@@ -303,7 +303,8 @@ class Referee:
         self._now = now
         game: Game = GAMES[game_name](len(seats), options, seed)
         gid = gid or self.new_game_id()
-        connections = [self.bot_named(name) for name in seats]
+        by_name = self.registry.by_name  # (``bot_named`` without a call per seat)
+        connections = [by_name.get(name.lower()) for name in seats]
         names = [name if c is None else c.nick for name, c in zip(seats, connections)]
         match = self._seat(gid, game, names, list(seats), channel)
         if self.journal is not None:
@@ -384,8 +385,9 @@ class Referee:
             on_floor=on_floor,
         )
         match = Match(gid, game, names, LINES[game.name], self.timeouts, output, bots=bots, channel=channel)
+        by_name = self.registry.by_name
         for seat, bot in enumerate(bots):
-            info = self.bot_named(bot)
+            info = by_name.get(bot.lower())
             match.route(seat, None if info is None else info.nick)
         self.matches[gid] = match
         self._channel_games[channel.lower()] = match

@@ -83,7 +83,7 @@ class Registry:
         by which wrong proofs are slowed down beside their connection's."""
         self.bots: dict[str, BotInfo] = {}
         """Registered connections by folded nick."""
-        self._by_name: dict[str, BotInfo] = {}
+        self.by_name: dict[str, BotInfo] = {}
         """The same, by folded bot name: one connection per bot."""
 
     def bot_of(self, nick: str, account: str | None = None) -> BotInfo | None:
@@ -95,11 +95,11 @@ class Registry:
         return info
 
     def bot_named(self, name: str) -> BotInfo | None:
-        return self._by_name.get(name.lower())
+        return self.by_name.get(name.lower())
 
     def _bind(self, info: BotInfo) -> None:
         self.bots[info.nick.lower()] = info
-        self._by_name[info.name.lower()] = info
+        self.by_name[info.name.lower()] = info
         self._route(info.name, info.nick)
         for callback in self.on_bot:
             callback(info.name, True)
@@ -107,8 +107,8 @@ class Registry:
     def _unbind(self, info: BotInfo) -> None:
         if self.bots.get(info.nick.lower()) is info:
             del self.bots[info.nick.lower()]
-        if self._by_name.get(info.name.lower()) is info:
-            del self._by_name[info.name.lower()]
+        if self.by_name.get(info.name.lower()) is info:
+            del self.by_name[info.name.lower()]
             self._route(info.name, None)
             for callback in self.on_bot:
                 callback(info.name, False)
@@ -234,7 +234,7 @@ class Registry:
     ) -> None:
         """``sender`` proved it is bot ``name`` (``signed``: the referee's proof in return,
         for WELCOME)."""
-        holder = self._by_name.get(name.lower())
+        holder = self.by_name.get(name.lower())
         if holder is not None and holder.nick.lower() != sender.lower():
             if proof.how == "name":  # nothing proves this connection is the bot rather than the holder
                 self.error(sender, ErrorCode.NAME_TAKEN, f"bot {name} is played by another connection now")
@@ -259,7 +259,7 @@ class Registry:
         # The WELCOME goes in line with the games' lines: a bot obeys none of the referee's
         # lines before it (section 3), so a TABLE or RESYNC sent after it must not overtake it.
         welcome = Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name, **signed)
-        info = self._by_name.get(name.lower())
+        info = self.by_name.get(name.lower())
         if info is not None:  # the same connection again: it has heard everything already
             info.owner, info.version, info.account = owner, bot_version, proof.account
             self.tell(sender, welcome, True)
