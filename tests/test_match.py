@@ -13,7 +13,7 @@ from arena.core.errors import ErrorCode
 from arena.games.avalon.options import AvalonOptions
 from arena.games.avalon.roles import Role, Side
 from arena.protocol import ASK, END, ERROR, MAX_LINE_BYTES, ROLE, TIMEOUT, WARN, Message, Reassembler, parse
-from arena.referee import referee as referee_module
+from arena.referee import gamelines
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.referee.referee import Referee
@@ -715,7 +715,7 @@ def test_who_with_many_long_nicks_is_continued_and_joins_back() -> None:
 def test_lines_for_an_ended_game_get_game_over_while_the_referee_remembers_it(monkeypatch) -> None:
     """The match is let go at the end; the referee keeps the ids and bots of the last
     ``ENDED_MEMORY`` games, so a late answer hears GAME_OVER, and an old one UNKNOWN_GAME."""
-    monkeypatch.setattr(referee_module, "ENDED_MEMORY", 2)
+    monkeypatch.setattr(gamelines, "ENDED_MEMORY", 2)
     hub, nicks = new_hub(5)
     outsider = install(hub, Puppet("outsider"))
     say(hub, "outsider", "REGISTER 1 name=outsider")

@@ -175,7 +175,7 @@ def test_where_a_bot_must_rejoin_the_channel_the_block_waits_for_it() -> None:
     """On a network with channels, the block after ``RESYNC begin`` goes out once the bot
     is seen in the game's channel (or after ``REJOIN_WAIT``): a channel line said while it
     was joining is then in the block, never lost between the two."""
-    from arena.referee.referee import REJOIN_WAIT
+    from arena.referee.rejoin import REJOIN_WAIT
 
     hub = LocalHub(TimeoutConfig(decision=30.0))
     for nick in NICKS[:5]:

@@ -9,7 +9,7 @@ was not yet stored was never acted on, and its bot is asked again. A line of tal
 nothing, so it is stored on its own as it comes.
 
 A write that fails leaves the step unstored, and the game it belongs to says so (``save``
-returns it): its referee holds its lines back and pauses it (``arena.referee.pause``). A
+returns it): its referee holds its lines back and pauses it (``arena.referee.writeahead``). A
 game's first write (its opening, or its taking up after a restart) is part of its first
 step, so it is tried again with it.
 """

@@ -6,24 +6,25 @@ through the ``now`` its callers pass, so the in-memory transport and IRC drive t
 code. It conducts the game: asks its decisions, takes their answers, moves the engine on
 and ends it, with collaborators that each keep their own part of it: ``Seats`` (who plays
 where), ``Record`` (what was sent and said), ``Deadlines`` (the clocks), ``Floor`` (who may
-speak) and ``Requests`` (what is open for whom).
+speak), ``Requests`` (what is open for whom) and ``Asker`` (how a round is asked, and
+what a missed deadline brings).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.decisions import Decision
 from ..core.errors import IllegalAction
 from ..core.events import Event
 from ..core.game import ABORTED, FORFEIT, Game
 from ..core.said import FALLBACKS, Answer, Talk
-from ..protocol import TIMEOUT, WARN, Message, ProtocolError, request_id, valid_request_id
-from .deadlines import FORFEIT_STEP, WARN_STEP, Deadlines, Timeouts
+from ..protocol import Message, ProtocolError, request_id, valid_request_id
+from .asking import Asker
+from .deadlines import Deadlines, Timeouts
 from .floor import Floor, game_over, not_playing
 from .output import MatchOutput
 from .record import Knowledge, Lines, Record
-from .requests import Request, Requests, apply_answer, ask_line, grouped
+from .requests import Requests, apply_answer
 from .seats import Seats
 from .state import Ending, MatchState
 
@@ -64,6 +65,18 @@ class Match:
         self.deadlines = Deadlines(timeouts, len(self.seats), output.after_sent)
         self.floor = Floor(
             game, self.record, self.knowledge, lines.private_talk, lines.private_lines, self._forfeit_speech
+        )
+        self.asker = Asker(
+            gid,
+            game,
+            self.seats,
+            lines,
+            timeouts,
+            self.record,
+            self.requests,
+            self.deadlines,
+            output.after_sent is not None,
+            self._publish,
         )
         self._suspended = False
         """Restored from the store and waiting for its bots (``restore``), or paused
@@ -300,44 +313,8 @@ class Match:
         for seat, deadline in sorted(deadlines.at.items(), key=lambda kv: kv[1]):
             if self.over or not deadlines.passed(seat, deadline, now):
                 continue
-            self._missed(seat, now)
+            self.asker.missed(seat, now)
         self._advance(now)
-
-    def _missed(self, seat: int, now: float) -> None:
-        game, deadlines = self.game, self.deadlines
-        if game.decision_for(seat) is None:
-            deadlines.at.pop(seat, None)
-            return
-        step = deadlines.escalate(seat, game.escalation or self.timeouts.escalation)
-        request = self.requests.of(seat)
-        assert request is not None
-        rid = request.rid
-        if step == WARN_STEP:
-            self.record.send(
-                self.nicks[seat],
-                Message.make(
-                    WARN,
-                    self.gid,
-                    rid,
-                    seconds=int(self.timeouts.grace),
-                    text="your deadline passed; answer now or the default applies",
-                ),
-            )
-            deadlines.start(rid, {seat}, self.timeouts.grace, now, len(self.record.transcript))
-            return
-        deadlines.drop(seat)
-        self.requests.close((seat,))
-        if step == FORFEIT_STEP:
-            self.record.send(None, Message.make(TIMEOUT, self.gid, rid, player=self.names[seat], action="forfeit"))
-            self._publish(game.forfeit(seat, "timeout"))
-            return
-        decision = game.decision_for(seat)
-        assert decision is not None
-        # Only a public request's timeout is public: the default of a private one would tell
-        # what its player chose (an Avalon quest card) or that they hold a role (a night action).
-        to = None if decision.kind in game.public_kinds else self.nicks[seat]
-        self.record.send(to, Message.make(TIMEOUT, self.gid, rid, player=self.names[seat], action="default"))
-        game.apply(seat, decision.kind, game.default_answer(decision))
 
     # -- moving the game on ---------------------------------------------------------
 
@@ -398,7 +375,7 @@ class Match:
             self.requests.asked = round_
             if game.floor_kinds:
                 self.floor.pass_floor()  # voiced before the ASK that grants the floor goes out
-            self._ask_new(pending, now)
+            self.asker.ask_new(pending, now)
             if started:
                 deadlines.pace(now, game.paced())
 
@@ -414,25 +391,6 @@ class Match:
             self._ended = True
             on_end(self)
 
-    def _ask_new(self, pending: Sequence[Decision], now: float) -> None:
-        """Ask the pending decisions not asked yet (a round may grow: a Werewolf night adds
-        the witch's request while others are still open), and forget answered requests.
-
-        A dependent decision (``Game.dependent_kinds``) waits until the stretch's step, a
-        fixed time after it began: sent as soon as it could be, it would tell its player
-        when the others answered, and whether the roles before it still act.
-        """
-        self.requests.prune()
-        at = self.deadlines.at
-        new = [d for d in pending if d.seat not in at]
-        dependent = self.game.dependent_kinds
-        held = [d for d in new if d.kind in dependent] if self.deadlines.early(now) else []
-        self.deadlines.holding = bool(held)
-        if held:
-            new = [d for d in new if d.kind not in dependent]
-        if new:
-            self._ask(new, now)
-
     def _publish(self, events: Sequence[Event]) -> None:
         """Say the events' lines (``Record.publish``): once everything is said during a
         stretch of secret requests, the players know the seats as they are."""
@@ -441,49 +399,3 @@ class Match:
         self.record.publish(events, self.lines)
         if self.deadlines.secret_since is not None and knowledge.published == len(self.game.events):
             knowledge.remember()
-
-    def _ask(self, decisions: Sequence[Decision], now: float) -> None:
-        """Ask a round of decisions with as few lines as secrets allow.
-
-        Identical public requests share one line in the channel. Private requests of one
-        kind (the quest cards of a team) share one request id, so the ids tell nobody who
-        was offered what; each distinct variant goes by DM to the players it is for. A
-        secret request (a night action) is asked of its player alone.
-        """
-        game, record, names = self.game, self.record, self.seats.names
-        public = game.public_kinds
-        for group in grouped(decisions, game):
-            request = self.requests.new({d.seat for d in group})
-            seats = request.seats
-            limit = game.time_limit(group[0])
-            seconds = self.timeouts.decision if limit is None else limit
-            to = "all" if len(seats) == len(names) else [names[s] for s in sorted(seats)]
-            if group[0].kind in public:  # one variant: the options are part of the key
-                record.send(None, self._request(request, group[0], to, seconds))
-            else:
-                variants: dict[tuple[object, ...], list[Decision]] = {}
-                for d in group:
-                    variants.setdefault((d.options, d.count), []).append(d)
-                nicks = self.seats.nicks
-                for variant in variants.values():
-                    record.send_each([nicks[d.seat] for d in variant], self._request(request, variant[0], to, seconds))
-            self._start_deadlines(request, seconds, now)
-
-    def _request(self, request: Request, d: Decision, to: str | list[str], seconds: float) -> Message:
-        return ask_line(
-            self.gid,
-            request.rid,
-            d,
-            to,
-            seconds,
-            self.game,
-            self.lines.ask_context(self.game, d, self.seats.names),
-            self.seats.names,
-        )
-
-    def _start_deadlines(self, request: Request, seconds: float, now: float) -> None:
-        """Give the request's seats ``seconds`` to answer it, from when its lines go out;
-        their answers' latency counts from then too."""
-        seats = request.seats  # (its own set: those who answer before it goes out are done)
-        went = self.requests.sent(seats, request.rid, now, self.output.after_sent is not None)
-        self.deadlines.start(request.rid, seats, seconds, now, len(self.record.transcript), went)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..protocol import Message
 
@@ -42,3 +42,33 @@ class MatchOutput:
     on_floor: Callable[[str | None, str | None], None] | None = None
     """Called with the nicks of the old and the new floor holder when the floor changes
     hands (IRC voices the speaker in a moderated channel)."""
+
+
+def posting(post: Callable[[str, str, Message], object], channel: str) -> Callable[[str | None, str, Message], None]:
+    """A transport's ``post`` as a game in ``channel`` uses it: None stands for the channel."""
+
+    def to(nick: str | None, line: str, msg: Message) -> None:
+        post(channel if nick is None else nick, line, msg)
+
+    return to
+
+
+def moderating(
+    mode: Callable[[str, str], object], behind: Callable[..., Any], channel: str
+) -> Callable[[str | None, str | None], None]:
+    """Only the voiced may talk in a moderated channel: a game's ``on_floor``, which voices
+    whoever has the floor, through the server's ``mode`` (sent ``behind`` the game's lines).
+    The channel is moderated at once."""
+
+    def change(what: str) -> None:
+        behind(mode, channel, what)
+
+    change("+m")
+
+    def floor(old: str | None, new: str | None) -> None:
+        if old is not None:
+            change(f"-v {old}")
+        if new is not None:
+            change(f"+v {new}")
+
+    return floor

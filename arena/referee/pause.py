@@ -32,6 +32,11 @@ def unwritable(exc: BaseException) -> bool:
     return isinstance(exc, (sqlite3.OperationalError, OSError))
 
 
+def failure(exc: BaseException) -> str:
+    """A failure in a few words, for the log: its type and message."""
+    return f"{type(exc).__name__}: {exc}"
+
+
 @dataclass
 class Backoff:
     """Failed writes since ``since``, and when to try again (``at``)."""
