@@ -99,7 +99,8 @@ class Chromium:
         del self._replies[ident]
         if "error" in reply:
             raise RuntimeError(f"{method}: {reply['error']}")
-        return reply.get("result", {})
+        result: dict[str, Any] = reply.get("result", {})
+        return result
 
     def page(self, width: int = 1280, height: int = 900) -> Page:
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]

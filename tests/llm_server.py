@@ -85,7 +85,9 @@ class FakeChat:
         with self.lock:
             for name, prop in schema["properties"].items():
                 if name == "choice" and prop["type"] == "array":
-                    count = int(re.search(r"exactly (\d+)", prop["description"]).group(1))
+                    exactly = re.search(r"exactly (\d+)", prop["description"])
+                    assert exactly is not None, prop["description"]
+                    count = int(exactly.group(1))
                     out[name] = self.rng.sample(prop["items"]["enum"], count)
                 elif name == "choice":
                     out[name] = self.rng.choice(prop["enum"])

@@ -5,6 +5,7 @@ without asking for one."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from arena.sdk import Ask, Bot, GameView
 
@@ -12,7 +13,7 @@ from arena.sdk import Ask, Bot, GameView
 class NaiveBot(Bot):
     owner = "tests"
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         if random.random() < 0.5:
             return ask.random()
         if ask.pick == 1:

@@ -35,7 +35,7 @@ class ScriptedPeer:
         Returns the PROOF line."""
         prefix = f"PRIVMSG {referee} :"
         assert register.startswith(prefix + "REGISTER "), register
-        first = unpack_scram(parse(register[len(prefix) :]).get("scram"))
+        first = unpack_scram(parse(register[len(prefix) :]).fields["scram"])
         nick = first.split(",")[2][2:]
         salt, stored, server_key, count = scramp.ScramMechanism().make_auth_info(key, iteration_count=4096)
         server = scramp.ScramMechanism().make_server(lambda user: (salt, stored, server_key, count))
@@ -44,7 +44,7 @@ class ScriptedPeer:
         self.send(f":{referee}!r@h PRIVMSG {nick} :{challenge.format()}\r\n".encode())
         proof = self.said()
         assert proof.startswith(prefix + "PROOF scram="), proof
-        server.set_client_final(unpack_scram(parse(proof[len(prefix) :]).get("scram")))  # raises if wrong
+        server.set_client_final(unpack_scram(parse(proof[len(prefix) :]).fields["scram"]))  # raises if wrong
         signature = server.get_server_final() if signed else "v=" + pack_scram("not the referee, sorry!!")
         welcome = Message.make("WELCOME", nick, protocol=1, scram=pack_scram(signature))
         self.send(f":{referee}!r@h PRIVMSG {nick} :{welcome.format()}\r\n".encode())

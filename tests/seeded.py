@@ -66,4 +66,4 @@ def games(name: str, count: int = 40) -> Iterator[Game]:
             )
         else:
             players, options = 7, cls.Options()
-        yield _played(cls(players, options, seed), seed)  # type: ignore[call-arg]
+        yield _played(cls(players, options, seed), seed)

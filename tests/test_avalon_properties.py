@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from arena.core.errors import ErrorCode, IllegalAction, SetupError
+from arena.core.events import Event
 from arena.games.avalon.engine import AvalonGame
 from arena.games.avalon.options import AvalonOptions
 from arena.games.avalon.roles import Role
@@ -23,8 +26,12 @@ SETTINGS = settings(
 )
 
 
+Setup = tuple[int, AvalonOptions]
+"""A table size and options that make a legal game."""
+
+
 @st.composite
-def setups(draw):
+def setups(draw: st.DrawFn) -> Setup:
     """(players, options) over every rule combination; invalid ones are filtered out."""
     merlin = draw(st.booleans())
     if merlin:
@@ -51,7 +58,7 @@ def setups(draw):
 seeds = st.integers(0, 2**32 - 1)
 
 
-def play(game: AvalonGame, rng: random.Random, on_step=None) -> int:
+def play(game: AvalonGame, rng: random.Random, on_step: Callable[[AvalonGame], None] | None = None) -> int:
     """Random legal answers until the end; returns the number of actions."""
     actions = 0
     while game.result is None:
@@ -66,13 +73,13 @@ def play(game: AvalonGame, rng: random.Random, on_step=None) -> int:
     return actions
 
 
-def of(game, kind):
+def of(game: AvalonGame, kind: str) -> list[Event]:
     return [e for e in game.events if e.kind == kind]
 
 
 @SETTINGS
 @given(setup=setups(), seed=seeds, player_seed=seeds)
-def test_random_games_are_legal_and_consistent(setup, seed, player_seed):
+def test_random_games_are_legal_and_consistent(setup: Setup, seed: int, player_seed: int) -> None:
     players, options = setup
     game = AvalonGame(players, options, seed)
     actions = play(game, random.Random(player_seed))
@@ -80,6 +87,7 @@ def test_random_games_are_legal_and_consistent(setup, seed, player_seed):
     result = game.result
 
     # The result is legal and the winners are exactly the seats on the winning side at the end.
+    assert result is not None
     assert result.winner in AvalonGame.sides and result.reason in AvalonGame.end_reasons
     assert result.winners == frozenset(s for s in range(players) if game.sides_now[s].value == result.winner)
     assert result.winner == ("evil" if result.reason in EVIL_REASONS else "good")
@@ -155,7 +163,7 @@ def test_random_games_are_legal_and_consistent(setup, seed, player_seed):
     assert pickle.dumps(replayed) == pickle.dumps(game)
 
 
-def _illegal_actions(game: AvalonGame, rng: random.Random):
+def _illegal_actions(game: AvalonGame, rng: random.Random) -> list[tuple[Any, Any, Any, ErrorCode]]:
     """A few actions that are certainly illegal now, each with the code it must get."""
     players = game.players
     if game.result is not None:
@@ -164,7 +172,7 @@ def _illegal_actions(game: AvalonGame, rng: random.Random):
     kind = pending[0].kind
     decision = rng.choice(pending)
     legal_value = decision.random_choice(rng)
-    out = []
+    out: list[tuple[Any, Any, Any, ErrorCode]] = []
     # A seat that is not at the table.
     out.append(
         (
@@ -218,14 +226,14 @@ def _illegal_actions(game: AvalonGame, rng: random.Random):
 
 @SETTINGS
 @given(setup=setups(), seed=seeds, player_seed=seeds, probe_seed=seeds)
-def test_illegal_actions_change_nothing(setup, seed, player_seed, probe_seed):
+def test_illegal_actions_change_nothing(setup: Setup, seed: int, player_seed: int, probe_seed: int) -> None:
     players, options = setup
     game = AvalonGame(players, options, seed)
     probe = random.Random(probe_seed)
     rate = probe.choice([0.03, 0.1, 0.3])
-    tried = []
+    tried: list[ErrorCode] = []
 
-    def try_illegal(g):
+    def try_illegal(g: AvalonGame) -> None:
         if probe.random() >= rate or len(tried) >= 40:
             return
         before = pickle.dumps(g)

@@ -10,10 +10,14 @@ from __future__ import annotations
 import itertools
 import pickle
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import pytest
+from _pytest.mark import ParameterSet
 
 from arena.core.decisions import Decision
+from arena.core.events import Event
 from arena.core.errors import ErrorCode, IllegalAction, SetupError
 from arena.core.options import OptionError
 from arena.games.avalon.engine import AvalonGame
@@ -73,7 +77,7 @@ ROLE_NAMES = {
 def _parse_table(text: str) -> dict[tuple[Role, Role], str]:
     lines = [line for line in text.strip().splitlines() if line.strip()]
     header = [ROLE_NAMES[c.strip()] for c in lines[0].split("|")[1:]]
-    cells = {}
+    cells: dict[tuple[Role, Role], str] = {}
     for line in lines[2:]:
         parts = [c.strip() for c in line.split("|")]
         observer = ROLE_NAMES[parts[0]]
@@ -97,7 +101,7 @@ def table_sees(observer: Role, seen: Role, variant: int) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 
-def new_game(players: int, seed: int = 0, **options) -> AvalonGame:
+def new_game(players: int, seed: int = 0, **options: Any) -> AvalonGame:
     return AvalonGame(players, AvalonOptions(**options), seed)
 
 
@@ -114,47 +118,54 @@ def side_seats(game: AvalonGame, side: Side) -> list[int]:
     return [s for s in range(game.players) if game.sides_now[s] is side]
 
 
+def decision_of(game: AvalonGame, seat: int) -> Decision:
+    """What ``seat`` is asked now (it must be asked something)."""
+    d = game.decision_for(seat)
+    assert d is not None, f"seat {seat} is asked nothing"
+    return d
+
+
 def only_pending(game: AvalonGame, kind: str) -> Decision:
     pending = game.pending()
     assert len(pending) == 1 and pending[0].kind == kind, pending
     return pending[0]
 
 
-def events_of(game: AvalonGame, kind: str) -> list:
+def events_of(game: AvalonGame, kind: str) -> list[Event]:
     return [e for e in game.events if e.kind == kind]
 
 
-def role_event(game: AvalonGame, seat: int):
+def role_event(game: AvalonGame, seat: int) -> Event:
     found = [e for e in game.events if e.kind == "role" and e.data["seat"] == seat]
     assert len(found) == 1
     return found[0]
 
 
-def propose(game: AvalonGame, team) -> list:
+def propose(game: AvalonGame, team: Iterable[int]) -> list[Event]:
     return game.apply(game.leader, "team", tuple(team))
 
 
-def vote(game: AvalonGame, approvers) -> list:
+def vote(game: AvalonGame, approvers: Iterable[int]) -> list[Event]:
     approvers = set(approvers)
-    new = []
+    new: list[Event] = []
     for s in range(game.players):
         new += game.apply(s, "vote", "approve" if s in approvers else "reject")
     return new
 
 
-def reject_once(game: AvalonGame) -> dict:
+def reject_once(game: AvalonGame) -> dict[str, Any]:
     d = only_pending(game, "team")
     propose(game, range(d.count))
     vote(game, ())
     return events_of(game, "votes")[-1].data
 
 
-def play_cards(game: AvalonGame, fails=()) -> None:
+def play_cards(game: AvalonGame, fails: Iterable[int] = ()) -> None:
     for s in game.team:
         game.apply(s, "quest", "fail" if s in fails else "success")
 
 
-def run_quest(game: AvalonGame, n_fail: int = 0) -> dict:
+def run_quest(game: AvalonGame, n_fail: int = 0) -> dict[str, Any]:
     """Propose a team with ``n_fail`` currently-evil seats who fail and good seats who succeed."""
     d = only_pending(game, "team")
     evil = side_seats(game, Side.EVIL)[:n_fail]
@@ -172,7 +183,7 @@ def run_quests(game: AvalonGame, plan: str) -> None:
         run_quest(game, "SFD".index(step))
 
 
-def find_seed(predicate, players: int, limit: int = 2000, **options) -> AvalonGame:
+def find_seed(predicate: Callable[[AvalonGame], bool], players: int, limit: int = 2000, **options: Any) -> AvalonGame:
     for seed in range(limit):
         game = new_game(players, seed, **options)
         if predicate(game):
@@ -180,7 +191,7 @@ def find_seed(predicate, players: int, limit: int = 2000, **options) -> AvalonGa
     raise AssertionError("no seed found")
 
 
-def all_options():
+def all_options() -> Iterator[AvalonOptions]:
     for merlin, percival, morgana, mordred, oberon in itertools.product((False, True), repeat=5):
         for lancelot in range(4):
             for evil_at_nine in (3, 4):
@@ -202,7 +213,7 @@ def all_options():
 
 @pytest.mark.parametrize("players", range(5, 11))
 @pytest.mark.parametrize("options", [{}, {"merlin": False}, {"percival": True, "lancelot": 1}])
-def test_good_evil_counts(players, options):
+def test_good_evil_counts(players: int, options: dict[str, bool | int]) -> None:
     good, evil = GOOD_EVIL[players]
     for seed in range(5):
         game = new_game(players, seed, **options)
@@ -214,7 +225,7 @@ def test_good_evil_counts(players, options):
         assert Counter(s.value for s in game.sides_now) == {"good": good, "evil": evil}
 
 
-def test_evil_at_nine_override():
+def test_evil_at_nine_override() -> None:
     for options in ({}, {"merlin": False}, {"morgana": True, "mordred": True, "oberon": True}):
         game = new_game(9, 1, evil_at_nine=4, **options)
         assert (game.events[0].data["good"], game.events[0].data["evil"]) == (5, 4)
@@ -225,13 +236,13 @@ def test_evil_at_nine_override():
 
 
 @pytest.mark.parametrize("players", [5, 6, 7, 8, 10])
-def test_evil_at_nine_only_applies_to_nine(players):
+def test_evil_at_nine_only_applies_to_nine(players: int) -> None:
     game = new_game(players, evil_at_nine=4)
     assert (game.events[0].data["good"], game.events[0].data["evil"]) == GOOD_EVIL[players]
 
 
 @pytest.mark.parametrize("players", range(5, 11))
-def test_quest_sizes(players):
+def test_quest_sizes(players: int) -> None:
     game = new_game(players, 3, merlin=False)
     setup = game.events[0].data
     assert tuple(setup["quest_sizes"]) == QUEST_SIZES[players]
@@ -248,7 +259,7 @@ def test_quest_sizes(players):
 
 
 @pytest.mark.parametrize("players", [7, 8, 9, 10])
-def test_fourth_quest_one_fail_succeeds_at_seven_plus(players):
+def test_fourth_quest_one_fail_succeeds_at_seven_plus(players: int) -> None:
     game = new_game(players, 2)
     run_quests(game, "FSF")
     q4 = run_quest(game, 1)
@@ -258,7 +269,7 @@ def test_fourth_quest_one_fail_succeeds_at_seven_plus(players):
 
 
 @pytest.mark.parametrize("players", [7, 8, 9, 10])
-def test_fourth_quest_two_fails_fail_at_seven_plus(players):
+def test_fourth_quest_two_fails_fail_at_seven_plus(players: int) -> None:
     game = new_game(players, 2)
     run_quests(game, "SFS")
     q4 = run_quest(game, 2)
@@ -267,7 +278,7 @@ def test_fourth_quest_two_fails_fail_at_seven_plus(players):
 
 
 @pytest.mark.parametrize("players", [5, 6])
-def test_fourth_quest_one_fail_fails_below_seven(players):
+def test_fourth_quest_one_fail_fails_below_seven(players: int) -> None:
     game = new_game(players, 2)
     run_quests(game, "SFS")
     q4 = run_quest(game, 1)
@@ -276,14 +287,14 @@ def test_fourth_quest_one_fail_fails_below_seven(players):
 
 @pytest.mark.parametrize("players", [7, 10])
 @pytest.mark.parametrize("quest,before", [(1, ""), (2, "S"), (3, "SS"), (5, "SFSD")])
-def test_one_fail_sinks_other_quests_at_seven_plus(players, quest, before):
+def test_one_fail_sinks_other_quests_at_seven_plus(players: int, quest: int, before: str) -> None:
     game = new_game(players, 4, merlin=False)
     run_quests(game, before)
     data = run_quest(game, 1)
     assert data["quest"] == quest and data["fails"] == 1 and data["result"] == "fail"
 
 
-def test_first_leader_and_roles_are_random():
+def test_first_leader_and_roles_are_random() -> None:
     leaders = Counter(new_game(5, seed).leader for seed in range(200))
     assert set(leaders) == set(range(5))
     merlins = Counter(new_game(5, seed).roles.index(Role.MERLIN) for seed in range(200))
@@ -301,7 +312,7 @@ LANCELOTS = {Role.GOOD_LANCELOT, Role.EVIL_LANCELOT}
 UNIQUE = set(Role) - {Role.SERVANT, Role.MINION}
 
 
-def _cells():
+def _cells() -> Iterator[ParameterSet]:
     for observer, seen in TABLE:
         if observer == seen and observer in UNIQUE:
             continue  # a role of which there is only one never sees itself
@@ -311,10 +322,10 @@ def _cells():
             yield pytest.param(observer, seen, variant, id=f"{observer.value}-sees-{seen.value}-lancelot{variant}")
 
 
-def _configs_with(observer: Role, seen: Role, variant: int):
+def _configs_with(observer: Role, seen: Role, variant: int) -> list[tuple[int, AvalonOptions]]:
     """Every (players, options) whose deal contains ``observer`` and ``seen`` (twice if equal)."""
     flags = {ROLE_FLAG[r]: True for r in (observer, seen) if r in ROLE_FLAG}
-    found = []
+    found: list[tuple[int, AvalonOptions]] = []
     for players, evil_at_nine in [(5, 3), (6, 3), (7, 3), (8, 3), (9, 3), (9, 4), (10, 3)]:
         options = AvalonOptions(lancelot=variant, evil_at_nine=evil_at_nine, **flags)
         try:
@@ -341,7 +352,7 @@ def assert_role_events_follow_table(game: AvalonGame, variant: int) -> None:
 
 
 @pytest.mark.parametrize("observer,seen,variant", list(_cells()))
-def test_visibility_cell(observer, seen, variant):
+def test_visibility_cell(observer: Role, seen: Role, variant: int) -> None:
     visible = table_sees(observer, seen, variant)
     for players, options in _configs_with(observer, seen, variant):
         for seed in range(2):
@@ -357,7 +368,7 @@ def test_visibility_cell(observer, seen, variant):
             assert_role_events_follow_table(game, variant)
 
 
-def test_visibility_table_transcription_spot_checks():
+def test_visibility_table_transcription_spot_checks() -> None:
     # A few cells read by hand from the source, so a parsing slip cannot go unnoticed.
     assert TABLE[(Role.MERLIN, Role.MORDRED)] == "x"
     assert TABLE[(Role.MERLIN, Role.OBERON)] == "V"
@@ -371,7 +382,7 @@ def test_visibility_table_transcription_spot_checks():
 
 
 @pytest.mark.parametrize("variant", [0, 1, 2, 3])
-def test_visibility_in_rich_deals(variant):
+def test_visibility_in_rich_deals(variant: int) -> None:
     # Many roles at once, at every player count and evil count that allows them.
     for options in all_options():
         if not options.merlin or options.lancelot != variant:
@@ -386,7 +397,7 @@ def test_visibility_in_rich_deals(variant):
 
 
 @pytest.mark.parametrize("players", range(5, 11))
-def test_plain_mode_visibility(players):
+def test_plain_mode_visibility(players: int) -> None:
     for evil_at_nine in (3, 4):
         for seed in range(3):
             game = new_game(players, seed, merlin=False, evil_at_nine=evil_at_nine)
@@ -421,17 +432,18 @@ def assert_end(game: AvalonGame, winner: str, reason: str) -> None:
 
 @pytest.mark.parametrize("merlin", [True, False])
 @pytest.mark.parametrize("plan", ["FFF", "SFSFF", "FSSFF"])
-def test_three_fails(merlin, plan):
+def test_three_fails(merlin: bool, plan: str) -> None:
     game = new_game(5, 7, merlin=merlin)
     run_quests(game, plan[:-1])
     assert game.result is None
     last = run_quest(game, 1)
     assert (last["successes"], last["failures"]) == (plan.count("S"), 3)
     assert_end(game, "evil", "three_fails")
+    assert game.result is not None
     assert game.result.winners == frozenset(s for s, r in enumerate(game.roles) if r in EVIL_ROLES)
 
 
-def test_five_rejections_in_a_row():
+def test_five_rejections_in_a_row() -> None:
     game = new_game(6, 5)
     for n in range(1, 5):
         assert reject_once(game)["rejections"] == n
@@ -443,7 +455,7 @@ def test_five_rejections_in_a_row():
     assert_end(game, "evil", "five_rejections")
 
 
-def test_rejections_reset_by_an_approved_team():
+def test_rejections_reset_by_an_approved_team() -> None:
     game = new_game(6, 5)
     for _ in range(4):
         reject_once(game)
@@ -467,7 +479,7 @@ def test_rejections_reset_by_an_approved_team():
 
 
 @pytest.mark.parametrize("players", range(5, 11))
-def test_three_successes_without_merlin(players):
+def test_three_successes_without_merlin(players: int) -> None:
     game = new_game(players, 11, merlin=False)
     run_quests(game, "SFS")
     assert game.result is None
@@ -477,13 +489,13 @@ def test_three_successes_without_merlin(players):
     assert not events_of(game, "assassination_phase")
 
 
-def _game_at_assassination(players=7, seed=13, **options):
+def _game_at_assassination(players: int = 7, seed: int = 13, **options: Any) -> AvalonGame:
     game = new_game(players, seed, **options)
     run_quests(game, "SSFS")
     return game
 
 
-def test_assassin_gets_the_only_decision_after_three_successes():
+def test_assassin_gets_the_only_decision_after_three_successes() -> None:
     for players in range(5, 11):
         game = _game_at_assassination(players)
         assassin = seat_of(game, Role.ASSASSIN)
@@ -502,7 +514,7 @@ def test_assassin_gets_the_only_decision_after_three_successes():
 
 
 @pytest.mark.parametrize("players", range(5, 11))
-def test_assassination_outcomes(players):
+def test_assassination_outcomes(players: int) -> None:
     options = {"percival": True, "morgana": True} if players >= 7 else {}
     game = _game_at_assassination(players, **options)
     assassin = seat_of(game, Role.ASSASSIN)
@@ -527,7 +539,7 @@ def test_assassination_outcomes(players):
 
 
 @pytest.mark.parametrize("players", range(5, 11))
-def test_strict_majority(players):
+def test_strict_majority(players: int) -> None:
     base = pickle.dumps(new_game(players, 21))
     for approvals in range(players + 1):
         game = pickle.loads(base)
@@ -549,14 +561,14 @@ def test_strict_majority(players):
     "players,approvals,passed",
     [(10, 5, False), (10, 6, True), (5, 3, True), (5, 2, False), (6, 3, False), (6, 4, True)],
 )
-def test_majority_examples(players, approvals, passed):
+def test_majority_examples(players: int, approvals: int, passed: bool) -> None:
     game = new_game(players, 1)
     propose(game, range(only_pending(game, "team").count))
     vote(game, range(approvals))
     assert events_of(game, "votes")[-1].data["passed"] is passed
 
 
-def test_votes_are_revealed_together_after_the_last_vote():
+def test_votes_are_revealed_together_after_the_last_vote() -> None:
     game = new_game(8, 2)
     propose(game, range(3))
     order = [5, 2, 7, 0, 3, 6, 1, 4]
@@ -575,7 +587,7 @@ def test_votes_are_revealed_together_after_the_last_vote():
 
 
 @pytest.mark.parametrize("players", [5, 7, 10])
-def test_leader_passes_to_next_seat_after_every_proposal(players):
+def test_leader_passes_to_next_seat_after_every_proposal(players: int) -> None:
     game = new_game(players, 9)
     leaders = [game.leader]
     # Rejections, approvals and quests mixed, long enough to wrap around the table.
@@ -602,7 +614,7 @@ def test_leader_passes_to_next_seat_after_every_proposal(players):
 # ---------------------------------------------------------------------------------------------
 
 
-def _on_team(game: AvalonGame, members) -> None:
+def _on_team(game: AvalonGame, members: Iterable[int]) -> None:
     """Put exactly ``members`` (padded with good seats) on an approved team."""
     d = only_pending(game, "team")
     members = list(members)
@@ -626,11 +638,11 @@ def _on_team(game: AvalonGame, members) -> None:
         ({"lancelot": 3}, Role.GOOD_LANCELOT),
     ],
 )
-def test_good_must_play_success(options, role):
+def test_good_must_play_success(options: dict[str, bool | int], role: Role) -> None:
     game = new_game(7, 3, **options)
     seat = seats_of(game, role)[0]
     _on_team(game, [seat])
-    assert game.decision_for(seat).options == ("success",)
+    assert decision_of(game, seat).options == ("success",)
     before = pickle.dumps(game)
     with pytest.raises(IllegalAction) as err:
         game.apply(seat, "quest", "fail")
@@ -653,11 +665,11 @@ def test_good_must_play_success(options, role):
     ],
 )
 @pytest.mark.parametrize("card", ["success", "fail"])
-def test_evil_may_play_either_card(options, role, card):
+def test_evil_may_play_either_card(options: dict[str, bool | int], role: Role, card: str) -> None:
     game = new_game(7, 3, **options)
     seat = seats_of(game, role)[0]
     _on_team(game, [seat])
-    assert set(game.decision_for(seat).options) == {"success", "fail"}
+    assert set(decision_of(game, seat).options) == {"success", "fail"}
     game.apply(seat, "quest", card)
     for s in game.team:
         if s != seat:
@@ -668,16 +680,17 @@ def test_evil_may_play_either_card(options, role, card):
 
 
 def _deck(game: AvalonGame) -> list[str]:
-    return events_of(game, "loyalty_deck")[0].data["cards"]
+    cards: list[str] = events_of(game, "loyalty_deck")[0].data["cards"]
+    return cards
 
 
-def test_lancelot2_without_switch_constraints():
+def test_lancelot2_without_switch_constraints() -> None:
     game = find_seed(lambda g: _deck(g)[0] == "blank", 7, lancelot=2)
     good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)
     assert game.sides_now[good_l] is Side.GOOD and game.sides_now[evil_l] is Side.EVIL
     _on_team(game, [good_l, evil_l])
-    assert game.decision_for(good_l).options == ("success",)
-    assert game.decision_for(evil_l).options == ("fail",)
+    assert decision_of(game, good_l).options == ("success",)
+    assert decision_of(game, evil_l).options == ("fail",)
     for seat, card in ((good_l, "fail"), (evil_l, "success")):
         before = pickle.dumps(game)
         with pytest.raises(IllegalAction) as err:
@@ -687,20 +700,20 @@ def test_lancelot2_without_switch_constraints():
     # Other evil players still choose freely under variant 2.
     game2 = find_seed(lambda g: _deck(g)[0] == "blank", 7, lancelot=2)
     _on_team(game2, [seat_of(game2, Role.ASSASSIN)])
-    assert set(game2.decision_for(seat_of(game2, Role.ASSASSIN)).options) == {"success", "fail"}
+    assert set(decision_of(game2, seat_of(game2, Role.ASSASSIN)).options) == {"success", "fail"}
 
 
-def test_the_default_quest_card_is_the_first_offered_fail_when_it_is_the_only_one():
+def test_the_default_quest_card_is_the_first_offered_fail_when_it_is_the_only_one() -> None:
     """protocol.md, section 4: a silent quester's card is ``success``, or ``fail`` where that is
     all it is offered (the Lancelot who is evil now, under variant 2)."""
     game = find_seed(lambda g: _deck(g)[0] == "blank", 7, lancelot=2)
     good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)
     _on_team(game, [good_l, evil_l])
-    assert game.default_answer(game.decision_for(good_l)) == "success"
-    assert game.default_answer(game.decision_for(evil_l)) == "fail"
+    assert game.default_answer(decision_of(game, good_l)) == "success"
+    assert game.default_answer(decision_of(game, evil_l)) == "fail"
 
 
-def test_lancelot2_switch_at_first_quest_swaps_constraints():
+def test_lancelot2_switch_at_first_quest_swaps_constraints() -> None:
     game = find_seed(lambda g: _deck(g)[0] == "switch", 7, lancelot=2)
     good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)
     assert events_of(game, "loyalty")[0].data == {"quest": 1, "card": "switch"}
@@ -709,11 +722,11 @@ def test_lancelot2_switch_at_first_quest_swaps_constraints():
     assert role_event(game, good_l).data["side"] == "good"
     assert role_event(game, evil_l).data["side"] == "evil"
     _on_team(game, [good_l, evil_l])
-    assert game.decision_for(good_l).options == ("fail",)
-    assert game.decision_for(evil_l).options == ("success",)
+    assert decision_of(game, good_l).options == ("fail",)
+    assert decision_of(game, evil_l).options == ("success",)
 
 
-def test_lancelot1_switch_at_third_quest_swaps_constraints():
+def test_lancelot1_switch_at_third_quest_swaps_constraints() -> None:
     found = None
     for seed in range(500):
         game = new_game(5, seed, lancelot=1)
@@ -726,24 +739,25 @@ def test_lancelot1_switch_at_third_quest_swaps_constraints():
     good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)
     assert game.sides_now[good_l] is Side.EVIL and game.sides_now[evil_l] is Side.GOOD
     _on_team(game, [good_l, evil_l])
-    assert set(game.decision_for(good_l).options) == {"success", "fail"}
-    assert game.decision_for(evil_l).options == ("success",)
+    assert set(decision_of(game, good_l).options) == {"success", "fail"}
+    assert decision_of(game, evil_l).options == ("success",)
     with pytest.raises(IllegalAction) as err:
         game.apply(evil_l, "quest", "fail")
     assert err.value.code is ErrorCode.ACTION_NOT_ALLOWED
 
 
-def test_lancelot_winners_follow_final_side_evil_win():
+def test_lancelot_winners_follow_final_side_evil_win() -> None:
     # Variant 2, an odd number of switches among the first three cards, evil wins three fails.
     game = find_seed(lambda g: _deck(g)[:3].count("switch") == 1, 5, lancelot=2)
     good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)
     run_quests(game, "FFF")
     assert_end(game, "evil", "three_fails")
+    assert game.result is not None
     assert good_l in game.result.winners and evil_l not in game.result.winners
     assert game.events[-1].data["sides"][good_l] == "evil"
 
 
-def test_lancelot_winners_follow_final_side_good_win():
+def test_lancelot_winners_follow_final_side_good_win() -> None:
     game = find_seed(lambda g: _deck(g)[:4].count("switch") == 1 and _deck(g)[3] == "blank", 5, lancelot=2)
     good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)
     run_quests(game, "SSFS")
@@ -751,14 +765,16 @@ def test_lancelot_winners_follow_final_side_good_win():
     target = next(s for s in range(5) if s not in (assassin, seat_of(game, Role.MERLIN)))
     game.apply(assassin, "assassinate", target)
     assert_end(game, "good", "merlin_survived")
+    assert game.result is not None
     assert evil_l in game.result.winners and good_l not in game.result.winners
 
 
-def test_lancelot_winners_with_even_switches_keep_starting_sides():
+def test_lancelot_winners_with_even_switches_keep_starting_sides() -> None:
     game = find_seed(lambda g: _deck(g)[:3].count("switch") == 2, 5, lancelot=2)
     good_l, evil_l = seat_of(game, Role.GOOD_LANCELOT), seat_of(game, Role.EVIL_LANCELOT)
     run_quests(game, "FFF")
     assert_end(game, "evil", "three_fails")
+    assert game.result is not None
     assert evil_l in game.result.winners and good_l not in game.result.winners
 
 
@@ -767,7 +783,7 @@ def test_lancelot_winners_with_even_switches_keep_starting_sides():
 # ---------------------------------------------------------------------------------------------
 
 
-def _play_to_end_alternating(game: AvalonGame, check) -> None:
+def _play_to_end_alternating(game: AvalonGame, check: Callable[[AvalonGame], None]) -> None:
     """Play S F S F S (as far as the game goes), calling ``check`` after every quest start."""
     for step in "SFSFS":
         if game.result is not None:
@@ -776,19 +792,19 @@ def _play_to_end_alternating(game: AvalonGame, check) -> None:
         run_quest(game, 0 if step == "S" else 1)
 
 
-def _lancelot_sides(game):
+def _lancelot_sides(game: AvalonGame) -> tuple[Side, Side]:
     return (game.sides_now[seat_of(game, Role.GOOD_LANCELOT)], game.sides_now[seat_of(game, Role.EVIL_LANCELOT)])
 
 
-def test_variant1_reveals_from_the_third_quest():
-    sequences = Counter()
-    first_cards = Counter()
+def test_variant1_reveals_from_the_third_quest() -> None:
+    sequences: Counter[tuple[str, ...]] = Counter()
+    first_cards: Counter[str] = Counter()
     for seed in range(300):
         game = new_game(5, seed, lancelot=1)
         assert not events_of(game, "loyalty_deck")
         switches = 0
 
-        def check(g):
+        def check(g: AvalonGame) -> None:
             nonlocal switches
             quest = len(events_of(g, "quest")) + 1
             loyalty = events_of(g, "loyalty")
@@ -823,7 +839,7 @@ def test_variant1_reveals_from_the_third_quest():
     assert 80 <= first_cards["switch"] <= 160
 
 
-def test_variant1_no_loyalty_when_game_ends_early():
+def test_variant1_no_loyalty_when_game_ends_early() -> None:
     game = new_game(5, 0, lancelot=1, merlin=True)
     run_quests(game, "F")
     assert not events_of(game, "loyalty")
@@ -834,8 +850,8 @@ def test_variant1_no_loyalty_when_game_ends_early():
     assert len(events_of(game, "loyalty")) == 1
 
 
-def test_variant2_deck_is_public_and_applied_in_order():
-    switch_counts = Counter()
+def test_variant2_deck_is_public_and_applied_in_order() -> None:
+    switch_counts: Counter[int] = Counter()
     for seed in range(300):
         game = new_game(5, seed, lancelot=2)
         decks = events_of(game, "loyalty_deck")
@@ -848,7 +864,7 @@ def test_variant2_deck_is_public_and_applied_in_order():
         assert game.events.index(decks[0]) < game.events.index(events_of(game, "leader")[0])
         switches = 0
 
-        def check(g):
+        def check(g: AvalonGame) -> None:
             nonlocal switches
             quest = len(events_of(g, "quest")) + 1
             loyalty = events_of(g, "loyalty")
@@ -865,7 +881,7 @@ def test_variant2_deck_is_public_and_applied_in_order():
 
 
 @pytest.mark.parametrize("variant", [0, 3])
-def test_no_deck_without_variant_1_or_2(variant):
+def test_no_deck_without_variant_1_or_2(variant: int) -> None:
     for seed in range(30):
         game = new_game(5, seed, lancelot=variant)
         start = list(game.sides_now)
@@ -892,14 +908,14 @@ def test_no_deck_without_variant_1_or_2(variant):
     ],
 )
 @pytest.mark.parametrize("players", [5, 10])
-def test_plain_mode_forbids_other_options(extra, players):
+def test_plain_mode_forbids_other_options(extra: dict[str, Any], players: int) -> None:
     with pytest.raises(SetupError):
         new_game(players, merlin=False, **extra)
     with pytest.raises(SetupError):
         AvalonGame.check_setup(players, AvalonOptions(merlin=False, **extra))
 
 
-def test_too_many_special_evil_roles():
+def test_too_many_special_evil_roles() -> None:
     with pytest.raises(SetupError):
         new_game(5, morgana=True, mordred=True)
     with pytest.raises(SetupError):
@@ -915,7 +931,7 @@ def test_too_many_special_evil_roles():
     new_game(9, morgana=True, mordred=True, oberon=True, evil_at_nine=4)
 
 
-def test_too_many_special_good_roles(monkeypatch):
+def test_too_many_special_good_roles(monkeypatch: pytest.MonkeyPatch) -> None:
     # With the real tables every count has at least 3 good seats, enough for Merlin, Percival
     # and the good Lancelot; the check is exercised with a patched count.
     for players in range(5, 11):
@@ -928,7 +944,7 @@ def test_too_many_special_good_roles(monkeypatch):
 
 
 @pytest.mark.parametrize("players", [-1, 0, 4, 11, 100])
-def test_player_count_out_of_range(players):
+def test_player_count_out_of_range(players: int) -> None:
     for options in (AvalonOptions(), AvalonOptions(merlin=False)):
         with pytest.raises(SetupError):
             AvalonGame(players, options, 0)
@@ -936,7 +952,7 @@ def test_player_count_out_of_range(players):
             AvalonGame.check_setup(players, options)
 
 
-def test_setup_validity_oracle_every_combination():
+def test_setup_validity_oracle_every_combination() -> None:
     """Every option combination at every count: valid exactly when the rules allow it."""
     for options in all_options():
         extras = [options.percival, options.morgana, options.mordred, options.oberon, options.lancelot != 0]
@@ -956,7 +972,7 @@ def test_setup_validity_oracle_every_combination():
             AvalonGame.check_setup(players, options)
             game = AvalonGame(players, options, players)
             roles = Counter(game.roles)
-            expected = Counter()
+            expected: Counter[Role] = Counter()
             if options.merlin:
                 expected[Role.MERLIN] = expected[Role.ASSASSIN] = 1
             for flag, role in (
@@ -992,12 +1008,12 @@ def test_setup_validity_oracle_every_combination():
         ["mordred=yes", "nonsense=1"],
     ],
 )
-def test_option_parsing_errors(pairs):
+def test_option_parsing_errors(pairs: list[str]) -> None:
     with pytest.raises(OptionError):
         AvalonOptions.from_pairs(pairs)
 
 
-def test_option_parsing_accepts_good_values():
+def test_option_parsing_accepts_good_values() -> None:
     opts = AvalonOptions.from_pairs(
         ["percival=yes", "morgana=ON", "mordred=1", "oberon=false", "lancelot=2", "evil_at_nine=4"]
     )

@@ -45,20 +45,20 @@ def win_rates(players: int, games: int, options: AvalonOptions) -> tuple[dict[st
     return {k: wins[k] / seats[k] for k in wins}, errors
 
 
-def test_rule_bot_beats_random_bots_over_200_games():
+def test_rule_bot_beats_random_bots_over_200_games() -> None:
     rates, errors = win_rates(5, 200, AvalonOptions())
     assert errors == 0, "the rule bot sent answers the referee refused"
     assert rates["rule"] - rates["rand"] >= 0.15, rates
 
 
-def test_rule_bot_plays_legally_with_every_role():
+def test_rule_bot_plays_legally_with_every_role() -> None:
     options = AvalonOptions(percival=True, morgana=True, mordred=True, lancelot=2)
     rates, errors = win_rates(10, 200, options)  # every role in play: a noisier game, more games
     assert errors == 0
     assert rates["rule"] > rates["rand"], rates
 
 
-def test_random_and_rule_bots_play_chaos_werewolf_at_every_table_size():
+def test_random_and_rule_bots_play_chaos_werewolf_at_every_table_size() -> None:
     """Eighty games at decks drawn from every role, 6 to 20 seats, the example bots mixed:
     between them every request kind is asked, the referee refuses no answer and no bot's
     code raises (the SDK would play on at random, hiding it)."""

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn
 
 import pytest
 import yaml
@@ -20,8 +21,12 @@ from arena.games.avalon.engine import END_REASONS
 KEYS = ["game", "players", "games", "seed", "options", "wins", "end_reasons", "seconds"]
 
 
+Run = Callable[..., Result]
+"""What ``run`` gives: ``arena`` with these arguments, its result."""
+
+
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator:
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Run]:
     runner = CliRunner()
     monkeypatch.chdir(tmp_path)  # an empty folder: no config.yaml, the built-in defaults
     assert not Path("config.yaml").exists()
@@ -32,7 +37,7 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator:
     yield invoke
 
 
-def summary(result: Result) -> dict:
+def summary(result: Result) -> dict[str, Any]:
     assert result.exit_code == 0, result.output
     text = result.stdout.strip()
     assert text.count("\n") == 0, f"expected one line of JSON, got {result.stdout!r}"
@@ -41,7 +46,7 @@ def summary(result: Result) -> dict:
     return data
 
 
-def check_summary(data: dict, players: int, games: int, seed: int) -> None:
+def check_summary(data: dict[str, Any], players: int, games: int, seed: int) -> None:
     assert list(data) == KEYS
     assert (data["game"], data["players"], data["games"], data["seed"]) == ("avalon", players, games, seed)
     assert set(data["wins"]) == {"good", "evil"}
@@ -53,14 +58,14 @@ def check_summary(data: dict, players: int, games: int, seed: int) -> None:
     assert data["options"]["merlin"] is True
 
 
-def test_simulate_json(run) -> None:
+def test_simulate_json(run: Run) -> None:
     data = summary(run("simulate", "--players", "10", "--games", "200", "--seed", "5", "--json"))
     check_summary(data, 10, 200, 5)
     # Good wins only through Merlin surviving the assassin; evil's three ways add up.
     assert data["wins"]["good"] == data["end_reasons"].get("merlin_survived", 0)
 
 
-def test_simulate_json_is_reproducible(run) -> None:
+def test_simulate_json_is_reproducible(run: Run) -> None:
     args = ("simulate", "--players", "10", "--games", "200", "--seed", "5", "--json")
     first, second = summary(run(*args)), summary(run(*args))
     first.pop("seconds"), second.pop("seconds")
@@ -70,7 +75,7 @@ def test_simulate_json_is_reproducible(run) -> None:
     assert other != first, "the seed changes nothing"
 
 
-def test_simulate_over_the_protocol(run) -> None:
+def test_simulate_over_the_protocol(run: Run) -> None:
     args = ("simulate", "--players", "10", "--games", "20", "--seed", "5", "--json", "--transport", "protocol")
     data = summary(run(*args))
     check_summary(data, 10, 20, 5)
@@ -80,7 +85,7 @@ def test_simulate_over_the_protocol(run) -> None:
     assert data == again
 
 
-def test_readable_summary(run) -> None:
+def test_readable_summary(run: Run) -> None:
     result = run("simulate", "--players", "7", "--games", "50", "--seed", "1")
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -90,7 +95,7 @@ def test_readable_summary(run) -> None:
     assert "Traceback" not in result.output
 
 
-def test_options_at_eight_players(run) -> None:
+def test_options_at_eight_players(run: Run) -> None:
     data = summary(
         run(
             "simulate",
@@ -137,11 +142,11 @@ def usage_error(result: Result, *names: str) -> str:
         (("--option", "merlin=false", "--option", "percival=true"), ("merlin", "percival")),
     ],
 )
-def test_bad_options_are_usage_errors(run, args, names) -> None:
+def test_bad_options_are_usage_errors(run: Run, args: tuple[str, ...], names: tuple[str, ...]) -> None:
     usage_error(run("simulate", "--games", "1", "--json", *args), *names)
 
 
-def test_config_prints_the_defaults_as_yaml(run) -> None:
+def test_config_prints_the_defaults_as_yaml(run: Run) -> None:
     result = run("config")
     assert result.exit_code == 0, result.output
     data = yaml.safe_load(result.stdout)
@@ -172,7 +177,7 @@ def test_config_prints_the_defaults_as_yaml(run) -> None:
     assert Path(data["store"]["path"]).is_absolute()
 
 
-def test_config_file_is_read_when_given_or_present(run) -> None:
+def test_config_file_is_read_when_given_or_present(run: Run) -> None:
     Path("mine.yaml").write_text("timeouts:\n  decision: 5\ngames:\n  avalon:\n    players: 7\n")
     data = yaml.safe_load(run("--config", "mine.yaml", "config").stdout)
     assert data["timeouts"]["decision"] == 5 and data["games"]["avalon"]["players"] == 7
@@ -184,7 +189,7 @@ def test_config_file_is_read_when_given_or_present(run) -> None:
     assert summary(run("simulate", "--games", "3", "--json", "--players", "6"))["players"] == 6
 
 
-def test_missing_config_file_is_a_clear_error(run) -> None:
+def test_missing_config_file_is_a_clear_error(run: Run) -> None:
     result = run("--config", "missing.yaml", "config")
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
@@ -195,7 +200,7 @@ def test_missing_config_file_is_a_clear_error(run) -> None:
     assert result.exit_code == 1 and "missing.yaml" in result.output
 
 
-def test_bad_config_file_is_a_clear_error(run) -> None:
+def test_bad_config_file_is_a_clear_error(run: Run) -> None:
     Path("bad.yaml").write_text("timeouts:\n  decision: -1\n")
     result = run("--config", "bad.yaml", "config")
     assert result.exit_code == 1
@@ -203,14 +208,14 @@ def test_bad_config_file_is_a_clear_error(run) -> None:
     assert "bad.yaml" in result.output and "timeouts.decision" in result.output
 
 
-def test_help_lists_the_game_options(run) -> None:
+def test_help_lists_the_game_options(run: Run) -> None:
     result = run("simulate", "--help")
     assert result.exit_code == 0
     for name in ("merlin", "percival", "lancelot", "evil_at_nine"):
         assert name in result.output
 
 
-def test_config_hides_passwords_and_names_its_source(run, monkeypatch) -> None:
+def test_config_hides_passwords_and_names_its_source(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     Path("config.yaml").write_text("server:\n  password: hunter2\n")
     monkeypatch.setenv("ARENA_SERVER_SASL_ACCOUNT", "ref")
     Path("sasl.txt").write_text("s3cret\n")
@@ -241,15 +246,15 @@ def test_config_hides_passwords_and_names_its_source(run, monkeypatch) -> None:
         ["ratings", "rebuild"],
     ],
 )
-def test_read_only_commands_never_create_a_database(run, args) -> None:
+def test_read_only_commands_never_create_a_database(run: Run, args: list[str]) -> None:
     result = run(*args)
     assert result.exit_code == 1
     assert "no results database at " in result.output and "nothing is stored there yet" in result.output
     assert list(Path().iterdir()) == []
 
 
-def test_ctrl_c_is_one_line_and_exit_130(run, monkeypatch) -> None:
-    def interrupted(*args, **kwargs):
+def test_ctrl_c_is_one_line_and_exit_130(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> NoReturn:
         raise KeyboardInterrupt
 
     monkeypatch.setattr("arena.cli.simulate", interrupted)
@@ -258,7 +263,7 @@ def test_ctrl_c_is_one_line_and_exit_130(run, monkeypatch) -> None:
     assert result.output == "interrupted (Ctrl-C)\n"
 
 
-def test_options_come_from_the_environment(run, monkeypatch) -> None:
+def test_options_come_from_the_environment(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARENA_SIMULATE_SEED", "4")
     assert summary(run("simulate", "--games", "2", "--json"))["seed"] == 4
 
@@ -271,7 +276,9 @@ def test_options_come_from_the_environment(run, monkeypatch) -> None:
         (("--option", "preset=chaos", "--option", "roleCounts=werewolf:3"), "roleCounts=werewolf:3 ", "preset="),
     ],
 )
-def test_simulate_names_the_options_that_deal_the_deck(run, extra: tuple[str, ...], shown: str, hidden: str) -> None:
+def test_simulate_names_the_options_that_deal_the_deck(
+    run: Run, extra: tuple[str, ...], shown: str, hidden: str
+) -> None:
     """A preset's deck owes nothing to enabledRoles, and given counts win over a preset: the
     readable summary lists only what decided the game (the JSON keeps every option)."""
     result = run("simulate", "--game", "werewolf", "--players", "12", "--games", "3", *extra)

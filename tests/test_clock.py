@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -48,7 +49,7 @@ class Slow(Bot):
         super().__init__(seed)
         self.watch, self.seconds = watch, seconds
 
-    def vote(self, game: GameView, ask: Ask) -> str | list[str]:
+    def vote(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         self.watch.think(self.seconds)
         return ask.random()
 
@@ -106,7 +107,7 @@ class SlowToLearn(Bot):
         super().__init__(0)
         self.watch, self.seconds = watch, seconds
 
-    def on_role(self, game: GameView) -> None:
+    def on_role(self, game: GameView[Any]) -> None:
         self.watch.think(self.seconds)
 
 
@@ -179,8 +180,12 @@ class Slow(Bot):
 RANDOM = ("--bot", "r1=random", "--bot", "r2=random", "--bot", "r3=random", "--bot", "r4=random")
 
 
+Run = Callable[..., Result]
+"""What ``run`` gives: ``arena`` with these arguments, its result."""
+
+
 @pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator:
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Run]:
     """``arena`` in a folder of its own, with deadlines of 0.2 s and a slow bot in slow.py."""
     monkeypatch.chdir(tmp_path)
     Path("config.yaml").write_text("store: {path: results.db}\ntimeouts: {decision: 0.2, grace: 0.2}\n")
@@ -193,7 +198,7 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator:
     yield invoke
 
 
-def test_a_slow_bot_is_late_in_a_wall_clock_tournament_and_not_on_the_virtual_clock(run) -> None:
+def test_a_slow_bot_is_late_in_a_wall_clock_tournament_and_not_on_the_virtual_clock(run: Run) -> None:
     begun = time.monotonic()
     virtual = run("tournament", "--id", "v", "--games", "1", "--bot", "slow=slow.py:Slow", *RANDOM)
     assert virtual.exit_code == 0 and "virtual clock" in virtual.output, virtual.output
@@ -205,7 +210,7 @@ def test_a_slow_bot_is_late_in_a_wall_clock_tournament_and_not_on_the_virtual_cl
     assert time.monotonic() - begun < 10
 
 
-def test_a_tournament_resumes_only_on_the_clock_it_started_with(run) -> None:
+def test_a_tournament_resumes_only_on_the_clock_it_started_with(run: Run) -> None:
     assert run("tournament", "--id", "v", "--games", "1", *RANDOM, "--bot", "r5=random").exit_code == 0
     switched = run("tournament", "--id", "v", "--games", "2", *RANDOM, "--bot", "r5=random", "--clock", "wall")
     assert switched.exit_code == 1 and "(clock differ)" in switched.output, switched.output
@@ -218,14 +223,14 @@ def test_a_tournament_resumes_only_on_the_clock_it_started_with(run) -> None:
     assert same.exit_code == 0 and "played 1 game now" in same.output, same.output
 
 
-def test_the_clock_is_for_local_play_only(run) -> None:
+def test_the_clock_is_for_local_play_only(run: Run) -> None:
     irc = run("tournament", "--id", "i", *RANDOM, "--bot", "r5=random", "--transport", "irc", "--clock", "wall")
     assert irc.exit_code == 2 and "--clock wall is for --transport local" in irc.output
     engine = run("simulate", "--games", "1", "--clock", "wall")
     assert engine.exit_code == 2 and "--clock wall needs --transport protocol" in engine.output
 
 
-def test_bots_in_time_play_the_same_games_on_either_clock(run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bots_in_time_play_the_same_games_on_either_clock(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     """Random bots take microseconds against 30 s: the wall clock changes nothing."""
     monkeypatch.setenv("ARENA_TIMEOUTS_DECISION", "30")
     args = ("simulate", "--transport", "protocol", "--games", "20", "--seed", "4", "--json")
@@ -235,7 +240,7 @@ def test_bots_in_time_play_the_same_games_on_either_clock(run, monkeypatch: pyte
 
 
 @pytest.mark.parametrize("command", ["simulate", "tournament"])
-def test_the_help_tells_both_clocks_apart(run, command: str) -> None:
+def test_the_help_tells_both_clocks_apart(run: Run, command: str) -> None:
     text = " ".join(run(command, "--help").output.split())
     assert "--clock [virtual|wall]" in text
     assert "each bot's deadlines count its own thinking only; not reproducible" in text

@@ -397,7 +397,7 @@ def test_store_path_expands_the_home_directory(tmp_path: Path, monkeypatch: pyte
         ("ratings: {elo_k: 0}", "ratings.elo_k must be a number greater than 0"),
     ],
 )
-def test_tournament_and_ratings_sections_are_checked(text, message):
+def test_tournament_and_ratings_sections_are_checked(text: str, message: str) -> None:
     with pytest.raises(ConfigError) as info:
         parse_config(yaml.safe_load(text))
     assert str(info.value).startswith(message), str(info.value)

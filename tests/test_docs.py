@@ -52,7 +52,9 @@ def documented() -> list[str]:
     for line in block.splitlines():
         if not line.strip() or line.startswith(" "):
             continue  # blank, or an annotation continued on its own line
-        sender, target, rest = re.match(r"(\S+)\s+→\s+(\S+)\s+(.*)", line).groups()
+        found = re.match(r"(\S+)\s+→\s+(\S+)\s+(.*)", line)
+        assert found is not None, line
+        sender, target, rest = found.groups()
         content = re.split(r"\s{2,}", rest)[0]
         out.append(f"{sender:<5} → {target:<7} {content}")
     return out

@@ -35,7 +35,7 @@ def _table(name: str, rng: random.Random) -> Game:
         options = {"preset": rng.choice(["classic", "chaos"])}
     else:
         players = cls.default_players
-    return cls(players, cls.Options.from_mapping(options, game=name), rng.getrandbits(32))  # type: ignore[call-arg]
+    return cls(players, cls.Options.from_mapping(options, game=name), rng.getrandbits(32))
 
 
 def _play(game: Game, rng: random.Random, actions: int | None) -> None:
@@ -55,7 +55,7 @@ def _read_back(game: Game, name: str) -> Message:
     ends = [e for e in game.events if e.kind == "end"]
     assert len(ends) == 1
     msg = LINES[name].event_message(ends[0], "g1", nicks)
-    assert msg is not None and msg.verb == END
+    assert isinstance(msg, Message) and msg.verb == END
     joined, reader = [], Reassembler()
     for line in msg.lines():
         joined += reader.add(parse(line))

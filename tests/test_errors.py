@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -17,30 +19,31 @@ QUEST_SIZES_5 = (2, 3, 2, 3, 3)
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def new_game(players: int = 5, seed: int = 0, **options) -> AvalonGame:
+def new_game(players: int = 5, seed: int = 0, **options: Any) -> AvalonGame:
     return AvalonGame(players, AvalonOptions(**options), seed)
 
 
-def side_seats(game, side):
+def side_seats(game: AvalonGame, side: Side) -> list[int]:
     return [s for s in range(game.players) if game.sides_now[s] is side]
 
 
-def team_size(game) -> int:
+def team_size(game: AvalonGame) -> int:
     (d,) = game.pending()
     assert d.kind == "team"
-    return d.count
+    count: int = d.count
+    return count
 
 
-def propose(game, team):
+def propose(game: AvalonGame, team: Iterable[int]) -> None:
     game.apply(game.leader, "team", tuple(team))
 
 
-def vote_all(game, value="approve"):
+def vote_all(game: AvalonGame, value: str = "approve") -> None:
     for s in range(game.players):
         game.apply(s, "vote", value)
 
 
-def run_quest(game, n_fail=0):
+def run_quest(game: AvalonGame, n_fail: int = 0) -> None:
     size = team_size(game)
     evil = side_seats(game, Side.EVIL)[:n_fail]
     good = side_seats(game, Side.GOOD)[: size - n_fail]
@@ -50,23 +53,23 @@ def run_quest(game, n_fail=0):
         game.apply(s, "quest", "fail" if s in evil else "success")
 
 
-def at_team(seed=0, players=5, **options):
+def at_team(seed: int = 0, players: int = 5, **options: Any) -> AvalonGame:
     return new_game(players, seed, **options)
 
 
-def at_vote(seed=0, players=5, **options):
+def at_vote(seed: int = 0, players: int = 5, **options: Any) -> AvalonGame:
     game = new_game(players, seed, **options)
     propose(game, range(team_size(game)))
     return game
 
 
-def at_quest(seed=0, players=5, **options):
+def at_quest(seed: int = 0, players: int = 5, **options: Any) -> AvalonGame:
     game = at_vote(seed, players, **options)
     vote_all(game)
     return game
 
 
-def at_assassination(seed=0, players=5):
+def at_assassination(seed: int = 0, players: int = 5) -> AvalonGame:
     game = new_game(players, seed)
     for n_fail in (0, 1, 0, 0):
         run_quest(game, n_fail)
@@ -75,7 +78,7 @@ def at_assassination(seed=0, players=5):
     return game
 
 
-def ended(seed=0, players=5):
+def ended(seed: int = 0, players: int = 5) -> AvalonGame:
     game = new_game(players, seed, merlin=False)
     for _ in range(3):
         run_quest(game, 1)
@@ -83,8 +86,9 @@ def ended(seed=0, players=5):
     return game
 
 
-def refused(game, seat, kind, value) -> ErrorCode:
-    """Apply an action that must be refused; check nothing changed; return its code."""
+def refused(game: AvalonGame, seat: Any, kind: Any, value: Any) -> ErrorCode:
+    """Apply an action that must be refused (a seat or a kind of the wrong type too); check
+    nothing changed; return its code."""
     before = pickle.dumps(game)
     events, history, pending = list(game.events), list(game.history), game.pending()
     with pytest.raises(IllegalAction) as err:
@@ -98,7 +102,7 @@ def refused(game, seat, kind, value) -> ErrorCode:
 # -- one test per code ---------------------------------------------------------------------------
 
 
-def test_invalid_phase():
+def test_invalid_phase() -> None:
     game = at_team()
     assert refused(game, game.leader, "vote", "approve") is ErrorCode.INVALID_PHASE
     assert refused(game, game.leader, "quest", "success") is ErrorCode.INVALID_PHASE
@@ -116,7 +120,7 @@ def test_invalid_phase():
     assert refused(game, assassin, "team", (0, 1)) is ErrorCode.INVALID_PHASE
 
 
-def test_not_your_turn():
+def test_not_your_turn() -> None:
     game = at_team()
     for seat in range(5):
         if seat != game.leader:
@@ -133,7 +137,7 @@ def test_not_your_turn():
             assert refused(game, seat, "assassinate", assassin) is ErrorCode.NOT_YOUR_TURN
 
 
-def test_already_acted():
+def test_already_acted() -> None:
     game = at_vote()
     game.apply(3, "vote", "approve")
     assert refused(game, 3, "vote", "approve") is ErrorCode.ALREADY_ACTED
@@ -144,7 +148,7 @@ def test_already_acted():
     assert refused(game, first, "quest", "success") is ErrorCode.ALREADY_ACTED
 
 
-def test_wrong_count():
+def test_wrong_count() -> None:
     game = at_team()
     size = team_size(game)
     assert size == QUEST_SIZES_5[0]
@@ -152,7 +156,7 @@ def test_wrong_count():
         assert refused(game, game.leader, "team", team) is ErrorCode.WRONG_COUNT
 
 
-def test_target_invalid():
+def test_target_invalid() -> None:
     game = at_team()
     for team in [(0, 5), (-1, 0), (99, 1), (0, 0), (4, 4), ("0", "1"), ("a", "b")]:
         assert refused(game, game.leader, "team", team) is ErrorCode.TARGET_INVALID, team
@@ -162,13 +166,13 @@ def test_target_invalid():
         assert refused(game, assassin, "assassinate", target) is ErrorCode.TARGET_INVALID
 
 
-def test_cannot_self_target():
+def test_cannot_self_target() -> None:
     game = at_assassination()
     assassin = game.roles.index(Role.ASSASSIN)
     assert refused(game, assassin, "assassinate", assassin) is ErrorCode.CANNOT_SELF_TARGET
 
 
-def test_action_not_allowed():
+def test_action_not_allowed() -> None:
     game = at_quest()
     good = [s for s in game.team if game.sides_now[s] is Side.GOOD]
     assert good
@@ -180,14 +184,14 @@ def test_action_not_allowed():
         assert refused(game, 0, "vote", value) is ErrorCode.ACTION_NOT_ALLOWED
 
 
-def test_not_a_player():
+def test_not_a_player() -> None:
     for game in (at_team(), at_vote(), at_quest(), at_assassination()):
         kind = game.pending()[0].kind
         for seat in (99, 5, -1, None, "0"):
             assert refused(game, seat, kind, game.pending()[0].options[0]) is ErrorCode.NOT_A_PLAYER
 
 
-def test_game_over():
+def test_game_over() -> None:
     game = ended()
     assert game.pending() == ()
     for seat, kind, value in [
@@ -207,9 +211,10 @@ def test_game_over():
     assert refused(game, assassin, "assassinate", (assassin + 2) % 5) is ErrorCode.GAME_OVER
 
 
-def test_lancelot2_wrong_card_not_allowed():
-    def first_card(g):
-        return next(e for e in g.events if e.kind == "loyalty_deck").data["cards"][0]
+def test_lancelot2_wrong_card_not_allowed() -> None:
+    def first_card(g: AvalonGame) -> str:
+        card: str = next(e for e in g.events if e.kind == "loyalty_deck").data["cards"][0]
+        return card
 
     game = next(g for g in (new_game(7, seed, lancelot=2) for seed in range(200)) if first_card(g) == "blank")
     evil_l = game.roles.index(Role.EVIL_LANCELOT)
@@ -220,7 +225,7 @@ def test_lancelot2_wrong_card_not_allowed():
     assert refused(game, good_l, "quest", "fail") is ErrorCode.ACTION_NOT_ALLOWED
 
 
-def test_refusals_leave_the_game_playable():
+def test_refusals_leave_the_game_playable() -> None:
     """After a storm of refused actions the game plays on exactly like an untouched copy."""
     game, twin = at_vote(seed=4), at_vote(seed=4)
     for seat, kind, value in [(0, "team", (0, 1)), (9, "vote", "approve"), (0, "vote", "maybe"), (0, "quest", "fail")]:
@@ -237,7 +242,7 @@ def test_refusals_leave_the_game_playable():
 # change) for every bad answer, and the event log must only ever hold plain seat numbers.
 
 
-def test_team_of_right_size_with_a_non_seat_is_target_invalid():
+def test_team_of_right_size_with_a_non_seat_is_target_invalid() -> None:
     # Two items were given, as asked: the problem is the item, not the count.
     game = at_team()
     assert team_size(game) == 2
@@ -256,7 +261,7 @@ def test_team_of_right_size_with_a_non_seat_is_target_invalid():
         ("vote", 0, "vote", ["approve"]),
     ],
 )
-def test_unhashable_answers_are_refused_not_crashing(where, seat, kind, value):
+def test_unhashable_answers_are_refused_not_crashing(where: str, seat: Any, kind: Any, value: Any) -> None:
     game = {"team": at_team, "vote": at_vote}[where]()
     if seat == "leader":
         seat = game.leader
@@ -264,7 +269,9 @@ def test_unhashable_answers_are_refused_not_crashing(where, seat, kind, value):
 
 
 @pytest.mark.parametrize("team", [(True, 2), (0.0, 1.0), (False, 1.0)])
-def test_non_int_seats_never_reach_the_event_log(team):
+def test_non_int_seats_never_reach_the_event_log(
+    team: tuple[bool | float, float | int],
+) -> None:
     game = at_team()
     try:
         game.apply(game.leader, "team", team)
@@ -276,7 +283,7 @@ def test_non_int_seats_never_reach_the_event_log(team):
     assert all(type(s) is int for s in game.history[-1][2]), game.history[-1]
 
 
-def test_non_int_assassination_target_never_reaches_the_event_log():
+def test_non_int_assassination_target_never_reaches_the_event_log() -> None:
     game = at_assassination()
     assassin = game.roles.index(Role.ASSASSIN)
     target = next(s for s in (1, 0) if s != assassin)

@@ -4,6 +4,7 @@ transcript, and deadlines that start when a request actually goes out."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from arena.config import Config, FloodConfig, TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
@@ -105,7 +106,7 @@ def test_by_default_a_sender_gets_10_replies_then_one_every_5_s() -> None:
     assert len(service.link.outbox.replies) == 11
 
 
-def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp_path) -> None:
+def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp_path: Path) -> None:
     referee, sent = _referee()
     nicks = [f"p{i}" for i in range(5)]
     for nick in nicks:
@@ -137,7 +138,7 @@ def test_a_seated_flood_of_refusals_is_counted_not_kept_and_stats_see_it_all(tmp
         assert sum(store.stats.bots("avalon")["p1"].conduct.refused.values()) == flood
 
 
-def test_lines_the_grammar_refuses_are_counted_for_the_seat_that_sent_them(tmp_path) -> None:
+def test_lines_the_grammar_refuses_are_counted_for_the_seat_that_sent_them(tmp_path: Path) -> None:
     """A seated bot's line that breaks the grammar (control characters, bytes that are not
     UTF-8, a missing choice) is kept in its game's record like any other refusal, so
     ``arena stats`` counts it; a stranger's, or one about no game, is only answered."""

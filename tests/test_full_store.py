@@ -35,6 +35,7 @@ from arena.referee.recorder import Recorder
 from arena.referee.service import RefereeService
 from arena.sdk import Bot, Session
 from arena.store import Store
+from arena.store.dialect import Connection, Cursor
 from arena.tournament import Settings, TournamentError, play_local
 from arena.tournament.run import open_tournament
 
@@ -54,10 +55,10 @@ class FullDiskConnection:
     """A store's connection whose write transactions fail, while its disk is full, with the
     error SQLite gives on a full disk; reading still works, as on a full disk."""
 
-    def __init__(self, conn: sqlite3.Connection, disk: Disk) -> None:
+    def __init__(self, conn: Connection, disk: Disk) -> None:
         self._conn, self._disk = conn, disk
 
-    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+    def execute(self, sql: str, *args: Any) -> Cursor:
         if self._disk.full and sql.startswith("BEGIN IMMEDIATE"):
             raise sqlite3.OperationalError("database or disk is full")
         return self._conn.execute(sql, *args)
@@ -68,7 +69,7 @@ class FullDiskConnection:
 
 def full_disk_store(path: Path, disk: Disk) -> Store:
     store = Store(path)
-    store.conn = FullDiskConnection(store.conn, disk)  # type: ignore[assignment]
+    store.conn = FullDiskConnection(store.conn, disk)
     return store
 
 
@@ -101,7 +102,7 @@ def sent_lines(hub: LocalHub) -> list[tuple[str, str]]:
         assert post is not None
         post(target, text, msg)
 
-    referee.send = sending  # type: ignore[method-assign]
+    referee.send = sending
     if post is not None:
         referee.post = posting
     return sent
@@ -408,7 +409,7 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
     disk = Disk()
     store = full_disk_store(tmp_path / "full.db", disk)
     record_game = store.games.record
-    recorded = []
+    recorded: list[str] = []
 
     def filling(record: Any) -> Any:
         if len(recorded) == 3:
@@ -419,7 +420,7 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
     store.games.record = filling  # type: ignore[method-assign]
     open_tournament(store, settings)  # its secret key, which an uninterrupted copy shares
     copy = sqlite3.connect(tmp_path / "whole.db")
-    store.conn.backup(copy)
+    getattr(store.conn, "backup")(copy)  # the sqlite3 connection's, through the full disk's
     copy.close()
     with pytest.raises(TournamentError, match=f"{STORE_DOWN} .*before game t1-4, which is not stored"):
         play_local(settings, AvalonOptions(), store, config)

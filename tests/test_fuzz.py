@@ -35,7 +35,12 @@ def answered_or_silent(verb: str | None, sender: str, seated: set[str], replies:
         ("werewolf", WerewolfRuleBot, WerewolfOptions()),
     ],
 )
-def test_fuzzed_lines_get_errors_and_games_finish(game, bot, options, caplog):
+def test_fuzzed_lines_get_errors_and_games_finish(
+    game: str,
+    bot: type[RuleBot] | type[WerewolfRuleBot],
+    options: AvalonOptions | WerewolfOptions,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.ERROR)
     hub = LocalHub(TimeoutConfig(decision=5.0, grace=1.0), messages=False)  # every line through send
     referee = hub.referee
@@ -135,7 +140,7 @@ def seated_referee() -> tuple[Referee, list[tuple[str, str]]]:
         ("REGISTER 1 owner=" + "o" * 65, "ERROR MALFORMED :owner= is at most 64 characters"),
     ],
 )
-def test_odd_ids_and_names_get_a_clear_error(line, reply):
+def test_odd_ids_and_names_get_a_clear_error(line: str, reply: str) -> None:
     """The issue's cases, from a seated player: each was an exception inside the referee,
     or no answer at all."""
     referee, out = seated_referee()
@@ -158,7 +163,9 @@ def test_odd_ids_and_names_get_a_clear_error(line, reply):
         ("ANSWER g1 1", "ERROR MALFORMED g1 1 :ANSWER takes 3 argument(s) before its fields, got 2"),
     ],
 )
-def test_a_stranger_learns_of_the_grammar_and_the_game_id_first_and_of_the_request_id_after_registering(line, reply):
+def test_a_stranger_learns_of_the_grammar_and_the_game_id_first_and_of_the_request_id_after_registering(
+    line: str, reply: str
+) -> None:
     """protocol.md, section 6: the grammar and the game id's form are checked before anything
     else; the request id's form in its place, after registration."""
     referee, out = seated_referee()
@@ -166,7 +173,7 @@ def test_a_stranger_learns_of_the_grammar_and_the_game_id_first_and_of_the_reque
     assert out == [("stranger", reply)]
 
 
-def test_a_long_request_id_for_an_ended_game_gets_game_over():
+def test_a_long_request_id_for_an_ended_game_gets_game_over() -> None:
     """Found by the long fuzz run over IRC: the ended-games path echoed the request id
     whole, and an ERROR with a 190-character id cannot fit in a line."""
     out: list[tuple[str, str]] = []

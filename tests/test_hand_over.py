@@ -7,6 +7,7 @@ messages, draw the same answers and refusals, and leave the same records."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,7 +22,6 @@ from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import Message, ProtocolError, parse
 from arena.referee.local import LocalHub
 from arena.sdk import Bot, GameView
-from arena.sdk import Session
 from arena.sdk.answers import Reply
 from arena.sdk.view import Ask
 from bench.fuzz import LineFuzzer
@@ -35,7 +35,7 @@ class Clumsy(Bot):
     (a token of ``ODD``, a player of another table, a repeated choice): the referee
     refuses it, and the SDK answers again at random."""
 
-    def decide(self, game: GameView, ask: Ask) -> Any:
+    def decide(self, game: GameView[Any], ask: Ask) -> Any:
         roll = self.rng.randrange(3)
         if roll == 0:
             return self.rng.choice(ODD)
@@ -57,13 +57,19 @@ def watch(hub: LocalHub) -> dict[str, list[Any]]:
         mine = log.setdefault(session.nick, [])
 
         def replies(
-            msg: Message, session: Session = session, mine: list[Any] = mine, plain: Any = session.replies
+            msg: Message,
+            whole: bool = False,
+            *,
+            mine: list[Any] = mine,
+            plain: Callable[[Message], list[Reply]] = session.replies,
         ) -> list[Reply]:
             out = plain(msg)
             mine.append((seen(msg), [line for line, _ in out]))
             return out
 
-        def chat(sender: str, text: str, mine: list[Any] = mine, plain: Any = session.chat) -> None:
+        def chat(
+            sender: str, text: str, *, mine: list[Any] = mine, plain: Callable[[str, str], None] = session.chat
+        ) -> None:
             mine.append(("chat", sender, text))
             plain(sender, text)
 

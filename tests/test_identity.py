@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import re
 from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
 import scramp
@@ -55,10 +56,10 @@ class Wire:
         reply = self.say(nick, f"REGISTER 1 name={name} scram={pack_scram(client.first())}", account)
         if reply[-1].verb != "CHALLENGE":
             return reply
-        final = client.final(unpack_scram(reply[-1].get("scram")))
+        final = client.final(unpack_scram(reply[-1].fields["scram"]))
         answer = self.say(nick, f"PROOF scram={pack_scram(final)}", account)
         if answer and answer[0].verb == WELCOME:
-            client.verify(unpack_scram(answer[0].get("scram")))
+            client.verify(unpack_scram(answer[0].fields["scram"]))
         return answer
 
 
@@ -93,7 +94,8 @@ def test_a_bot_with_a_key_is_admitted_only_with_it() -> None:
     assert code(wire.register("eve", "alice", new_key())) == ErrorCode.AUTH_FAILED.value
     assert not wire.referee.bots
     assert code(wire.register("alice", "alice", keys["alice"])) == WELCOME
-    assert wire.referee.bot_named("alice").nick == "alice"
+    alice = wire.referee.bot_named("alice")
+    assert alice is not None and alice.nick == "alice"
 
 
 def test_a_key_is_never_accepted_in_clear() -> None:
@@ -101,7 +103,7 @@ def test_a_key_is_never_accepted_in_clear() -> None:
     identities, keys = keyed("alice")
     wire = Wire(identities)
     reply = wire.say("alice", f"REGISTER 1 name=alice key={keys['alice']}")
-    assert code(reply) == ErrorCode.AUTH_FAILED.value and "SCRAM" in reply[-1].text
+    assert code(reply) == ErrorCode.AUTH_FAILED.value and "SCRAM" in (reply[-1].text or "")
     assert not wire.referee.bots
 
 
@@ -112,31 +114,33 @@ def test_a_proof_is_bound_to_the_nick_that_sends_it() -> None:
     wire = Wire(identities)
     client = ScramClient("alice", keys["alice"])  # the bot, talking to the squatter
     reply = wire.say("relay", f"REGISTER 1 name=alice scram={pack_scram(client.first())}")
-    assert code(reply) == ErrorCode.AUTH_FAILED.value and "your nick" in reply[-1].text
+    assert code(reply) == ErrorCode.AUTH_FAILED.value and "your nick" in (reply[-1].text or "")
     assert not wire.referee.bots
 
 
 def test_unknown_names_need_a_key_where_keys_are_required() -> None:
     wire = Wire(Identities(require_key=True))
     reply = wire.say("mallory", "REGISTER 1 name=mallory")
-    assert code(reply) == ErrorCode.AUTH_FAILED.value and "arena bots add mallory" in reply[-1].text
+    assert code(reply) == ErrorCode.AUTH_FAILED.value and "arena bots add mallory" in (reply[-1].text or "")
 
 
-def test_an_old_scrypt_key_gets_a_clear_message(tmp_path) -> None:
+def test_an_old_scrypt_key_gets_a_clear_message(tmp_path: Path) -> None:
     """A key stored before SCRAM cannot be checked: its bot is told its operator must
     rekey it, and ``arena bots rekey`` makes it work again."""
     path = tmp_path / "r.db"
     with Store(path, migrations=MIGRATIONS[:5]) as before:  # a store from before SCRAM, with a key
         before.conn.execute("INSERT INTO bots (name, key_hash, created) VALUES ('old', 'scrypt$16384$8$1$00$00', 0)")
     with Store(path) as store:
-        assert store.bots.get("old").old_key and store.bots.get("old").verifier is None
+        old = store.bots.get("old")
+        assert old is not None and old.old_key and old.verifier is None
         wire = Wire(Identities(store.bots, require_key=True))
         for reply in (wire.say("old", "REGISTER 1 name=old"), wire.register("old", "old", new_key())):
-            assert code(reply) == ErrorCode.AUTH_FAILED.value and "arena bots rekey old" in reply[-1].text
+            assert code(reply) == ErrorCode.AUTH_FAILED.value and "arena bots rekey old" in (reply[-1].text or "")
         assert "rekey old" in " ".join(bots_lines(store.bots.all()))
         key = new_key()
         store.bots.set_key("old", make_verifier(key))
-        assert not store.bots.get("old").old_key
+        old = store.bots.get("old")
+        assert old is not None and not old.old_key
         assert code(wire.register("old", "old", key)) == WELCOME
 
 
@@ -195,7 +199,8 @@ def test_a_key_takes_the_bot_over_from_its_old_connection() -> None:
     wire.register("alice", "alice", keys["alice"])
     assert code(wire.register("alice2", "alice", keys["alice"])) == WELCOME
     assert wire.to("alice")[-1].verb == BYE
-    assert wire.referee.bot_of("alice") is None and wire.referee.bot_of("alice2").name == "alice"
+    alice2 = wire.referee.bot_of("alice2")
+    assert wire.referee.bot_of("alice") is None and alice2 is not None and alice2.name == "alice"
 
 
 def test_an_account_binds_its_first_bot_and_then_proves_it() -> None:
@@ -210,7 +215,7 @@ def test_an_account_binds_its_first_bot_and_then_proves_it() -> None:
     assert code(wire.say("bob7", "REGISTER 1 name=bob", account="BobAcct")) == WELCOME
 
 
-def test_the_operators_owner_is_kept_whatever_the_bot_says_when_it_registers(tmp_path) -> None:
+def test_the_operators_owner_is_kept_whatever_the_bot_says_when_it_registers(tmp_path: Path) -> None:
     """``arena bots add NAME --owner O`` names who runs the bot; the ``owner=`` of its
     REGISTER (what the SDK sends: its class's ``owner``) fills in only an owner nobody gave."""
     with Store(tmp_path / "results.db") as store:
@@ -275,10 +280,11 @@ def test_a_seat_is_played_by_its_bot_never_by_whoever_holds_its_nick() -> None:
     assert [m.verb for m in reply[:2]] == [WELCOME, RESYNC]  # then what the seat was told meanwhile
     assert match.nicks[0] == "back"
     seat = match.seat_of(victim)
+    assert seat is not None
     decision = match.game.decision_for(seat)
     if decision is not None:
         rid = next(r.rid for r in match.requests.open.values() if seat in r.seats)
-        options = decision.options
+        options: tuple[Any, ...] = decision.options
         value = match.names[options[0]] if decision.targets else options[0]
         if decision.count > 1:
             value = ",".join(match.names[o] for o in options[: decision.count])
@@ -289,13 +295,14 @@ def test_a_renamed_bot_keeps_its_seat_and_its_lines() -> None:
     wire, names, _ = seated()
     match = wire.referee.matches["g1"]
     wire.referee.on_rename(f"{names[1]}_nick", "renamed")
-    assert wire.referee.bot_of("renamed").name == names[1] and match.nicks[1] == "renamed"
+    renamed = wire.referee.bot_of("renamed")
+    assert renamed is not None and renamed.name == names[1] and match.nicks[1] == "renamed"
     assert code(wire.say(f"{names[1]}_nick", "ANSWER g1 1 approve")) == ErrorCode.NOT_REGISTERED.value, (
         "the old nick is nobody's now"
     )
 
 
-def test_ratings_and_history_belong_to_the_bot_not_the_nick(tmp_path) -> None:
+def test_ratings_and_history_belong_to_the_bot_not_the_nick(tmp_path: Path) -> None:
     """The same bot under two nicks is one rating; two bots under one nick are two."""
     with Store(tmp_path / "r.db") as store:
         hub = LocalHub(TimeoutConfig())
@@ -314,18 +321,19 @@ def test_ratings_and_history_belong_to_the_bot_not_the_nick(tmp_path) -> None:
         assert board == set(names)
         (summary,) = store.games.find()
         assert summary.bots == tuple(names) and summary.nicks == tuple(match.names)
-        assert {o.bot for o in store.games.load(summary.id).outcomes} == set(names)
+        stored = store.games.load(summary.id)
+        assert stored is not None and {o.bot for o in stored.outcomes} == set(names)
         assert all(to is None or to.startswith("nick") for to, _ in match.transcript)
         assert any(parse(t).verb == ROLE for to, t in match.transcript if to == "nick0")
         assert any(parse(t).verb == ASK for to, t in match.transcript if to is None)
 
 
-def test_a_line_whose_handling_fails_is_logged_without_its_proof(caplog) -> None:
+def test_a_line_whose_handling_fails_is_logged_without_its_proof(caplog: pytest.LogCaptureFixture) -> None:
     """A registration that raised (a bug) is logged, but never with what proves a key."""
     identities, keys = keyed("alice")
     wire = Wire(identities)
 
-    def broken(*args: object, **kwargs: object) -> None:
+    def broken(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("a bug")
 
     identities.prove = broken  # type: ignore[method-assign]
@@ -339,12 +347,19 @@ def test_a_line_whose_handling_fails_is_logged_without_its_proof(caplog) -> None
     assert secret not in logged and secret not in caplog.text
 
 
+def vector(line: str) -> tuple[str, str]:
+    """A line of protocol.md's test vectors: the name, then (after two spaces or more) the value."""
+    found = re.match(r"(.+?)  +(\S+)$", line)
+    assert found is not None, line
+    return found[1], found[2]
+
+
 def test_the_documented_scram_vectors_are_what_the_referee_and_the_sdk_compute() -> None:
     """protocol.md's test vectors (section 3) are one exchange between the referee's SCRAM
     library (scramp) and the SDK's standard-library client, with fixed nonces and salt."""
     doc = (Path(__file__).resolve().parents[1] / "protocol.md").read_text()
     block = doc.split("**Test vectors**", 1)[1].split("```", 2)[1]
-    vectors = dict(re.match(r"(.+?)  +(\S+)$", line).groups() for line in block.strip().splitlines())
+    vectors = dict(vector(line) for line in block.strip().splitlines())
     lines = doc.split("The same exchange as protocol lines", 1)[1].split("```", 2)[1].strip().splitlines()
     key, nick, salt = vectors["key (32 characters)"], vectors["nick"], base64.b64decode(vectors["salt (bytes 1..16)"])
     assert salt == bytes(range(1, 17)) and len(key) == 32
@@ -396,7 +411,7 @@ def test_a_welcome_goes_in_line_with_the_games_lines() -> None:
     client = ScramClient("back", keys[names[0]])
     wire.referee.on_message("back", "arena", f"REGISTER 1 name={names[0]} scram={pack_scram(client.first())}", 0.0)
     assert [parse(t).verb for _, t in queued] == ["CHALLENGE"]
-    final = client.final(unpack_scram(parse(queued[-1][1]).get("scram")))
+    final = client.final(unpack_scram(parse(queued[-1][1]).fields["scram"]))
     wire.referee.on_message("back", "arena", f"PROOF scram={pack_scram(final)}", 0.0)
     in_line = [parse(t) for to, t in wire.sent[before:] if to == "back"]
     assert [m.verb for m in in_line[:2]] == [WELCOME, RESYNC] and len(queued) == 1

@@ -80,7 +80,8 @@ def check_log(log: Path, chat: FakeChat, seats: int, tasks: dict[str, str]) -> l
     assert sum(s["prompt_tokens"] for s in summaries) == 120 * len(chat.requests)
     for body in chat.requests:
         user = body["messages"][1]["content"]
-        assert not RAW.search(user), f"a line left raw in the prompt: {RAW.search(user).group(0)}"
+        raw = RAW.search(user)
+        assert not raw, f"a line left raw in the prompt: {raw.group(0)}"
         assert "The referee asks you" not in user, "a request kind without a description"
     assert {r["kind"] for r in acts if r["calls"]} <= set(tasks)
     return acts

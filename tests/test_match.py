@@ -4,12 +4,14 @@ secrecy of the channel, routing of requests, refused answers, deadlines, renames
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
-from arena.config import TimeoutConfig
+from arena.config import Step, TimeoutConfig
 from arena.core.errors import ErrorCode
+from arena.games.avalon.engine import AvalonGame
 from arena.games.avalon.options import AvalonOptions
 from arena.games.avalon.roles import Role, Side
 from arena.protocol import ASK, END, ERROR, MAX_LINE_BYTES, ROLE, TIMEOUT, WARN, Message, Reassembler, parse
@@ -17,7 +19,7 @@ from arena.referee import gamelines
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.referee.referee import Referee
-from arena.sdk import Bot, GameView, Session
+from arena.sdk import Ask, Bot, GameView, Session
 from arena.sdk.answers import Reply
 
 ROLE_NAMES = {r.value for r in Role}
@@ -32,13 +34,13 @@ class RecordingBot(Bot):
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
-        self.roles: list[GameView] = []
+        self.roles: list[GameView[Any]] = []
         self.asks: list[tuple[str, str]] = []
 
-    def on_role(self, game: GameView) -> None:
+    def on_role(self, game: GameView[Any]) -> None:
         self.roles.append(game)
 
-    def decide(self, game, ask):  # type: ignore[override]
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         self.asks.append((ask.kind, ask.rid))
         return super().decide(game, ask)
 
@@ -62,12 +64,13 @@ class Puppet(Session):
         self.answered: set[tuple[str, str]] = set()
         self.rng = random.Random(nick)
 
-    def replies(self, msg: Message) -> list[Reply]:
+    def replies(self, msg: Message, whole: bool = False) -> list[Reply]:
         self.inbox.append(msg)
         return []
 
     def addressed(self, msg: Message) -> bool:
         to = msg.get("to", "")
+        assert self.name is not None
         return to == "all" or self.name.lower() in to.lower().split(",")
 
     def open_ask(self, gid: str) -> Message | None:
@@ -92,13 +95,15 @@ def say(hub: LocalHub, nick: str, line: str, target: str | None = None) -> None:
     hub.run()
 
 
-def random_choice(puppet: Puppet, ask: Message) -> str:
+def random_choice(puppet: Puppet, ask: Message | None) -> str:
+    assert ask is not None, f"{puppet.nick} is asked nothing"
     options = ask.list("options")
     pick = ask.int("pick", 1)
     return ",".join(puppet.rng.sample(options, pick))
 
 
-def answer(hub: LocalHub, puppet: Puppet, ask: Message, value: str) -> None:
+def answer(hub: LocalHub, puppet: Puppet, ask: Message | None, value: str) -> None:
+    assert ask is not None, f"{puppet.nick} is asked nothing"
     gid, rid = ask.args[0], ask.args[1]
     puppet.answered.add((gid, rid))
     say(hub, puppet.nick, f"ANSWER {gid} {rid} {value}")
@@ -131,7 +136,7 @@ def settle(
 
 def new_hub(
     players: int,
-    escalation=("warn", "default", "forfeit"),
+    escalation: Sequence[Step] = ("warn", "default", "forfeit"),
     decision: float = 30.0,
     grace: float = 10.0,
     prefix: str = "p",
@@ -152,7 +157,7 @@ def finish(hub: LocalHub, match: Match) -> None:
     del hub.referee.matches[match.gid]
 
 
-def snapshot(match: Match):
+def snapshot(match: Match) -> tuple[object, ...]:
     """Everything a refused line must leave as it was."""
     game = match.game
     return (
@@ -165,6 +170,12 @@ def snapshot(match: Match):
     )
 
 
+def avalon(match: Match) -> AvalonGame:
+    """The match's engine, as the Avalon game every match here plays."""
+    assert isinstance(match.game, AvalonGame)
+    return match.game
+
+
 def public(match: Match) -> list[str]:
     return [line for to, line in match.transcript if to is None]
 
@@ -174,7 +185,7 @@ def dms(match: Match, nick: str) -> list[str]:
 
 
 def seat_names(match: Match, side: Side) -> list[str]:
-    return [match.names[s] for s in range(len(match.names)) if match.game.sides_now[s] is side]
+    return [match.names[s] for s in range(len(match.names)) if avalon(match).sides_now[s] is side]
 
 
 # -- full games between SDK bots ----------------------------------------------------------------
@@ -187,15 +198,18 @@ FULL_GAMES = [
 ]
 
 
+FullGame = tuple[LocalHub, list[str], Match]
+
+
 @pytest.fixture(params=FULL_GAMES, ids=[f"{n}p-{i}" for i, (n, _, _) in enumerate(FULL_GAMES)])
-def full_game(request):
+def full_game(request: pytest.FixtureRequest) -> FullGame:
     players, options, seed = request.param
     hub, nicks = new_hub(players)
     match = hub.play("avalon", nicks, options, seed)
     return hub, nicks, match
 
 
-def test_full_game_ends_normally(full_game) -> None:
+def test_full_game_ends_normally(full_game: FullGame) -> None:
     hub, nicks, match = full_game
     result = match.game.result
     assert result is not None and result.forfeited is None
@@ -207,7 +221,7 @@ def test_full_game_ends_normally(full_game) -> None:
     assert match.gid not in hub.referee.matches
 
 
-def test_channel_carries_no_secret_before_the_end(full_game) -> None:
+def test_channel_carries_no_secret_before_the_end(full_game: FullGame) -> None:
     hub, nicks, match = full_game
     lines = public(match)
     before_end = lines[: next(i for i, line in enumerate(lines) if line.startswith(END))]
@@ -229,10 +243,10 @@ def test_channel_carries_no_secret_before_the_end(full_game) -> None:
     assert hub.channel_log == lines
     # The END line reveals every role, in seat order.
     end = parse(lines[-1])
-    assert end.pairs("roles") == {n: r.value for n, r in zip(match.names, match.game.roles)}
+    assert end.pairs("roles") == {n: r.value for n, r in zip(match.names, avalon(match).roles)}
 
 
-def test_each_bot_gets_one_role_line_matching_the_engine(full_game) -> None:
+def test_each_bot_gets_one_role_line_matching_the_engine(full_game: FullGame) -> None:
     hub, nicks, match = full_game
     role_events = {e.data["seat"]: e for e in match.game.events if e.kind == "role"}
     assert sorted(role_events) == list(range(len(nicks)))
@@ -247,6 +261,7 @@ def test_each_bot_gets_one_role_line_matching_the_engine(full_game) -> None:
         assert msg.get("role") == event.data["role"] and msg.get("side") == event.data["side"]
         # ... and the bot itself was told exactly that, once.
         bot = hub.sessions[nick.lower()].bot
+        assert isinstance(bot, RecordingBot)
         assert len(bot.roles) == 1
         view = bot.roles[0]
         assert (view.role, view.side, view.sees) == (event.data["role"], event.data["side"], expected_sees)
@@ -254,7 +269,7 @@ def test_each_bot_gets_one_role_line_matching_the_engine(full_game) -> None:
     assert sum(1 for _, line in match.transcript if line.startswith(ROLE + " ")) == len(nicks)
 
 
-def test_votes_are_asked_in_the_channel_and_quests_by_dm(full_game) -> None:
+def test_votes_are_asked_in_the_channel_and_quests_by_dm(full_game: FullGame) -> None:
     hub, nicks, match = full_game
     evil = set(seat_names(match, Side.EVIL))  # no Lancelot switch in these games' variants 0/3
     vote_asks = [(to, parse(line)) for to, line in match.transcript if line.startswith("ASK ") and " vote " in line]
@@ -283,7 +298,7 @@ def test_votes_are_asked_in_the_channel_and_quests_by_dm(full_game) -> None:
         assert all(m.args[2] == "quest" for _, m in asks)
         asked = [to for to, _ in asks]
         assert all(to is not None for to in asked), "a quest request went to the channel"
-        assert sorted(asked) == sorted(team)
+        assert sorted(map(str, asked)) == sorted(team)
         assert len({m.args[1] for _, m in asks}) == 1
         for to, m in asks:
             assert sorted(m.list("to")) == sorted(team) and m.list("team") == team
@@ -316,7 +331,15 @@ def last_error(puppet: Puppet) -> Message:
     return errors[-1]
 
 
-def check_refused(hub, match, puppet, line, code, *context, target=None) -> None:
+def check_refused(
+    hub: LocalHub,
+    match: Match,
+    puppet: Puppet,
+    line: str,
+    code: ErrorCode,
+    *context: str,
+    target: str | None = None,
+) -> None:
     before = snapshot(match)
     count = len(puppet.errors())
     say(hub, puppet.nick, line, target)
@@ -331,7 +354,7 @@ def check_refused(hub, match, puppet, line, code, *context, target=None) -> None
 def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     hub, nicks = new_hub(5)
     match = start(hub, nicks, seed=7)
-    leader = install(hub, Puppet(nicks[match.game.leader]))
+    leader = install(hub, Puppet(nicks[avalon(match).leader]))
     hub.run()
     ask = leader.open_ask(match.gid)
     assert ask is not None and ask.args[2] == "team"
@@ -374,7 +397,7 @@ def test_bad_lines_from_the_leader_are_refused_and_change_nothing() -> None:
     # Still asked; a correct answer now counts, and the game moves to the vote.
     assert leader.open_ask(gid) is ask
     answer(hub, leader, ask, team)
-    assert match.game.history[0] == (match.game.leader, "team", tuple(sorted(nicks.index(n) for n in others[:size])))
+    assert match.game.history[0] == (avalon(match).leader, "team", tuple(sorted(nicks.index(n) for n in others[:size])))
     vote = leader.open_ask(gid)
     assert vote is not None and vote.args[2] == "vote" and vote.list("team") == others[:size]
     vrid = vote.args[1]
@@ -413,10 +436,11 @@ def test_quest_cards_good_player_cannot_fail_and_evil_choice_is_checked() -> Non
     match = start(hub, nicks, seed=11)
     puppets = [install(hub, Puppet(n)) for n in nicks]
     hub.run()
-    good = [n for n in seat_names(match, Side.GOOD) if n != nicks[match.game.leader]][0]
+    good = [n for n in seat_names(match, Side.GOOD) if n != nicks[avalon(match).leader]][0]
     evil = seat_names(match, Side.EVIL)[0]
-    leader = puppets[match.game.leader]
+    leader = puppets[avalon(match).leader]
     first = leader.open_ask(match.gid)
+    assert first is not None
     assert first.args[2] == "team" and first.int("pick") == 2
     answer(hub, leader, first, f"{good},{evil}")
     for p in puppets:
@@ -425,7 +449,7 @@ def test_quest_cards_good_player_cannot_fail_and_evil_choice_is_checked() -> Non
     gid = match.gid
     # The quest request: a DM to each member, one request id, options by side.
     quest_asks = [(to, parse(line)) for to, line in match.transcript if line.startswith("ASK ") and " quest " in line]
-    assert sorted(to for to, _ in quest_asks) == sorted([good, evil])
+    assert sorted(str(to) for to, _ in quest_asks) == sorted([good, evil])
     ask = puppets[nicks.index(evil)].open_ask(gid)
     assert ask is not None and ask.list("options") == ["success", "fail"]
     good_ask = puppets[nicks.index(good)].open_ask(gid)
@@ -440,6 +464,7 @@ def test_quest_cards_good_player_cannot_fail_and_evil_choice_is_checked() -> Non
     quest = parse(next(line for line in public(match) if line.startswith("QUEST ")))
     assert quest.get("result") == "success" and quest.get("fails") == "0"
     assert settle(hub, match, puppets) is None
+    assert match.game.result is not None
     assert match.game.result.forfeited is None
 
 
@@ -447,7 +472,7 @@ def test_answer_from_a_non_player_and_channel_chat() -> None:
     hub, nicks = new_hub(5)
     outsider = install(hub, Puppet("outsider"))
     match = start(hub, nicks, seed=3)
-    voter = install(hub, Puppet(nicks[(match.game.leader + 1) % 5]))
+    voter = install(hub, Puppet(nicks[(avalon(match).leader + 1) % 5]))
     hub.run()
     vote = voter.open_ask(match.gid)
     assert vote is not None and vote.args[2] == "vote"
@@ -461,9 +486,14 @@ def test_answer_from_a_non_player_and_channel_chat() -> None:
     # Channel lines are chat: ignored, even when they look like answers, and never answered.
     before = snapshot(match)
     log, inboxes = len(hub.channel_log), (len(voter.inbox), len(outsider.inbox))
-    queued = []
+    queued: list[tuple[str, str]] = []
     send = hub.referee.send
-    hub.referee.send = lambda target, text: (queued.append((target, text)), send(target, text))
+
+    def record(target: str, text: str) -> None:
+        queued.append((target, text))
+        send(target, text)
+
+    hub.referee.send = record
     try:
         for line in ("hello everyone, I am loyal", f"ANSWER {gid} {rid} approve", "WHO", "\x01ACTION waves\x01", ""):
             say(hub, voter.nick, line, target=hub.channel)
@@ -480,7 +510,7 @@ def test_answer_from_a_non_player_and_channel_chat() -> None:
 # -- deadlines --------------------------------------------------------------------------------------
 
 
-def default_of(match: Match, seat: int, ask: Message):
+def default_of(match: Match, seat: int, ask: Message) -> object:
     """protocol.md: a silent leader sends themself and the next seats; otherwise the first option."""
     kind = ask.args[2]
     if kind == "team":
@@ -498,7 +528,7 @@ def asked_entries(match: Match, seat: int) -> list[tuple[str, object]]:
 def test_silent_bot_is_warned_then_defaulted_then_forfeited() -> None:
     hub, nicks = new_hub(5, escalation=("warn", "default", "forfeit"), decision=30, grace=10)
     match = start(hub, nicks, seed=5)
-    seat = (match.game.leader + 2) % 5
+    seat = (avalon(match).leader + 2) % 5
     silent = install(hub, Puppet(nicks[seat]))
     # hub.play advances virtual time to each deadline and polls the referee.
     match = _play_started(hub, match)
@@ -550,14 +580,15 @@ def _play_started(hub: LocalHub, match: Match) -> Match:
 
 
 @pytest.mark.parametrize("escalation,warnings", [(("default",), 0), (("warn", "default"), 1)])
-def test_defaults_forever_when_escalation_never_forfeits(escalation, warnings) -> None:
+def test_defaults_forever_when_escalation_never_forfeits(escalation: tuple[Step, ...], warnings: int) -> None:
     hub, nicks = new_hub(5, escalation=escalation, decision=30, grace=10)
     match = start(hub, nicks, seed=9)
-    seat = match.game.leader  # asked for the first team too
+    seat = avalon(match).leader  # asked for the first team too
     silent = install(hub, Puppet(nicks[seat]))
     match = _play_started(hub, match)
 
     result = match.game.result
+    assert result is not None
     assert result.forfeited is None and result.reason != "forfeit" and result.winner in ("good", "evil")
     lines = [(to, parse(line)) for to, line in match.transcript]
     warns = [m for to, m in lines if m.verb == WARN]
@@ -608,10 +639,10 @@ def test_rename_keeps_the_seat() -> None:
     match = start(hub, nicks, seed=13)
     puppets = [install(hub, Puppet(n)) for n in nicks]
     hub.run()
-    leader = puppets[match.game.leader]
+    leader = puppets[avalon(match).leader]
     team_ask = leader.open_ask(match.gid)
     answer(hub, leader, team_ask, random_choice(leader, team_ask))
-    seat = (match.game.leader + 1) % 5
+    seat = (avalon(match).leader + 1) % 5
     player, old = puppets[seat], nicks[seat]
     for p in puppets:
         if p is not player:
@@ -627,7 +658,9 @@ def test_rename_keeps_the_seat() -> None:
     check_refused(hub, match, squatter, f"ANSWER {gid} {rid} reject", ErrorCode.NOT_REGISTERED, gid)
 
     # DMs follow the rename: the warning for the missed deadline goes to the new nick.
-    hub.now = match.next_deadline()
+    deadline = match.next_deadline()
+    assert deadline is not None
+    hub.now = deadline
     hub.referee.poll(hub.now)
     hub.run()
     assert [m.verb for m in player.inbox if m.verb == WARN] == [WARN]
@@ -642,6 +675,7 @@ def test_rename_keeps_the_seat() -> None:
     assert old in votes.list("reject"), "public lines keep the nicks announced in START"
 
     assert settle(hub, match, puppets, choose=avoiding(old)) is None
+    assert match.game.result is not None
     assert match.game.result.forfeited is None
     assert not any(to == old for to, line in match.transcript[renamed_at:] if not line.startswith(ERROR)), (
         "a line for the seat went to its old nick after the rename"
@@ -656,16 +690,17 @@ def test_after_a_rename_choices_are_named_as_announced() -> None:
     match = start(hub, nicks, seed=13)
     puppets = [install(hub, Puppet(n)) for n in nicks]
     hub.run()
-    seat = (match.game.leader + 1) % 5
+    seat = (avalon(match).leader + 1) % 5
     old = nicks[seat]
     rename(hub, match, puppets[seat], "renamed")
-    leader = puppets[match.game.leader]
+    leader = puppets[avalon(match).leader]
     ask = leader.open_ask(match.gid)
+    assert ask is not None
     assert old in ask.list("options")
     team = [old] + [n for n in nicks if n != old][: ask.int("pick") - 1]
     answer(hub, leader, ask, ",".join(team))
     assert not leader.errors(), f"the referee refused the names its own request offered: {leader.errors()}"
-    assert match.game.history[:1] == [(match.game.leader, "team", tuple(sorted(nicks.index(n) for n in team)))]
+    assert match.game.history[:1] == [(avalon(match).leader, "team", tuple(sorted(nicks.index(n) for n in team)))]
 
 
 def test_one_line_goes_to_several_nicks_where_the_transport_can() -> None:
@@ -677,7 +712,7 @@ def test_one_line_goes_to_several_nicks_where_the_transport_can() -> None:
     hub, nicks = new_hub(10)
     batches: list[tuple[tuple[str, ...], str]] = []
 
-    def send_many(targets, text) -> None:
+    def send_many(targets: Sequence[str], text: str) -> None:
         batches.append((tuple(targets), text))
         for target in targets:
             hub._from_referee(target, text)
@@ -712,7 +747,7 @@ def test_who_with_many_long_nicks_is_continued_and_joins_back() -> None:
     assert whole.verb == "REGISTERED" and whole.list("bots") == sorted(nicks, key=str.lower)
 
 
-def test_lines_for_an_ended_game_get_game_over_while_the_referee_remembers_it(monkeypatch) -> None:
+def test_lines_for_an_ended_game_get_game_over_while_the_referee_remembers_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """The match is let go at the end; the referee keeps the ids and bots of the last
     ``ENDED_MEMORY`` games, so a late answer hears GAME_OVER, and an old one UNKNOWN_GAME."""
     monkeypatch.setattr(gamelines, "ENDED_MEMORY", 2)

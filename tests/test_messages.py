@@ -47,7 +47,7 @@ def test_the_lines_of_a_game_are_its_messages(name: str) -> None:
     lines, verbs = LINES[name], MESSAGES[name]
     for game in games(name, count=5):
         for event in game.events:
-            news = lines.event_news(event, "g1", nicks(game.players))
+            news = getattr(lines, "event_news")(event, "g1", nicks(game.players))  # each game's own, not in Lines
             for one in [] if news is None else [news] if isinstance(news, WireMessage) else news:
                 assert verbs[one.VERB] is type(one)
 

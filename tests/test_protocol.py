@@ -4,6 +4,7 @@ and no input makes ``parse`` raise anything but ProtocolError."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -462,7 +463,11 @@ def test_format_refuses_unicode_whitespace_in_tokens() -> None:
     non-ASCII space comes back as two tokens: format must refuse it as it refuses " "."""
     broken = []
     for space in UNICODE_SPACES:
-        for build in (lambda: Message.make(START, f"g{space}1"), lambda: Message.make(ROLE, "g1", role=f"a{space}b")):
+        builds: tuple[Callable[[], Message], ...] = (
+            lambda: Message.make(START, f"g{space}1"),
+            lambda: Message.make(ROLE, "g1", role=f"a{space}b"),
+        )
+        for build in builds:
             try:
                 line = build().format()
             except ValueError:

@@ -15,9 +15,10 @@ from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, ERROR, RESYNC, Message, parse
 from arena.referee.local import LocalHub
-from arena.sdk import Bot
-from arena.sdk import GameView, Session
+from arena.sdk import Bot, GameView, Session
 from arena.sdk.answers import Reply
+
+from .werewolf.helpers import werewolf
 
 NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"]
 
@@ -61,7 +62,7 @@ def recording(bot: type[Bot]) -> type[Bot]:
             super().__init__(seed)
             self.views: list[tuple[Any, ...]] = []
 
-        def on_role(self, game: GameView) -> None:
+        def on_role(self, game: GameView[Any]) -> None:
             super().on_role(game)
             self.views.append((game.role, game.side, game.sees, game.seats))
 
@@ -243,7 +244,7 @@ def test_the_resync_block_holds_the_relayed_team_lines_but_not_what_players_said
     match = hub.referee.start_game(
         "werewolf", NICKS, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 3, hub.channel, hub.now
     )
-    wolf = NICKS[match.game.roles.index("werewolf")]
+    wolf = NICKS[werewolf(match.game).roles.index("werewolf")]
     hub.sessions[wolf.lower()] = Hung(hub.sessions[wolf.lower()], 0)  # type: ignore[assignment]
 
     def heard_both() -> bool:

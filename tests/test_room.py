@@ -15,6 +15,7 @@ from arena.referee.match import Match
 from arena.referee.room import Room
 from arena.sdk.bot import Bot
 from arena.sdk.view import GameView
+from typing import Any
 
 KEY = b"k" * 32
 
@@ -54,7 +55,7 @@ def test_an_operator_stops_a_game_and_asks_for_the_status_without_a_server() -> 
     class Operator(Bot):
         """A player whose operator, seeing its game start, asks what runs and stops it."""
 
-        def on_start(self, game: GameView) -> None:
+        def on_start(self, game: GameView[Any]) -> None:
             room.command("boss", "!status", hub.now)
             room.command("stranger", f"!stop {game.gid}", hub.now)  # not an operator: nothing happens
             room.command("boss", f"!stop {game.gid}", hub.now)

@@ -39,19 +39,19 @@ THINKING = 2.5
 class Talker(WerewolfRuleBot):
     """Says two lines at each turn at the floor."""
 
-    def speech(self, game: GameView, ask: Ask) -> list[str]:
+    def speech(self, game: GameView[Any], ask: Ask) -> list[str]:
         return [f"{game.me} speaks at {ask.rid}", "and says more"]
 
 
 class Buggy(Bot):
     """Every decision raises: the SDK answers at random, marked ``fallback=error``."""
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         raise RuntimeError("a bug in the bot")
 
 
 class Nonsense(Bot):
-    def vote(self, game: GameView, ask: Ask) -> str:
+    def vote(self, game: GameView[Any], ask: Ask) -> str:
         return "maybe"  # refused; the SDK then answers at random
 
 
@@ -70,7 +70,7 @@ class Slow(Bot):
         super().__init__(seed)
         self.ticks = ticks
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         self.ticks.t += THINKING
         return super().decide(game, ask)
 
@@ -263,7 +263,7 @@ def test_the_fallback_field_is_kept_and_never_judged(marker: str, kept: str | No
     and the marker is kept (a value the protocol does not name is not)."""
 
     class Marking(Bot):
-        def decide(self, game: GameView, ask: Ask) -> Any:
+        def decide(self, game: GameView[Any], ask: Ask) -> Any:
             ask.fallback = marker  # what the SDK sends as fallback=
             return super().decide(game, ask)
 
@@ -287,7 +287,7 @@ class Chatty(Bot):
         super().__init__(seed)
         self.hub, self.nick, self.votes = hub, nick, 0
 
-    def vote(self, game: GameView, ask: Ask) -> str:
+    def vote(self, game: GameView[Any], ask: Ask) -> str:
         self.votes += 1
         for i in range(150 if self.votes == 1 else 1):
             self.hub.say(self.nick, f"{self.nick} before vote {self.votes} ({i})")

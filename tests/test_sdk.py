@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from typing import Any, NoReturn
 
 import pytest
 import scramp
@@ -36,31 +37,31 @@ class Recorder(Bot):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self.calls: list[tuple[str, GameView, Ask]] = []
-        self.starts: list[GameView] = []
-        self.roles: list[GameView] = []
+        self.calls: list[tuple[str, GameView[Any], Ask]] = []
+        self.starts: list[GameView[Any]] = []
+        self.roles: list[GameView[Any]] = []
         self.events: list[Message] = []
         self.ends: list[Message] = []
         self.errors: list[Message] = []
 
-    def vote(self, game: GameView, ask: Ask) -> str:
+    def vote(self, game: GameView[Any], ask: Ask) -> str:
         self.calls.append(("vote", game, ask))
         return "reject"
 
-    def team(self, game: GameView, ask: Ask) -> list[str]:
+    def team(self, game: GameView[Any], ask: Ask) -> list[str]:
         self.calls.append(("team", game, ask))
         return ["alice", "dave"]
 
-    def on_start(self, game: GameView) -> None:
+    def on_start(self, game: GameView[Any]) -> None:
         self.starts.append(game)
 
-    def on_role(self, game: GameView) -> None:
+    def on_role(self, game: GameView[Any]) -> None:
         self.roles.append(game)
 
-    def on_event(self, game: GameView, msg: Message) -> None:
+    def on_event(self, game: GameView[Any], msg: Message) -> None:
         self.events.append(msg)
 
-    def on_end(self, game: GameView, msg: Message) -> None:
+    def on_end(self, game: GameView[Any], msg: Message) -> None:
         self.ends.append(msg)
 
     def on_error(self, msg: Message) -> None:
@@ -68,14 +69,16 @@ class Recorder(Bot):
 
 
 class Broken(Bot):
-    def vote(self, game, ask):
+    def vote(self, game: GameView[Any], ask: Ask) -> NoReturn:
         raise RuntimeError("bug in the bot")
 
-    def team(self, game, ask):
+    def team(self, game: GameView[Any], ask: Ask) -> NoReturn:
         raise KeyError("another bug")
 
-    def quest(self, game, ask):
-        return None.upper()  # AttributeError
+    def quest(self, game: GameView[Any], ask: Ask) -> str:
+        assert None is not None
+        upper: str = getattr(None, "upper")()  # AttributeError
+        return upper
 
 
 def session(bot: Bot | None = None, nick: str = "alice") -> Session:
@@ -109,7 +112,7 @@ def test_a_key_is_proven_by_scram_and_never_sent() -> None:
     line = s.hello()
     hello = parse(line)
     assert hello.get("name") == "x" and "key" not in hello.fields and KEY not in line
-    first = unpack_scram(hello.get("scram"))
+    first = unpack_scram(hello.fields["scram"])
     assert first.startswith("n,,n=x7,r=") and len(first) >= len("n,,n=x7,r=") + 24
     server = scram_server()
     server.set_client_first(first)
@@ -118,7 +121,7 @@ def test_a_key_is_proven_by_scram_and_never_sent() -> None:
     )
     proof = parse(proof_line)
     assert proof.verb == "PROOF" and KEY not in proof_line
-    server.set_client_final(unpack_scram(proof.get("scram")))
+    server.set_client_final(unpack_scram(proof.fields["scram"]))
     assert not s.registered
     s.feed(
         REF, Message.make("WELCOME", "x7", protocol=1, name="x", scram=pack_scram(server.get_server_final())).format()
@@ -132,7 +135,7 @@ def test_a_referee_that_cannot_sign_is_not_trusted(signature: str | None) -> Non
     ServerKey): the session stays unregistered and obeys none of its lines."""
     joined: list[str] = []
     s = Session(Recorder(), "alice", REF, key=KEY, join=joined.append)
-    first = unpack_scram(parse(s.hello()).get("scram"))
+    first = unpack_scram(parse(s.hello()).fields["scram"])
     squatter = scram_server("another key entirely, of course")  # it can make up any challenge
     squatter.set_client_first(first)
     assert s.feed(REF, Message.make("CHALLENGE", scram=pack_scram(squatter.get_server_first())).format())
@@ -318,7 +321,7 @@ def test_answer_formats_choices() -> None:
     ask = Ask("g4", "7", "team", SEATS, 3, 30.0, {}, parse(TEAM_ASK))
     assert Session.answer(ask, ["bob", "erin", "alice"]) == "ANSWER g4 7 bob,erin,alice"
     assert Session.answer(ask, "bob") == "ANSWER g4 7 bob"
-    assert Session.answer(ask, ("a", "b")) == "ANSWER g4 7 a,b"
+    assert Session.answer(ask, ("a", "b")) == "ANSWER g4 7 a,b"  # type: ignore[arg-type]  # a tuple too
     assert Session.answer(ask, "bob", "late") == "ANSWER g4 7 bob fallback=late"
 
 
@@ -331,7 +334,7 @@ def test_an_answer_that_is_not_the_bots_choice_says_so() -> None:
             super().__init__(seed=1)
             self.how = how
 
-        def vote(self, game: GameView, ask: Ask) -> str:
+        def vote(self, game: GameView[Any], ask: Ask) -> str | list[str]:
             if self.how == "raise":
                 raise ValueError("oops")
             return ask.fall_back() if self.how == "give up" else "approve"

@@ -133,7 +133,7 @@ class Ponder(Bot):
         self.delay = delay
         self.done: list[str] = []
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         if game.gid in self.slow:
             time.sleep(self.delay)
         self.done.append(game.gid)
@@ -151,7 +151,7 @@ class Offline:
         self.runner.link.send = self._send  # type: ignore[method-assign]
         self.feed("WELCOME alice protocol=1 name=alice")  # registered: the referee's lines count
 
-    def _send(self, target: str, text: str) -> bool:
+    def _send(self, target: str, text: str, *, formatting: bool = False) -> bool:
         with self.lock:
             self.sent.append((time.monotonic() - self.t0, target, text))
         return True

@@ -6,6 +6,7 @@ server."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,8 @@ from arena.referee.local import LocalHub
 from arena.sdk import Ask, Bot, GameView, Talk, WerewolfBot, WerewolfState, split_text
 from arena.sdk.speech import lines_of
 
+from .werewolf.helpers import werewolf
+
 PARAGRAPH = (
     "The seer spoke first and named nobody, which is odd for a seer who has had two nights to look; "
     "either she found only villagers or she is not the seer at all. "
@@ -25,7 +28,7 @@ PARAGRAPH = (
 SPEECH = f"{PARAGRAPH * 3}\n\n{PARAGRAPH * 2}"
 """Two paragraphs, some 800 characters: one IRC line would glue them and cut the rest mid-word."""
 
-text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=2000)
+text = st.text(st.characters(blacklist_categories=["Cs"]), max_size=2000)
 
 
 def words(text: str) -> list[str]:
@@ -97,7 +100,7 @@ class Orator(Bot):
         super().__init__(seed)
         self.talk = talk
 
-    def speech(self, game: GameView, ask: Ask) -> Talk:
+    def speech(self, game: GameView[Any], ask: Ask) -> Talk:
         return self.talk
 
 
@@ -135,12 +138,12 @@ def test_a_speech_over_the_turn_is_cut_by_the_sdk_with_a_warning(caplog: pytest.
 
 
 class Wolf(WerewolfBot):
-    def team_talk(self, game: GameView, ask: Ask) -> Talk:
+    def team_talk(self, game: GameView[Any], ask: Ask) -> Talk:
         state = game.state
         pack = [w for w in state.wolves if w != game.me and state.is_alive(w)]
         return PARAGRAPH * 4 if ask.kind == "wolf_vote" and pack else []
 
-    def on_end(self, game: GameView, msg: object) -> None:
+    def on_end(self, game: GameView[Any], msg: object) -> None:
         self.state = game.state
 
 
@@ -154,7 +157,7 @@ def test_long_pack_talk_goes_out_in_several_team_lines() -> None:
     assert not [line for _, line in match.transcript if line.startswith("ERROR")]
     relayed = [line for _, line in match.transcript if line.startswith("TEAM")]
     assert relayed and all(len(line.split(" :", 1)[1].encode()) <= MAX_TEXT_BYTES for line in relayed)
-    wolves = [n for n, r in zip(match.names, match.game.roles) if r == "werewolf"]
+    wolves = [n for n, r in zip(match.names, werewolf(match.game).roles) if r == "werewolf"]
     state = bots[wolves[0]].state
     assert isinstance(state, WerewolfState)
     first_night = [line.text for line in state.team_talk if line.night == 1]

@@ -28,19 +28,19 @@ class Keeper(Bot):
         self.final: list[Any] = []
         self.looked = 0
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         if self.rng.random() < 0.2:
             _ = game.state  # reading the state now and then: it must catch up from any point
             self.looked += 1
         return super().decide(game, ask)
 
-    def speech(self, game: GameView, ask: Ask) -> Talk:
+    def speech(self, game: GameView[Any], ask: Ask) -> Talk:
         return f"{game.me} opens\n{game.me} closes"
 
-    def team_talk(self, game: GameView, ask: Ask) -> Talk:
+    def team_talk(self, game: GameView[Any], ask: Ask) -> Talk:
         return f"{game.me} hunts" if ask.kind == "wolf_vote" else []
 
-    def on_end(self, game: GameView, msg: Any) -> None:
+    def on_end(self, game: GameView[Any], msg: Any) -> None:
         self.final.append(game.state)
 
 
@@ -163,7 +163,7 @@ def test_reading_the_state_costs_nothing_until_a_bot_looks() -> None:
     view: Any = None
 
     class Look(Bot):
-        def on_start(self, game: GameView) -> None:
+        def on_start(self, game: GameView[Any]) -> None:
             nonlocal view
             view = game
 

@@ -11,13 +11,13 @@ from arena.core.seating import DEFAULT_KEEP, Seating
 ROSTER = [f"bot{i}" for i in range(10)]
 
 
-def test_default_keep_is_sixteen():
+def test_default_keep_is_sixteen() -> None:
     assert DEFAULT_KEEP == 16
     assert Seating(ROSTER).keep == 16
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 2024])
-def test_order_kept_for_blocks_of_sixteen(seed):
+def test_order_kept_for_blocks_of_sixteen(seed: int) -> None:
     seating = Seating(ROSTER, keep=16, seed=seed)
     orders = [seating.order(i) for i in range(40)]
     for block in (range(0, 16), range(16, 32), range(32, 40)):
@@ -28,14 +28,14 @@ def test_order_kept_for_blocks_of_sixteen(seed):
     assert orders[15] != orders[16] or orders[31] != orders[32]
 
 
-def test_reshuffle_at_both_boundaries_for_seed_zero():
+def test_reshuffle_at_both_boundaries_for_seed_zero() -> None:
     seating = Seating(ROSTER, keep=16, seed=0)
     assert seating.order(15) != seating.order(16)
     assert seating.order(31) != seating.order(32)
     assert seating.order(0) != seating.order(32)
 
 
-def test_reshuffles_vary_across_many_blocks():
+def test_reshuffles_vary_across_many_blocks() -> None:
     seating = Seating(ROSTER, keep=16, seed=3)
     blocks = {seating.order(16 * b) for b in range(200)}
     assert len(blocks) == 200
@@ -44,7 +44,7 @@ def test_reshuffles_vary_across_many_blocks():
         assert {order[seat] for order in blocks} == set(ROSTER)
 
 
-def test_same_seed_same_orders_different_seed_different_orders():
+def test_same_seed_same_orders_different_seed_different_orders() -> None:
     a = [Seating(ROSTER, 16, seed=5).order(i) for i in range(40)]
     b = [Seating(ROSTER, 16, seed=5).order(i) for i in range(40)]
     c = [Seating(ROSTER, 16, seed=6).order(i) for i in range(40)]
@@ -52,7 +52,7 @@ def test_same_seed_same_orders_different_seed_different_orders():
     assert a != c
 
 
-def test_order_independent_of_call_order():
+def test_order_independent_of_call_order() -> None:
     """A resumed series seats players exactly as an uninterrupted one."""
     straight = Seating(ROSTER, 16, seed=9)
     expected = [straight.order(i) for i in range(40)]
@@ -66,13 +66,13 @@ def test_order_independent_of_call_order():
     assert [shuffled.order(i) for i in range(40)] == expected
 
 
-def test_order_independent_of_roster_input_order():
+def test_order_independent_of_roster_input_order() -> None:
     reversed_roster = list(reversed(ROSTER))
     for i in (0, 16, 33):
         assert Seating(reversed_roster, 16, seed=4).order(i) == Seating(ROSTER, 16, seed=4).order(i)
 
 
-def test_keep_one_reshuffles_every_game():
+def test_keep_one_reshuffles_every_game() -> None:
     seating = Seating(ROSTER, keep=1, seed=2)
     orders = [seating.order(i) for i in range(30)]
     for order in orders:
@@ -82,7 +82,7 @@ def test_keep_one_reshuffles_every_game():
 
 
 @pytest.mark.parametrize("keep", [3, 16, 100])
-def test_block_boundaries_follow_keep(keep):
+def test_block_boundaries_follow_keep(keep: int) -> None:
     seating = Seating(ROSTER, keep=keep, seed=11)
     for i in range(3 * keep):
         assert seating.order(i) == seating.order((i // keep) * keep)
@@ -90,18 +90,18 @@ def test_block_boundaries_follow_keep(keep):
 
 
 @pytest.mark.parametrize("keep", [0, -1, -16])
-def test_invalid_keep(keep):
+def test_invalid_keep(keep: int) -> None:
     with pytest.raises(ValueError):
         Seating(ROSTER, keep=keep)
 
 
 @pytest.mark.parametrize("roster", [["a", "b", "a"], ["x", "x"], ROSTER + ["bot3"]])
-def test_duplicate_names(roster):
+def test_duplicate_names(roster: list[str]) -> None:
     with pytest.raises(ValueError):
         Seating(roster)
 
 
-def test_small_rosters():
+def test_small_rosters() -> None:
     assert Seating(["solo"]).order(0) == ("solo",)
     two = Seating(["a", "b"], keep=16, seed=0)
     assert {two.order(i) for i in range(200)} == {("a", "b"), ("b", "a")}
@@ -110,7 +110,7 @@ def test_small_rosters():
 # -- explicit deals: only games stored with one replay by it ----------------------------------------
 
 
-def test_a_game_refuses_a_deal_that_is_not_a_permutation():
+def test_a_game_refuses_a_deal_that_is_not_a_permutation() -> None:
     from arena.core.errors import SetupError
     from arena.games.avalon.engine import AvalonGame
 

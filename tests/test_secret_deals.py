@@ -27,7 +27,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.config import LobbyConfig, parse_config
+from arena.config import Config, LobbyConfig, parse_config
 from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import END, START, parse
@@ -221,7 +221,7 @@ def test_the_binomial_tail_is_exact() -> None:
 # -- real tournaments: no predictor beats chance ---------------------------------------------------
 
 
-def config_for(path: Path):
+def config_for(path: Path) -> Config:
     return parse_config({"store": {"path": str(path)}})
 
 
@@ -278,12 +278,12 @@ def test_no_predictor_from_public_lines_beats_chance(
 # -- one stored key, one series ------------------------------------------------------------------
 
 
-def finished(path: Path, settings: Settings) -> tuple[list[tuple], dict[str, float]]:
+def finished(path: Path, settings: Settings) -> tuple[list[tuple[Any, ...]], dict[str, float]]:
     """Per game: seats, seed, roles, winner, reason; and the final Elo ratings."""
     with Store(path) as store:
         found = store.tournaments.get(settings.id)
         assert found is not None
-        games = []
+        games: list[tuple[Any, ...]] = []
         for i in range(1, found[1] + 1):
             g = store.games.load(f"{settings.id}-{i}")
             assert g is not None

@@ -81,7 +81,7 @@ class Keeper(Bot):
         super().__init__(seed)
         self.kept = kept
 
-    def quest(self, game: GameView, ask: Ask) -> Any:
+    def quest(self, game: GameView[Any], ask: Ask) -> Any:
         self.kept.append(ask)
         return ask.random(self.rng)
 

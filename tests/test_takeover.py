@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from collections.abc import Container
+from collections.abc import Callable, Container
 from typing import Any
 
 import pytest
@@ -59,10 +59,11 @@ class Table:
 
     def __init__(self, bots: dict[str, Bot]) -> None:
         self.hub: LocalHub | None = None
-        self.sessions = [
-            Session(bot, nick, "arena", say=lambda gid, text, nick=nick: self._say(nick, text))
-            for nick, bot in bots.items()
-        ]
+        self.sessions = [Session(bot, nick, "arena", say=self._saying(nick)) for nick, bot in bots.items()]
+
+    def _saying(self, nick: str) -> Callable[[str, str], None]:
+        """How ``nick``'s session speaks: through whichever hub is current then."""
+        return lambda gid, text: self._say(nick, text)
 
     def _say(self, nick: str, text: str) -> None:
         assert self.hub is not None
@@ -223,7 +224,7 @@ def test_resync_after_a_restart_replays_only_what_the_seat_was_told(tmp_path: Pa
     table, live = die_mid_game(store, 6, seed=11, at=15, after=False)
     hub = table.referee(store, Journal(store, PLACE))
     sent: list[tuple[str, str]] = []
-    hub.referee.send = lambda target, text: sent.append((target, text))  # type: ignore[method-assign]
+    hub.referee.send = lambda target, text: sent.append((target, text))
     hub.referee.resume_game(live, hub.channel, hub.now)
     told = {seat: [line for to, s, line in live.lines if s == seat] for seat in range(6)}
     hub.referee.on_message("p2", "arena", table.sessions[2].hello(), hub.now)
@@ -270,7 +271,7 @@ def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_re
 
 
 class Talker(WerewolfRuleBot):
-    def speech(self, game: GameView, ask: Ask) -> str:
+    def speech(self, game: GameView[Any], ask: Ask) -> str:
         return f"{game.me} speaks at {ask.rid}"
 
 

@@ -11,6 +11,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import scramp
@@ -18,7 +19,7 @@ import yaml
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.config import parse_config
+from arena.config import Config, parse_config
 from arena.games import GAMES
 from arena.games.avalon.options import AvalonOptions
 from arena.protocol import RATINGS, Reassembler, parse
@@ -32,8 +33,8 @@ KEY = bytes(range(32))
 BOTS = ("rule1=avalon_rule", "rule2=avalon_rule", "rand1=random", "rand2=random", "rand3=random")
 
 
-def settings(**overrides) -> Settings:
-    base = dict(
+def settings(**overrides: Any) -> Settings:
+    base: dict[str, Any] = dict(
         id="t1",
         game="avalon",
         games=12,
@@ -47,14 +48,14 @@ def settings(**overrides) -> Settings:
     return Settings(**base)
 
 
-def config_for(tmp_path: Path):
+def config_for(tmp_path: Path) -> Config:
     return parse_config({"store": {"path": str(tmp_path / "results.db")}})
 
 
 # -- schedule ------------------------------------------------------------------------------------
 
 
-def test_schedule_keeps_seats_for_a_block_and_follows_the_key():
+def test_schedule_keeps_seats_for_a_block_and_follows_the_key() -> None:
     schedule = Schedule(settings(games=40), KEY)
     tables = [schedule.table(i) for i in range(40)]
     assert len({t.seats for t in tables[:16]}) == 1 and tables[16].seats != tables[15].seats
@@ -67,7 +68,7 @@ def test_schedule_keeps_seats_for_a_block_and_follows_the_key():
     assert all(str(t.seed) not in repr(t) for t in tables)  # a printed table shows no secret
 
 
-def test_with_more_bots_than_seats_everyone_plays_equally():
+def test_with_more_bots_than_seats_everyone_plays_equally() -> None:
     bots = tuple(f"b{i}=random" for i in range(7))
     schedule = Schedule(settings(bots=bots, players=5, keep=4), KEY)
     played = Counter(n for i in range(7 * 4 * 5) for n in schedule.table(i).seats)
@@ -82,7 +83,7 @@ def test_with_more_bots_than_seats_everyone_plays_equally():
         (BOTS, 6, "only 5 bots"),
     ],
 )
-def test_bad_schedules_are_clear_errors(bots, players, message):
+def test_bad_schedules_are_clear_errors(bots: tuple[str, ...], players: int, message: str) -> None:
     with pytest.raises(TournamentError, match=message):
         Schedule(settings(bots=bots, players=players), KEY)
 
@@ -95,32 +96,34 @@ def test_bad_schedules_are_clear_errors(bots, players, message):
         ("arena.config:Config", "not a subclass of arena.sdk.Bot"),
     ],
 )
-def test_bot_specs_that_do_not_load_say_why(spec, message):
+def test_bot_specs_that_do_not_load_say_why(spec: str, message: str) -> None:
     with pytest.raises(TournamentError, match=message):
         load_bot_class(spec)
 
 
-def test_a_bot_class_loads_from_a_file(tmp_path):
+def test_a_bot_class_loads_from_a_file(tmp_path: Path) -> None:
     path = tmp_path / "mine.py"
     path.write_text("from arena.sdk import Bot\nclass Mine(Bot):\n    name = 'mine'\n")
-    assert load_bot_class(f"{path}:Mine").name == "mine"
+    assert getattr(load_bot_class(f"{path}:Mine"), "name") == "mine"
 
 
 # -- playing and storing -------------------------------------------------------------------------
 
 
-def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
+def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path: Path) -> None:
     config = config_for(tmp_path)
     s = settings()
     with Store(config.store.path, config.ratings.systems()) as store:
         assert play_local(s, AvalonOptions(), store, config) == 12
         games = store.games.find(limit=100)
         assert sorted(g.id for g in games) == sorted(f"t1-{i}" for i in range(1, 13))
-        assert store.tournaments.get("t1")[1] == 12
+        progress = store.tournaments.get("t1")
+        assert progress is not None and progress[1] == 12
         board = store.ratings.leaderboard("avalon", "elo")
         assert {r.bot for r in board} == {"rule1", "rule2", "rand1", "rand2", "rand3"}
         assert all(r.games == 12 for r in board)
         stored = store.games.load("t1-5")
+        assert stored is not None
         assert stored.seed == Schedule(s, store.tournaments.key("t1")).table(4).seed and stored.deal is None
         assert stored.replay().events == list(stored.events)
         # The game's lines were kept as sent, the END last before the ratings.
@@ -138,7 +141,9 @@ def test_a_local_tournament_stores_every_game_and_its_ratings(tmp_path):
         ("avalon", ("tuv=tuvalon_rule", *BOTS[1:])),
     ],
 )
-def test_a_bot_of_another_game_is_refused_before_anything_is_stored(tmp_path, game, bots):
+def test_a_bot_of_another_game_is_refused_before_anything_is_stored(
+    tmp_path: Path, game: str, bots: tuple[str, ...]
+) -> None:
     config = config_for(tmp_path)
     s = settings(game=game, bots=bots, players=len(bots), options=GAMES[game].Options().to_dict())
     with Store(config.store.path, config.ratings.systems()) as store:
@@ -152,7 +157,9 @@ def test_a_bot_of_another_game_is_refused_before_anything_is_stored(tmp_path, ga
     )
 
 
-def test_a_bot_that_raises_is_summed_up_when_the_tournament_ends(tmp_path, caplog):
+def test_a_bot_that_raises_is_summed_up_when_the_tournament_ends(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "buggy.py"
     path.write_text(
         "from arena.sdk import AvalonBot\nclass Buggy(AvalonBot):\n"
@@ -170,7 +177,7 @@ def test_a_bot_that_raises_is_summed_up_when_the_tournament_ends(tmp_path, caplo
     assert f"raised {total} exception(s): vote x{total} (first of each: vote: KeyError: 'oops')" in run
 
 
-def test_resuming_with_other_settings_is_refused(tmp_path):
+def test_resuming_with_other_settings_is_refused(tmp_path: Path) -> None:
     config = config_for(tmp_path)
     with Store(config.store.path, config.ratings.systems()) as store:
         play_local(settings(games=2), AvalonOptions(), store, config)
@@ -179,7 +186,7 @@ def test_resuming_with_other_settings_is_refused(tmp_path):
         assert play_local(settings(games=4), AvalonOptions(), store, config) == 2  # more games: resumes
 
 
-def test_a_tournament_from_before_secret_keys_resumes_with_a_key_of_its_own(tmp_path):
+def test_a_tournament_from_before_secret_keys_resumes_with_a_key_of_its_own(tmp_path: Path) -> None:
     """Its stored settings hold the public seed it was created with and it has no key."""
     config = config_for(tmp_path)
     s = settings(games=3)
@@ -193,7 +200,7 @@ def test_a_tournament_from_before_secret_keys_resumes_with_a_key_of_its_own(tmp_
         assert len(key) == 32 and store.tournaments.key(s.id) == key
 
 
-def test_rating_changes_are_one_protocol_message_continued_when_long():
+def test_rating_changes_are_one_protocol_message_continued_when_long() -> None:
     short = {
         "elo": (Change((BOT, "alice"), Rating(1500), Rating(1516)), Change((BOT, "bob"), Rating(1500), Rating(1484))),
         "trueskill": (Change((BOT, "alice"), Rating(25, 8), Rating(27, 7.5)),),
@@ -223,7 +230,7 @@ def write_config(tmp_path: Path) -> Path:
     return path
 
 
-def test_tournament_then_every_results_command(tmp_path):
+def test_tournament_then_every_results_command(tmp_path: Path) -> None:
     cfg = str(write_config(tmp_path))
     runner = CliRunner()
     out = runner.invoke(main, ["--config", cfg, "tournament"])
@@ -254,17 +261,18 @@ def test_tournament_then_every_results_command(tmp_path):
     assert rebuild.exit_code == 0 and "matches exactly" in rebuild.output
 
 
-def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
+def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path: Path) -> None:
     """``--tournament`` rates a tournament's games alone, afresh: a second tournament's
     games move the overall board, not the first one's standings."""
     cfg = str(write_config(tmp_path))
     runner = CliRunner()
     assert runner.invoke(main, ["--config", cfg, "tournament"]).exit_code == 0
 
-    def board(*args: str) -> list[dict]:
+    def board(*args: str) -> list[dict[str, Any]]:
         out = runner.invoke(main, ["--config", cfg, "leaderboard", "--format", "json", *args])
         assert out.exit_code == 0, out.output
-        return json.loads(out.output)["bots"]
+        bots: list[dict[str, Any]] = json.loads(out.output)["bots"]
+        return bots
 
     first = board("--tournament", "t1")
     assert first == board(), "one tournament: its standings are the board"
@@ -310,7 +318,7 @@ def test_a_tournaments_own_standings_and_the_fewest_games_shown(tmp_path):
     assert missing.exit_code != 0 and "no tournament 'nope'" in missing.output
 
 
-def test_a_tournaments_board_and_stats_are_of_its_own_game_and_games(tmp_path):
+def test_a_tournaments_board_and_stats_are_of_its_own_game_and_games(tmp_path: Path) -> None:
     """A newer game of another type does not hide a tournament's standings (``--game`` left
     out means the tournament's game), and ``stats --tournament`` counts its games alone."""
     cfg = str(write_config(tmp_path))
@@ -342,7 +350,7 @@ def test_a_tournaments_board_and_stats_are_of_its_own_game_and_games(tmp_path):
     assert missing.exit_code == 1 and "no tournament 'nope'" in missing.output
 
 
-def test_one_game_is_counted_in_the_singular(tmp_path):
+def test_one_game_is_counted_in_the_singular(tmp_path: Path) -> None:
     """No "1 games" in what the commands print: a one-game tournament, its stats, a rebuild
     and a one-game simulation."""
     cfg = str(write_config(tmp_path))
@@ -369,7 +377,7 @@ def test_one_game_is_counted_in_the_singular(tmp_path):
     assert " 1 games" not in "".join((out.output, stats, rebuild, simulated))
 
 
-def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_scram_verifier(tmp_path):
+def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_scram_verifier(tmp_path: Path) -> None:
     cfg = str(write_config(tmp_path))
     runner = CliRunner()
     added = runner.invoke(main, ["--config", cfg, "bots", "add", "alice", "--owner", "bob"])
@@ -393,19 +401,25 @@ def test_bots_are_added_with_a_key_shown_once_and_kept_only_as_a_scram_verifier(
     assert rekeyed.exit_code == 0 and new != key
     assert runner.invoke(main, ["--config", cfg, "bots", "rekey", "zed"]).exit_code != 0
     with Store(tmp_path / "results.db") as store:
-        stored = store.bots.get("alice").verifier
+        record = store.bots.get("alice")
+        assert record is not None
+        stored = record.verifier
         raw = b"".join(v for row in store.conn.execute("SELECT * FROM bots") for v in row if isinstance(v, bytes))
     assert key.encode() not in raw and new.encode() not in raw
 
     def proves(secret: str) -> bool:
+        assert stored is not None
         _, stored_key, _, _ = scramp.ScramMechanism().make_auth_info(secret, stored.iterations, stored.salt)
-        return stored_key == stored.stored_key
+        proved: bool = stored_key == stored.stored_key
+        return proved
 
     assert proves(new) and not proves(key)
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
-def test_an_interrupted_tournament_resumes_without_losing_or_repeating_games(tmp_path, how):
+def test_an_interrupted_tournament_resumes_without_losing_or_repeating_games(
+    tmp_path: Path, how: signal.Signals
+) -> None:
     cfg = write_config(tmp_path)
     command = [sys.executable, "-m", "arena", "--config", str(cfg), "tournament", "--games", "100000"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
@@ -418,13 +432,16 @@ def test_an_interrupted_tournament_resumes_without_losing_or_repeating_games(tmp
                 found = store.tournaments.get("t1")
                 if found and found[1] >= 20:
                     break
+        assert proc.stdout is not None
         assert time.monotonic() < deadline, proc.stdout.read() if proc.poll() is not None else "no progress"
     proc.send_signal(how)
     out, _ = proc.communicate(timeout=30)
     if how == signal.SIGINT:
         assert proc.returncode == 130 and "run the same command to resume" in out, out
     with Store(db) as store:
-        done = store.tournaments.get("t1")[1]
+        progress = store.tournaments.get("t1")
+        assert progress is not None
+        done = progress[1]
         assert len(store.games.find(limit=10**6)) == done
     resumed = subprocess.run([*command[:-1], str(done + 5)], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
@@ -435,7 +452,7 @@ def test_an_interrupted_tournament_resumes_without_losing_or_repeating_games(tmp
         assert store.ratings.rebuild().exact
 
 
-def test_an_aborted_game_is_stored_without_rating_changes(tmp_path):
+def test_an_aborted_game_is_stored_without_rating_changes(tmp_path: Path) -> None:
     from arena.config import TimeoutConfig
     from arena.referee.local import LocalHub
     from arena.referee.recorder import Recorder
@@ -453,13 +470,14 @@ def test_an_aborted_game_is_stored_without_rating_changes(tmp_path):
         end = parse(hub.channel_log[-1])
         assert end.verb == "END" and end.get("reason") == "aborted" and end.get("winner") == "none"
         stored = store.games.load(match.gid)
+        assert stored is not None
         assert stored.summary.kind == "aborted"
         assert {o.result for o in stored.outcomes} == {"aborted"}
         assert all(c.delta == 0 for items in stored.changes.values() for c in items)
         assert not any(line.startswith(RATINGS) for line in hub.channel_log)
 
 
-def test_a_werewolf_tournament_counts_a_neutral_role_s_own_wins(tmp_path):
+def test_a_werewolf_tournament_counts_a_neutral_role_s_own_wins(tmp_path: Path) -> None:
     from arena.games.werewolf.options import WerewolfOptions
 
     config = config_for(tmp_path)
@@ -480,8 +498,8 @@ def test_a_werewolf_tournament_counts_a_neutral_role_s_own_wins(tmp_path):
     cfg = str(tmp_path / "config.yaml")
     Path(cfg).write_text(yaml.safe_dump({"store": {"path": config.store.path}}))
     runner = CliRunner()
-    stats = runner.invoke(main, ["--config", cfg, "stats", "w0"])
-    assert stats.exit_code == 0 and stats.output.startswith("w0 (werewolf): 16 games"), stats.output
+    shown = runner.invoke(main, ["--config", cfg, "stats", "w0"])
+    assert shown.exit_code == 0 and shown.output.startswith("w0 (werewolf): 16 games"), shown.output
     board = json.loads(runner.invoke(main, ["--config", cfg, "leaderboard", "--format", "json"]).output)
     assert board["game"] == "werewolf" and len(board["bots"]) == 8
 

@@ -325,7 +325,9 @@ def test_every_bot_of_a_chart_has_a_line_of_its_own(bots: int) -> None:
     assert len(colours) == min(bots, 20)
     closest = min(math.dist(lab(a), lab(b)) for a, b in itertools.combinations(colours, 2))
     assert closest > 25, closest
-    height = float(re.search(r'<svg [^>]*height="(\d+)"', svg).group(1))
+    found = re.search(r'<svg [^>]*height="(\d+)"', svg)
+    assert found is not None
+    height = float(found.group(1))
     legend = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)" fill="#', svg)]
     assert len(legend) == bots and max(legend) < height
 

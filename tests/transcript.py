@@ -28,7 +28,7 @@ def record(hub: LocalHub) -> list[str]:
         lines.append(f"{sender:<5} → {target:<7} {text}")
         on_message(sender, target, text, now, account, msg)
 
-    referee.send = sent  # type: ignore[method-assign]
+    referee.send = sent
     if post is not None:
         referee.post = posted  # games started from now on send their lines through it
     referee.on_message = received  # type: ignore[method-assign]

@@ -9,7 +9,7 @@ import threading
 import time
 from dataclasses import dataclass, field, fields
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -84,7 +84,11 @@ class Recorder:
             self.cond.notify_all()
 
     def on_message(self, sender: str, target: str, text: str) -> None:
-        self._add(lambda: (self.messages.append((sender, target, text)), self.times.append(time.monotonic())))
+        def add() -> None:
+            self.messages.append((sender, target, text))
+            self.times.append(time.monotonic())
+
+        self._add(add)
 
     def on_membership(self, kind: str, nick: str, channel: str | None, new: str | None) -> None:
         self._add(lambda: self.membership.append((kind, nick, channel, new)))
@@ -115,7 +119,11 @@ class Recorder:
             return [text for _, _, text in self.messages]
 
 
-def link_maker(host: str, port: int, reactor: Any) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
+MakeLink = Callable[..., tuple[IrcLink, Recorder]]
+"""What ``make_link`` and ``services_link`` give: ``(nick, **options)`` -> (link, its Recorder)."""
+
+
+def link_maker(host: str, port: int, reactor: Any) -> Iterator[MakeLink]:
     """Yields ``make(nick, **options)`` -> (connected link, its Recorder), closing every link
     it made afterwards; ``options`` are ``LinkSettings`` fields and ``channels``. Unlimited
     rate unless given; waits until ready unless ``wait=False``."""
@@ -152,19 +160,24 @@ def link_maker(host: str, port: int, reactor: Any) -> Iterator[Callable[..., tup
 
 
 @pytest.fixture
-def make_link(
-    irc_server: LocalServer, reactor_thread: ReactorThread
-) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
+def make_link(irc_server: LocalServer, reactor_thread: ReactorThread) -> Iterator[MakeLink]:
     """``make_link(nick, **options)``: links to the test server (see ``link_maker``)."""
-    yield from link_maker(irc_server.host, irc_server.port, reactor_thread.reactor)
+    yield from link_maker(irc_server.host, irc_server.address.port, reactor_thread.reactor)
+
+
+class Listening(Protocol):
+    """A started server of any kind (``LocalServer``, the services' server)."""
+
+    @property
+    def address(self) -> ServerAddress: ...
 
 
 class RawClient:
     """A bare socket client for what the link API deliberately cannot do (rename, send
     invalid UTF-8, quit abruptly)."""
 
-    def __init__(self, server: LocalServer, nick: str) -> None:
-        self.sock = socket.create_connection((server.host, server.port), timeout=WAIT)
+    def __init__(self, server: Listening, nick: str) -> None:
+        self.sock = socket.create_connection(server.address, timeout=WAIT)
         self.buffer = b""
         self.read: list[bytes] = []
         """Every line read so far: what the client was sent, for tests of what it must not be."""
@@ -201,8 +214,12 @@ class RawClient:
         self.sock.close()
 
 
+MakeRawClient = Callable[[str], RawClient]
+"""What ``raw_client`` gives: a connected ``RawClient`` with the nick given."""
+
+
 @pytest.fixture
-def raw_client(irc_server: LocalServer) -> Iterator[Callable[[str], RawClient]]:
+def raw_client(irc_server: LocalServer) -> Iterator[MakeRawClient]:
     clients: list[RawClient] = []
 
     def make(nick: str) -> RawClient:

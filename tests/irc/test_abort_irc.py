@@ -17,7 +17,7 @@ from arena.irc.servers import LocalServer
 from arena.protocol import parse
 from arena.referee.recorder import Recorder
 from arena.referee.service import RefereeService
-from arena.sdk import Bot
+from arena.sdk import Ask, Bot, GameView
 from arena.sdk.runner import BotRunner
 from arena.store import Store
 
@@ -32,7 +32,9 @@ def config_for(server: LocalServer, tmp_path: Path, game: str, resume: float = 6
     seats = SEATS[game]
     return Config(
         identity=IdentityConfig(require_key=False),
-        server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets),
+        server=ServerConfig(
+            host=server.host, port=server.address.port, lines_per_second=0, max_targets=server.max_targets
+        ),
         timeouts=TimeoutConfig(decision=30.0, grace=2.0, resume=resume),
         lobby=LobbyConfig(
             game=game, min_players=seats, max_players=seats, countdown=0.2, join_timeout=10.0, operators=("boss",)
@@ -56,7 +58,7 @@ def test_an_operators_stop_ends_the_game_aborted_and_the_lobby_goes_on(
     class Stalling(Bot):
         """Holds its first decision until the operator has stopped the game, then plays on."""
 
-        def decide(self, game, ask):  # type: ignore[no-untyped-def,override]
+        def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
             release.wait(60)
             return ask.random(self.rng)
 
@@ -76,7 +78,12 @@ def test_an_operators_stop_ends_the_game_aborted_and_the_lobby_goes_on(
     reactor = ReactorThread(tick=0.02).start()
     runners = [
         BotRunner(
-            Stalling(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0, reactor=reactor.reactor
+            Stalling(seed=i),
+            irc_server.host,
+            irc_server.address.port,
+            f"s{i}",
+            lines_per_second=0,
+            reactor=reactor.reactor,
         )
         for i in range(SEATS[game])
     ]
@@ -116,7 +123,9 @@ def test_a_restart_that_a_bot_never_returns_to_aborts_cleanly(
     config = config_for(irc_server, tmp_path, game, resume=1.5)
     reactor = ReactorThread(tick=0.02).start()
     runners = [
-        BotRunner(Slow(seed=i), irc_server.host, irc_server.port, f"b{i}", lines_per_second=0, reactor=reactor.reactor)
+        BotRunner(
+            Slow(seed=i), irc_server.host, irc_server.address.port, f"b{i}", lines_per_second=0, reactor=reactor.reactor
+        )
         for i in range(SEATS[game])
     ]
     try:

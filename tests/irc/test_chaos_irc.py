@@ -32,7 +32,7 @@ def test_chaos_games_play_out_over_irc(irc_server: LocalServer, tmp_path: Path) 
     config = Config(
         identity=IdentityConfig(require_key=False),
         server=ServerConfig(
-            host=irc_server.host, port=irc_server.port, lines_per_second=0, max_targets=irc_server.max_targets
+            host=irc_server.host, port=irc_server.address.port, lines_per_second=0, max_targets=irc_server.max_targets
         ),
         timeouts=TimeoutConfig(decision=5.0, grace=1.0, night_step=0.1),
         lobby=LobbyConfig(countdown=0.2, join_timeout=5.0, max_players=16),
@@ -53,7 +53,7 @@ def test_chaos_games_play_out_over_irc(irc_server: LocalServer, tmp_path: Path) 
         BotRunner(
             WerewolfRuleBot(seed=i) if nick.startswith("rule") else Bot(seed=i),
             irc_server.host,
-            irc_server.port,
+            irc_server.address.port,
             nick,
             lines_per_second=0,
             reactor=reactor.reactor,
@@ -77,6 +77,7 @@ def test_chaos_games_play_out_over_irc(irc_server: LocalServer, tmp_path: Path) 
     with Store(config.store.path) as store:
         for i in range(GAMES):
             game = store.games.load(f"chaos-{i + 1}")
+            assert game is not None
             end = parse(game.transcript[-1][1])
             assert end.verb == "END" and end.get("reason") not in ("forfeit", "aborted"), game.transcript[-1][1]
             assert game.replay().events == list(game.events)

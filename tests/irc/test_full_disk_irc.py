@@ -120,9 +120,10 @@ class Watcher:
         with self._lock:
             if target.lower() == self.lobby:
                 self.lobby_lines.append((now, text))
-                if msg.verb in (TABLE, RESUME) and msg.get("channel"):
-                    self._channels[msg.get("channel").lower()] = msg.args[0]
-                    self.link.join(msg.get("channel"))
+                channel = msg.get("channel")
+                if msg.verb in (TABLE, RESUME) and channel:
+                    self._channels[channel.lower()] = msg.args[0]
+                    self.link.join(channel)
                 return
             gid = self._channels.get(target.lower())
             if gid is not None:

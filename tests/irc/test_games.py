@@ -24,7 +24,7 @@ from arena.protocol import parse
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder as GameRecorder
 from arena.referee.service import RefereeService
-from arena.sdk import Ask, Bot, GameView
+from arena.sdk import Bot, GameView, VoteAsk
 from arena.sdk.runner import BotRunner
 from arena.store import Store
 from arena.store.records import StoredGame
@@ -35,6 +35,13 @@ from .conftest import RawClient, Recorder, until
 ROOT = Path(__file__).resolve().parents[2]
 GAME_WAIT = 30.0
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def table_channel(table: bytes) -> bytes:
+    """The channel a TABLE line (as a raw client reads it) invites to."""
+    found = re.search(rb"channel=(\S+)", table)
+    assert found is not None, table
+    return found.group(1)
 
 
 class Arena:
@@ -71,7 +78,7 @@ class Arena:
             identity=identity,
             server=ServerConfig(
                 host=server.host,
-                port=server.port,
+                port=server.address.port,
                 lines_per_second=0,
                 max_targets=server.max_targets,
                 **(server_options or {}),
@@ -96,7 +103,7 @@ class Arena:
         self.spectator_log = Recorder()
         self.spectator = IrcLink(
             server.host,
-            server.port,
+            server.address.port,
             "watcher",
             LinkSettings(lines_per_second=0),
             channels=[self.config.server.channel],
@@ -134,12 +141,18 @@ class Arena:
     def _watch(self, sender: str, target: str, text: str) -> None:
         self.spectator_log.on_message(sender, target, text)
         if sender == self.referee and text.startswith("TABLE"):
-            self.spectator.join(parse(text).get("channel"))
+            self.spectator.join(parse(text).fields["channel"])
 
     def add_bot(self, nick: str, bot: Bot, **options: Any) -> BotRunner:
         """An SDK bot (``options``: more of BotRunner's, e.g. its ``key``), started on entry."""
         runner = BotRunner(
-            bot, self.server.host, self.server.port, nick, lines_per_second=0, reactor=self.bots.reactor, **options
+            bot,
+            self.server.host,
+            self.server.address.port,
+            nick,
+            lines_per_second=0,
+            reactor=self.bots.reactor,
+            **options,
         )
         self.runners.append(runner)
         return runner
@@ -217,7 +230,7 @@ class DMRecorder(RuleBot):
         super().__init__(seed)
         self.roles: list[Any] = []
 
-    def on_role(self, game: GameView) -> None:
+    def on_role(self, game: GameView[Any]) -> None:
         self.roles.append((game.gid, game.role, sorted(game.sees)))
 
 
@@ -258,11 +271,12 @@ def test_silent_player_is_warned_then_defaulted_then_forfeits(irc_server: LocalS
     with arena:
         silent = arena.add_raw("mute")
         table = silent.expect(b"TABLE")
-        channel = re.search(rb"channel=(\S+)", table).group(1)
+        channel = table_channel(table)
         silent.send(b"JOIN " + channel + b"\r\n")
         (match,) = arena.wait()
         warn = silent.expect(b"WARN")
     result = match.game.result
+    assert result is not None
     seat = match.names.index("mute")
     assert result.reason == "forfeit" and result.forfeited == seat and result.winner is None
     public = arena.public_lines(match.gid)
@@ -281,11 +295,12 @@ def test_player_who_quits_gets_defaults_and_the_game_ends(irc_server: LocalServe
     with arena:
         leaver = arena.add_raw("leaver")
         table = leaver.expect(b"TABLE")
-        leaver.send(b"JOIN " + re.search(rb"channel=(\S+)", table).group(1) + b"\r\n")
+        leaver.send(b"JOIN " + table_channel(table) + b"\r\n")
         leaver.expect(b"START")
         leaver.send(b"QUIT :bye\r\n")
         (match,) = arena.wait()
     result = match.game.result
+    assert result is not None
     assert result.forfeited is None and result.winner in ("good", "evil")
     assert any(line.startswith("TIMEOUT") and "player=leaver" in line for line in arena.public_lines(match.gid))
 
@@ -298,7 +313,7 @@ class Clumsy(RuleBot):
         self.errors: list[str] = []
         self.fumbled = False
 
-    def vote(self, game: GameView, ask: Ask) -> str:
+    def vote(self, game: GameView[Any], ask: VoteAsk) -> str:
         if not self.fumbled:
             self.fumbled = True
             return "maybe"
@@ -323,6 +338,7 @@ def test_malformed_and_illegal_lines_get_errors_and_the_game_finishes(irc_server
         reply = outsider.expect(b"ERROR")
         assert b"ERROR NOT_REGISTERED" in reply, "a stranger who never registered plays no seat"
         (match,) = arena.wait()
+    assert match.game.result is not None
     assert match.game.result.forfeited is None
     assert any(e.startswith("ERROR ACTION_NOT_ALLOWED") for e in clumsy.errors), clumsy.errors
 
@@ -345,13 +361,14 @@ def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: Local
         evil.send(b"PRIVMSG arena :ANSWER g1 1 \x1fp1\x0f\rPRIVMSG #arena :fake\r\n")
         errors.append(evil.expect(b"ERROR"))
         (match,) = arena.wait()
+    assert match.game.result is not None
     assert match.game.result.forfeited is None
     for line in errors:
         assert not CONTROL.search(line.decode().split(" :", 1)[1]), line
     referee_lines = [t for s, _, t in arena.spectator_log.messages if s == "arena"]
     assert referee_lines and not any(CONTROL.search(t) for t in referee_lines)
-    for line in referee_lines:
-        parse(line)  # every channel line of the referee is valid protocol
+    for text in referee_lines:
+        parse(text)  # every channel line of the referee is valid protocol
     assert "evil" not in match.names
 
 
@@ -374,6 +391,7 @@ def test_formatting_tabs_and_ctcp_in_a_direct_line_are_malformed(irc_server: Loc
             sender.send(b"PRIVMSG arena :" + dirty + b"\r\n")
             assert b"ERROR MALFORMED" in sender.expect(b"ERROR"), dirty
         (match,) = arena.wait()
+    assert match.game.result is not None
     assert match.game.result.forfeited is None
 
 
@@ -396,7 +414,7 @@ def test_every_refused_line_of_a_seated_bot_is_counted_by_stats(irc_server: Loca
     with arena:
         sloppy = arena.add_raw("sloppy")
         table = sloppy.expect(b"TABLE")
-        sloppy.send(b"JOIN " + re.search(rb"channel=(\S+)", table).group(1) + b"\r\n")
+        sloppy.send(b"JOIN " + table_channel(table) + b"\r\n")
         sloppy.expect(b"START g1")
         replies = []
         for line in bad:
@@ -423,7 +441,7 @@ def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_serve
     watcher.expect(b"JOIN")
     with arena:
         table = watcher.expect(b"TABLE", timeout=GAME_WAIT)
-        channel = re.search(rb"channel=(\S+)", table).group(1)
+        channel = table_channel(table)
         watcher.send(b"JOIN " + channel + b"\r\n")
         seen = watcher.lines_until(b"PART " + channel, timeout=GAME_WAIT)
         while not seen[-1].startswith(b":arena!"):  # a player that left first
@@ -444,7 +462,7 @@ class Slow(RuleBot):
         super().__init__(seed)
         self.first = True
 
-    def vote(self, game: GameView, ask: Ask) -> str:
+    def vote(self, game: GameView[Any], ask: VoteAsk) -> str:
         if self.first:
             self.first = False
             time.sleep(1.0)
@@ -463,7 +481,7 @@ def test_fake_referee_lines_in_the_channel_fool_nobody(irc_server: LocalServer) 
     faker.expect(b"JOIN")
     with arena:
         table = faker.expect(b"TABLE")
-        channel = re.search(rb"channel=(\S+)", table).group(1)
+        channel = table_channel(table)
         faker.send(b"JOIN " + channel + b"\r\n")
         faker.expect(b" 366 arena_ " + channel)  # end of NAMES: in the game's channel (its START may have gone by)
         deadline = time.monotonic() + 10
@@ -479,6 +497,7 @@ def test_fake_referee_lines_in_the_channel_fool_nobody(irc_server: LocalServer) 
         end = time.monotonic() + 5
         while not all(r.session.finished == 1 for r in arena.runners) and time.monotonic() < end:
             time.sleep(0.02)
+    assert match.game.result is not None
     assert match.game.result.forfeited is None
     stale = [line for _, line in match.transcript if "999" in line]
     assert stale == [], "a bot answered the fake request"
@@ -512,6 +531,7 @@ def test_plain_socket_bot_plays_a_full_game(irc_server: LocalServer) -> None:
             if plain.poll() is None:
                 plain.kill()
     assert "plain" in match.names
+    assert match.game.result is not None
     assert match.game.result.forfeited is None
     assert not [line for line in match.transcript if line[1].startswith("TIMEOUT")]
     assert plain.returncode == 0, out

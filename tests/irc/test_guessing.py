@@ -52,7 +52,7 @@ class Guesser(threading.Thread):
             try:
                 answer = parse(self.client.expect(marker).split(marker, 1)[1].decode())
                 if answer.verb == "CHALLENGE":
-                    both = unpack_scram(answer.get("scram")).split(",")[0][2:]
+                    both = unpack_scram(answer.fields["scram"]).split(",")[0][2:]
                     proof = f"c=biws,r={both},p={pack_scram(secrets.token_hex(16))}"
                     self.client.send(f"PRIVMSG arena :PROOF scram={pack_scram(proof)}\r\n".encode())
                     answer = parse(self.client.expect(marker).split(marker, 1)[1].decode())

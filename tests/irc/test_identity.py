@@ -80,7 +80,7 @@ def prove(client: RawClient, name: str, key: str, referee: str = "arena") -> str
     answer = parse(client.expect(f" PRIVMSG {client.nick} :".encode()).split(b" :", 1)[1].decode())
     if answer.verb != "CHALLENGE":
         return " ".join([answer.verb, *answer.args[:1]])
-    return reply(client, f"PROOF scram={pack_scram(scram.final(unpack_scram(answer.get('scram'))))}", referee)
+    return reply(client, f"PROOF scram={pack_scram(scram.final(unpack_scram(answer.fields['scram'])))}", referee)
 
 
 @ngircd_only
@@ -220,7 +220,7 @@ def squat(squatter: RawClient, nicks: set[str]) -> dict[str, list[str]]:
         msg = parse(text)
         if msg.verb == "REGISTER" and msg.get("scram"):
             server = scramp.ScramMechanism().make_server(lambda user: made_up)
-            server.set_client_first(unpack_scram(msg.get("scram")))
+            server.set_client_first(unpack_scram(msg.fields["scram"]))
             challenge = Message.make("CHALLENGE", name=msg.get("name"), scram=pack_scram(server.get_server_first()))
             squatter.send(f"PRIVMSG {nick} :{challenge.format()}\r\n".encode())
         elif msg.verb == "PROOF":
@@ -275,7 +275,7 @@ def test_a_squatter_holding_the_referees_nick_and_lobby_gets_no_key_and_no_playe
             BotRunner(
                 RuleBot(seed=i),
                 irc_server.host,
-                irc_server.port,
+                irc_server.address.port,
                 nick,
                 lines_per_second=0,
                 reactor=reactor.reactor,

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from arena.irc.link import (
+    ReactorThread,
     MAX_LINE_BYTES,
     IrcLink,
     LinkSettings,
@@ -29,7 +30,7 @@ from arena.irc.servers import LocalServer, ServerAddress
 from arena.irc.text import fold
 from arena.protocol import ProtocolError, parse
 
-from .conftest import embedded_server
+from .conftest import MakeLink, MakeRawClient, embedded_server
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
@@ -79,7 +80,7 @@ def test_max_text_bytes_counts_the_relay_prefix() -> None:
 # -- over real servers ----------------------------------------------------------------------
 
 
-def test_dm_and_channel_messages(make_link) -> None:
+def test_dm_and_channel_messages(make_link: MakeLink) -> None:
     alice, arec = make_link("alice", channels=["#game"])
     bob, brec = make_link("bob", channels=["#game"])
     arec.wait(lambda: ("join", "bob", "#game", None) in arec.membership)
@@ -94,36 +95,38 @@ def test_dm_and_channel_messages(make_link) -> None:
     arec.wait(lambda: arec.messages == [("bob", "alice", "noted")])
 
 
-def test_one_line_reaches_several_nicks_in_as_few_lines_as_the_server_takes(make_link, irc_server) -> None:
+def test_one_line_reaches_several_nicks_in_as_few_lines_as_the_server_takes(
+    make_link: MakeLink, irc_server: LocalServer
+) -> None:
     referee, _ = make_link("referee", max_targets=irc_server.max_targets)
     players = [make_link(nick) for nick in ("p1", "p2", "p3")]
     assert referee.send_many(["p1", "p2", "p3"], "ROLE g1 role=servant side=good sees=")
     for _, rec in players:
-        rec.wait(lambda rec=rec: len(rec.messages) == 1)
+        rec.wait(lambda: len(rec.messages) == 1)
     got = [rec.messages[0] for _, rec in players]
     assert got == [("referee", nick, "ROLE g1 role=servant side=good sees=") for nick in ("p1", "p2", "p3")]
     # ngircd takes 25 nicks at once; the embedded server one.
     assert referee.sent_messages == (1 if irc_server.max_targets > 1 else 3)
 
 
-def test_several_nicks_are_split_by_count_and_by_length(make_link, irc_server) -> None:
+def test_several_nicks_are_split_by_count_and_by_length(make_link: MakeLink, irc_server: LocalServer) -> None:
     referee, _ = make_link("referee", max_targets=min(2, irc_server.max_targets))
     nicks = ["p1", "p2", "p3"]
     recs = [make_link(nick)[1] for nick in nicks]
     referee.send_many(nicks, "hello")
     for rec in recs:
-        rec.wait(lambda rec=rec: len(rec.messages) == 1)
+        rec.wait(lambda: len(rec.messages) == 1)
     assert referee.sent_messages == (2 if irc_server.max_targets > 1 else 3)
     # A text that leaves no room for a second nick goes to each alone, uncut.
     text = "x" * referee.max_text_bytes("p1")
     referee.send_many(nicks, text)
     for rec in recs:
-        rec.wait(lambda rec=rec: len(rec.messages) == 2)
+        rec.wait(lambda: len(rec.messages) == 2)
         assert rec.messages[1][2] == text
     assert referee.sent_messages == (5 if irc_server.max_targets > 1 else 6)
 
 
-def test_control_characters_cannot_inject_commands(make_link, raw_client) -> None:
+def test_control_characters_cannot_inject_commands(make_link: MakeLink, raw_client: MakeRawClient) -> None:
     alice, arec = make_link("alice")
     bob, brec = make_link("bob")
     watcher = raw_client("watcher")
@@ -140,7 +143,9 @@ def test_control_characters_cannot_inject_commands(make_link, raw_client) -> Non
     assert not alice.send("bob", "\r\n\x01")  # nothing left: nothing sent
 
 
-def test_incoming_text_is_delivered_raw_ctcp_and_formatting_included(make_link, raw_client) -> None:
+def test_incoming_text_is_delivered_raw_ctcp_and_formatting_included(
+    make_link: MakeLink, raw_client: MakeRawClient
+) -> None:
     # Whoever parses the text must see what was sent, to refuse it; the library would
     # dequote CTCP into separate events and drop the rest.
     bob, brec = make_link("bob")
@@ -180,7 +185,7 @@ class ScriptedServer:
         self.listener.close()
 
 
-def test_server_notices_prefixless_lines_and_services_are_not_messages(reactor_thread) -> None:
+def test_server_notices_prefixless_lines_and_services_are_not_messages(reactor_thread: ReactorThread) -> None:
     server = ScriptedServer(
         [
             ":srv NOTICE bob :*** server notice",
@@ -211,7 +216,7 @@ def test_server_notices_prefixless_lines_and_services_are_not_messages(reactor_t
         server.close()
 
 
-def test_bytes_that_are_not_utf8_stay_recognisable(make_link, raw_client) -> None:
+def test_bytes_that_are_not_utf8_stay_recognisable(make_link: MakeLink, raw_client: MakeRawClient) -> None:
     """Each stray byte arrives as a lone surrogate (never guessed as Latin-1): the parser
     refuses such a line, and the link neither raises nor lets one back out."""
     bob, brec = make_link("bob")
@@ -225,7 +230,7 @@ def test_bytes_that_are_not_utf8_stay_recognisable(make_link, raw_client) -> Non
     assert bob.is_connected
 
 
-def test_long_text_is_cut_under_512_bytes(make_link, raw_client) -> None:
+def test_long_text_is_cut_under_512_bytes(make_link: MakeLink, raw_client: MakeRawClient) -> None:
     alice, _ = make_link("alice", channels=["#game"])
     bob, brec = make_link("bob", channels=["#game"])
     watcher = raw_client("watcher")
@@ -247,7 +252,7 @@ def test_long_text_is_cut_under_512_bytes(make_link, raw_client) -> None:
     assert alice.is_connected
 
 
-def test_nick_collision_gets_a_suffix(make_link) -> None:
+def test_nick_collision_gets_a_suffix(make_link: MakeLink) -> None:
     first, _ = make_link("player")
     second, _ = make_link("player")
     third, rec3 = make_link("player")
@@ -256,7 +261,7 @@ def test_nick_collision_gets_a_suffix(make_link) -> None:
     rec3.wait(lambda: rec3.messages == [("player", "player1", "to the third")])
 
 
-def test_without_regain_a_taken_nick_is_reported_not_fought(make_link, raw_client) -> None:
+def test_without_regain_a_taken_nick_is_reported_not_fought(make_link: MakeLink, raw_client: MakeRawClient) -> None:
     squatter = raw_client("arena")
     link, rec = make_link("arena")
     assert link.nick == "arena_" and not link.has_preferred_nick
@@ -267,7 +272,7 @@ def test_without_regain_a_taken_nick_is_reported_not_fought(make_link, raw_clien
     assert link.nick == "arena_"
 
 
-def test_regain_takes_the_nick_when_the_squatter_quits(make_link, raw_client) -> None:
+def test_regain_takes_the_nick_when_the_squatter_quits(make_link: MakeLink, raw_client: MakeRawClient) -> None:
     squatter = raw_client("arena")
     squatter.send(b"JOIN #lobby\r\n")
     squatter.expect(b" 366 ")
@@ -282,7 +287,7 @@ def test_regain_takes_the_nick_when_the_squatter_quits(make_link, raw_client) ->
     assert link.members("#lobby") == {"arena"}
 
 
-def test_regain_retries_periodically_without_a_shared_channel(make_link, raw_client) -> None:
+def test_regain_retries_periodically_without_a_shared_channel(make_link: MakeLink, raw_client: MakeRawClient) -> None:
     squatter = raw_client("arena")
     link, rec = make_link("arena", regain=True, regain_interval=0.2)
     rec.wait(lambda: rec.nick_states)  # told on the reactor's thread, maybe just after ready
@@ -294,7 +299,7 @@ def test_regain_retries_periodically_without_a_shared_channel(make_link, raw_cli
     assert link.nick == "arena"
 
 
-def test_losing_the_nick_later_is_reported_and_regained(make_link) -> None:
+def test_losing_the_nick_later_is_reported_and_regained(make_link: MakeLink) -> None:
     link, rec = make_link("arena", channels=["#lobby"], regain=True, regain_interval=0.2)
     rec.wait(lambda: rec.nick_states)
     assert rec.nick_states == [(True, "arena")]
@@ -303,7 +308,7 @@ def test_losing_the_nick_later_is_reported_and_regained(make_link) -> None:
     assert rec.nick_states == [(True, "arena"), (False, "elsewhere"), (True, "arena")]
 
 
-def test_account_tags_on_a_server_without_them(make_link, raw_client) -> None:
+def test_account_tags_on_a_server_without_them(make_link: MakeLink, raw_client: MakeRawClient) -> None:
     link, rec = make_link("ref", channels=["#lobby"], account_tags=True)
     assert not link.accounts_enabled
     raw = raw_client("someone")
@@ -312,7 +317,7 @@ def test_account_tags_on_a_server_without_them(make_link, raw_client) -> None:
     assert link.account_of("someone") is None
 
 
-def test_rename_part_and_quit_reach_on_membership(make_link, raw_client) -> None:
+def test_rename_part_and_quit_reach_on_membership(make_link: MakeLink, raw_client: MakeRawClient) -> None:
     ref, rec = make_link("ref", channels=["#game"])
     raw = raw_client("bot")
     raw.send(b"JOIN #game\r\n")
@@ -329,7 +334,7 @@ def test_rename_part_and_quit_reach_on_membership(make_link, raw_client) -> None
     assert ref.members("#game") == {"ref"}
 
 
-def test_kick_reaches_on_membership(make_link, irc_server) -> None:
+def test_kick_reaches_on_membership(make_link: MakeLink, irc_server: LocalServer) -> None:
     if irc_server.kind != "ngircd":
         pytest.skip("miniircd has no channel operators")
     ref, rec = make_link("ref", channels=["#game"])  # first joiner gets @ on ngircd
@@ -346,7 +351,7 @@ def test_kick_reaches_on_membership(make_link, irc_server) -> None:
     assert ref.members("#game") == {"ref"}
 
 
-def test_rate_limit_spaces_lines_and_keeps_order(make_link) -> None:
+def test_rate_limit_spaces_lines_and_keeps_order(make_link: MakeLink) -> None:
     alice, _ = make_link("alice", lines_per_second=20, burst=5)
     bob, brec = make_link("bob")
     start = time.monotonic()
@@ -361,7 +366,7 @@ def test_rate_limit_spaces_lines_and_keeps_order(make_link) -> None:
     assert brec.times[4] - start < 0.3  # the burst went out at once
 
 
-def test_reconnects_after_server_restart_and_rejoins(make_link, irc_server) -> None:
+def test_reconnects_after_server_restart_and_rejoins(make_link: MakeLink, irc_server: LocalServer) -> None:
     alice, arec = make_link("alice", channels=["#game"], reconnect_delay=0.1)
     bob, brec = make_link("bob", channels=["#game"], reconnect_delay=0.1)
     arec.wait(lambda: ("join", "bob", "#game", None) in arec.membership)
@@ -374,7 +379,9 @@ def test_reconnects_after_server_restart_and_rejoins(make_link, irc_server) -> N
     brec.wait(lambda: brec.messages == [("alice", "#game", "back")])
 
 
-def test_lines_queued_while_disconnected_are_sent_after_reconnection(make_link, irc_server) -> None:
+def test_lines_queued_while_disconnected_are_sent_after_reconnection(
+    make_link: MakeLink, irc_server: LocalServer
+) -> None:
     # Bob must be on the server before alice comes back, or her line meets "no such nick":
     # her reconnection waits long enough for his registration even on a busy machine.
     alice, arec = make_link("alice", reconnect_delay=1.5)
@@ -388,18 +395,20 @@ def test_lines_queued_while_disconnected_are_sent_after_reconnection(make_link, 
     brec.wait(lambda: brec.messages == [("alice", "bob", "queued while down")])
 
 
-def test_keepalive_drops_a_silent_connection(make_link, irc_server) -> None:
+def test_keepalive_drops_a_silent_connection(make_link: MakeLink, irc_server: LocalServer) -> None:
     alice, arec = make_link("alice", keepalive=0.3, reconnect_delay=0.1)
-    os.kill(irc_server.pid, signal.SIGSTOP)  # the server stops answering, TCP stays up
+    pid = irc_server.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)  # the server stops answering, TCP stays up
     try:
         arec.wait(lambda: arec.disconnects, timeout=WAIT)
     finally:
-        os.kill(irc_server.pid, signal.SIGCONT)
+        os.kill(pid, signal.SIGCONT)
     arec.wait(lambda: arec.ready >= 2, timeout=WAIT)
     assert alice.is_ready
 
 
-def test_sasl_failure_is_surfaced_and_fatal(make_link) -> None:
+def test_sasl_failure_is_surfaced_and_fatal(make_link: MakeLink) -> None:
     link, rec = make_link("acct", sasl_account="acct", sasl_password="secret", wait=False)
     with pytest.raises(SaslFailed):
         link.wait_ready(WAIT)
@@ -467,7 +476,7 @@ def sasl_server() -> Iterator[FakeSaslServer]:
     server.close()
 
 
-def test_sasl_success_and_failure_on_one_reactor(sasl_server, reactor_thread) -> None:
+def test_sasl_success_and_failure_on_one_reactor(sasl_server: FakeSaslServer, reactor_thread: ReactorThread) -> None:
     # The library's SASL handler is reactor-global; two links doing SASL at once on one
     # reactor must not drive each other's exchange.
     links = [
@@ -493,7 +502,7 @@ def test_sasl_success_and_failure_on_one_reactor(sasl_server, reactor_thread) ->
             link.close()
 
 
-def test_close_with_drain_sends_queued_lines_then_quits(make_link) -> None:
+def test_close_with_drain_sends_queued_lines_then_quits(make_link: MakeLink) -> None:
     alice, _ = make_link("alice", lines_per_second=10, burst=1, channels=["#game"])
     bob, brec = make_link("bob", channels=["#game"])
     for i in range(3):
@@ -504,7 +513,7 @@ def test_close_with_drain_sends_queued_lines_then_quits(make_link) -> None:
     assert brec.texts() == ["last 0", "last 1", "last 2"]
 
 
-def test_close_without_drain_drops_the_queue(make_link) -> None:
+def test_close_without_drain_drops_the_queue(make_link: MakeLink) -> None:
     alice, arec = make_link("alice", lines_per_second=1, burst=1)
     bob, brec = make_link("bob")
     for i in range(5):
@@ -516,7 +525,7 @@ def test_close_without_drain_drops_the_queue(make_link) -> None:
     assert brec.texts() == ["m0"]
 
 
-def test_callbacks_that_raise_do_not_stop_the_reactor(make_link) -> None:
+def test_callbacks_that_raise_do_not_stop_the_reactor(make_link: MakeLink) -> None:
     calls: list[str] = []
 
     def broken(sender: str, target: str, text: str) -> None:
@@ -558,7 +567,7 @@ def test_embedded_server_context_manager() -> None:
         assert server.port == port and server.startup_seconds is not None
 
 
-def test_replies_wait_behind_our_lines_and_after_sent_follows_them(make_link) -> None:
+def test_replies_wait_behind_our_lines_and_after_sent_follows_them(make_link: MakeLink) -> None:
     """A reply goes out only once nothing of ours waits and the bucket is full again; a
     full reply queue drops; ``after_sent`` fires once the lines before it are written."""
     rx, rec = make_link("rx")
@@ -575,7 +584,7 @@ def test_replies_wait_behind_our_lines_and_after_sent_follows_them(make_link) ->
     assert sent and sent[0] <= 4  # called once "ours 3" was written, before the reply was read
 
 
-def test_join_and_part_go_ahead_of_queued_messages(make_link) -> None:
+def test_join_and_part_go_ahead_of_queued_messages(make_link: MakeLink) -> None:
     """A backlog of messages does not keep a link out of a channel: JOIN goes before it,
     and PART too, but never before the lines still queued for the channel it leaves."""
     seen: list[str] = []
@@ -609,7 +618,9 @@ def test_join_and_part_go_ahead_of_queued_messages(make_link) -> None:
     assert seen.index("last in #a") < seen.index("part #a") < seen.index("dm 10"), seen
 
 
-def test_a_port_that_is_not_an_irc_server_is_named(reactor_thread, caplog) -> None:
+def test_a_port_that_is_not_an_irc_server_is_named(
+    reactor_thread: ReactorThread, caplog: pytest.LogCaptureFixture
+) -> None:
     """A peer that accepts and says nothing (a web server on the wrong port) gets one clear
     line once the registration timeout runs out, not a silent wait."""
     with socket.create_server(("127.0.0.1", 0)) as listener:
@@ -653,7 +664,9 @@ def http_port() -> Iterator[int]:
         server.server_close()
 
 
-def test_a_web_server_is_named_and_retried(reactor_thread, caplog, http_port) -> None:
+def test_a_web_server_is_named_and_retried(
+    reactor_thread: ReactorThread, caplog: pytest.LogCaptureFixture, http_port: int
+) -> None:
     """What a web server answers is named in one line, and the link tries again later as for
     a silent peer; the library's parser, which raises on such lines, never sees them."""
     link = IrcLink(
@@ -675,7 +688,7 @@ def test_a_web_server_is_named_and_retried(reactor_thread, caplog, http_port) ->
     assert reactor_thread.is_alive and "Traceback" not in caplog.text and "raised" not in caplog.text
 
 
-def test_arena_serve_and_a_sample_bot_at_a_web_server_say_so_and_retry(http_port, tmp_path) -> None:
+def test_arena_serve_and_a_sample_bot_at_a_web_server_say_so_and_retry(http_port: int, tmp_path: Path) -> None:
     """``arena serve`` and a bot of the SDK pointed at a web server's port keep running and
     retrying, each saying what answered, instead of dying of the IRC library's parser."""
     config = tmp_path / "config.yaml"
@@ -714,7 +727,7 @@ def test_arena_serve_and_a_sample_bot_at_a_web_server_say_so_and_retry(http_port
         assert not any("Traceback" in line or "Error" in line for line in lines), lines
 
 
-def test_a_refused_connection_is_named(reactor_thread, caplog) -> None:
+def test_a_refused_connection_is_named(reactor_thread: ReactorThread, caplog: pytest.LogCaptureFixture) -> None:
     with socket.create_server(("127.0.0.1", 0)) as listener:
         port = listener.getsockname()[1]  # closed below: nothing listens there any more
     link = IrcLink("127.0.0.1", port, "bot", LinkSettings(keepalive=None), reactor=reactor_thread.reactor)
@@ -723,7 +736,9 @@ def test_a_refused_connection_is_named(reactor_thread, caplog) -> None:
     assert f"no IRC server answered at 127.0.0.1:{port} (connection refused)" in caplog.text
 
 
-def test_what_a_bot_reads_of_a_topic_and_of_a_referee_not_yet_there(raw_client, irc_server) -> None:
+def test_what_a_bot_reads_of_a_topic_and_of_a_referee_not_yet_there(
+    raw_client: MakeRawClient, irc_server: LocalServer
+) -> None:
     """protocol.md, section 3, on every server the tests use: a topic comes as 332 before the
     names list ends (366); a channel without one gets 331 or nothing; a DM to a nick that
     is not on the server (a REGISTER sent before the referee came) gets 401."""

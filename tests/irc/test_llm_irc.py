@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
@@ -24,7 +25,7 @@ def llm_bot(chat: FakeChat, log: Path, seed: int) -> LlmBot:
     return LlmBot(seed=seed, settings=LlmSettings(base_url=chat.url, model="scripted", log=str(log)))
 
 
-def clean_log(log: Path, seats: int) -> list[dict[str, object]]:
+def clean_log(log: Path, seats: int) -> list[dict[str, Any]]:
     """Every act legal through the model (or forced), one summary per LLM seat; the acts."""
     records = [json.loads(line) for line in log.read_text().splitlines()]
     acts = [r for r in records if r["event"] != "game"]

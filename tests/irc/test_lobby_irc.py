@@ -39,7 +39,10 @@ def test_bots_that_leave_after_their_last_game_are_never_seated(
     config = Config(
         identity=IdentityConfig(require_key=False),
         server=ServerConfig(
-            host=irc_server.host, port=irc_server.port, lines_per_second=rate, max_targets=irc_server.max_targets
+            host=irc_server.host,
+            port=irc_server.address.port,
+            lines_per_second=rate,
+            max_targets=irc_server.max_targets,
         ),
         timeouts=TimeoutConfig(decision=5.0, grace=1.0),
         lobby=LobbyConfig(min_players=5, max_players=5, countdown=0.2, join_timeout=2.0),
@@ -55,7 +58,7 @@ def test_bots_that_leave_after_their_last_game_are_never_seated(
         BotRunner(
             Bot(seed=i),
             irc_server.host,
-            irc_server.port,
+            irc_server.address.port,
             f"b{i}",
             lines_per_second=0,
             max_games=1 + i % 2,
@@ -116,7 +119,7 @@ def test_only_bots_in_the_lobby_channel_wait_to_be_seated(
     config = Config(
         identity=IdentityConfig(require_key=False),
         server=ServerConfig(
-            host=irc_server.host, port=irc_server.port, lines_per_second=0, max_targets=irc_server.max_targets
+            host=irc_server.host, port=irc_server.address.port, lines_per_second=0, max_targets=irc_server.max_targets
         ),
     )
     service = RefereeService(config, key=b"k" * 32)

@@ -23,9 +23,8 @@ from arena.irc.servers import LocalServer
 from arena.narrate.sentence import END, PLAY, SETUP, Sentence
 from arena.spectate.service import NarratorService
 from arena.protocol import topic_referee
-from arena.sdk import Ask, AvalonView, Bot, Player, TeamAsk
+from arena.sdk import Ask, AvalonView, Bot, Player, Talk, TeamAsk, WerewolfView
 from arena.sdk.runner import BotRunner
-from arena.sdk.werewolf import Talk, WerewolfView
 
 from ..test_narration_facts import facts, public_facts
 from .conftest import Recorder, until
@@ -64,7 +63,7 @@ def narrated(irc_server: LocalServer, game: str, players: int, bot: type[Bot], p
 
     reader = IrcLink(
         irc_server.host,
-        irc_server.port,
+        irc_server.address.port,
         "person",
         LinkSettings(lines_per_second=0),
         channels=[LIVE],
@@ -170,11 +169,16 @@ def test_three_tables_at_once_each_game_is_told_from_its_setup_to_its_end(
     )
     heard: list[Sentence] = []
     post = narrator.spectator.on_sentence
-    narrator.spectator.on_sentence = lambda sentence: (heard.append(sentence), post(sentence))
+
+    def hear(sentence: Sentence) -> None:
+        heard.append(sentence)
+        post(sentence)
+
+    narrator.spectator.on_sentence = hear
     person = Recorder()
     reader = IrcLink(
         irc_server.host,
-        irc_server.port,
+        irc_server.address.port,
         "person",
         LinkSettings(lines_per_second=0),
         channels=[LIVE],
@@ -283,7 +287,7 @@ def test_arena_serve_runs_the_narrator_when_configured(irc_server: LocalServer, 
     reactor = ReactorThread(tick=0.02).start()
     reader = IrcLink(
         irc_server.host,
-        irc_server.port,
+        irc_server.address.port,
         "person",
         LinkSettings(lines_per_second=0),
         channels=[LIVE],
@@ -302,7 +306,12 @@ def test_arena_serve_runs_the_narrator_when_configured(irc_server: LocalServer, 
     )
     runners = [
         BotRunner(
-            RuleBot(seed=i), irc_server.host, irc_server.port, f"s{i}", lines_per_second=0, reactor=reactor.reactor
+            RuleBot(seed=i),
+            irc_server.host,
+            irc_server.address.port,
+            f"s{i}",
+            lines_per_second=0,
+            reactor=reactor.reactor,
         )
         for i in range(5)
     ]

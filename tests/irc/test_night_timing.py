@@ -18,10 +18,11 @@ from typing import Any
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.games.werewolf.options import WerewolfOptions
 from arena.irc.servers import LocalServer
-from arena.protocol import parse
+from arena.protocol import Message, parse
 from arena.sdk import Ask, GameView
 from arena.sdk.runner import BotRunner
 
+from ..werewolf.helpers import werewolf
 from .test_games import FAST, Arena
 
 FIRST = ("wolf_vote", "seer_check", "doctor_protect")
@@ -60,7 +61,7 @@ def test_night_requests_come_as_soon_whoever_is_alive(irc_server: LocalServer) -
         matches = arena.wait(timeout=60, games=6)
     delays: dict[tuple[str, bool], list[float]] = {}
     for match in matches:
-        roles = match.game.roles
+        roles = werewolf(match.game).roles
         for clock in clocks:
             with clock.lock:
                 heard = [(t, parse(text)) for t, text in clock.heard]
@@ -74,7 +75,7 @@ def test_night_requests_come_as_soon_whoever_is_alive(irc_server: LocalServer) -
                 elif msg.verb == "DAWN":
                     dead |= set(filter(None, msg.get("dead", "").split(",")))
                 elif msg.verb in ("EXECUTION", "DEATH"):
-                    dead.add(msg.get("player"))
+                    dead.add(msg.get("player", ""))
                 elif msg.verb == "ASK" and msg.args[2] in FIRST and night_at is not None:
                     others_dead = any(match.names[s] in dead for s, r in enumerate(roles) if r in ("seer", "doctor"))
                     delays.setdefault((msg.args[2], others_dead), []).append(t - night_at)
@@ -95,7 +96,7 @@ class EagerWitch(WerewolfRuleBot):
     """The rule bot; as the witch it heals and poisons at the first chance, so her later
     nights find both potions spent, and it thinks ``THINK`` seconds over each request."""
 
-    def decide(self, game: GameView, ask: Ask) -> Any:
+    def decide(self, game: GameView[Any], ask: Ask) -> Any:
         if not ask.kind.startswith("witch_"):
             return super().decide(game, ask)
         time.sleep(THINK)
@@ -135,11 +136,13 @@ def test_a_living_witch_is_asked_every_night_and_her_nights_last_alike(irc_serve
         matches = arena.wait(timeout=120, games=3)
     lengths: dict[bool, list[float]] = {False: [], True: []}
     for match in matches:
-        name = match.names[match.game.roles.index("witch")]
+        name = match.names[werewolf(match.game).roles.index("witch")]
         witch = clocks[name]
         with witch.lock:
             heard = [(t, parse(text)) for t, text in witch.heard]
-        night_at, asked, alive = None, [], True
+        night_at: float | None = None
+        asked: list[Message] = []
+        alive = True
         for t, msg in heard:
             if not msg.args or msg.args[0] != match.gid:
                 continue

@@ -38,7 +38,9 @@ class Slow(Bot):
 def config_for(server: LocalServer, tmp_path: Path, resume: float) -> Config:
     return Config(
         identity=IdentityConfig(require_key=False),
-        server=ServerConfig(host=server.host, port=server.port, lines_per_second=0, max_targets=server.max_targets),
+        server=ServerConfig(
+            host=server.host, port=server.address.port, lines_per_second=0, max_targets=server.max_targets
+        ),
         timeouts=TimeoutConfig(decision=10.0, grace=2.0, resume=resume),
         lobby=LobbyConfig(min_players=5, max_players=5, countdown=0.2, join_timeout=5.0),
         store=StoreConfig(str(tmp_path / "results.db")),
@@ -84,7 +86,9 @@ def test_a_restarted_referee_takes_up_the_game_and_it_ends_normally(irc_server: 
     config = config_for(irc_server, tmp_path, resume=20.0)
     reactor = ReactorThread(tick=0.02).start()
     runners = [
-        BotRunner(Slow(seed=i), irc_server.host, irc_server.port, f"b{i}", lines_per_second=0, reactor=reactor.reactor)
+        BotRunner(
+            Slow(seed=i), irc_server.host, irc_server.address.port, f"b{i}", lines_per_second=0, reactor=reactor.reactor
+        )
         for i in range(5)
     ]
     watcher = RawClient(irc_server, "watcher")

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from .test_games import ROOT, Arena, DMRecorder
 class Slow(DMRecorder):
     """A rule bot that thinks a while, so that a game lasts long enough to kill a player in."""
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         time.sleep(0.1)
         return super().decide(game, ask)
 
@@ -32,7 +33,7 @@ class Counting(DMRecorder):
 
     decisions = 0
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         self.decisions += 1
         return super().decide(game, ask)
 

@@ -6,6 +6,7 @@ no line is cut by the server."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.irc.servers import LocalServer
@@ -31,7 +32,7 @@ class Orator(WerewolfRuleBot):
         self.said: list[tuple[str, list[str]]] = []
         """Per turn: the speaker's nick and the lines the SDK made of the speech."""
 
-    def speech(self, game: GameView, ask: Ask) -> Talk:
+    def speech(self, game: GameView[Any], ask: Ask) -> Talk:
         talk = [PARAGRAPH] * 15 if self.rambling else f"{PARAGRAPH * 2}\n\n{PARAGRAPH * 2}"
         self.said.append((game.me, lines_of(talk)))
         return talk

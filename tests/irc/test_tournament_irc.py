@@ -29,7 +29,7 @@ def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp
     config = Config(
         identity=IdentityConfig(require_key=False),
         server=ServerConfig(
-            host=irc_server.host, port=irc_server.port, lines_per_second=0, max_targets=irc_server.max_targets
+            host=irc_server.host, port=irc_server.address.port, lines_per_second=0, max_targets=irc_server.max_targets
         ),
         timeouts=TimeoutConfig(decision=5.0, grace=1.0),
         lobby=LobbyConfig(countdown=0.2, join_timeout=5.0),
@@ -50,7 +50,7 @@ def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp
         BotRunner(
             RuleBot(seed=i) if nick.startswith("rule") else Bot(seed=i),
             irc_server.host,
-            irc_server.port,
+            irc_server.address.port,
             nick,
             lines_per_second=0,
             reactor=reactor.reactor,
@@ -76,11 +76,13 @@ def test_an_irc_tournament_stores_rates_and_resumes(irc_server: LocalServer, tmp
     with Store(config.store.path) as store:
         ids = sorted(g.id for g in store.games.find(limit=100))
         assert ids == [f"net-{i}" for i in range(1, 6)]
-        assert store.tournaments.get("net")[1] == 5
+        progress = store.tournaments.get("net")
+        assert progress is not None and progress[1] == 5
         assert {r.bot for r in store.ratings.leaderboard("avalon", "elo")} == set(NICKS)
         schedule = Schedule(settings, store.tournaments.key("net"))
         for i in range(5):
             game = store.games.load(f"net-{i + 1}")
+            assert game is not None
             assert game.summary.nicks == schedule.table(i).seats
             assert game.seed == schedule.table(i).seed and game.deal is None
             assert game.replay().events == list(game.events)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from typing import Any
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.irc.servers import LocalServer
@@ -15,6 +16,7 @@ from arena.sdk import Ask, GameView
 from arena.sdk.runner import BotRunner
 from arena.sdk.speech import lines_of
 
+from ..werewolf.helpers import werewolf
 from .test_games import FAST, Arena
 
 NIGHT_VERBS = {"SEER", "WOLF_VOTES", "WOLF_TARGET", "WOLVES", "LOVERS", "CHARMED", "TEAM", "ROLE"}
@@ -37,11 +39,11 @@ class Talker(WerewolfRuleBot):
         self.over: list[str] = []
         """Games where this bot's speech filled its turn, and two lines more are due."""
 
-    def on_chat(self, game: GameView, nick: str, text: str) -> None:
+    def on_chat(self, game: GameView[Any], nick: str, text: str) -> None:
         self.chat_heard.append((nick, text))
         super().on_chat(game, nick, text)
 
-    def speech(self, game: GameView, ask: Ask) -> list[str]:
+    def speech(self, game: GameView[Any], ask: Ask) -> list[str]:
         lines = [f"{game.me} has the floor ({ask.kind}, turn {len(self.spoken)})", *lines_of(super().speech(game, ask))]
         if game.gid not in self.long:
             self.long.add(game.gid)
@@ -50,7 +52,7 @@ class Talker(WerewolfRuleBot):
         self.spoken.append(lines)
         return lines
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         """After a speech of a whole turn, two lines more, said past the SDK (which would
         cut them): the server and the referee must keep them out of the record."""
         if ask.floor and game.gid in self.over and self.blurt is not None:
@@ -61,7 +63,7 @@ class Talker(WerewolfRuleBot):
             self.spoken[-1] += extra
         return super().decide(game, ask)
 
-    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
+    def team_talk(self, game: GameView[Any], ask: Ask) -> list[str]:
         if self.blurt is not None and game.gid not in self.blurted:
             self.blurted.add(game.gid)
             self.blurt.say_now(game.gid, f"{game.me} out of turn at night")
@@ -99,7 +101,7 @@ def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: Loca
         arena.runners.append(tap)
     with arena:
         (match,) = arena.wait(timeout=60)
-    game = match.game
+    game = werewolf(match.game)
     result = game.result
     assert result is not None and result.forfeited is None
     wolves = {match.names[s] for s, r in enumerate(game.roles) if r == "werewolf"}
@@ -129,14 +131,14 @@ def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: Loca
             assert "pack secret" not in text or (nick in wolves and sender == "arena")
             if sender != "arena":
                 continue
-            msg = parse(text) if text[:1].isupper() else None
-            if msg is None:
+            ref_msg = parse(text) if text[:1].isupper() else None
+            if ref_msg is None:
                 continue
-            if msg.verb == "ASK" and msg.args[2] in game.secret_kinds:
-                assert msg.get("to") == nick and target == nick
-            if msg.verb in ("WOLF_VOTES", "WOLVES", "TEAM"):
+            if ref_msg.verb == "ASK" and ref_msg.args[2] in game.secret_kinds:
+                assert ref_msg.get("to") == nick and target == nick
+            if ref_msg.verb in ("WOLF_VOTES", "WOLVES", "TEAM"):
                 assert nick in wolves
-            if msg.verb == "SEER":
+            if ref_msg.verb == "SEER":
                 assert game.roles[match.names.index(nick)] == "seer"
 
     # Out-of-turn lines were refused by the referee (and on ngircd never even reached the channel).
@@ -160,6 +162,6 @@ def test_werewolf_game_keeps_wolf_talk_and_night_actions_secret(irc_server: Loca
 
     # Bots heard at the floor only the floor holder: never a blurt.
     for tap in taps.values():
-        bot = tap.session.bot
-        assert isinstance(bot, Talker)
-        assert bot.chat_heard and all("out of turn" not in text for _, text in bot.chat_heard)
+        listener = tap.session.bot
+        assert isinstance(listener, Talker)
+        assert listener.chat_heard and all("out of turn" not in text for _, text in listener.chat_heard)

@@ -104,7 +104,7 @@ class Careful(GrudgeBot):
         super().__init__(seed)
         self.states: list[OddOneState] = []
 
-    def on_end(self, game: GameView[OddOneState], msg: Message) -> None:  # type: ignore[override]
+    def on_end(self, game: GameView[OddOneState], msg: Message) -> None:
         self.states.append(game.state)
 
 

@@ -14,14 +14,14 @@ from statistics import fmean
 import pytest
 import trueskill
 
-from arena.ratings import BOT, SIDE, Elo, Rating, TrueSkill, ranked
+from arena.ratings import BOT, SIDE, Elo, Rating, RatingSystem, TrueSkill, ranked
 from arena.ratings.model import Entity
 
 SYSTEMS = [Elo(), TrueSkill()]
 TABLES = [(5, 2, 0.65), (10, 4, 0.40)]  # players, evil seats, P(evil wins)
 
 
-def _play(system, cur: dict[Entity, Rating], sides: dict[str, str], evil_wins: bool) -> None:
+def _play(system: RatingSystem, cur: dict[Entity, Rating], sides: dict[str, str], evil_wins: bool) -> None:
     winner = "evil" if evil_wins else "good"
     match = ranked(sides, {winner: 0, "good" if evil_wins else "evil": 1})
     for c in system.rate(match, cur):
@@ -39,7 +39,9 @@ def _table(rng: random.Random, pool: list[str], players: int, evil: int, a_side:
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=lambda s: s.name)
 @pytest.mark.parametrize("players,evil,p_evil", TABLES)
-def test_equal_bots_dealt_opposite_sides_equally_often_end_equal(system, players, evil, p_evil):
+def test_equal_bots_dealt_opposite_sides_equally_often_end_equal(
+    system: Elo | TrueSkill, players: int, evil: int, p_evil: float
+) -> None:
     """The issue's test: A and B always on opposite sides, each side equally often (games
     in mirrored pairs: same table and same winning side, A and B swapped)."""
     rng = random.Random(7)
@@ -58,12 +60,14 @@ def test_equal_bots_dealt_opposite_sides_equally_often_end_equal(system, players
     assert abs(a - b) < tolerance, (a, b)
 
 
-def _time_average_gap(system, players, evil, p_evil, seed, games=4000):
+def _time_average_gap(
+    system: RatingSystem, players: int, evil: int, p_evil: float, seed: int, games: int = 4000
+) -> tuple[float, dict[Entity, Rating]]:
     """A always good, B always evil: the mean of A - B over the second half of the games."""
     rng = random.Random(seed)
     pool = [f"f{i}" for i in range(12)]
     cur: dict[Entity, Rating] = {}
-    gaps = []
+    gaps: list[float] = []
     for g in range(games):
         _play(system, cur, _table(rng, pool, players, evil, "good"), rng.random() < p_evil)
         if g >= games // 2:
@@ -72,7 +76,7 @@ def _time_average_gap(system, players, evil, p_evil, seed, games=4000):
 
 
 @pytest.mark.parametrize("players,evil,p_evil", TABLES)
-def test_elo_side_term_keeps_a_bot_always_dealt_evil_from_profiting(players, evil, p_evil):
+def test_elo_side_term_keeps_a_bot_always_dealt_evil_from_profiting(players: int, evil: int, p_evil: float) -> None:
     """A is always good, B always evil. Without side terms B's rating absorbs evil's
     advantage (hundreds of points); with them the gap is within Elo's own noise.
     (Time averages over the second half, because a single Elo rating wanders by tens of
@@ -88,7 +92,7 @@ def test_elo_side_term_keeps_a_bot_always_dealt_evil_from_profiting(players, evi
 
 
 @pytest.mark.parametrize("players,evil,p_evil", TABLES)
-def test_trueskill_side_term_learns_the_advantage_and_keeps_bots_level(players, evil, p_evil):
+def test_trueskill_side_term_learns_the_advantage_and_keeps_bots_level(players: int, evil: int, p_evil: float) -> None:
     """A always good, B always evil: they stay level (sigma is 8.3) and the side terms
     learn which side is favoured. (TrueSkill's shrinking sigma makes players move slowly,
     so unlike Elo the bias without side terms is small here too; the side terms keep its
@@ -100,7 +104,7 @@ def test_trueskill_side_term_learns_the_advantage_and_keeps_bots_level(players, 
 
 
 @pytest.mark.parametrize("players,evil", [(10, 4), (7, 3), (5, 2)])
-def test_elo_uneven_teams_neither_create_nor_destroy_points(players, evil):
+def test_elo_uneven_teams_neither_create_nor_destroy_points(players: int, evil: int) -> None:
     rng = random.Random(players)
     pool = [f"f{i}" for i in range(15)]
     cur: dict[Entity, Rating] = {}
@@ -112,7 +116,7 @@ def test_elo_uneven_teams_neither_create_nor_destroy_points(players, evil):
     assert mean == pytest.approx(1500.0, abs=1e-9)
 
 
-def test_trueskill_weights_undo_the_headcount_bias_of_6_vs_4():
+def test_trueskill_weights_undo_the_headcount_bias_of_6_vs_4() -> None:
     """Plain TrueSkill sums skills: an evenly rated 6-vs-4 table looks decided (a good win
     barely moves anyone, an evil win moves a lot). With weights c/n both results move
     ratings by comparable amounts, as in an even 5-vs-5 game."""
@@ -133,7 +137,7 @@ def test_trueskill_weights_undo_the_headcount_bias_of_6_vs_4():
     assert raw_evil / raw_good > 10  # the distortion the weights remove
 
 
-def test_trueskill_mean_does_not_drift_with_uneven_teams():
+def test_trueskill_mean_does_not_drift_with_uneven_teams() -> None:
     rng = random.Random(3)
     pool = [f"f{i}" for i in range(15)]
     cur: dict[Entity, Rating] = {}

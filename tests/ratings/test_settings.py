@@ -10,11 +10,11 @@ from arena.ratings import Elo, TrueSkill
 from arena.ratings.settings import RatingsConfig
 
 
-def test_defaults_are_the_systems_defaults():
+def test_defaults_are_the_systems_defaults() -> None:
     assert RatingsConfig().systems() == (Elo(), TrueSkill())
 
 
-def test_the_config_builder_reads_and_checks_the_section():
+def test_the_config_builder_reads_and_checks_the_section() -> None:
     cfg = build(RatingsConfig, {"elo_k": 16, "trueskill_tau": 0.1}, "ratings")
     elo, ts = cfg.systems()
     assert elo.k == 16.0 and ts.tau == 0.1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -10,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 from arena.ratings import (
     ABORTED,
     BOT,
+    Change,
     DRAW,
     FORFEIT,
     LOSS,
@@ -27,25 +29,25 @@ from arena.ratings import (
     wilson,
 )
 from arena.ratings.announce import announce
-from arena.ratings.model import RANKED
+from arena.ratings.model import RANKED, Entity
 
 FIVE = {"a": "good", "b": "good", "c": "good", "d": "evil", "e": "evil"}
 
 
-def deltas(changes):
+def deltas(changes: Iterable[Change]) -> dict[Entity, float]:
     return {c.entity: c.delta for c in changes}
 
 
-def test_elo_two_equal_teams_of_five_is_textbook_elo():
+def test_elo_two_equal_teams_of_five_is_textbook_elo() -> None:
     sides = {f"g{i}": "good" for i in range(5)} | {f"e{i}": "evil" for i in range(5)}
-    cur = {(BOT, "g0"): Rating(1600.0)}  # good's mean is 1520
+    cur: dict[Entity, Rating] = {(BOT, "g0"): Rating(1600.0)}  # good's mean is 1520
     d = deltas(Elo(k=32).rate(ranked(sides, {"good": 0, "evil": 1}), cur))
     expected = 1 / (1 + 10 ** ((1500 - 1520) / 400))
     assert d[(BOT, "g3")] == pytest.approx(32 * (1 - expected))
     assert d[(BOT, "e3")] == pytest.approx(-32 * (1 - expected))
 
 
-def test_elo_uneven_teams_split_equal_stakes():
+def test_elo_uneven_teams_split_equal_stakes() -> None:
     d = deltas(Elo(k=32).rate(ranked(FIVE, {"good": 0, "evil": 1}), {}))
     # c = 5/2 players per group; the stake K*c*(1-0.5) = 40 is split 3 and 2 ways.
     assert d[(BOT, "a")] == pytest.approx(40 / 3)
@@ -64,12 +66,13 @@ ratings_st = st.floats(min_value=1000, max_value=2000, allow_nan=False)
     ranks=st.lists(st.integers(0, 2), min_size=3, max_size=3),
     adv=st.floats(-200, 200),
 )
-def test_elo_is_zero_sum_over_players_for_any_table(good, evil, third, ranks, adv):
+def test_elo_is_zero_sum_over_players_for_any_table(
+    good: list[float], evil: list[float], third: list[float], ranks: list[int], adv: float
+) -> None:
     players = {f"g{i}": "good" for i in range(len(good))} | {f"e{i}": "evil" for i in range(len(evil))}
     players |= {f"j{i}": "jester" for i in range(len(third))}
-    cur = {(BOT, f"g{i}"): Rating(r) for i, r in enumerate(good)} | {
-        (BOT, f"e{i}"): Rating(r) for i, r in enumerate(evil)
-    }
+    cur: dict[Entity, Rating] = {(BOT, f"g{i}"): Rating(r) for i, r in enumerate(good)}
+    cur |= {(BOT, f"e{i}"): Rating(r) for i, r in enumerate(evil)}
     cur |= {(BOT, f"j{i}"): Rating(r) for i, r in enumerate(third)}
     cur[(SIDE, side_key("evil", len(players)))] = Rating(adv)
     side_ranks = {"good": ranks[0], "evil": ranks[1], "jester": ranks[2]}
@@ -78,8 +81,8 @@ def test_elo_is_zero_sum_over_players_for_any_table(good, evil, third, ranks, ad
     assert Elo().rate(ranked(players, {s: side_ranks[s] for s in set(players.values())}), cur) == changes
 
 
-def test_elo_forfeit_offender_takes_one_loss_others_share_it_and_sides_are_untouched():
-    cur = {(BOT, "c"): Rating(1600.0)}
+def test_elo_forfeit_offender_takes_one_loss_others_share_it_and_sides_are_untouched() -> None:
+    cur: dict[Entity, Rating] = {(BOT, "c"): Rating(1600.0)}
     changes = Elo(k=32).rate(forfeit(list("abcde"), "c"), cur)
     d = deltas(changes)
     e = 1 / (1 + 10 ** ((1500 - 1600) / 400))
@@ -90,11 +93,11 @@ def test_elo_forfeit_offender_takes_one_loss_others_share_it_and_sides_are_untou
 
 
 @pytest.mark.parametrize("system", [Elo(), TrueSkill()], ids=lambda s: s.name)
-def test_aborted_games_change_nothing(system):
+def test_aborted_games_change_nothing(system: Elo | TrueSkill) -> None:
     assert system.rate(aborted(list("abcde")), {}) == ()
 
 
-def test_trueskill_forfeit_offender_drops_others_gain_alike():
+def test_trueskill_forfeit_offender_drops_others_gain_alike() -> None:
     changes = TrueSkill().rate(forfeit(list("abcde"), "b"), {})
     d = deltas(changes)
     assert d[(BOT, "b")] < -3
@@ -103,7 +106,7 @@ def test_trueskill_forfeit_offender_drops_others_gain_alike():
     assert not any(c.entity[0] == SIDE for c in changes)
 
 
-def test_trueskill_rates_sides_and_players_deterministically():
+def test_trueskill_rates_sides_and_players_deterministically() -> None:
     m = ranked(FIVE, {"good": 1, "evil": 0})
     first = TrueSkill().rate(m, {})
     assert first == TrueSkill().rate(m, {})
@@ -112,7 +115,7 @@ def test_trueskill_rates_sides_and_players_deterministically():
     assert d[(SIDE, "evil/5")] > 0 > d[(SIDE, "good/5")]
 
 
-def test_neutral_winner_is_a_ranking_of_three_groups():
+def test_neutral_winner_is_a_ranking_of_three_groups() -> None:
     sides = {"v1": "village", "v2": "village", "v3": "village", "w1": "wolves", "w2": "wolves", "j": "jester"}
     m = ranked(sides, {"jester": 0, "village": 1, "wolves": 1})
     assert [m.result_of(p) for p in ("j", "v1", "w1")] == [WIN, LOSS, LOSS]
@@ -121,14 +124,14 @@ def test_neutral_winner_is_a_ranking_of_three_groups():
         assert d[(BOT, "j")] > 0 and d[(BOT, "v1")] < 0 and d[(BOT, "w1")] < 0
 
 
-def test_results_per_player():
+def test_results_per_player() -> None:
     assert forfeit(list("abc"), "b").result_of("b") == FORFEIT
     assert forfeit(list("abc"), "b").result_of("a") == DRAW
     assert aborted(list("abc")).result_of("a") == ABORTED
     assert ranked({"a": "x", "b": "y"}, {"x": 0, "y": 0}).result_of("a") == DRAW
 
 
-def test_bad_matches_are_refused():
+def test_bad_matches_are_refused() -> None:
     with pytest.raises(ValueError):
         ranked({"a": "x", "b": "y"}, {"x": 0})
     with pytest.raises(ValueError):
@@ -139,7 +142,7 @@ def test_bad_matches_are_refused():
         Elo().rate(Match(RANKED, (Group(("a",), 0), Group(("a",), 1))), {})
 
 
-def test_wilson_interval_values():
+def test_wilson_interval_values() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(5, 10)
     assert (low, high) == (pytest.approx(0.2365931, abs=1e-6), pytest.approx(0.7634069, abs=1e-6))
@@ -151,7 +154,7 @@ def test_wilson_interval_values():
         wilson(3, 2)
 
 
-def test_announcement_is_one_sendable_line():
+def test_announcement_is_one_sendable_line() -> None:
     changes = {
         s.name: s.rate(ranked({f"bot{i}": "good" if i < 6 else "evil" for i in range(10)}, {"good": 0, "evil": 1}), {})
         for s in (Elo(), TrueSkill())

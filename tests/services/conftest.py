@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
-from arena.irc.link import IrcLink, ReactorThread
+from arena.irc.link import ReactorThread
 
-from ..irc.conftest import Recorder, link_maker, reactor_thread  # noqa: F401 (a fixture)
+from ..irc.conftest import MakeLink, link_maker, reactor_thread  # noqa: F401 (a fixture)
 from .servers import ServicesServer, services_available
 
 CONFIGS = Path(__file__).resolve().parents[1] / "servers"
@@ -37,7 +37,7 @@ def services_server() -> Iterator[ServicesServer]:
 def services_link(
     services_server: ServicesServer,
     reactor_thread: ReactorThread,  # noqa: F811 (the fixture imported above)
-) -> Iterator[Callable[..., tuple[IrcLink, Recorder]]]:
+) -> Iterator[MakeLink]:
     """``services_link(nick, **options)`` -> (link, its Recorder) on the services server
     (see ``link_maker``)."""
-    yield from link_maker(services_server.host, services_server.port, reactor_thread.reactor)
+    yield from link_maker(services_server.host, services_server.address.port, reactor_thread.reactor)

@@ -6,19 +6,21 @@ from __future__ import annotations
 import pytest
 
 
-from ..irc.conftest import WAIT, RawClient, until
+from ..irc.conftest import WAIT, MakeLink, RawClient, until
 from .servers import AccountError, ServicesServer, register_account, register_accounts
 
 
-def test_each_message_carries_its_senders_account(services_server: ServicesServer, services_link) -> None:
+def test_each_message_carries_its_senders_account(services_server: ServicesServer, services_link: MakeLink) -> None:
     seen: list[tuple[str, str, str | None]] = []
     referee, rec = services_link("ref1", channels=["#lobby1"], account_tags=True, wait=False)
-    referee.on_message = lambda sender, target, text: (
-        seen.append((sender, text, referee.account_of(sender))),
-        rec.on_message(sender, target, text),
-    )
+
+    def on_message(sender: str, target: str, text: str) -> None:
+        seen.append((sender, text, referee.account_of(sender)))
+        rec.on_message(sender, target, text)
+
+    referee.on_message = on_message
     guest, _ = services_link("guest1", channels=["#lobby1"], wait=False)
-    register_accounts(services_server.host, services_server.port, {"acct1": "pw-acct1"})  # meanwhile
+    register_accounts(services_server.host, services_server.address.port, {"acct1": "pw-acct1"})  # meanwhile
     member, _ = services_link("acct1", channels=["#lobby1"], sasl_account="acct1", sasl_password="pw-acct1")
     assert referee.wait_ready(WAIT) and guest.wait_ready(WAIT)
     assert referee.accounts_enabled
@@ -38,8 +40,8 @@ def test_each_message_carries_its_senders_account(services_server: ServicesServe
     assert seen[-1] == ("acct1", "it is me, honestly", None)
 
 
-def test_logging_in_later_is_seen_by_account_notify(services_server: ServicesServer, services_link) -> None:
-    register_accounts(services_server.host, services_server.port, {"acct2": "pw-acct2"})
+def test_logging_in_later_is_seen_by_account_notify(services_server: ServicesServer, services_link: MakeLink) -> None:
+    register_accounts(services_server.host, services_server.address.port, {"acct2": "pw-acct2"})
     referee, rec = services_link("ref2", channels=["#lobby2"], account_tags=True)
     late = RawClient(services_server, "late2")
     try:
@@ -57,13 +59,15 @@ def test_logging_in_later_is_seen_by_account_notify(services_server: ServicesSer
 
 
 def test_registering_a_taken_account_is_refused(services_server: ServicesServer) -> None:
-    register_account(services_server.host, services_server.port, "acct3", "pw-acct3")
+    register_account(services_server.host, services_server.address.port, "acct3", "pw-acct3")
     with pytest.raises(AccountError, match="acct3"):
-        register_account(services_server.host, services_server.port, "acct3", "other")
+        register_account(services_server.host, services_server.address.port, "acct3", "other")
 
 
-def test_logged_in_link_regains_its_nick_from_a_squatter(services_server: ServicesServer, services_link) -> None:
-    register_accounts(services_server.host, services_server.port, {"arena4": "pw-arena4"})
+def test_logged_in_link_regains_its_nick_from_a_squatter(
+    services_server: ServicesServer, services_link: MakeLink
+) -> None:
+    register_accounts(services_server.host, services_server.address.port, {"arena4": "pw-arena4"})
     squatter = RawClient(services_server, "arena4")
     try:
         # A long interval: the nick must come back through NickServ, not a periodic retry.
@@ -79,9 +83,11 @@ def test_logged_in_link_regains_its_nick_from_a_squatter(services_server: Servic
         squatter.close()
 
 
-def test_a_link_without_account_tags_knows_no_accounts(services_server: ServicesServer, services_link) -> None:
+def test_a_link_without_account_tags_knows_no_accounts(
+    services_server: ServicesServer, services_link: MakeLink
+) -> None:
     plain, rec = services_link("plain5", wait=False)
-    register_accounts(services_server.host, services_server.port, {"acct5": "pw-acct5"})  # meanwhile
+    register_accounts(services_server.host, services_server.address.port, {"acct5": "pw-acct5"})  # meanwhile
     assert plain.wait_ready(WAIT)
     assert not plain.accounts_enabled
     member, _ = services_link("acct5", sasl_account="acct5", sasl_password="pw-acct5")

@@ -4,7 +4,6 @@ referee's account obeys no one on the referee's nick who is not logged in to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import IdentityConfig
@@ -23,18 +22,18 @@ PASSWORDS = {"idref": "pw-idref", "idbot": "pw-idbot", "idother": "pw-idother"}
 def recording(runner: BotRunner) -> list[tuple[str, str]]:
     """Every (target, line) the runner sends from now on, to check what went out in what order."""
     sent: list[tuple[str, str]] = []
-    send: Callable[[str, str], bool] = runner.link.send
+    send = runner.link.send
 
-    def record(target: str, text: str) -> bool:
+    def record(target: str, text: str, *, formatting: bool = False) -> bool:
         sent.append((target, text))
-        return send(target, text)
+        return send(target, text, formatting=formatting)
 
     runner.link.send = record  # type: ignore[method-assign]
     return sent
 
 
 def test_a_bot_bound_to_its_account_is_played_from_that_account_only(services_server: ServicesServer) -> None:
-    register_accounts(services_server.host, services_server.port, PASSWORDS)
+    register_accounts(services_server.host, services_server.address.port, PASSWORDS)
     arena = Arena(
         services_server,
         5,
@@ -85,7 +84,7 @@ def test_a_bot_obeys_no_one_on_the_referees_nick_without_the_referees_account(
         nick: BotRunner(
             RuleBot(seed=i),
             services_server.host,
-            services_server.port,
+            services_server.address.port,
             nick,
             referee="fakeref",
             channel="#fakelobby",

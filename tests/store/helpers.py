@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from arena.core.game import Result
 from arena.games.avalon.engine import AvalonGame
 from arena.games.avalon.options import AvalonOptions
 from arena.simulate import play_random
@@ -49,3 +50,9 @@ def many_records(n: int, seed: int = 1) -> list[GameRecord]:
         end = "forfeit" if i % 7 == 6 else "abort" if i % 11 == 10 else "play"
         out.append(avalon_record(i, rng, players=rng.choice((5, 6, 7, 8, 10)), end=end))
     return out
+
+
+def result_of(record: GameRecord) -> Result:
+    """The result of a game that ended (not aborted)."""
+    assert record.result is not None, f"{record.id} was aborted"
+    return record.result

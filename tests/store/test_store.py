@@ -8,17 +8,19 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arena.core.events import Event
 from arena.ratings import BOT, SIDE, Elo, TrueSkill
-from arena.store import MIGRATIONS, ParametersChanged, SchemaError, Store, build_match
+from arena.store import MIGRATIONS, GameRecord, ParametersChanged, SchemaError, Store, build_match
 from arena.store import ratings as store_ratings
 from arena.store.schema import V1
 
-from .helpers import avalon_record, many_records
+from .helpers import avalon_record, many_records, result_of
 
 TABLES = ("games", "events", "actions", "outcomes", "rating_changes", "ratings", "tournaments", "rating_systems")
 
@@ -28,7 +30,7 @@ def counts(store: Store) -> dict[str, int]:
 
 
 @pytest.fixture
-def store(tmp_path: Path):
+def store(tmp_path: Path) -> Iterator[Store]:
     with Store(tmp_path / "arena.db") as s:
         yield s
 
@@ -36,7 +38,7 @@ def store(tmp_path: Path):
 # -- schema ------------------------------------------------------------------------------
 
 
-def test_a_new_database_gets_the_latest_schema_in_wal_mode(tmp_path):
+def test_a_new_database_gets_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
     with Store(tmp_path / "new.db") as s:
         assert s.migrated_from == 0
         assert s.version == len(MIGRATIONS)
@@ -44,7 +46,7 @@ def test_a_new_database_gets_the_latest_schema_in_wal_mode(tmp_path):
         assert counts(s) == dict.fromkeys(TABLES, 0)
 
 
-def test_reopening_keeps_data_and_runs_nothing(tmp_path):
+def test_reopening_keeps_data_and_runs_nothing(tmp_path: Path) -> None:
     path = tmp_path / "a.db"
     with Store(path) as s:
         s.games.record(avalon_record(0, random.Random(0)))
@@ -53,7 +55,7 @@ def test_reopening_keeps_data_and_runs_nothing(tmp_path):
         assert [g.id for g in s.games.find()] == ["g0"]
 
 
-def test_a_later_migration_upgrades_an_existing_database(tmp_path):
+def test_a_later_migration_upgrades_an_existing_database(tmp_path: Path) -> None:
     path = tmp_path / "a.db"
     Store(path, migrations=(V1,)).close()
     v2 = ("ALTER TABLE games ADD COLUMN note TEXT", "UPDATE games SET note = 'migrated'")
@@ -62,7 +64,7 @@ def test_a_later_migration_upgrades_an_existing_database(tmp_path):
         assert s.conn.execute("SELECT note FROM games").fetchall() == []
 
 
-def v1_copy(source, target) -> None:
+def v1_copy(source: Path, target: Path) -> None:
     """A version-1 database holding the games of ``source``: what a store made before bots
     were identities looks like (every V1 column copied, nothing newer)."""
     Store(target, migrations=(V1,)).close()
@@ -77,7 +79,7 @@ def v1_copy(source, target) -> None:
     conn.close()
 
 
-def test_a_store_from_before_bot_identities_migrates(tmp_path):
+def test_a_store_from_before_bot_identities_migrates(tmp_path: Path) -> None:
     """Games rated under nicks keep their ratings: each nick becomes a bot of that name, and
     the games name their bots."""
     with Store(tmp_path / "new.db") as s:
@@ -93,7 +95,7 @@ def test_a_store_from_before_bot_identities_migrates(tmp_path):
         assert s.ratings.rebuild().exact
 
 
-def test_a_failing_migration_leaves_the_previous_version(tmp_path):
+def test_a_failing_migration_leaves_the_previous_version(tmp_path: Path) -> None:
     path = tmp_path / "a.db"
     Store(path, migrations=(V1,)).close()
     bad = ("CREATE TABLE extra (x)", "THIS IS NOT SQL")
@@ -104,7 +106,7 @@ def test_a_failing_migration_leaves_the_previous_version(tmp_path):
         assert s.conn.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchone() is None
 
 
-def test_a_newer_database_is_refused(tmp_path):
+def test_a_newer_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "a.db"
     Store(path).close()
     conn = sqlite3.connect(path)
@@ -117,12 +119,12 @@ def test_a_newer_database_is_refused(tmp_path):
 # -- one transaction per game ------------------------------------------------------------
 
 
-def test_a_failure_mid_write_leaves_nothing(store, monkeypatch):
+def test_a_failure_mid_write_leaves_nothing(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     store.games.record(avalon_record(0, random.Random(0)))
     before = counts(store)
     ratings_before = store.ratings.current("avalon", "elo")
 
-    def boom(*args, **kwargs):
+    def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("injected after the game, events and outcomes were written")
 
     monkeypatch.setattr(store_ratings.Ratings, "write", boom)
@@ -135,7 +137,7 @@ def test_a_failure_mid_write_leaves_nothing(store, monkeypatch):
     assert counts(store)["games"] == 2
 
 
-def test_an_unwritable_event_leaves_nothing(store):
+def test_an_unwritable_event_leaves_nothing(store: Store) -> None:
     rec = avalon_record(0, random.Random(0))
     bad = rec.__class__(**{**rec.__dict__, "events": (*rec.events, Event("x", {"v": object()}))})
     with pytest.raises(TypeError):
@@ -143,7 +145,7 @@ def test_an_unwritable_event_leaves_nothing(store):
     assert counts(store) == dict.fromkeys(TABLES, 0)
 
 
-def test_a_duplicate_game_id_is_refused_and_changes_nothing(store):
+def test_a_duplicate_game_id_is_refused_and_changes_nothing(store: Store) -> None:
     rec = avalon_record(0, random.Random(0))
     store.games.record(rec)
     before = counts(store), store.ratings.current("avalon", "trueskill")
@@ -152,7 +154,7 @@ def test_a_duplicate_game_id_is_refused_and_changes_nothing(store):
     assert (counts(store), store.ratings.current("avalon", "trueskill")) == before
 
 
-def test_a_process_killed_mid_write_leaves_nothing(tmp_path):
+def test_a_process_killed_mid_write_leaves_nothing(tmp_path: Path) -> None:
     """A real crash: the writing process dies (os._exit) between two inserts of a game."""
     path = tmp_path / "crash.db"
     with Store(path) as s:
@@ -181,7 +183,7 @@ def test_a_process_killed_mid_write_leaves_nothing(tmp_path):
 # -- reading -----------------------------------------------------------------------------
 
 
-def test_a_stored_game_replays_exactly_and_gives_every_view(store):
+def test_a_stored_game_replays_exactly_and_gives_every_view(store: Store) -> None:
     rec = avalon_record(3, random.Random(3), players=7)
     store.games.record(rec)
     game = store.games.load("g3")
@@ -197,20 +199,22 @@ def test_a_stored_game_replays_exactly_and_gives_every_view(store):
     assert store.games.load("nope") is None
 
 
-def test_a_game_dealt_by_a_series_replays_with_its_deal(store):
+def test_a_game_dealt_by_a_series_replays_with_its_deal(store: Store) -> None:
     deal = (4, 3, 2, 1, 0)
     rec = avalon_record(4, random.Random(4), deal=deal)
     store.games.record(rec)
     game = store.games.load("g4")
+    assert game is not None
     assert game.deal == deal
     assert game.replay().events == list(rec.events)
 
 
-def test_forfeited_and_aborted_games_follow_the_abnormal_end_rule(store):
+def test_forfeited_and_aborted_games_follow_the_abnormal_end_rule(store: Store) -> None:
     rng = random.Random(5)
     store.games.record(avalon_record(0, rng, end="forfeit"))
     store.games.record(avalon_record(1, rng, end="abort"))
     forfeited = store.games.load("g0")
+    assert forfeited is not None
     assert forfeited.summary.kind == "forfeit" and forfeited.forfeited == 1
     assert forfeited.replay().events == list(forfeited.events)
     assert {o.seat: o.result for o in forfeited.outcomes} == {0: "draw", 1: "forfeit", 2: "draw", 3: "draw", 4: "draw"}
@@ -219,12 +223,13 @@ def test_forfeited_and_aborted_games_follow_the_abnormal_end_rule(store):
     assert elo[(BOT, offender)] == pytest.approx(-16.0)
     assert not any(e[0] == SIDE for e in elo)
     stopped = store.games.load("g1")
+    assert stopped is not None
     assert stopped.summary.kind == "aborted" and stopped.summary.reason == "operator stop"
     assert {o.result for o in stopped.outcomes} == {"aborted"} and stopped.changes == {}
     assert store.ratings.rebuild().exact
 
 
-def test_list_games_filters_and_pages(store):
+def test_list_games_filters_and_pages(store: Store) -> None:
     recs = many_records(12)
     for r in recs:
         store.games.record(r)
@@ -237,7 +242,7 @@ def test_list_games_filters_and_pages(store):
     assert store.games.find(game="werewolf") == []
 
 
-def test_leaderboard_reads_current_ratings_in_score_order(store):
+def test_leaderboard_reads_current_ratings_in_score_order(store: Store) -> None:
     for r in many_records(40):
         store.games.record(r)
     for system in (Elo(), TrueSkill()):
@@ -250,7 +255,7 @@ def test_leaderboard_reads_current_ratings_in_score_order(store):
     assert all(r.games >= 15 for r in store.ratings.leaderboard("avalon", "elo", min_games=15))
 
 
-def test_tournament_progress_is_written_with_each_game(store):
+def test_tournament_progress_is_written_with_each_game(store: Store) -> None:
     store.tournaments.start("t1", {"games": 100, "bots": ["a", "b"]}, now=1.0)
     rng = random.Random(2)
     for i in range(3):
@@ -265,7 +270,7 @@ def test_tournament_progress_is_written_with_each_game(store):
 # -- rebuild -----------------------------------------------------------------------------
 
 
-def test_rebuild_reproduces_every_stored_value_exactly(store):
+def test_rebuild_reproduces_every_stored_value_exactly(store: Store) -> None:
     for r in many_records(60):
         store.games.record(r)
     report = store.ratings.rebuild()
@@ -275,7 +280,7 @@ def test_rebuild_reproduces_every_stored_value_exactly(store):
     assert report.ratings_checked == counts(store)["ratings"]
 
 
-def test_rebuild_reports_a_tampered_value_and_can_rewrite_it(store):
+def test_rebuild_reports_a_tampered_value_and_can_rewrite_it(store: Store) -> None:
     for r in many_records(20):
         store.games.record(r)
     good = store.ratings.current("avalon", "trueskill")
@@ -291,7 +296,7 @@ def test_rebuild_reports_a_tampered_value_and_can_rewrite_it(store):
     assert store.ratings.current("avalon", "trueskill") == good
 
 
-def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store):
+def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store: Store) -> None:
     for r in many_records(30):
         store.games.record(r)
         seq = store.games.find(limit=1)[0].seq
@@ -304,7 +309,7 @@ def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store):
         )
 
 
-def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path):
+def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path: Path) -> None:
     path = tmp_path / "a.db"
     recs = many_records(11)
     with Store(path) as s:
@@ -325,7 +330,7 @@ def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path):
 # -- stats -------------------------------------------------------------------------------
 
 
-def test_bot_stats_count_results_per_role_with_wilson_intervals_and_figures(store):
+def test_bot_stats_count_results_per_role_with_wilson_intervals_and_figures(store: Store) -> None:
     recs = many_records(80)
     for r in recs:
         store.games.record(r)
@@ -333,21 +338,21 @@ def test_bot_stats_count_results_per_role_with_wilson_intervals_and_figures(stor
     for bot, s in stats.items():
         mine = [(r, r.nicks.index(bot)) for r in recs if bot in r.nicks]
         played = [(r, seat) for r, seat in mine if r.result is not None]
-        wins = sum(1 for r, seat in played if r.result.forfeited is None and seat in r.result.winners)
+        wins = sum(1 for r, seat in played if result_of(r).forfeited is None and seat in result_of(r).winners)
         assert (s.overall.games, s.overall.wins) == (len(played), wins)
         assert s.overall.aborted == len(mine) - len(played)
-        assert s.overall.forfeits == sum(1 for r, seat in played if r.result.forfeited == seat)
+        assert s.overall.forfeits == sum(1 for r, seat in played if result_of(r).forfeited == seat)
         assert s.overall.win_rate.low <= (wins / len(played) if played else 0) <= s.overall.win_rate.high
         assert sum(rs.games for rs in s.roles.values()) == s.overall.games
         merlin = [
             (r, seat)
             for r, seat in played
-            if r.roles[seat] == "merlin" and r.result.reason in ("merlin_survived", "assassinated_merlin")
+            if r.roles[seat] == "merlin" and result_of(r).reason in ("merlin_survived", "assassinated_merlin")
         ]
         if "merlin" in s.roles:
             fig = s.roles["merlin"].figures["merlin_survival"]
             assert fig.trials == len(merlin)
-            assert fig.successes == sum(r.result.reason == "merlin_survived" for r, _ in merlin)
+            assert fig.successes == sum(result_of(r).reason == "merlin_survived" for r, _ in merlin)
         if "assassin" in s.roles:
             assert "assassin_hit" in s.roles["assassin"].figures
             assert "merlin_survival" not in s.roles["assassin"].figures
@@ -355,13 +360,13 @@ def test_bot_stats_count_results_per_role_with_wilson_intervals_and_figures(stor
     assert list(one) == [recs[0].nicks[0]]
 
 
-def test_stored_json_is_plain(store):
+def test_stored_json_is_plain(store: Store) -> None:
     store.games.record(avalon_record(0, random.Random(0)))
     options, nicks = store.conn.execute("SELECT options, nicks FROM games").fetchone()
     assert json.loads(options)["merlin"] is True and len(json.loads(nicks)) == 5
 
 
-def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path):
+def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path: Path) -> None:
     """Two referees (threads, each with its own connection) record games at once: every
     game is rated from the ratings the other committed, so rebuild still matches."""
     import threading
@@ -371,7 +376,7 @@ def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path):
     recs = many_records(40, seed=9)
     errors: list[BaseException] = []
 
-    def write(part):
+    def write(part: list[GameRecord]) -> None:
         try:
             with Store(path) as s:
                 for r in part:
@@ -392,7 +397,7 @@ def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path):
         assert s.ratings.rebuild().exact
 
 
-def test_report_lines_for_the_cli(store):
+def test_report_lines_for_the_cli(store: Store) -> None:
     from arena.store.report import games_lines, leaderboard_lines, stats_lines
 
     recs = many_records(30)
@@ -418,18 +423,18 @@ def test_report_lines_for_the_cli(store):
     assert lines[-1] == "  fallbacks: 0 (error 0, late 0)"
 
 
-def test_stats_count_refused_lines_and_timeouts_per_bot(store):
+def test_stats_count_refused_lines_and_timeouts_per_bot(store: Store) -> None:
     """A bot that answers nonsense and one that stays silent, recorded from real games: the
     refused lines, warnings and timeouts are told per bot, by code."""
     from arena.config import TimeoutConfig
     from arena.games.avalon.options import AvalonOptions
     from arena.referee.local import LocalHub
     from arena.referee.recorder import Recorder
-    from arena.sdk import Bot
+    from arena.sdk import Ask, Bot, GameView
     from arena.store.report import stats_lines
 
     class Nonsense(Bot):
-        def vote(self, game, ask):
+        def vote(self, game: GameView[Any], ask: Ask) -> str:
             return "maybe"  # refused, then the SDK answers at random
 
     hub = LocalHub(TimeoutConfig(escalation=("warn", "default")))
@@ -452,7 +457,7 @@ def test_stats_count_refused_lines_and_timeouts_per_bot(store):
     )
 
 
-def test_matches_for_neutral_and_cross_side_winners():
+def test_matches_for_neutral_and_cross_side_winners() -> None:
     from arena.core.game import Result
 
     nicks = ("v1", "v2", "w1", "j", "v3")

@@ -11,13 +11,15 @@ from arena.core.events import Event
 from arena.core.game import Result
 from arena.store import GameRecord, Store
 
+from .helpers import result_of
+
 BOTS = ["ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"]
 
 
 @st.composite
-def records(draw):
+def records(draw: st.DrawFn) -> list[GameRecord]:
     n = draw(st.integers(2, 12))
-    out = []
+    out: list[GameRecord] = []
     for i in range(n):
         players = draw(st.integers(3, 8))
         nicks = tuple(draw(st.permutations(BOTS))[:players])
@@ -42,7 +44,7 @@ def records(draw):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(records())
-def test_any_results_rebuild_exactly_and_count_right(recs):
+def test_any_results_rebuild_exactly_and_count_right(recs: list[GameRecord]) -> None:
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "p.db") as store:
         for r in recs:
             store.games.record(r)
@@ -52,10 +54,11 @@ def test_any_results_rebuild_exactly_and_count_right(recs):
             mine = [(r, r.nicks.index(bot)) for r in recs if bot in r.nicks]
             rated = [(r, s) for r, s in mine if r.result is not None]
             assert stats[bot].overall.games == len(rated)
-            assert stats[bot].overall.wins == sum(s in r.result.winners for r, s in rated)
-            assert stats[bot].overall.forfeits == sum(r.result.forfeited == s for r, s in rated)
+            assert stats[bot].overall.wins == sum(s in result_of(r).winners for r, s in rated)
+            assert stats[bot].overall.forfeits == sum(result_of(r).forfeited == s for r, s in rated)
         for row in store.ratings.leaderboard("avalon", "elo"):
             assert row.games == sum(1 for r in recs if row.bot in r.nicks and r.result is not None)
         loaded = store.games.load(recs[-1].id)
+        assert loaded is not None
         assert loaded.history == ((0, "x", (1, 2)),)
         assert loaded.view(1) == [recs[-1].events[0]]

@@ -33,13 +33,15 @@ def test_merlin_keeps_his_distance_and_the_others_stand_by_the_team() -> None:
                 team = e.data["team"]
             elif e.kind == "move":
                 seat = e.data["player"]
-                cells[seat] = board.parse(e.data["to"])  # type: ignore[call-overload]
+                cell = board.parse(e.data["to"])
+                assert cell is not None
+                cells[seat] = cell
                 role = roles[seat]
                 within.setdefault(role, []).append(any(board.distance(cells[seat], cells[v]) <= 2 for v in evil))
                 others = [t for t in team if t != seat]
                 if others:
-                    mean = sum(board.distance(cells[seat], cells[t]) for t in others) / len(others)
-                    to_team.setdefault(role, []).append(mean)
+                    distance = sum(board.distance(cells[seat], cells[t]) for t in others) / len(others)
+                    to_team.setdefault(role, []).append(distance)
 
     def share(role: str) -> float:
         return sum(within[role]) / len(within[role])

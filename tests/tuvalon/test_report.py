@@ -76,7 +76,7 @@ def test_the_second_discussion_says_who_heard_it(stored: Store) -> None:
     doc = export(stored, "t1")
     assert doc is not None
     nick = {p["seat"]: p["nick"] for p in doc["players"]}
-    heard_by = {}
+    heard_by: dict[int, list[str]] = {}
     for e in doc["events"]:
         if e["kind"] == "speech" and e["data"]["purpose"] == "near":
             heard_by.setdefault(e["data"]["player"], []).append(", ".join(nick[s] for s in e["data"]["heard_by"]))

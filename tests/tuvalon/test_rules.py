@@ -301,7 +301,7 @@ def test_moves_reach_three_steps_through_free_cells_only() -> None:
     game._next_turn("move", game.turn)
     d = game.pending()[0]
     # walled in by b1 (east) and a3 (north): a1 -> a2 -> b2 -> c2 / b3, and no further
-    assert sorted(d.options) == ["a1", "a2", "b2", "b3", "c2"]
+    assert sorted(map(str, d.options)) == ["a1", "a2", "b2", "b3", "c2"]
     game.apply(seat, "move", "c2")
     assert board.name(game.cells[seat]) == "c2"
 

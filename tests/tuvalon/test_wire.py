@@ -4,6 +4,7 @@ audiences over hundreds of games, refused moves in the wire's words, and the abn
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from arena.config import TimeoutConfig
 from arena.games.tuvalon.options import TuvalonOptions
 from arena.protocol import Message, parse
 from arena.referee.local import LocalHub
+from arena.referee.match import Match
 from arena.sdk import MoveAsk, Talk, TurnAsk, TuvalonView
 from arena.sdk import Session
 
@@ -26,7 +28,9 @@ LENIENT = TimeoutConfig(escalation=("warn", "default", "forfeit"))
 """The referee's general setting, which Tuvalon's own escalation overrides."""
 
 
-def play(bots: dict[str, TuvalonRuleBot], seed: int, options: TuvalonOptions = TuvalonOptions()):  # type: ignore[no-untyped-def]
+def play(
+    bots: Mapping[str, TuvalonRuleBot], seed: int, options: TuvalonOptions = TuvalonOptions()
+) -> tuple[Match, list[str]]:
     hub = LocalHub(LENIENT)
     for nick, bot in bots.items():
         hub.connect(nick, bot)
@@ -161,7 +165,12 @@ def test_where_the_server_has_modes_the_floor_holder_alone_is_voiced_in_the_firs
         hub.connect(nick, TuvalonRuleBot(seed=i))
     log: list[tuple[str, str]] = []
     send = hub.referee.send
-    hub.referee.send = lambda target, text: (log.append(("SEND", text)), send(target, text))  # type: ignore[method-assign]
+
+    def logged(target: str, text: str) -> None:
+        log.append(("SEND", text))
+        send(target, text)
+
+    hub.referee.send = logged
     hub.referee.mode = lambda channel, modes: log.append(("MODE", modes))
     match = hub.play("tuvalon", NICKS, TuvalonOptions(), 1, gid="g1")
     assert match.game.result is not None and log[0] == ("MODE", "+m")

@@ -6,6 +6,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from arena.core.decisions import Decision
+from arena.core.events import Event
+from arena.core.game import Game
 from arena.games.werewolf.choice import Cover
 from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
@@ -64,6 +67,25 @@ def step(g: WerewolfGame, plan: Plan, stop: Callable[[WerewolfGame], bool] | Non
     raise AssertionError("the game did not reach the stop condition")
 
 
+def private_to(e: Event, seat: int) -> bool:
+    """Whether the private event ``e`` is told to ``seat``."""
+    assert e.audience is not None, f"{e.kind} is public"
+    return seat in e.audience
+
+
+def werewolf(game: Game) -> WerewolfGame:
+    """A match's engine, as the Werewolf game it plays."""
+    assert isinstance(game, WerewolfGame)
+    return game
+
+
+def decision_of(g: WerewolfGame, seat: int) -> Decision:
+    """What ``seat`` is asked now (it must be asked something)."""
+    d = g.decision_for(seat)
+    assert d is not None, f"seat {seat} is asked nothing"
+    return d
+
+
 def covered(g: WerewolfGame, d: Any) -> bool:
     """Whether ``d`` is a cover: a night request of an actor with nothing to decide."""
     return isinstance(d, Cover)
@@ -87,11 +109,11 @@ def until_event(kind: str) -> Callable[[WerewolfGame], bool]:
     return stop
 
 
-def events(g: WerewolfGame, kind: str) -> list:
+def events(g: WerewolfGame, kind: str) -> list[Event]:
     return [e for e in g.events if e.kind == kind]
 
 
-def last(g: WerewolfGame, kind: str) -> dict:
+def last(g: WerewolfGame, kind: str) -> dict[str, Any]:
     found = events(g, kind)
     assert found, f"no {kind} event"
     return found[-1].data

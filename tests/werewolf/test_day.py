@@ -4,12 +4,14 @@ last words (10.5)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from arena.games.werewolf.day import last_words_order, speaking_order, tally
+from arena.games.werewolf.engine import WerewolfGame
 
-from .helpers import dead, events, game, last, night, step, until_kind
+from .helpers import Plan, dead, events, game, last, night, step, until_kind
 
 # 5.3.4 examples: votes for two players and abstentions -> outcome.
 MAJORITY_EXAMPLES = [
@@ -20,8 +22,9 @@ MAJORITY_EXAMPLES = [
 ]
 
 
-def ballots(counts, abstentions):
-    votes, voter = {}, 100
+def ballots(counts: tuple[int, ...], abstentions: int) -> dict[int, int | str]:
+    votes: dict[int, int | str] = {}
+    voter = 100
     for target, n in enumerate(counts):
         for _ in range(n):
             votes[voter] = target
@@ -32,12 +35,12 @@ def ballots(counts, abstentions):
     return votes
 
 
-def outcome(top):
+def outcome(top: list[int]) -> str:
     return "none" if not top else "execution" if len(top) == 1 else "runoff"
 
 
 @pytest.mark.parametrize("counts,abstentions,expected", MAJORITY_EXAMPLES)
-def test_day_vote_majority_examples(counts, abstentions, expected):
+def test_day_vote_majority_examples(counts: tuple[int, ...], abstentions: int, expected: str) -> None:
     _, abst, top = tally(ballots(counts, abstentions), majority=True)
     assert abst == abstentions and outcome(top) == expected
 
@@ -45,15 +48,15 @@ def test_day_vote_majority_examples(counts, abstentions, expected):
 @pytest.mark.parametrize(
     "counts,abstentions,expected", [((2, 2), 2, "runoff"), ((3,), 3, "execution"), ((1,), 5, "execution")]
 )
-def test_without_majority_abstentions_do_not_count(counts, abstentions, expected):
+def test_without_majority_abstentions_do_not_count(counts: tuple[int, ...], abstentions: int, expected: str) -> None:
     assert outcome(tally(ballots(counts, abstentions), majority=False)[2]) == expected
 
 
-def test_all_abstain_is_no_execution():
+def test_all_abstain_is_no_execution() -> None:
     assert tally({1: "abstain", 2: "abstain"}, majority=False)[2] == []
 
 
-def test_speaking_order_skips_the_dead_start():
+def test_speaking_order_skips_the_dead_start() -> None:
     alive = [True] * 6
     alive[2] = False
     assert speaking_order(alive, 2, "counterclockwise") == [1, 0, 5, 4, 3]
@@ -61,7 +64,7 @@ def test_speaking_order_skips_the_dead_start():
     assert speaking_order([True] * 4, 1, "clockwise") == [1, 2, 3, 0]
 
 
-def test_last_words_quota_and_orders():
+def test_last_words_quota_and_orders() -> None:
     rng = random.Random(1)
     assert last_words_order([5, 2, 7], None, "death_resolution", 9, rng) == [5, 2, 7]
     chosen = last_words_order([5, 2, 7], 2, "death_resolution", 9, rng)
@@ -80,20 +83,20 @@ DEAL = "werewolf werewolf seer doctor villager villager villager villager villag
 QUIET = {"wolf_vote": "abstain", "seer_check": "none", "doctor_protect": "none", "candidacy": "decline"}
 
 
-def to_vote(**options):
+def to_vote(**options: Any) -> WerewolfGame:
     g = game(DEAL, **options)
     step(g, QUIET, stop=until_kind("vote"))
     return g
 
 
-def cast(g, votes):
+def cast(g: WerewolfGame, votes: dict[int, int]) -> None:
     """Answer the day's ballots: ``votes`` maps voter -> target (others abstain)."""
     while g.result is None and g.pending() and g.pending()[0].kind == "vote":
         d = g.pending()[0]
         g.apply(d.seat, "vote", votes.get(d.seat, "abstain"))
 
 
-def test_no_leader_order_is_counterclockwise_from_a_random_seat():
+def test_no_leader_order_is_counterclockwise_from_a_random_seat() -> None:
     g = to_vote(leaderEnabled=False)
     order = last(g, "order")
     assert order["direction"] == "counterclockwise" and order["leader"] is None
@@ -102,7 +105,7 @@ def test_no_leader_order_is_counterclockwise_from_a_random_seat():
     assert g.pending()[0].seat == order["speakers"][0]
 
 
-def test_order_starts_from_last_nights_victim():
+def test_order_starts_from_last_nights_victim() -> None:
     g = game(DEAL, leaderEnabled=False)
     step(g, {**QUIET, "wolf_vote": 5}, stop=until_kind("vote"))
     assert dead(g) == {5}
@@ -110,7 +113,7 @@ def test_order_starts_from_last_nights_victim():
 
 
 @pytest.mark.parametrize("counts,abstentions,expected", MAJORITY_EXAMPLES)
-def test_engine_majority_examples(counts, abstentions, expected):
+def test_engine_majority_examples(counts: tuple[int, ...], abstentions: int, expected: str) -> None:
     # 9 alive voters: the two targets get counts, `abstentions` abstain, the rest vote elsewhere
     # only when needed to fill (never more than the top).
     g = to_vote(leaderEnabled=False)
@@ -134,7 +137,7 @@ def test_engine_majority_examples(counts, abstentions, expected):
     assert result["abstentions"] == abstentions
 
 
-def test_runoff_then_second_tie_means_no_execution():
+def test_runoff_then_second_tie_means_no_execution() -> None:
     g = to_vote(leaderEnabled=False, dayVoteMajority=False)
     order = last(g, "order")["speakers"]
     voters = [s for s in order if s not in (4, 5)]
@@ -160,7 +163,7 @@ def test_runoff_then_second_tie_means_no_execution():
     assert dead(g) == set() and last(g, "night")["night"] == 2
 
 
-def test_runoff_winner_is_executed():
+def test_runoff_winner_is_executed() -> None:
     g = to_vote(leaderEnabled=False, dayVoteMajority=False)
     order = last(g, "order")["speakers"]
     voters = [s for s in order if s not in (4, 5)]
@@ -171,7 +174,7 @@ def test_runoff_winner_is_executed():
     assert not g.alive[4]
 
 
-def test_executed_gets_last_words_within_quota():
+def test_executed_gets_last_words_within_quota() -> None:
     g = to_vote(leaderEnabled=False)
     cast(g, {s: 6 for s in range(9) if s != 6})
     assert last(g, "execution") == {"day": 1, "seat": 6, "spared": False, "role": "villager"}
@@ -181,30 +184,30 @@ def test_executed_gets_last_words_within_quota():
 
 
 @pytest.mark.parametrize("mode,expected", [("none", False), ("all", True), ("limit_by_initial_wolves", True)])
-def test_last_words_modes(mode, expected):
+def test_last_words_modes(mode: str, expected: bool) -> None:
     g = to_vote(leaderEnabled=False, lastWordsMode=mode)
     cast(g, {s: 6 for s in range(9) if s != 6})
     assert (g.pending()[0].kind == "last_words") is expected
 
 
-def test_last_words_quota_runs_out():
+def test_last_words_quota_runs_out() -> None:
     g = game(DEAL, leaderEnabled=False, lastWordsMode="limit_by_initial_wolves")
     for victim in (6, 7, 8):
         step(g, QUIET, stop=until_kind("vote"))
         cast(g, {s: victim for s in range(9) if s != victim})
         got = any(d.kind == "last_words" for d in g.pending())
         assert got is (victim != 8)
-        step(g, QUIET, stop=lambda x: x.phase == "night" and x.pending() and x.pending()[0].kind != "last_words")
+        step(g, QUIET, stop=lambda x: x.phase == "night" and bool(x.pending()) and x.pending()[0].kind != "last_words")
 
 
-def test_night_victims_speak_with_day_and_night_scope():
+def test_night_victims_speak_with_day_and_night_scope() -> None:
     g = game(DEAL, leaderEnabled=False, lastWordsScope="day_and_night", lastWordsMode="all")
     night(g, {**QUIET, "wolf_vote": 7})
     (d,) = g.pending()
     assert (d.kind, d.seat) == ("last_words", 7)
 
 
-def test_no_night_last_words_by_default():
+def test_no_night_last_words_by_default() -> None:
     g = game(DEAL, leaderEnabled=False)
     night(g, {**QUIET, "wolf_vote": 7})
     assert g.pending()[0].kind == "speak"
@@ -213,7 +216,7 @@ def test_no_night_last_words_by_default():
 # -- the leader ----------------------------------------------------------------------------------
 
 
-def test_leader_election_and_leader_directed_order():
+def test_leader_election_and_leader_directed_order() -> None:
     g = game(DEAL)
     night(g, {**QUIET, "wolf_vote": "abstain"})
     order = []
@@ -239,7 +242,7 @@ def test_leader_election_and_leader_directed_order():
     assert last(g, "order")["speakers"] == [4, 5, 6, 7, 8, 0, 1, 2, 3]
 
 
-def test_leader_tie_is_random_among_the_tied():
+def test_leader_tie_is_random_among_the_tied() -> None:
     leaders = set()
     for seed in range(12):
         g = game(DEAL, seed=seed)
@@ -253,7 +256,7 @@ def test_leader_tie_is_random_among_the_tied():
     assert leaders == {2, 3}
 
 
-def test_leader_chooses_start_among_several_victims_and_gets_extra_speech():
+def test_leader_chooses_start_among_several_victims_and_gets_extra_speech() -> None:
     # Night 1 nobody dies and 3 is elected; night 2 the wolves kill 5 and the witch poisons 7.
     deal = "werewolf werewolf seer doctor witch villager villager villager villager"
     g = game(deal)
@@ -280,7 +283,7 @@ def test_leader_chooses_start_among_several_victims_and_gets_extra_speech():
     assert speakers == [8, 0, 1, 2, 3, 4, 6, 3]  # from 7 clockwise, and the leader again at the end
 
 
-def test_leader_is_asked_the_start_even_with_one_victim():
+def test_leader_is_asked_the_start_even_with_one_victim() -> None:
     # Every decision is asked, even with one legal choice (protocol.md, section 4).
     deal = "werewolf werewolf seer doctor witch villager villager villager villager"
     g = game(deal)
@@ -304,7 +307,7 @@ def test_leader_is_asked_the_start_even_with_one_victim():
     assert last(g, "order")["start"] == 5
 
 
-def test_dead_leader_falls_back_to_default_order():
+def test_dead_leader_falls_back_to_default_order() -> None:
     g = game(DEAL)
     step(g, {**QUIET, "candidacy": lambda d: "stand" if d.seat == 4 else "decline"}, stop=until_kind("order_direction"))
     g.apply(4, "order_direction", "clockwise")
@@ -316,7 +319,7 @@ def test_dead_leader_falls_back_to_default_order():
 
 
 @pytest.mark.parametrize("order", ["death_resolution", "seating_order"])
-def test_night_last_words_order_and_quota(order):
+def test_night_last_words_order_and_quota(order: str) -> None:
     # The wolves' kill (8) resolves before the witch's poison (7).
     deal = "werewolf werewolf seer doctor witch villager villager villager villager"
     g = game(deal, leaderEnabled=False, lastWordsScope="day_and_night", lastWordsMode="all", lastWordsOrder=order)
@@ -345,7 +348,7 @@ PARITY_DEAL = "werewolf werewolf hunter villager villager witch"
 # (who speaks first) shoots a wolf.
 
 
-def kinds_until_check(g, plan):
+def kinds_until_check(g: WerewolfGame, plan: Plan) -> list[str]:
     """The decision kinds of the morning, in order, until a speaking turn or the end."""
     kinds = []
     while g.result is None and g.pending()[0].kind != "speak":
@@ -357,7 +360,7 @@ def kinds_until_check(g, plan):
 
 
 @pytest.mark.parametrize("leader", [True, False])
-def test_a_parity_night_keeps_5_3_order_last_words_before_the_hunter(leader):
+def test_a_parity_night_keeps_5_3_order_last_words_before_the_hunter(leader: bool) -> None:
     g = game(PARITY_DEAL, leaderEnabled=leader, lastWordsScope="day_and_night", lastWordsMode="all")
     night(g, {"wolf_vote": 2, "witch_save": "none", "witch_poison": 3})
     assert dead(g) == {2, 3} and g.result is None
@@ -367,7 +370,7 @@ def test_a_parity_night_keeps_5_3_order_last_words_before_the_hunter(leader):
     assert g.result is None and not g.alive[0]  # the shot undid the wolves' parity: the day goes on
 
 
-def test_a_night_that_decides_the_game_still_gives_its_last_words():
+def test_a_night_that_decides_the_game_still_gives_its_last_words() -> None:
     g = game(
         "werewolf werewolf villager villager villager witch",
         leaderEnabled=False,

@@ -15,8 +15,7 @@ from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig
 from arena.games.werewolf.options import WerewolfOptions
 from arena.referee.local import LocalHub
-from arena.sdk.bot import Ask
-from arena.sdk.werewolf import Talk, WerewolfView
+from arena.sdk import Ask, Talk, WerewolfView
 
 from ..transcript import record
 

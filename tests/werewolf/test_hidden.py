@@ -12,23 +12,22 @@ from arena.config import TimeoutConfig
 from arena.core.errors import ErrorCode
 from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
-from arena.protocol import ASK, parse
+from arena.protocol import ASK, Message, parse
 from arena.referee.local import LocalHub
 from arena.referee.referee import Referee
 from arena.sdk import Ask, Bot, GameView
 
-from .helpers import ALL_ROLES, events, game, night
+from .helpers import ALL_ROLES, events, game, night, werewolf
 
 NICKS = [f"p{i}" for i in range(8)]
 WITCH = WerewolfOptions(roleCounts="werewolf:2,seer:1,witch:1,doctor:1")
 
 
 def hub_of(
-    bot: type[Bot] = Bot, clock: Callable[[], float] | None = None, **timeouts: float
+    bot: type[Bot] = Bot, clock: Callable[[], float] | None = None, **timeouts: Any
 ) -> tuple[LocalHub, list[tuple[float, str, str]]]:
     """A table of ``bot``s whose every referee line is kept with the time it was sent."""
-    extra = {} if clock is None else {"clock": clock}
-    hub = LocalHub(TimeoutConfig(**timeouts), messages=False, **extra)  # every line through send
+    hub = LocalHub(TimeoutConfig(**timeouts), clock=clock, messages=False)  # every line through send
     for i, nick in enumerate(NICKS):
         hub.connect(nick, bot(seed=i))
     said: list[tuple[float, str, str]] = []
@@ -38,7 +37,7 @@ def hub_of(
         said.append((hub.now, target, text))
         send(target, text)
 
-    hub.referee.send = timed  # type: ignore[method-assign]
+    hub.referee.send = timed
     return hub, said
 
 
@@ -78,11 +77,13 @@ def test_a_game_decided_at_night_ends_with_secret_minimum() -> None:
 def test_a_private_night_timeout_goes_to_its_player_only() -> None:
     hub, said = hub_of(night_step=0.0)
     match = hub.referee.start_game("werewolf", NICKS, WITCH, 1, hub.channel, hub.now)
-    seer = match.game.roles.index("seer")
+    seer = werewolf(match.game).roles.index("seer")
     del hub.sessions[NICKS[seer]]  # the seer goes silent
     hub.run()
     while not any(parse(t).verb == "TIMEOUT" for _, t in match.transcript):
-        hub.now = match.next_deadline()
+        deadline = match.next_deadline()
+        assert deadline is not None
+        hub.now = deadline
         hub.referee.poll(hub.now)
         hub.run()
     notices = [to for to, t in match.transcript if parse(t).verb in ("TIMEOUT", "WARN")]
@@ -92,16 +93,18 @@ def test_a_private_night_timeout_goes_to_its_player_only() -> None:
 def test_an_unknown_request_and_another_players_are_refused_alike() -> None:
     hub, said = hub_of()
     match = hub.referee.start_game("werewolf", NICKS, WITCH, 1, hub.channel, hub.now)
-    seer = match.game.roles.index("seer")
-    wolf = match.game.roles.index("werewolf")
+    seer = werewolf(match.game).roles.index("seer")
+    wolf = werewolf(match.game).roles.index("werewolf")
     rid = next(parse(t).args[1] for to, t in match.transcript if to == NICKS[wolf] and t.startswith(ASK))
-    villager = match.game.roles.index("villager")
-    refusals = []
+    villager = werewolf(match.game).roles.index("villager")
+    refusals: list[Message] = []
     for answer in (f"ANSWER {match.gid} {rid} p0", f"ANSWER {match.gid} 424242 p0"):
         hub.referee.on_message(NICKS[villager], hub.referee.nick, answer, hub.now)
         refusals.append(parse(match.transcript[-1][1]))
     assert [m.args[0] for m in refusals] == [ErrorCode.STALE_REQUEST.value] * 2
-    assert refusals[0].text.replace(rid, "N") == refusals[1].text.replace("424242", "N")
+    first, second = refusals[0].text, refusals[1].text
+    assert first is not None and second is not None
+    assert first.replace(rid, "N") == second.replace("424242", "N")
     assert seer != villager
 
 
@@ -131,7 +134,7 @@ class Slow(WerewolfRuleBot):
     THINK = 2.0
     clock = [0.0]
 
-    def decide(self, game: GameView, ask: Ask) -> Any:
+    def decide(self, game: GameView[Any], ask: Ask) -> Any:
         if ask.kind in WerewolfGame.secret_kinds:
             self.clock[0] += self.THINK
         if ask.kind.startswith("witch_") and len(ask.options) > 1:
@@ -150,8 +153,10 @@ def test_every_night_with_a_living_witch_lasts_alike_with_her_potions_or_without
     for seed in range(8):
         said.clear()
         match = hub.play("werewolf", NICKS, WITCH, seed)
-        witch = match.game.roles.index("witch")
-        start, asked, alive = None, [], True
+        witch = werewolf(match.game).roles.index("witch")
+        start: float | None = None
+        asked: list[Message] = []
+        alive = True
         for when, target, text in said:
             msg = parse(text)
             if msg.verb == "NIGHT":
@@ -185,7 +190,7 @@ def test_a_night_is_timed_from_when_night_goes_out() -> None:
     for nick in NICKS:
         referee.on_message(nick, "arena", "REGISTER 1", 0.0)
     match = referee.start_game("werewolf", NICKS, WITCH, 1, "#g", 0.0)
-    witch = NICKS[match.game.roles.index("witch")]
+    witch = NICKS[werewolf(match.game).roles.index("witch")]
     assert match.next_deadline() is None  # NIGHT and its requests are queued: no clock runs
     referee.poll(100.0)
     for callback in waiting:
@@ -195,7 +200,7 @@ def test_a_night_is_timed_from_when_night_goes_out() -> None:
         msg = parse(text)
         if msg.verb == ASK:
             referee.on_message(
-                to, "arena", f"ANSWER {match.gid} {msg.args[1]} {msg.get('options').split(',')[-1]}", 51.0
+                to, "arena", f"ANSWER {match.gid} {msg.args[1]} {msg.fields['options'].split(',')[-1]}", 51.0
             )
     assert not any(to == witch and parse(text).verb == ASK for to, text in sent)
     assert match.next_deadline() == 60.0  # night_step after NIGHT went out

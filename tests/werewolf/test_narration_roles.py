@@ -14,7 +14,7 @@ def told(lines: list[str]) -> list[str]:
 START = "START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=oracle:1,roleblocker:1,villager:3,werewolf:1"
 
 
-def test_the_oracles_reveal_and_a_living_roleblocker_among_the_winners():
+def test_the_oracles_reveal_and_a_living_roleblocker_among_the_winners() -> None:
     text = told(
         [
             START,
@@ -33,7 +33,7 @@ def test_the_oracles_reveal_and_a_living_roleblocker_among_the_winners():
     )
 
 
-def test_the_serial_killers_win_reads_as_such():
+def test_the_serial_killers_win_reads_as_such() -> None:
     text = told(
         [
             "START g3 game=werewolf seats=ann,ben,cat,dan,eve,fay roles=serial_killer:1,villager:4,werewolf:1",

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 
+from arena.core.decisions import Decision
 from arena.core.errors import ErrorCode, IllegalAction
+from arena.games.werewolf.engine import WerewolfGame
 
-from .helpers import dead, events, game, last, night, step, until_kind
+from .helpers import dead, decision_of, events, game, last, night, step, until_kind
 
 # seats: 0,1,2 wolves; 3 seer; 4 doctor; 5 witch; 6 bodyguard; 7 cupid; 8 vigilante; 9 piper; 10,11 villagers
 DEAL = "werewolf werewolf werewolf seer doctor witch bodyguard cupid vigilante piper villager villager"
 WOLVES = (0, 1, 2)
 
 
-def kinds_in_order(g, wolf_target=11):
+def kinds_in_order(g: WerewolfGame, wolf_target: int | str = 11) -> list[list[str]]:
     """The decision kinds of the current night, round by round, answering with defaults."""
     rounds = []
     while g.phase == "night" and g.result is None:
@@ -29,7 +32,7 @@ def kinds_in_order(g, wolf_target=11):
     return rounds
 
 
-def test_the_night_asks_everyone_at_once_but_the_witch():
+def test_the_night_asks_everyone_at_once_but_the_witch() -> None:
     g = game(DEAL)
     assert kinds_in_order(g) == [
         [
@@ -47,21 +50,21 @@ def test_the_night_asks_everyone_at_once_but_the_witch():
     assert g.dependent_kinds == {"witch_save", "witch_poison"}
 
 
-def answer(g, seat, value):
+def answer(g: WerewolfGame, seat: int, value: Any) -> None:
     (d,) = [d for d in g.pending() if d.seat == seat]
     g.apply(seat, d.kind, value)
 
 
-def test_the_witch_is_asked_once_the_wolves_are_done_whoever_else_still_thinks():
+def test_the_witch_is_asked_once_the_wolves_are_done_whoever_else_still_thinks() -> None:
     g = game(DEAL)
     for wolf in WOLVES:
         assert not any(d.kind == "witch_save" for d in g.pending())
         answer(g, wolf, 10)
-    assert g.decision_for(5).kind == "witch_save" and g.decision_for(3).kind == "seer_check"
+    assert decision_of(g, 5).kind == "witch_save" and decision_of(g, 3).kind == "seer_check"
     assert last(g, "wolf_votes")["target"] == 10
 
 
-def test_the_doctor_learns_the_wolves_target_only_after_protecting():
+def test_the_doctor_learns_the_wolves_target_only_after_protecting() -> None:
     g = game(DEAL)
     for wolf in WOLVES:
         answer(g, wolf, 10)
@@ -72,7 +75,7 @@ def test_the_doctor_learns_the_wolves_target_only_after_protecting():
 
 
 @pytest.mark.parametrize("first", ["wolves", "vigilante"])
-def test_kills_are_resolved_in_4_2_order_whoever_answered_first(first):
+def test_kills_are_resolved_in_4_2_order_whoever_answered_first(first: str) -> None:
     g = game(DEAL)
     order = [*WOLVES, 8] if first == "wolves" else [8, *WOLVES]
     for seat in order:
@@ -82,14 +85,14 @@ def test_kills_are_resolved_in_4_2_order_whoever_answered_first(first):
     assert dead(g) == {6, 10}
 
 
-def test_cupid_only_on_the_first_night():
+def test_cupid_only_on_the_first_night() -> None:
     g = game(DEAL)
     kinds_in_order(g)
     step(g, {"candidacy": "decline", "vote": "abstain"}, stop=lambda x: x.phase == "night")
     assert ["cupid_link"] not in kinds_in_order(g, "abstain")
 
 
-def wolves_vote(votes, **options):
+def wolves_vote(votes: tuple[int | str, ...], **options: Any) -> WerewolfGame:
     g = game(DEAL, **options)
     night(g, {"cupid_link": (10, 11), **{("wolf_vote", w): v for w, v in zip(WOLVES, votes)}})
     return g
@@ -106,7 +109,7 @@ def wolves_vote(votes, **options):
         ((0, 0, "abstain"), 0),  # wolves may choose a wolf
     ],
 )
-def test_wolf_vote(votes, target):
+def test_wolf_vote(votes: tuple[int | str, int | str, int | str], target: int | None) -> None:
     g = wolves_vote(votes)
     wv = last(g, "wolf_votes")
     assert wv["target"] == target and wv["votes"] == [[w, v] for w, v in zip(WOLVES, votes)]
@@ -119,14 +122,14 @@ def test_wolf_vote(votes, target):
     assert dead(g) == expected
 
 
-def test_wolves_see_each_other_and_nobody_else_does():
+def test_wolves_see_each_other_and_nobody_else_does() -> None:
     g = game(DEAL)
     (e,) = events(g, "wolves")
     assert e.audience == set(WOLVES) and e.data["wolves"] == list(WOLVES)
     assert g.living_wolves() == list(WOLVES)
 
 
-def test_seer_learns_a_team_privately():
+def test_seer_learns_a_team_privately() -> None:
     g = game(DEAL)
     night(g, {"cupid_link": (10, 11), ("seer_check", 3): 1})
     (e,) = events(g, "seer_result")
@@ -136,12 +139,12 @@ def test_seer_learns_a_team_privately():
     assert last(g2, "seer_result")["team"] == "village"  # the piper (neutral) looks like village
 
 
-def at(g, kind):
+def at(g: WerewolfGame, kind: str) -> Decision:
     step(g, {"cupid_link": (10, 11)}, stop=until_kind(kind))
     return next(d for d in g.pending() if d.kind == kind)
 
 
-def refused(g, seat, kind, value, code):
+def refused(g: WerewolfGame, seat: int, kind: str, value: Any, code: ErrorCode) -> None:
     before = pickle.dumps(g)
     with pytest.raises(IllegalAction) as err:
         g.apply(seat, kind, value)
@@ -149,14 +152,14 @@ def refused(g, seat, kind, value, code):
     assert pickle.dumps(g) == before
 
 
-def test_doctor_self_protection_option():
+def test_doctor_self_protection_option() -> None:
     assert 4 in at(game(DEAL), "doctor_protect").options
     g = game(DEAL, allowDoctorSelfProtect=False)
     assert 4 not in at(g, "doctor_protect").options
     refused(g, 4, "doctor_protect", 4, ErrorCode.CANNOT_SELF_TARGET)
 
 
-def test_no_repeated_protection_by_default():
+def test_no_repeated_protection_by_default() -> None:
     g = game(DEAL)
     night(g, {"cupid_link": (10, 11), "doctor_protect": 10, "bodyguard_protect": 11, "wolf_vote": "abstain"})
     step(g, {"candidacy": "decline", "vote": "abstain"}, stop=until_kind("doctor_protect"))
@@ -171,7 +174,7 @@ def test_no_repeated_protection_by_default():
     assert 10 in next(d for d in g2.pending() if d.kind == "doctor_protect").options
 
 
-def test_witch_potions_are_used_once():
+def test_witch_potions_are_used_once() -> None:
     g = game(DEAL)
     night(g, {"cupid_link": (10, 11), "wolf_vote": 3, "witch_save": "save", "witch_poison": 8})
     assert dead(g) == {8}
@@ -192,21 +195,21 @@ def test_witch_potions_are_used_once():
     assert last(g, "wolf_target")["target"] == 10  # still told the target
 
 
-def test_witch_cannot_save_herself_when_not_allowed():
+def test_witch_cannot_save_herself_when_not_allowed() -> None:
     g = game(DEAL, witchCanSaveSelf=False)
     step(g, {"cupid_link": (10, 11), "wolf_vote": 5}, stop=until_kind("witch_poison"))
     assert not events(g, "witch_save") and g.state[5]["save"] is True
     assert last(g, "wolf_target")["target"] == 5
 
 
-def test_witch_save_first_night_only():
+def test_witch_save_first_night_only() -> None:
     g = game(DEAL, witchSaveFirstNightOnly=True)
     night(g, {"cupid_link": (10, 11), "wolf_vote": "abstain"})
     step(g, {"candidacy": "decline", "vote": "abstain", "wolf_vote": 10}, stop=until_kind("witch_poison"))
     assert g.day == 2 and g.state[5]["save"] is True
 
 
-def test_hunter_shot_and_poisoned_hunter():
+def test_hunter_shot_and_poisoned_hunter() -> None:
     deal = "werewolf werewolf hunter witch villager villager villager villager villager"
     g = game(deal, leaderEnabled=False)
     night(g, {"wolf_vote": 2})
@@ -221,7 +224,7 @@ def test_hunter_shot_and_poisoned_hunter():
         assert (g.pending()[0].kind == "hunter_shoot") is asked
 
 
-def test_dead_players_get_player_dead():
+def test_dead_players_get_player_dead() -> None:
     deal = "werewolf werewolf seer doctor villager villager villager villager villager"
     g = game(deal, leaderEnabled=False)
     night(g, {"wolf_vote": 2, "doctor_protect": "none"})
@@ -244,7 +247,7 @@ def test_dead_players_get_player_dead():
     refused(g, d.seat, "vote", True, ErrorCode.TARGET_INVALID)
 
 
-def test_a_hunter_shot_at_dawn_can_undo_the_wolves_majority():
+def test_a_hunter_shot_at_dawn_can_undo_the_wolves_majority() -> None:
     # 2 wolves, hunter, 3 villagers: the wolves kill the hunter and the witch poisons a villager,
     # so wolves 2 >= village 2 at dawn; the hunter shoots a wolf and the day goes on.
     # (The day-1 election comes before the shot, 5.3: tests/werewolf/test_day.py.)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -25,12 +26,14 @@ SECTION_8 = [  # (sizes, wolves, villagers, powers, neutrals) as the specificati
 ]
 
 
-def deck(players: int, seed: int = 0, **options: str) -> Counter[str]:
+def deck(players: int, seed: int = 0, **options: Any) -> Counter[str]:
     return Counter(WerewolfOptions(**options).deal(players, random.Random(seed)))
 
 
 @pytest.mark.parametrize("sizes,wolves,villagers,powers,neutrals", SECTION_8)
-def test_classic_is_section_8(sizes, wolves, villagers, powers, neutrals):
+def test_classic_is_section_8(
+    sizes: range, wolves: int, villagers: int, powers: list[str], neutrals: list[str]
+) -> None:
     for players in sizes:
         cards = deck(players, preset="classic")
         extra = 2 if "thief" in neutrals else 0
@@ -41,20 +44,20 @@ def test_classic_is_section_8(sizes, wolves, villagers, powers, neutrals):
 
 
 @pytest.mark.parametrize("preset", ["advanced", "chaos"])
-def test_every_size_is_dealt_and_played(preset):
+def test_every_size_is_dealt_and_played(preset: str) -> None:
     for players in SIZES:
         WerewolfGame.check_setup(players, WerewolfOptions(preset=preset))
         s = simulate("werewolf", players, 3, players, WerewolfOptions(preset=preset))
         assert sum(s.wins.values()) == 3
 
 
-def test_advanced_adds_p1_and_p2_roles():
+def test_advanced_adds_p1_and_p2_roles() -> None:
     for players in SIZES:
         priorities = {REGISTRY[r].priority for r in deck(players, preset="advanced")}
         assert priorities <= {"P0", "P1", "P2"} and {"P1", "P2"} <= priorities
 
 
-def test_chaos_follows_its_recipe():
+def test_chaos_follows_its_recipe() -> None:
     for players in SIZES:
         wolves = 2 if players < 10 else 3 if players < 15 else 4
         neutrals = 1 if players < 12 else 2 if players < 15 else 3
@@ -62,7 +65,7 @@ def test_chaos_follows_its_recipe():
             cards = deck(players, seed, preset="chaos")
             extra = sum(REGISTRY[r].extra_cards * n for r, n in cards.items())
             assert sum(cards.values()) == players + extra
-            by_team = Counter()
+            by_team: Counter[Team] = Counter()
             for role, n in cards.items():
                 by_team[REGISTRY[role].team] += n
                 if role not in ("villager", "werewolf"):
@@ -75,7 +78,7 @@ def test_chaos_follows_its_recipe():
             assert cards["villager"] - extra == village // 3
 
 
-def test_chaos_draws_every_registered_role_and_the_seed_fixes_the_deck():
+def test_chaos_draws_every_registered_role_and_the_seed_fixes_the_deck() -> None:
     seen: set[str] = set()
     for seed in range(300):
         seen |= set(deck(16, seed, preset="chaos"))
@@ -87,7 +90,7 @@ def test_chaos_draws_every_registered_role_and_the_seed_fixes_the_deck():
     assert sorted(games[0].roles + games[0].extra) != sorted(games[2].roles + games[2].extra)
 
 
-def test_a_role_can_leave_chaos_or_come_in_a_group(monkeypatch):
+def test_a_role_can_leave_chaos_or_come_in_a_group(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(REGISTRY["seer"], "chaos_copies", 0)
     monkeypatch.setattr(REGISTRY["detective"], "chaos_copies", 2)
     decks = [deck(20, seed, preset="chaos") for seed in range(200)]
@@ -96,7 +99,7 @@ def test_a_role_can_leave_chaos_or_come_in_a_group(monkeypatch):
     assert all(d["mason"] in (0, 2) for d in decks)  # masons come as a pair
 
 
-def test_role_counts_win_over_a_preset():
+def test_role_counts_win_over_a_preset() -> None:
     options = WerewolfOptions.from_pairs(["preset=chaos", "roleCounts=werewolf:2,seer:1"])
     assert deck(12, **options.to_dict()) == Counter({"werewolf": 2, "seer": 1, "villager": 9})
     assert "enabledRoles" in str(
@@ -104,7 +107,7 @@ def test_role_counts_win_over_a_preset():
     )
 
 
-def test_a_preset_needs_a_known_name_and_a_table_it_covers():
+def test_a_preset_needs_a_known_name_and_a_table_it_covers() -> None:
     with pytest.raises(OptionError, match="preset must be one of none, classic, advanced, chaos"):
         WerewolfOptions.from_pairs(["preset=wild"])
     for players in (5, 21):

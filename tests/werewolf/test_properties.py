@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import pickle
 import random
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from arena.core.errors import ErrorCode, IllegalAction, SetupError
+from arena.core.events import Event
 from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
 from arena.games.werewolf.roles import ACTIONS, REGISTRY, Team
@@ -41,8 +44,12 @@ DEAD_MAY_ANSWER = {"last_words"} | {kind for kind, action in ACTIONS.items() if 
 """Last words and the death triggers (the hunter's shot, the scapegoat's punishment)."""
 
 
+Setup = tuple[int, WerewolfOptions]
+"""A table size and options that make a legal game."""
+
+
 @st.composite
-def setups(draw):
+def setups(draw: st.DrawFn) -> Setup:
     players = draw(st.integers(6, 20))
     counts = {"werewolf": draw(st.integers(1, max(1, players // 3)))}
     for role in SPECIALS:
@@ -50,7 +57,7 @@ def setups(draw):
         n = draw(st.integers(0, most)) if draw(st.integers(0, 2)) else 0
         if n:
             counts[role] = n
-    flags = {
+    flags: dict[str, Any] = {
         name: draw(st.booleans())
         for name in (
             "revealRolesOnDeath",
@@ -86,7 +93,7 @@ def setups(draw):
 seeds = st.integers(0, 2**32 - 1)
 
 
-def play(game: WerewolfGame, rng: random.Random, on_step=None) -> int:
+def play(game: WerewolfGame, rng: random.Random, on_step: Callable[[WerewolfGame], None] | None = None) -> int:
     actions = 0
     while game.result is None:
         assert actions < MAX_ACTIONS, "the game did not terminate"
@@ -116,13 +123,13 @@ def nobody_acts_while_blocked(game: WerewolfGame) -> None:
     assert not any(k.actor in plan.blocked and k.step >= plan.blocked[k.actor] for k in plan.kills)
 
 
-def of(game, kind):
+def of(game: WerewolfGame, kind: str) -> list[Event]:
     return [e for e in game.events if e.kind == kind]
 
 
 @SETTINGS
 @given(setup=setups(), seed=seeds, player_seed=seeds)
-def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
+def test_random_games_end_legally_and_consistently(setup: Setup, seed: int, player_seed: int) -> None:
     players, options = setup
     game = WerewolfGame(players, options, seed)
     play(game, random.Random(player_seed), on_step=nobody_acts_while_blocked)
@@ -132,6 +139,7 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
     wolves = [s for s in alive if roles[s].team is Team.WEREWOLF]
     village = [s for s in alive if roles[s].team is Team.VILLAGE]
     hostile = [s for s in alive if roles[s].hostile]
+    assert result is not None
     survivors = {s for s in alive if roles[s].survivor} if result.winner is not None else set()
     assert result.reason in WerewolfGame.end_reasons
     assert result.winner is None or result.winner in WerewolfGame.sides
@@ -189,13 +197,17 @@ def test_random_games_end_legally_and_consistently(setup, seed, player_seed):
         if e.kind == "role":
             assert e.audience == {e.data["seat"]}
         if e.kind == "seer_result":
+            assert e.audience is not None
             (seer,) = e.audience
             assert game.roles[seer] in ("seer", "wolf_seer", "shadow")  # a shadow copies a check
         if e.kind in ("wolves", "wolf_votes"):
+            assert e.audience is not None
             assert all(roles[s].team is Team.WEREWOLF for s in e.audience)
         if e.kind == "wolf_target":
+            assert e.audience is not None
             assert all(roles[s].learns_wolf_target or game.roles[s] == "little_girl" for s in e.audience)
         if e.kind == "caught":
+            assert e.audience is not None
             assert all(roles[s].team is Team.WEREWOLF for s in e.audience)
         if e.public and e.kind in ("dawn", "death", "execution"):
             shown = e.data.get("roles", {}) or ({e.data["seat"]: e.data["role"]} if "role" in e.data else {})
@@ -224,7 +236,7 @@ def _settle_night(game: WerewolfGame) -> None:
 
 @SETTINGS
 @given(setup=setups(), seed=seeds, player_seed=seeds)
-def test_a_night_does_not_depend_on_the_order_of_its_answers(setup, seed, player_seed):
+def test_a_night_does_not_depend_on_the_order_of_its_answers(setup: Setup, seed: int, player_seed: int) -> None:
     """Every night's simultaneous answers, recorded in three orders, make the same dawn."""
     players, options = setup
     game = WerewolfGame(players, options, seed)
@@ -248,7 +260,7 @@ def test_a_night_does_not_depend_on_the_order_of_its_answers(setup, seed, player
         game.apply(d.seat, d.kind, d.random_choice(rng))
 
 
-def _illegal(game: WerewolfGame, rng: random.Random):
+def _illegal(game: WerewolfGame, rng: random.Random) -> list[tuple[Any, Any, Any]]:
     """Actions that are certainly illegal now (value, and who sends what)."""
     n = game.players
     if game.result is not None:
@@ -275,13 +287,13 @@ def _illegal(game: WerewolfGame, rng: random.Random):
 
 @SETTINGS
 @given(setup=setups(), seed=seeds, player_seed=seeds, probe_seed=seeds)
-def test_illegal_actions_change_nothing(setup, seed, player_seed, probe_seed):
+def test_illegal_actions_change_nothing(setup: Setup, seed: int, player_seed: int, probe_seed: int) -> None:
     players, options = setup
     game = WerewolfGame(players, options, seed)
     probe = random.Random(probe_seed)
     codes: list[ErrorCode] = []
 
-    def try_illegal(g):
+    def try_illegal(g: WerewolfGame) -> None:
         if probe.random() >= 0.1 or len(codes) >= 25:
             return
         before = pickle.dumps(g)
@@ -328,7 +340,7 @@ def _random_setup(rng: random.Random) -> tuple[int, WerewolfOptions]:
         return players, options
 
 
-def test_thousands_of_games_with_every_role_keep_the_invariants():
+def test_thousands_of_games_with_every_role_keep_the_invariants() -> None:
     """2,000 games, every role in play somewhere: each ends, the dead stay dead, nobody acts
     while blocked, and nothing private reaches the channel before END."""
     rng = random.Random(2026)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -14,11 +15,12 @@ from arena.games.werewolf.mechanics import statuses
 from arena.games.werewolf.options import WerewolfOptions
 from arena.games.werewolf.mechanics.visits import visited_by, visitors_of
 
-from .helpers import dead, events, game, last, night, step, until_kind
-from .test_roles import QUIET, execute
+from .helpers import dead, events, game, last, night, private_to, step, until_kind
+from . import test_roles
+from .test_roles import execute
 
 QUIET = {
-    **QUIET,
+    **test_roles.QUIET,
     "guardian_angel_protect": "none",
     "roleblock": "none",
     "serial_kill": "none",
@@ -28,7 +30,7 @@ QUIET = {
 }
 
 
-def answer(g, seat, value):
+def answer(g: WerewolfGame, seat: int, value: Any) -> None:
     (d,) = [d for d in g.pending() if d.seat == seat]
     g.apply(seat, d.kind, value)
 
@@ -38,13 +40,13 @@ def answer(g, seat, value):
 GA_DEAL = "guardian_angel werewolf werewolf villager villager villager villager villager"
 
 
-def test_guardian_angel_saves_another_player_from_the_wolves():
+def test_guardian_angel_saves_another_player_from_the_wolves() -> None:
     g = game(GA_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "guardian_angel_protect": 3, "wolf_vote": 3})
     assert dead(g) == set()
 
 
-def test_guardian_angel_never_protects_itself_nor_the_same_player_twice_running():
+def test_guardian_angel_never_protects_itself_nor_the_same_player_twice_running() -> None:
     g = game(GA_DEAL, leaderEnabled=False)
     (d,) = [d for d in g.pending() if d.seat == 0]
     assert 0 not in d.options
@@ -58,7 +60,7 @@ def test_guardian_angel_never_protects_itself_nor_the_same_player_twice_running(
     assert err.value.code is ErrorCode.REPEATED_PROTECT
 
 
-def test_guardian_angel_does_not_stop_poison_unless_protect_against_poison():
+def test_guardian_angel_does_not_stop_poison_unless_protect_against_poison() -> None:
     deal = "guardian_angel werewolf werewolf witch villager villager villager villager"
     for stops in (False, True):
         g = game(deal, leaderEnabled=False, protectAgainstPoison=stops)
@@ -72,7 +74,7 @@ RB_DEAL = "roleblocker werewolf werewolf seer doctor witch villager villager vil
 # seats: 0 roleblocker, 1 and 2 wolves, 3 seer, 4 doctor, 5 witch, 6-8 villagers
 
 
-def test_a_blocked_seer_learns_nothing_whoever_answered_first():
+def test_a_blocked_seer_learns_nothing_whoever_answered_first() -> None:
     for first_blocker in (True, False):
         g = game(RB_DEAL, leaderEnabled=False)
         order = [(0, 3), (3, 1)] if first_blocker else [(3, 1), (0, 3)]
@@ -82,7 +84,7 @@ def test_a_blocked_seer_learns_nothing_whoever_answered_first():
         assert events(g, "seer_result") == [] and [e.audience for e in events(g, "blocked")] == [{3}]
 
 
-def test_the_seer_waits_for_the_block_then_learns():
+def test_the_seer_waits_for_the_block_then_learns() -> None:
     g = game(RB_DEAL, leaderEnabled=False)
     answer(g, 3, 1)
     assert events(g, "seer_result") == []  # the roleblocker has not chosen yet
@@ -90,20 +92,20 @@ def test_the_seer_waits_for_the_block_then_learns():
     assert last(g, "seer_result") == {"night": 1, "target": 1, "team": "werewolf"}
 
 
-def test_a_blocked_doctor_saves_nobody():
+def test_a_blocked_doctor_saves_nobody() -> None:
     g = game(RB_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "roleblock": 4, "doctor_protect": 7, "wolf_vote": 7})
     assert dead(g) == {7}
 
 
-def test_a_blocked_wolf_vote_does_not_count():
+def test_a_blocked_wolf_vote_does_not_count() -> None:
     g = game(RB_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "roleblock": 1, ("wolf_vote", 1): 6, ("wolf_vote", 2): 7})
     assert last(g, "wolf_votes") == {"night": 1, "votes": [[2, 7]], "target": 7}
     assert dead(g) == {7}
 
 
-def test_a_block_holds_one_night_and_removes_no_status():
+def test_a_block_holds_one_night_and_removes_no_status() -> None:
     g = game("roleblocker piper werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "roleblock": "none", "piper_charm": 4})
     assert statuses.has(g, "charmed", 4)
@@ -115,22 +117,23 @@ def test_a_block_holds_one_night_and_removes_no_status():
     assert g.plan.blocked == {}  # a new night: last night's block is over
 
 
-def test_a_roleblocked_cupid_has_already_linked():
+def test_a_roleblocked_cupid_has_already_linked() -> None:
     g = game("roleblocker cupid werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "roleblock": 1, "cupid_link": (4, 5)})
     assert g.links == {4: 5, 5: 4}  # Cupid (step 1) acts before the roleblocker (step 4)
 
 
-def test_a_living_roleblocker_wins_with_the_winning_side():
+def test_a_living_roleblocker_wins_with_the_winning_side() -> None:
     g = game("roleblocker werewolf villager villager villager villager", leaderEnabled=False)
     night(g, QUIET)
     execute(g, 1)
     step(g, QUIET, stop=lambda x: x.result is not None)  # after the wolf's last words
+    assert g.result is not None
     assert g.result.reason == "all_wolves_eliminated" and g.result.winners == {0, 2, 3, 4, 5}
     assert last(g, "end")["winners"] == [0, 2, 3, 4, 5]
 
 
-def test_visits_are_recorded_for_the_unblocked_only():
+def test_visits_are_recorded_for_the_unblocked_only() -> None:
     g = game(RB_DEAL, leaderEnabled=False)
     for seat, value in [(0, 4), (4, 6), (3, 6), (1, 6), (2, 7)]:
         answer(g, seat, value)
@@ -143,7 +146,7 @@ def test_visits_are_recorded_for_the_unblocked_only():
 SK_DEAL = "serial_killer werewolf werewolf doctor bodyguard villager villager villager"
 
 
-def test_serial_killer_kills_every_night_without_limit():
+def test_serial_killer_kills_every_night_without_limit() -> None:
     g = game(SK_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "serial_kill": 5})
     assert dead(g) == {5}
@@ -152,7 +155,7 @@ def test_serial_killer_kills_every_night_without_limit():
     assert dead(g) == {5, 6}
 
 
-def test_serial_killers_kill_is_blocked_and_intercepted_like_the_wolves():
+def test_serial_killers_kill_is_blocked_and_intercepted_like_the_wolves() -> None:
     g = game(SK_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "serial_kill": 5, "doctor_protect": 5})
     assert dead(g) == set()
@@ -161,7 +164,7 @@ def test_serial_killers_kill_is_blocked_and_intercepted_like_the_wolves():
     assert dead(g) == {4}
 
 
-def test_no_team_wins_while_the_serial_killer_lives():
+def test_no_team_wins_while_the_serial_killer_lives() -> None:
     # Both wolves executed or killed: the village has not won while the serial killer lives.
     g = game("serial_killer werewolf villager villager villager villager", leaderEnabled=False)
     night(g, QUIET)
@@ -171,10 +174,11 @@ def test_no_team_wins_while_the_serial_killer_lives():
     night(g, {**QUIET, "serial_kill": 2})
     execute(g, 0)
     step(g, QUIET, stop=lambda x: x.result is not None)
+    assert g.result is not None
     assert g.result.reason == "all_wolves_eliminated"
 
 
-def test_serial_killer_wins_alone_with_one_other_left():
+def test_serial_killer_wins_alone_with_one_other_left() -> None:
     g = game("serial_killer werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "serial_kill": 2, "wolf_vote": 3})
     execute(g, 4)
@@ -185,7 +189,7 @@ def test_serial_killer_wins_alone_with_one_other_left():
     assert (g.result.winner, g.result.reason, g.result.winners) == ("serial_killer", "serial_killer_survived", {0})
 
 
-def test_a_roleblocked_serial_killer_kills_nobody():
+def test_a_roleblocked_serial_killer_kills_nobody() -> None:
     g = game("serial_killer roleblocker werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "roleblock": 0, "serial_kill": 5})
     assert dead(g) == set()
@@ -194,7 +198,7 @@ def test_a_roleblocked_serial_killer_kills_nobody():
 # -- statuses --------------------------------------------------------------------------------
 
 
-def test_statuses_expire_after_their_last_day_and_can_be_removed():
+def test_statuses_expire_after_their_last_day_and_can_be_removed() -> None:
     g = game(SK_DEAL, leaderEnabled=False)
     statuses.add(g, "silenced", 5, until=1)
     statuses.add(g, "charmed", 6)
@@ -213,27 +217,27 @@ JAIL_DEAL = "jailer roleblocker werewolf werewolf seer villager villager village
 # seats: 0 jailer, 1 roleblocker, 2 and 3 wolves, 4 seer, 5-8 villagers
 
 
-def test_the_prisoner_is_protected_from_one_kill_and_blocked():
+def test_the_prisoner_is_protected_from_one_kill_and_blocked() -> None:
     g = game(JAIL_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "jailer_jail": 4, "wolf_vote": 4, "seer_check": 2})
     assert dead(g) == set() and events(g, "seer_result") == []
     assert [e.audience for e in events(g, "blocked")] == [{4}]
 
 
-def test_the_jail_comes_before_the_roleblock():
+def test_the_jail_comes_before_the_roleblock() -> None:
     g = game(JAIL_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "jailer_jail": 1, "roleblock": 4, "seer_check": 2})
     assert last(g, "seer_result")["target"] == 2  # the jailed roleblocker blocked nobody
     assert [e.audience for e in events(g, "blocked")] == [{1}]
 
 
-def test_a_roleblocked_jailer_has_jailed_already():
+def test_a_roleblocked_jailer_has_jailed_already() -> None:
     g = game(JAIL_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "jailer_jail": 5, "roleblock": 0, "wolf_vote": 5})
     assert dead(g) == set()  # step 3 settled before the block of step 4
 
 
-def test_the_jailer_neither_jails_themself_nor_the_same_player_twice_running():
+def test_the_jailer_neither_jails_themself_nor_the_same_player_twice_running() -> None:
     g = game(JAIL_DEAL, leaderEnabled=False)
     (d,) = [d for d in g.pending() if d.seat == 0]
     assert 0 not in d.options
@@ -250,7 +254,7 @@ INFO_DEAL = "detective tracker watcher werewolf werewolf doctor piper mason maso
 # seats: 0 detective, 1 tracker, 2 watcher, 3 and 4 wolves, 5 doctor, 6 piper, 7 and 8 masons, 9 villager
 
 
-def test_the_detective_compares_sides_as_the_seer_sees_them():
+def test_the_detective_compares_sides_as_the_seer_sees_them() -> None:
     g = game(INFO_DEAL, leaderEnabled=False)
     answer(g, 0, (3, 4))
     assert last(g, "detective_result") == {"night": 1, "players": [3, 4], "same": True}
@@ -262,7 +266,7 @@ def test_the_detective_compares_sides_as_the_seer_sees_them():
     assert last(g, "detective_result")["same"] is False
 
 
-def test_tracker_and_watcher_learn_the_nights_visits_at_dawn_before_the_deaths():
+def test_tracker_and_watcher_learn_the_nights_visits_at_dawn_before_the_deaths() -> None:
     g = game(INFO_DEAL, leaderEnabled=False)
     night(
         g,
@@ -284,7 +288,7 @@ def test_tracker_and_watcher_learn_the_nights_visits_at_dawn_before_the_deaths()
     assert events(g, "tracked")[-1].audience == {1} and events(g, "watched")[-1].audience == {2}
 
 
-def test_a_visit_counts_only_from_the_unblocked_and_a_lone_vote_visits_nobody():
+def test_a_visit_counts_only_from_the_unblocked_and_a_lone_vote_visits_nobody() -> None:
     g = game("roleblocker watcher werewolf werewolf doctor villager villager villager villager", leaderEnabled=False)
     night(
         g, {**QUIET, "roleblock": 4, "doctor_protect": 8, "watcher_watch": 8, ("wolf_vote", 2): 8, ("wolf_vote", 3): 7}
@@ -292,13 +296,13 @@ def test_a_visit_counts_only_from_the_unblocked_and_a_lone_vote_visits_nobody():
     assert last(g, "watched")["visitors"] == []  # the doctor was blocked; the wolves tied
 
 
-def test_masons_know_each_other_from_the_start():
+def test_masons_know_each_other_from_the_start() -> None:
     g = game(INFO_DEAL, leaderEnabled=False)
     (e,) = events(g, "masons")
     assert e.data == {"masons": [7, 8]} and e.audience == {7, 8}
 
 
-def test_the_oracles_last_mark_is_revealed_when_it_dies():
+def test_the_oracles_last_mark_is_revealed_when_it_dies() -> None:
     g = game("oracle werewolf werewolf villager villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "oracle_mark": 1})
     assert events(g, "oracle_reveal") == []
@@ -315,7 +319,7 @@ def test_the_oracles_last_mark_is_revealed_when_it_dies():
 BOMB_DEAL = "bomb werewolf werewolf vigilante doctor villager villager villager villager"
 
 
-def test_the_bomb_takes_the_wolf_who_killed_it_along():
+def test_the_bomb_takes_the_wolf_who_killed_it_along() -> None:
     g = game(BOMB_DEAL, leaderEnabled=False)
     night(g, {**QUIET, ("wolf_vote", 1): 5, ("wolf_vote", 2): 0, "vigilante_shoot": "none"})
     assert dead(g) == set()  # a tie: no kill
@@ -325,7 +329,7 @@ def test_the_bomb_takes_the_wolf_who_killed_it_along():
     assert last(g, "dawn")["dead"] == [0, 1]
 
 
-def test_the_bomb_takes_the_vigilante_along_unless_the_kill_is_stopped():
+def test_the_bomb_takes_the_vigilante_along_unless_the_kill_is_stopped() -> None:
     g = game(BOMB_DEAL, leaderEnabled=False)
     night(g, {**QUIET, "vigilante_shoot": 0})
     assert dead(g) == {0, 3}
@@ -334,7 +338,7 @@ def test_the_bomb_takes_the_vigilante_along_unless_the_kill_is_stopped():
     assert dead(g) == set()
 
 
-def test_an_executed_bomb_takes_nobody_along():
+def test_an_executed_bomb_takes_nobody_along() -> None:
     g = game(BOMB_DEAL, leaderEnabled=False)
     night(g, QUIET)
     execute(g, 0)
@@ -346,10 +350,10 @@ def test_an_executed_bomb_takes_nobody_along():
 GIRL_DEAL = "little_girl werewolf werewolf doctor villager villager villager villager"
 
 
-def test_a_peek_tells_the_wolves_target_and_a_caught_girl_is_attacked():
+def test_a_peek_tells_the_wolves_target_and_a_caught_girl_is_attacked() -> None:
     g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=0)
     night(g, {**QUIET, "little_girl_peek": "peek", "wolf_vote": 5})
-    assert [(e.data, e.audience) for e in events(g, "wolf_target") if 0 in e.audience] == [
+    assert [(e.data, e.audience) for e in events(g, "wolf_target") if private_to(e, 0)] == [
         ({"night": 1, "target": 5}, {0})
     ]
     assert dead(g) == {5} and events(g, "caught") == []
@@ -360,13 +364,13 @@ def test_a_peek_tells_the_wolves_target_and_a_caught_girl_is_attacked():
     assert dead(g) == {0, 5}
 
 
-def test_a_caught_girl_can_be_saved_and_not_peeking_is_safe():
+def test_a_caught_girl_can_be_saved_and_not_peeking_is_safe() -> None:
     g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=100)
     night(g, {**QUIET, "little_girl_peek": "peek", "wolf_vote": 5, "doctor_protect": 0})
     assert dead(g) == {5}
     g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=100)
     night(g, {**QUIET, "little_girl_peek": "none", "wolf_vote": 5})
-    assert dead(g) == {5} and not [e for e in events(g, "wolf_target") if 0 in e.audience]
+    assert dead(g) == {5} and not [e for e in events(g, "wolf_target") if private_to(e, 0)]
 
 
 # -- thief -----------------------------------------------------------------------------------
@@ -374,7 +378,7 @@ def test_a_caught_girl_can_be_saved_and_not_peeking_is_safe():
 THIEF_DEAL = "thief werewolf werewolf seer villager villager villager villager"
 
 
-def test_the_thief_sees_two_extra_cards_and_becomes_the_one_taken():
+def test_the_thief_sees_two_extra_cards_and_becomes_the_one_taken() -> None:
     g = game(THIEF_DEAL, extra="witch werewolf", leaderEnabled=False)
     (e,) = events(g, "thief_cards")
     assert e.audience == {0} and e.data == {"cards": ["witch", "werewolf"]}
@@ -388,7 +392,7 @@ def test_the_thief_sees_two_extra_cards_and_becomes_the_one_taken():
     assert dead(g) == {5} and last(g, "wolf_votes")["votes"] == [[0, 5], [1, 5], [2, 5]]
 
 
-def test_a_thief_who_takes_nothing_is_a_villager_and_two_wolf_cards_force_a_choice():
+def test_a_thief_who_takes_nothing_is_a_villager_and_two_wolf_cards_force_a_choice() -> None:
     g = game(THIEF_DEAL, extra="witch seer", leaderEnabled=False)
     answer(g, 0, "none")
     assert g.roles[0] == "villager" and g.extra == ["witch", "seer"]
@@ -401,7 +405,7 @@ def test_a_thief_who_takes_nothing_is_a_villager_and_two_wolf_cards_force_a_choi
     assert d.options == ("card1", "card2")
 
 
-def test_nothing_after_the_steal_settles_before_the_thief_chose():
+def test_nothing_after_the_steal_settles_before_the_thief_chose() -> None:
     g = game(THIEF_DEAL, extra="witch seer", leaderEnabled=False)
     answer(g, 3, 1)
     assert events(g, "seer_result") == []
@@ -411,7 +415,7 @@ def test_nothing_after_the_steal_settles_before_the_thief_chose():
     assert [(e.audience, e.data["target"]) for e in events(g, "seer_result")] == [({0}, 2), ({3}, 1)]
 
 
-def test_a_thief_who_takes_a_mason_card_is_told_the_masons_with_the_other():
+def test_a_thief_who_takes_a_mason_card_is_told_the_masons_with_the_other() -> None:
     """Regression: the thief became a mason and was told its role only, and the mason
     dealt believed itself alone."""
     g = game(
@@ -428,7 +432,7 @@ def test_the_thief_card_is_never_one_of_the_two_extra_cards() -> None:
     chaos decks at 12 seats): no thief played, and its cards went to nobody. The thief is
     always dealt, to every seat alike."""
     options = WerewolfOptions(enabledRoles="villager,werewolf,seer,thief", roleCounts="werewolf:3,seer:1,thief:1")
-    seats = Counter()
+    seats: Counter[int] = Counter()
     for seed in range(1200):
         g = WerewolfGame(12, options, seed)
         assert "thief" not in g.extra and g.roles.count("thief") == 1
@@ -444,7 +448,7 @@ def test_the_thief_card_is_never_one_of_the_two_extra_cards() -> None:
     assert decks > 100
 
 
-def test_a_thief_needs_two_wolves_in_the_deck():
+def test_a_thief_needs_two_wolves_in_the_deck() -> None:
     from arena.core.errors import SetupError
     from arena.games.werewolf.options import WerewolfOptions
 
@@ -453,7 +457,7 @@ def test_a_thief_needs_two_wolves_in_the_deck():
     assert len(WerewolfOptions(enabledRoles="villager,werewolf,thief", roleCounts="werewolf:2,thief:1").deal(8)) == 10
 
 
-def test_with_every_wolf_blocked_nobody_catches_the_little_girl():
+def test_with_every_wolf_blocked_nobody_catches_the_little_girl() -> None:
     g = game(
         "little_girl roleblocker werewolf villager villager villager villager villager",
         leaderEnabled=False,
@@ -463,17 +467,17 @@ def test_with_every_wolf_blocked_nobody_catches_the_little_girl():
     assert events(g, "caught") == [] and dead(g) == set()
 
 
-def test_the_little_girl_sees_the_target_whoever_answered_first():
+def test_the_little_girl_sees_the_target_whoever_answered_first() -> None:
     g = game(GIRL_DEAL, leaderEnabled=False, littleGirlCaughtPercent=0)
     answer(g, 0, "peek")  # before the wolves: her step waits for theirs
-    assert not [e for e in events(g, "wolf_target") if 0 in e.audience]
+    assert not [e for e in events(g, "wolf_target") if private_to(e, 0)]
     answer(g, 1, 6)
     answer(g, 2, 6)
     answer(g, 3, "none")  # the doctor: every step before hers has settled now
-    assert [e.data for e in events(g, "wolf_target") if 0 in e.audience] == [{"night": 1, "target": 6}]
+    assert [e.data for e in events(g, "wolf_target") if private_to(e, 0)] == [{"night": 1, "target": 6}]
 
 
-def test_a_thief_who_takes_the_jail_jails_before_any_later_step_settles():
+def test_a_thief_who_takes_the_jail_jails_before_any_later_step_settles() -> None:
     g = game(
         "thief werewolf werewolf seer villager villager villager villager", extra="jailer villager", leaderEnabled=False
     )

@@ -5,12 +5,14 @@ the order in which the end-of-game rule asks them."""
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.config import TimeoutConfig
 from arena.core.errors import ErrorCode, IllegalAction
+from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.lines import WerewolfLines
 from arena.games.werewolf.mechanics import statuses
 from arena.games.werewolf.options import WerewolfOptions
@@ -22,10 +24,11 @@ from arena.sdk import Bot
 
 from .helpers import ALL_ROLES, dead, events, game, last, night, step, until_kind
 from .test_roles import execute
-from .test_roles_p3 import QUIET, answer
+from . import test_roles_p3
+from .test_roles_p2 import answer
 
 QUIET = {
-    **QUIET,
+    **test_roles_p3.QUIET,
     "arsonist": "none",
     "exile_banish": "none",
     "dealer_deal": "none",
@@ -37,19 +40,19 @@ QUIET = {
 }
 
 
-def next_night(g, kind):
+def next_night(g: WerewolfGame, kind: str) -> None:
     """Play the day with nobody executed, up to the first ``kind`` request of the night."""
     step(g, QUIET, stop=until_kind(kind))
 
 
-def lynch(g, target):
+def lynch(g: WerewolfGame, target: int) -> None:
     """Execute ``target`` today and play on to the night (or the end): the win check
     follows the executed's last words."""
     execute(g, target)
     step(g, QUIET, stop=lambda x: x.phase == "night")
 
 
-def refused(g, seat, kind, value) -> ErrorCode:
+def refused(g: WerewolfGame, seat: int, kind: str, value: Any) -> ErrorCode:
     with pytest.raises(IllegalAction) as err:
         g.apply(seat, kind, value)
     return err.value.code
@@ -61,7 +64,7 @@ ARSON = "arsonist werewolf werewolf doctor bodyguard witch priest villager villa
 # seats: 0 arsonist, 1-2 wolves, 3 doctor, 4 bodyguard, 5 witch, 6 priest, 7-8 villagers
 
 
-def test_oil_accumulates_and_one_fire_burns_every_doused_player():
+def test_oil_accumulates_and_one_fire_burns_every_doused_player() -> None:
     g = game(ARSON, leaderEnabled=False)
     (d,) = [d for d in g.pending() if d.seat == 0]
     assert "ignite" not in d.options and 0 not in d.options
@@ -80,7 +83,7 @@ def test_oil_accumulates_and_one_fire_burns_every_doused_player():
     assert events(g, "blocked") == [] and not [v for v in g.plan.visits if v.visitor == 0]
 
 
-def test_no_protection_stops_the_fire_and_no_bodyguard_takes_it():
+def test_no_protection_stops_the_fire_and_no_bodyguard_takes_it() -> None:
     g = game(ARSON, leaderEnabled=False)
     night(g, {**QUIET, "arsonist": 7})
     next_night(g, "arsonist")
@@ -99,7 +102,7 @@ def test_no_protection_stops_the_fire_and_no_bodyguard_takes_it():
     assert dead(g) == {7}  # the wolves' kill on 7 is stopped, the fire is not; the bodyguard lives
 
 
-def test_with_protect_against_fire_a_protection_stops_one_fire_death_but_no_bodyguard_takes_it():
+def test_with_protect_against_fire_a_protection_stops_one_fire_death_but_no_bodyguard_takes_it() -> None:
     g = game(ARSON, leaderEnabled=False, protectAgainstFire=True)
     night(g, {**QUIET, "arsonist": 7})
     next_night(g, "arsonist")
@@ -109,15 +112,17 @@ def test_with_protect_against_fire_a_protection_stops_one_fire_death_but_no_body
     assert dead(g) == {8}
 
 
-def test_rules_show_protect_against_fire_only_with_an_arsonist_dealt():
+def test_rules_show_protect_against_fire_only_with_an_arsonist_dealt() -> None:
     for deal, shown in ((ARSON, True), ("werewolf werewolf seer villager villager villager", False)):
         g = game(deal)
         (setup,) = events(g, "setup")
-        _, rules = WerewolfLines().event_message(setup, "g1", [f"p{i}" for i in range(g.players)])
+        message = WerewolfLines().event_message(setup, "g1", [f"p{i}" for i in range(g.players)])
+        assert isinstance(message, list)
+        _, rules = message
         assert any(o.startswith("protectAgainstFire:") for o in rules.list("options")) is shown
 
 
-def test_a_priest_washes_the_oil_off_the_same_night_and_the_fire_spares_the_cleansed():
+def test_a_priest_washes_the_oil_off_the_same_night_and_the_fire_spares_the_cleansed() -> None:
     g = game(ARSON, leaderEnabled=False)
     night(g, {**QUIET, "arsonist": 7, "priest_cleanse": 7})
     assert not statuses.has(g, statuses.OILED, 7)
@@ -127,7 +132,7 @@ def test_a_priest_washes_the_oil_off_the_same_night_and_the_fire_spares_the_clea
     assert "ignite" not in d.options and 7 in d.options
 
 
-def test_a_blocked_arsonist_burns_nobody_and_a_burnt_bomb_takes_it_along():
+def test_a_blocked_arsonist_burns_nobody_and_a_burnt_bomb_takes_it_along() -> None:
     g = game("arsonist roleblocker werewolf werewolf bomb villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "arsonist": 4})
     next_night(g, "arsonist")
@@ -184,7 +189,7 @@ def test_a_burnt_avenger_kills_the_arsonist_the_next_night() -> None:
     assert dead(g) == {0, 3} and last(g, "dawn")["dead"] == [0]
 
 
-def test_the_arsonist_stops_the_teams_wins_and_wins_last_standing():
+def test_the_arsonist_stops_the_teams_wins_and_wins_last_standing() -> None:
     g = game("arsonist werewolf seer villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "arsonist": 3})
     lynch(g, 1)  # the last wolf: the village has not won while the arsonist lives
@@ -196,6 +201,7 @@ def test_the_arsonist_stops_the_teams_wins_and_wins_last_standing():
     step(g, QUIET, stop=until_kind("arsonist"))
     night(g, {**QUIET, "arsonist": 5})
     lynch(g, 2)  # the arsonist and one other are left
+    assert g.result is not None
     assert (g.result.winner, g.result.reason, g.result.winners) == ("arsonist", "arsonist_survived", {0})
 
 
@@ -205,7 +211,7 @@ EXILE = "exile werewolf werewolf seer doctor tracker watcher jailer villager vil
 # seats: 0 exile, 1-2 wolves, 3 seer, 4 doctor, 5 tracker, 6 watcher, 7 jailer, 8-9 villagers
 
 
-def test_a_banished_player_is_beyond_every_kill_and_cannot_act():
+def test_a_banished_player_is_beyond_every_kill_and_cannot_act() -> None:
     g = game(EXILE, leaderEnabled=False)
     night(g, {**QUIET, "exile_banish": 3, "wolf_vote": 3, "seer_check": 1})
     assert dead(g) == set()
@@ -213,7 +219,7 @@ def test_a_banished_player_is_beyond_every_kill_and_cannot_act():
     assert events(g, "seer_result") == []
 
 
-def test_nothing_reaches_the_absent_player_not_even_a_visit():
+def test_nothing_reaches_the_absent_player_not_even_a_visit() -> None:
     g = game(EXILE, leaderEnabled=False)
     night(g, {**QUIET, "exile_banish": 8, "jailer_jail": 8, "doctor_protect": 8, "seer_check": 8, "tracker_track": 7})
     assert events(g, "seer_result") == [] and [e.audience for e in events(g, "blocked")] == [{8}]
@@ -225,7 +231,7 @@ def test_nothing_reaches_the_absent_player_not_even_a_visit():
     assert events(g, "detective_result") == [] and events(g, "watched") == []
 
 
-def test_fire_passes_a_banished_player_by_who_stays_doused():
+def test_fire_passes_a_banished_player_by_who_stays_doused() -> None:
     g = game("exile arsonist werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "arsonist": 4})
     next_night(g, "arsonist")
@@ -235,13 +241,13 @@ def test_fire_passes_a_banished_player_by_who_stays_doused():
     assert dead(g) == {5} and statuses.has(g, statuses.OILED, 4)
 
 
-def test_a_vote_for_a_banished_player_still_counts_and_the_kill_is_lost():
+def test_a_vote_for_a_banished_player_still_counts_and_the_kill_is_lost() -> None:
     g = game("exile werewolf werewolf werewolf seer villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "exile_banish": 5, ("wolf_vote", 1): 5, ("wolf_vote", 2): 5, ("wolf_vote", 3): 6})
     assert last(g, "wolf_votes")["target"] == 5 and dead(g) == set()
 
 
-def test_a_swap_naming_the_banished_player_fails_whole():
+def test_a_swap_naming_the_banished_player_fails_whole() -> None:
     g = game("exile bus_driver werewolf werewolf seer doctor villager villager villager", leaderEnabled=False)
     night(
         g, {**QUIET, "exile_banish": 6, "bus_driver_swap": (6, 7), "seer_check": 7, "wolf_vote": 7, "doctor_protect": 8}
@@ -250,7 +256,7 @@ def test_a_swap_naming_the_banished_player_fails_whole():
     assert not [v for v in g.plan.visits if v.visitor == 1]
 
 
-def test_a_shadow_copies_a_douse_but_neither_the_fire_nor_a_recruitment():
+def test_a_shadow_copies_a_douse_but_neither_the_fire_nor_a_recruitment() -> None:
     g = game("arsonist shadow cult_leader werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "shadow_follow": 0, "arsonist": 5})
     assert statuses.holders(g, statuses.OILED) == [5]
@@ -263,7 +269,7 @@ def test_a_shadow_copies_a_douse_but_neither_the_fire_nor_a_recruitment():
     assert e.data["leader"] == 2 and e.audience == {2, 6}
 
 
-def test_the_jailer_stops_the_exile_and_the_exile_stops_the_roleblocker():
+def test_the_jailer_stops_the_exile_and_the_exile_stops_the_roleblocker() -> None:
     g = game(EXILE, leaderEnabled=False)
     night(g, {**QUIET, "jailer_jail": 0, "exile_banish": 1, "wolf_vote": 8})
     assert dead(g) == {8}  # the jailed exile banished nobody: the wolves' kill landed
@@ -273,11 +279,12 @@ def test_the_jailer_stops_the_exile_and_the_exile_stops_the_roleblocker():
     assert [e.audience for e in events(g, "blocked")] == [{1}]
 
 
-def test_the_exile_never_banishes_itself_and_wins_alive_with_the_winners():
+def test_the_exile_never_banishes_itself_and_wins_alive_with_the_winners() -> None:
     g = game("exile werewolf seer villager villager villager", leaderEnabled=False)
     assert refused(g, 0, "exile_banish", 0) is ErrorCode.CANNOT_SELF_TARGET
     night(g, {**QUIET, "exile_banish": 2})
     lynch(g, 1)
+    assert g.result is not None
     assert g.result.winner == "village" and 0 in g.result.winners
 
 
@@ -287,7 +294,7 @@ DEALER = "dealer werewolf werewolf seer villager villager villager villager"
 # seats: 0 dealer, 1-2 wolves, 3 seer, 4-7 villagers
 
 
-def dealt(card: str):
+def dealt(card: str) -> WerewolfGame:
     """A game in which the dealer's first card, dealt to the seer, is ``card``."""
     for seed in range(200):
         g = game(DEALER, seed=seed, leaderEnabled=False)
@@ -298,7 +305,7 @@ def dealt(card: str):
     raise AssertionError(f"no seed deals {card}")
 
 
-def test_a_shield_stops_one_ordinary_kill():
+def test_a_shield_stops_one_ordinary_kill() -> None:
     g = dealt("shield")
     night(g, {**QUIET, "dealer_deal": 3, "wolf_vote": 3})
     (e,) = events(g, "dealt")
@@ -306,26 +313,26 @@ def test_a_shield_stops_one_ordinary_kill():
     assert dead(g) == set()
 
 
-def test_a_vision_shows_a_side_as_the_seer_would_see_it():
+def test_a_vision_shows_a_side_as_the_seer_would_see_it() -> None:
     g = dealt("vision")
     night(g, {**QUIET, "dealer_deal": 3})
     data = last(g, "dealt")
     assert data["player"] != 3 and data["side"] == g.role_of(data["player"]).seen_as()
 
 
-def test_a_silence_takes_the_floor_the_next_day():
+def test_a_silence_takes_the_floor_the_next_day() -> None:
     g = dealt("silence")
     night(g, {**QUIET, "dealer_deal": 3})
     assert last(g, "silenced") == {"day": 1, "players": [3]}
 
 
-def test_a_block_stops_the_players_night_actions():
+def test_a_block_stops_the_players_night_actions() -> None:
     g = dealt("block")
     night(g, {**QUIET, "dealer_deal": 3, "seer_check": 1})
     assert [e.audience for e in events(g, "blocked")] == [{3}] and events(g, "seer_result") == []
 
 
-def test_every_card_is_in_the_deck_and_a_blocked_dealer_deals_nothing():
+def test_every_card_is_in_the_deck_and_a_blocked_dealer_deals_nothing() -> None:
     assert set(DECK) == {"shield", "vision", "silence", "block"}
     g = game("dealer jailer werewolf werewolf seer villager villager villager", leaderEnabled=False)
     assert refused(g, 0, "dealer_deal", 0) is ErrorCode.CANNOT_SELF_TARGET
@@ -333,7 +340,7 @@ def test_every_card_is_in_the_deck_and_a_blocked_dealer_deals_nothing():
     assert events(g, "dealt") == []
 
 
-def test_the_card_does_not_depend_on_the_order_answers_came_in():
+def test_the_card_does_not_depend_on_the_order_answers_came_in() -> None:
     outcomes = []
     for first in (0, 3):
         g = game(DEALER, seed=7, leaderEnabled=False)
@@ -351,7 +358,7 @@ CULT = "cult_leader werewolf seer serial_killer villager villager villager villa
 # seats: 0 cult leader, 1 wolf, 2 seer, 3 serial killer, 4-7 villagers
 
 
-def test_a_recruit_joins_and_every_member_learns_the_cult():
+def test_a_recruit_joins_and_every_member_learns_the_cult() -> None:
     g = game(CULT, leaderEnabled=False)
     night(g, {**QUIET, "cult_recruit": 4, "serial_kill": "none"})
     (e,) = events(g, "cult")
@@ -366,13 +373,13 @@ def test_a_recruit_joins_and_every_member_learns_the_cult():
 
 
 @pytest.mark.parametrize("target", [1, 3])
-def test_wolves_and_killers_refuse_silently(target):
+def test_wolves_and_killers_refuse_silently(target: int) -> None:
     g = game(CULT, leaderEnabled=False)
     night(g, {**QUIET, "cult_recruit": target, "serial_kill": "none"})
     assert events(g, "cult") == [] and not statuses.has(g, statuses.CULT, target)
 
 
-def test_an_absent_or_blocked_recruitment_fails():
+def test_an_absent_or_blocked_recruitment_fails() -> None:
     g = game("cult_leader exile roleblocker werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "cult_recruit": 5, "exile_banish": 5})
     assert events(g, "cult") == []
@@ -381,7 +388,7 @@ def test_an_absent_or_blocked_recruitment_fails():
     assert events(g, "cult") == []
 
 
-def test_the_cult_wins_when_everyone_alive_is_in_it_the_dead_members_too():
+def test_the_cult_wins_when_everyone_alive_is_in_it_the_dead_members_too() -> None:
     g = game("cult_leader werewolf seer villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "cult_recruit": 3, "wolf_vote": 5})
     lynch(g, 1)  # the last wolf: no village win while the cult leader lives
@@ -392,11 +399,12 @@ def test_the_cult_wins_when_everyone_alive_is_in_it_the_dead_members_too():
     lynch(g, 3)  # a member dies; the others are the cult
     step(g, QUIET, stop=until_kind("cult_recruit"))
     night(g, {**QUIET, "cult_recruit": 4})
+    assert g.result is not None
     assert (g.result.winner, g.result.reason, g.result.winners) == ("cult", "cult_recruited_all", {0, 2, 3, 4})
     assert g.events[-1].data["cult"] == [2, 3, 4]
 
 
-def test_while_the_cult_leader_lives_the_wolves_parity_is_no_win():
+def test_while_the_cult_leader_lives_the_wolves_parity_is_no_win() -> None:
     g = game("cult_leader werewolf werewolf seer villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "wolf_vote": 4})
     lynch(g, 3)  # two wolves, two village players and the leader
@@ -405,7 +413,7 @@ def test_while_the_cult_leader_lives_the_wolves_parity_is_no_win():
     assert g.result is not None and g.result.reason == "parity_or_majority"
 
 
-def test_the_cult_dissolves_with_its_leader_and_its_members_win_with_their_side():
+def test_the_cult_dissolves_with_its_leader_and_its_members_win_with_their_side() -> None:
     g = game("cult_leader werewolf seer villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "cult_recruit": 3})
     lynch(g, 0)
@@ -413,30 +421,37 @@ def test_the_cult_dissolves_with_its_leader_and_its_members_win_with_their_side(
     step(g, QUIET, stop=until_kind("wolf_vote"))
     night(g, QUIET)
     lynch(g, 1)
+    assert g.result is not None
     assert g.result.winner == "village" and 3 in g.result.winners and not g.events[-1].data.get("cult")
 
 
 # -- the order of the wins -----------------------------------------------------------------
 
 
-def test_wins_are_asked_in_their_documented_order():
+def test_wins_are_asked_in_their_documented_order() -> None:
     """The piper before the cult, the cult before the serial killer, the serial killer
     before the arsonist; hostile neutrals hold the teams' wins."""
     g = game("cult_leader piper serial_killer arsonist werewolf villager villager villager", leaderEnabled=False)
+
+    def reason() -> str:
+        result = winner(g)
+        assert result is not None, "no win"
+        return result.reason
+
     for seat in (4, 5, 6, 7):
         g.alive[seat] = False
     statuses.add(g, statuses.CHARMED, 0)
     statuses.add(g, statuses.CULT, 1)
     for seat in (2, 3):
         g.alive[seat] = False
-    assert winner(g).reason == "piper_charmed_all"
+    assert reason() == "piper_charmed_all"
     statuses.remove(g, 0, (statuses.CHARMED,))
-    assert winner(g).reason == "cult_recruited_all"
+    assert reason() == "cult_recruited_all"
     g.alive[0] = g.alive[1] = False
     g.alive[2] = g.alive[3] = True
-    assert winner(g).reason == "serial_killer_survived"
+    assert reason() == "serial_killer_survived"
     g.alive[2], g.alive[5] = False, True
-    assert winner(g).reason == "arsonist_survived"
+    assert reason() == "arsonist_survived"
     g.alive[0] = True  # three alive, a hostile neutral among them: no win
     assert winner(g) is None
 
@@ -445,7 +460,7 @@ def test_wins_are_asked_in_their_documented_order():
 
 
 @pytest.mark.parametrize("cupid_first", [True, False])
-def test_a_block_or_a_banishment_never_reaches_back_to_an_earlier_step(cupid_first):
+def test_a_block_or_a_banishment_never_reaches_back_to_an_earlier_step(cupid_first: bool) -> None:
     """Cupid (step 1) jailed (3) and a lover banished (3.5): the link stands, however late
     Cupid answered (the jail and the banishment may settle first)."""
     g = game("cupid jailer exile werewolf werewolf villager villager villager villager", leaderEnabled=False)
@@ -461,7 +476,7 @@ ALL_FOUR = "exile dealer arsonist cult_leader werewolf werewolf seer doctor prie
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_a_night_of_all_four_does_not_depend_on_the_order_of_its_answers(seed):
+def test_a_night_of_all_four_does_not_depend_on_the_order_of_its_answers(seed: int) -> None:
     plan = {0: 6, 1: 7, 2: 9, 3: 10, 4: 7, 5: 7, 6: 3, 7: 7, 8: 9}
     outcomes = []
     for order in (sorted(plan), sorted(plan, reverse=True), [3, 8, 0, 5, 2, 7, 1, 6, 4]):
@@ -475,7 +490,7 @@ def test_a_night_of_all_four_does_not_depend_on_the_order_of_its_answers(seed):
     assert outcomes[0] == outcomes[1] == outcomes[2]
 
 
-def test_no_secret_of_the_four_reaches_the_channel_before_the_end():
+def test_no_secret_of_the_four_reaches_the_channel_before_the_end() -> None:
     hub = LocalHub(TimeoutConfig(), messages=False)  # every line through send
     nicks = [f"p{i}" for i in range(11)]
     for i, nick in enumerate(nicks):
@@ -487,7 +502,7 @@ def test_no_secret_of_the_four_reaches_the_channel_before_the_end():
         said.append((target, text))
         send(target, text)
 
-    hub.referee.send = spy  # type: ignore[method-assign]
+    hub.referee.send = spy
     options = WerewolfOptions(
         enabledRoles=ALL_ROLES,
         roleCounts="werewolf:2,seer:1,priest:1,arsonist:1,exile:1,dealer:1,cult_leader:1",
@@ -506,7 +521,7 @@ def test_no_secret_of_the_four_reaches_the_channel_before_the_end():
     assert {"DEALT", "CULT"} <= sent
 
 
-def test_spectators_read_the_cults_win_with_its_members():
+def test_spectators_read_the_cults_win_with_its_members() -> None:
     from .test_narration_roles import told
 
     text = told(

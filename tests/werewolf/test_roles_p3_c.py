@@ -5,11 +5,13 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 
 from arena.config import TimeoutConfig
 from arena.core.errors import ErrorCode, IllegalAction
+from arena.games.werewolf.engine import WerewolfGame
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, parse
 from arena.referee.local import LocalHub
@@ -17,10 +19,11 @@ from arena.sdk import Bot
 
 from .helpers import dead, events, game, last, night, step, until_kind
 from .test_roles import execute
-from .test_roles_p3 import QUIET, answer
+from . import test_roles_p3
+from .test_roles_p2 import answer
 
 QUIET = {
-    **QUIET,
+    **test_roles_p3.QUIET,
     "tracker_track": "none",
     "watcher_watch": "none",
     "jailer_jail": "none",
@@ -33,14 +36,14 @@ BUS = "bus_driver seer doctor werewolf werewolf witch tracker watcher jailer rol
 # 9 roleblocker, 10 and 11 villagers
 
 
-def results(g, kind):
+def results(g: WerewolfGame, kind: str) -> list[tuple[dict[str, Any], frozenset[int] | None]]:
     return [(e.data, e.audience) for e in events(g, kind)]
 
 
 # -- bus driver ---------------------------------------------------------------------------------
 
 
-def test_a_swap_moves_the_wolves_kill_and_a_protection_alike():
+def test_a_swap_moves_the_wolves_kill_and_a_protection_alike() -> None:
     g = game(BUS, leaderEnabled=False)
     night(g, {**QUIET, "bus_driver_swap": (10, 11), "wolf_vote": 10})
     assert dead(g) == {11}
@@ -52,7 +55,7 @@ def test_a_swap_moves_the_wolves_kill_and_a_protection_alike():
     assert dead(g) == {11}
 
 
-def test_results_name_the_player_chosen_with_what_was_found_where_the_action_landed():
+def test_results_name_the_player_chosen_with_what_was_found_where_the_action_landed() -> None:
     g = game(BUS, leaderEnabled=False)
     night(
         g,
@@ -71,7 +74,7 @@ def test_results_name_the_player_chosen_with_what_was_found_where_the_action_lan
     assert last(g, "wolf_votes")["target"] == 11
 
 
-def test_the_driver_visits_both_passengers_and_is_told_nothing():
+def test_the_driver_visits_both_passengers_and_is_told_nothing() -> None:
     g = game(BUS, leaderEnabled=False)
     night(g, {**QUIET, "bus_driver_swap": (10, 11), "watcher_watch": 11})
     # The watcher aimed at 11 watched 10, whom the driver visited.
@@ -79,7 +82,7 @@ def test_the_driver_visits_both_passengers_and_is_told_nothing():
     assert not [e for e in g.events if e.audience == {0} and e.kind not in ("role",)]
 
 
-def test_the_witch_heals_where_the_kill_landed_and_is_told_the_wolves_choice():
+def test_the_witch_heals_where_the_kill_landed_and_is_told_the_wolves_choice() -> None:
     g = game(BUS, leaderEnabled=False)
     night(g, {**QUIET, "bus_driver_swap": (10, 11), "wolf_vote": 10, "witch_save": "save"})
     assert dead(g) == set()
@@ -87,7 +90,7 @@ def test_the_witch_heals_where_the_kill_landed_and_is_told_the_wolves_choice():
     assert told.data["target"] == 10 and told.audience == {2, 5}  # the doctor and the witch
 
 
-def test_the_jail_and_the_roleblock_come_first_and_stop_the_driver():
+def test_the_jail_and_the_roleblock_come_first_and_stop_the_driver() -> None:
     for blocker in ({"jailer_jail": 0}, {"roleblock": 0}):
         g = game(BUS, leaderEnabled=False)
         night(g, {**QUIET, **blocker, "bus_driver_swap": (10, 11), "wolf_vote": 10})
@@ -101,7 +104,7 @@ def test_the_jail_and_the_roleblock_come_first_and_stop_the_driver():
     assert events(g, "blocked")[-1].audience == {10}
 
 
-def test_a_repeated_protection_is_judged_on_the_player_chosen():
+def test_a_repeated_protection_is_judged_on_the_player_chosen() -> None:
     g = game(BUS, leaderEnabled=False)
     night(g, {**QUIET, "bus_driver_swap": (10, 11), "doctor_protect": 10})
     step(g, QUIET, stop=until_kind("doctor_protect"))
@@ -111,7 +114,7 @@ def test_a_repeated_protection_is_judged_on_the_player_chosen():
     answer(g, 2, 11)
 
 
-def test_the_self_protection_options_limit_the_choice_and_a_swap_may_still_land_it_on_its_giver():
+def test_the_self_protection_options_limit_the_choice_and_a_swap_may_still_land_it_on_its_giver() -> None:
     g = game(BUS, leaderEnabled=False, allowDoctorSelfProtect=False)
     night(g, {**QUIET, "bus_driver_swap": (2, 10), "wolf_vote": 10, "doctor_protect": 10})
     assert dead(g) == set()  # kill and protection, both aimed at 10, landed on the doctor
@@ -120,7 +123,7 @@ def test_the_self_protection_options_limit_the_choice_and_a_swap_may_still_land_
     assert dead(g) == set()  # the heal of the wolves' target went where their kill did: the witch
 
 
-def test_an_avengers_vengeance_is_not_moved_by_a_swap():
+def test_an_avengers_vengeance_is_not_moved_by_a_swap() -> None:
     """Vengeance is no one's choice of the night (the bomb's blast neither): it finds its killer."""
     g = game(BUS.rsplit(" ", 2)[0] + " avenger villager", leaderEnabled=False)
     night(g, {**QUIET, "bus_driver_swap": (0, 1), "wolf_vote": 10})  # wolf 3 kills the avenger
@@ -129,7 +132,7 @@ def test_an_avengers_vengeance_is_not_moved_by_a_swap():
     assert dead(g) == {10, 1, 3}
 
 
-def test_the_swap_takes_two_distinct_living_players_the_driver_allowed():
+def test_the_swap_takes_two_distinct_living_players_the_driver_allowed() -> None:
     g = game(BUS, leaderEnabled=False)
     (d,) = [d for d in g.pending() if d.seat == 0]
     assert d.count == 2 and 0 in d.options and "none" not in d.options
@@ -150,7 +153,7 @@ def test_the_swap_takes_two_distinct_living_players_the_driver_allowed():
     answer(g, 0, (0, 11))
 
 
-def test_the_driver_wins_with_the_winning_side_when_alive():
+def test_the_driver_wins_with_the_winning_side_when_alive() -> None:
     g = game("bus_driver werewolf seer villager villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "bus_driver_swap": (3, 4)})
     execute(g, 1)
@@ -164,14 +167,14 @@ TRICK = "trickster tracker watcher werewolf werewolf jailer bus_driver villager 
 # seats: 0 trickster, 1 tracker, 2 watcher, 3 and 4 wolves, 5 jailer, 6 bus driver, 7-9 villagers
 
 
-def test_a_forged_visit_is_seen_by_the_tracker_and_the_watcher_and_the_trickster_is_not():
+def test_a_forged_visit_is_seen_by_the_tracker_and_the_watcher_and_the_trickster_is_not() -> None:
     g = game(TRICK, leaderEnabled=False)
     night(g, {**QUIET, "trickster_forge": (8, 9), "tracker_track": 8, "watcher_watch": 9, "bus_driver_swap": (6, 7)})
     assert last(g, "tracked") == {"night": 1, "target": 8, "visited": [9]}
     assert last(g, "watched") == {"night": 1, "target": 9, "visitors": [8]}
 
 
-def test_the_forgery_keeps_its_order_visitor_first():
+def test_the_forgery_keeps_its_order_visitor_first() -> None:
     g = game(TRICK, leaderEnabled=False)
     answer(g, 0, (9, 8))
     assert g.history[-1] == (0, "trickster_forge", (9, 8))
@@ -179,7 +182,7 @@ def test_the_forgery_keeps_its_order_visitor_first():
     assert last(g, "tracked")["visited"] == [] and last(g, "watched")["visitors"] == []
 
 
-def test_the_forgery_is_not_moved_by_a_swap_and_may_name_a_jailed_visitor():
+def test_the_forgery_is_not_moved_by_a_swap_and_may_name_a_jailed_visitor() -> None:
     g = game(TRICK, leaderEnabled=False)
     night(g, {**QUIET, "trickster_forge": (8, 9), "jailer_jail": 8, "bus_driver_swap": (8, 9), "watcher_watch": 9})
     # The watcher aimed at 9 watched 8 (the swap), visited by the jailer and the driver; the
@@ -190,13 +193,13 @@ def test_the_forgery_is_not_moved_by_a_swap_and_may_name_a_jailed_visitor():
     assert last(g, "watched")["visitors"] == [8]
 
 
-def test_a_blocked_trickster_forges_nothing():
+def test_a_blocked_trickster_forges_nothing() -> None:
     g = game(TRICK, leaderEnabled=False)
     night(g, {**QUIET, "trickster_forge": (8, 9), "jailer_jail": 0, "watcher_watch": 9, "bus_driver_swap": (6, 7)})
     assert last(g, "watched")["visitors"] == []
 
 
-def test_the_forgery_takes_two_distinct_living_players():
+def test_the_forgery_takes_two_distinct_living_players() -> None:
     g = game(TRICK, leaderEnabled=False)
     (d,) = [d for d in g.pending() if d.seat == 0]
     assert d.count == 2 and 0 in d.options and "none" not in d.options
@@ -214,7 +217,7 @@ SHADOW = "shadow seer doctor werewolf werewolf serial_killer witch vigilante wat
 S_QUIET = {**QUIET, "serial_kill": "none"}
 
 
-def test_the_shadow_copies_a_check_and_is_told_its_result():
+def test_the_shadow_copies_a_check_and_is_told_its_result() -> None:
     g = game(SHADOW, leaderEnabled=False)
     night(g, {**S_QUIET, "shadow_follow": 1, "seer_check": 3})
     assert results(g, "seer_result") == [
@@ -223,7 +226,7 @@ def test_the_shadow_copies_a_check_and_is_told_its_result():
     ]
 
 
-def test_a_copied_protection_stops_a_second_kill():
+def test_a_copied_protection_stops_a_second_kill() -> None:
     g = game(SHADOW, leaderEnabled=False)
     night(g, {**S_QUIET, "wolf_vote": 10, "serial_kill": 10, "doctor_protect": 10})
     assert dead(g) == {10}  # example 6: one block, two kills
@@ -232,7 +235,7 @@ def test_a_copied_protection_stops_a_second_kill():
     assert dead(g) == set()
 
 
-def test_a_copied_heal_and_a_copied_kill_spend_nothing():
+def test_a_copied_heal_and_a_copied_kill_spend_nothing() -> None:
     g = game(SHADOW, leaderEnabled=False)
     night(g, {**S_QUIET, "shadow_follow": 6, "wolf_vote": 10, "serial_kill": 10, "witch_save": "save"})
     assert dead(g) == set() and g.state[6]["save"] is False
@@ -243,7 +246,7 @@ def test_a_copied_heal_and_a_copied_kill_spend_nothing():
     assert sorted((k.actor, k.target, k.cause) for k in kills) == [(0, 10, "vigilante"), (7, 10, "vigilante")]
 
 
-def test_the_shadow_visits_its_target_and_where_it_copies():
+def test_the_shadow_visits_its_target_and_where_it_copies() -> None:
     g = game(SHADOW, leaderEnabled=False)
     night(g, {**S_QUIET, "shadow_follow": 2, "doctor_protect": 10, "watcher_watch": 10})
     assert last(g, "watched")["visitors"] == [0, 2]
@@ -252,7 +255,7 @@ def test_the_shadow_visits_its_target_and_where_it_copies():
     assert last(g, "watched")["visitors"] == [0]
 
 
-def test_nothing_is_copied_from_a_wolfs_vote_a_blocked_player_or_by_a_blocked_shadow():
+def test_nothing_is_copied_from_a_wolfs_vote_a_blocked_player_or_by_a_blocked_shadow() -> None:
     g = game(SHADOW, leaderEnabled=False)
     night(g, {**S_QUIET, "shadow_follow": 3, "wolf_vote": 10})
     assert [k.actor for k in g.plan.kills] == [3]
@@ -264,14 +267,14 @@ def test_nothing_is_copied_from_a_wolfs_vote_a_blocked_player_or_by_a_blocked_sh
     assert [e.audience for e in events(g, "seer_result")] == [{1}]
 
 
-def test_a_swap_moves_whom_the_shadow_follows():
+def test_a_swap_moves_whom_the_shadow_follows() -> None:
     g = game(BUS.replace("villager villager", "shadow villager"), leaderEnabled=False)
     # seats as BUS, 10 is the shadow
     night(g, {**QUIET, "bus_driver_swap": (1, 11), "shadow_follow": 11, "seer_check": 3})
     assert [e.audience for e in events(g, "seer_result")] == [{1}, {10}]
 
 
-def test_the_shadow_follows_another_living_player():
+def test_the_shadow_follows_another_living_player() -> None:
     g = game(SHADOW, leaderEnabled=False)
     with pytest.raises(IllegalAction) as err:
         answer(g, 0, 0)
@@ -284,7 +287,7 @@ ALL3 = "bus_driver trickster shadow seer doctor werewolf werewolf watcher tracke
 # seats: 0 bus driver, 1 trickster, 2 shadow, 3 seer, 4 doctor, 5 and 6 wolves, 7 watcher, 8 tracker, 9-11
 
 
-def test_a_night_does_not_depend_on_the_order_of_its_answers():
+def test_a_night_does_not_depend_on_the_order_of_its_answers() -> None:
     plan = {0: (9, 10), 1: (11, 3), 2: 4, 3: 9, 4: 10, 5: 9, 6: 9, 7: 10, 8: 11}
     start = game(ALL3, leaderEnabled=False)
     outcomes = []
@@ -298,14 +301,19 @@ def test_a_night_does_not_depend_on_the_order_of_its_answers():
     assert outcomes[0][0] == {10}  # the kill aimed at 9 landed on 10; the protections on 10 landed on 9
 
 
-def test_the_new_requests_go_by_dm_and_nothing_of_them_reaches_the_channel():
+def test_the_new_requests_go_by_dm_and_nothing_of_them_reaches_the_channel() -> None:
     nicks = [f"p{i}" for i in range(12)]
     hub = LocalHub(TimeoutConfig(), messages=False)  # every line through send
     for i, nick in enumerate(nicks):
         hub.connect(nick, Bot(seed=i))
     said: list[tuple[str, str]] = []
     send = hub.referee.send
-    hub.referee.send = lambda target, text: (said.append((target, text)), send(target, text))[1]  # type: ignore[method-assign]
+
+    def spy(target: str, text: str) -> None:
+        said.append((target, text))
+        send(target, text)
+
+    hub.referee.send = spy
     options = WerewolfOptions(
         enabledRoles="villager,werewolf,seer,tracker,watcher,bus_driver,trickster,shadow",
         roleCounts="werewolf:2,seer:1,tracker:1,watcher:1,bus_driver:1,trickster:1,shadow:1",
@@ -321,7 +329,7 @@ def test_the_new_requests_go_by_dm_and_nothing_of_them_reaches_the_channel():
     assert not any(kind in text for target, text in said if target.startswith("#") for kind in kinds)
 
 
-def test_an_answer_of_a_step_before_a_block_stands_whenever_it_comes():
+def test_an_answer_of_a_step_before_a_block_stands_whenever_it_comes() -> None:
     """A Cupid who answers after the roleblock on them has settled has still linked the
     lovers (4.2: the link comes first), as one who answered before."""
     for cupid_first in (True, False):
@@ -335,25 +343,25 @@ def test_an_answer_of_a_step_before_a_block_stands_whenever_it_comes():
         assert g.links == {4: 5, 5: 4} and last(g, "blocked") == {"night": 1}
 
 
-def test_a_swap_moves_a_silence_and_the_public_line_names_who_is_silenced():
+def test_a_swap_moves_a_silence_and_the_public_line_names_who_is_silenced() -> None:
     g = game("bus_driver silencer werewolf priest villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "bus_driver_swap": (4, 5), "silencer_silence": 4, "priest_cleanse": "none"})
     assert last(g, "silenced") == {"day": 1, "players": [5]}
 
 
-def test_a_shadow_following_a_bodyguard_guards_as_its_own_and_takes_the_kill_first():
+def test_a_shadow_following_a_bodyguard_guards_as_its_own_and_takes_the_kill_first() -> None:
     g = game("shadow bodyguard werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "shadow_follow": 1, "bodyguard_protect": 5, "wolf_vote": 5})
     assert dead(g) == {0}  # the lowest seat among the guards intercepts (10.4.4)
 
 
-def test_a_shadow_copying_a_charm_learns_who_is_charmed():
+def test_a_shadow_copying_a_charm_learns_who_is_charmed() -> None:
     g = game("shadow piper werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "shadow_follow": 1, "piper_charm": 5})
     assert [e.audience for e in events(g, "charmed")] == [{1, 5}, {0, 5}]
 
 
-def test_the_werewolf_leaders_victim_is_moved_like_the_packs():
+def test_the_werewolf_leaders_victim_is_moved_like_the_packs() -> None:
     g = game(
         "bus_driver werewolf_leader werewolf villager villager villager villager villager villager", leaderEnabled=False
     )
@@ -361,14 +369,14 @@ def test_the_werewolf_leaders_victim_is_moved_like_the_packs():
     assert dead(g) == {7} and last(g, "wolf_votes")["target"] == 6
 
 
-def test_a_shadow_following_a_decoy_draws_the_kill_onto_itself():
+def test_a_shadow_following_a_decoy_draws_the_kill_onto_itself() -> None:
     g = game("shadow decoy werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "shadow_follow": 1, "decoy_draw": 5, "wolf_vote": 5})
     assert dead(g) == {0}  # the lowest seat among the lures draws the kill
     assert "lure" not in g.state[0] and g.state[1]["lure"] is False  # the copy spent nothing of the shadow's
 
 
-def test_a_shadow_following_a_warder_charms_the_same_player_and_keeps_no_charm_of_its_own():
+def test_a_shadow_following_a_warder_charms_the_same_player_and_keeps_no_charm_of_its_own() -> None:
     g = game("shadow warder werewolf werewolf villager villager villager villager", leaderEnabled=False)
     night(g, {**QUIET, "shadow_follow": 1, "warder_ward": 5, "wolf_vote": 5})
     assert dead(g) == set() and g.state[1]["charm"] == 5 and "charm" not in g.state[0]

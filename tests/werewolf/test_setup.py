@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,7 +57,7 @@ TEAMS = {
 }
 
 
-def test_every_section_12_option_with_its_default():
+def test_every_section_12_option_with_its_default() -> None:
     defaults = WerewolfOptions().to_dict()
     for name, value in SECTION_12.items():
         assert defaults[name] == value, name
@@ -64,7 +65,7 @@ def test_every_section_12_option_with_its_default():
     assert sorted(WerewolfOptions().deal(8)) == sorted(["werewolf"] * 2 + ["seer", "doctor"] + ["villager"] * 4)
 
 
-def test_roles_registered_with_spec_teams_and_priorities():
+def test_roles_registered_with_spec_teams_and_priorities() -> None:
     assert list(REGISTRY)[:12] == P0 + P1
     for role in P0 + P1:
         assert REGISTRY[role].team.value == TEAMS[role]
@@ -73,7 +74,7 @@ def test_roles_registered_with_spec_teams_and_priorities():
         assert module.exists()
 
 
-def test_core_code_names_no_role():
+def test_core_code_names_no_role() -> None:
     root = Path(engine_module.__file__).parent
     for name in (
         "engine.py",
@@ -99,11 +100,11 @@ def test_core_code_names_no_role():
         ("", {}),
     ],
 )
-def test_role_counts_forms(text, expected):
+def test_role_counts_forms(text: str, expected: dict[str, int]) -> None:
     assert WerewolfOptions(roleCounts=text).counts() == expected
 
 
-def test_options_from_command_line_pairs():
+def test_options_from_command_line_pairs() -> None:
     o = WerewolfOptions.from_pairs(
         [
             "roleCounts=werewolf:3,witch:1",
@@ -133,14 +134,14 @@ def test_options_from_command_line_pairs():
         (9, {"roleCounts": "werewolf:2,seer:1", "enabledRoles": "werewolf,seer"}, "villager is not enabled"),
     ],
 )
-def test_impossible_setups(players, options, message):
+def test_impossible_setups(players: int, options: dict[str, Any], message: str) -> None:
     with pytest.raises(SetupError, match=message):
         WerewolfGame.check_setup(players, WerewolfOptions(**options))
     with pytest.raises(SetupError):
         WerewolfGame(players, WerewolfOptions(**options))
 
 
-def test_villagers_fill_the_rest_and_setup_is_public():
+def test_villagers_fill_the_rest_and_setup_is_public() -> None:
     g = WerewolfGame(10, WerewolfOptions(roleCounts="werewolf:3,seer:1,witch:1"), 4)
     assert sorted(g.roles) == sorted(["werewolf"] * 3 + ["seer", "witch"] + ["villager"] * 5)
     setup = g.events[0]
@@ -154,7 +155,7 @@ def test_villagers_fill_the_rest_and_setup_is_public():
         assert e.audience == {seat} and e.data["role"] == g.roles[seat]
 
 
-def test_a_new_role_plugs_in_through_the_registry():
+def test_a_new_role_plugs_in_through_the_registry() -> None:
     """A P2-style role added from outside: a mason-like watcher who learns at step 6 whether
     the player they watch is alive, with no change to the engine."""
 
@@ -163,11 +164,11 @@ def test_a_new_role_plugs_in_through_the_registry():
         step = 6
 
         @classmethod
-        def decision(cls, g, seat):
+        def decision(cls, g: WerewolfGame, seat: int) -> Choice:
             return Choice(seat, cls.kind, (*[s for s in g.living() if s != seat], "none"))
 
         @classmethod
-        def apply(cls, g, seat, value):
+        def apply(cls, g: WerewolfGame, seat: int, value: Any) -> None:
             g.tell("test_watched", {"target": value}, (seat,))
 
     class Watcher(Role):
@@ -193,7 +194,7 @@ def test_a_new_role_plugs_in_through_the_registry():
         del ACTIONS["test_watch"]
 
 
-def test_time_limits_come_from_the_options():
+def test_time_limits_come_from_the_options() -> None:
     g = game(
         "werewolf werewolf seer villager villager villager villager villager",
         nightActionTime=17,
@@ -207,16 +208,17 @@ def test_time_limits_come_from_the_options():
     assert g.time_limit(g.pending()[0]) == 80 // 7
 
 
-def test_forfeit_reveals_everything():
+def test_forfeit_reveals_everything() -> None:
     g = WerewolfGame(8, WerewolfOptions(), 3)
     (end,) = g.forfeit(2, "timeout")
     assert end.public and end.data["reason"] == "forfeit" and end.data["forfeit"] == 2
+    assert g.result is not None
     assert end.data["roles"] == g.roles and g.result.winner is None and g.pending() == ()
 
 
-def test_default_answers_are_legal_and_documented_no_ops():
+def test_default_answers_are_legal_and_documented_no_ops() -> None:
     g = game("werewolf werewolf seer doctor witch hunter cupid villager villager", leaderEnabled=True)
-    seen = {}
+    seen: dict[str, Any] = {}
     while g.result is None and len(seen) < 14 and g.day < 4:
         d = g.pending()[0]
         value = g.default_answer(d)

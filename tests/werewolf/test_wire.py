@@ -3,6 +3,7 @@ that must never reach the channel (or the wrong player) before END."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -29,10 +30,10 @@ from arena.protocol import (
 )
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
-from arena.sdk.bot import Ask, Bot, GameView
+from arena.sdk import Ask, Bot, GameView
 
 from ..test_match import Puppet, answer, check_refused, install, last_error, random_choice, say, settle
-from .helpers import ALL_ROLES
+from .helpers import ALL_ROLES, werewolf
 
 PUBLIC_ONLY = {
     "START",
@@ -71,10 +72,10 @@ VARIANTS: list[dict[str, Any]] = [
 class Chatty(Bot):
     """A random bot that talks: a line at every turn at the floor, and wolf talk at night."""
 
-    def speech(self, game: GameView, ask: Ask) -> list[str]:
+    def speech(self, game: GameView[Any], ask: Ask) -> list[str]:
         return [f"{game.me} speaking ({ask.kind})"]
 
-    def team_talk(self, game: GameView, ask: Ask) -> list[str]:
+    def team_talk(self, game: GameView[Any], ask: Ask) -> list[str]:
         return [f"secret plan of {game.me}"] if ask.kind == "wolf_vote" else []
 
 
@@ -83,7 +84,7 @@ def flat(out: Any) -> list[Message]:
     return [m for item in out if item is not None for m in ((item,) if isinstance(item, Message) else item)]
 
 
-def hub_with(bots: dict[str, Bot]) -> LocalHub:
+def hub_with(bots: Mapping[str, Bot]) -> LocalHub:
     hub = LocalHub(TimeoutConfig())
     for nick, bot in bots.items():
         hub.connect(nick, bot)
@@ -146,7 +147,7 @@ def test_wolf_talk_reaches_the_living_wolves_only_and_only_at_night() -> None:
     relayed = 0
     for seed in range(6):
         match = play(hub, nicks, seed)
-        game = match.game
+        game = werewolf(match.game)
         wolves = {match.names[s] for s, r in enumerate(game.roles) if r == "werewolf"}
         team = [(to, parse(line)) for to, line in match.transcript if line.startswith(TEAM)]
         relayed += len(team)
@@ -166,7 +167,7 @@ def test_each_wolf_is_asked_its_vote_under_an_id_of_its_own() -> None:
     nights = 0
     for seed in range(3):
         match = play(hub, nicks, seed, roleCounts="werewolf:3,seer:1")
-        votes: dict[str, list[tuple[str, str]]] = {}
+        votes: dict[str, list[tuple[str | None, str]]] = {}
         for to, line in match.transcript:
             msg = parse(line)
             if msg.verb == ASK and msg.args[2] == "wolf_vote":
@@ -183,7 +184,7 @@ def test_team_talk_is_refused_by_day_and_to_villagers() -> None:
     nicks = [f"p{i}" for i in range(8)]
     hub = hub_with({n: Bot(seed=i) for i, n in enumerate(nicks)})
     match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 1, hub.channel, hub.now)
-    game = match.game
+    game = werewolf(match.game)
     villager = next(s for s, r in enumerate(game.roles) if r != "werewolf")
     wolf = next(s for s, r in enumerate(game.roles) if r == "werewolf")
     before = len(match.transcript)
@@ -196,15 +197,15 @@ def test_team_talk_is_refused_by_day_and_to_villagers() -> None:
     assert match.transcript[-1] == (nicks[other], f"TEAM {match.gid} from={nicks[wolf]} :hello pack")
     before = len(match.transcript)
     hub.referee.on_message(nicks[wolf], hub.referee.nick, f"TEAM {match.gid} :{'x' * (MAX_TEXT_BYTES + 1)}", hub.now)
-    (refused,) = [parse(line) for to, line in match.transcript[before:]]
-    assert refused.args[0] == ErrorCode.MALFORMED.value and "at most 300 bytes" in (refused.text or "")
+    (too_long,) = [parse(line) for to, line in match.transcript[before:]]
+    assert too_long.args[0] == ErrorCode.MALFORMED.value and "at most 300 bytes" in (too_long.text or "")
 
 
 def test_only_the_floor_holder_may_talk_and_bots_hear_only_them() -> None:
     heard: list[tuple[str, str, str | None]] = []
 
     class Ear(Chatty):
-        def on_chat(self, game: GameView, nick: str, text: str) -> None:
+        def on_chat(self, game: GameView[Any], nick: str, text: str) -> None:
             heard.append((nick, text, game.floor))
 
     nicks = [f"p{i}" for i in range(8)]
@@ -255,7 +256,7 @@ def test_answers_mix_nicks_and_words_and_nicks_cannot_shadow_words() -> None:
     )
     hub.sessions.clear()  # nobody answers by themselves: the test does
     hub.run()
-    seer = match.game.roles.index("seer")
+    seer = werewolf(match.game).roles.index("seer")
     ask = next(parse(line) for to, line in reversed(match.transcript) if to == nicks[seer] and line.startswith(ASK))
     assert (
         ask.args[2] == "seer_check" and "none" in ask.list("options") and nicks[(seer + 1) % 8] in ask.list("options")
@@ -348,10 +349,10 @@ class Watcher(Bot):
         self.seats: list[str] = []
         self.asks: list[Ask] = []
 
-    def on_start(self, game: GameView) -> None:
+    def on_start(self, game: GameView[Any]) -> None:
         self.seats = game.seats
 
-    def decide(self, game: GameView, ask: Ask) -> str | list[str]:
+    def decide(self, game: GameView[Any], ask: Ask) -> str | list[str]:
         self.asks.append(ask)
         return super().decide(game, ask)
 
@@ -381,7 +382,7 @@ def test_the_sdk_reads_the_rules_into_the_game_options() -> None:
     seen: dict[str, str] = {}
 
     class Reader(Bot):
-        def vote(self, game: GameView, ask: Ask) -> str:
+        def vote(self, game: GameView[Any], ask: Ask) -> str:
             seen.update(game.options)
             return ask.random(self.rng)  # type: ignore[return-value]
 
@@ -418,7 +419,7 @@ def test_the_dead_are_told_they_cannot_talk() -> None:
     hub.sessions.clear()  # nobody answers: the game waits at night 1
     match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 6, hub.channel, hub.now)
     hub.run()
-    match.game.kill(3, "test")  # a death in the day, as a hunter's shot would be
+    werewolf(match.game).kill(3, "test")  # a death in the day, as a hunter's shot would be
     hub.referee.poll(hub.now)  # and said: the dead know it from then on
     hub.referee.on_message("p3", hub.channel, "boo", hub.now)
     hub.referee.on_message("p4", hub.channel, "hello", hub.now)
@@ -443,7 +444,7 @@ def test_a_night_lasts_the_configured_minimum_whoever_is_asked(minimum: float) -
         said.append((hub.now, target, text))
         send(target, text)
 
-    hub.referee.send = timed  # type: ignore[method-assign]
+    hub.referee.send = timed
     nights: list[float] = []
     asked_per_night: set[int] = set()
     for seed in range(6):
@@ -487,7 +488,7 @@ def test_an_operator_stop_is_said_at_once_even_during_a_long_night() -> None:
 class Killer(Bot):
     """A random bot whose pack kills the first player it may."""
 
-    def decide(self, game: GameView, ask: Ask) -> Any:
+    def decide(self, game: GameView[Any], ask: Ask) -> Any:
         return ask.options[0] if ask.kind == "wolf_vote" else super().decide(game, ask)
 
 
@@ -503,7 +504,7 @@ def test_while_a_night_is_held_its_players_are_answered_as_they_were_told() -> N
         "werewolf", nicks, WerewolfOptions(roleCounts="werewolf:2,seer:1"), 1, hub.channel, hub.now
     )
     hub.run()  # every night answer is in; the night is held until its minimum
-    game = match.game
+    game = werewolf(match.game)
     dead = [s for s in range(len(nicks)) if not game.alive[s]]
     assert match.next_deadline() == 60.0 and not any(line.startswith("DAWN") for _, line in match.transcript)
     wolf, other = (s for s, r in enumerate(game.roles) if r == "werewolf")
@@ -547,7 +548,12 @@ def puppet_game(seed: int, **options: Any) -> tuple[LocalHub, Match, list[Puppet
         hub.connect(nick, Bot(seed=i))
     log: Log = []
     send = hub.referee.send
-    hub.referee.send = lambda target, text: (log.append(("SEND", target, text)), send(target, text))
+
+    def logged(target: str, text: str) -> None:
+        log.append(("SEND", target, text))
+        send(target, text)
+
+    hub.referee.send = logged
     hub.referee.mode = lambda channel, modes: log.append(("MODE", channel, modes))
     match = hub.referee.start_game("werewolf", NAMES, WerewolfOptions(**options), seed, hub.channel, hub.now)
     return hub, match, [install(hub, Puppet(n)) for n in NAMES], log
@@ -593,7 +599,9 @@ def test_refused_answers_get_the_documented_codes_and_name_players_by_nick() -> 
     check_refused(hub, match, other, f"ANSWER {gid} {rid} abstain", ErrorCode.STALE_REQUEST, gid, rid)
     text = last_error(other).text
     check_refused(hub, match, other, f"ANSWER {gid} 1000000 abstain", ErrorCode.STALE_REQUEST, gid, "1000000")
-    assert last_error(other).text.replace("1000000", rid) == text
+    unknown = last_error(other).text
+    assert unknown is not None
+    assert unknown.replace("1000000", rid) == text
     answer(hub, voter, ask, "abstain")
     check_refused(hub, match, voter, f"ANSWER {gid} {rid} abstain", ErrorCode.ALREADY_ACTED, gid, rid)
     # No explanation shows a seat number (a count may show: WRONG_COUNT says how many).
@@ -613,7 +621,7 @@ def test_refused_answers_get_the_documented_codes_and_name_players_by_nick() -> 
 
 def test_the_dead_may_not_talk_to_the_pack() -> None:
     hub, match, puppets, _ = puppet_game(3)
-    game = match.game
+    game = werewolf(match.game)
     wolf = next(s for s, r in enumerate(game.roles) if r == "werewolf")
     game.kill(wolf, "test")
     hub.now = match.next_deadline() or hub.now  # the night's public lines are due: the death is said
