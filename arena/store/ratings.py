@@ -125,12 +125,11 @@ class Ratings:
         system = next((s for s in self.systems if s.name == system_name), None)
         if system is None:
             raise KeyError(system_name)
-        with self.db.transaction(write=False):
-            games = self.db.execute(
-                "SELECT seq, kind, forfeited FROM games WHERE game = ? AND tournament = ? ORDER BY seq",
-                (game, tournament),
-            ).fetchall()
-            rows = replay.outcome_rows(self.db, "WHERE g.game = ? AND g.tournament = ?", (game, tournament))
+        games = self.db.execute(
+            "SELECT seq, kind, forfeited FROM games WHERE game = ? AND tournament = ? ORDER BY seq",
+            (game, tournament),
+        ).fetchall()
+        rows = replay.outcome_rows(self.db, "WHERE g.game = ? AND g.tournament = ?", (game, tournament))
         state: dict[Entity, Rating] = {}
         history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
         for number, (seq, kind, forfeited) in enumerate(games, 1):
@@ -145,7 +144,8 @@ class Ratings:
         games of this type, 1 for the first, rating): over every stored game as stored, or
         over ``tournament``'s games rated afresh, as its leaderboard."""
         if tournament is not None:
-            return self._tournament_history(game, system, tournament)
+            with self.db.transaction(write=False):  # its games and their outcomes, as of one moment
+                return self._tournament_history(game, system, tournament)
         history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
         numbers: dict[int, int] = {}
         for seq, entity, mu, sigma in self.db.execute(
@@ -161,8 +161,13 @@ class Ratings:
     def standings(
         self, game: str, system: str, tournament: str | None = None
     ) -> tuple[list[LeaderRow], dict[str, list[tuple[int, Rating]]]]:
-        """``leaderboard`` and ``history`` together."""
-        return self.leaderboard(game, system, tournament=tournament), self.history(game, system, tournament)
+        """``leaderboard`` and ``history`` together, as of one moment (a game recorded
+        meanwhile is in both or in neither)."""
+        with self.db.transaction(write=False):
+            board = self.leaderboard(game, system, tournament=tournament)
+            if tournament is None:
+                return board, self.history(game, system)
+            return board, self._tournament_history(game, system, tournament)
 
     def current(self, game: str, system: str, kind: str = BOT) -> dict[str, Rating]:
         """The current ratings of one kind of entity (bots, sides), by name."""
