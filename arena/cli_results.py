@@ -422,12 +422,14 @@ def register(main: click.Group) -> None:
     @click.option("--write", is_flag=True, help="Store the recomputed values (after changing ratings: settings).")
     @click.pass_obj
     def rebuild(obj: Any, write: bool) -> None:
-        """Recompute every rating from the stored games, in order, and compare with the stored values."""
+        """Recompute every rating from the stored games, in order, and compare with the stored values
+        (the changes, the current ratings and each tournament's standings)."""
         with open_store(obj.config, check=False, create=write) as store:
             report = store.ratings.rebuild(write=write)
         click.echo(
-            f"{counted(report.games, 'game')}, {counted(report.changes_checked, 'rating change')} and "
-            f"{counted(report.ratings_checked, 'current rating')} recomputed"
+            f"{counted(report.games, 'game')}, {counted(report.changes_checked, 'rating change')}, "
+            f"{counted(report.ratings_checked, 'current rating')} and "
+            f"{counted(report.standings_checked, 'tournament standing')} recomputed"
         )
         if report.exact:
             click.echo("every stored value matches exactly")

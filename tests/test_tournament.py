@@ -26,7 +26,8 @@ from arena.protocol import RATINGS, Reassembler, parse
 from arena.ratings.model import BOT, Change, Rating
 from arena.referee.recorder import ratings_message
 from arena.store import Store
-from arena.tournament import Schedule, Settings, TournamentError, load_bot_class, play_local
+from arena.tournament import Progress, Schedule, Settings, TournamentError, load_bot_class, play_local
+from arena.tournament.progress import Pace
 
 KEY = bytes(range(32))
 
@@ -519,3 +520,51 @@ def test_progress_shows_the_leaders_of_this_tournament_only(tmp_path: Path) -> N
             report=lambda progress: seen.append({bot for bot, _ in progress.leaders}),
         )
     assert len(seen) == 3 and all(leaders and leaders <= {"x1", "x2", "x3", "x4", "x5"} for leaders in seen)
+
+
+def test_an_interrupted_local_tournament_keeps_the_standings_of_one_run(tmp_path: Path) -> None:
+    """Stopped after its 5th game and resumed, a tournament's kept standings are its games
+    rated afresh (``rebuild`` compares them bit for bit), and the progress lines of the
+    resumed run read them."""
+    config = config_for(tmp_path)
+
+    def stop(progress: Progress) -> None:
+        if progress.done == 5:
+            raise KeyboardInterrupt
+
+    with Store(config.store.path) as store:
+        with pytest.raises(KeyboardInterrupt):
+            play_local(settings(games=12), AvalonOptions(), store, config, report=stop)
+        assert store.tournaments.get("t1")[1] == 5
+        seen: list[Progress] = []
+        assert play_local(settings(games=12), AvalonOptions(), store, config, report=seen.append) == 7
+        report = store.ratings.rebuild()
+        assert report.exact and report.standings_checked > 0
+        board = store.ratings.leaderboard("avalon", "elo", tournament="t1")
+        assert seen[-1].leaders == [(r.bot, r.score) for r in board[:3]]
+        assert [p.done for p in seen] == list(range(6, 13)) and all(0 < p.recent_games <= p.played_now for p in seen)
+
+
+def test_the_rate_and_eta_follow_the_last_games_not_the_whole_run() -> None:
+    pace = Pace(0.0, games=10, seconds=1000.0)
+    now = 0.0
+    for _ in range(10):  # slow games first
+        now += 1.0
+        pace.finished(now)
+    for _ in range(10):
+        now += 0.1
+        recent = pace.finished(now)
+    assert recent == (10, pytest.approx(1.0))
+    windowed = Progress(20, 120, 20, now, [], *recent)
+    assert windowed.rate == pytest.approx(10.0) and windowed.eta == pytest.approx(10.0)
+    since_start = Progress(20, 120, 20, now, [])
+    assert since_start.rate == pytest.approx(20 / 11) and since_start.eta == pytest.approx(55.0)
+    assert Progress(0, 10, 0, 0.0, []).eta is None
+
+
+def test_the_window_forgets_games_older_than_its_seconds_but_keeps_the_last() -> None:
+    pace = Pace(0.0, games=100, seconds=5.0)
+    for now in (1.0, 2.0, 3.0, 4.0):
+        pace.finished(now)
+    assert pace.finished(8.0) == (3, 6.0), "the games that ended at 3, 4 and 8 s (within 5 s), counted from 2 s"
+    assert pace.finished(100.0) == (1, 92.0), "a slow game is the window alone"

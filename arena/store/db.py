@@ -47,7 +47,7 @@ class Store:
         dialect = SQLite() if dialect is None else dialect
         self.db = Database(dialect.connect(self.path), dialect)
         try:
-            self.migrated_from = migrate(self.db, migrations)
+            self.migrated_from = migrate(self.db, migrations, self.systems)
         except BaseException:
             self.close()
             raise

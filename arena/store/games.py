@@ -1,8 +1,9 @@
 """Finished games: recorded whole (with their rating changes) in one transaction, listed, loaded.
 
-Why one transaction: a game, its events, its players' outcomes, its rating changes and
-the updated current ratings are written in one write transaction, and the new ratings are
-computed *inside* it from the ratings it reads (``Ratings.rate``). So a crash at any
+Why one transaction: a game, its events, its players' outcomes, its rating changes, the
+updated current ratings and its tournament's standings are written in one write
+transaction, and the new ratings are computed *inside* it from the ratings it reads
+(``Ratings.rate``, ``Ratings.write_standings``). So a crash at any
 moment leaves either all of it or none of it, and two referees writing to one file cannot
 both rate a game from the same stale ratings.
 """
@@ -48,6 +49,7 @@ class Games:
             self.ratings.write(seq, record.game, match, changes)
             self.live.claim(record.id, record.started)
             if record.tournament is not None:
+                self.ratings.write_standings(seq, record.tournament, record.game, match)
                 self.tournaments.count_game(record.tournament, record.finished)
         return changes
 

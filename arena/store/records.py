@@ -352,6 +352,8 @@ class RebuildReport:
     ratings_checked: int
     mismatches: tuple[Mismatch, ...]
     written: bool
+    standings_checked: int = 0
+    """Rows of the tournaments' standings recomputed (each tournament's games rated afresh)."""
 
     @property
     def exact(self) -> bool:

@@ -7,12 +7,17 @@ edited, because databases in the field have already run them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from ..ratings import RatingSystem, default_systems
 from .database import Database
+from .rebuild import fill_standings
 
-Migration = tuple[str, ...]
-"""The statements of one migration, run in one transaction with the version bump."""
+Step = Callable[[Database, Sequence[RatingSystem]], None]
+"""A step of a migration that SQL cannot say (rating stored games), given the store's rating systems."""
+
+Migration = tuple[str | Step, ...]
+"""The statements (and steps) of one migration, run in one transaction with the version bump."""
 
 V1: Migration = (
     """CREATE TABLE tournaments (
@@ -260,21 +265,48 @@ V6_SCRAM: Migration = (
     "ALTER TABLE bots ADD COLUMN scram_server_key BLOB",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE, V5_SAID, V6_SCRAM)
+V7_STANDINGS: Migration = (
+    # Each tournament's standings: its games alone rated in order, every rating new at its
+    # first game (what its leaderboard shows), kept game by game in the transaction that
+    # records the game, so a leaderboard reads its bots' rows instead of rating every game
+    # again. The tournaments stored before are rated afresh here, as their leaderboards were.
+    """CREATE TABLE standings (
+        tournament TEXT NOT NULL REFERENCES tournaments(id),
+        game TEXT NOT NULL,
+        system TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('bot', 'side')),
+        entity TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        score REAL NOT NULL,                   -- what the leaderboard sorts by
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL,
+        PRIMARY KEY (tournament, game, system, kind, entity)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX standings_board ON standings(tournament, game, system, kind, score DESC)",
+    fill_standings,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE, V5_SAID, V6_SCRAM, V7_STANDINGS)
 
 
 class SchemaError(Exception):
     """The database cannot be used by this version of the arena."""
 
 
-def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+def migrate(
+    db: Database, migrations: Sequence[Migration] = MIGRATIONS, systems: Sequence[RatingSystem] | None = None
+) -> int:
     """Bring the database to the latest version; returns the version it had before.
+    ``systems``: the rating systems a step rates with (``default_systems()`` unless given).
 
     Each migration runs in its own write transaction together with the version bump (which
     rolls back with the transaction), so a crash mid-migration leaves the previous version
     intact.
     """
     dialect = db.dialect
+    systems = default_systems() if systems is None else systems
     start = dialect.schema_version(db.conn)
     if start > len(migrations):
         raise SchemaError(
@@ -286,6 +318,9 @@ def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) -> int:
             if dialect.schema_version(db.conn) != version:
                 continue  # another process migrated meanwhile
             for statement in migrations[version]:
-                db.execute(statement)
+                if isinstance(statement, str):
+                    db.execute(statement)
+                else:
+                    statement(db, systems)
             db.execute(dialect.set_schema_version(version + 1))
     return start

@@ -20,7 +20,8 @@ from ..referee.room import Room
 from ..referee.service import RefereeService
 from ..sdk import Bot
 from ..store import Store
-from .schedule import Progress, ProgressCallback, Schedule, Settings, TournamentError, load_bot_class
+from .progress import Pace, Progress, ProgressCallback
+from .schedule import Schedule, Settings, TournamentError, load_bot_class
 
 log = logging.getLogger("arena.sdk")
 """The bots' faults are the SDK's news: logged where the SDK logs them."""
@@ -55,7 +56,9 @@ def open_tournament(store: Store, settings: Settings, wall: Callable[[], float] 
 
 
 class _Tracker:
-    """Turns finished games into Progress reports with the current leaders."""
+    """Turns finished games into Progress reports with the current leaders, read from the
+    tournament's kept standings (its bots' rows: the cost of a report does not grow with
+    the games played) and the pace of the last games."""
 
     def __init__(self, store: Store, settings: Settings, done: int, report: ProgressCallback | None) -> None:
         self.store = store
@@ -64,10 +67,13 @@ class _Tracker:
         self.played = 0
         self.report = report
         self.start = time.perf_counter()
+        self.pace = Pace(self.start)
 
     def __call__(self, match: Match | None = None) -> None:
         self.done += 1
         self.played += 1
+        now = time.perf_counter()
+        recent = self.pace.finished(now)
         if self.report is not None:
             rows = self.store.ratings.leaderboard(self.settings.game, "elo", limit=3, tournament=self.settings.id)
             self.report(
@@ -75,8 +81,9 @@ class _Tracker:
                     self.done,
                     self.settings.games,
                     self.played,
-                    time.perf_counter() - self.start,
+                    now - self.start,
                     [(r.bot, r.score) for r in rows],
+                    *recent,
                 )
             )
 

@@ -20,7 +20,7 @@ import random
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..core import kit as kits
@@ -186,25 +186,3 @@ def load_bot_class(spec: str) -> type[Bot]:
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise TournamentError(f"bot {spec!r}: {name} is not a subclass of arena.sdk.Bot")
     return cls
-
-
-@dataclass
-class Progress:
-    """What a progress display needs after each game."""
-
-    done: int
-    total: int
-    played_now: int
-    seconds: float
-    leaders: list[tuple[str, float]]
-
-    @property
-    def rate(self) -> float:
-        return self.played_now / self.seconds if self.seconds > 0 else 0.0
-
-    @property
-    def eta(self) -> float | None:
-        return (self.total - self.done) / self.rate if self.rate > 0 else None
-
-
-ProgressCallback = Callable[[Progress], None]

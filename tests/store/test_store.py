@@ -18,6 +18,7 @@ from arena.core.events import Event
 from arena.ratings import BOT, SIDE, Elo, TrueSkill
 from arena.store import MIGRATIONS, GameRecord, ParametersChanged, SchemaError, Store, build_match
 from arena.store import ratings as store_ratings
+from arena.store import replay as store_replay
 from arena.store.schema import V1
 
 from .helpers import avalon_record, many_records, result_of
@@ -304,9 +305,7 @@ def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store: Store) 
             "SELECT seat, bot, grp, rank, adv FROM outcomes WHERE game_seq = ? ORDER BY seat", (seq,)
         ).fetchall()
         forfeited = r.result.forfeited if r.result else None
-        assert store_ratings._match_from_rows(r.match().kind, rows, forfeited) == build_match(
-            r.nicks, r.sides, r.result
-        )
+        assert store_replay.match_from_rows(r.match().kind, rows, forfeited) == build_match(r.nicks, r.sides, r.result)
 
 
 def test_other_parameters_are_refused_until_a_rebuild_rewrites(tmp_path: Path) -> None:
