@@ -535,7 +535,8 @@ def test_an_interrupted_local_tournament_keeps_the_standings_of_one_run(tmp_path
     with Store(config.store.path) as store:
         with pytest.raises(KeyboardInterrupt):
             play_local(settings(games=12), AvalonOptions(), store, config, report=stop)
-        assert store.tournaments.get("t1")[1] == 5
+        found = store.tournaments.get("t1")
+        assert found is not None and found[1] == 5
         seen: list[Progress] = []
         assert play_local(settings(games=12), AvalonOptions(), store, config, report=seen.append) == 7
         report = store.ratings.rebuild()

@@ -19,7 +19,7 @@ from arena.store.schema import MIGRATIONS
 
 from .helpers import avalon_record
 
-Row = tuple[str, str, str, str, str, int, int, int]
+Row = tuple[str, str, str, int, int, int]
 """A kept standing as compared: mu, sigma and score in hex (every bit), games, wins, last seq."""
 
 
@@ -75,7 +75,7 @@ def record_all(store: Store, records: list[GameRecord]) -> None:
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 30), st.integers(0, 10**6))
-def test_kept_standings_equal_the_tournaments_rated_afresh(n, seed):
+def test_kept_standings_equal_the_tournaments_rated_afresh(n: int, seed: int) -> None:
     records = mixed_records(n, seed)
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "p.db") as store:
         record_all(store, records)
@@ -89,7 +89,7 @@ def test_kept_standings_equal_the_tournaments_rated_afresh(n, seed):
                 assert [row.score for row in board] == sorted((row.score for row in board), reverse=True)
 
 
-def test_a_tournaments_board_reads_its_kept_rows(tmp_path):
+def test_a_tournaments_board_reads_its_kept_rows(tmp_path: Path) -> None:
     records = mixed_records(30, 4)
     with Store(tmp_path / "s.db") as store:
         record_all(store, records)
@@ -102,7 +102,7 @@ def test_a_tournaments_board_reads_its_kept_rows(tmp_path):
         assert store.ratings.leaderboard("avalon", "elo", tournament="nope") == []
 
 
-def test_the_migration_keeps_the_standings_of_tournaments_stored_before(tmp_path):
+def test_the_migration_keeps_the_standings_of_tournaments_stored_before(tmp_path: Path) -> None:
     """A store from before kept standings (the same file without their table, at the
     schema version before it) gets them on opening: rated afresh, as its boards were."""
     records = mixed_records(40, 7)
@@ -125,7 +125,7 @@ def test_the_migration_keeps_the_standings_of_tournaments_stored_before(tmp_path
         assert store.ratings.rebuild().exact
 
 
-def test_rebuild_finds_a_tampered_standing_and_rewrites_it(tmp_path):
+def test_rebuild_finds_a_tampered_standing_and_rewrites_it(tmp_path: Path) -> None:
     records = mixed_records(25, 3)
     with Store(tmp_path / "t.db") as store:
         record_all(store, records)
