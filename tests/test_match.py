@@ -3,7 +3,9 @@ secrecy of the channel, routing of requests, refused answers, deadlines, renames
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -523,6 +525,25 @@ def default_of(match: Match, seat: int, ask: Message) -> object:
 def asked_entries(match: Match, seat: int) -> list[tuple[str, object]]:
     """The seat's answers in the engine's history: every one of them was asked."""
     return [(k, v) for s, k, v in match.game.history if s == seat]
+
+
+def test_a_finished_match_is_freed_without_the_cyclic_collector() -> None:
+    """No part of a match refers back to it (the floor and the asker hand their forfeits to
+    it rather than holding its methods): a game is freed as soon as it is dropped, not later
+    by the cyclic collector, whose passes over thousands of finished games cost a tournament."""
+    hub, nicks = new_hub(5, escalation=("warn", "default", "forfeit"), decision=30, grace=10)
+    match = start(hub, nicks, seed=5)
+    install(hub, Puppet(nicks[2]))  # silent: the game ends with a forfeit, through the asker
+    match = _play_started(hub, match)
+    assert match.game.result is not None and match.game.result.forfeited == 2
+    gc.collect()
+    gc.disable()
+    try:
+        freed = weakref.ref(match), weakref.ref(match.game), weakref.ref(match.floor)
+        del match
+        assert [ref() is None for ref in freed] == [True, True, True]
+    finally:
+        gc.enable()
 
 
 def test_silent_bot_is_warned_then_defaulted_then_forfeited() -> None:

@@ -4,7 +4,7 @@ request with its deadline, and what a missed deadline brings (a WARN, the defaul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ..core.decisions import Decision
 from ..core.events import Event
@@ -17,8 +17,7 @@ from .seats import Seats
 
 
 class Asker:
-    """Sends a match's requests and keeps their deadlines; ``publish`` says the events of a
-    forfeit it brings about."""
+    """Sends a match's requests and keeps their deadlines."""
 
     def __init__(
         self,
@@ -31,7 +30,6 @@ class Asker:
         requests: Requests,
         deadlines: Deadlines,
         queued: bool,
-        publish: Callable[[Sequence[Event]], None],
     ) -> None:
         self.gid = gid
         self.game = game
@@ -44,7 +42,6 @@ class Asker:
         self.queued = queued
         """Whether the transport queues lines (``MatchOutput.after_sent``): a request's clock
         then starts when its lines go out."""
-        self.publish = publish
 
     def ask_new(self, pending: Sequence[Decision], now: float) -> None:
         """Ask the pending decisions not asked yet (a round may grow: a Werewolf night adds
@@ -111,13 +108,13 @@ class Asker:
         went = self.requests.sent(seats, request.rid, now, self.queued)
         self.deadlines.start(request.rid, seats, seconds, now, len(self.record.transcript), went)
 
-    def missed(self, seat: int, now: float) -> None:
+    def missed(self, seat: int, now: float) -> list[Event]:
         """The seat's deadline passed: the next step of its escalation (a WARN with a grace,
-        its decision's default, or a forfeit)."""
+        its decision's default, or a forfeit, whose events it returns for the match to publish)."""
         game, deadlines, timeouts = self.game, self.deadlines, self.timeouts
         if game.decision_for(seat) is None:
             deadlines.at.pop(seat, None)
-            return
+            return []
         step = deadlines.escalate(seat, game.escalation or timeouts.escalation)
         request = self.requests.of(seat)
         assert request is not None
@@ -134,14 +131,13 @@ class Asker:
                 ),
             )
             deadlines.start(rid, {seat}, timeouts.grace, now, len(self.record.transcript))
-            return
+            return []
         deadlines.drop(seat)
         self.requests.close((seat,))
         player = self.seats.names[seat]
         if step == FORFEIT_STEP:
             self.record.send(None, Message.make(TIMEOUT, self.gid, rid, player=player, action="forfeit"))
-            self.publish(game.forfeit(seat, "timeout"))
-            return
+            return game.forfeit(seat, "timeout")
         decision = game.decision_for(seat)
         assert decision is not None
         # Only a public request's timeout is public: the default of a private one would tell
@@ -149,3 +145,4 @@ class Asker:
         to = None if decision.kind in game.public_kinds else self.seats.nicks[seat]
         self.record.send(to, Message.make(TIMEOUT, self.gid, rid, player=player, action="default"))
         game.apply(seat, decision.kind, game.default_answer(decision))
+        return []  # (its events go out with the match's next step, as an answer's do)

@@ -8,7 +8,6 @@ out of turn is refused here and left out of the game, voiced or not.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 
 from ..core.errors import ErrorCode, IllegalAction
 from ..core.game import Game
@@ -36,7 +35,9 @@ class Floor:
     """The floor of one game: whose turn it is to speak, how much each seat has said, and
     the voice its transport gives the speaker (``on_floor``).
 
-    ``forfeit(seat, now)`` ends the game of a seat over its speech budget."""
+    A seat that goes over its speech budget is left in ``overspent`` for the match to end
+    its game: the floor holds no way back to the match, so that a finished game is freed as
+    soon as nothing refers to it, not later by the cyclic garbage collector."""
 
     def __init__(
         self,
@@ -45,7 +46,6 @@ class Floor:
         knowledge: Knowledge,
         private_talk: str,
         private_lines: int | None,
-        forfeit: Callable[[int, float], None],
     ) -> None:
         self.game = game
         self.record = record
@@ -54,7 +54,8 @@ class Floor:
         """Why a ``TEAM`` line is refused when its sender may not talk in private now."""
         self.private_lines = private_lines
         """Lines a turn of private speech holds (Tuvalon's second discussion); None: no cap."""
-        self.forfeit = forfeit
+        self.overspent: int | None = None
+        """A seat whose last line went over its speech budget: it forfeits (``Match``)."""
         self.spoken = [0] * game.players
         """Bytes each seat has said (its speeches and private lines), for the speech budget."""
         self._holder: int | None = None
@@ -159,14 +160,15 @@ class Floor:
 
     def _over_budget(self, seat: int, text: str, now: float) -> bool:
         """Count ``text`` against the seat's speech budget (``Game.speech_budget``); a line
-        that goes over it is neither relayed nor kept, and the seat forfeits the game at once."""
+        that goes over it is neither relayed nor kept, and the seat forfeits the game at once
+        (``overspent``)."""
         budget = self.game.speech_budget()
         if budget is None:
             return False
         self.spoken[seat] += len(text.encode())
         if self.spoken[seat] <= budget:
             return False
-        self.forfeit(seat, now)
+        self.overspent = seat
         return True
 
     def team(self, bot: str, msg: Message, reply_to: str | None = None, now: float = 0.0) -> None:

@@ -116,7 +116,7 @@ class GameLines:
     def team(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)
         if found is not None and not self._refused_paused(sender, msg, ErrorCode.INVALID_PHASE):
-            found[1].floor.team(found[0].name, msg, reply_to=sender, now=now)
+            found[1].team(found[0].name, msg, sender, now)
 
     def _refused_paused(self, sender: str, msg: Message, code: ErrorCode) -> bool:
         """Refuse a game line for a paused game, outside its record (nothing of it can be

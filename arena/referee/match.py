@@ -63,9 +63,7 @@ class Match:
         self.knowledge = Knowledge(game)
         self.requests = Requests(game)
         self.deadlines = Deadlines(timeouts, len(self.seats), output.after_sent)
-        self.floor = Floor(
-            game, self.record, self.knowledge, lines.private_talk, lines.private_lines, self._forfeit_speech
-        )
+        self.floor = Floor(game, self.record, self.knowledge, lines.private_talk, lines.private_lines)
         self.asker = Asker(
             gid,
             game,
@@ -76,7 +74,6 @@ class Match:
             self.requests,
             self.deadlines,
             output.after_sent is not None,
-            self._publish,
         )
         self._suspended = False
         """Restored from the store and waiting for its bots (``restore``), or paused
@@ -294,10 +291,27 @@ class Match:
             return
         self._advance(now)
 
-    def _forfeit_speech(self, seat: int, now: float) -> None:
-        """The seat said more than its speech budget: it forfeits the game at once."""
-        self._publish(self.game.forfeit(seat, "speech_budget"))
-        self._advance(now)
+    def said(self, bot: str | None, nick: str, text: str, now: float) -> None:
+        """A line ``nick`` (playing ``bot``) said in the game's channel: a speech at the
+        floor (``Floor.said``) where the game gives turns, else free talk (``Floor.chatted``)."""
+        if self.game.floor_kinds:
+            self.floor.said(bot, nick, text, now)
+            self._forfeit_overspent(now)
+        else:
+            self.floor.chatted(bot, nick, text, now)
+
+    def team(self, bot: str, msg: Message, reply_to: str | None, now: float) -> None:
+        """``TEAM`` from ``bot``: see ``Floor.team``."""
+        self.floor.team(bot, msg, reply_to=reply_to, now=now)
+        self._forfeit_overspent(now)
+
+    def _forfeit_overspent(self, now: float) -> None:
+        """A seat that said more than its speech budget forfeits the game at once."""
+        seat = self.floor.overspent
+        if seat is not None:
+            self.floor.overspent = None
+            self._publish(self.game.forfeit(seat, "speech_budget"))
+            self._advance(now)
 
     # -- deadlines ------------------------------------------------------------------
 
@@ -313,7 +327,9 @@ class Match:
         for seat, deadline in sorted(deadlines.at.items(), key=lambda kv: kv[1]):
             if self.over or not deadlines.passed(seat, deadline, now):
                 continue
-            self.asker.missed(seat, now)
+            forfeited = self.asker.missed(seat, now)
+            if forfeited:
+                self._publish(forfeited)
         self._advance(now)
 
     # -- moving the game on ---------------------------------------------------------

@@ -202,10 +202,7 @@ class Referee:
                         return  # nothing said while it is paused is part of the game: none of it could be stored
                     info = self.bot_of(sender, account)
                     name = None if info is None else info.name
-                    if match.game.floor_kinds:
-                        match.floor.said(name, sender, text, now)
-                    else:
-                        match.floor.chatted(name, sender, text, now)
+                    match.said(name, sender, text, now)
                     return
             if msg is None:
                 try:
