@@ -26,7 +26,9 @@ PACKAGE = ROOT / "arena" / "games" / "werewolf"
 CITE = re.compile(r"§(\d+(?:\.\d+)*)(?:, steps? (\d+)(?: and (\d+))?)?")
 SPEC_NUMBER = re.compile(r"(?<![\w.§])(?<!step )(?<!steps )\d{1,2}(?:\.\d+)+(?![\d.]*\d)(?! ==)")
 SPEC_SECTION = re.compile(r"(?<!protocol\.md, )(?<!protocol\.md's )\b[Ss]ections? \d|\b[Ee]xamples? \d")
-EMITTERS = {"tell", "tell_when_free", "_emit"}
+EMITTERS = {"tell": 0, "tell_when_free": 1, "_emit": 0}
+"""Who emits events, with the position of the kind among its arguments (the night's
+``tell_when_free`` takes the game first)."""
 
 
 def sections(text: str) -> dict[str, str]:
@@ -108,8 +110,8 @@ def test_the_spec_number_check_can_fail() -> None:
 
 
 def event_kinds() -> set[str]:
-    """Every event kind the package emits: the first argument of ``tell``, ``tell_when_free``
-    and ``_emit``, written out or as a module constant."""
+    """Every event kind the package emits: the kind argument of ``tell``, ``tell_when_free``
+    and ``_emit`` (``EMITTERS``), written out or as a module constant."""
     kinds = set()
     for path in modules():
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -123,13 +125,16 @@ def event_kinds() -> set[str]:
             if isinstance(target, ast.Name)
         }
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and node.args:
+            if isinstance(node, ast.Call):
                 name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-                first = node.args[0]
-                if name in EMITTERS and isinstance(first, ast.Constant) and isinstance(first.value, str):
-                    kinds.add(first.value)
-                elif name in EMITTERS and isinstance(first, ast.Name) and first.id in constants:
-                    kinds.add(constants[first.id])
+                at = EMITTERS.get(name)
+                if at is None or len(node.args) <= at:
+                    continue
+                kind = node.args[at]
+                if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
+                    kinds.add(kind.value)
+                elif isinstance(kind, ast.Name) and kind.id in constants:
+                    kinds.add(constants[kind.id])
     return kinds
 
 

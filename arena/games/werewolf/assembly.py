@@ -30,8 +30,7 @@ def _pairs(counts: dict[int, int]) -> list[list[int]]:
 class Assembly:
     """The day's order, who is still to be asked in it, and the votes of the round."""
 
-    def __init__(self, game: WerewolfGame) -> None:
-        self.game = game
+    def __init__(self) -> None:
         self.order: list[int] = []
         """Today's living players round the table, from where the day's turns start."""
         self.queue: list[int] = []
@@ -62,46 +61,47 @@ class Assembly:
 
     # -- leader election (§4, step 1) ------------------------------------------------
 
-    def elect_leader(self, _: Any) -> None:
-        living = self.game.living()
-        start = living[self.game.rng.randrange(len(living))]
-        self.order = speaking_order(self.game.alive, start, COUNTERCLOCKWISE)
+    def elect_leader(self, game: WerewolfGame, _: Any) -> None:
+        living = game.living()
+        start = living[game.rng.randrange(len(living))]
+        self.order = speaking_order(game.alive, start, COUNTERCLOCKWISE)
         self.candidates = []
-        self.queue = [s for s in self.order if self.may_speak(s)]
-        self.game._then(("candidacy", None))
+        self.queue = [s for s in self.order if self.may_speak(game, s)]
+        game._then(("candidacy", None))
 
-    def ask_candidacy(self, _: Any) -> None:
+    def ask_candidacy(self, game: WerewolfGame, _: Any) -> None:
         seat = self.queue.pop(0)
-        self.game._then(("candidacy", None) if self.queue else ("leader_votes", None))
-        self.game._open((self._fixed_choice(seat, "candidacy", (STAND, DECLINE)),))
+        game._then(("candidacy", None) if self.queue else ("leader_votes", None))
+        game._open((self._fixed_choice(seat, "candidacy", (STAND, DECLINE)),))
 
-    def on_candidacy(self, seat: int, value: str) -> None:
+    def on_candidacy(self, game: WerewolfGame, seat: int, value: str) -> None:
         if value == STAND:
             self.candidates.append(seat)
-        self.game.tell("candidacy", {"seat": seat, "stand": value == STAND})
-        self.game._advance()
+        game.tell("candidacy", {"seat": seat, "stand": value == STAND})
+        game._advance()
 
-    def leader_votes(self, _: Any) -> None:
+    def leader_votes(self, game: WerewolfGame, _: Any) -> None:
         self.votes = {}
         if len(self.candidates) > 1:
             self.queue = [s for s in self.order if s not in self.candidates]
             if self.queue:
-                self.game._then(("leader_ballot", None))
+                game._then(("leader_ballot", None))
                 return
-        self.leader_result(None)
+        self.leader_result(game, None)
 
-    def ask_leader_vote(self, _: Any) -> None:
+    def ask_leader_vote(self, game: WerewolfGame, _: Any) -> None:
         seat = self.queue.pop(0)
-        self.game._then(("leader_ballot", None) if self.queue else ("leader_result", None))
-        self.game._open((Choice(seat, "leader_vote", (*self.candidates, ABSTAIN), refusals=self._vote_refusals(seat)),))
+        game._then(("leader_ballot", None) if self.queue else ("leader_result", None))
+        game._open(
+            (Choice(seat, "leader_vote", (*self.candidates, ABSTAIN), refusals=self._vote_refusals(game, seat)),)
+        )
 
-    def on_leader_vote(self, seat: int, value: Any) -> None:
+    def on_leader_vote(self, game: WerewolfGame, seat: int, value: Any) -> None:
         self.votes[seat] = value
-        self.game.tell("leader_vote", {"seat": seat, "vote": value})
-        self.game._advance()
+        game.tell("leader_vote", {"seat": seat, "vote": value})
+        game._advance()
 
-    def leader_result(self, _: Any) -> None:
-        game = self.game
+    def leader_result(self, game: WerewolfGame, _: Any) -> None:
         counts, abstentions, top = tally(self.votes, majority=False)
         tied = top or list(self.candidates)
         if not tied:
@@ -123,74 +123,71 @@ class Assembly:
 
     # -- discussion order (§4, step 5) ------------------------------------------------
 
-    def leader_alive(self) -> bool:
-        game = self.game
+    def leader_alive(self, game: WerewolfGame) -> bool:
         return game.options.leaderEnabled and game.leader is not None and game.alive[game.leader]
 
-    def choose_order(self, _: Any) -> None:
-        game = self.game
+    def choose_order(self, game: WerewolfGame, _: Any) -> None:
         game.phase = DAY_DISCUSSION
         victims = sorted(game.victims)
-        if self.leader_alive():
+        if self.leader_alive(game):
             assert game.leader is not None
             self._start = None
             if victims:  # asked even with one dead to start from: every decision is asked (protocol.md, section 4)
                 game._then(("order_direction", None))
                 game._open((Choice(game.leader, "order_start", tuple(victims)),))
             else:
-                self.ask_direction(None)
+                self.ask_direction(game, None)
             return
         if victims:
             start = victims[game.rng.randrange(len(victims))]
         else:
             living = game.living()
             start = living[game.rng.randrange(len(living))]
-        self._set_order(start, COUNTERCLOCKWISE, None)
+        self._set_order(game, start, COUNTERCLOCKWISE, None)
 
-    def on_order_start(self, seat: int, value: int) -> None:
+    def on_order_start(self, game: WerewolfGame, seat: int, value: int) -> None:
         self._start = value
-        self.game._advance()
+        game._advance()
 
-    def ask_direction(self, _: Any) -> None:
-        assert self.game.leader is not None
-        self.game._open((self._fixed_choice(self.game.leader, "order_direction", (CLOCKWISE, COUNTERCLOCKWISE)),))
+    def ask_direction(self, game: WerewolfGame, _: Any) -> None:
+        assert game.leader is not None
+        game._open((self._fixed_choice(game.leader, "order_direction", (CLOCKWISE, COUNTERCLOCKWISE)),))
 
-    def on_order_direction(self, seat: int, value: str) -> None:
-        start = self._start if self._start is not None else (seat + STEP.get(value, -1)) % self.game.players
-        self._set_order(start, value, seat)
-        self.game._advance()
+    def on_order_direction(self, game: WerewolfGame, seat: int, value: str) -> None:
+        start = self._start if self._start is not None else (seat + STEP.get(value, -1)) % game.players
+        self._set_order(game, start, value, seat)
+        game._advance()
 
-    def _set_order(self, start: int, direction: str, leader: int | None) -> None:
-        self.order = speaking_order(self.game.alive, start, direction)
-        speakers = [s for s in self.order if self.may_speak(s)]
-        if leader is not None and self.may_speak(leader) and speakers and speakers[-1] != leader:
+    def _set_order(self, game: WerewolfGame, start: int, direction: str, leader: int | None) -> None:
+        self.order = speaking_order(game.alive, start, direction)
+        speakers = [s for s in self.order if self.may_speak(game, s)]
+        if leader is not None and self.may_speak(game, leader) and speakers and speakers[-1] != leader:
             speakers.append(leader)
         self.queue = list(speakers)
-        self.game.tell("order", {"start": start, "direction": direction, "speakers": speakers, "leader": leader})
+        game.tell("order", {"start": start, "direction": direction, "speakers": speakers, "leader": leader})
 
     # -- speaking turns ----------------------------------------------------------------
 
-    def may_speak(self, seat: int) -> bool:
+    def may_speak(self, game: WerewolfGame, seat: int) -> bool:
         """Whether ``seat`` gets turns at the floor today (a silenced player does not)."""
-        return not statuses.has(self.game, statuses.SILENCED, seat)
+        return not statuses.has(game, statuses.SILENCED, seat)
 
-    def speeches(self, purpose: str) -> None:
+    def speeches(self, game: WerewolfGame, purpose: str) -> None:
         if not self.queue:
             return
         seat = self.queue.pop(0)
         self._purpose = purpose
         if self.queue:
-            self.game._then(("speeches", purpose))
+            game._then(("speeches", purpose))
         kind = "last_words" if purpose == "last_words" else "speak"
-        self.game._open((self._fixed_choice(seat, kind, (DONE, PASS)),))
+        game._open((self._fixed_choice(seat, kind, (DONE, PASS)),))
 
-    def on_speak(self, seat: int, value: str) -> None:
-        self.game.tell("speech", {"seat": seat, "purpose": self._purpose, "passed": value == PASS})
-        self.game._advance()
+    def on_speak(self, game: WerewolfGame, seat: int, value: str) -> None:
+        game.tell("speech", {"seat": seat, "purpose": self._purpose, "passed": value == PASS})
+        game._advance()
 
-    def last_words(self, eligible: list[int]) -> None:
-        game = self.game
-        eligible = [s for s in eligible if self.may_speak(s)]
+    def last_words(self, game: WerewolfGame, eligible: list[int]) -> None:
+        eligible = [s for s in eligible if self.may_speak(game, s)]
         chosen = last_words_order(eligible, game.last_words_left, game.options.lastWordsOrder, game.players, game.rng)
         if game.last_words_left is not None:
             game.last_words_left -= len(chosen)
@@ -199,56 +196,55 @@ class Assembly:
 
     # -- votes (§4, step 6) -----------------------------------------------------------
 
-    def may_vote(self, seat: int) -> bool:
+    def may_vote(self, game: WerewolfGame, seat: int) -> bool:
         """Whether ``seat`` votes on executions today (a revealed idiot, a punished voter do not)."""
-        return not self.game.state[seat].get("no_vote") and not statuses.has(self.game, statuses.VOTELESS, seat)
+        return not game.state[seat].get("no_vote") and not statuses.has(game, statuses.VOTELESS, seat)
 
-    def voters_against(self, seat: int) -> list[int]:
+    def voters_against(self, game: WerewolfGame, seat: int) -> list[int]:
         """The living players who voted for ``seat`` in the round that just executed them."""
-        return sorted(s for s, vote in self.votes.items() if vote == seat and self.game.alive[s])
+        return sorted(s for s, vote in self.votes.items() if vote == seat and game.alive[s])
 
-    def _vote_refusals(self, seat: int) -> dict[Any, Refusal]:
-        refusals = self.game.dead_refusals()
+    def _vote_refusals(self, game: WerewolfGame, seat: int) -> dict[Any, Refusal]:
+        refusals = game.dead_refusals()
         refusals[seat] = (ErrorCode.CANNOT_SELF_TARGET, "you cannot vote for yourself")
         return refusals
 
-    def vote(self, round_: int) -> None:
-        game = self.game
+    def vote(self, game: WerewolfGame, round_: int) -> None:
         game.phase = DAY_VOTE
         self.votes = {}
         self.queue = [
-            s for s in self.order if game.alive[s] and self.may_vote(s) and (round_ == 1 or s not in self.runoff)
+            s for s in self.order if game.alive[s] and self.may_vote(game, s) and (round_ == 1 or s not in self.runoff)
         ]
         self.vote_round = round_
         game._then(("ballot", round_) if self.queue else ("count", round_))
 
-    def ask_vote(self, round_: int) -> None:
+    def ask_vote(self, game: WerewolfGame, round_: int) -> None:
         seat = self.queue.pop(0)
-        self.game._then(("ballot", round_) if self.queue else ("count", round_))
-        refusals = self._vote_refusals(seat)
+        game._then(("ballot", round_) if self.queue else ("count", round_))
+        refusals = self._vote_refusals(game, seat)
         if round_ == 1:
-            targets = tuple(s for s in range(self.game.players) if s not in refusals)
+            targets = tuple(s for s in range(game.players) if s not in refusals)
         else:
-            for s in range(self.game.players):
+            for s in range(game.players):
                 if s not in self.runoff:
                     refusals.setdefault(s, (ErrorCode.TARGET_INVALID, f"seat {s} is not in the runoff"))
             targets = tuple(self.runoff)
-        self.game._open((Choice(seat, "vote", (*targets, ABSTAIN), refusals=refusals),))
+        game._open((Choice(seat, "vote", (*targets, ABSTAIN), refusals=refusals),))
 
-    def on_vote(self, seat: int, value: Any) -> None:
+    def on_vote(self, game: WerewolfGame, seat: int, value: Any) -> None:
         self.votes[seat] = value
-        self.game.tell("vote", {"seat": seat, "vote": value, "round": self.vote_round})
-        self.game._advance()
+        game.tell("vote", {"seat": seat, "vote": value, "round": self.vote_round})
+        game._advance()
 
-    def count(self, round_: int) -> None:
-        counts, abstentions, top = tally(self.votes, self.game.options.dayVoteMajority)
+    def count(self, game: WerewolfGame, round_: int) -> None:
+        counts, abstentions, top = tally(self.votes, game.options.dayVoteMajority)
         if len(top) == 1:
             outcome = "execution"
         elif len(top) > 1 and round_ == 1:
             outcome = "runoff"
         else:
             outcome = "none"
-        self.game.tell(
+        game.tell(
             "vote_result",
             {
                 "round": round_,
@@ -261,14 +257,14 @@ class Assembly:
         )
         self.runoff = top if outcome == "runoff" else []
         if outcome == "execution":
-            self.game._then(("execute", top[0]))
+            game._then(("execute", top[0]))
         elif outcome == "runoff":
-            self.queue = [s for s in self.order if s in top and self.may_speak(s)]
-            self.game._then(("speeches", "runoff"), ("vote", 2))
+            self.queue = [s for s in self.order if s in top and self.may_speak(game, s)]
+            game._then(("speeches", "runoff"), ("vote", 2))
         else:
-            self.game._then(("night", None))
+            game._then(("night", None))
 
-    answers: ClassVar[dict[str, Callable[[Assembly, int, Any], None]]] = {
+    answers: ClassVar[dict[str, Callable[[Assembly, WerewolfGame, int, Any], None]]] = {
         "candidacy": on_candidacy,
         "leader_vote": on_leader_vote,
         "order_start": on_order_start,

@@ -20,8 +20,7 @@ class Deaths:
     """Who died, for the refusals of later decisions; the deaths of the batch being
     resolved (a dawn's, an execution's); who owes a death-triggered decision."""
 
-    def __init__(self, game: WerewolfGame, in_play: list[type[Role]]) -> None:
-        self.game = game
+    def __init__(self, in_play: list[type[Role]]) -> None:
         self.refusals: dict[Any, Refusal] = {}
         """TARGET_ALREADY_DEAD refusals, kept current by ``die`` and copied by decisions."""
         self.batch: list[int] = []
@@ -33,40 +32,38 @@ class Deaths:
         """A death trigger dealt (the hunter's shot, the scapegoat's punishment), if any: what
         the cover requests look like (the same kind in every game with the same deal)."""
 
-    def take(self, deaths: dict[int, list[str]]) -> list[int]:
+    def take(self, game: WerewolfGame, deaths: dict[int, list[str]]) -> list[int]:
         """Let each of ``deaths`` die of its causes, unless a lover's grief took them first
         in this batch; the batch's dead (lovers included) in the order they died."""
         self.batch = []
         for seat, causes in deaths.items():
-            if self.game.alive[seat]:
-                self.die(seat, causes, announce=False)
+            if game.alive[seat]:
+                self.die(game, seat, causes, announce=False)
         return list(self.batch)
 
-    def die(self, seat: int, causes: list[str], announce: bool) -> None:
-        game = self.game
+    def die(self, game: WerewolfGame, seat: int, causes: list[str], announce: bool) -> None:
         game.alive[seat] = False
         self.refusals[seat] = (ErrorCode.TARGET_ALREADY_DEAD, f"seat {seat} is dead")
         self.batch.append(seat)
         if announce:
-            self.announce(seat)
+            self.announce(game, seat)
         trigger = game.seat_roles[seat].on_death(game, seat, causes)
         if trigger is not None or (self.trigger_kind is not None and not game.options.revealRolesOnDeath):
             self.owed.append((seat, trigger))
         partner = game.links.get(seat)
         if partner is not None and game.alive[partner]:
-            self.die(partner, ["heartbreak"], announce)
+            self.die(game, partner, ["heartbreak"], announce)
 
-    def announce(self, seat: int) -> None:
+    def announce(self, game: WerewolfGame, seat: int) -> None:
         """A death in the day (``death``), with the role when roles are revealed."""
-        data: dict[str, Any] = {"seat": seat, "day": self.game.day}
-        if self.game.options.revealRolesOnDeath:
-            data["role"] = self.game.roles[seat]
-        self.game.tell("death", data)
+        data: dict[str, Any] = {"seat": seat, "day": game.day}
+        if game.options.revealRolesOnDeath:
+            data["role"] = game.roles[seat]
+        game.tell("death", data)
 
-    def execute(self, seat: int) -> None:
+    def execute(self, game: WerewolfGame, seat: int) -> None:
         """The day's vote names ``seat``: their role decides (an idiot is spared, a jester
         wins); the executed speak their last words, then their triggers, then the win check."""
-        game = self.game
         game.phase = DAY_EXECUTION
         outcome = game.seat_roles[seat].on_executed(game, seat)
         spared = outcome == SPARED
@@ -77,19 +74,18 @@ class Deaths:
         if spared:
             game._then(("night", None))
             return
-        for lover in self.take({seat: ["execution"]})[1:]:  # a lover dying of grief
-            self.announce(lover)
+        for lover in self.take(game, {seat: ["execution"]})[1:]:  # a lover dying of grief
+            self.announce(game, lover)
         if isinstance(outcome, Result):
             game._end(outcome)
             return
         assert outcome == DIES
         game._then(("last_words", [seat]), ("triggers", None), ("check", None), ("night", None))
 
-    def ask_triggers(self, _: Any) -> None:
+    def ask_triggers(self, game: WerewolfGame, _: Any) -> None:
         """Ask the death-triggered decisions owed, one at a time when roles are revealed."""
-        game = self.game
         if not game.options.revealRolesOnDeath:
-            self.ask_hidden()
+            self.ask_hidden(game)
             return
         while self.owed:
             seat, action = self.owed.pop(0)
@@ -100,7 +96,7 @@ class Deaths:
                 game._open((decision,))
                 return
 
-    def ask_hidden(self) -> None:
+    def ask_hidden(self, game: WerewolfGame) -> None:
         """With roles hidden, ask every player who died at once, each by the same kind of
         request (a non-hunter, or a hunter with no one to shoot, gets ``none`` alone): asking
         only the hunter would name them by the pause it makes in the day."""
@@ -111,7 +107,7 @@ class Deaths:
         assert kind is not None
         decisions = []
         for seat, action in batch:
-            decision = None if action is None else action.decision(self.game, seat)
+            decision = None if action is None else action.decision(game, seat)
             decisions.append(decision or Choice(seat, kind, (NONE,)))
-        self.game._then(("triggers", None))
-        self.game._open(decisions)
+        game._then(("triggers", None))
+        game._open(decisions)

@@ -92,9 +92,13 @@ from .roles import ACTIONS, REGISTRY, Role, Team
 from .wins import DAY_LIMIT, END_REASONS, SIDES, winner, with_survivors
 
 
-def _day(answer: Callable[[Assembly, int, Any], None]) -> Callable[[WerewolfGame, int, Any], None]:
+Step = Callable[["WerewolfGame", Any], None]
+"""A step of the agenda: it runs on the game with the argument the agenda gave it."""
+
+
+def _day(answer: Callable[[Assembly, WerewolfGame, int, Any], None]) -> Callable[[WerewolfGame, int, Any], None]:
     """The handler of a day kind: its ``Assembly`` method, on the game's assembly."""
-    return lambda game, seat, value: answer(game.assembly, seat, value)
+    return lambda game, seat, value: answer(game.assembly, game, seat, value)
 
 
 class _Handlers(Mapping[str, Callable[..., None]]):
@@ -119,7 +123,10 @@ class WerewolfGame(Game):
 
     The night is run by ``night`` (night.py), the day's election, turns and votes by
     ``assembly`` (assembly.py), deaths and what they trigger by ``deaths`` (deaths.py); the
-    win check is wins.py's. Each step of the agenda is one of their methods, by name.
+    win check is wins.py's. Each step of the agenda is one of their methods, by name
+    (``_steps``). The parts own their state but not the game: each of their methods takes
+    it first, as the roles' hooks do, so that a game is no reference cycle and is freed as
+    soon as it is dropped.
     """
 
     name: ClassVar[str] = "werewolf"
@@ -175,30 +182,10 @@ class WerewolfGame(Game):
         """Every role in the deck, the extra cards' too (a thief may take one), in a fixed
         order (a set of classes iterates in the order of their addresses, which differ from
         one process to the next)."""
-        self.night = Night(self, self.in_play)
-        self.assembly = Assembly(self)
-        self.deaths = Deaths(self, self.in_play)
+        self.night = Night(self.in_play)
+        self.assembly = Assembly()
+        self.deaths = Deaths(self.in_play)
         self._agenda: list[tuple[str, Any]] = [("night", None)]
-        self._steps: dict[str, Callable[[Any], None]] = {
-            "night": self._nightfall,
-            "dawn": self.night.dawn,
-            "leader": self.assembly.elect_leader,
-            "candidacy": self.assembly.ask_candidacy,
-            "leader_votes": self.assembly.leader_votes,
-            "leader_ballot": self.assembly.ask_leader_vote,
-            "leader_result": self.assembly.leader_result,
-            "last_words": self.assembly.last_words,
-            "triggers": self.deaths.ask_triggers,
-            "check": self._check,
-            "order": self.assembly.choose_order,
-            "order_direction": self.assembly.ask_direction,
-            "speeches": self.assembly.speeches,
-            "vote": self.assembly.vote,
-            "ballot": self.assembly.ask_vote,
-            "count": self.assembly.count,
-            "execute": self.deaths.execute,
-        }
-        """What each step of the agenda runs, by its name."""
         counts: dict[str, int] = {}
         for r in cards:
             counts[r] = counts.get(r, 0) + 1
@@ -282,7 +269,7 @@ class WerewolfGame(Game):
     def kill(self, seat: int, cause: str) -> None:
         """A death in the day (a hunter's shot): announced at once, with its consequences."""
         if self.alive[seat]:
-            self.deaths.die(seat, [cause], announce=True)
+            self.deaths.die(self, seat, [cause], announce=True)
 
     def dead_refusals(self) -> dict[Any, Refusal]:
         """A fresh copy of the TARGET_ALREADY_DEAD refusals for the dead seats."""
@@ -305,10 +292,11 @@ class WerewolfGame(Game):
 
     def _advance(self) -> None:
         if self.phase == NIGHT and self.result is None:
-            self.night.next()
+            self.night.next(self)
+        steps = self._steps
         while self.result is None and not self._pending and self._agenda:
             name, arg = self._agenda.pop(0)
-            self._steps[name](arg)
+            steps[name](self, arg)
 
     def _then(self, *steps: tuple[str, Any]) -> None:
         self._agenda[:0] = steps
@@ -322,7 +310,7 @@ class WerewolfGame(Game):
         self.plan = NightPlan()
         statuses.expire(self)
         self.tell("night", {"night": self.day})
-        self.night.begin()
+        self.night.begin(self)
 
     def _check(self, _: Any) -> None:
         result = winner(self)
@@ -378,10 +366,33 @@ class WerewolfGame(Game):
                     raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, f"your role cannot {kind}")
                 if action.exhausted(self, seat):
                     raise IllegalAction(ErrorCode.RESOURCE_EXHAUSTED, f"{kind}: already used up")
-            if kind == "vote" and not self.assembly.may_vote(seat) and decision is None:
+            if kind == "vote" and not self.assembly.may_vote(self, seat) and decision is None:
                 raise IllegalAction(ErrorCode.ACTION_NOT_ALLOWED, "you have lost your vote")
         super()._refuse(seat, kind, decision)
 
     handlers: ClassVar[Mapping[str, Callable[..., None]]] = _Handlers(
         {kind: _day(answer) for kind, answer in Assembly.answers.items()}
     )
+
+    _steps: ClassVar[Mapping[str, Step]] = {
+        "night": _nightfall,
+        "dawn": lambda game, arg: game.night.dawn(game, arg),
+        "leader": lambda game, arg: game.assembly.elect_leader(game, arg),
+        "candidacy": lambda game, arg: game.assembly.ask_candidacy(game, arg),
+        "leader_votes": lambda game, arg: game.assembly.leader_votes(game, arg),
+        "leader_ballot": lambda game, arg: game.assembly.ask_leader_vote(game, arg),
+        "leader_result": lambda game, arg: game.assembly.leader_result(game, arg),
+        "last_words": lambda game, arg: game.assembly.last_words(game, arg),
+        "triggers": lambda game, arg: game.deaths.ask_triggers(game, arg),
+        "check": _check,
+        "order": lambda game, arg: game.assembly.choose_order(game, arg),
+        "order_direction": lambda game, arg: game.assembly.ask_direction(game, arg),
+        "speeches": lambda game, arg: game.assembly.speeches(game, arg),
+        "vote": lambda game, arg: game.assembly.vote(game, arg),
+        "ballot": lambda game, arg: game.assembly.ask_vote(game, arg),
+        "count": lambda game, arg: game.assembly.count(game, arg),
+        "execute": lambda game, arg: game.deaths.execute(game, arg),
+    }
+    """What each step of the agenda runs, by its name: functions of the game, kept on the
+    class so that no game holds methods bound to itself or to its parts (which would make
+    every game a reference cycle, left to the cyclic garbage collector once it is over)."""

@@ -61,8 +61,7 @@ class Night:
     results held back for a seat still answering. The night's facts (kills, blocks,
     visits...) are ``game.plan``, which roles and mechanics read and write."""
 
-    def __init__(self, game: WerewolfGame, in_play: list[type[Role]]) -> None:
-        self.game = game
+    def __init__(self, in_play: list[type[Role]]) -> None:
         self.actions = sorted(
             {a for r in in_play for a in r.actions if a.step is not None}, key=lambda a: (a.step, a.kind)
         )
@@ -81,9 +80,8 @@ class Night:
         self.held_tells: list[tuple[int, str, dict[str, Any]]] = []
         """Private results for a seat still answering its own night request (``tell_when_free``)."""
 
-    def begin(self) -> None:
+    def begin(self, game: WerewolfGame) -> None:
         """Ask tonight's actions of the living (first-night ones on night 1 only), dawn next."""
-        game = self.game
         acting = [
             (a, s)
             for s in game.living()
@@ -93,7 +91,7 @@ class Night:
         self.tonight = sorted(acting, key=lambda pair: (pair[0].step, pair[1]))
         self.unfinished = sorted({a.step for a, _ in acting if a.step is not None})
         game._then(("dawn", None))
-        self.next()
+        self.next(game)
 
     def join(self, seat: int, role: type[Role], after: float) -> None:
         """``seat`` took ``role`` at step ``after`` (the thief): its later actions are asked tonight."""
@@ -101,17 +99,17 @@ class Night:
         self.tonight = sorted(self.tonight + later, key=lambda pair: (pair[0].step, pair[1]))
         self.unfinished = sorted({*self.unfinished, *(a.step for a, _ in later if a.step is not None)})
 
-    def tell_when_free(self, kind: str, data: dict[str, Any], audience: Iterable[int]) -> None:
+    def tell_when_free(self, game: WerewolfGame, kind: str, data: dict[str, Any], audience: Iterable[int]) -> None:
         """Emit an event to ``audience`` now, except to the seats still answering a request:
         they get it once they have answered, so a night result never reaches a role before
         it made its own choice (the doctor protects before learning the wolves' target)."""
-        pending = self.game._pending
+        pending = game._pending
         free = [s for s in audience if s not in pending]
         self.held_tells += [(s, kind, data) for s in audience if s in pending]
         if free:
-            self.game.tell(kind, data, free)
+            game.tell(kind, data, free)
 
-    def next(self) -> None:
+    def next(self, game: WerewolfGame) -> None:
         """Ask every night action that can be asked now, and finish each step whose answers
         are all in, until nothing moves.
 
@@ -124,7 +122,6 @@ class Night:
         others (a block) is still open, or it is ``ordered`` and any earlier step is; see
         ``settle``.
         """
-        game = self.game
         for seat, kind, data in [t for t in self.held_tells if t[0] not in game._pending]:
             game.tell(kind, data, (seat,))
         self.held_tells = [t for t in self.held_tells if t[0] in game._pending]
@@ -144,7 +141,7 @@ class Night:
                 decision = action.decision(game, seat)
                 blocked = is_blocked(game, seat, action.step)
                 if decision is None or blocked:
-                    decision = self.cover(seat, action, decision, blocked)
+                    decision = self.cover(game, seat, action, decision, blocked)
                 opened.append(decision)
                 busy.add(seat)
             if opened:
@@ -162,34 +159,35 @@ class Night:
                     continue
                 self.unfinished.remove(step)
                 moved = True
-                self.settle(step, actions)
+                self.settle(game, step, actions)
                 if not set(self.unfinished) <= set(steps):
                     break  # a thief's new role added steps (a jail): look again from the first
 
-    def cover(self, seat: int, action: type[Action], decision: Decision | None, blocked: bool) -> Cover:
+    def cover(
+        self, game: WerewolfGame, seat: int, action: type[Action], decision: Decision | None, blocked: bool
+    ) -> Cover:
         """The request of an actor with nothing to decide tonight (potions spent, shots
         used, no one left to charm, or ``blocked`` from its ``decision``): a ``Cover``, whose
         answer does nothing. Skipping the request would end the night sooner, or ask the
         actor's next action sooner, than when it is used: how long a night lasts would tell
         that a role is out of uses, or blocked."""
-        self.game.plan.covers.add((seat, action.kind))
+        game.plan.covers.add((seat, action.kind))
         word = ABSTAIN if decision is not None and ABSTAIN in decision.options else NONE
         if blocked:
             why = (ErrorCode.ACTION_NOT_ALLOWED, "you are blocked tonight")
-        elif action.exhausted(self.game, seat):
+        elif action.exhausted(game, seat):
             why = (ErrorCode.RESOURCE_EXHAUSTED, "already used up")
         else:
             why = (ErrorCode.ACTION_NOT_ALLOWED, "nothing to decide tonight")
         return Cover(seat, action.kind, word, why)
 
-    def settle(self, step: float, actions: list[type[Action]]) -> None:
+    def settle(self, game: WerewolfGame, step: float, actions: list[type[Action]]) -> None:
         """Give effect to a step's answers, by seat, whatever order they arrived in: each
         unblocked answer aimed at players lands where tonight's swaps send it
         (mechanics/redirects.py), and takes no effect if it lands on an absent player
         (mechanics/blocks.py); else it is applied, then copied by whoever follows its player
         (mechanics/copies.py), each time visiting the players it lands on; then the step's
         ``finish`` runs (the wolves count their votes)."""
-        game = self.game
         plan = game.plan
         answers = sorted(a for a in plan.answers if a[0] == step)
         plan.answers = [a for a in plan.answers if a[0] != step]
@@ -211,17 +209,16 @@ class Night:
         for action in actions:
             action.finish(game)
 
-    def record(self, seat: int, action: type[Action], value: Any) -> None:
+    def record(self, game: WerewolfGame, seat: int, action: type[Action], value: Any) -> None:
         """Keep a night answer until its step settles (``settle``); a cover's (``cover``) does nothing."""
         assert action.step is not None
-        plan = self.game.plan
+        plan = game.plan
         if (seat, action.kind) in plan.covers:
             return
         plan.answers.append((action.step, seat, action.kind, value))
 
-    def dawn(self, _: Any) -> None:
+    def dawn(self, game: WerewolfGame, _: Any) -> None:
         """Resolve the night (§3.10), announce its dead, and lay out the day of §4."""
-        game = self.game
         game.phase = DAY_ANNOUNCE
         for action in self.actions:
             action.dawn(game)
@@ -244,7 +241,7 @@ class Night:
                     deaths.setdefault(killer, []).append(cause)
                     killers.setdefault(killer, []).append(seat)
         game.plan.killers = killers
-        game.victims = game.deaths.take(deaths)
+        game.victims = game.deaths.take(game, deaths)
         dead = sorted(game.victims)
         data: dict[str, Any] = {"day": game.day, "dead": dead}
         if game.options.revealRolesOnDeath:
@@ -253,7 +250,11 @@ class Night:
         # A leader who died at this dawn leads nobody: the day names no leader then.
         game.tell(
             "day",
-            {"day": game.day, "alive": game.living(), "leader": game.leader if game.assembly.leader_alive() else None},
+            {
+                "day": game.day,
+                "alive": game.living(),
+                "leader": game.leader if game.assembly.leader_alive(game) else None,
+            },
         )
         silent = [s for s in statuses.holders(game, statuses.SILENCED) if game.alive[s]]
         if silent:

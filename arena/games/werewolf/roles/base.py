@@ -101,7 +101,7 @@ class Action:
         if cls.step is None:
             cls.apply(game, seat, value)
         else:
-            game.night.record(seat, cls, value)
+            game.night.record(game, seat, cls, value)
         game._advance()
 
 

@@ -42,7 +42,7 @@ class LittleGirlPeek(Action):
     def apply(cls, game: WerewolfGame, seat: int, value: Any) -> None:
         if value != PEEK:
             return
-        game.night.tell_when_free("wolf_target", {"night": game.day, "target": game.plan.wolf_target}, (seat,))
+        game.night.tell_when_free(game, "wolf_target", {"night": game.day, "target": game.plan.wolf_target}, (seat,))
         free = [w for w in game.living_wolves() if not is_blocked(game, w)]
         if free and game.rng.randrange(100) < game.options.littleGirlCaughtPercent:
             game.tell("caught", {"night": game.day, "player": seat}, game.living_wolves())

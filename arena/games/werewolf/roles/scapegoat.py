@@ -39,7 +39,7 @@ class ScapegoatPunish(Trigger):
 
     @classmethod
     def decision(cls, game: WerewolfGame, seat: int) -> Choice | None:
-        voters = game.assembly.voters_against(seat)
+        voters = game.assembly.voters_against(game, seat)
         if not voters:
             return None
         refusals: dict[Any, Refusal] = game.dead_refusals()

@@ -77,7 +77,7 @@ class WolfVote(Action):
         )
         informed = [s for s in game.living() if game.role_of(s).learns_wolf_target]
         if informed:
-            game.night.tell_when_free("wolf_target", {"night": game.day, "target": target}, informed)
+            game.night.tell_when_free(game, "wolf_target", {"night": game.day, "target": target}, informed)
 
 
 @register
