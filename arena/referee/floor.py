@@ -8,7 +8,6 @@ out of turn is refused here and left out of the game, voiced or not.
 
 from __future__ import annotations
 
-
 from ..core.errors import ErrorCode, IllegalAction
 from ..core.game import Game
 from ..core.said import Talk
@@ -122,7 +121,7 @@ class Floor:
                     ErrorCode.MALFORMED,
                     f"a line of speech is at most {MAX_TEXT_BYTES} bytes; this one does not count",
                 )
-            if self._over_budget(seat, text, now):
+            if self._over_budget(seat, text):
                 return False
             record = self.record
             record.talk.append(Talk(seat, nick, text, now - record.origin, len(record.transcript)))
@@ -158,7 +157,7 @@ class Floor:
         self.record.refuse(nick, seat, code, why)
         return False
 
-    def _over_budget(self, seat: int, text: str, now: float) -> bool:
+    def _over_budget(self, seat: int, text: str) -> bool:
         """Count ``text`` against the seat's speech budget (``Game.speech_budget``); a line
         that goes over it is neither relayed nor kept, and the seat forfeits the game at once
         (``overspent``)."""
@@ -171,7 +170,7 @@ class Floor:
         self.overspent = seat
         return True
 
-    def team(self, bot: str, msg: Message, reply_to: str | None = None, now: float = 0.0) -> None:
+    def team(self, bot: str, msg: Message, reply_to: str | None = None) -> None:
         """``TEAM gid :text`` from ``bot``: relayed to the seats the game lets hear it in
         private now (living wolves at night), as ``TEAM gid from=nick :text``; refused
         otherwise, with an ERROR to ``reply_to`` (the sender's nick)."""
@@ -202,7 +201,7 @@ class Floor:
         except (IllegalAction, ProtocolError) as exc:
             record.refuse(nick, seat, exc.code, exc.reason)
             return
-        if self._over_budget(seat, msg.text, now):
+        if self._over_budget(seat, msg.text):
             return
         if self._private_turn != (seat, game.round):
             self._private_turn, self._private_said = (seat, game.round), 0

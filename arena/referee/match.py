@@ -302,7 +302,7 @@ class Match:
 
     def team(self, bot: str, msg: Message, reply_to: str | None, now: float) -> None:
         """``TEAM`` from ``bot``: see ``Floor.team``."""
-        self.floor.team(bot, msg, reply_to=reply_to, now=now)
+        self.floor.team(bot, msg, reply_to=reply_to)
         self._forfeit_overspent(now)
 
     def _forfeit_overspent(self, now: float) -> None:
