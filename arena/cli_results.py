@@ -437,10 +437,10 @@ def register(main: click.Group) -> None:
         for m in report.mismatches[:10]:
             click.echo(f"  {m.where}: stored {m.stored}, computed {m.computed}")
         if write:
-            click.echo(f"{counted(len(report.mismatches), 'difference')}; the recomputed values are now stored")
+            click.echo(f"{counted(report.differences, 'difference')}; the recomputed values are now stored")
             return
-        differ = "differs" if len(report.mismatches) == 1 else "differ"
+        differ = "differs" if report.differences == 1 else "differ"
         raise click.ClickException(
-            f"{counted(len(report.mismatches), 'stored value')} {differ}; "
+            f"{counted(report.differences, 'stored value')} {differ}; "
             "`arena ratings rebuild --write` stores the recomputed ones"
         )

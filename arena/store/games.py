@@ -125,6 +125,18 @@ class Games:
             "INSERT INTO outcomes (game_seq, seat, bot, role, side, grp, rank, adv, result) VALUES (?,?,?,?,?,?,?,?,?)",
             rows,
         )
+        reason = r.result.reason if r.result else r.abort_reason
+        self.db.executemany(
+            self.db.dialect.upsert(
+                "INSERT INTO role_results (game, tournament, bot, role, result, reason, seats) VALUES (?,?,?,?,?,?,1)",
+                "game, tournament, bot, role, result, reason",
+                "seats = role_results.seats + 1",
+            ),
+            (
+                (r.game, r.tournament or "", bot, role or "", result, reason)
+                for _, _, bot, role, _, _, _, _, result in rows
+            ),
+        )
 
     def find(
         self,

@@ -125,18 +125,16 @@ class Ratings:
         system = next((s for s in self.systems if s.name == system_name), None)
         if system is None:
             raise KeyError(system_name)
-        games = self.db.execute(
-            "SELECT seq, kind, forfeited FROM games WHERE game = ? AND tournament = ? ORDER BY seq",
-            (game, tournament),
-        ).fetchall()
-        rows = replay.outcome_rows(self.db, "WHERE g.game = ? AND g.tournament = ?", (game, tournament))
         state: dict[Entity, Rating] = {}
         history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
-        for number, (seq, kind, forfeited) in enumerate(games, 1):
-            for c in system.rate(replay.match_from_rows(kind, rows[seq], forfeited), state):
-                state[c.entity] = c.after
-                if c.entity[0] == BOT:
-                    history[c.entity[1]].append((number, c.after))
+        number = 0
+        for batch in replay.replayed(self.db, "AND g.game = ? AND g.tournament = ?", (game, tournament)):
+            for played in batch:
+                number += 1
+                for c in system.rate(played.match, state):
+                    state[c.entity] = c.after
+                    if c.entity[0] == BOT:
+                        history[c.entity[1]].append((number, c.after))
         return dict(history)
 
     def history(self, game: str, system: str, tournament: str | None = None) -> dict[str, list[tuple[int, Rating]]]:

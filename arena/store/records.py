@@ -354,6 +354,9 @@ class RebuildReport:
     written: bool
     standings_checked: int = 0
     """Rows of the tournaments' standings recomputed (each tournament's games rated afresh)."""
+    differences: int = 0
+    """Stored values that differ from the recomputed ones: ``mismatches`` names the first
+    of them (``arena.store.rebuild.KEPT`` at most)."""
 
     @property
     def exact(self) -> bool:

@@ -11,7 +11,8 @@ game and what a replay computes are the same numbers, to the last bit.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..ratings.model import BOT, FORFEIT, RANKED, SIDE, Change, Entity, Group, Match, Rating
@@ -56,17 +57,47 @@ def match_from_rows(kind: str, rows: Iterable[OutcomeRow], forfeited: int | None
     return Match(kind, built, offender if kind == FORFEIT else None)  # type: ignore[arg-type]
 
 
-def outcome_rows(db: Database, where: str = "", args: Sequence[Any] = ()) -> dict[int, list[OutcomeRow]]:
-    """Each game's outcome rows, by game seq, as ``match_from_rows`` rebuilds a rated match
-    from them; ``where`` filters on ``g`` (the games)."""
-    rows: dict[int, list[OutcomeRow]] = defaultdict(list)
-    for seq, seat, bot, grp, rank, adv in db.execute(
-        "SELECT o.game_seq, o.seat, o.bot, o.grp, o.rank, o.adv FROM outcomes o JOIN games g"
-        f" ON g.seq = o.game_seq {where} ORDER BY o.game_seq, o.seat",
-        args,
-    ):
-        rows[seq].append((seat, bot, grp, rank, adv))
-    return rows
+BATCH = 500
+"""Games a replay reads at a time, with their outcome rows: what it holds of the stored
+history, however long that is."""
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A stored game as a replay rates it: its seq, game type, tournament and rated match."""
+
+    seq: int
+    game: str
+    tournament: str | None
+    match: Match
+
+
+def replayed(db: Database, where: str = "", args: Sequence[Any] = ()) -> Iterator[list[Replayed]]:
+    """The stored games in recording order, ``BATCH`` at a time, each with the match
+    ``Games.record`` rated (``match_from_rows``); ``where`` (``AND ...``) filters on ``g``
+    (the games). Each batch is read by its own indexed range queries (after the last seq
+    read), so nothing between them holds a cursor open: the caller may write meanwhile."""
+    last = -1
+    while True:
+        games = db.execute(
+            f"SELECT g.seq, g.game, g.kind, g.forfeited, g.tournament FROM games g WHERE g.seq > ? {where}"
+            " ORDER BY g.seq LIMIT ?",
+            (last, *args, BATCH),
+        ).fetchall()
+        if not games:
+            return
+        rows: dict[int, list[OutcomeRow]] = defaultdict(list)
+        for seq, seat, bot, grp, rank, adv in db.execute(
+            "SELECT o.game_seq, o.seat, o.bot, o.grp, o.rank, o.adv FROM outcomes o JOIN games g"
+            f" ON g.seq = o.game_seq WHERE o.game_seq BETWEEN ? AND ? {where} ORDER BY o.game_seq, o.seat",
+            (games[0][0], games[-1][0], *args),
+        ):
+            rows[seq].append((seat, bot, grp, rank, adv))
+        yield [
+            Replayed(seq, game, tournament, match_from_rows(kind, rows[seq], forfeited))
+            for seq, game, kind, forfeited, tournament in games
+        ]
+        last = games[-1][0]
 
 
 def read(db: Database, table: str, scope: Mapping[str, Any], entities: Sequence[Entity]) -> dict[Entity, Rating]:

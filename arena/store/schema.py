@@ -288,7 +288,32 @@ V7_STANDINGS: Migration = (
     fill_standings,
 )
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE, V5_SAID, V6_SCRAM, V7_STANDINGS)
+V8_FLAT: Migration = (
+    # Reads over the whole store cost their answer, not the number of games stored.
+    # A tournament's games, in order (its page, its stats, a rebuild's standings).
+    "CREATE INDEX games_by_tournament ON games(tournament, seq)",
+    # The lines a bot's conduct is counted from (``Stats``): a few among millions.
+    "CREATE INDEX lines_conduct ON lines(game_seq) WHERE substr(line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')",
+    # How many seats each bot played in each role, with each result and end reason, per
+    # game type and tournament: kept in the transaction that records a game, so `arena
+    # stats` reads a row per bot, role and outcome instead of every seat of every game.
+    """CREATE TABLE role_results (
+        game TEXT NOT NULL,
+        tournament TEXT NOT NULL,              -- '' = none
+        bot TEXT NOT NULL,
+        role TEXT NOT NULL,                    -- '' = none (a game stopped before its roles were dealt)
+        result TEXT NOT NULL,
+        reason TEXT NOT NULL,                  -- the game's end reason
+        seats INTEGER NOT NULL,
+        PRIMARY KEY (game, tournament, bot, role, result, reason)
+    ) WITHOUT ROWID""",
+    """INSERT INTO role_results (game, tournament, bot, role, result, reason, seats)
+        SELECT g.game, COALESCE(g.tournament, ''), o.bot, COALESCE(o.role, ''), o.result, g.reason, COUNT(*)
+        FROM outcomes o JOIN games g ON g.seq = o.game_seq
+        GROUP BY g.game, COALESCE(g.tournament, ''), o.bot, COALESCE(o.role, ''), o.result, g.reason""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3_ROSTERS, V4_LIVE, V5_SAID, V6_SCRAM, V7_STANDINGS, V8_FLAT)
 
 
 class SchemaError(Exception):

@@ -25,18 +25,15 @@ class Stats:
     def bots(self, game: str, bot: str | None = None, tournament: str | None = None) -> dict[str, BotStats]:
         """Per bot: games, wins, win rate with a Wilson 95% interval, overall and per role,
         plus the game's role figures (``figures.FIGURES``); only ``tournament``'s games if given."""
-        sql = (
-            "SELECT o.bot, o.role, o.result, g.reason, COUNT(*) FROM outcomes o JOIN games g ON g.seq = o.game_seq"
-            " WHERE g.game = ?"
-        )
+        sql = "SELECT bot, NULLIF(role, ''), result, reason, SUM(seats) FROM role_results WHERE game = ?"
         args: list[Any] = [game]
         if bot is not None:
-            sql += " AND o.bot = ?"
+            sql += " AND bot = ?"
             args.append(bot)
         if tournament is not None:
-            sql += " AND g.tournament = ?"
+            sql += " AND tournament = ?"
             args.append(tournament)
-        sql += " GROUP BY o.bot, o.role, o.result, g.reason"
+        sql += " GROUP BY bot, role, result, reason"
         counts: dict[str, list[tuple[str | None, str, str, int]]] = defaultdict(list)
         for b, role, result, reason, n in self.db.execute(sql, args):
             counts[b].append((role, result, reason, n))
@@ -60,10 +57,12 @@ class Stats:
         (under its seat's nick; an ``ERROR`` with ``count=N`` stands for N refusals) and
         ``TIMEOUT`` lines naming it (by its seat's nick); from its stored answer lines, those
         marked ``fallback=``, by marker."""
+        # CROSS JOIN: the few such lines first, by their index (``lines_conduct``), then
+        # their games; not every line of every game of the type.
         sql = (
             "SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
-            " JOIN games g ON g.seq = l.game_seq"
-            " WHERE g.game = ? AND substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO')"
+            " CROSS JOIN games g ON g.seq = l.game_seq"
+            " WHERE substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO') AND g.game = ?"
             + (" AND g.tournament = ?" if tournament is not None else "")
         )
         refused: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -85,7 +84,7 @@ class Stats:
         fallbacks: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         for bots, seat, marker, n in self.db.execute(
             "SELECT COALESCE(g.bots, g.nicks), a.seat, a.fallback, COUNT(*) FROM answers a"
-            " JOIN games g ON g.seq = a.game_seq WHERE g.game = ? AND a.fallback IS NOT NULL"
+            " CROSS JOIN games g ON g.seq = a.game_seq WHERE a.fallback IS NOT NULL AND g.game = ?"
             " GROUP BY a.game_seq, a.seat, a.fallback",
             (game,),
         ):
