@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
+from ..store.ratings import spaced
+
 if TYPE_CHECKING:
     from .views import MapRound, Names
 
@@ -57,8 +59,7 @@ last kept), which a chart a few hundred pixels wide cannot tell from the whole."
 def thin(points: Sequence[Point], most: int = MAX_POINTS) -> Sequence[Point]:
     if len(points) <= most:
         return points
-    step = len(points) / (most - 1)
-    return [points[round(i * step)] for i in range(most - 1)] + [points[-1]]
+    return [points[i] for i in spaced(len(points), most)]
 
 
 @dataclass(frozen=True)

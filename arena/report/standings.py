@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from ..ratings.stats import wilson
 from ..store import BotStats, LeaderRow, RateStat, Store
-from .charts import Point, rating_chart
+from .charts import MAX_POINTS, Point, rating_chart
 
 SYSTEMS = ("elo", "trueskill")
 BANDED = frozenset({"trueskill"})
@@ -46,7 +46,7 @@ def standings(store: Store, game: str, tournament: str | None = None) -> Standin
     boards = {}
     charts = {}
     for system in SYSTEMS:
-        boards[system], history = store.ratings.standings(game, system, tournament)
+        boards[system], history = store.ratings.standings(game, system, tournament, MAX_POINTS)
         series = {bot: [Point(n, r.mu, r.sigma) for n, r in points] for bot, points in history.items()}
         label = "TrueSkill μ ± σ" if system in BANDED else "Elo"
         charts[system] = rating_chart(series, f"{label} after each game", system in BANDED)

@@ -137,35 +137,59 @@ class Ratings:
                         history[c.entity[1]].append((number, c.after))
         return dict(history)
 
-    def history(self, game: str, system: str, tournament: str | None = None) -> dict[str, list[tuple[int, Rating]]]:
+    def history(
+        self, game: str, system: str, tournament: str | None = None, most: int | None = None
+    ) -> dict[str, list[tuple[int, Rating]]]:
         """Each bot's rating after each game it played, as (the game's number among the
         games of this type, 1 for the first, rating): over every stored game as stored, or
-        over ``tournament``'s games rated afresh, as its leaderboard."""
+        over ``tournament``'s games rated afresh, as its leaderboard. ``most``: at most that
+        many points a bot, evenly spaced (``spaced``), its last kept, as a chart draws them;
+        the stored changes are then read one at a time, not held."""
+        with self.db.transaction(write=False):  # the games and what was kept of them, as of one moment
+            return self._history(game, system, tournament, most)
+
+    def _history(
+        self, game: str, system: str, tournament: str | None, most: int | None
+    ) -> dict[str, list[tuple[int, Rating]]]:
         if tournament is not None:
-            with self.db.transaction(write=False):  # its games and their outcomes, as of one moment
-                return self._tournament_history(game, system, tournament)
+            whole = self._tournament_history(game, system, tournament)
+            return whole if most is None else {bot: [ps[i] for i in spaced(len(ps), most)] for bot, ps in whole.items()}
+        kept: dict[str, set[int]] = {}
+        if most is not None:
+            kept = {
+                bot: set(spaced(n, most))
+                for bot, n in self.db.execute(
+                    "SELECT entity, games FROM ratings WHERE game = ? AND system = ? AND kind = 'bot'", (game, system)
+                )
+            }
         history: dict[str, list[tuple[int, Rating]]] = defaultdict(list)
-        numbers: dict[int, int] = {}
+        seen: dict[str, int] = defaultdict(int)
+        last: dict[str, tuple[int, float, float]] = {}
+        number, previous = 0, None
         for seq, entity, mu, sigma in self.db.execute(
             "SELECT c.game_seq, c.entity, c.mu_after, c.sigma_after FROM rating_changes c"
             " JOIN games g ON g.seq = c.game_seq WHERE g.game = ? AND c.system = ? AND c.kind = 'bot'"
             " ORDER BY c.game_seq",
             (game, system),
         ):
-            number = numbers.setdefault(seq, len(numbers) + 1)
-            history[entity].append((number, Rating(mu, sigma)))
+            if seq != previous:
+                number, previous = number + 1, seq
+            last[entity] = (number, mu, sigma)
+            if most is None or seen[entity] in kept.get(entity, ()):
+                history[entity].append((number, Rating(mu, sigma)))
+            seen[entity] += 1
+        for entity, (number, mu, sigma) in last.items():  # the last is kept even where the count kept was off
+            if history[entity][-1:] != [(number, Rating(mu, sigma))]:
+                history[entity].append((number, Rating(mu, sigma)))
         return dict(history)
 
     def standings(
-        self, game: str, system: str, tournament: str | None = None
+        self, game: str, system: str, tournament: str | None = None, most: int | None = None
     ) -> tuple[list[LeaderRow], dict[str, list[tuple[int, Rating]]]]:
         """``leaderboard`` and ``history`` together, as of one moment (a game recorded
         meanwhile is in both or in neither)."""
         with self.db.transaction(write=False):
-            board = self.leaderboard(game, system, tournament=tournament)
-            if tournament is None:
-                return board, self.history(game, system)
-            return board, self._tournament_history(game, system, tournament)
+            return self.leaderboard(game, system, tournament=tournament), self._history(game, system, tournament, most)
 
     def current(self, game: str, system: str, kind: str = BOT) -> dict[str, Rating]:
         """The current ratings of one kind of entity (bots, sides), by name."""
@@ -190,6 +214,16 @@ class Ratings:
         params = [(s.name, encode(system_params(s))) for s in self.systems]
         with self.db.transaction(write):
             return rebuild(self.db, self.systems, params, write)
+
+
+def spaced(n: int, most: int) -> Sequence[int]:
+    """Which of ``n`` points a chart of at most ``most`` points a line draws: all of them,
+    or ``most`` evenly spaced ones, the last among them (a chart a few hundred pixels wide
+    cannot tell them from the whole)."""
+    if n <= most:
+        return range(n)
+    step = n / (most - 1)
+    return [round(i * step) for i in range(most - 1)] + [n - 1]
 
 
 def _scope(game: str, system: RatingSystem) -> dict[str, str]:

@@ -1,0 +1,68 @@
+"""Whole-store commands on a large store: the wall time, CPU time and peak resident memory
+of each, run as an operator runs it (``python -m arena ...``, one process per command).
+
+Usage: python bench/wholestore.py PATH [--repeat N] [--skip-write]
+PATH is a store such as ``bench/bigstore.py`` writes. The first command opens it, which
+migrates an older store: that open is timed apart. Then, each ``--repeat`` times:
+``arena stats``, ``arena leaderboard`` (Elo and TrueSkill), ``arena games``, ``arena report
+--all`` (to a temporary file), ``arena ratings rebuild`` and ``arena ratings rebuild --write``
+(which rewrites the same values into an exact store; ``--skip-write`` leaves it out). Each
+figure is the child's own (``os.wait4``): CPU is user + system time, memory its peak
+resident set. The best of the runs is printed, as a shared machine only ever slows a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(args: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak resident MB of ``python -m arena ARGS``, run in
+    ``cwd`` (not here: ``-m`` imports from its working directory before ``PYTHONPATH``)."""
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "arena", *args], env=env, cwd=cwd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    if child.returncode != 0:
+        raise SystemExit(f"arena {' '.join(args)} failed ({child.returncode})")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("path")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-write", action="store_true")
+    args = parser.parse_args()
+    env = {**os.environ, "ARENA_STORE_PATH": os.path.abspath(args.path)}
+    with tempfile.TemporaryDirectory() as tmp:
+        commands = [
+            ["stats"],
+            ["leaderboard"],
+            ["leaderboard", "--system", "trueskill"],
+            ["games"],
+            ["report", "--all", "-o", os.path.join(tmp, "all.html")],
+            ["ratings", "rebuild"],
+        ]
+        if not args.skip_write:
+            commands.append(["ratings", "rebuild", "--write"])
+        wall, cpu, rss = run(["leaderboard"], env, tmp)
+        print(f"first open (migrates an older store) + leaderboard: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MB")
+        best: dict[str, tuple[float, float, float]] = {}
+        for _ in range(args.repeat):
+            for command in commands:
+                name = " ".join(command[:3] if command[0] == "report" else command)
+                figures = run(command, env, tmp)
+                best[name] = tuple(map(min, zip(best.get(name, figures), figures)))  # type: ignore[assignment]
+        for name, (wall, cpu, rss) in best.items():
+            print(f"arena {name:34s} {wall:7.2f} s wall {cpu:7.2f} s CPU {rss:7.0f} MB peak RSS")
+
+
+if __name__ == "__main__":
+    main()
