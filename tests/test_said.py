@@ -29,7 +29,7 @@ from arena.sdk import Ask, Bot, GameView
 from arena.store import MIGRATIONS, LiveGame, Store, StoredGame
 from arena.store.report import stats_lines
 
-from .store.helpers import avalon_record
+from .store.helpers import avalon_record, old_copy
 
 TIMEOUTS = TimeoutConfig(decision=30.0, grace=5.0)
 THINKING = 2.5
@@ -178,8 +178,10 @@ def test_the_store_round_trips_talk_and_answers_exactly(tmp_path: Path) -> None:
 
 def test_a_v4_store_migrates_and_its_games_have_no_talk(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
+    with Store(tmp_path / "new.db") as new:
+        new.games.record(avalon_record(1, random.Random(1)))
+    old_copy(tmp_path / "new.db", path, MIGRATIONS[:4])  # the game as a v4 store keeps it
     with Store(path, migrations=MIGRATIONS[:4]) as old:
-        old.games.record(avalon_record(1, random.Random(1)))
         old.live.open(LiveGame("g9", "avalon", {}, 1, None, ("a", "b"), ("a", "b"), "here", None, 0.0))
         old.live.append("g9", 0, [(0, "team", ("a", "b"))], 0, [(None, None, "START g9")], {})
         with pytest.raises(sqlite3.OperationalError):

@@ -34,4 +34,4 @@ def store_html(store: Store, links: Links = FILE, games: int | None = None) -> s
     """Every game type's standings over all stored games, the tournaments, and the games
     (the newest ``games`` of them; None: all)."""
     sections = [standings(store, game) for game in GAMES if store.games.find(game=game, limit=1)]
-    return standings_page("All games", sections, store.games.find(limit=games), store.tournaments.all(), links)
+    return standings_page("All games", sections, store.games.each(limit=games), store.tournaments.all(), links)

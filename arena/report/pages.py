@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from jinja2 import (
@@ -112,7 +112,7 @@ def game_page(doc: Mapping[str, Any], links: Links = FILE) -> str:
 def standings_page(
     title: str,
     sections: Sequence[Standings],
-    games: Sequence[GameSummary],
+    games: Iterable[GameSummary],
     tournaments: Sequence[tuple[str, str, int, float]] = (),
     links: Links = FILE,
 ) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..core.events import Event
@@ -147,6 +147,18 @@ class Games:
         tournament: str | None = None,
     ) -> list[GameSummary]:
         """Newest first; ``before_seq`` pages backwards; ``limit`` None: all of them."""
+        return list(self.each(game, bot, limit, before_seq, tournament))
+
+    def each(
+        self,
+        game: str | None = None,
+        bot: str | None = None,
+        limit: int | None = 50,
+        before_seq: int | None = None,
+        tournament: str | None = None,
+    ) -> Iterator[GameSummary]:
+        """``find``, one game at a time as it is read (a page of every stored game holds
+        one summary, not all of them)."""
         sql = (
             "SELECT seq, id, game, players, kind, winner, reason, nicks, started, finished, tournament, bots"
             " FROM games WHERE 1=1"
@@ -166,7 +178,8 @@ class Games:
             args.append(tournament)
         sql += " ORDER BY seq DESC LIMIT ?"
         args.append(self.db.dialect.unlimited if limit is None else limit)
-        return [_summary(row) for row in self.db.execute(sql, args)]
+        for row in self.db.execute(sql, args):
+            yield _summary(row)
 
     def load(self, game_id: str) -> StoredGame | None:
         row = self.db.execute(

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
 
 from arena.core.game import Result
 from arena.games.avalon.engine import AvalonGame
 from arena.games.avalon.options import AvalonOptions
 from arena.simulate import play_random
-from arena.store import GameRecord, record_from_game
+from arena.store import GameRecord, Store, record_from_game
+from arena.store.schema import Migration
 
 BOTS = [f"bot{i}" for i in range(12)]
 
@@ -56,3 +60,18 @@ def result_of(record: GameRecord) -> Result:
     """The result of a game that ended (not aborted)."""
     assert record.result is not None, f"{record.id} was aborted"
     return record.result
+
+
+def old_copy(source: Path, target: Path, migrations: Sequence[Migration]) -> None:
+    """A store at the version of ``migrations`` holding what ``source`` holds of it: what
+    a store made by that version looks like (its tables' columns copied, nothing newer)."""
+    Store(target, migrations=migrations).close()
+    conn = sqlite3.connect(target)
+    conn.execute("ATTACH DATABASE ? AS src", (str(source),))
+    for (table,) in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE '%sqlite_%' AND name != 'sqlite_sequence'"
+    ).fetchall():
+        columns = ", ".join(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
+        conn.execute(f"INSERT OR REPLACE INTO {table} ({columns}) SELECT {columns} FROM src.{table}")
+    conn.commit()
+    conn.close()

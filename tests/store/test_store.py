@@ -21,7 +21,7 @@ from arena.store import ratings as store_ratings
 from arena.store import replay as store_replay
 from arena.store.schema import V1
 
-from .helpers import avalon_record, many_records, result_of
+from .helpers import avalon_record, many_records, old_copy, result_of
 
 TABLES = ("games", "events", "actions", "outcomes", "rating_changes", "ratings", "tournaments", "rating_systems")
 
@@ -65,21 +65,6 @@ def test_a_later_migration_upgrades_an_existing_database(tmp_path: Path) -> None
         assert s.conn.execute("SELECT note FROM games").fetchall() == []
 
 
-def v1_copy(source: Path, target: Path) -> None:
-    """A version-1 database holding the games of ``source``: what a store made before bots
-    were identities looks like (every V1 column copied, nothing newer)."""
-    Store(target, migrations=(V1,)).close()
-    conn = sqlite3.connect(target)
-    conn.execute("ATTACH DATABASE ? AS src", (str(source),))
-    for (table,) in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE '%sqlite_%' AND name != 'sqlite_sequence'"
-    ).fetchall():
-        columns = ", ".join(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
-        conn.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM src.{table}")
-    conn.commit()
-    conn.close()
-
-
 def test_a_store_from_before_bot_identities_migrates(tmp_path: Path) -> None:
     """Games rated under nicks keep their ratings: each nick becomes a bot of that name, and
     the games name their bots."""
@@ -87,7 +72,7 @@ def test_a_store_from_before_bot_identities_migrates(tmp_path: Path) -> None:
         for i in range(3):
             s.games.record(avalon_record(i, random.Random(i)))
         board = s.ratings.leaderboard("avalon", "elo")
-    v1_copy(tmp_path / "new.db", tmp_path / "old.db")
+    old_copy(tmp_path / "new.db", tmp_path / "old.db", (V1,))  # a store from before bots were identities
     with Store(tmp_path / "old.db") as s:
         assert s.migrated_from == 1 and s.version == len(MIGRATIONS)
         assert s.ratings.leaderboard("avalon", "elo") == board
