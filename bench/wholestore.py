@@ -9,6 +9,8 @@ migrates an older store: that open is timed apart. Then, each ``--repeat`` times
 (which rewrites the same values into an exact store; ``--skip-write`` leaves it out). Each
 figure is the child's own (``os.wait4``): CPU is user + system time, memory its peak
 resident set. The best of the runs is printed, as a shared machine only ever slows a run.
+Last, what the commands ask of the store, timed in this process (CPU time, best of the
+runs), apart from the start-up of a command (Python and the arena's imports).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from typing import Any
 
 
 def run(args: list[str], env: dict[str, str], cwd: str) -> tuple[float, float, float]:
@@ -62,6 +66,26 @@ def main() -> None:
                 best[name] = tuple(map(min, zip(best.get(name, figures), figures)))  # type: ignore[assignment]
         for name, (wall, cpu, rss) in best.items():
             print(f"arena {name:34s} {wall:7.2f} s wall {cpu:7.2f} s CPU {rss:7.0f} MB peak RSS")
+    calls(args.path, args.repeat)
+
+
+def calls(path: str, repeat: int) -> None:
+    """The store's calls behind ``stats``, ``leaderboard`` and ``games``, in this process."""
+    from arena.store import Store
+
+    with Store(path) as store:
+        asked: dict[str, Callable[[], Any]] = {
+            "store.stats.bots (every bot)": lambda: store.stats.bots("avalon"),
+            "store.ratings.leaderboard": lambda: store.ratings.leaderboard("avalon", "elo"),
+            "store.games.find (20 newest)": lambda: store.games.find(limit=20),
+        }
+        for name, call in asked.items():
+            times = []
+            for _ in range(repeat):
+                start = time.process_time()
+                call()
+                times.append(time.process_time() - start)
+            print(f"{name:40s} {min(times) * 1000:9.1f} ms CPU")
 
 
 if __name__ == "__main__":
