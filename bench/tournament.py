@@ -30,6 +30,7 @@ def main() -> None:
     ap.add_argument("--bots", type=int, default=7)
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--window", type=int, default=200)
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (arena tournament --jobs)")
     args = ap.parse_args()
     config = load_config(None, environ={})
     options = GAMES["avalon"].Options.from_pairs((), game="avalon")
@@ -52,7 +53,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "results.db") as store:
         ends.append((time.perf_counter(), time.process_time()))
-        play_local(settings, options, store, config, report)
+        play_local(settings, options, store, config, report, jobs=args.jobs)
     w = args.window
     print(f"{len(ends) - 1} games, {ends[-1][0] - ends[0][0]:.1f} s")
     for clock, name in ((0, "wall"), (1, "CPU")):
