@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..config import Config
+from ..parallel import cores
 from ..referee.match import Match
 from ..referee.pause import STORE_DOWN, unwritable
 from ..referee.recorder import Recorder
@@ -17,7 +18,7 @@ from ..store import Store
 from .progress import Pace, Progress, ProgressCallback
 from .schedule import Schedule, Settings, TournamentError
 from .seater import TournamentSeater
-from .workers import Players, batches
+from .workers import GAMES_PER_WORKER, Players, batches
 
 log = logging.getLogger("arena.sdk")
 """The bots' faults are the SDK's news: logged where the SDK logs them."""
@@ -90,11 +91,12 @@ def play_local(
     store: Store,
     config: Config,
     report: ProgressCallback | None = None,
-    jobs: int = 1,
+    jobs: int | None = 1,
 ) -> int:
     """Play the games not yet stored with the bots loaded in memory, in this process
-    (``jobs`` 1) or in ``jobs`` worker processes, each seating games through the same room
-    as on IRC (``Room``, driven by the in-memory hub); returns how many were played.
+    (``jobs`` 1) or in ``jobs`` worker processes (None: one per core, each with at least
+    ``GAMES_PER_WORKER`` games to play), each seating games through the same room as on IRC
+    (``Room``, driven by the in-memory hub); returns how many were played.
 
     The games are stored and rated here, in schedule order, a batch per transaction
     (``workers.BATCH``): a batch is stored whole or not at all, and a tournament stopped
@@ -115,7 +117,8 @@ def play_local(
     """
     found = store.tournaments.get(settings.id)
     left = settings.games - (found[1] if found is not None else 0)
-    jobs = max(1, min(jobs, len(batches(range(left)))))  # no process without a batch of its own
+    jobs = min(cores(), left // GAMES_PER_WORKER) if jobs is None else min(jobs, len(batches(range(left))))
+    jobs = max(jobs, 1)
     with Players(settings, options, config, jobs) as players:  # the bots start: or nothing is stored
         schedule, done = open_tournament(store, settings)
         if done >= settings.games:
