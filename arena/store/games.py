@@ -53,14 +53,15 @@ class Games:
 
     def _write(self, record: GameRecord) -> dict[str, tuple[Change, ...]]:
         match = record.match()
-        changes = self.ratings.rate(record.game, match)
+        rated = self.ratings.rate(record.game, match)
+        changes = rated.changes
         seq = self._insert_game(record, match)
         self._insert_log(seq, record)
         self._insert_outcomes(seq, record, match)
         self.ratings.write(seq, record.game, match, changes)
         self.live.claim(record.id, record.started)
         if record.tournament is not None:
-            self.ratings.write_standings(seq, record.tournament, record.game, match)
+            self.ratings.write_standings(seq, record.tournament, record.game, match, rated)
             self.tournaments.count_game(record.tournament, record.finished)
         return changes
 
