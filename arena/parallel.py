@@ -1,11 +1,11 @@
 """Worker processes that each hold a long-lived handler (bots, a referee) and answer tasks
 sent to them, with the answers taken back in the order the tasks were given.
 
-Why not ``concurrent.futures``: a pool's workers keep no state of their own between tasks
-(a tournament's workers keep their bots and referee), and a pool's worker whose parent is
-killed waits forever. Here each worker has its own pipes; the parent's ends are the only
-ones left open, so a worker whose parent dies (even by SIGKILL) reads the end of its task
-pipe and stops. Workers are started with ``spawn`` (a fresh interpreter: nothing of the
+Why not ``concurrent.futures``: its workers hold state between tasks only in module
+globals (an initializer's), and a tournament's workers hold bots and a referee. Here each
+worker has its own pipes, and the parent's ends are the only ones left open: a worker whose
+parent dies (even by SIGKILL) reads the end of its task pipe and stops, so none outlives
+it (``bench/kill_resume.py`` checks). Workers are started with ``spawn`` (a fresh interpreter: nothing of the
 parent, no open store, no threads) and ignore Ctrl-C, which is the parent's to handle.
 What a worker logs is sent back with its next answer and logged by the parent, so the log
 reads in the order of the tasks.
@@ -66,7 +66,7 @@ class Workers:
             for number in range(count):
                 self._workers.append(_Worker(context, number, (factory, args, refuses), level))
             for worker in self._workers:
-                worker.answer()  # built, or Refused
+                worker.answer()  # built, or refused
         except BaseException:
             self._stop(force=True)
             raise
