@@ -18,6 +18,7 @@ import dataclasses
 import random
 import time
 from collections.abc import Sequence
+from typing import TypeVar
 
 import trueskill
 
@@ -53,7 +54,10 @@ class Declining(TwoTeams):
         return None
 
 
-def with_path(system: TrueSkill, path: type[TwoTeams]) -> tuple[TrueSkill, TwoTeams]:
+Path = TypeVar("Path", bound=TwoTeams)
+
+
+def with_path(system: TrueSkill, path: type[Path]) -> tuple[TrueSkill, Path]:
     """A copy of ``system`` whose fast path is ``path``'s (the copy and that path)."""
     copy = dataclasses.replace(system)
     fast = path(copy.env)
