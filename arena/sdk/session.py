@@ -166,15 +166,16 @@ class Session:
         if not whole and (not self._parts.idle or MORE in msg.fields):  # a part of a continued message
             return [reply for joined in self._parts.add(msg) for reply in self.replies(joined, True)]
         verb = msg.verb
+        if verb == ASK and self.registered:  # (the commonest line first)
+            return self._ask(msg)
         if not self.registered or verb == CHALLENGE:
             return self._registering(verb, msg)
-        if verb == ASK:
-            return self._ask(msg)
         if verb in _SESSION_VERBS:
             return self._session_line(verb, msg)
-        if not msg.args:
+        args = msg.args
+        if not args:
             return []
-        gid = msg.args[0]
+        gid = args[0]
         game = self.games.get(gid)
         if game is None:
             return []
