@@ -17,7 +17,7 @@ from .core.words import counted
 from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
-from .cli_results import CLOCK_HELP, open_store, register as register_results
+from .cli_results import CLOCK_HELP, JOBS_HELP, open_store, register as register_results
 from .cli_watch import register as register_watch
 from .referee.local import CLOCKS
 from .simulate import simulate
@@ -124,6 +124,7 @@ def show_config(obj: _Context) -> None:
     show_default=True,
     help=f"With --transport protocol only. {CLOCK_HELP}",
 )
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help=JOBS_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a summary.")
 @click.pass_obj
 def simulate_cmd(
@@ -135,9 +136,13 @@ def simulate_cmd(
     pairs: tuple[str, ...],
     transport: str,
     clock: str,
+    jobs: int | None,
     as_json: bool,
 ) -> None:
-    """Play many games in-process between random legal players."""
+    """Play many games in memory between random legal players.
+
+    Game i of a seed is the same game whatever the number of --jobs: the summary does not
+    depend on it."""
     defaults = obj.config.games[game]
     players = defaults.players if players is None else players
     game_cls = GAMES[game]
@@ -150,7 +155,15 @@ def simulate_cmd(
         raise click.UsageError(f"--clock {clock} needs --transport protocol: the engine alone keeps no deadlines")
     if as_json:
         summary = simulate(
-            game, players, count, seed, options, transport=transport, timeouts=obj.config.timeouts, clock=clock
+            game,
+            players,
+            count,
+            seed,
+            options,
+            transport=transport,
+            timeouts=obj.config.timeouts,
+            clock=clock,
+            jobs=jobs,
         )
         click.echo(json.dumps(summary.to_dict(), sort_keys=False))
         return
@@ -165,6 +178,7 @@ def simulate_cmd(
             transport=transport,
             timeouts=obj.config.timeouts,
             clock=clock,
+            jobs=jobs,
         )
     _print_summary(summary.to_dict(), options.in_effect())
 

@@ -38,6 +38,12 @@ CLOCK_HELP = (
 )
 """The ``--clock`` option's help, shared by ``simulate`` and ``tournament``."""
 
+JOBS_HELP = (
+    "Worker processes that play the games (default: one per core, for runs long enough to pay "
+    "for starting them). The results do not depend on it: game i is the same game in any process."
+)
+"""The ``--jobs`` option's help, shared by ``simulate`` and ``tournament``."""
+
 
 @contextmanager
 def open_store(config: Config, *, check: bool = True, create: bool = True) -> Iterator[Store]:
@@ -133,6 +139,13 @@ def register(main: click.Group) -> None:
         show_default=True,
         help=f"Local tournaments only. {CLOCK_HELP} A tournament resumes only on the clock it started with.",
     )
+    @click.option(
+        "--jobs",
+        type=click.IntRange(min=1),
+        default=None,
+        help=f"Local tournaments only. {JOBS_HELP} The games are stored and rated in their order, "
+        "a few at a time in one transaction, by this process.",
+    )
     @click.pass_obj
     def tournament(
         obj: Any,
@@ -144,6 +157,7 @@ def register(main: click.Group) -> None:
         pairs: tuple[str, ...],
         transport: str | None,
         clock: str,
+        jobs: int | None,
     ) -> None:
         """Play a series of games between chosen bots, storing and rating each one.
 
@@ -175,6 +189,8 @@ def register(main: click.Group) -> None:
         transport = transport or t.transport
         if clock != "virtual" and transport != "local":
             raise click.UsageError(f"--clock {clock} is for --transport local: over IRC every clock is real")
+        if jobs is not None and transport != "local":
+            raise click.UsageError("--jobs is for --transport local: over IRC each bot is a process of its own")
         settings = Settings(
             id=tid,
             game=game,
@@ -186,8 +202,9 @@ def register(main: click.Group) -> None:
             keep=config.seating.games_per_order,
             clock=clock,
         )
+        workers = "one per core" if jobs is None else "this process" if jobs == 1 else f"{jobs} worker processes"
         where = (
-            f"in this process, {clock} clock"
+            f"in memory ({workers}), {clock} clock"
             if settings.transport == "local"
             else f"on {config.server.host}:{config.server.port} (bots must connect and register)"
         )
@@ -215,8 +232,10 @@ def register(main: click.Group) -> None:
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
         with open_store(config) as store:
             try:
-                play = play_local if settings.transport == "local" else play_irc
-                played = play(settings, options, store, config, report)
+                if settings.transport == "local":
+                    played = play_local(settings, options, store, config, report, jobs=jobs)
+                else:
+                    played = play_irc(settings, options, store, config, report)
             except TournamentError as exc:
                 raise click.ClickException(str(exc)) from None
             except KeyboardInterrupt:

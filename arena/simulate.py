@@ -6,6 +6,7 @@ and the engine benchmark run.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
@@ -21,6 +22,7 @@ from .core.options import Options
 from .core.seeds import derive_seed
 from .config import TimeoutConfig
 from .games import GAMES
+from .parallel import Workers, cores
 from .referee.local import CLOCKS, LocalHub
 from .referee.match import Timeouts
 from .sdk.bot import Bot
@@ -91,6 +93,61 @@ class Summary:
         }
 
 
+class _Games:
+    """Plays games of a simulation by their numbers: the engine's random players, or SDK
+    random bots over the protocol in memory, its hub and bots kept from one range of games
+    to the next (in this process, or in a worker of ``arena.parallel``)."""
+
+    def __init__(
+        self, game: str, players: int, seed: int, options: Options, transport: str, timeouts: Timeouts, clock: str
+    ) -> None:
+        self.game_cls = GAMES[game]
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.protocol = transport == "protocol"
+        self.nicks = [f"random{i + 1}" for i in range(players)]
+        self.bots = [Bot() for _ in self.nicks]
+        self.hub = LocalHub(timeouts, clock=CLOCKS[clock])
+        if self.protocol:
+            for nick, bot in zip(self.nicks, self.bots):
+                self.hub.connect(nick, bot)
+
+    def __call__(self, numbers: range) -> tuple[Counter[str | None], Counter[str]]:
+        """The winners and end reasons of games ``numbers``."""
+        wins: Counter[str | None] = Counter()
+        reasons: Counter[str] = Counter()
+        seed = self.seed
+        for i in numbers:
+            if self.protocol:
+                for n, bot in enumerate(self.bots):  # per game: any game, in any process, is the same
+                    bot.rng.seed(derive_seed(seed, "bot", n, i))
+                result = self.hub.play(self.game, self.nicks, self.options, derive_seed(seed, "game", i)).game.result
+                assert result is not None
+            else:
+                g = self.game_cls(self.players, self.options, derive_seed(seed, "game", i))
+                result = play_random(g, random.Random(derive_seed(seed, "players", i)))
+            wins[result.winner] += 1
+            reasons[result.reason] += 1
+        return wins, reasons
+
+    def close(self) -> None:
+        return None
+
+
+GAMES_PER_WORKER = {"engine": 20000, "protocol": 300}
+"""Games a worker process plays at least, by transport: starting one costs about a second
+(a fresh interpreter imports the arena), which fewer games would not pay back."""
+
+
+def _ranges(games: int, jobs: int) -> list[range]:
+    """The games cut into ranges: a few per worker, so that workers finish together and
+    the progress moves, and not so many that sending them costs more than playing them."""
+    size = max(1, min(1000, games // (jobs * 8)))
+    return [range(start, min(start + size, games)) for start in range(0, games, size)]
+
+
 def simulate(
     game: str,
     players: int,
@@ -101,32 +158,33 @@ def simulate(
     transport: str = "engine",
     timeouts: Timeouts | None = None,
     clock: str = "virtual",
+    jobs: int | None = 1,
 ) -> Summary:
-    """Play ``games`` random games; game ``i`` uses seeds derived from ``(seed, i)`` alone.
+    """Play ``games`` random games; game ``i`` uses seeds derived from ``(seed, i)`` alone,
+    so the summary is the same with any number of worker processes (``jobs``; None: one
+    per core, each with at least ``GAMES_PER_WORKER`` games to play).
 
     ``transport="engine"`` calls the engine directly; ``"protocol"`` plays the same games
     through protocol lines between the referee and SDK bots in memory (``timeouts`` apply,
     on the ``clock`` named, one of ``CLOCKS``: with ``"wall"`` the time the bots take to
     decide counts against their deadlines, and the same arguments may give other results).
     """
-    game_cls = GAMES[game]
     summary = Summary(game, players, games, seed, options.to_dict())
-    if transport == "protocol":
-        hub = LocalHub(timeouts or TimeoutConfig(), clock=CLOCKS[clock])
-        nicks = [f"random{i + 1}" for i in range(players)]
-        for i, nick in enumerate(nicks):
-            hub.connect(nick, Bot(seed=derive_seed(seed, "bot", i)))
+    jobs = min(cores(), games // GAMES_PER_WORKER[transport]) if jobs is None else min(jobs, games)
+    jobs = max(jobs, 1)
+    ranges = _ranges(games, jobs)
+    args = (game, players, seed, options, transport, timeouts or TimeoutConfig(), clock)
     start = time.perf_counter()
-    for i in range(games):
-        if transport == "protocol":
-            result = hub.play(game, nicks, options, derive_seed(seed, "game", i)).game.result
-            assert result is not None
+    with contextlib.ExitStack() as stack:
+        if jobs > 1:
+            workers = stack.enter_context(Workers(_Games, args, jobs))
+            results = workers.ordered(ranges)
         else:
-            g = game_cls(players, options, derive_seed(seed, "game", i))
-            result = play_random(g, random.Random(derive_seed(seed, "players", i)))
-        summary.wins[result.winner] += 1
-        summary.end_reasons[result.reason] += 1
-        if progress is not None:
-            progress(1)
+            results = map(_Games(*args), ranges)
+        for numbers, (wins, reasons) in zip(ranges, results):
+            summary.wins.update(wins)
+            summary.end_reasons.update(reasons)
+            if progress is not None:
+                progress(len(numbers))
     summary.seconds = time.perf_counter() - start
     return summary

@@ -1,13 +1,15 @@
 """Deterministic resume: a local tournament killed (SIGKILL) and resumed plays exactly the
 games an uninterrupted run of the same command plays.
 
-Usage: python bench/kill_resume.py [--game avalon|werewolf|both] [--games N] [--kills K] [--seed S]
+Usage: python bench/kill_resume.py [--game avalon|werewolf|both] [--games N] [--kills K] [--seed S] [--jobs J]
 
 For each game type: ``arena tournament --games 1`` creates the tournament (and its secret
 key) in a scratch store, which is then copied twice. Copy A runs ``--games N`` to the end
 in one process; copy B runs the same command and is killed with SIGKILL ``K`` times, at
 random points (once its store holds a random number of games, plus a random delay so the
-kill often lands inside a game), re-running the command after each kill until it ends.
+kill often lands inside a game), re-running the command after each kill until it ends. Copy
+A plays in one process (``--jobs 1``), copy B with ``--jobs J`` worker processes (default
+2), whose workers must end with their killed parent.
 Then both stores must agree on every game (seed, seats, roles, winner, reason, every
 answer, every line the referee sent) and on the final Elo and TrueSkill tables, exactly,
 and ``arena ratings rebuild`` must match exactly on both. Any difference means some
@@ -56,6 +58,8 @@ class Run:
 
     killed_at: list[int] = field(default_factory=list)
     processes: int = 0
+    workers_seen: int = 0
+    """Worker processes of the killed runs, each seen to end after its parent."""
 
 
 def write_config(where: Path, game: str, extra: tuple[str, ...] = ()) -> Path:
@@ -68,8 +72,35 @@ def write_config(where: Path, game: str, extra: tuple[str, ...] = ()) -> Path:
     return path
 
 
-def command(games: int) -> list[str]:
-    return [sys.executable, "-m", "arena", "--config", "config.yaml", "tournament", "--games", str(games)]
+def command(games: int, jobs: int = 1) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "arena",
+        "--config",
+        "config.yaml",
+        "tournament",
+        "--games",
+        str(games),
+        "--jobs",
+        str(jobs),
+    ]
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc; none known elsewhere)."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def alive(pid: int) -> bool:
+    """Running, not a zombie waiting for a parent that is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def environment(rng: random.Random) -> dict[str, str]:
@@ -137,14 +168,15 @@ SPARE = 3
 milliseconds before the kill would end unkilled."""
 
 
-def run_with_kills(where: Path, games: int, kills: int, rng: random.Random) -> Run:
+def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, jobs: int = 2) -> Run:
     """Run the command, SIGKILL it ``kills`` times at random points, re-running it after
-    each kill, until one run ends by itself."""
+    each kill, until one run ends by itself. Raises if a killed run's worker processes
+    outlive it."""
     run = Run()
     while True:
         run.processes += 1
         proc = subprocess.Popen(
-            command(games),
+            command(games, jobs),
             cwd=where,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
@@ -164,9 +196,16 @@ def run_with_kills(where: Path, games: int, kills: int, rng: random.Random) -> R
             watch(proc, where, target)
             time.sleep(extra)
             if proc.poll() is None:
+                workers = children(proc.pid)
                 proc.send_signal(signal.SIGKILL)
                 proc.wait()
                 run.killed_at.append(games_done(where))
+                ends = time.monotonic() + STALL
+                while any(alive(pid) for pid in workers):  # each sees its task pipe close, and ends
+                    if time.monotonic() > ends:
+                        raise RuntimeError(f"worker processes {workers} outlived their killed parent")
+                    time.sleep(0.01)
+                run.workers_seen += len(workers)
                 continue
         watch(proc, where, games + 1)
         _, err = proc.communicate()
@@ -234,7 +273,7 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
 
 
 def trial(
-    root: Path, game: str, games: int, kills: int, rng: random.Random, extra: tuple[str, ...] = ()
+    root: Path, game: str, games: int, kills: int, rng: random.Random, extra: tuple[str, ...] = (), jobs: int = 2
 ) -> tuple[Run, list[str], dict[str, Any]]:
     """One comparison in ``root``: (the killed run, the differences, copy A's snapshot)."""
     base, a, b = root / "base", root / "a", root / "b"
@@ -243,7 +282,7 @@ def trial(
     copy_store(base, a)
     copy_store(base, b)
     run_to_end(a, games, rng)
-    killed = run_with_kills(b, games, kills, rng)
+    killed = run_with_kills(b, games, kills, rng, jobs)
     sa, sb = snapshot(a, game), snapshot(b, game)
     found = differences(sa, sb)
     for name, where in (("A", a), ("B", b)):
@@ -258,6 +297,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--seed", type=int, default=None, help="the kill points' seed (default: random)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes of the killed copy")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     rng = random.Random(seed)
@@ -265,12 +305,13 @@ def main() -> int:
     for game in ("avalon", "werewolf") if args.game == "both" else (args.game,):
         with tempfile.TemporaryDirectory() as tmp:
             begun = time.perf_counter()
-            killed, found, sa = trial(Path(tmp), game, args.games, args.kills, rng)
+            killed, found, sa = trial(Path(tmp), game, args.games, args.kills, rng, jobs=args.jobs)
             seconds = time.perf_counter() - begun
         same = len(sa["games"]) - sum(1 for d in found if d.startswith(f"{TOURNAMENT}-"))
         print(
             f"{game}: {args.games} games, {len(killed.killed_at)} kills (games stored then: "
-            f"{', '.join(map(str, killed.killed_at))}), {killed.processes} processes; "
+            f"{', '.join(map(str, killed.killed_at))}), {killed.processes} processes "
+            f"(--jobs {args.jobs}; {killed.workers_seen} workers ended with their killed parent); "
             f"{same} of {len(sa['games'])} games identical; "
             f"{'ratings identical, rebuilds exact' if not found else 'DIFFERENCES'} ({seconds:.1f} s, seed {seed})"
         )

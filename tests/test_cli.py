@@ -85,6 +85,22 @@ def test_simulate_over_the_protocol(run: Run) -> None:
     assert data == again
 
 
+@pytest.mark.parametrize("transport", ["engine", "protocol"])
+def test_simulate_gives_the_same_summary_with_any_number_of_workers(run: Run, transport: str) -> None:
+    args = ("simulate", "--players", "7", "--games", "40", "--seed", "3", "--json", "--transport", transport)
+    one, two = summary(run(*args, "--jobs", "1")), summary(run(*args, "--jobs", "2"))
+    one.pop("seconds"), two.pop("seconds")
+    assert one == two and one["games"] == 40
+
+
+def test_jobs_are_for_local_tournaments_and_documented(run: Run) -> None:
+    irc = run("tournament", "--id", "i", "--transport", "irc", "--jobs", "2", *(f"--bot=b{i}" for i in range(5)))
+    assert irc.exit_code == 2 and "--jobs is for --transport local" in irc.output
+    for command in ("tournament", "simulate"):
+        text = " ".join(run(command, "--help").output.split())
+        assert "--jobs INTEGER RANGE" in text and "The results do not depend on it" in text
+
+
 def test_readable_summary(run: Run) -> None:
     result = run("simulate", "--players", "7", "--games", "50", "--seed", "1")
     assert result.exit_code == 0, result.output

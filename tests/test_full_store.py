@@ -12,6 +12,8 @@ fills a real filesystem under a referee on a real server.
 
 from __future__ import annotations
 
+import dataclasses
+
 import logging
 import sqlite3
 from pathlib import Path
@@ -408,20 +410,13 @@ def test_a_local_tournament_stops_cleanly_on_a_full_disk_and_resumes_the_same(tm
     config = parse_config({"store": {"path": str(tmp_path / "full.db")}})
     disk = Disk()
     store = full_disk_store(tmp_path / "full.db", disk)
-    record_game = store.games.record
-    recorded: list[str] = []
-
-    def filling(record: Any) -> Any:
-        if len(recorded) == 3:
-            disk.full = True
-        recorded.append(record.id)
-        return record_game(record)
-
-    store.games.record = filling  # type: ignore[method-assign]
     open_tournament(store, settings)  # its secret key, which an uninterrupted copy shares
     copy = sqlite3.connect(tmp_path / "whole.db")
     getattr(store.conn, "backup")(copy)  # the sqlite3 connection's, through the full disk's
     copy.close()
+    first = dataclasses.replace(settings, games=3)
+    assert play_local(first, AvalonOptions(), store, config) == 3
+    disk.full = True
     with pytest.raises(TournamentError, match=f"{STORE_DOWN} .*before game t1-4, which is not stored"):
         play_local(settings, AvalonOptions(), store, config)
     assert [g.id for g in store.games.find(limit=None)] == ["t1-3", "t1-2", "t1-1"]

@@ -24,7 +24,7 @@ MAX_CLASS = 400
 LAYERS: tuple[frozenset[str], ...] = tuple(
     frozenset(layer.split())
     for layer in (
-        "arena core",
+        "arena core parallel",
         "protocol",
         "ratings irc",
         "narrate",

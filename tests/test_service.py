@@ -13,7 +13,7 @@ from arena.config import Config, parse_config
 from arena.games.avalon.options import AvalonOptions
 from arena.referee.service import MIN_WAKE, RefereeService
 from arena.tournament import Schedule, Settings
-from arena.tournament.run import TournamentSeater
+from arena.tournament.seater import TournamentSeater
 
 
 def test_a_finished_service_with_a_lobby_countdown_past_does_not_spin() -> None:

@@ -28,6 +28,7 @@ from arena.referee.recorder import ratings_message
 from arena.store import Store
 from arena.tournament import Progress, Schedule, Settings, TournamentError, load_bot_class, play_local
 from arena.tournament.progress import Pace
+from arena.tournament.workers import BATCH
 
 KEY = bytes(range(32))
 
@@ -523,9 +524,10 @@ def test_progress_shows_the_leaders_of_this_tournament_only(tmp_path: Path) -> N
 
 
 def test_an_interrupted_local_tournament_keeps_the_standings_of_one_run(tmp_path: Path) -> None:
-    """Stopped after its 5th game and resumed, a tournament's kept standings are its games
+    """Stopped at its 5th game and resumed, a tournament's kept standings are its games
     rated afresh (``rebuild`` compares them bit for bit), and the progress lines of the
-    resumed run read them."""
+    resumed run read them. Games are stored a batch at a time, before their progress is
+    told: the stop keeps the fifth game's batch, whole."""
     config = config_for(tmp_path)
 
     def stop(progress: Progress) -> None:
@@ -534,16 +536,17 @@ def test_an_interrupted_local_tournament_keeps_the_standings_of_one_run(tmp_path
 
     with Store(config.store.path) as store:
         with pytest.raises(KeyboardInterrupt):
-            play_local(settings(games=12), AvalonOptions(), store, config, report=stop)
+            play_local(settings(games=20), AvalonOptions(), store, config, report=stop)
         found = store.tournaments.get("t1")
-        assert found is not None and found[1] == 5
+        assert found is not None and found[1] == BATCH
         seen: list[Progress] = []
-        assert play_local(settings(games=12), AvalonOptions(), store, config, report=seen.append) == 7
+        assert play_local(settings(games=20), AvalonOptions(), store, config, report=seen.append) == 20 - BATCH
         report = store.ratings.rebuild()
         assert report.exact and report.standings_checked > 0
         board = store.ratings.leaderboard("avalon", "elo", tournament="t1")
         assert seen[-1].leaders == [(r.bot, r.score) for r in board[:3]]
-        assert [p.done for p in seen] == list(range(6, 13)) and all(0 < p.recent_games <= p.played_now for p in seen)
+        assert [p.done for p in seen] == list(range(BATCH + 1, 21))
+        assert all(0 < p.recent_games <= p.played_now for p in seen)
 
 
 def test_the_rate_and_eta_follow_the_last_games_not_the_whole_run() -> None:

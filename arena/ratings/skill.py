@@ -1,7 +1,10 @@
 """TrueSkill for team games of uneven sizes, with a learnt side advantage.
 
-Uses the ``trueskill`` package (pure Python, deterministic) with its own environment
-object, never the package's global one.
+The ``trueskill`` package (pure Python, deterministic) defines the numbers, with its own
+environment object, never the package's global one. A match of two teams with different
+ranks (every normally ended Avalon game, every forfeit) is computed by ``twoteam``, which
+follows the package's schedule on plain floats and gives its results bit for bit in a
+fraction of the time; every other match is the package's.
 
 * Team performance in TrueSkill is the weighted **sum** of its players' performances, so
   an evenly rated 6-vs-4 Avalon table would look like a foregone conclusion (match
@@ -32,6 +35,7 @@ from typing import Any, ClassVar
 import trueskill
 
 from .model import ABORTED, BOT, FORFEIT, SIDE, Change, Entity, Match, Rating, check_match, lookup
+from .twoteam import Pair, TwoTeams
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class TrueSkill:
     side_mu: float = 0.0
     side_sigma: float = 25.0 / 6
     env: Any = field(init=False, repr=False, compare=False)
+    two_teams: TwoTeams = field(init=False, repr=False, compare=False)
 
     name: ClassVar[str] = "trueskill"
 
@@ -60,6 +65,7 @@ class TrueSkill:
             backend=None,
         )
         object.__setattr__(self, "env", env)
+        object.__setattr__(self, "two_teams", TwoTeams(env))
 
     def initial_rating(self, entity: Entity) -> Rating:
         if entity[0] == BOT:
@@ -93,14 +99,12 @@ class TrueSkill:
             weights.append(w)
         before = [[get(e) for e in team] for team in teams]
         ranks = [g.rank for g in groups]
-        rated = self.env.rate(
-            [[trueskill.Rating(r.mu, r.sigma) for r in team] for team in before], ranks=ranks, weights=weights
-        )
+        rated = self._rate([[(r.mu, r.sigma) for r in team] for team in before], weights, ranks)
         changes: list[Change] = []
         for team, olds, news in zip(teams, before, rated):
-            for entity, old, new in zip(team, olds, news):
+            for entity, old, (mu, sigma) in zip(team, olds, news):
                 if entity[0] == BOT:
-                    changes.append(Change(entity, old, Rating(float(new.mu), float(new.sigma))))
+                    changes.append(Change(entity, old, Rating(mu, sigma)))
         if use_sides:
             changes += self._rate_sides(groups, teams, before, weights, ranks)
         return tuple(changes)
@@ -124,23 +128,32 @@ class TrueSkill:
         # The n known players of a group, each of weight c/n, add c*mu to its performance
         # and c^2 beta^2 / n to its variance: so does one known player of weight c/sqrt(n)
         # and mean mu*sqrt(n). Two players per group instead of eleven: half the time.
-        teams_: list[list[Any]] = []
+        teams_: list[list[Pair]] = []
         weights_: list[list[float]] = []
         for team, olds, w in zip(teams, before, weights):
             n = sum(1 for e in team if e[0] == BOT)
             root = math.sqrt(n)
-            members = [trueskill.Rating(self.mu * root, 1e-6)]
+            members = [(self.mu * root, 1e-6)]
             ws = [w[0] * root]
             for e, r, wi in zip(team, olds, w):
                 if e[0] == SIDE:
-                    members.append(trueskill.Rating(r.mu, r.sigma))
+                    members.append((r.mu, r.sigma))
                     ws.append(wi)
             teams_.append(members)
             weights_.append(ws)
-        rated = self.env.rate(teams_, ranks=ranks, weights=weights_)
+        rated = self._rate(teams_, weights_, ranks)
         changes: list[Change] = []
         for team, olds, news in zip(teams, before, rated):
             sides = [(e, r) for e, r in zip(team, olds) if e[0] == SIDE]
-            for (entity, old), new in zip(sides, news[1:]):
-                changes.append(Change(entity, old, Rating(float(new.mu), float(new.sigma))))
+            for (entity, old), (mu, sigma) in zip(sides, news[1:]):
+                changes.append(Change(entity, old, Rating(mu, sigma)))
         return changes
+
+    def _rate(self, teams: list[list[Pair]], weights: list[list[float]], ranks: list[int]) -> list[list[Pair]]:
+        """The package's ``rate`` of these teams, as (mean, deviation) pairs: by ``twoteam``
+        when it covers the match (two teams, different ranks), else by the package."""
+        fast = self.two_teams.rate(teams, weights, ranks)
+        if fast is not None:
+            return fast
+        rated = self.env.rate([[trueskill.Rating(mu, sigma) for mu, sigma in team] for team in teams], ranks, weights)
+        return [[(float(r.mu), float(r.sigma)) for r in team] for team in rated]

@@ -109,7 +109,8 @@ class Deadlines:
     def drop(self, seat: int) -> None:
         """The seat's request is closed (answered, defaulted): no more deadline for it."""
         self.at.pop(seat, None)
-        self.unsent.pop(seat, None)
+        if self.unsent:  # (empty where lines go out at once: every answer passes here)
+            self.unsent.pop(seat, None)
 
     def clear(self) -> None:
         """The game is over: nothing more is due."""

@@ -108,10 +108,17 @@ class GameLines:
         return info, match
 
     def answer(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
-        found = self._player(sender, msg, account)
-        if found is not None and not self._refused_paused(sender, msg, ErrorCode.STALE_REQUEST):
-            args = msg.args
-            found[1].answer(found[0].name, args[1], args[2], now, sender, line, msg.fields.get("fallback"))
+        args = msg.args
+        # The usual answer first, with no call: a running game, a bot bound to no account
+        # (``_player`` would find them both and nothing to refuse), no game paused.
+        match = self.matches.get(args[0])
+        info = self.bots.get(sender.lower())
+        if match is None or info is None or info.account is not None or self.paused:
+            found = self._player(sender, msg, account)
+            if found is None or self._refused_paused(sender, msg, ErrorCode.STALE_REQUEST):
+                return
+            info, match = found
+        match.answer(info.name, args[1], args[2], now, sender, line, msg.fields.get("fallback"))
 
     def team(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         found = self._player(sender, msg, account)

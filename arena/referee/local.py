@@ -22,7 +22,7 @@ import itertools
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..core.game import Result
@@ -199,28 +199,37 @@ class LocalHub:
         self._queue.append((nick, self.channel, text, None))
 
     def run(self) -> None:
-        """Deliver lines until the network is quiet."""
+        """Deliver lines until the network is quiet. A bot's line to the referee (its
+        answers: most lines a game has) is told apart first, by one comparison."""
         if self._clock is not None:
             self._run_timed(self._clock)
             return
         queue = self._queue
         referee = self.referee
         ref = referee.nick
+        to_referee = ref.lower()
         sessions = self.sessions
         channel = self.channel.lower()
         games = self._members
         messages = self._messages
-        while queue or self._sent:
-            if not queue:
-                self._went_out()
-                continue
-            sender, target, text, msg = queue.popleft()
-            low = target.lower()
-            if sender == ref:
-                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
-                if hearers is not None:
+        while True:
+            while queue:
+                sender, target, text, msg = queue.popleft()
+                low = target.lower()
+                if sender == ref:
                     if low == channel:
+                        hearers: Iterable[Session] = sessions.values()
                         self.channel_log.append(text)
+                    elif low in games:
+                        hearers = self._in(low)
+                    else:
+                        addressee = sessions.get(low)
+                        if addressee is not None:
+                            # (the message is the referee's own: ``feed`` would only check that, and parse)
+                            replies = addressee.replies(msg) if msg is not None else self._feed(addressee, sender, text)
+                            for line, said in replies:
+                                queue.append((addressee.nick, ref, line, said if messages else None))
+                        continue
                     if msg is None:
                         try:
                             msg = parse(text)  # once for every listener: the line is the same for all
@@ -229,22 +238,19 @@ class LocalHub:
                     for session in hearers:
                         for line, said in session.replies(msg):
                             queue.append((session.nick, ref, line, said if messages else None))
-                else:
-                    addressee = sessions.get(low)
-                    if addressee is not None:
-                        # (the message is the referee's own: ``feed`` would only check that, and parse)
-                        replies = addressee.replies(msg) if msg is not None else self._feed(addressee, sender, text)
-                        for line, said in replies:
-                            queue.append((addressee.nick, ref, line, said if messages else None))
-            else:
-                hearers = sessions.values() if low == channel else self._in(low) if low in games else None
-                if hearers is not None:  # a player talking in a channel: everyone there hears it
-                    for session in hearers:
-                        if session.nick != sender:
-                            session.chat(sender, text)
-                    if low == channel:
-                        self.chat_log.append((sender, text))
+                    continue
+                if low != to_referee:
+                    chatters = sessions.values() if low == channel else self._in(low) if low in games else None
+                    if chatters is not None:  # a player talking in a channel: everyone there hears it
+                        for session in chatters:
+                            if session.nick != sender:
+                                session.chat(sender, text)
+                        if low == channel:
+                            self.chat_log.append((sender, text))
                 referee.on_message(sender, target, text, self.now, None, msg)
+            if not self._sent:
+                return
+            self._went_out()
 
     def _in(self, channel: str) -> list[Session]:
         """The bots in game channel ``channel`` (folded)."""

@@ -243,19 +243,21 @@ class Match:
         sender's nick), and changes nothing. A seat's answer is kept in ``answers``, with
         ``line`` (the line as it came; default: rebuilt from its parts) and its
         ``fallback=`` marker, which is only kept: it changes nothing in how it is judged."""
-        nick = bot if reply_to is None else reply_to
         game, record, requests = self.game, self.record, self.requests
         seat = self.seats.by_bot.get(bot.lower())
         after = len(record.transcript)
         refused: IllegalAction | ProtocolError | None = None
+        # The request the seat was sent last, if this answer names it (by its id as the
+        # referee spelled it, which needs no check): its latency counts from then.
         sent = None if seat is None else requests.sent_at.get(seat)
+        if sent is not None and sent[0] != rid_text:
+            sent = None
         try:
             if seat is None:
                 raise not_playing(self.gid)
             if game.result is not None:
                 raise game_over(self.gid)
-            # (the id of the request the seat was sent last, as the referee spelled it, needs no check)
-            rid = sent[2] if sent is not None and sent[0] == rid_text else request_id(rid_text)
+            rid = sent[2] if sent is not None else request_id(rid_text)
             request = requests.open.get(rid)
             if request is None or seat not in request.seats:
                 requests.refuse(seat, rid, self.knowledge.is_out(seat))
@@ -266,10 +268,8 @@ class Match:
             requests.answered(seat, request)
             self.deadlines.drop(seat)
         if refused is None or seat is not None and record.keeps(seat):
-            # Kept, with its latency counted from when the request it names went out to the
-            # seat, if that is the seat's latest. Built as the tuple it is: a named tuple's
-            # own ``__new__`` is a Python function, and a game keeps one for every answer.
-            latency = now - sent[1] if sent is not None and sent[0] == rid_text else None
+            # Kept. Built as the tuple it is: a named tuple's own ``__new__`` is a Python
+            # function, and a game keeps one for every answer.
             record.answers.append(
                 _tuple_new(
                     Answer,
@@ -278,16 +278,16 @@ class Match:
                         rid_text,
                         f"ANSWER {self.gid} {rid_text} {value}" if line is None else line,
                         now - record.origin,
-                        latency,
+                        None if sent is None else now - sent[1],
                         None if refused is None else refused.code.value,
-                        fallback if fallback in FALLBACKS else None,
+                        None if fallback is None or fallback not in FALLBACKS else fallback,
                         after,
                     ),
                 )
             )
         if refused is not None:
             echo = (rid_text,) if valid_request_id(rid_text) else ()  # an ERROR echoes only a request id
-            record.refuse(nick, seat, refused.code, refused.reason, *echo)
+            record.refuse(bot if reply_to is None else reply_to, seat, refused.code, refused.reason, *echo)
             return
         self._advance(now)
 
@@ -354,9 +354,9 @@ class Match:
         card): skipping it would tell everyone who was not asked, through the request ids
         and through how soon the result comes.
         """
-        game, deadlines, knowledge = self.game, self.deadlines, self.knowledge
         if self._suspended:
             return
+        game, deadlines, knowledge = self.game, self.deadlines, self.knowledge
         while True:
             events = game.events
             if knowledge.published < len(events):
@@ -374,8 +374,7 @@ class Match:
                 self._end()
                 return
             round_ = game.round
-            due = deadlines.holding and deadlines.step_due(now)
-            if round_ == self.requests.asked and not due:
+            if round_ == self.requests.asked and not (deadlines.holding and deadlines.step_due(now)):
                 if game.floor_kinds:
                     self.floor.pass_floor()
                 return

@@ -79,15 +79,19 @@ class Record:
         self.send_lines(nick, msg.lines(), msg)  # one, unless a big table's lists need continuing
 
     def send_lines(self, nick: str | None, lines: list[str], msg: Message) -> None:
-        seats, output = self.seats, self.output
-        away = bool(seats.away) and nick is not None and nick.lower() in seats.away
-        seat = None if nick is None else seats.at[nick.lower()]
-        if output.post is not None and len(lines) == 1:  # the line is the whole message
+        output = self.output
+        if nick is None:
+            seat, away = None, False
+        else:
+            low, seats = nick.lower(), self.seats
+            seat, away = seats.at[low], low in seats.away
+        post = output.post
+        if post is not None and len(lines) == 1:  # the line is the whole message
             line = lines[0]
             self.told.append(seat)
             self.transcript.append((nick, line))
             if not away:
-                output.post(nick, line, msg)
+                post(nick, line, msg)
             return
         for line in lines:
             self.told.append(seat)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ..core.game import ABORTED
 from ..protocol import RATINGS, Message
 from ..ratings.model import BOT, Change
-from ..store import Store, record_from_game
+from ..store import GameRecord, Store, record_from_game
 from .match import Match
 from .pause import unwritable
 from .referee import Referee
@@ -48,6 +48,28 @@ def ratings_message(
     }
     fields = {system: entries for system, entries in fields.items() if entries}
     return Message(RATINGS, (gid,), fields) if fields else None
+
+
+def game_record(match: Match, started: float, finished: float, tournament: str | None) -> GameRecord:
+    """What the store keeps of a finished match (``started`` and ``finished``: wall times)."""
+    result = match.game.result
+    why = None
+    if result is not None and result.reason == ABORTED:
+        end = next(e for e in reversed(match.game.events) if e.kind == "end")
+        why = end.data.get("why") or ABORTED
+    return record_from_game(
+        match.gid,
+        match.game,
+        match.names,
+        started=started,
+        finished=finished,
+        tournament=tournament,
+        transcript=match.transcript,
+        bots=match.bots,
+        aborted_reason=why,
+        talk=match.talk,
+        answers=match.answers,
+    )
 
 
 class Recorder:
@@ -91,24 +113,7 @@ class Recorder:
         finished = self.wall()
         started = self._started.get(match.gid, finished)
         try:
-            result = match.game.result
-            why = None
-            if result is not None and result.reason == ABORTED:
-                end = next(e for e in reversed(match.game.events) if e.kind == "end")
-                why = end.data.get("why") or ABORTED
-            record = record_from_game(
-                match.gid,
-                match.game,
-                match.names,
-                started=started,
-                finished=finished,
-                tournament=self.tournament,
-                transcript=match.transcript,
-                bots=match.bots,
-                aborted_reason=why,
-                talk=match.talk,
-                answers=match.answers,
-            )
+            record = game_record(match, started, finished, self.tournament)
             changes = self.store.games.record(record)
         except Exception as exc:
             if self.strict or unwritable(exc):

@@ -154,8 +154,9 @@ def apply_answer(game: Game, seat: int, value: str, seats: Seats, gid: str) -> N
 
 def options_shown(d: Decision, names: Sequence[str]) -> list[str]:
     """The decision's options as the wire shows them: players by their START nicks."""
-    targets = d.targets
-    return [names[o] if targets and type(o) is int else str(o) for o in d.options]
+    if not d.targets:
+        return list(map(str, d.options))
+    return [names[o] if type(o) is int else str(o) for o in d.options]
 
 
 def ask_line(

@@ -57,6 +57,14 @@ class Faults:
                 exc_info=exc,
             )
 
+    def add(self, counts: Counter[str], first: dict[str, str]) -> None:
+        """Count what another session of the same bot counted (the workers of a local
+        tournament each run one), so that the run's summary is the bot's whole."""
+        with self._lock:
+            for where, n in counts.items():
+                self.first.setdefault(where, first[where])
+                self.counts[where] += n
+
     def game_over(self, gid: str) -> None:
         """Log what the bot's code raised during game ``gid``, if anything."""
         with self._lock:

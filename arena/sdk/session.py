@@ -163,18 +163,19 @@ class Session:
 
         A whole message is handled here, not in a call of its own: every line each bot is
         told passes here."""
-        if not whole and (not self._parts.idle or MORE in msg.fields):  # a part of a continued message
+        if (MORE in msg.fields or not self._parts.idle) and not whole:  # a part of a continued message
             return [reply for joined in self._parts.add(msg) for reply in self.replies(joined, True)]
         verb = msg.verb
+        if verb == ASK and self.registered:  # (the commonest line first)
+            return self._ask(msg)
         if not self.registered or verb == CHALLENGE:
             return self._registering(verb, msg)
-        if verb == ASK:
-            return self._ask(msg)
         if verb in _SESSION_VERBS:
             return self._session_line(verb, msg)
-        if not msg.args:
+        args = msg.args
+        if not args:
             return []
-        gid = msg.args[0]
+        gid = args[0]
         game = self.games.get(gid)
         if game is None:
             return []
@@ -336,12 +337,15 @@ class Session:
             self._respond(game, ask)
             return []
         # A public request that grants no floor has nothing to say first (see ``talk``).
-        out: list[Reply] = (
-            [(line, None) for line in self.talk(game, ask)] if self._talks and (floor or to != "all") else []
+        out: list[Reply] | None = (
+            [(line, None) for line in self.talk(game, ask)] if self._talks and (floor or to != "all") else None
         )
         choice = self.decide(game, ask)
         # (most answers are one choice, their own value: no call for those)
-        out.append(answer_reply(ask.game, ask.rid, choice if type(choice) is str else value_of(choice), ask.fallback))
+        answer = answer_reply(gid, ask.rid, choice if type(choice) is str else value_of(choice), ask.fallback)
+        if out is None:
+            return [answer]
+        out.append(answer)
         return out
 
     def talk(self, game: GameView[Any], ask: Ask, live: Callable[[], bool] | None = None) -> list[str]:

@@ -40,17 +40,29 @@ class Games:
 
         Raises the dialect's integrity error (and stores nothing) if the game id is already stored.
         """
-        match = record.match()
         with self.db.transaction():
-            changes = self.ratings.rate(record.game, match)
-            seq = self._insert_game(record, match)
-            self._insert_log(seq, record)
-            self._insert_outcomes(seq, record, match)
-            self.ratings.write(seq, record.game, match, changes)
-            self.live.claim(record.id, record.started)
-            if record.tournament is not None:
-                self.ratings.write_standings(seq, record.tournament, record.game, match)
-                self.tournaments.count_game(record.tournament, record.finished)
+            return self._write(record)
+
+    def record_all(self, records: Sequence[GameRecord]) -> list[dict[str, tuple[Change, ...]]]:
+        """Store and rate several finished games, in their order, in one transaction (a
+        group commit: a tournament's games cost one commit per batch, not one each); each
+        game is rated from the ratings the ones before it left. All of them are stored, or
+        none: a game is never half written."""
+        with self.db.transaction():
+            return [self._write(record) for record in records]
+
+    def _write(self, record: GameRecord) -> dict[str, tuple[Change, ...]]:
+        match = record.match()
+        rated = self.ratings.rate(record.game, match)
+        changes = rated.changes
+        seq = self._insert_game(record, match)
+        self._insert_log(seq, record)
+        self._insert_outcomes(seq, record, match)
+        self.ratings.write(seq, record.game, match, changes)
+        self.live.claim(record.id, record.started)
+        if record.tournament is not None:
+            self.ratings.write_standings(seq, record.tournament, record.game, match, rated)
+            self.tournaments.count_game(record.tournament, record.finished)
         return changes
 
     def has(self, game_id: str) -> bool:

@@ -39,6 +39,14 @@ def system_params(system: RatingSystem) -> dict[str, Any]:
     return {"repr": repr(system)}
 
 
+@dataclasses.dataclass
+class Rated:
+    """A game's rating: each system's changes, and the ratings they started from."""
+
+    changes: dict[str, tuple[Change, ...]] = dataclasses.field(default_factory=dict)
+    inputs: dict[str, dict[Entity, Rating]] = dataclasses.field(default_factory=dict)
+
+
 class Ratings:
     """The ratings of every configured rating system."""
 
@@ -65,14 +73,16 @@ class Ratings:
                     "run `arena ratings rebuild --write` to recompute them with the new parameters"
                 )
 
-    def rate(self, game: str, match: Match) -> dict[str, tuple[Change, ...]]:
+    def rate(self, game: str, match: Match) -> Rated:
         """Each system's changes for a game being recorded, from the current ratings, inside
         the recording's write transaction; raises ParametersChanged (see ``check_parameters``)."""
         self._check_params()
-        return {
-            system.name: system.rate(match, replay.read(self.db, "ratings", _scope(game, system), match.entities()))
-            for system in self.systems
-        }
+        rated = Rated()
+        for system in self.systems:
+            current = replay.read(self.db, "ratings", _scope(game, system), match.entities())
+            rated.inputs[system.name] = current
+            rated.changes[system.name] = system.rate(match, current)
+        return rated
 
     def write(self, seq: int, game: str, match: Match, changes: Mapping[str, Sequence[Change]]) -> None:
         """Store game ``seq``'s changes (``rate``) and the ratings after them, inside the recording's transaction."""
@@ -86,16 +96,22 @@ class Ratings:
             )
             replay.write(self.db, "ratings", _scope(game, system), seq, items, won, system.score)
 
-    def write_standings(self, seq: int, tournament: str, game: str, match: Match) -> None:
+    def write_standings(self, seq: int, tournament: str, game: str, match: Match, rated: Rated) -> None:
         """Rate game ``seq`` of ``tournament`` within its standings (its ratings over its own
         games, every rating new at its first game) and keep them, inside the recording's
         transaction: the leaderboard of a tournament then reads its bots' rows, whatever
-        its size, and the rows equal its games rated afresh in order (``rebuild`` checks)."""
+        its size, and the rows equal its games rated afresh in order (``rebuild`` checks).
+
+        A rating system is a function of the match and the ratings it starts from: where a
+        tournament's standings of the game's players are their current ratings (bots that
+        play nothing else), its changes are those of ``rated``, not computed twice."""
         won = replay.wins(match)
         for system in self.systems:
             scope = {"tournament": tournament, **_scope(game, system)}
             current = replay.read(self.db, "standings", scope, match.entities())
-            replay.write(self.db, "standings", scope, seq, system.rate(match, current), won, system.score)
+            same = current == rated.inputs[system.name]
+            changes = rated.changes[system.name] if same else system.rate(match, current)
+            replay.write(self.db, "standings", scope, seq, changes, won, system.score)
 
     def leaderboard(
         self, game: str, system: str, limit: int | None = None, min_games: int = 0, tournament: str | None = None

@@ -3,7 +3,8 @@ in memory or over IRC with every game stored as it ends (``run``)."""
 
 from __future__ import annotations
 
-from .run import TournamentSeater, open_tournament, play_irc, play_local
+from .run import open_tournament, play_irc, play_local
+from .seater import TournamentSeater
 from .progress import Progress
 from .schedule import Entry, Schedule, Settings, Table, TournamentError, builtin_bots, load_bot_class
 
