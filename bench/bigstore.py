@@ -8,8 +8,8 @@ in-memory transport by seeded random SDK bots, each with its events, answers, ev
 the referee sent and the players' talk (as ``bench/store.py`` plays them). What is
 repeated: each stored game is one of the pool's (drawn by the seeded generator) recorded
 again under a new game id, new seats (its seats dealt to bots drawn from B, so the
-ratings move as in a real history) and its own times, in a tournament of T games (every
-fifth game belongs to none, as a lobby's games). Every game goes through
+ratings move as in a real history) and its own times; each T games in a row make a
+tournament, but every fifth game, which belongs to none (as a lobby's games). Every game goes through
 ``store.games.record``, the path a referee records by (one transaction each: the game, its
 log, outcomes, rating changes, current ratings and its tournament's standings), so every
 table is filled as in production and ``arena ratings rebuild`` finds it exact.
@@ -65,7 +65,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--pool", type=int, default=300, help="real games played, each recorded many times")
     parser.add_argument("--bots", type=int, default=40)
-    parser.add_argument("--tournament-games", type=int, default=1000, help="games per tournament")
+    parser.add_argument(
+        "--tournament-games", type=int, default=1000, help="games in a row per tournament (every fifth outside it)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if os.path.exists(args.path):
