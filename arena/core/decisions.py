@@ -76,7 +76,7 @@ class Decision:
         item_type, members = self.item_type, self._members
         assert members is not None
         ascending = True
-        previous = None
+        previous: Any = None
         for item in picked:
             if type(item) is not item_type or item not in members:
                 raise IllegalAction(

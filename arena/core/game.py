@@ -65,7 +65,9 @@ class Game:
     """Kinds of simultaneous decisions whose answers only count together (Avalon's votes and
     quest cards): their handler runs once, on the last answer of the round, and finds the
     round's answers at the end of ``history``. That spares a call per answer on the
-    hottest path (a ten-player Avalon game casts some 80 votes)."""
+    hottest path (a ten-player Avalon game casts some 80 votes). A round that holds one
+    holds nothing else (its handler reads the round's answers), so ``apply_round`` may
+    answer it whole."""
     dependent_kinds: ClassVar[frozenset[str]] = frozenset()
     """Secret kinds asked only once another's answer is known (the witch acts on the wolves'
     target). Every other secret decision of a stretch is asked at its start; a driver sends
@@ -96,9 +98,8 @@ class Game:
         self._round: Mapping[int, Decision] = {}
         self._pending: dict[int, Decision] = {}
         self._tallied = self.tallied_kinds
-        self._handlers = self.handlers
         """The class's, read once a game: a class attribute read through an instance is a
-        slow lookup, and ``apply`` reads them on every answer."""
+        slow lookup, and ``apply`` reads this one on every answer."""
 
     @classmethod
     def check_setup(cls, players: int, options: Any) -> None:
@@ -154,7 +155,7 @@ class Game:
             return []  # the handler sees the round's answers together, on the last one
         events = self.events
         start = len(events)
-        self._handlers[kind](self, seat, value)
+        self.handlers[kind](self, seat, value)
         return events[start:] if len(events) != start else []
 
     def apply_round(self, answers: Sequence[Any]) -> list[Event]:
@@ -181,7 +182,7 @@ class Game:
         pending.clear()
         events = self.events
         start = len(events)
-        self._handlers[kind](self, decision.seat, value)
+        self.handlers[kind](self, decision.seat, value)
         return events[start:]
 
     def time_limit(self, decision: Decision) -> float | None:
