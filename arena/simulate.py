@@ -31,25 +31,32 @@ from .sdk.bot import Bot
 def play_random(game: Game, rng: random.Random) -> Result:
     """Play ``game`` to the end with uniformly random legal answers.
 
-    The benchmark's inner loop: one-item choices are drawn inline, exactly as
-    ``Decision.random_choice`` draws them, to spare a call per answer; a choice of several
-    items (an Avalon team) is one draw among all the possible answers (``_subsets``), which
-    is as uniform as ``random_choice`` and much cheaper than ``Random.sample``."""
-    apply, rand = game.apply, rng.random
+    The benchmark's inner loop: one-item choices are drawn inline, as
+    ``Decision.random_choice`` draws them (``floor`` is ``int`` on these numbers, and
+    cheaper), to spare a call per answer; a choice of several items (an Avalon team) is one
+    draw among all the possible answers (``_subsets``), which is as uniform as
+    ``random_choice`` and much cheaper than ``Random.sample``. A round of tallied decisions
+    (votes, quest cards) is answered in one ``apply_round`` once all its answers are drawn:
+    none of them can change the round before the last."""
+    apply, apply_round, rand, floor, tallied = game.apply, game.apply_round, rng.random, math.floor, game.tallied_kinds
     while game.result is None:
+        pending = game.pending()
+        together = len(pending) > 1 and pending[0].kind in tallied
+        answers: list[Any] = []
         round_ = game.round
-        for decision in game.pending():
+        for decision in pending:
             if game.round != round_:
                 break  # a new round replaced what was pending
-            options: tuple[Any, ...] | None
-            if decision.count == 1:
-                options = decision.options
-            else:
+            options: tuple[Any, ...] | None = decision.options
+            if decision.count != 1:
                 options = _subsets(decision.options, decision.count)
-                if options is None:
-                    apply(decision.seat, decision.kind, decision.random_choice(rng))
-                    continue
-            apply(decision.seat, decision.kind, options[int(rand() * len(options))])
+            value = decision.random_choice(rng) if options is None else options[floor(rand() * len(options))]
+            if together:
+                answers.append(value)
+            else:
+                apply(decision.seat, decision.kind, value)
+        if together:
+            apply_round(answers)
     return game.result
 
 

@@ -1031,3 +1031,56 @@ def test_option_parsing_accepts_good_values() -> None:
         "lancelot": 0,
         "evil_at_nine": 3,
     }
+
+
+def test_apply_round_is_each_answer_in_turn() -> None:
+    """A round of votes answered in one call (``apply_round``, the simulator's way) leaves
+    the history, the events and the next round as the answers applied one by one do; a
+    refused answer refuses the round and changes nothing."""
+    for seed in range(20):
+        alone, together = new_game(7, seed), new_game(7, seed)
+        for game in (alone, together):
+            propose(game, range(only_pending(game, "team").count))
+        votes = ["approve" if (seat + seed) % 3 else "reject" for seat in range(7)]
+        for seat, value in enumerate(votes):
+            alone.apply(seat, "vote", value)
+        told = len(together.events)
+        before = list(together.history)
+        with pytest.raises(IllegalAction):
+            together.apply_round([*votes[:-1], "maybe"])
+        assert together.history == before and len(together.pending()) == 7
+        new = together.apply_round(votes)
+        assert new == together.events[told:] and new
+        assert together.events == alone.events
+        assert together.history == alone.history
+        assert together.pending() == alone.pending()
+
+
+def test_apply_round_answers_a_whole_tallied_round_only() -> None:
+    game = new_game(5)
+    with pytest.raises(ValueError):
+        game.apply_round([(0, 1)])  # a team is proposed alone
+    propose(game, range(only_pending(game, "team").count))
+    with pytest.raises(ValueError):
+        game.apply_round(["approve"] * 4)
+    assert len(game.pending()) == 5
+
+
+def test_a_choice_of_several_is_normalised_in_any_order() -> None:
+    decision = Decision(0, "team", tuple(range(5)), 3, targets=True)
+    answers: list[object] = [(0, 2, 4), [4, 0, 2], (2, 4, 0)]
+    for answer in answers:
+        assert decision.check(answer) == (0, 2, 4)
+    refused: dict[object, ErrorCode] = {
+        (0, 0, 1): ErrorCode.TARGET_INVALID,
+        (1, 0, 0): ErrorCode.TARGET_INVALID,
+        (0, True, 2): ErrorCode.TARGET_INVALID,
+        (0, 1, 7): ErrorCode.TARGET_INVALID,
+        (0, 1): ErrorCode.WRONG_COUNT,
+        "012": ErrorCode.WRONG_COUNT,
+        3: ErrorCode.WRONG_COUNT,
+    }
+    for answer, code in refused.items():
+        with pytest.raises(IllegalAction) as refusal:
+            decision.check(answer)
+        assert refusal.value.code == code

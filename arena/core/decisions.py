@@ -21,7 +21,7 @@ class Decision:
     the error code of a bad answer.
     """
 
-    __slots__ = ("seat", "kind", "options", "count", "targets", "item_type")
+    __slots__ = ("seat", "kind", "options", "count", "targets", "item_type", "_members")
     explains: ClassVar[bool] = False
     """Whether ``check``'s refusals are already in the wire's words (they name no seats), so
     a driver passes them on as they are rather than rephrasing them from the code."""
@@ -43,6 +43,9 @@ class Decision:
         self.targets = targets
         self.item_type = type(options[0])
         """Answers must be of exactly this type: ``True == 1`` must not pass as seat 1."""
+        self._members = frozenset(options) if count != 1 else None
+        """The options as a set, for checking the items of a choice of several (a tuple
+        is searched item by item)."""
 
     def check(self, value: Any) -> Any:
         """The normalised answer, or IllegalAction naming what is wrong with it.
@@ -62,15 +65,28 @@ class Decision:
             raise IllegalAction(
                 ErrorCode.ACTION_NOT_ALLOWED, f"{self.kind}: {value!r} is not allowed; legal: {list(self.options)}"
             )
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        if type(value) is tuple:
+            picked = value
+        elif isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
             raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices")
-        picked = tuple(value)
+        else:
+            picked = tuple(value)
         if len(picked) != self.count:
             raise IllegalAction(ErrorCode.WRONG_COUNT, f"{self.kind}: expected {self.count} choices, got {len(picked)}")
-        item_type, options = self.item_type, self.options
+        item_type, members = self.item_type, self._members
+        assert members is not None
+        ascending = True
+        previous: Any = None
         for item in picked:
-            if type(item) is not item_type or item not in options:
-                raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(options)}")
+            if type(item) is not item_type or item not in members:
+                raise IllegalAction(
+                    ErrorCode.TARGET_INVALID, f"{self.kind}: {item!r} is not one of {list(self.options)}"
+                )
+            if previous is not None and item <= previous:
+                ascending = False
+            previous = item
+        if ascending:
+            return picked  # already normalised: sorted, and no choice repeated
         if len(set(picked)) != self.count:
             raise IllegalAction(ErrorCode.TARGET_INVALID, f"{self.kind}: a choice is repeated")
         return tuple(sorted(picked))

@@ -65,7 +65,9 @@ class Game:
     """Kinds of simultaneous decisions whose answers only count together (Avalon's votes and
     quest cards): their handler runs once, on the last answer of the round, and finds the
     round's answers at the end of ``history``. That spares a call per answer on the
-    hottest path (a ten-player Avalon game casts some 80 votes)."""
+    hottest path (a ten-player Avalon game casts some 80 votes). A round that holds one
+    holds nothing else (its handler reads the round's answers), so ``apply_round`` may
+    answer it whole."""
     dependent_kinds: ClassVar[frozenset[str]] = frozenset()
     """Secret kinds asked only once another's answer is known (the witch acts on the wolves'
     target). Every other secret decision of a stretch is asked at its start; a driver sends
@@ -95,6 +97,9 @@ class Game:
         """Counts rounds of decisions, so a driver can tell a new round from the old one."""
         self._round: Mapping[int, Decision] = {}
         self._pending: dict[int, Decision] = {}
+        self._tallied = self.tallied_kinds
+        """The class's, read once a game: a class attribute read through an instance is a
+        slow lookup, and ``apply`` reads this one on every answer."""
 
     @classmethod
     def check_setup(cls, players: int, options: Any) -> None:
@@ -135,7 +140,10 @@ class Game:
     def apply(self, seat: int, kind: str, value: Any) -> list[Event]:
         """Apply one answer; returns the new events, or raises IllegalAction and changes nothing."""
         pending = self._pending
-        decision = pending.get(seat) if type(seat) is int else None
+        try:
+            decision = pending[seat] if type(seat) is int else None
+        except KeyError:
+            decision = None
         if decision is None or decision.kind != kind:
             self._refuse(seat, kind, decision)
         # The common case (one item of the options' own type) skips a call.
@@ -143,12 +151,39 @@ class Game:
             value = decision.check(value)
         self.history.append((seat, kind, value))
         del pending[seat]
-        if pending and kind in self.tallied_kinds:
+        if pending and kind in self._tallied:
             return []  # the handler sees the round's answers together, on the last one
         events = self.events
         start = len(events)
         self.handlers[kind](self, seat, value)
         return events[start:] if len(events) != start else []
+
+    def apply_round(self, answers: Sequence[Any]) -> list[Event]:
+        """Answer every pending decision at once, ``answers[i]`` to ``pending()[i]``, when
+        they are of ``tallied_kinds``: what applying them in that order does, the handler
+        running once, on the last, in one call rather than one a seat (the simulator's way:
+        most answers of a random game are votes). Raises IllegalAction and changes nothing
+        if any answer is refused."""
+        pending = self._pending
+        if len(answers) != len(pending) or not pending:
+            if self.result is not None:
+                raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
+            raise ValueError(f"{len(answers)} answers to a round of {len(pending)} decisions")
+        tallied = self._tallied
+        answered: list[tuple[int, str, Any]] = []
+        for decision, value in zip(pending.values(), answers):
+            kind = decision.kind
+            if kind not in tallied:
+                raise ValueError(f"{kind!r} is not a tallied kind: apply its answer alone")
+            if decision.count != 1 or type(value) is not decision.item_type or value not in decision.options:
+                value = decision.check(value)
+            answered.append((decision.seat, kind, value))
+        self.history += answered
+        pending.clear()
+        events = self.events
+        start = len(events)
+        self.handlers[kind](self, decision.seat, value)
+        return events[start:]
 
     def time_limit(self, decision: Decision) -> float | None:
         """Seconds the game's own options give ``decision``; None: the referee's default."""

@@ -41,7 +41,9 @@ ASSASSINATED_MERLIN = "assassinated_merlin"
 MERLIN_SURVIVED = "merlin_survived"
 END_REASONS = (THREE_SUCCESSES, MERLIN_SURVIVED, THREE_FAILS, FIVE_REJECTIONS, ASSASSINATED_MERLIN, FORFEIT, ABORTED)
 
-SIDES = (Side.GOOD.value, Side.EVIL.value)
+GOOD, EVIL = Side.GOOD, Side.EVIL
+"""The sides as plain names: an Enum member read from its class is a slow lookup on a hot path."""
+SIDES = (GOOD.value, EVIL.value)
 SIDE_NAMES = {side: side.value for side in Side}
 """Plain strings for the event log (an Enum's ``.value`` is a slow property on a hot path)."""
 ROLE_NAMES = {role: role.value for role in Role}
@@ -195,7 +197,7 @@ class AvalonGame(Game):
         if card == SWITCH:
             for seat, role in enumerate(self.roles):
                 if role in LANCELOTS:
-                    self.sides_now[seat] = Side.EVIL if self.sides_now[seat] is Side.GOOD else Side.GOOD
+                    self.sides_now[seat] = EVIL if self.sides_now[seat] is GOOD else GOOD
         self._emit("loyalty", {"quest": self.quest + 1, "card": card})
 
     # -- flow -----------------------------------------------------------------------
@@ -230,8 +232,13 @@ class AvalonGame(Game):
         last ``players`` answers of the history."""
         approve: list[int] = []
         reject: list[int] = []
-        for s, _, v in sorted(self.history[-self.players :]):
-            (approve if v == APPROVE else reject).append(s)
+        for s, _, v in self.history[-self.players :]:
+            if v == APPROVE:
+                approve.append(s)
+            else:
+                reject.append(s)
+        approve.sort()  # answered in any order; sorting the seats costs less than the answers
+        reject.sort()
         passed = 2 * len(approve) > self.players
         self.rejections = 0 if passed else self.rejections + 1
         self._emit("votes", {"approve": approve, "reject": reject, "passed": passed, "rejections": self.rejections})
@@ -239,17 +246,20 @@ class AvalonGame(Game):
         if passed:
             self._send_team()
         elif self.rejections >= MAX_REJECTIONS:
-            self._end(Side.EVIL, FIVE_REJECTIONS)
+            self._end(EVIL, FIVE_REJECTIONS)
         else:
             self.attempt += 1
             self._ask_for_team()
 
     def _send_team(self) -> None:
         """The team goes on its quest: each member is asked for a card."""
-        self._open(_QUEST_DECISIONS[self._cards_for(s)][s] for s in self.team)
+        asks = {}
+        for s in self.team:
+            asks[s] = _QUEST_DECISIONS[self._cards_for(s)][s]
+        self._open_round(asks)
 
     def _cards_for(self, seat: int) -> tuple[str, ...]:
-        if self.sides_now[seat] is Side.GOOD:
+        if self.sides_now[seat] is GOOD:
             return ONLY_SUCCESS
         if self._lancelot == 2 and self.roles[seat] in LANCELOTS:
             return ONLY_FAIL
@@ -258,7 +268,10 @@ class AvalonGame(Game):
     def _on_quest(self, seat: int, card: str) -> None:
         """The last card of a quest (``tallied_kinds``), so the cards are the last answers of
         the history, one per team member: only the count of fails is told."""
-        fails = sum(1 for _, _, c in self.history[-len(self.team) :] if c == FAIL)
+        fails = 0
+        for _, _, card in self.history[-len(self.team) :]:
+            if card == FAIL:
+                fails += 1
         success = fails < self._fails_needed[self.quest]
         self.results.append(success)
         wins = sum(self.results)
@@ -275,7 +288,7 @@ class AvalonGame(Game):
             },
         )
         if losses == QUESTS_TO_WIN:
-            self._end(Side.EVIL, THREE_FAILS)
+            self._end(EVIL, THREE_FAILS)
         elif wins == QUESTS_TO_WIN:
             if self._merlin:
                 assassin = self.roles.index(Role.ASSASSIN)
@@ -283,7 +296,7 @@ class AvalonGame(Game):
                 self._emit("assassination_phase", {"assassin": assassin})
                 self._open((Decision(assassin, "assassinate", targets, 1, targets=True),))
             else:
-                self._end(Side.GOOD, THREE_SUCCESSES)
+                self._end(GOOD, THREE_SUCCESSES)
         else:
             self.quest += 1
             self._start_quest()
@@ -292,17 +305,19 @@ class AvalonGame(Game):
         hit = self.roles[target] is Role.MERLIN
         self._emit("assassination", {"assassin": seat, "target": target, "hit": hit})
         if hit:
-            self._end(Side.EVIL, ASSASSINATED_MERLIN)
+            self._end(EVIL, ASSASSINATED_MERLIN)
         else:
-            self._end(Side.GOOD, MERLIN_SURVIVED)
+            self._end(GOOD, MERLIN_SURVIVED)
 
     def _end(self, winner: Side, reason: str) -> None:
         winners = frozenset(s for s in range(self.players) if self.sides_now[s] is winner)
-        self._emit("end", {"winner": winner.value, "reason": reason, **self._reveal()})
-        self._finish(Result(winner.value, winners, reason))
+        name = SIDE_NAMES[winner]
+        self._emit("end", {"winner": name, "reason": reason, **self._reveal()})
+        self._finish(Result(name, winners, reason))
 
     def _reveal(self) -> dict[str, Any]:
-        return {"roles": [self.role_names[r] for r in self.roles], "sides": [SIDE_NAMES[s] for s in self.sides_now]}
+        names = self.role_names
+        return {"roles": [names[r] for r in self.roles], "sides": [SIDE_NAMES[s] for s in self.sides_now]}
 
     def default_answer(self, decision: Decision) -> Any:
         """A silent leader sends themself and the next seats; a silent voter approves; a silent
