@@ -18,6 +18,7 @@ from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
 from .cli_results import CLOCK_HELP, JOBS_HELP, open_store, register as register_results
+from .parallel import settle
 from .cli_watch import register as register_watch
 from .referee.local import CLOCKS
 from .simulate import simulate
@@ -143,6 +144,7 @@ def simulate_cmd(
 
     Game i of a seed is the same game whatever the number of --jobs: the summary does not
     depend on it."""
+    settle()
     defaults = obj.config.games[game]
     players = defaults.players if players is None else players
     game_cls = GAMES[game]
@@ -205,6 +207,7 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
 
     from .spectate.service import narrating
 
+    settle()
     config = obj.config
     with open_store(config) as store, narrating(config.server, config.narrator) as narrator:
         service = RefereeService(

@@ -26,6 +26,7 @@ from .referee.recorder import ratings_message
 from .store import Store
 from .store import ParametersChanged
 from .store.report import channel_lines, games_lines, leaderboard_lines, replay_lines, stats_lines
+from .parallel import settle
 from .tournament.schedule import builtin_bots
 
 SYSTEMS = ("elo", "trueskill")
@@ -230,6 +231,7 @@ def register(main: click.Group) -> None:
             click.echo(f"\r\x1b[K{line}" if tty else line, err=True, nl=not tty or p.done == p.total)
 
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(message)s")
+        settle()
         with open_store(config) as store:
             try:
                 if settings.transport == "local":

@@ -40,6 +40,7 @@ from typing import Any
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.config import TimeoutConfig
 from arena.core.seeds import derive_seed
+from arena.parallel import settle
 from arena.games.avalon.options import AvalonOptions
 from arena.protocol import Message, parse
 from arena.referee.local import LocalHub
@@ -165,6 +166,7 @@ def main() -> None:
     parser.add_argument("--players", default="5,10", help="comma-separated table sizes")
     parser.add_argument("--text", action="store_true", help="send every line as text alone, as over IRC")
     args = parser.parse_args()
+    settle()  # as the arena's long-running commands do once they are set up
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     options = AvalonOptions()

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from arena.config import load_config
 from arena.games import GAMES
+from arena.parallel import settle
 from arena.store import Store
 from arena.tournament import Progress, Settings, play_local
 
@@ -55,6 +56,7 @@ def main() -> None:
         ends.append((time.perf_counter(), time.process_time()))
         shown[:] = [p]
 
+    settle()  # as `arena tournament` does once it is set up
     before = os.times()
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "results.db") as store:
         ends.append((time.perf_counter(), time.process_time()))
