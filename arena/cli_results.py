@@ -441,12 +441,19 @@ def register(main: click.Group) -> None:
 
     @ratings.command("rebuild")
     @click.option("--write", is_flag=True, help="Store the recomputed values (after changing ratings: settings).")
+    @click.option(
+        "--jobs",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Processes: 1 rates everything in this one; 2 (the most it uses) rates the tournaments' standings in"
+        " a worker meanwhile. Default: 2 on a machine of two cores or more, for 2,000 tournament games or more.",
+    )
     @click.pass_obj
-    def rebuild(obj: Any, write: bool) -> None:
+    def rebuild(obj: Any, write: bool, jobs: int | None) -> None:
         """Recompute every rating from the stored games, in order, and compare with the stored values
         (the changes, the current ratings and each tournament's standings)."""
         with open_store(obj.config, check=False, create=write) as store:
-            report = store.ratings.rebuild(write=write)
+            report = store.ratings.rebuild(write=write, jobs=jobs)
         click.echo(
             f"{counted(report.games, 'game')}, {counted(report.changes_checked, 'rating change')}, "
             f"{counted(report.ratings_checked, 'current rating')} and "

@@ -28,7 +28,7 @@ fraction of the time; every other match is the package's.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -66,6 +66,11 @@ class TrueSkill:
         )
         object.__setattr__(self, "env", env)
         object.__setattr__(self, "two_teams", TwoTeams(env))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its parameters: a worker process builds the package's environment
+        again (its functions are closures, which do not pickle)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self) if f.init)
 
     def initial_rating(self, entity: Entity) -> Rating:
         if entity[0] == BOT:

@@ -218,10 +218,13 @@ class Ratings:
 
     # -- rebuild --------------------------------------------------------------------------
 
-    def rebuild(self, write: bool = False) -> RebuildReport:
+    def rebuild(self, write: bool = False, jobs: int | None = 1) -> RebuildReport:
         """Recompute every rating from the stored games, in recording order, and compare
         exactly (float equality) with the stored changes, current ratings and tournament
-        standings (``arena.store.rebuild``).
+        standings (``arena.store.rebuild``). ``jobs``: 1, in this process; 2 (or more), the
+        tournaments' standings in a worker process meanwhile; None, a worker where the
+        machine has two cores and the store enough tournament games to pay for starting it.
+        The report is the same either way.
 
         ``write=True`` replaces the stored values (and the recorded parameters) by the
         recomputed ones, in one transaction (after a change of rating parameters). The read runs in one
@@ -229,7 +232,7 @@ class Ratings:
         """
         params = [(s.name, encode(system_params(s))) for s in self.systems]
         with self.db.transaction(write):
-            return rebuild(self.db, self.systems, params, write)
+            return rebuild(self.db, self.systems, params, write, jobs)
 
 
 def spaced(n: int, most: int) -> Sequence[int]:

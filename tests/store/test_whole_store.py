@@ -4,6 +4,7 @@ recorded, equal to counting every stored seat (which a store from before them mi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
@@ -12,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from arena.store import Store
-from arena.store import replay
+from arena import parallel
+from arena.store import Store, rebuild, replay
 from arena.store.dialect import Connection, Cursor
 from arena.store.schema import MIGRATIONS, V8_FLAT
 
@@ -115,6 +116,30 @@ def test_rebuild_counts_every_difference_and_names_the_first(tmp_path: Path, mon
         assert [m.where.split()[:2] for m in report.mismatches] == [["game", "1"]] * 5
         assert store.ratings.rebuild(write=True).differences == changes
         assert store.ratings.rebuild().exact
+
+
+def test_a_worker_rates_the_standings_as_this_process_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the tournaments' standings rated in a worker process (``jobs=2``), a rebuild
+    reports what it reports in one process, differences named in the same order, and
+    rewrites what one process then finds exact."""
+    monkeypatch.setattr(replay, "BATCH", 7, raising=False)  # several tasks, given ahead of their answers
+    monkeypatch.setattr(rebuild, "KEPT", 6)
+    started: list[int] = []
+
+    def workers(*args: Any) -> parallel.Workers:
+        started.append(args[2])
+        return parallel.Workers(*args)
+
+    monkeypatch.setattr(rebuild, "Workers", workers)
+    with _store(tmp_path / "a.db", 40) as store:
+        store.conn.execute("UPDATE rating_changes SET mu_after = mu_after + 1 WHERE game_seq % 9 = 0")
+        store.conn.execute("UPDATE standings SET mu = mu + 1e-9 WHERE tournament = 'a' AND kind = 'bot'")
+        store.conn.execute("DELETE FROM standings WHERE tournament = 'b' AND kind = 'side'")
+        alone = store.ratings.rebuild(jobs=1)
+        assert started == [] and alone.differences > len(alone.mismatches) == 6
+        assert store.ratings.rebuild(jobs=2) == alone and started == [1]
+        assert store.ratings.rebuild(write=True, jobs=2) == dataclasses.replace(alone, written=True)
+        assert store.ratings.rebuild(jobs=1).exact
 
 
 def _kept(store: Store) -> list[tuple[Any, ...]]:
