@@ -446,7 +446,7 @@ def register(main: click.Group) -> None:
         type=click.IntRange(min=1),
         default=None,
         help="Processes: 1 rates everything in this one; 2 (the most it uses) rates the tournaments' standings in"
-        " a worker meanwhile. Default: 2 on a machine of two cores or more, for 2,000 tournament games or more.",
+        " a worker meanwhile. Default: 2 on a machine of two cores or more, for 5,000 tournament games or more.",
     )
     @click.pass_obj
     def rebuild(obj: Any, write: bool, jobs: int | None) -> None:

@@ -223,8 +223,8 @@ class Ratings:
         exactly (float equality) with the stored changes, current ratings and tournament
         standings (``arena.store.rebuild``). ``jobs``: 1, in this process; 2 (or more), the
         tournaments' standings in a worker process meanwhile; None, a worker where the
-        machine has two cores and the store enough tournament games to pay for starting it.
-        The report is the same either way.
+        machine has two cores and the store enough tournament games to pay for starting it
+        (``rebuild.WORKER_GAMES``). The report is the same either way.
 
         ``write=True`` replaces the stored values (and the recorded parameters) by the
         recomputed ones, in one transaction (after a change of rating parameters). The read runs in one

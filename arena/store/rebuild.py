@@ -243,10 +243,10 @@ class _Rebuild:
         return ratings, kept[:KEPT], self.changes.count + found.count + self.standing.count
 
 
-WORKER_GAMES = 2000
+WORKER_GAMES = 5000
 """Tournament games from which a rebuild of unspecified ``jobs`` rates the standings in a
-worker process: starting one costs about a second (a fresh interpreter imports the arena),
-what rating some 1,500 games takes."""
+worker process: starting one holds this process about a second (a fresh interpreter imports
+the arena), what rating the standings of some 3,000 games takes (~0.3 ms a game)."""
 
 
 def _worker(db: Database, jobs: int | None) -> bool:
