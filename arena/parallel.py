@@ -17,7 +17,9 @@ import gc
 import logging
 import multiprocessing
 import os
+import queue
 import signal
+import threading
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
@@ -202,6 +204,34 @@ class _Kept(logging.Handler):
         return lines
 
 
+def _reader(tasks: Connection) -> Callable[[], Any]:
+    """The next task, as a thread reads them off the pipe while the handler works: so the
+    parent's sending of a task never waits for this worker to answer the one before (a task
+    and an answer each larger than a pipe holds would wait for each other for ever). The
+    parent gives a few tasks ahead (``AHEAD``), not more; when it is gone, EOFError."""
+    received: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()
+
+    def read() -> None:
+        try:
+            while True:
+                task = tasks.recv()
+                received.put((task,))
+                if task is None:
+                    return
+        except (EOFError, OSError):
+            received.put(())  # the parent is gone
+
+    threading.Thread(target=read, name="arena-worker-tasks", daemon=True).start()
+
+    def following() -> Any:
+        item = received.get()
+        if not item:
+            raise EOFError
+        return item[0]
+
+    return following
+
+
 def _serve(
     factory: Callable[..., Any],
     args: tuple[Any, ...],
@@ -225,7 +255,8 @@ def _serve(
             return
         settle()
         results.send(("ready", None, kept.take()))
-        while (task := tasks.recv()) is not None:
+        following = _reader(tasks)
+        while (task := following()) is not None:
             try:
                 answer = handler(task)
             except Exception:
