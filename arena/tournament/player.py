@@ -19,7 +19,8 @@ from typing import Any
 from ..config import Config
 from ..referee.identity import Identities
 from ..referee.lobby import Table
-from ..referee.local import CLOCKS, LocalHub
+from ..referee.clocks import CLOCKS
+from ..referee.local import LocalHub
 from ..referee.match import Match
 from ..referee.recorder import game_record
 from ..referee.room import Room

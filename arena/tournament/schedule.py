@@ -23,19 +23,10 @@ from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
 
-from ..core import kit as kits
+from ..bots import builtin_bots
 from ..core.keys import derive
 from ..core.seating import Seating
 from ..sdk.bot import Bot
-
-RANDOM_BOT = "arena.sdk.bot:Bot"
-"""The bot a local tournament knows as ``random``."""
-
-
-def builtin_bots() -> dict[str, str]:
-    """Bot names a local tournament knows without a module path: ``random`` and every
-    registered game's sample bots (its kit's)."""
-    return {"random": RANDOM_BOT, **kits.bots()}
 
 
 class TournamentError(ValueError):
@@ -69,7 +60,7 @@ class Settings:
     transport: str
     keep: int
     clock: str = "virtual"
-    """The clock of a local tournament (``arena.referee.local.CLOCKS``): a tournament keeps
+    """The clock of a local tournament (``arena.referee.clocks.CLOCKS``): a tournament keeps
     the one it started with, so that one on the virtual clock stays reproducible as a whole."""
 
     @property
