@@ -1,12 +1,14 @@
 """Whole-store commands on a large store: the wall time, CPU time and peak resident memory
 of each, run as an operator runs it (``python -m arena ...``, one process per command).
 
-Usage: python bench/wholestore.py PATH [--repeat N] [--skip-write]
+Usage: python bench/wholestore.py PATH [--repeat N] [--skip-write | --reads]
 PATH is a store such as ``bench/bigstore.py`` writes. The first command opens it, which
 migrates an older store: that open is timed apart. Then, each ``--repeat`` times:
 ``arena stats``, ``arena leaderboard`` (Elo and TrueSkill), ``arena games``, ``arena report
 --all`` (to a temporary file), ``arena ratings rebuild`` and ``arena ratings rebuild --write``
-(which rewrites the same values into an exact store; ``--skip-write`` leaves it out). Each
+(which rewrites the same values into an exact store; ``--skip-write`` leaves it out;
+``--reads`` keeps the four commands that read a few rows, whose time is mostly the
+start-up of a command). Each
 figure is the child's own (``os.wait4``): CPU is user + system time, memory its peak
 resident set. The best of the runs is printed, as a shared machine only ever slows a run.
 Last, what the commands ask of the store, timed in this process (CPU time, best of the
@@ -43,6 +45,7 @@ def main() -> None:
     parser.add_argument("path")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-write", action="store_true")
+    parser.add_argument("--reads", action="store_true")
     args = parser.parse_args()
     env = {**os.environ, "ARENA_STORE_PATH": os.path.abspath(args.path)}
     with tempfile.TemporaryDirectory() as tmp:
@@ -54,7 +57,9 @@ def main() -> None:
             ["report", "--all", "-o", os.path.join(tmp, "all.html")],
             ["ratings", "rebuild"],
         ]
-        if not args.skip_write:
+        if args.reads:
+            del commands[4:]
+        elif not args.skip_write:
             commands.append(["ratings", "rebuild", "--write"])
         wall, cpu, rss = run(["leaderboard"], env, tmp)
         print(f"first open (migrates an older store) + leaderboard: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MB")
