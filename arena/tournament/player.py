@@ -78,7 +78,7 @@ class GamePlayer:
     def _ended(self, match: Match) -> None:
         finished = time.time()
         started = self._starts.pop(match.gid, finished)
-        self._records.append(game_record(match, started, finished, self.settings.id))
+        self._records.append(game_record(match, started, finished, self.settings.id).pack())
 
     def play(self, indexes: Iterable[int]) -> list[GameRecord]:
         """Play these games of the schedule, in this order; their records, in the same order.

@@ -117,8 +117,12 @@ class Schedule:
         self.key = key
         self._roster = sorted(e.nick for e in settings.entries)
         random.Random(derive(key, "roster")).shuffle(self._roster)
+        self._last: Table | None = None
 
     def table(self, index: int) -> Table:
+        last = self._last
+        if last is not None and last.index == index:
+            return last  # a seater asks for the next game's table until it is seated
         s = self.settings
         block = index // s.keep
         n = len(self._roster)
@@ -128,12 +132,13 @@ class Schedule:
             start = (block * s.players) % n
             players = [self._roster[(start + k) % n] for k in range(s.players)]
         seating = Seating(players, s.keep, derive(self.key, "seating", block))
-        return Table(
+        self._last = Table(
             index=index,
             gid=f"{s.id}-{index + 1}",
             seats=seating.order(index),
             seed=derive(self.key, "game", index),
         )
+        return self._last
 
     def index(self, gid: str) -> int:
         """The index of the game ``table`` numbered ``gid``."""

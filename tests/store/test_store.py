@@ -23,7 +23,7 @@ from arena.store.schema import V1
 
 from .helpers import avalon_record, many_records, old_copy, result_of
 
-TABLES = ("games", "events", "actions", "outcomes", "rating_changes", "ratings", "tournaments", "rating_systems")
+TABLES = ("games", "logs", "conduct", "outcomes", "rating_changes", "ratings", "tournaments", "rating_systems")
 
 
 def counts(store: Store) -> dict[str, int]:
@@ -162,7 +162,9 @@ def test_a_process_killed_mid_write_leaves_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 3, proc.stderr
     with Store(path) as s:
         assert [g.id for g in s.games.find()] == ["g0"]
-        assert counts(s)["events"] == len(avalon_record(0, random.Random(0)).events)
+        assert counts(s)["logs"] == 1
+        loaded = s.games.load("g0")
+        assert loaded is not None and loaded.events == tuple(avalon_record(0, random.Random(0)).events)
         assert s.ratings.rebuild().exact
 
 
