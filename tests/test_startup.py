@@ -2,8 +2,8 @@
 starts at once (``arena stats`` and ``arena leaderboard`` under 1 s at 100,000 games,
 bench/README.md) and a local tournament's worker processes start without the IRC client.
 
-Counted, not timed: every process of a command (its workers too) writes down, as it exits,
-the modules it holds (a ``sitecustomize`` that every Python process of the command runs),
+Counted, not timed: every process of a command (its workers too, forked or spawned) writes
+down, as it exits, the modules it holds (a ``sitecustomize`` that every process runs),
 and a module the command must not need is in none of them. The IRC client (``irc``) is the
 first of them: its import alone costs a quarter of a second (it walks the interpreter's
 stack).
@@ -32,10 +32,16 @@ def _record():
     with open(os.path.join(os.environ["MODULES_RECORDED_IN"], str(os.getpid())), "w") as out:
         out.write("\\n".join(sorted(sys.modules)))
 
+def _exit(code, _exit=os._exit):
+    _record()
+    _exit(code)
+
 atexit.register(_record)
+os._exit = _exit
 """
 """The ``sitecustomize`` of the commands run here: each process writes its modules down
-in a file of its own as it exits."""
+in a file of its own as it exits, whether it ends as a program does or as a forked worker
+does (``os._exit``, which skips ``atexit``)."""
 
 
 def loaded(folder: Path, *args: str) -> tuple[list[set[str]], str]:
