@@ -1,4 +1,9 @@
-"""The ``arena`` command line: the operator's and the bot author's entry point."""
+"""The ``arena`` command line: the operator's and the bot author's entry point.
+
+A command imports what it runs when it runs (the referee, the IRC client, tournaments,
+the reports), not when the command line is built: ``arena leaderboard`` or ``arena stats``
+starts in the time it takes to load the store and the games, not the whole arena
+(``tests/test_startup.py``)."""
 
 from __future__ import annotations
 
@@ -7,21 +12,21 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .config import SECRETS, Config, ConfigError, config_source, env_overrides, load_config
 from .core.errors import SetupError
 from .core.words import counted
 from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
 from .cli_results import CLOCK_HELP, JOBS_HELP, open_store, register as register_results
-from .parallel import settle
 from .cli_watch import register as register_watch
-from .referee.local import CLOCKS
-from .simulate import simulate
+from .referee.clocks import CLOCKS
+
+if TYPE_CHECKING:
+    from .config import Config
 
 
 def _options_help() -> str:
@@ -42,6 +47,8 @@ class _Context:
     @property
     def config(self) -> Config:
         if self._config is None:
+            from .config import ConfigError, load_config
+
             try:
                 self._config = load_config(self.path)
             except ConfigError as exc:
@@ -94,6 +101,8 @@ def show_config(obj: _Context) -> None:
     """Validate the configuration and print the effective settings (passwords as ***)."""
     import yaml
 
+    from .config import SECRETS, config_source, env_overrides
+
     data = obj.config.to_dict()
     for section, key in SECRETS:
         if data[section][key] is not None:
@@ -144,6 +153,9 @@ def simulate_cmd(
 
     Game i of a seed is the same game whatever the number of --jobs: the summary does not
     depend on it."""
+    from .parallel import settle
+    from .simulate import simulate
+
     settle()
     defaults = obj.config.games[game]
     players = defaults.players if players is None else players
@@ -206,6 +218,7 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
     from .referee.recorder import Recorder
 
     from .spectate.service import narrating
+    from .parallel import settle
 
     settle()
     config = obj.config

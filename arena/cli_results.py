@@ -12,22 +12,22 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .config import Config
+from .bots import builtin_bots
 from .core.errors import SetupError
 from .core.words import counted
 from .core.options import OptionError
 from .games import GAMES
-from .referee.local import CLOCKS
-from .referee.recorder import ratings_message
+from .referee.clocks import CLOCKS
 from .store import Store
 from .store import ParametersChanged
 from .store.report import channel_lines, games_lines, leaderboard_lines, replay_lines, stats_lines
-from .parallel import settle
-from .tournament.schedule import builtin_bots
+
+if TYPE_CHECKING:
+    from .config import Config
 
 SYSTEMS = ("elo", "trueskill")
 
@@ -171,6 +171,7 @@ def register(main: click.Group) -> None:
         """
         import re
 
+        from .parallel import settle
         from .tournament import Settings, TournamentError, play_irc, play_local
 
         config: Config = obj.config
@@ -386,6 +387,8 @@ def register(main: click.Group) -> None:
             )
         if game is None:
             raise click.ClickException(f"no game {game_id!r} is stored (see `arena games`)")
+        from .referee.recorder import ratings_message
+
         nicks, bots = game.summary.nicks, game.summary.bots
         seat = None
         if nick is not None:

@@ -11,8 +11,6 @@ from typing import Any
 import click
 
 from .cli_results import open_store
-from .report.build import game_html, store_html, tournament_html
-from .store.export import export
 
 
 def _write(text: str, output: str) -> None:
@@ -34,6 +32,8 @@ def register(main: click.Group) -> None:
     def export_(obj: Any, game_id: str, fmt: str, output: str) -> None:
         """One game as one JSON document (README: The export format). A game still being
         played gives only what its channel has shown: no roles, no secrets."""
+        from .store.export import export
+
         with open_store(obj.config, check=False, create=False) as store:
             doc = export(store, game_id)
         if doc is None:
@@ -51,6 +51,8 @@ def register(main: click.Group) -> None:
         tournament or the whole store."""
         if sum((game_id is not None, tournament is not None, everything)) != 1:
             raise click.UsageError("name one of: GAME_ID, --tournament T, --all")
+        from .report.build import game_html, store_html, tournament_html
+
         with open_store(obj.config, check=False, create=False) as store:
             if game_id is not None:
                 html = game_html(store, game_id)

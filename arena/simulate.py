@@ -23,7 +23,8 @@ from .core.seeds import derive_seed
 from .config import TimeoutConfig
 from .games import GAMES
 from .parallel import Workers, cores
-from .referee.local import CLOCKS, LocalHub
+from .referee.clocks import CLOCKS
+from .referee.local import LocalHub
 from .referee.match import Timeouts
 from .sdk.bot import Bot
 

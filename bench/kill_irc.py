@@ -119,6 +119,8 @@ class Soak:
     bots_left: float | None = None
     """Seconds from the tournament's end until the last bot left (None: some did not, or
     the tournament did not end)."""
+    missed: str | None = None
+    """Why the last run ended with a kill still planned (None: none was left)."""
 
     @property
     def inside(self) -> int:
@@ -142,12 +144,13 @@ class Soak:
             else "no resume measured"
         )
         left = "BOTS STRANDED" if self.bots_left is None else f"bots left {self.bots_left:.1f} s after the end"
+        missed = "" if self.missed is None else f"; the last run ended before its kill: {self.missed}"
         return (
             f"{self.game}: {self.games} games ({self.kinds.get('ranked', 0)} ranked, "
             f"{self.kinds.get('aborted', 0)} aborted, {self.kinds.get('forfeit', 0)} forfeits), "
             f"{len(self.kills)} kills ({self.inside} inside a game, {self.taking_up} while taking games up), "
             f"{self.processes} processes; "
-            f"{resumed}; {left}; {self.seconds:.1f} s"
+            f"{resumed}; {left}; {self.seconds:.1f} s{missed}"
         )
 
 
@@ -281,8 +284,17 @@ class Watch:
         }
 
     def game_length(self) -> float:
-        """Mean seconds from a stored game's start to its end (0.1 before any is stored)."""
-        rows = self._query("SELECT avg(finished - started) FROM games WHERE tournament = ?", (TOURNAMENT,))
+        """Mean seconds from a stored game's start to its end, over the games no restart
+        interrupted (0.1 before any is stored). A game taken up again keeps the start of
+        its first run, so its length holds the kills, the restarts and the waits for its
+        bots: seconds, where a game takes milliseconds. Counted in, the first games (often
+        one killed several times) would put the next kill a dozen games or more late,
+        past the tournament's end."""
+        rows = self._query(
+            "SELECT avg(finished - started) FROM games g WHERE tournament = ? AND NOT EXISTS"
+            " (SELECT 1 FROM lines l WHERE l.game_seq = g.seq AND l.line LIKE 'RESUME %')",
+            (TOURNAMENT,),
+        )
         return float(rows[0][0]) if rows and rows[0][0] is not None else 0.1
 
     def going_on(self, gid: str, said: int) -> bool:
@@ -315,6 +327,9 @@ class Runs:
     where: Path
     kills: list[Kill] = field(default_factory=list)
     logs: list[Path] = field(default_factory=list)
+    missed: str | None = None
+    """What the kill planned for the run that ended by itself was waiting for (None: no
+    kill was left to plan)."""
 
     def start(self, games: int) -> subprocess.Popen[bytes]:
         log_path = self.where / f"referee-{len(self.logs) + 1}.log"
@@ -373,6 +388,8 @@ def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, time
                         f"the tournament failed (exit status {proc.returncode}):\n"
                         f"{runs.logs[-1].read_text(errors='replace')[-3000:]}"
                     )
+                if plan is not None:
+                    runs.missed = plan.waiting(pending, time.monotonic() - began)
                 return runs
             time.sleep(rng.uniform(0.0, 0.3))  # an operator (or a supervisor) restarts it
     finally:
@@ -402,6 +419,17 @@ class _Plan:
                 self._at = running + self.share * watch.game_length()
             return False
         return running >= self._at
+
+    def waiting(self, pending: dict[str, int], running: float) -> str:
+        """What this plan was still waiting for when its run ended, ``running`` seconds in,
+        with ``pending`` the games the last kill left that had not gone on again."""
+        if self.early is not None:
+            return f"it was due {self.early:.2f} s into the run, which lasted {running:.2f} s"
+        if self._at is not None:
+            return f"it was due {self._at:.2f} s into the run, which lasted {running:.2f} s"
+        if pending:
+            return f"{', '.join(pending)}, in progress at the kill before, never went on again"
+        return f"{self.stored} games stored{' and a game in progress' if self.inside else ''}, never seen"
 
 
 def _plan(rng: random.Random, stored: int, games: int, left: int) -> _Plan | None:
@@ -625,7 +653,7 @@ def soak(
             result.seconds = time.monotonic() - began
             return result
         result.seconds = time.monotonic() - began
-        result.kills, result.processes = runs.kills, len(runs.logs)
+        result.kills, result.processes, result.missed = runs.kills, len(runs.logs), runs.missed
         result.bots_left, stranded = wait_bots(where, bots, games, BOT_EXIT)
         result.failures += stranded
         if stranded:

@@ -90,9 +90,9 @@ def main() -> None:
         med, _ = timed(lambda: fresh.games.find(limit=50), 20)
         print(f"games.find (50 newest): median {med:.3f} ms")
         med, _ = timed(lambda: fresh.games.load(f"g{args.games // 2}"), 20)
-        print(f"games.load (events, actions, outcomes, changes): median {med:.3f} ms")
+        print(f"games.load (its log, outcomes, changes): median {med:.3f} ms")
         med, _ = timed(lambda: fresh.stats.bots("avalon"), 5)
-        print(f"stats.bots (all bots, all roles, figures, conduct from the lines): median {med:.1f} ms")
+        print(f"stats.bots (all bots, all roles, figures, conduct): median {med:.1f} ms")
         start = time.perf_counter()
         report = fresh.ratings.rebuild()
         print(

@@ -1,17 +1,18 @@
 """Whole-store commands on a large store: the wall time, CPU time and peak resident memory
 of each, run as an operator runs it (``python -m arena ...``, one process per command).
 
-Usage: python bench/wholestore.py PATH [--repeat N] [--skip-write] [--only PREFIX]
+Usage: python bench/wholestore.py PATH [--repeat N] [--skip-write | --reads] [--only PREFIX]
 PATH is a store such as ``bench/bigstore.py`` writes. The first command opens it, which
 migrates an older store: that open is timed apart. Then, each ``--repeat`` times:
 ``arena stats``, ``arena leaderboard`` (Elo and TrueSkill), ``arena games``, ``arena report
 --all`` (to a temporary file), ``arena ratings rebuild`` (on two cores, its tournaments'
 standings in a worker process), the same in one process (``--jobs 1``) and ``arena ratings
 rebuild --write`` (which rewrites the same values into an exact store; ``--skip-write``
-leaves it out); ``--only`` runs those whose arguments start with PREFIX (say ``ratings``).
-Each figure is the child's own (``os.wait4``): CPU is user + system time, its worker's
-included; memory, the peak resident set of the child or of its worker, whichever is larger.
-The best of the runs is printed, as a shared machine only ever slows a run.
+leaves it out; ``--reads`` keeps the four commands that read a few rows, whose time is
+mostly the start-up of a command); ``--only`` runs those whose arguments start with PREFIX
+(say ``ratings``). Each figure is the child's own (``os.wait4``): CPU is user + system
+time, its worker's included; memory, the peak resident set of the child or of its worker,
+whichever is larger. The best of the runs is printed, as a shared machine only ever slows a run.
 Last, what the commands ask of the store, timed in this process (CPU time, best of the
 runs), apart from the start-up of a command (Python and the arena's imports).
 """
@@ -46,6 +47,7 @@ def main() -> None:
     parser.add_argument("path")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-write", action="store_true")
+    parser.add_argument("--reads", action="store_true")
     parser.add_argument("--only", default="")
     args = parser.parse_args()
     env = {**os.environ, "ARENA_STORE_PATH": os.path.abspath(args.path)}
@@ -59,7 +61,9 @@ def main() -> None:
             ["ratings", "rebuild"],
             ["ratings", "rebuild", "--jobs", "1"],
         ]
-        if not args.skip_write:
+        if args.reads:
+            del commands[4:]
+        elif not args.skip_write:
             commands.append(["ratings", "rebuild", "--write"])
         commands = [command for command in commands if " ".join(command).startswith(args.only)]
         wall, cpu, rss = run(["leaderboard"], env, tmp)

@@ -273,7 +273,7 @@ def test_ctrl_c_is_one_line_and_exit_130(run: Run, monkeypatch: pytest.MonkeyPat
     def interrupted(*args: object, **kwargs: object) -> NoReturn:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("arena.cli.simulate", interrupted)
+    monkeypatch.setattr("arena.simulate.simulate", interrupted)
     result = run("simulate", "--games", "3", "--json")
     assert result.exit_code == 130
     assert result.output == "interrupted (Ctrl-C)\n"

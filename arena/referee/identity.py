@@ -17,6 +17,10 @@ to the program that earned them. So a bot is an identity (``name``, with ``owner
 A wrong proof costs the referee two HMACs (the slow PBKDF2 is the bot's to pay), and
 wrong proofs are slowed per connection and per host, never per bot: a stranger who
 guesses at a bot's key from elsewhere cannot lock the bot out.
+
+The ``scramp`` package is imported where a key is made or proven, not with this module:
+its import reads the installed packages' metadata, a cost that every command and every
+local tournament's worker would pay for keys they never see.
 """
 
 from __future__ import annotations
@@ -27,13 +31,14 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from collections.abc import Callable
-from typing import Any, Protocol
-
-import scramp
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import ErrorCode
 from ..protocol import SCRAM_ITERATIONS
 from ..store.records import UNKNOWN_OWNER, BotRecord, Verifier
+
+if TYPE_CHECKING:
+    import scramp
 
 KEY_LENGTH = 32
 """Letters and digits in a bot key (190 bits): a random secret, and no command-line flag."""
@@ -70,6 +75,8 @@ def new_key() -> str:
 
 def make_verifier(key: str, iterations: int = ITERATIONS) -> Verifier:
     """What the store keeps of ``key``: a fresh salt, and SCRAM's StoredKey and ServerKey."""
+    import scramp
+
     low, high = SCRAM_ITERATIONS
     if not low <= iterations <= high:
         raise ValueError(f"iterations are {low} to {high}")
@@ -265,6 +272,8 @@ class Identities:
     def _challenge(
         self, sender: str, record: BotRecord, client_first: str, account: str | None, host: str | None, context: Any
     ) -> Challenge:
+        import scramp
+
         now = self._clock()
         folded = sender.lower()
         self._check_wait(folded, host, now)
@@ -305,6 +314,8 @@ class Identities:
     def finish(self, sender: str, client_final: str, host: str | None = None) -> Admitted:
         """Check the proof (``client_final``) of ``sender``'s open exchange; raises
         AuthError when it is wrong or there is none."""
+        import scramp
+
         folded = sender.lower()
         exchange = self._open.pop(folded, None)
         now = self._clock()

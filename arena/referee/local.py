@@ -20,7 +20,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -30,14 +29,12 @@ from ..protocol import MAX_LINE_BYTES, Message, ProtocolError, parse
 from ..sdk.answers import Reply
 from ..sdk.bot import Bot
 from ..sdk.session import Session
+from .clocks import CLOCKS as CLOCKS, Clock as Clock  # kept apart (the command line names them), and here as before
 from .identity import Identities
 from .journal import Journal
 from .match import Match, Timeouts
 from .referee import Referee
 from .room import Room
-
-Clock = Callable[[], float]
-"""A monotonic clock in seconds, such as ``time.perf_counter``."""
 
 Line = tuple[str, str, str, Message | None]
 """A line on its way: sender, target, text, and the message it carries if its sender had
@@ -45,10 +42,6 @@ one (see the module's docstring)."""
 
 STUCK_TURNS = 100
 """Turns at one instant, with nothing sent, after which a room the hub drives is stuck."""
-
-CLOCKS: dict[str, Clock | None] = {"virtual": None, "wall": time.perf_counter}
-"""The clocks of local play by the names the command line gives them (``--clock``): None is
-the virtual clock."""
 
 
 class LocalHub:

@@ -242,7 +242,7 @@ class Room:
         named = ", ".join(waiting[:STATUS_WAITING]) + (
             f" and {len(waiting) - STATUS_WAITING} more" if len(waiting) > STATUS_WAITING else ""
         )
-        needed = max(self._smallest(), lobby.min_players)
+        needed = max(self._smallest, lobby.min_players)
         if len(waiting) < needed:
             return f"lobby: {len(waiting)} waiting ({named}); {lobby.game} needs {needed} players"
         if not lobby.auto_start:
@@ -251,7 +251,9 @@ class Room:
 
     # -- tables ---------------------------------------------------------------------
 
+    @functools.cached_property
     def _smallest(self) -> int:
+        """The fewest players the lobby's game can seat (the configuration is the room's for life)."""
         game = self.config.lobby.game
         options = self.config.games[game].options
         for n in range(1, self.config.lobby.max_players + 1):
@@ -268,7 +270,7 @@ class Room:
         wait on, and a later call tries again)."""
         waiting = list(self.lobby.waiting)
         try:
-            table = self.lobby.take(max(self._smallest(), 1), by_hand)
+            table = self.lobby.take(max(self._smallest, 1), by_hand)
         except Exception as exc:  # (a lobby that keeps its rosters in the store)
             if not unwritable(exc):
                 raise

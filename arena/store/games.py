@@ -15,10 +15,9 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..core.events import Event
 from ..ratings.model import RANKED, Change, Match, Rating
-from . import said
-from .codec import encode, tuples
+from . import logs
+from .codec import encode
 from .database import Database
 from .live import LiveGames
 from .ratings import Ratings
@@ -41,6 +40,7 @@ class Games:
         Raises the dialect's integrity error (and stores nothing) if the game id is already stored.
         """
         with self.db.transaction():
+            self.ratings.check_in_transaction()
             return self._write(record)
 
     def record_all(self, records: Sequence[GameRecord]) -> list[dict[str, tuple[Change, ...]]]:
@@ -49,6 +49,7 @@ class Games:
         game is rated from the ratings the ones before it left. All of them are stored, or
         none: a game is never half written."""
         with self.db.transaction():
+            self.ratings.check_in_transaction()
             return [self._write(record) for record in records]
 
     def _write(self, record: GameRecord) -> dict[str, tuple[Change, ...]]:
@@ -56,7 +57,7 @@ class Games:
         rated = self.ratings.rate(record.game, match)
         changes = rated.changes
         seq = self._insert_game(record, match)
-        self._insert_log(seq, record)
+        logs.write(self.db, seq, record.game, record.tournament, record.log())
         self._insert_outcomes(seq, record, match)
         self.ratings.write(seq, record.game, match, changes)
         self.live.claim(record.id, record.started)
@@ -96,24 +97,6 @@ class Games:
             ),
         ).fetchall()
         return int(rows[0][0])
-
-    def _insert_log(self, seq: int, r: GameRecord) -> None:
-        self.db.executemany(
-            "INSERT INTO events (game_seq, idx, kind, data, audience) VALUES (?,?,?,?,?)",
-            (
-                (seq, i, e.kind, encode(e.data), None if e.audience is None else encode(sorted(e.audience)))
-                for i, e in enumerate(r.events)
-            ),
-        )
-        self.db.executemany(
-            "INSERT INTO actions (game_seq, idx, seat, kind, value) VALUES (?,?,?,?,?)",
-            ((seq, i, seat, kind, encode(value)) for i, (seat, kind, value) in enumerate(r.history)),
-        )
-        self.db.executemany(
-            "INSERT INTO lines (game_seq, idx, target, line) VALUES (?,?,?,?)",
-            ((seq, i, target, line) for i, (target, line) in enumerate(r.transcript)),
-        )
-        said.insert(self.db, said.FINISHED, seq, 0, r.talk, 0, r.answers)
 
     def _insert_outcomes(self, seq: int, r: GameRecord, match: Match) -> None:
         where = {p: (i, g) for i, g in enumerate(match.groups) for p in g.players}
@@ -202,25 +185,8 @@ class Games:
         if row is None:
             return None
         seq = row[0]
-        events = tuple(
-            Event(kind, json.loads(data), None if aud is None else frozenset(json.loads(aud)))
-            for kind, data, aud in self.db.execute(
-                "SELECT kind, data, audience FROM events WHERE game_seq = ? ORDER BY idx", (seq,)
-            )
-        )
-        transcript = tuple(
-            (target, line)
-            for target, line in self.db.execute(
-                "SELECT target, line FROM lines WHERE game_seq = ? ORDER BY idx", (seq,)
-            )
-        )
-        history = tuple(
-            (seat, kind, tuples(json.loads(value)))
-            for seat, kind, value in self.db.execute(
-                "SELECT seat, kind, value FROM actions WHERE game_seq = ? ORDER BY idx", (seq,)
-            )
-        )
-        talk, answers = said.load(self.db, said.FINISHED, seq)
+        (data,) = self.db.execute("SELECT data FROM logs WHERE game_seq = ?", (seq,)).fetchone()
+        events, history, transcript, talk, answers = logs.unpack(data)
         outcomes = tuple(
             PlayerOutcome(*r)
             for r in self.db.execute(

@@ -142,7 +142,7 @@ class LiveGames:
                 "INSERT INTO live_lines (gid, idx, target, seat, line) VALUES (?,?,?,?,?)",
                 ((gid, first_line + i, target, seat, line) for i, (target, seat, line) in enumerate(lines)),
             )
-            said.insert(db, said.LIVE, gid, first_talk, talk, first_answer, answers)
+            said.insert(db, gid, first_talk, talk, first_answer, answers)
             if db.execute("UPDATE live_games SET state = ? WHERE id = ?", (_encode(state), gid)).rowcount != 1:
                 raise KeyError(f"game {gid} is not live")
 
@@ -196,7 +196,7 @@ class LiveGames:
                 lines = tuple(
                     db.execute("SELECT target, seat, line FROM live_lines WHERE gid = ? ORDER BY idx", (gid,))
                 )
-                talk, answers = said.load(db, said.LIVE, gid)
+                talk, answers = said.load(db, gid)
                 games.append(
                     LiveGame(
                         gid,

@@ -58,10 +58,12 @@ class Ratings:
         """Raise ParametersChanged now, before any game is played, if the configured rating
         parameters differ from those the stored ratings were computed with."""
         with self.db.transaction():
-            self._check_params()
+            self.check_in_transaction()
 
-    def _check_params(self) -> None:
-        """Record each system's parameters on first use; refuse to mix in other ones."""
+    def check_in_transaction(self) -> None:
+        """Record each system's parameters on first use; refuse to mix in other ones. Once
+        in each transaction that rates (``rate``): the transaction holds the parameters
+        it read until it ends."""
         stored = dict(self.db.execute("SELECT system, params FROM rating_systems"))
         for system in self.systems:
             mine = encode(system_params(system))
@@ -75,8 +77,8 @@ class Ratings:
 
     def rate(self, game: str, match: Match) -> Rated:
         """Each system's changes for a game being recorded, from the current ratings, inside
-        the recording's write transaction; raises ParametersChanged (see ``check_parameters``)."""
-        self._check_params()
+        the recording's write transaction, once it has checked the parameters
+        (``check_in_transaction``)."""
         rated = Rated()
         for system in self.systems:
             current = replay.read(self.db, "ratings", _scope(game, system), match.entities())

@@ -21,7 +21,6 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..parallel import Workers, cores
 from ..ratings import RatingSystem
 from ..ratings.model import Entity
 from .database import Database
@@ -252,6 +251,8 @@ the arena), what rating the standings of some 3,000 games takes (~0.3 ms a game)
 def _worker(db: Database, jobs: int | None) -> bool:
     """Whether the standings are rated in a worker: ``jobs`` 2 or more, where a tournament
     game is stored; None, where the machine has cores to spare and ``WORKER_GAMES`` of them."""
+    from ..parallel import cores  # with multiprocessing: a command that rebuilds nothing does not load it
+
     if jobs == 1 or (jobs is None and cores() < 2):
         return False
     least = 1 if jobs is not None else WORKER_GAMES
@@ -279,6 +280,8 @@ def rebuild(
     state = _Rebuild(db, systems, write)
     last = last_games(db)
     if _worker(db, jobs):
+        from ..parallel import Workers
+
         with Workers(StandingsWorker, (last, systems), 1) as workers:
             for complete in workers.ordered(_tasks(db, state)):
                 for tournament, rows in complete:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -10,6 +10,7 @@ from ..core.events import Event, view
 from ..core.game import Game, Result
 from ..core.said import Answer, Talk
 from ..ratings.model import Change, Match, aborted, forfeit, ranked
+from .logs import PackedLog, pack
 
 ABORTED_REASON = "aborted"
 
@@ -46,6 +47,23 @@ class GameRecord:
     """What the players said in the game's channel that counted, in order."""
     answers: Sequence[Answer] = ()
     """Every answer line the referee kept, accepted or refused, in order."""
+    packed: PackedLog | None = None
+    """The log (events, history, transcript, talk, answers) as the store writes it, if it
+    was packed where the game was played (``pack``): those five are then empty."""
+
+    def pack(self) -> GameRecord:
+        """This record with its log packed as the store writes it: where games are played
+        in other processes, a record that crosses to the one that stores it carries a few
+        KB rather than every event and line, and packing is not left to that process."""
+        if self.packed is not None:
+            return self
+        return replace(self, events=(), history=(), transcript=(), talk=(), answers=(), packed=self.log())
+
+    def log(self) -> PackedLog:
+        """The log as the store writes it (``logs.pack``)."""
+        if self.packed is not None:
+            return self.packed
+        return pack(self.identities, self.nicks, self.events, self.history, self.transcript, self.talk, self.answers)
 
     @property
     def players(self) -> int:

@@ -2,21 +2,21 @@
 ``arena bots list``) and replays (``arena replay``).
 
 Pure formatting of what the store returns, so the commands stay thin and the output is
-testable without a terminal. Columns are laid out by ``rich``, so they align whatever the
-widths of names and figures; the result is plain text (no colour codes, no box-drawing
-characters, no wrapping) so that ``cut``, ``grep`` and ``sort`` keep working on it.
+testable without a terminal. Columns are laid out here, by the width a terminal gives each
+character (two cells for the wide ones of East Asian scripts, none for a combining accent),
+so they align whatever the names and figures; the result is plain text (no colour codes, no
+box-drawing characters, no wrapping) so that ``cut``, ``grep`` and ``sort`` keep working on
+it. (Here rather than by a layout library: for ``arena stats`` over 40 bots, that library
+took as long to lay the tables out as the store to count them, and as long again to import.)
 """
 
 from __future__ import annotations
 
-import io
 import time
+import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from ..core.said import FALLBACKS, Answer, Talk
 from ..core.words import counted
@@ -26,38 +26,53 @@ from .records import BotRecord, BotStats, GameSummary, LeaderRow, RateStat, Stor
 if TYPE_CHECKING:
     from ..narrate.narrator import Heard
 
-WIDTH = 1000
-"""Characters a table may take before rich would wrap it: more than any table here needs,
-so a line is never broken, on a terminal or in a pipe (a terminal wraps long lines itself)."""
+GAP = "  "
+"""Between two columns."""
 
 
-def _table(*headers: str, right: Sequence[str] = ()) -> Table:
-    """A borderless table; the columns named in ``right`` hold numbers and align right."""
-    table = Table(box=None, pad_edge=False, show_edge=False, header_style="", padding=(0, 2, 0, 0))
-    for head in headers:
-        table.add_column(head, justify="right" if head in right else "left", no_wrap=True)
-    return table
+@dataclass
+class _Table:
+    """A header line and rows of cells, in borderless columns; the columns in ``right``
+    hold numbers and align right, headers included."""
+
+    headers: tuple[str, ...]
+    right: tuple[bool, ...]
+    rows: list[tuple[str, ...]] = field(default_factory=list)
 
 
-def _row(table: Table, *cells: object) -> None:
-    """Cells as literal text: a bot's name like ``[b]x`` is not rich markup."""
-    table.add_row(*(Text(str(cell)) for cell in cells))
+def _table(*headers: str, right: Sequence[str] = ()) -> _Table:
+    return _Table(headers, tuple(head in right for head in headers))
 
 
-def _lines(table: Table, indent: str = "") -> list[str]:
-    console = Console(
-        file=io.StringIO(),
-        width=WIDTH,
-        no_color=True,
-        force_terminal=False,
-        color_system=None,
-        highlight=False,
-        markup=False,
-        emoji=False,
-    )
-    console.print(table)
-    out = console.file.getvalue()  # type: ignore[attr-defined]
-    return [indent + line.rstrip() for line in out.splitlines()]
+def _row(table: _Table, *cells: object) -> None:
+    """Each cell on one line: a control character (a tab, a line break) shows as a space."""
+    table.rows.append(tuple(map(_text, cells)))
+
+
+def _text(cell: object) -> str:
+    text = str(cell)
+    if text.isprintable():
+        return text
+    return "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+
+
+def _cells(text: str) -> int:
+    """The columns ``text`` takes on a terminal."""
+    if text.isascii():
+        return len(text)
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _lines(table: _Table, indent: str = "") -> list[str]:
+    rows = [table.headers, *table.rows]
+    widths = [max(_cells(row[i]) for row in rows) for i in range(len(table.headers))]
+
+    def line(row: tuple[str, ...]) -> str:
+        pads = (" " * (width - _cells(cell)) for cell, width in zip(row, widths))
+        shown = (pad + cell if right else cell + pad for cell, pad, right in zip(row, pads, table.right))
+        return (indent + GAP.join(shown)).rstrip()
+
+    return [line(row) for row in rows]
 
 
 def _pct(stat: RateStat) -> str:

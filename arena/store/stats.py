@@ -3,16 +3,15 @@ figures, and each bot's conduct (refusals, warnings, missed deadlines, fallbacks
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ..protocol import ERROR, TIMEOUT, WARN, parse
 from ..ratings.model import ABORTED, FORFEIT, WIN
 from ..ratings.stats import wilson
 from .database import Database
 from .figures import FIGURES
+from .logs import FELL_BACK, REFUSED, TIMED_OUT, WARNED
 from .records import BotStats, Conduct, RateStat, RoleStats
 
 
@@ -53,51 +52,26 @@ class Stats:
         return out
 
     def _conduct(self, game: str, tournament: str | None = None) -> dict[str, Conduct]:
-        """Per bot, from the stored transcripts: ``ERROR`` and ``WARN`` lines sent to it
-        (under its seat's nick; an ``ERROR`` with ``count=N`` stands for N refusals) and
-        ``TIMEOUT`` lines naming it (by its seat's nick); from its stored answer lines, those
-        marked ``fallback=``, by marker."""
-        # CROSS JOIN: the few such lines first, by their index (``lines_conduct``), then
-        # their games; not every line of every game of the type.
-        sql = (
-            "SELECT g.nicks, COALESCE(g.bots, g.nicks), l.target, l.line FROM lines l"
-            " CROSS JOIN games g ON g.seq = l.game_seq"
-            " WHERE substr(l.line, 1, 5) IN ('ERROR', 'WARN ', 'TIMEO') AND g.game = ?"
-            + (" AND g.tournament = ?" if tournament is not None else "")
-        )
-        refused: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        late: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        args = (game,) if tournament is None else (game, tournament)
-        for nicks, bots, target, line in self.db.execute(sql, args):
-            msg = parse(line)
-            seated = {n.lower(): b for n, b in zip(json.loads(nicks), json.loads(bots))}
-            if msg.verb == TIMEOUT:
-                late[seated.get(msg.get("player", "").lower(), msg.get("player", ""))][msg.get("action", "")] += 1
-                continue
-            name = seated.get((target or "").lower())
-            if name is None:
-                continue  # said to someone else (a renamed nick, a bystander)
-            if msg.verb == ERROR:  # ``count=N``: a match's tally of refusals not kept one by one
-                refused[name][msg.args[0]] += msg.int("count", 1)
-            elif msg.verb == WARN:
-                late[name]["warn"] += 1
-        fallbacks: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        for bots, seat, marker, n in self.db.execute(
-            "SELECT COALESCE(g.bots, g.nicks), a.seat, a.fallback, COUNT(*) FROM answers a"
-            " CROSS JOIN games g ON g.seq = a.game_seq WHERE a.fallback IS NOT NULL AND g.game = ?"
-            " GROUP BY a.game_seq, a.seat, a.fallback",
-            (game,),
-        ):
-            fallbacks[json.loads(bots)[seat]][marker] += n
+        """Per bot, the totals its games' logs were counted into as they were stored
+        (``logs.conduct``): refusals by error code, warnings, missed deadlines by what the
+        referee did, its SDK's answers by ``fallback=`` marker."""
+        sql = "SELECT bot, kind, what, SUM(n) FROM conduct WHERE game = ?"
+        args = [game]
+        if tournament is not None:
+            sql += " AND tournament = ?"
+            args.append(tournament)
+        counts: dict[str, dict[str, dict[str, int]]] = defaultdict(lambda: defaultdict(dict))
+        for bot, kind, what, n in self.db.execute(sql + " GROUP BY bot, kind, what", args):
+            counts[bot][kind][what] = n
         return {
-            name: Conduct(
-                dict(sorted(refused[name].items())),
-                late[name]["warn"],
-                late[name]["default"],
-                late[name]["forfeit"],
-                dict(sorted(fallbacks[name].items())),
+            bot: Conduct(
+                dict(sorted(kinds[REFUSED].items())),
+                sum(kinds[WARNED].values()),
+                kinds[TIMED_OUT].get("default", 0),
+                kinds[TIMED_OUT].get("forfeit", 0),
+                dict(sorted(kinds[FELL_BACK].items())),
             )
-            for name in {*refused, *late, *fallbacks}
+            for bot, kinds in counts.items()
         }
 
 

@@ -19,7 +19,8 @@ from typing import Any
 from ..config import Config
 from ..referee.identity import Identities
 from ..referee.lobby import Table
-from ..referee.local import CLOCKS, LocalHub
+from ..referee.clocks import CLOCKS
+from ..referee.local import LocalHub
 from ..referee.match import Match
 from ..referee.recorder import game_record
 from ..referee.room import Room
@@ -77,7 +78,7 @@ class GamePlayer:
     def _ended(self, match: Match) -> None:
         finished = time.time()
         started = self._starts.pop(match.gid, finished)
-        self._records.append(game_record(match, started, finished, self.settings.id))
+        self._records.append(game_record(match, started, finished, self.settings.id).pack())
 
     def play(self, indexes: Iterable[int]) -> list[GameRecord]:
         """Play these games of the schedule, in this order; their records, in the same order.

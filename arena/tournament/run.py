@@ -13,7 +13,6 @@ from ..parallel import cores
 from ..referee.match import Match
 from ..referee.pause import STORE_DOWN, unwritable
 from ..referee.recorder import Recorder
-from ..referee.service import RefereeService
 from ..store import Store
 from .progress import Pace, Progress, ProgressCallback
 from .schedule import Schedule, Settings, TournamentError
@@ -153,6 +152,8 @@ def play_irc(
 ) -> int:
     """Referee the games not yet stored on the configured IRC server; the bots named in the
     settings connect and register themselves. Returns how many games were played."""
+    from ..referee.service import RefereeService  # the IRC client: loaded by IRC tournaments alone
+
     schedule, done = open_tournament(store, settings)
     if done >= settings.games:
         return 0

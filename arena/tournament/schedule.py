@@ -23,19 +23,10 @@ from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
 
-from ..core import kit as kits
+from ..bots import builtin_bots
 from ..core.keys import derive
 from ..core.seating import Seating
 from ..sdk.bot import Bot
-
-RANDOM_BOT = "arena.sdk.bot:Bot"
-"""The bot a local tournament knows as ``random``."""
-
-
-def builtin_bots() -> dict[str, str]:
-    """Bot names a local tournament knows without a module path: ``random`` and every
-    registered game's sample bots (its kit's)."""
-    return {"random": RANDOM_BOT, **kits.bots()}
 
 
 class TournamentError(ValueError):
@@ -69,7 +60,7 @@ class Settings:
     transport: str
     keep: int
     clock: str = "virtual"
-    """The clock of a local tournament (``arena.referee.local.CLOCKS``): a tournament keeps
+    """The clock of a local tournament (``arena.referee.clocks.CLOCKS``): a tournament keeps
     the one it started with, so that one on the virtual clock stays reproducible as a whole."""
 
     @property
@@ -126,8 +117,12 @@ class Schedule:
         self.key = key
         self._roster = sorted(e.nick for e in settings.entries)
         random.Random(derive(key, "roster")).shuffle(self._roster)
+        self._last: Table | None = None
 
     def table(self, index: int) -> Table:
+        last = self._last
+        if last is not None and last.index == index:
+            return last  # a seater asks for the next game's table until it is seated
         s = self.settings
         block = index // s.keep
         n = len(self._roster)
@@ -137,12 +132,13 @@ class Schedule:
             start = (block * s.players) % n
             players = [self._roster[(start + k) % n] for k in range(s.players)]
         seating = Seating(players, s.keep, derive(self.key, "seating", block))
-        return Table(
+        self._last = Table(
             index=index,
             gid=f"{s.id}-{index + 1}",
             seats=seating.order(index),
             seed=derive(self.key, "game", index),
         )
+        return self._last
 
     def index(self, gid: str) -> int:
         """The index of the game ``table`` numbered ``gid``."""

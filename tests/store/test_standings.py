@@ -6,7 +6,6 @@ them, and checked (and repaired) by ``rebuild``."""
 from __future__ import annotations
 
 import random
-import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from arena.store import GameRecord, Store
 from arena.store.replay import wins
 from arena.store.schema import MIGRATIONS, V7_STANDINGS
 
-from .helpers import avalon_record
+from .helpers import avalon_record, old_copy
 
 Row = tuple[str, str, str, int, int, int]
 """A kept standing as compared: mu, sigma and score in hex (every bit), games, wins, last seq."""
@@ -114,12 +113,8 @@ def test_the_migration_keeps_the_standings_of_tournaments_stored_before(tmp_path
             (t, s): store.ratings.leaderboard("avalon", s, tournament=t) for t in "ab" for s in ("elo", "trueskill")
         }
     older = MIGRATIONS.index(V7_STANDINGS)
-    conn = sqlite3.connect(path)
-    for drop in ("TABLE standings", "TABLE role_results", "INDEX games_by_tournament", "INDEX lines_conduct"):
-        conn.execute(f"DROP {drop}")  # and what the migrations after it added
-    conn.execute(f"PRAGMA user_version = {older}")
-    conn.commit()
-    conn.close()
+    old_copy(path, tmp_path / "older.db", MIGRATIONS[:older])
+    path = tmp_path / "older.db"
     with Store(path) as store:
         assert store.migrated_from == older
         assert kept(store) == before == afresh(store, records)

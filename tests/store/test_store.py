@@ -23,7 +23,7 @@ from arena.store.schema import V1
 
 from .helpers import avalon_record, many_records, old_copy, result_of
 
-TABLES = ("games", "events", "actions", "outcomes", "rating_changes", "ratings", "tournaments", "rating_systems")
+TABLES = ("games", "logs", "conduct", "outcomes", "rating_changes", "ratings", "tournaments", "rating_systems")
 
 
 def counts(store: Store) -> dict[str, int]:
@@ -162,7 +162,9 @@ def test_a_process_killed_mid_write_leaves_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 3, proc.stderr
     with Store(path) as s:
         assert [g.id for g in s.games.find()] == ["g0"]
-        assert counts(s)["events"] == len(avalon_record(0, random.Random(0)).events)
+        assert counts(s)["logs"] == 1
+        loaded = s.games.load("g0")
+        assert loaded is not None and loaded.events == tuple(avalon_record(0, random.Random(0)).events)
         assert s.ratings.rebuild().exact
 
 
@@ -405,6 +407,27 @@ def test_report_lines_for_the_cli(store: Store) -> None:
     assert len(lines) == 4 + len(store.stats.bots("avalon", bot)[bot].roles)
     assert lines[-2] == "  lines refused: 0; late: 0 warned, 0 answered by default, 0 forfeited"
     assert lines[-1] == "  fallbacks: 0 (error 0, late 0)"
+
+
+def test_tables_align_by_the_columns_a_terminal_shows() -> None:
+    """Wide characters take two columns of a terminal and a combining accent none; a cell
+    is one line, shown as written: no markup, a control character as a space."""
+    from arena.store.records import LeaderRow
+    from arena.store.report import leaderboard_lines
+
+    owners = ["日本語ボット", "e\u0301te\u0301", "tab\there", "two\nlines"]
+    bots = [(1, "a", 1500.0, 2, 1), (2, "b", 1234.5, 10, 0), (3, "[b]x", 987.0, 3, 3), (10, "d", 10.0, 0, 0)]
+    rows = [
+        LeaderRow(rank, bot, 0, 0, score, games, wins, owner)
+        for (rank, bot, score, games, wins), owner in zip(bots, owners)
+    ]
+    assert leaderboard_lines(rows, "elo") == [
+        " #  bot   owner            elo  games  win rate [95% CI]",
+        " 1  a     日本語ボット  1500.0      2   50.0% [ 9.5- 90.5]",
+        " 2  b     e\u0301te\u0301           1234.5     10    0.0% [ 0.0- 27.8]",
+        " 3  [b]x  tab here       987.0      3  100.0% [43.9-100.0]",
+        "10  d     two lines       10.0      0  -",
+    ]
 
 
 def test_stats_count_refused_lines_and_timeouts_per_bot(store: Store) -> None:
