@@ -50,6 +50,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.store.logs import unpack
+
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "bots"
 
@@ -256,6 +258,8 @@ class Watch:
     def __init__(self, where: Path, db: str = DB) -> None:
         self.path = where / db
         self.conn: sqlite3.Connection | None = None
+        self._lengths: dict[int, float | None] = {}
+        """Each stored game's length, by its number; None for one a restart interrupted."""
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         if self.conn is None:
@@ -290,12 +294,16 @@ class Watch:
         bots: seconds, where a game takes milliseconds. Counted in, the first games (often
         one killed several times) would put the next kill a dozen games or more late,
         past the tournament's end."""
-        rows = self._query(
-            "SELECT avg(finished - started) FROM games g WHERE tournament = ? AND NOT EXISTS"
-            " (SELECT 1 FROM lines l WHERE l.game_seq = g.seq AND l.line LIKE 'RESUME %')",
-            (TOURNAMENT,),
-        )
-        return float(rows[0][0]) if rows and rows[0][0] is not None else 0.1
+        last = max(self._lengths, default=0)
+        for seq, length, data in self._query(
+            "SELECT g.seq, g.finished - g.started, l.data FROM games g JOIN logs l ON l.game_seq = g.seq"
+            " WHERE g.tournament = ? AND g.seq > ? ORDER BY g.seq",
+            (TOURNAMENT, last),
+        ):
+            resumed = any(line.startswith("RESUME ") for _, line in unpack(data).transcript)
+            self._lengths[seq] = None if resumed else float(length)
+        whole = [length for length in self._lengths.values() if length is not None]
+        return sum(whole) / len(whole) if whole else 0.1
 
     def going_on(self, gid: str, said: int) -> bool:
         """Whether ``gid``, which had said ``said`` lines when the referee was killed, went
