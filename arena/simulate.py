@@ -19,7 +19,7 @@ from typing import Any
 
 from .core.game import Game, Result
 from .core.options import Options
-from .core.seeds import derive_seed
+from .core.seeds import derive_seed, seed_series
 from .config import TimeoutConfig
 from .games import GAMES
 from .parallel import Workers, cores
@@ -45,8 +45,6 @@ def play_random(game: Game, rng: random.Random) -> Result:
         answers: list[Any] = []
         round_ = game.round
         for decision in pending:
-            if game.round != round_:
-                break  # a new round replaced what was pending
             options: tuple[Any, ...] | None = decision.options
             if decision.count != 1:
                 options = _subsets(decision.options, decision.count)
@@ -55,6 +53,8 @@ def play_random(game: Game, rng: random.Random) -> Result:
                 answers.append(value)
             else:
                 apply(decision.seat, decision.kind, value)
+                if game.round != round_:
+                    break  # a new round replaced what was pending
         if together:
             apply_round(answers)
     return game.result
@@ -114,6 +114,10 @@ class _Games:
         self.seed = seed
         self.options = options
         self.protocol = transport == "protocol"
+        self.game_seeds = seed_series(seed, "game")
+        self.player_seeds = seed_series(seed, "players")
+        self.rng = random.Random()
+        """The random players' generator, seeded afresh for every game (as a new one would be)."""
         self.nicks = [f"random{i + 1}" for i in range(players)]
         self.bots = [Bot() for _ in self.nicks]
         self.hub = LocalHub(timeouts, clock=CLOCKS[clock])
@@ -130,11 +134,11 @@ class _Games:
             if self.protocol:
                 for n, bot in enumerate(self.bots):  # per game: any game, in any process, is the same
                     bot.rng.seed(derive_seed(seed, "bot", n, i))
-                result = self.hub.play(self.game, self.nicks, self.options, derive_seed(seed, "game", i)).game.result
+                result = self.hub.play(self.game, self.nicks, self.options, self.game_seeds(i)).game.result
                 assert result is not None
             else:
-                g = self.game_cls(self.players, self.options, derive_seed(seed, "game", i))
-                result = play_random(g, random.Random(derive_seed(seed, "players", i)))
+                self.rng.seed(self.player_seeds(i))
+                result = play_random(self.game_cls(self.players, self.options, self.game_seeds(i)), self.rng)
             wins[result.winner] += 1
             reasons[result.reason] += 1
         return wins, reasons

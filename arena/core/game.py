@@ -123,15 +123,21 @@ class Game:
         spread role luck) lets players predict roles from earlier games. An explicit deal
         remains so that games stored with one replay exactly, and for tests.
         """
+        return [roles[i] for i in self.deal_order(len(roles))]
+
+    def deal_order(self, count: int) -> Sequence[int]:
+        """The deal of ``deal_roles`` as the index of each seat's role among ``count`` roles:
+        the seeded shuffle of the indices moves them as it would move the roles, so an
+        engine that keeps what it knows of each role by index looks it up for the seat."""
         deal = self._deal_asked
         if deal is None:
-            roles = list(roles)
-            self.rng.shuffle(roles)
-            return roles
-        if sorted(deal) != list(range(len(roles))):
-            raise SetupError(f"a deal must order the {len(roles)} roles, got {list(deal)}")
+            order = list(range(count))
+            self.rng.shuffle(order)
+            return order
+        if sorted(deal) != list(range(count)):
+            raise SetupError(f"a deal must order the {count} roles, got {list(deal)}")
         self.deal = deal
-        return [roles[i] for i in deal]
+        return deal
 
     def view(self, seat: int | None) -> list[Event]:
         """Everything ``seat`` has been told so far; ``None`` is a spectator."""
@@ -169,12 +175,12 @@ class Game:
             if self.result is not None:
                 raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
             raise ValueError(f"{len(answers)} answers to a round of {len(pending)} decisions")
-        tallied = self._tallied
+        decisions = pending.values()
+        kind = next(iter(decisions)).kind
+        if kind not in self._tallied:
+            raise ValueError(f"{kind!r} is not a tallied kind: apply its answer alone")
         answered: list[tuple[int, str, Any]] = []
-        for decision, value in zip(pending.values(), answers):
-            kind = decision.kind
-            if kind not in tallied:
-                raise ValueError(f"{kind!r} is not a tallied kind: apply its answer alone")
+        for decision, value in zip(decisions, answers):  # a round that holds a tallied kind holds nothing else
             if decision.count != 1 or type(value) is not decision.item_type or value not in decision.options:
                 value = decision.check(value)
             answered.append((decision.seat, kind, value))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -73,18 +72,22 @@ _QUEST_DECISIONS: dict[tuple[str, ...], tuple[Decision, ...]] = {
 
 @dataclass(frozen=True)
 class _Table:
-    """What every game of one player count and rule set shares: the setup numbers and who
-    sees whom. Worked out once per (players, options) (both are immutable) and never
-    mutated; event data is built afresh from it, so no two events share mutable data.
-    The roles themselves are not kept: ``AvalonOptions.roles`` checks them against the
-    tables for every game."""
+    """What every game of one player count and rule set shares: the roles to deal, the
+    setup numbers and who sees whom. Worked out once per (players, options) (both are
+    immutable, and so are the tables the roles are checked against) and never mutated;
+    event data is built afresh from it, so no two events share mutable data."""
 
     options: tuple[tuple[str, Any], ...]
+    merlin: bool
+    lancelot: int
+    roles: tuple[Role, ...]
+    """The roles to deal, unshuffled (``AvalonOptions.roles``)."""
     good: int
     evil: int
     fails_needed: tuple[int, ...]
-    role_info: Mapping[Role, tuple[str, str, frozenset[Role]]]
-    """Per role: its name, its starting side's name, and the roles it sees."""
+    role_info: tuple[tuple[str, str, tuple[int, ...]], ...]
+    """Per role of ``roles``, by its index there: its name, its starting side's name, and the
+    indices of the other roles it sees (a game finds their seats from its deal)."""
 
     def setup_data(self, players: int) -> dict[str, Any]:
         """The ``setup`` event's data, a fresh copy every time."""
@@ -100,15 +103,22 @@ class _Table:
 
 @functools.lru_cache(maxsize=256)
 def _table(players: int, options: AvalonOptions) -> _Table:
+    roles = tuple(options.roles(players))
     evil = options.evil_count(players)
+    info = []
+    for index, role in enumerate(roles):
+        sees = seen_roles(role, options.lancelot)
+        seen = tuple(other for other, seen_role in enumerate(roles) if seen_role in sees and other != index)
+        info.append((ROLE_NAMES[role], SIDE_NAMES[STARTING[role]], seen))
     return _Table(
         options=tuple(options.to_dict().items()),
+        merlin=options.merlin,
+        lancelot=options.lancelot,
+        roles=roles,
         good=players - evil,
         evil=evil,
         fails_needed=tuple(fails_needed(players, q) for q in range(5)),
-        role_info=MappingProxyType(
-            {role: (ROLE_NAMES[role], SIDE_NAMES[STARTING[role]], seen_roles(role, options.lancelot)) for role in Role}
-        ),
+        role_info=tuple(info),
     )
 
 
@@ -135,19 +145,25 @@ class AvalonGame(Game):
     ) -> None:
         options = options or AvalonOptions()
         super().__init__(players, options, seed, deal)
-        roles = self.deal_roles(options.roles(players))
         table = _table(players, options)
-        self._seat(roles, self.rng.randrange(players), table.fails_needed, options.merlin, options.lancelot)
+        order = self.deal_order(players)
+        dealt = table.roles
+        self._seat(
+            [dealt[i] for i in order], self.rng.randrange(players), table.fails_needed, table.merlin, table.lancelot
+        )
         self._deck: list[str] = self._loyalty_deck()
 
         emit = self._emit
         emit("setup", table.setup_data(players))
-        seats, info = _SEATS[players], table.role_info
-        for seat, role in enumerate(roles):
-            name, side, sees = info[role]
-            seen = [s for s in seats if roles[s] in sees and s != seat] if sees else []
+        seat_of = [0] * players
+        for seat, index in enumerate(order):
+            seat_of[index] = seat
+        info = table.role_info
+        for seat, index in enumerate(order):
+            name, side, sees = info[index]
+            seen = sorted([seat_of[i] for i in sees]) if sees else []
             emit("role", {"seat": seat, "role": name, "side": side, "sees": seen}, _ONLY[seat])
-        if options.lancelot == 2:
+        if table.lancelot == 2:
             emit("loyalty_deck", {"cards": list(self._deck)})
         self._start_quest()
 
