@@ -36,27 +36,27 @@ def play_random(game: Game, rng: random.Random) -> Result:
     cheaper), to spare a call per answer; a choice of several items (an Avalon team) is one
     draw among all the possible answers (``_subsets``), which is as uniform as
     ``random_choice`` and much cheaper than ``Random.sample``. A round of tallied decisions
-    (votes, quest cards) is answered in one ``apply_round`` once all its answers are drawn:
-    none of them can change the round before the last."""
+    (votes, quest cards: one-item choices) is answered in one ``apply_round`` once all its
+    answers are drawn: none of them can change the round before the last."""
     apply, apply_round, rand, floor, tallied = game.apply, game.apply_round, rng.random, math.floor, game.tallied_kinds
     while game.result is None:
         pending = game.pending()
-        together = len(pending) > 1 and pending[0].kind in tallied
-        answers: list[Any] = []
+        if len(pending) > 1 and pending[0].kind in tallied:
+            answers = []
+            for decision in pending:
+                options = decision.options
+                answers.append(options[floor(rand() * len(options))])
+            apply_round(answers)
+            continue
         round_ = game.round
         for decision in pending:
-            options: tuple[Any, ...] | None = decision.options
+            choices: tuple[Any, ...] | None = decision.options
             if decision.count != 1:
-                options = _subsets(decision.options, decision.count)
-            value = decision.random_choice(rng) if options is None else options[floor(rand() * len(options))]
-            if together:
-                answers.append(value)
-            else:
-                apply(decision.seat, decision.kind, value)
-                if game.round != round_:
-                    break  # a new round replaced what was pending
-        if together:
-            apply_round(answers)
+                choices = _subsets(decision.options, decision.count)
+            value = decision.random_choice(rng) if choices is None else choices[floor(rand() * len(choices))]
+            apply(decision.seat, decision.kind, value)
+            if game.round != round_:
+                break  # a new round replaced what was pending
     return game.result
 
 
