@@ -176,12 +176,13 @@ class Game:
                 raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
             raise ValueError(f"{len(answers)} answers to a round of {len(pending)} decisions")
         decisions = pending.values()
-        kind = next(iter(decisions)).kind
+        first = next(iter(decisions))
+        kind, several = first.kind, first.count != 1
         if kind not in self._tallied:
             raise ValueError(f"{kind!r} is not a tallied kind: apply its answer alone")
         answered: list[tuple[int, str, Any]] = []
-        for decision, value in zip(decisions, answers):  # a round that holds a tallied kind holds nothing else
-            if decision.count != 1 or type(value) is not decision.item_type or value not in decision.options:
+        for decision, value in zip(decisions, answers):  # a tallied round holds one kind, so one count
+            if several or type(value) is not decision.item_type or value not in decision.options:
                 value = decision.check(value)
             answered.append((decision.seat, kind, value))
         self.history += answered
