@@ -67,7 +67,8 @@ class Game:
     round's answers at the end of ``history``. That spares a call per answer on the
     hottest path (a ten-player Avalon game casts some 80 votes). A round that holds one
     holds nothing else (its handler reads the round's answers), so ``apply_round`` may
-    answer it whole."""
+    answer it whole; its decisions are one-item choices (``play_random`` draws one item
+    for each)."""
     dependent_kinds: ClassVar[frozenset[str]] = frozenset()
     """Secret kinds asked only once another's answer is known (the witch acts on the wolves'
     target). Every other secret decision of a stretch is asked at its start; a driver sends
