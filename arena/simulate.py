@@ -19,7 +19,7 @@ from typing import Any
 
 from .core.game import Game, Result
 from .core.options import Options
-from .core.seeds import derive_seed
+from .core.seeds import derive_seed, seed_series
 from .config import TimeoutConfig
 from .games import GAMES
 from .parallel import Workers, cores
@@ -37,27 +37,27 @@ def play_random(game: Game, rng: random.Random) -> Result:
     cheaper), to spare a call per answer; a choice of several items (an Avalon team) is one
     draw among all the possible answers (``_subsets``), which is as uniform as
     ``random_choice`` and much cheaper than ``Random.sample``. A round of tallied decisions
-    (votes, quest cards) is answered in one ``apply_round`` once all its answers are drawn:
-    none of them can change the round before the last."""
+    (votes, quest cards: one-item choices) is answered in one ``apply_round`` once all its
+    answers are drawn: none of them can change the round before the last."""
     apply, apply_round, rand, floor, tallied = game.apply, game.apply_round, rng.random, math.floor, game.tallied_kinds
     while game.result is None:
         pending = game.pending()
-        together = len(pending) > 1 and pending[0].kind in tallied
-        answers: list[Any] = []
+        if len(pending) > 1 and pending[0].kind in tallied:
+            answers = []
+            for decision in pending:
+                options = decision.options
+                answers.append(options[floor(rand() * len(options))])
+            apply_round(answers)
+            continue
         round_ = game.round
         for decision in pending:
+            choices: tuple[Any, ...] | None = decision.options
+            if decision.count != 1:
+                choices = _subsets(decision.options, decision.count)
+            value = decision.random_choice(rng) if choices is None else choices[floor(rand() * len(choices))]
+            apply(decision.seat, decision.kind, value)
             if game.round != round_:
                 break  # a new round replaced what was pending
-            options: tuple[Any, ...] | None = decision.options
-            if decision.count != 1:
-                options = _subsets(decision.options, decision.count)
-            value = decision.random_choice(rng) if options is None else options[floor(rand() * len(options))]
-            if together:
-                answers.append(value)
-            else:
-                apply(decision.seat, decision.kind, value)
-        if together:
-            apply_round(answers)
     return game.result
 
 
@@ -115,6 +115,10 @@ class _Games:
         self.seed = seed
         self.options = options
         self.protocol = transport == "protocol"
+        self.game_seeds = seed_series(seed, "game")
+        self.player_seeds = seed_series(seed, "players")
+        self.rng = random.Random()
+        """The random players' generator, seeded afresh for every game (as a new one would be)."""
         self.nicks = [f"random{i + 1}" for i in range(players)]
         self.bots = [Bot() for _ in self.nicks]
         self.hub = LocalHub(timeouts, clock=CLOCKS[clock])
@@ -131,11 +135,11 @@ class _Games:
             if self.protocol:
                 for n, bot in enumerate(self.bots):  # per game: any game, in any process, is the same
                     bot.rng.seed(derive_seed(seed, "bot", n, i))
-                result = self.hub.play(self.game, self.nicks, self.options, derive_seed(seed, "game", i)).game.result
+                result = self.hub.play(self.game, self.nicks, self.options, self.game_seeds(i)).game.result
                 assert result is not None
             else:
-                g = self.game_cls(self.players, self.options, derive_seed(seed, "game", i))
-                result = play_random(g, random.Random(derive_seed(seed, "players", i)))
+                self.rng.seed(self.player_seeds(i))
+                result = play_random(self.game_cls(self.players, self.options, self.game_seeds(i)), self.rng)
             wins[result.winner] += 1
             reasons[result.reason] += 1
         return wins, reasons

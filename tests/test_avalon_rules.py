@@ -933,14 +933,15 @@ def test_too_many_special_evil_roles() -> None:
 
 def test_too_many_special_good_roles(monkeypatch: pytest.MonkeyPatch) -> None:
     # With the real tables every count has at least 3 good seats, enough for Merlin, Percival
-    # and the good Lancelot; the check is exercised with a patched count.
+    # and the good Lancelot; the check is exercised with a patched count (asked of the
+    # options: a game takes its roles from a table worked out once per player count).
     for players in range(5, 11):
         new_game(players, percival=True, lancelot=1)
     from arena.games.avalon import tables
 
     monkeypatch.setitem(tables.EVIL_COUNT, 5, 3)
     with pytest.raises(SetupError, match="good"):
-        new_game(5, percival=True, lancelot=1)
+        AvalonGame.check_setup(5, AvalonOptions(percival=True, lancelot=1))
 
 
 @pytest.mark.parametrize("players", [-1, 0, 4, 11, 100])

@@ -67,7 +67,8 @@ class Game:
     round's answers at the end of ``history``. That spares a call per answer on the
     hottest path (a ten-player Avalon game casts some 80 votes). A round that holds one
     holds nothing else (its handler reads the round's answers), so ``apply_round`` may
-    answer it whole."""
+    answer it whole; its decisions are one-item choices (``play_random`` draws one item
+    for each)."""
     dependent_kinds: ClassVar[frozenset[str]] = frozenset()
     """Secret kinds asked only once another's answer is known (the witch acts on the wolves'
     target). Every other secret decision of a stretch is asked at its start; a driver sends
@@ -123,15 +124,21 @@ class Game:
         spread role luck) lets players predict roles from earlier games. An explicit deal
         remains so that games stored with one replay exactly, and for tests.
         """
+        return [roles[i] for i in self.deal_order(len(roles))]
+
+    def deal_order(self, count: int) -> Sequence[int]:
+        """The deal of ``deal_roles`` as the index of each seat's role among ``count`` roles:
+        the seeded shuffle of the indices moves them as it would move the roles, so an
+        engine that keeps what it knows of each role by index looks it up for the seat."""
         deal = self._deal_asked
         if deal is None:
-            roles = list(roles)
-            self.rng.shuffle(roles)
-            return roles
-        if sorted(deal) != list(range(len(roles))):
-            raise SetupError(f"a deal must order the {len(roles)} roles, got {list(deal)}")
+            order = list(range(count))
+            self.rng.shuffle(order)
+            return order
+        if sorted(deal) != list(range(count)):
+            raise SetupError(f"a deal must order the {count} roles, got {list(deal)}")
         self.deal = deal
-        return [roles[i] for i in deal]
+        return deal
 
     def view(self, seat: int | None) -> list[Event]:
         """Everything ``seat`` has been told so far; ``None`` is a spectator."""
@@ -169,13 +176,14 @@ class Game:
             if self.result is not None:
                 raise IllegalAction(ErrorCode.GAME_OVER, "the game is over")
             raise ValueError(f"{len(answers)} answers to a round of {len(pending)} decisions")
-        tallied = self._tallied
+        decisions = pending.values()
+        first = next(iter(decisions))
+        kind, several = first.kind, first.count != 1
+        if kind not in self._tallied:
+            raise ValueError(f"{kind!r} is not a tallied kind: apply its answer alone")
         answered: list[tuple[int, str, Any]] = []
-        for decision, value in zip(pending.values(), answers):
-            kind = decision.kind
-            if kind not in tallied:
-                raise ValueError(f"{kind!r} is not a tallied kind: apply its answer alone")
-            if decision.count != 1 or type(value) is not decision.item_type or value not in decision.options:
+        for decision, value in zip(decisions, answers):  # a tallied round holds one kind, so one count
+            if several or type(value) is not decision.item_type or value not in decision.options:
                 value = decision.check(value)
             answered.append((decision.seat, kind, value))
         self.history += answered

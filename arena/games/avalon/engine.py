@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.decisions import Decision
+from ...core.events import Event
 from ...core.game import ABORTED, FORFEIT, Game, Result
 from .options import AvalonOptions
 from .roles import LANCELOTS, Role, Side, seen_roles, starting_side
@@ -73,18 +73,23 @@ _QUEST_DECISIONS: dict[tuple[str, ...], tuple[Decision, ...]] = {
 
 @dataclass(frozen=True)
 class _Table:
-    """What every game of one player count and rule set shares: the setup numbers and who
-    sees whom. Worked out once per (players, options) (both are immutable) and never
-    mutated; event data is built afresh from it, so no two events share mutable data.
-    The roles themselves are not kept: ``AvalonOptions.roles`` checks them against the
-    tables for every game."""
+    """What every game of one player count and rule set shares: the roles to deal, the
+    setup numbers and who sees whom. Worked out once per (players, options) (both are
+    immutable, and so are the tables the roles are checked against) and never mutated;
+    event data is built afresh from it, so no two events share mutable data."""
 
     options: tuple[tuple[str, Any], ...]
+    merlin: bool
+    lancelot: int
+    roles: tuple[Role, ...]
+    """The roles to deal, unshuffled (``AvalonOptions.roles``)."""
     good: int
     evil: int
     fails_needed: tuple[int, ...]
-    role_info: Mapping[Role, tuple[str, str, frozenset[Role]]]
-    """Per role: its name, its starting side's name, and the roles it sees."""
+    role_info: tuple[tuple[str, str], ...]
+    """Per role of ``roles``, by its index there: its name and its starting side's name."""
+    seen_by: tuple[tuple[int, ...], ...]
+    """Per role of ``roles``, by its index there: the indices of the other roles that see it."""
 
     def setup_data(self, players: int) -> dict[str, Any]:
         """The ``setup`` event's data, a fresh copy every time."""
@@ -100,14 +105,21 @@ class _Table:
 
 @functools.lru_cache(maxsize=256)
 def _table(players: int, options: AvalonOptions) -> _Table:
+    roles = tuple(options.roles(players))
     evil = options.evil_count(players)
+    sees = [seen_roles(role, options.lancelot) for role in roles]
     return _Table(
         options=tuple(options.to_dict().items()),
+        merlin=options.merlin,
+        lancelot=options.lancelot,
+        roles=roles,
         good=players - evil,
         evil=evil,
         fails_needed=tuple(fails_needed(players, q) for q in range(5)),
-        role_info=MappingProxyType(
-            {role: (ROLE_NAMES[role], SIDE_NAMES[STARTING[role]], seen_roles(role, options.lancelot)) for role in Role}
+        role_info=tuple((ROLE_NAMES[role], SIDE_NAMES[STARTING[role]]) for role in roles),
+        seen_by=tuple(
+            tuple(other for other, seen in enumerate(sees) if role in seen and other != index)
+            for index, role in enumerate(roles)
         ),
     )
 
@@ -135,20 +147,27 @@ class AvalonGame(Game):
     ) -> None:
         options = options or AvalonOptions()
         super().__init__(players, options, seed, deal)
-        roles = self.deal_roles(options.roles(players))
         table = _table(players, options)
-        self._seat(roles, self.rng.randrange(players), table.fails_needed, options.merlin, options.lancelot)
+        order = self.deal_order(players)
+        dealt = table.roles
+        self._seat(
+            [dealt[i] for i in order], self.rng.randrange(players), table.fails_needed, table.merlin, table.lancelot
+        )
         self._deck: list[str] = self._loyalty_deck()
 
-        emit = self._emit
-        emit("setup", table.setup_data(players))
-        seats, info = _SEATS[players], table.role_info
-        for seat, role in enumerate(roles):
-            name, side, sees = info[role]
-            seen = [s for s in seats if roles[s] in sees and s != seat] if sees else []
-            emit("role", {"seat": seat, "role": name, "side": side, "sees": seen}, _ONLY[seat])
-        if options.lancelot == 2:
-            emit("loyalty_deck", {"cards": list(self._deck)})
+        events = self.events
+        events.append(Event("setup", table.setup_data(players)))
+        seen: list[list[int]] = [[] for _ in order]  # by role index: the seats it sees, added in seat order
+        seen_by = table.seen_by
+        for seat, index in enumerate(order):
+            for viewer in seen_by[index]:
+                seen[viewer].append(seat)
+        info = table.role_info
+        for seat, index in enumerate(order):
+            name, side = info[index]
+            events.append(Event("role", {"seat": seat, "role": name, "side": side, "sees": seen[index]}, _ONLY[seat]))
+        if table.lancelot == 2:
+            events.append(Event("loyalty_deck", {"cards": list(self._deck)}))
         self._start_quest()
 
     def _seat(self, roles: list[Role], leader: int, fails: tuple[int, ...], merlin: bool, lancelot: int) -> None:
@@ -198,7 +217,7 @@ class AvalonGame(Game):
             for seat, role in enumerate(self.roles):
                 if role in LANCELOTS:
                     self.sides_now[seat] = EVIL if self.sides_now[seat] is GOOD else GOOD
-        self._emit("loyalty", {"quest": self.quest + 1, "card": card})
+        self.events.append(Event("loyalty", {"quest": self.quest + 1, "card": card}))
 
     # -- flow -----------------------------------------------------------------------
 
@@ -209,21 +228,23 @@ class AvalonGame(Game):
 
     def _ask_for_team(self) -> None:
         size = self.sizes[self.quest]
-        self._emit(
-            "leader",
-            {
-                "quest": self.quest + 1,
-                "attempt": self.attempt + 1,
-                "leader": self.leader,
-                "size": size,
-                "rejections": self.rejections,
-            },
+        self.events.append(
+            Event(
+                "leader",
+                {
+                    "quest": self.quest + 1,
+                    "attempt": self.attempt + 1,
+                    "leader": self.leader,
+                    "size": size,
+                    "rejections": self.rejections,
+                },
+            )
         )
         self._open_round(self._team_rounds[size][self.leader])
 
     def _on_team(self, seat: int, team: tuple[int, ...]) -> None:
         self.team = team
-        self._emit("team", {"quest": self.quest + 1, "leader": seat, "team": list(team)})
+        self.events.append(Event("team", {"quest": self.quest + 1, "leader": seat, "team": list(team)}))
         self._open_round(self._vote_round)
 
     def _on_vote(self, seat: int, vote: str) -> None:
@@ -241,7 +262,9 @@ class AvalonGame(Game):
         reject.sort()
         passed = 2 * len(approve) > self.players
         self.rejections = 0 if passed else self.rejections + 1
-        self._emit("votes", {"approve": approve, "reject": reject, "passed": passed, "rejections": self.rejections})
+        self.events.append(
+            Event("votes", {"approve": approve, "reject": reject, "passed": passed, "rejections": self.rejections})
+        )
         self.leader = (self.leader + 1) % self.players
         if passed:
             self._send_team()
@@ -252,18 +275,16 @@ class AvalonGame(Game):
             self._ask_for_team()
 
     def _send_team(self) -> None:
-        """The team goes on its quest: each member is asked for a card."""
-        asks = {}
+        """The team goes on its quest: each member is asked for a card; a good one may only
+        play success."""
+        sides, asks = self.sides_now, {}
         for s in self.team:
-            asks[s] = _QUEST_DECISIONS[self._cards_for(s)][s]
+            asks[s] = _QUEST_DECISIONS[ONLY_SUCCESS if sides[s] is GOOD else self._evil_cards(s)][s]
         self._open_round(asks)
 
-    def _cards_for(self, seat: int) -> tuple[str, ...]:
-        if self.sides_now[seat] is GOOD:
-            return ONLY_SUCCESS
-        if self._lancelot == 2 and self.roles[seat] in LANCELOTS:
-            return ONLY_FAIL
-        return FREE_CARD
+    def _evil_cards(self, seat: int) -> tuple[str, ...]:
+        """The cards an evil team member may play: a Lancelot of variant 2 only fail."""
+        return ONLY_FAIL if self._lancelot == 2 and self.roles[seat] in LANCELOTS else FREE_CARD
 
     def _on_quest(self, seat: int, card: str) -> None:
         """The last card of a quest (``tallied_kinds``), so the cards are the last answers of
@@ -276,16 +297,18 @@ class AvalonGame(Game):
         self.results.append(success)
         wins = sum(self.results)
         losses = len(self.results) - wins
-        self._emit(
-            "quest",
-            {
-                "quest": self.quest + 1,
-                "team": list(self.team),
-                "fails": fails,
-                "result": SUCCESS if success else FAIL,
-                "successes": wins,
-                "failures": losses,
-            },
+        self.events.append(
+            Event(
+                "quest",
+                {
+                    "quest": self.quest + 1,
+                    "team": list(self.team),
+                    "fails": fails,
+                    "result": SUCCESS if success else FAIL,
+                    "successes": wins,
+                    "failures": losses,
+                },
+            )
         )
         if losses == QUESTS_TO_WIN:
             self._end(EVIL, THREE_FAILS)
@@ -293,7 +316,7 @@ class AvalonGame(Game):
             if self._merlin:
                 assassin = self.roles.index(Role.ASSASSIN)
                 targets = tuple(s for s in range(self.players) if s != assassin)
-                self._emit("assassination_phase", {"assassin": assassin})
+                self.events.append(Event("assassination_phase", {"assassin": assassin}))
                 self._open((Decision(assassin, "assassinate", targets, 1, targets=True),))
             else:
                 self._end(GOOD, THREE_SUCCESSES)
@@ -303,7 +326,7 @@ class AvalonGame(Game):
 
     def _on_assassinate(self, seat: int, target: int) -> None:
         hit = self.roles[target] is Role.MERLIN
-        self._emit("assassination", {"assassin": seat, "target": target, "hit": hit})
+        self.events.append(Event("assassination", {"assassin": seat, "target": target, "hit": hit}))
         if hit:
             self._end(EVIL, ASSASSINATED_MERLIN)
         else:
@@ -312,7 +335,7 @@ class AvalonGame(Game):
     def _end(self, winner: Side, reason: str) -> None:
         winners = frozenset(s for s in range(self.players) if self.sides_now[s] is winner)
         name = SIDE_NAMES[winner]
-        self._emit("end", {"winner": name, "reason": reason, **self._reveal()})
+        self.events.append(Event("end", {"winner": name, "reason": reason, **self._reveal()}))
         self._finish(Result(name, winners, reason))
 
     def _reveal(self) -> dict[str, Any]:

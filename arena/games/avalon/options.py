@@ -23,8 +23,8 @@ class AvalonOptions(Options):
     def roles(self, players: int) -> list[Role]:
         """The roles to deal (unshuffled), or SetupError saying why the game cannot start.
 
-        Every game calls this (the tables it reads may change under a test), so the list of
-        chosen extras that only an error message needs is made only for that message."""
+        ``AvalonGame.check_setup`` calls this for every setup it is asked about, so the list
+        of chosen extras that only an error message needs is made only for that message."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise SetupError(f"Avalon needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
         if not self.merlin:
