@@ -149,8 +149,9 @@ class _Games:
 
 
 GAMES_PER_WORKER = {"engine": 20000, "protocol": 300}
-"""Games a worker process plays at least, by transport: starting one costs about a second
-(a fresh interpreter imports the arena), which fewer games would not pay back."""
+"""Games a worker process plays at least, by transport: starting one costs up to a second
+(a spawned interpreter imports the arena; a forked one still sets up its own players),
+which fewer games would not pay back."""
 
 
 def _ranges(games: int, jobs: int) -> list[range]:

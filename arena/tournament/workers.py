@@ -26,8 +26,9 @@ BATCH = 8
 """Games per batch: a worker's unit of work and a group commit of the store."""
 
 GAMES_PER_WORKER = 100
-"""Games a worker process plays at least: starting one costs about a second (a fresh
-interpreter imports the arena), which fewer games would not pay back."""
+"""Games a worker process plays at least: starting one costs up to a second (a
+spawned interpreter imports the arena; a forked one still sets up its bots and referee),
+which fewer games would not pay back."""
 
 FaultCounts = tuple[str, Counter[str], dict[str, str]]
 """A bot's faults as one worker counted them: its class name, the counts, the first of each."""
