@@ -359,8 +359,8 @@ def test_no_game_starts_while_the_store_cannot_be_written(tmp_path: Path, caplog
     now[0] = retry
     service.room.after(now[0])
     assert len(service.room._tables) == 1 and service.referee.store_retry is None
-    ((table, _, _),) = service.room._tables.values()
-    assert sorted(table.seats) == bots
+    (waiting,) = service.room._tables.tables.values()
+    assert sorted(waiting.table.seats) == bots
 
 
 def test_a_referee_restarted_on_a_store_still_full_takes_the_game_up_paused(tmp_path: Path) -> None:

@@ -297,7 +297,7 @@ def test_help_and_status_answer_anyone_but_not_faster_than_the_interval() -> Non
     assert service.link.queued == before + 1
     service.room.command("stranger", "!status", 1.0)  # too soon: a stranger cannot flood the lobby
     service.room.command("stranger", "!start", 1.0)  # not an operator
-    assert service.link.queued == before + 1 and service.room._tables == {}
+    assert service.link.queued == before + 1 and not service.room._tables
     service.room.command("boss", "!status", 1.0)  # operators are always answered
     service.room.command("other", "!status", config.flood.command_interval + 0.5)
     assert service.link.queued == before + 3

@@ -106,7 +106,7 @@ def test_a_tournament_game_withdrawn_before_its_start_is_seated_again_first() ->
     assert list(service.room._tables) == ["t1-1"]
     service.room._bot_changed("alice", False)
     said = [item[2] for item in service.link.outbox.queue if not callable(item) and item[0] == "PRIVMSG"]
-    assert service.room._tables == {} and said[-1] == "TABLE t1-1 game=avalon channel=#arena-t1-1 seats="
+    assert not service.room._tables and said[-1] == "TABLE t1-1 game=avalon channel=#arena-t1-1 seats="
     for nick in names:
         service.room.lobby.add(nick, 1.0)
     service.room.after(1.0)

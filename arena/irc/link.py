@@ -237,6 +237,11 @@ class IrcLink:
         with self.reactor.mutex:
             return self.roster.members_of(channel)
 
+    def present(self, nick: str, channel: str) -> bool:
+        """Whether ``nick`` is in ``channel`` (one we are in) now, without copying its members."""
+        with self.reactor.mutex:
+            return self.roster.present(nick, channel)
+
     @property
     def channels(self) -> frozenset[str]:
         """The channels this link keeps joined (re-joined after a reconnection)."""

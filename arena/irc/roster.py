@@ -31,6 +31,9 @@ class Roster:
         self.fold = fold
         self.members: dict[str, dict[str, str]] = {}
         """Folded channel -> folded nick -> nick, for the channels we are in."""
+        self._where: dict[str, set[str]] = {}
+        """Folded nick -> the folded channels (of ours) it is in: a quit, a nick change or
+        a part costs the channels of that nick, not every channel we are in."""
         self.accounts: dict[str, str] = {}
         """Folded nick -> account, logged-in users only."""
         self.hosts: OrderedDict[str, str] = OrderedDict()
@@ -50,8 +53,12 @@ class Roster:
     def members_of(self, channel: str) -> frozenset[str]:
         return frozenset(self.members.get(self.fold(channel), {}).values())
 
+    def present(self, nick: str, channel: str) -> bool:
+        return self.fold(channel) in self._where.get(self.fold(nick), ())
+
     def clear(self) -> None:
         self.members.clear()
+        self._where.clear()
         self.topics.clear()
         self.accounts.clear()
         self.caps.clear()
@@ -123,41 +130,64 @@ class Roster:
     def names(self, channel: str, entries: str, prefixes: str) -> list[str]:
         """A NAMES reply for a channel we are in: adds its members; returns the operators
         among them (``@nick``)."""
-        members = self.members.get(self.fold(channel))
-        if members is None:
+        folded = self.fold(channel)
+        if folded not in self.members:
             return []
         operators = []
         for entry in entries.split():
             name = entry.lstrip(prefixes)
             if name:
-                members[self.fold(name)] = name
+                self._add(name, folded)
                 if "@" in entry[: len(entry) - len(name)]:
                     operators.append(name)
         return operators
 
+    def _add(self, nick: str, folded_channel: str) -> None:
+        folded = self.fold(nick)
+        self.members.setdefault(folded_channel, {})[folded] = nick
+        self._where.setdefault(folded, set()).add(folded_channel)
+
+    def _drop(self, folded_nick: str, folded_channel: str) -> None:
+        members = self.members.get(folded_channel)
+        if members is not None:
+            members.pop(folded_nick, None)
+        channels = self._where.get(folded_nick)
+        if channels is not None:
+            channels.discard(folded_channel)
+            if not channels:
+                del self._where[folded_nick]
+
     def joined(self, nick: str, channel: str, me: bool) -> None:
         folded = self.fold(channel)
         if me:
+            self._forget(folded)
             self.members[folded] = {}  # filled by the NAMES reply that follows
-        self.members.setdefault(folded, {})[self.fold(nick)] = nick
+        self._add(nick, folded)
+
+    def _forget(self, folded_channel: str) -> None:
+        """We are out of a channel (or in it anew): nobody is known to be in it."""
+        for folded in list(self.members.pop(folded_channel, ())):
+            self._drop(folded, folded_channel)
 
     def left(self, nick: str, channel: str, me: bool) -> None:
         folded = self.fold(channel)
         if me:
-            self.members.pop(folded, None)
+            self._forget(folded)
         elif folded in self.members:
-            self.members[folded].pop(self.fold(nick), None)
-            if not any(self.fold(nick) in members for members in self.members.values()):
+            self._drop(self.fold(nick), folded)
+            if self.fold(nick) not in self._where:
                 self.accounts.pop(self.fold(nick), None)  # out of sight: no longer known
 
     def quit(self, nick: str) -> None:
-        for members in self.members.values():
-            members.pop(self.fold(nick), None)
+        folded = self.fold(nick)
+        for channel in list(self._where.get(folded, ())):
+            self._drop(folded, channel)
 
     def renamed(self, old: str, new: str) -> None:
-        for members in self.members.values():
-            if members.pop(self.fold(old), None) is not None:
-                members[self.fold(new)] = new
+        folded = self.fold(old)
+        for channel in list(self._where.get(folded, ())):
+            self._drop(folded, channel)
+            self._add(new, channel)
 
     def topic(self, channel: str, text: str) -> None:
         self.topics[self.fold(channel)] = text

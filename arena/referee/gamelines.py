@@ -8,7 +8,7 @@ This is the referee's per-answer path: it keeps its own references to the maps i
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..core.errors import ErrorCode
 from ..protocol import ANSWER, TEAM, Message, ProtocolError, game_id, valid_id, valid_request_id
@@ -50,7 +50,7 @@ class GameLines:
 
     def __init__(
         self,
-        matches: dict[str, Match],
+        matches: Mapping[str, Match],
         bots: dict[str, BotInfo],
         bot_of: Callable[[str, str | None], BotInfo | None],
         paused: dict[str, Pause],
@@ -149,6 +149,6 @@ class GameLines:
         match = self.matches.get(ids[0]) if ids else None
         if match is not None and not match.over:
             info = self.bot_of(sender, account)
-            if info is not None and match.record.refuse_bot(info.name, sender, code, reason, *ids[1:]):
+            if info is not None and match.refuse_bot(info.name, sender, code, reason, *ids[1:]):
                 return
         self.error(sender, code, reason, *ids)

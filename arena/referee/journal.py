@@ -70,6 +70,13 @@ class Journal:
         self._closing: set[str] = set()
         """Games over whose removal from the games in progress failed: tried again with
         the next step."""
+        self._touched: dict[str, None] = {}
+        """Games that may have a step not stored yet (``touch``): ``save`` looks at these
+        alone, so a line costs the games it moved, not every game in progress."""
+
+    def touch(self, gid: str) -> None:
+        """Game ``gid`` may have moved on: ``save`` looks at it."""
+        self._touched[gid] = None
 
     def new_game_id(self) -> str:
         return self.store.live.new_id(self.wall())
@@ -96,11 +103,13 @@ class Journal:
             started,
         )
         self._live[match.gid] = Written(match)
+        self.touch(match.gid)
         self._begin(match.gid, lambda: self.store.live.open(live))
 
     def resumed(self, match: Match, live: LiveGame) -> None:
         """Go on writing a game taken up from ``live`` (``match`` is restored from it)."""
         self._live[match.gid] = Written(match, len(live.history), len(live.lines), len(live.talk), len(live.answers))
+        self.touch(match.gid)
         self._begin(match.gid, lambda: self.store.live.resumed(live.id, self.place))
 
     def _begin(self, gid: str, write: Callable[[], None]) -> None:
@@ -116,7 +125,8 @@ class Journal:
         step would store it before the next one, and a referee dying meanwhile would lose
         it; an answer line rides with the next step, as the engine's answers do (one not
         stored was never acted on: its bot is asked again)."""
-        return any(len(w.match.talk) != w.talk for w in self._live.values())
+        live = self._live
+        return any((w := live.get(gid)) is not None and len(w.match.talk) != w.talk for gid in self._touched)
 
     def stored_lines(self, gid: str) -> int:
         """How many of the game's lines are stored: the rest must wait unsent."""
@@ -132,8 +142,13 @@ class Journal:
         failed: dict[str, tuple[Match, Exception]] = {}
         for gid in list(self._closing):
             self._close(gid)
-        for gid, stored in list(self._live.items()):
+        touched, self._touched = self._touched, {}
+        for gid in touched:
+            stored = self._live.get(gid)
+            if stored is None:
+                continue
             if gid in skip:
+                self._touched[gid] = None  # (its step waits for the next call)
                 continue
             match, actions, lines = stored.match, stored.actions, stored.lines
             talk, answers = stored.talk, stored.answers
@@ -160,6 +175,7 @@ class Journal:
                 )
             except Exception as exc:
                 failed[gid] = (match, exc)
+                self._touched[gid] = None
                 continue
             self._live[gid] = Written(match, len(history), len(transcript), len(said), len(heard))
         return failed

@@ -27,6 +27,7 @@ the first order back. Each game deals its roles from its own secret seed.
 
 from __future__ import annotations
 
+import itertools
 import random
 import secrets
 from collections import Counter
@@ -96,6 +97,11 @@ larger one, at least one): with a single try the last tables of a split take who
 left; eight find splits that bring every pair together about as fast as can be."""
 DRAW_TABLES = 4
 
+DRAW_CANDIDATES = 40
+"""Bots of the fewest games a draw weighs for each seat, at most: the first of them in the
+draw's shuffled order. A pool of a thousand bots then costs a thousand picks among forty,
+not a million comparisons, and a smaller one is drawn exactly as before."""
+
 
 def _score(counts: Iterable[int]) -> tuple[int, int]:
     """(pairs that sat together before, games they did), from each pair's count."""
@@ -154,6 +160,14 @@ class Lobby:
         """Bots seated and not back (folded) -> the roster of their table, None once it broke up."""
         self._kept: dict[str, list[str]] = {}
         """Tables in the middle of their block: roster -> its bots, away or waiting for the others."""
+        self._kept_of: dict[str, str] = {}
+        """Each bot (folded) of a kept table -> its roster."""
+        self._full: dict[str, int] = {}
+        """Kept tables whose bots are all back, with their place in ``_kept``: the first of
+        them sits again first, and finding it costs nothing per line."""
+        self._places = itertools.count()
+        self._place: dict[str, int] = {}
+        """Each kept roster's place in ``_kept`` (its first keeping)."""
         self._held: set[str] = set()
         """Waiting bots (folded) whose table's block ended: drawn again once no table is in a block."""
         self._planned: tuple[frozenset[str], list[list[str]]] | None = None
@@ -173,6 +187,9 @@ class Lobby:
             table = self._away.pop(key, None)
             if table is not None and table not in self._kept:
                 self._held.add(key)
+            roster = self._kept_of.get(key)
+            if roster is not None and all(p.lower() in self._since for p in self._kept[roster]):
+                self._full[roster] = self._place[roster]
         self._plan()
 
     def remove(self, nick: str) -> None:
@@ -184,21 +201,38 @@ class Lobby:
         table = self._away.pop(key, None)
         if table is not None:
             self._break(table)
-        for roster, players in list(self._kept.items()):
-            if key in (p.lower() for p in players):
-                self._break(roster)
+        roster = self._kept_of.get(key)
+        if roster is not None:
+            self._break(roster)
         self._plan()
 
     def _break(self, roster: str) -> None:
         """The table of ``roster`` plays no more: its bots still in a game come back free."""
-        self._kept.pop(roster, None)
-        for key, table in self._away.items():
-            if table == roster:
+        self._unkeep(roster)
+        for key in roster.split(","):  # (a roster names its bots, folded: ``_roster``)
+            if self._away.get(key, "") == roster:
                 self._away[key] = None
+
+    def _keep(self, roster: str, players: list[str]) -> None:
+        """``roster``'s table is in its block: its bots, away now, sit together again."""
+        if roster not in self._kept:
+            self._place[roster] = next(self._places)
+        self._kept[roster] = list(players)
+        self._full.pop(roster, None)
+        for p in players:
+            self._kept_of[p.lower()] = roster
+
+    def _unkeep(self, roster: str) -> None:
+        players = self._kept.pop(roster, None)
+        self._full.pop(roster, None)
+        self._place.pop(roster, None)
+        for p in players or ():
+            if self._kept_of.get(p.lower()) == roster:
+                del self._kept_of[p.lower()]
 
     def _free(self) -> list[str]:
         """The waiting bots no table keeps (a kept table's bots wait only for each other)."""
-        kept = {p.lower() for players in self._kept.values() for p in players}
+        kept = self._kept_of
         return [n for n in self.waiting if n.lower() not in kept]
 
     def _pool(self) -> list[str]:
@@ -208,10 +242,9 @@ class Lobby:
 
     def _ready(self) -> list[str] | None:
         """The bots of a kept table that are all back, if one is."""
-        for players in self._kept.values():
-            if all(p.lower() in self._since for p in players):
-                return players
-        return None
+        if not self._full:
+            return None
+        return self._kept[min(self._full, key=self._full.__getitem__)]
 
     def _plan(self) -> None:
         """Release the bots held for a draw once no table is in a block; then when a table
@@ -224,7 +257,7 @@ class Lobby:
         if not s.auto_start or len(pool) < s.min_players or self._last_arrival is None:
             self.deadline = None
         else:
-            first = min(self._since[n.lower()] for n in pool)
+            first = self._since[pool[0].lower()]  # (``waiting`` is longest-waiting first)
             self.deadline = min(self._last_arrival + s.countdown, first + s.max_wait)
 
     def due(self, now: float) -> bool:
@@ -266,9 +299,9 @@ class Lobby:
             self._played[key] += 1
         self._met.update(_pairs(players))
         if last:
-            self._kept.pop(roster, None)
+            self._unkeep(roster)
         else:
-            self._kept[roster] = list(players)
+            self._keep(roster, players)
         self._plan()
         return Table(self.settings.game, self.options, list(order))
 
@@ -276,7 +309,7 @@ class Lobby:
         """A table that never started: as if it had not been seated, and not kept; its
         bots that can still play are then added again, free of it."""
         roster = _roster(table.seats)
-        self._kept.pop(roster, None)
+        self._unkeep(roster)
         for nick in table.seats:
             key = nick.lower()
             self._away.pop(key, None)
@@ -309,7 +342,8 @@ class Lobby:
 
     def _split(self, pool: list[str], seats: int, rng: random.Random) -> list[list[str]]:
         """One try: full tables filled bot by bot, each time with the bot (of the fewest
-        games played) that has sat least with those at the table already."""
+        games played, among the first ``DRAW_CANDIDATES`` of them) that has sat least with
+        those at the table already."""
         played = self._played
         candidates = list(pool)
         rng.shuffle(candidates)
@@ -319,7 +353,7 @@ class Lobby:
             table: list[str] = []
             while len(table) < seats:
                 level = played[candidates[0].lower()]
-                equal = [c for c in candidates if played[c.lower()] == level]
+                equal = list(itertools.takewhile(lambda c: played[c.lower()] == level, candidates[:DRAW_CANDIDATES]))
                 pick = min(equal, key=lambda c: _score(self._met[_pair(c, t)] for t in table))
                 table.append(pick)
                 candidates.remove(pick)

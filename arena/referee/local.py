@@ -89,9 +89,10 @@ class LocalHub:
             post=self._post_message if messages else None,
         )
         self.sessions: dict[str, Session] = {}
-        self._members: dict[str, set[str]] = {}
-        """The games' channels, folded, with the folded nicks of the bots in each (every bot
-        is in ``channel``, the lobby, always). A channel stays while a bot is in it."""
+        self._members: dict[str, dict[str, None]] = {}
+        """The games' channels, folded, with the folded nicks of the bots in each, in the
+        order they joined (every bot is in ``channel``, the lobby, always). A channel stays
+        while a bot is in it."""
         self._left: set[str] = set()
         """Game channels the referee has left: their bots leave once they have heard the
         last lines (``Session`` leaves as it reads the END), and the channel is gone."""
@@ -131,14 +132,14 @@ class LocalHub:
         """A bot joined a game's channel (one the referee is in): a resync that waited for it goes on."""
         members = self._members.get(channel.lower())
         if members is not None and channel.lower() not in self._left:
-            members.add(nick.lower())
+            members[nick.lower()] = None
             self.referee.on_join(nick, channel, self.now)
 
     def _parted(self, nick: str, channel: str) -> None:
         low = channel.lower()
         members = self._members.get(low)
         if members is not None:
-            members.discard(nick.lower())
+            members.pop(nick.lower(), None)
             if not members and low in self._left:
                 del self._members[low]
                 self._left.discard(low)
@@ -149,7 +150,7 @@ class LocalHub:
         self._queue.append((self.referee.nick, target, text, None))
 
     def join(self, channel: str) -> None:
-        self._members.setdefault(channel.lower(), set())
+        self._members.setdefault(channel.lower(), {})
         self._left.discard(channel.lower())
 
     def part(self, channel: str) -> None:
@@ -167,7 +168,16 @@ class LocalHub:
             return set(self.sessions) | {self.referee.nick.lower()}
         if low in self._left or low not in self._members:
             return set()
-        return self._members[low] | {self.referee.nick.lower()}
+        return {*self._members[low], self.referee.nick.lower()}
+
+    def present(self, nick: str, channel: str) -> bool:
+        low, folded = channel.lower(), nick.lower()
+        if folded == self.referee.nick.lower():
+            return low == self.channel.lower() or (low in self._members and low not in self._left)
+        if low == self.channel.lower():
+            return folded in self.sessions
+        members = self._members.get(low)
+        return members is not None and low not in self._left and folded in members
 
     @staticmethod
     def fold(name: str) -> str:
@@ -246,9 +256,10 @@ class LocalHub:
             self._went_out()
 
     def _in(self, channel: str) -> list[Session]:
-        """The bots in game channel ``channel`` (folded)."""
-        members = self._members[channel]
-        return [session for nick, session in self.sessions.items() if nick in members]
+        """The bots in game channel ``channel`` (folded), in the order they joined: a line
+        said there costs what its channel holds, however many bots the hub serves."""
+        sessions = self.sessions
+        return [session for nick in self._members[channel] if (session := sessions.get(nick)) is not None]
 
     def _went_out(self) -> None:
         """Every line queued so far is delivered: what waited for that runs."""

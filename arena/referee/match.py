@@ -12,9 +12,11 @@ what a missed deadline brings).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from typing import Concatenate, ParamSpec, TypeVar
 
-from ..core.errors import IllegalAction
+from ..core.errors import ErrorCode, IllegalAction
 from ..core.events import Event
 from ..core.game import ABORTED, FORFEIT, Game
 from ..core.said import FALLBACKS, Answer, Talk
@@ -31,6 +33,25 @@ from .state import Ending, MatchState
 __all__ = ["Match", "Timeouts"]  # (``Timeouts`` as its callers have always imported it)
 
 _tuple_new = tuple.__new__
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def changes(method: Callable[Concatenate[Match, _P], _R]) -> Callable[Concatenate[Match, _P], _R]:
+    """A call into the match that may move it on or change its clocks: its output's
+    ``on_change`` hears of it after, however the call ends."""
+
+    def call(match: Match, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(match, *args, **kwargs)
+        finally:
+            on_change = match.output.on_change
+            if on_change is not None:
+                on_change()
+
+    functools.update_wrapper(call, method)
+    return call
 
 
 class Match:
@@ -122,6 +143,7 @@ class Match:
 
     # -- lifecycle ------------------------------------------------------------------
 
+    @changes
     def start(self, now: float) -> None:
         self.record.origin = now
         self._advance(now)
@@ -142,16 +164,24 @@ class Match:
         self.resync_begin(seat)
         self.resync_rest(seat, now)
 
+    @changes
     def resync_begin(self, seat: int) -> None:
         """``RESYNC GID begin``: see ``Record.begin_replay``."""
         self.record.begin_replay(seat, self.channel)
 
+    @changes
     def resync_rest(self, seat: int, now: float) -> None:
         """The rest of the seat's resync block, its open request last with the seconds it
         has left: see ``Record.replay``."""
         request = self.requests.of(seat)
         left = int(max(0.0, self.deadlines.at.get(seat, now) - now))
         self.record.replay(seat, None if request is None else request.rid, left)
+
+    @changes
+    def refuse_bot(self, bot: str, nick: str, code: ErrorCode, why: str, *context: str) -> bool:
+        """See ``Record.refuse_bot``: a line of ``bot``'s that broke the grammar, refused as
+        the game refuses its own."""
+        return self.record.refuse_bot(bot, nick, code, why, *context)
 
     # -- taken up again after a restart ---------------------------------------------
 
@@ -174,6 +204,7 @@ class Match:
             frozenset(self.requests.issued),
         )
 
+    @changes
     def restore(
         self,
         transcript: Sequence[tuple[str | None, int | None, str]],
@@ -203,6 +234,7 @@ class Match:
         self.requests.asked = self.game.round
         self._suspended = True
 
+    @changes
     def pause(self, stored: int, now: float) -> None:
         """Stop the game where it stands: its lines from the ``stored``-th on could not be
         stored, so they wait unsent, and nothing more may happen in it until ``go_on``. A
@@ -213,6 +245,7 @@ class Match:
         self.requests.close(self.deadlines.pause(stored, now))
         self._suspended = True
 
+    @changes
     def go_on(self, now: float) -> None:
         """Carry on a restored or paused game from the step where it stopped: every
         decision still pending and not waiting to go out is asked again, under a new
@@ -228,6 +261,7 @@ class Match:
 
     # -- what players say -----------------------------------------------------------
 
+    @changes
     def answer(
         self,
         bot: str,
@@ -291,6 +325,7 @@ class Match:
             return
         self._advance(now)
 
+    @changes
     def said(self, bot: str | None, nick: str, text: str, now: float) -> None:
         """A line ``nick`` (playing ``bot``) said in the game's channel: a speech at the
         floor (``Floor.said``) where the game gives turns, else free talk (``Floor.chatted``)."""
@@ -300,6 +335,7 @@ class Match:
         else:
             self.floor.chatted(bot, nick, text, now)
 
+    @changes
     def team(self, bot: str, msg: Message, reply_to: str | None, now: float) -> None:
         """``TEAM`` from ``bot``: see ``Floor.team``."""
         self.floor.team(bot, msg, reply_to=reply_to)
@@ -319,6 +355,7 @@ class Match:
         """The next time ``poll`` has work (see ``Deadlines.next``); None while suspended."""
         return None if self._suspended else self.deadlines.next()
 
+    @changes
     def poll(self, now: float) -> None:
         """Apply the escalation step to every seat whose deadline has passed."""
         if self._suspended:
@@ -334,6 +371,7 @@ class Match:
 
     # -- moving the game on ---------------------------------------------------------
 
+    @changes
     def abort(self, why: str, now: float) -> None:
         """Stop the game with nobody at fault (an operator's ``!stop``): END says
         ``reason=aborted`` and no rating moves."""
@@ -343,6 +381,7 @@ class Match:
             self._suspended = False
             self._advance(now)
 
+    @changes
     def announce(self, msg: Message) -> None:
         """Say a line of the referee's own in the game channel (e.g. the rating changes after END)."""
         self.record.send(None, msg)

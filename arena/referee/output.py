@@ -42,6 +42,10 @@ class MatchOutput:
     on_floor: Callable[[str | None, str | None], None] | None = None
     """Called with the nicks of the old and the new floor holder when the floor changes
     hands (IRC voices the speaker in a moderated channel)."""
+    on_change: Callable[[], None] | None = None
+    """Called after every call that may have moved the game on or changed its clocks: the
+    referee then looks again at this game alone (when it next has work, what to store),
+    not at every game it runs."""
 
 
 def posting(post: Callable[[str, str, Message], object], channel: str) -> Callable[[str | None, str, Message], None]:

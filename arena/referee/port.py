@@ -21,6 +21,11 @@ class Port(Protocol):
         """The nicks in ``channel`` now (the room's own included); empty if it is not in it."""
         ...
 
+    def present(self, nick: str, channel: str) -> bool:
+        """Whether ``nick`` is in ``channel`` now: ``members`` without copying them, for a
+        question asked on every line."""
+        ...
+
     def fold(self, name: str) -> str:
         """A nick or channel as the transport compares names (IRC: its case mapping)."""
         ...

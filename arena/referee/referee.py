@@ -45,6 +45,7 @@ from .output import MatchOutput, moderating, posting
 from .pause import unwritable
 from .registry import Registry
 from .rejoin import Rejoins
+from .running import Running, Timetable
 from .writeahead import WriteAhead
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,10 @@ class Referee:
         """Calls back with the time every line sent so far actually went out, where a
         transport queues lines (IRC): deadlines start then. None: lines go out at once."""
         self.identities = Identities() if identities is None else identities
-        self.matches: dict[str, Match] = {}
+        self.matches = Running()
+        self.timetable = Timetable(self.matches)
+        """When each game next has work: ``next_deadline`` and ``poll`` look at the games
+        that changed since, not at every game."""
         self._read = functools.lru_cache(maxsize=READ_MEMORY)(parse)
         """``parse`` for the lines bots send, each text read once while it recurs: the
         lines of a round repeat (ten votes are two texts), and no handler changes the
@@ -108,6 +112,8 @@ class Referee:
         self.on_bot: list[Callable[[str, bool], None]] = []
         """Called with a bot's name and True when a connection starts playing it, False
         when none does any more (unregistered, left the server, replaced)."""
+        self.on_join_game: list[Callable[[str, str], None]] = []
+        """Called with a nick and a channel (one of ours) it joined (``on_join``)."""
         self.mode: Callable[[str, str], None] | None = None
         """Set by a transport whose server has channel modes (IRC): then a game with turns at
         the floor runs in a moderated channel and the speaker is voiced."""
@@ -254,6 +260,8 @@ class Referee:
         """``nick`` joined ``channel``: a resync that waited for it goes on."""
         self._now = now
         self.rejoins.joined(nick, channel, now)
+        for callback in self.on_join_game:
+            callback(nick, channel)
         self._commit()
 
     def _error(self, nick: str, code: ErrorCode, reason: str, *context: str) -> None:
@@ -376,10 +384,11 @@ class Referee:
             tell=held(gid, self.send),
             tell_many=None if self.send_many is None else held(gid, self.send_many),
             reply=held(gid, self._reply),
-            after_sent=None if self.after_sent is None else held(gid, self.after_sent),
+            after_sent=None if self.after_sent is None else held(gid, self._after_sent(gid)),
             post=None if self.post is None else held(gid, posting(self.post, channel)),
             on_end=self._ended,
             on_floor=on_floor,
+            on_change=functools.partial(self._changed, gid),
         )
         match = Match(gid, game, names, LINES[game.name], self.timeouts, output, bots=bots, channel=channel)
         by_name = self.registry.by_name
@@ -390,27 +399,51 @@ class Referee:
         self._channel_games[channel.lower()] = match
         return match
 
+    def _changed(self, gid: str) -> None:
+        """Game ``gid`` may have moved on or changed its clocks (``MatchOutput.on_change``)."""
+        self.timetable.touch(gid)
+        if self.journal is not None:
+            self.journal.touch(gid)
+
+    def _after_sent(self, gid: str) -> Callable[[Callable[[float], None]], object]:
+        """The transport's ``after_sent`` as game ``gid`` uses it: what runs once its lines
+        went out starts its clocks, so the game is looked at again after."""
+        after_sent = self.after_sent
+        assert after_sent is not None
+
+        def when_sent(then: Callable[[float], None]) -> object:
+            def went(at: float) -> None:
+                then(at)
+                self.timetable.touch(gid)
+
+            return after_sent(went)
+
+        return when_sent
+
     def _ended(self, match: Match) -> None:
         """``match`` is over: late lines about it are told so, its channel and the resyncs
         waiting in it are forgotten, and its end is stored and recorded."""
         self.game_lines.ended(match)
-        for channel, m in list(self._channel_games.items()):
-            if m is match:
-                del self._channel_games[channel]
+        if match.channel is not None and self._channel_games.get(match.channel.lower()) is match:
+            del self._channel_games[match.channel.lower()]
         self.rejoins.ended(match)
         self.writeahead.end(match)
 
     def next_deadline(self) -> float | None:
-        games = (d for m in self.matches.values() if (d := m.next_deadline()) is not None)
+        """The soonest time ``poll`` has work: a game's deadline, a resync's wait, a paused
+        game's next try of the store."""
         retries = (pause.backoff.at for pause in self._paused.values())
-        return min((*games, *self.rejoins.waiting.values(), *retries), default=None)
+        games = self.timetable.next()
+        return min((*(() if games is None else (games,)), *self.rejoins.waiting.values(), *retries), default=None)
 
     def poll(self, now: float) -> None:
+        """Do what is due by ``now``: in the games whose time has come, and no other."""
         self._now = now
         self.writeahead.retry(now)
         self.rejoins.due(now)
-        paused = self._paused
-        for match in list(self.matches.values()):
-            if not match.over and match.gid not in paused:
+        paused, matches = self._paused, self.matches
+        for gid in self.timetable.due(now):
+            match = matches.get(gid)
+            if match is not None and not match.over and gid not in paused:
                 match.poll(now)
         self._commit()

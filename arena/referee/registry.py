@@ -30,7 +30,7 @@ from ..protocol import (
     valid_nick,
 )
 from .identity import AuthError, Challenge, Identities, Proof
-from .match import Match
+from .running import Running
 from .pause import STORE_DOWN, failure, unwritable
 from .rejoin import Rejoins
 
@@ -61,7 +61,7 @@ class Registry:
     def __init__(
         self,
         identities: Identities,
-        matches: dict[str, Match],
+        matches: Running,
         rejoins: Rejoins,
         on_bot: list[Callable[[str, bool], None]],
         tell: Callable[[str, Message, bool], None],
@@ -116,7 +116,7 @@ class Registry:
     def _route(self, name: str, nick: str | None) -> None:
         """Send the private lines of ``name``'s seats to ``nick`` (None: to nobody, until
         the bot registers again: whoever takes its nick meanwhile is not the bot)."""
-        for match in self.matches.values():
+        for match in self.matches.of(name):
             seat = match.seat_of(name)
             if seat is not None:
                 if nick is None:  # its connection is gone: the next one gets a resync of its own
@@ -269,7 +269,7 @@ class Registry:
         # A connection that comes back is told what its seats were told before. Only a new
         # one: a resync costs the game's lines again, which a bot must not be able to
         # trigger at will by registering over and over.
-        for match in list(self.matches.values()):
+        for match in self.matches.of(name):
             seat = match.seat_of(name)
             if seat is not None and (not match.over or match.suspended):
                 self.rejoins.resync(match, seat, now)

@@ -8,7 +8,7 @@ pass (it then plays by DM only, as one that never joined).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from .match import Match
 
@@ -20,7 +20,7 @@ REJOIN_WAIT = 5.0
 class Rejoins:
     """The resyncs waiting for their bot in a game's channel, and until when they wait."""
 
-    def __init__(self, matches: dict[str, Match]) -> None:
+    def __init__(self, matches: Mapping[str, Match]) -> None:
         self.matches = matches
         """The referee's games by id (read only)."""
         self.member: Callable[[str, str], bool] | None = None

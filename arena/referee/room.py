@@ -18,6 +18,7 @@ from ..config import Config
 from ..core.keys import derive
 from ..games import GAMES
 from ..protocol import TABLE, Message
+from .announced import Announced
 from .journal import Journal
 from .lobby import Seater, Table
 from .match import Match
@@ -83,10 +84,8 @@ class Room:
         self._key = key
         self._clock = clock
         self._on_game_end = on_game_end
-        self._tables: dict[str, tuple[Table, str, float]] = {}
-        """Games announced whose players are still joining: gid -> (table, channel, start-by time)."""
-        self._watch_by: dict[str, float] = {}
-        """Until when each announced game waits for the ``watchers`` in the lobby."""
+        self._tables = Announced(port.fold)
+        """Games announced whose players are still joining."""
         self._started: dict[str, float] = {}
         """When each running game started (for ``!status``)."""
         self._public_answer = -math.inf
@@ -95,6 +94,7 @@ class Room:
         """The games an earlier run left, once taken up (``take_up``)."""
         referee.on_game_end.append(self._ended)
         referee.on_bot.append(self._bot_changed)
+        referee.on_join_game.append(lambda nick, channel: self._tables.touch_channel(channel))
 
     @property
     def done(self) -> bool:
@@ -107,13 +107,14 @@ class Room:
         connection plays any more leaves it, and a table it was seated at that has not
         started is withdrawn: a bot that left is never seated."""
         now = self._clock()
+        gid = self._tables.of_bot(name)
         if connected:
+            self._tables.touch(gid)  # (its bot may be in its channel under the nick it has now)
             self._back(name, now)
             return
         self.lobby.remove(name)
-        for gid, (table, _, _) in list(self._tables.items()):
-            if name.lower() in (n.lower() for n in table.seats):
-                self._withdraw(gid, f"{name} left", now)
+        if gid is not None:
+            self._withdraw(gid, f"{name} left", now)
 
     def _back(self, name: str, now: float) -> None:
         """``name`` waits to be seated if it can be: registered and in the lobby channel
@@ -123,20 +124,21 @@ class Room:
         then: the bot is taken at its word. Once the room is there, the transport has told
         it every member before any line that follows.)"""
         info = self.referee.bot_named(name)
-        lobby = {self.port.fold(n) for n in self.port.members(self.channel)}
-        if info is None or (lobby and self.port.fold(info.nick) not in lobby):
+        port, lobby = self.port, self.channel
+        if info is None or (port.present(self.referee.nick, lobby) and not port.present(info.nick, lobby)):
             self.lobby.remove(name)
             return
-        if any(m.seat_of(name) is not None for m in self.referee.matches.values()) or any(
-            name.lower() in (n.lower() for n in t.seats) for t, _, _ in self._tables.values()
-        ):
+        if self.referee.matches.of(name) or self._tables.of_bot(name) is not None:
             return
         self.lobby.add(name, now)
 
     def lobby_member(self, kind: str, nick: str, now: float) -> None:
-        """Someone joined (``join``) or left (``part``, ``kick``) the lobby channel: a
+        """Someone joined (``join``) or left (``part``, ``kick``, ``quit``) the lobby channel, or
+        changed nick (``nick``; the watchers the tables wait for are looked at again): a
         registered bot that leaves waits no more (it would not hear its ``TABLE``); one that
         comes back waits again."""
+        if any(self.port.fold(w) == self.port.fold(nick) for w in self.watchers):
+            self._tables.touch_all()  # (tables wait for the watchers in the lobby)
         info = self.referee.bot_of(nick)
         if info is None:
             return
@@ -182,7 +184,8 @@ class Room:
         waiting = self.lobby.waiting
         more = [f"and {len(waiting) - STATUS_WAITING} more"] if len(waiting) > STATUS_WAITING else []
         lines = _listed(f"waiting ({len(waiting)}):", waiting[:STATUS_WAITING] + more, width)
-        for gid, (table, _, _) in self._tables.items():
+        for gid, announced in self._tables.tables.items():
+            table = announced.table
             lines += _listed(f"{gid} {table.game} joining:", self._nicks(table.seats), width)
         for gid, until in self.resumed.waiting.items():
             lines += _listed(f"{gid} resumes when back ({until - now:.0f} s left):", self.resumed.missing(gid), width)
@@ -212,7 +215,7 @@ class Room:
         ]
         parts = [f"waiting {len(waiting)}" + (f": {named(waiting)}" if waiting else "")]
         if self._tables:
-            parts.append(f"seating: {named(list(self._tables))}")
+            parts.append(f"seating: {named(list(self._tables.tables))}")
         parts.append(f"running: {named(running)}" if running else "no game running")
         return "; ".join(parts)
 
@@ -307,18 +310,14 @@ class Room:
         # queue (the last game's END, other games' lines) it may leave seconds later, and a
         # wait counted from now would start the game before its bots heard of it, and
         # before a leaver's UNREGISTER could withdraw it.
-        self._tables[gid] = (table, channel, math.inf)
-        self._watch_by[gid] = math.inf
+        self._tables.add(gid, table, channel)
         self._announce(gid, table, channel, self._nicks(seats))
         self.after_sent(functools.partial(self._table_told, gid))
         return True
 
     def _table_told(self, gid: str, at: float) -> None:
         """``gid``'s TABLE went out at ``at``: its bots (and the narrator) have from then on."""
-        if gid in self._tables:
-            table, channel, _ = self._tables[gid]
-            self._tables[gid] = (table, channel, at + self.config.lobby.join_timeout)
-            self._watch_by[gid] = at + WATCHER_WAIT
+        self._tables.told(gid, at + self.config.lobby.join_timeout, at + WATCHER_WAIT)
 
     def _announce(self, gid: str, table: Table, channel: str, seats: list[str]) -> None:
         """``TABLE`` in the lobby: the game seats ``seats`` (none: it is withdrawn)."""
@@ -328,8 +327,8 @@ class Room:
     def _withdraw(self, gid: str, why: str, now: float) -> None:
         """Withdraw a table that has not started: announced again with no seats, its
         channel left, and its bots that can still play back in the lobby."""
-        table, channel, _ = self._tables.pop(gid)
-        self._watch_by.pop(gid, None)
+        waiting = self._tables.pop(gid)
+        table, channel = waiting.table, waiting.channel
         log.warning("table %s withdrawn before its start: %s", gid, why)
         self._announce(gid, table, channel, [])
         self.port.part(channel)
@@ -338,17 +337,18 @@ class Room:
             self._back(name, now)
 
     def _seat_tables(self, now: float) -> None:
-        """Start every announced game whose players have all joined (or whose wait is over)."""
-        for gid, (table, channel, start_by) in list(self._tables.items()):
-            present = {self.port.fold(n) for n in self.port.members(channel)}
+        """Start every announced game whose players have all joined (or whose wait is
+        over): of the tables something happened to since, or whose wait ended."""
+        port, tables = self.port, self._tables
+        for gid in tables.due(now):
+            waiting = tables.tables[gid]
+            table, channel = waiting.table, waiting.channel
             awaited = self._nicks(table.seats)
-            if now < self._watch_by[gid]:
-                lobby = {self.port.fold(n) for n in self.port.members(self.channel)}
-                awaited = awaited + [n for n in self.watchers if self.port.fold(n) in lobby]
-            if now < start_by and not all(self.port.fold(n) in present for n in awaited):
+            if now < waiting.watch_by:
+                awaited = awaited + [n for n in self.watchers if port.present(n, self.channel)]
+            if now < waiting.start_by and not all(port.present(n, channel) for n in awaited):
                 continue
-            del self._tables[gid]
-            del self._watch_by[gid]
+            tables.pop(gid)
             seed = derive(self._key, "game", gid) if table.seed is None else table.seed
             self._started[gid] = now  # first: a game may end as it starts
             self.referee.start_game(table.game, table.seats, table.options, seed, channel, now, gid=gid)
@@ -396,8 +396,7 @@ class Room:
                 for t in (
                     self.referee.next_deadline(),
                     lobby,
-                    min((t[2] for t in self._tables.values()), default=None),
-                    min((t for t in self._watch_by.values() if t > now), default=None),
+                    self._tables.next_time(),
                     min(self.resumed.waiting.values(), default=None),
                     retry if retry is not None and retry > now else None,
                 )

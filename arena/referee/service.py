@@ -129,9 +129,7 @@ class RefereeService:
         )
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
         self.referee.host_of = self.link.host_of  # wrong proofs are slowed per host too
-        self.referee.member = lambda nick, channel: (
-            self.link.fold(nick) in {self.link.fold(n) for n in self.link.members(channel)}
-        )
+        self.referee.member = self.link.present
         if recorder is not None:
             recorder.attach(self.referee)
         if seater is None:
@@ -276,8 +274,8 @@ class RefereeService:
             self.referee.on_rename(nick, new_nick)
         elif kind == "join" and channel is not None:
             self.referee.on_join(nick, channel, now)
-        if channel is not None and self.link.fold(channel) == self.link.fold(self.lobby_channel):
-            self.room.lobby_member(kind, nick, now)
+        if channel is None or self.link.fold(channel) == self.link.fold(self.lobby_channel):
+            self.room.lobby_member(kind, nick, now)  # (a quit or a new nick leaves the lobby too)
         self.room.after(now)
 
     # -- time -----------------------------------------------------------------------
