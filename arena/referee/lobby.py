@@ -175,6 +175,9 @@ class Lobby:
         self._rosters: dict[str, tuple[int, int]] = {}
         """Roster -> (block of its seat order, games seated in that block)."""
         self.deadline: float | None = None
+        self._pooled: list[str] = []
+        """``_pool()`` as the last change left it (every change ends in ``_plan``): asked on
+        every line, it costs nothing however many bots wait."""
 
     def add(self, nick: str, now: float) -> None:
         """A bot begins waiting (one already waiting keeps its place); one back from a
@@ -253,7 +256,7 @@ class Lobby:
         if self._held and not self._away and not self._kept:
             self._held.clear()
         s = self.settings
-        pool = self._pool()
+        pool = self._pooled = self._pool()
         if not s.auto_start or len(pool) < s.min_players or self._last_arrival is None:
             self.deadline = None
         else:
@@ -268,7 +271,7 @@ class Lobby:
             return False
         if self._ready() is not None:
             return True
-        pool = self._pool()
+        pool = self._pooled
         if len(pool) < s.min_players:
             return False
         return len(pool) >= s.max_players or (self.deadline is not None and now >= self.deadline)

@@ -123,7 +123,7 @@ class Referee:
         self.writeahead = WriteAhead(
             journal, lambda target, text: self.send(target, text), lambda: self._now, self.on_game_end, after_sent
         )
-        self.rejoins = Rejoins(self.matches)
+        self.rejoins = Rejoins(self.matches, lambda channel: self._channel_games.get(channel.lower()))
         self.registry = registry = Registry(
             self.identities, self.matches, self.rejoins, self.on_bot, self._tell, self._error
         )
@@ -433,8 +433,8 @@ class Referee:
         """The soonest time ``poll`` has work: a game's deadline, a resync's wait, a paused
         game's next try of the store."""
         retries = (pause.backoff.at for pause in self._paused.values())
-        games = self.timetable.next()
-        return min((*(() if games is None else (games,)), *self.rejoins.waiting.values(), *retries), default=None)
+        soonest = (self.timetable.next(), self.rejoins.next())
+        return min((*(t for t in soonest if t is not None), *retries), default=None)
 
     def poll(self, now: float) -> None:
         """Do what is due by ``now``: in the games whose time has come, and no other."""

@@ -20,14 +20,20 @@ REJOIN_WAIT = 5.0
 class Rejoins:
     """The resyncs waiting for their bot in a game's channel, and until when they wait."""
 
-    def __init__(self, matches: Mapping[str, Match]) -> None:
+    def __init__(self, matches: Mapping[str, Match], game_in: Callable[[str], Match | None]) -> None:
         self.matches = matches
         """The referee's games by id (read only)."""
+        self.game_in = game_in
+        """The running game whose channel this is, if any."""
         self.member: Callable[[str, str], bool] | None = None
         """Set by a transport with channels (IRC): whether a nick is in a channel now. A
         resync then waits for its bot to rejoin the game's channel (``joined``)."""
         self.waiting: dict[tuple[str, int], float] = {}
-        """Resyncs waiting for their bot in the game's channel: (game, seat) -> until when."""
+        """Resyncs waiting for their bot in the game's channel: (game, seat) -> until when,
+        soonest first (every wait is as long)."""
+        self._seats: dict[str, set[int]] = {}
+        """The seats of each game whose resync waits: a join, or a game's end, looks at its
+        own game's."""
 
     def resync(self, match: Match, seat: int, now: float) -> None:
         """Resync a seat's bot; where it must rejoin the game's channel first, the block
@@ -38,33 +44,50 @@ class Rejoins:
             match.resync(seat, now)  # (a game over says nothing more in its channel: its block ends with END)
             return
         match.resync_begin(seat)
+        self._drop(match.gid, seat)  # (a wait starting again goes last)
         self.waiting[(match.gid, seat)] = now + REJOIN_WAIT
+        self._seats.setdefault(match.gid, set()).add(seat)
+
+    def _drop(self, gid: str, seat: int) -> bool:
+        """Forget the seat's wait; whether it had one."""
+        if self.waiting.pop((gid, seat), None) is None:
+            return False
+        seats = self._seats[gid]
+        seats.discard(seat)
+        if not seats:
+            del self._seats[gid]
+        return True
+
+    def next(self) -> float | None:
+        """When the soonest wait ends, if one does."""
+        return next(iter(self.waiting.values()), None)
 
     def joined(self, nick: str, channel: str, now: float) -> None:
         """``nick`` joined ``channel``: a resync that waited for it goes on."""
-        for (gid, seat), _ in list(self.waiting.items()):
-            match = self.matches.get(gid)
-            if match is None or match.over:
-                del self.waiting[(gid, seat)]
-            elif (match.channel or "").lower() == channel.lower() and match.nicks[seat].lower() == nick.lower():
-                del self.waiting[(gid, seat)]
+        match = self.game_in(channel)
+        if match is None:
+            return
+        for seat in sorted(self._seats.get(match.gid, ())):
+            if match.nicks[seat].lower() == nick.lower() and self._drop(match.gid, seat):
                 match.resync_rest(seat, now)
 
     def due(self, now: float) -> None:
         """The resyncs whose bot did not rejoin in time go on: it plays by DM."""
-        for (gid, seat), until in list(self.waiting.items()):
-            if until <= now:
-                del self.waiting[(gid, seat)]
-                match = self.matches.get(gid)
-                if match is not None and not match.over:
-                    match.resync_rest(seat, now)
+        while self.waiting:
+            (gid, seat), until = next(iter(self.waiting.items()))
+            if until > now:
+                return
+            self._drop(gid, seat)
+            match = self.matches.get(gid)
+            if match is not None and not match.over:
+                match.resync_rest(seat, now)
 
     def gone(self, gid: str, seat: int) -> None:
         """The seat's connection is gone: the next one gets a resync of its own."""
-        self.waiting.pop((gid, seat), None)
+        self._drop(gid, seat)
 
     def ended(self, match: Match) -> None:
         """``match`` is over: a replay still waiting for its bot ends with END now."""
-        for gid, seat in [key for key in self.waiting if key[0] == match.gid]:
-            del self.waiting[(gid, seat)]
+        for seat in sorted(self._seats.get(match.gid, ())):
+            self._drop(match.gid, seat)
             match.resync_rest(seat, 0.0)
