@@ -103,18 +103,22 @@ def replayed(db: Database, where: str = "", args: Sequence[Any] = ()) -> Iterato
 def read(db: Database, table: str, scope: Mapping[str, Any], entities: Sequence[Entity]) -> dict[Entity, Rating]:
     """The kept ratings of ``entities`` in ``table`` (``ratings`` or ``standings``) within
     ``scope`` (its key columns but kind and entity, with their values): those not kept yet
-    are left out, as new."""
-    if not entities:
-        return {}
-    marks = ",".join("(?,?)" for _ in entities)
-    args: list[Any] = list(scope.values())
+    are left out, as new. Asked kind by kind, so that each entity is one look-up of the
+    primary key (a pair ``(kind, entity) IN (...)`` would read every entity of the scope:
+    a cost that grows with every bot the arena ever rated)."""
+    by_kind: dict[str, list[str]] = {}
     for kind, name in entities:
-        args += [kind, name]
+        by_kind.setdefault(kind, []).append(name)
     where = " AND ".join(f"{column} = ?" for column in scope)
-    rows = db.execute(
-        f"SELECT kind, entity, mu, sigma FROM {table} WHERE {where} AND (kind, entity) IN ({marks})", args
-    )
-    return {(k, e): Rating(mu, sigma) for k, e, mu, sigma in rows}
+    found: dict[Entity, Rating] = {}
+    for kind, names in by_kind.items():
+        marks = ",".join("?" * len(names))
+        rows = db.execute(
+            f"SELECT entity, mu, sigma FROM {table} WHERE {where} AND kind = ? AND entity IN ({marks})",
+            [*scope.values(), kind, *names],
+        )
+        found.update(((kind, e), Rating(mu, sigma)) for e, mu, sigma in rows)
+    return found
 
 
 def write(
