@@ -143,42 +143,62 @@ class Journal:
         for gid in list(self._closing):
             self._close(gid)
         touched, self._touched = self._touched, {}
-        for gid in touched:
-            stored = self._live.get(gid)
-            if stored is None:
-                continue
-            if gid in skip:
-                self._touched[gid] = None  # (its step waits for the next call)
-                continue
-            match, actions, lines = stored.match, stored.actions, stored.lines
-            talk, answers = stored.talk, stored.answers
-            history, transcript, said, heard = match.game.history, match.transcript, match.talk, match.answers
-            if len(history) == actions and len(transcript) == lines and len(said) == talk and len(heard) == answers:
-                continue
-            told = match.told
-            try:
-                first = self._first.get(gid)
-                if first is not None:
-                    first()
-                    del self._first[gid]
-                self.store.live.append(
-                    gid,
-                    actions,
-                    history[actions:],
-                    lines,
-                    [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
-                    match.state().to_json(),
-                    talk,
-                    said[talk:],
-                    answers,
-                    heard[answers:],
-                )
-            except Exception as exc:
-                failed[gid] = (match, exc)
-                self._touched[gid] = None
-                continue
-            self._live[gid] = Written(match, len(history), len(transcript), len(said), len(heard))
+        steps: list[tuple[str, Written]] = []
+        try:
+            with self.store.db.transaction():  # (one commit for every game's step; each whole or absent)
+                for gid in touched:
+                    written = self._step(gid, skip, failed)
+                    if written is not None:
+                        steps.append((gid, written))
+        except Exception as exc:  # the transaction failed whole: none of the steps is stored
+            for gid in touched:
+                stored = self._live.get(gid)
+                if stored is not None and gid not in skip and gid not in failed and _new_step(stored):
+                    failed[gid] = (stored.match, exc)
+                    self._touched[gid] = None
+            return failed
+        for gid, written in steps:
+            self._live[gid] = written
+            self._first.pop(gid, None)  # (its first write went with its step)
         return failed
+
+    def _step(self, gid: str, skip: Container[str], failed: dict[str, tuple[Match, Exception]]) -> Written | None:
+        """Write game ``gid``'s new step, if it has one (inside ``save``'s transaction): what
+        it is stored up to then, or None (nothing new, skipped, or it failed: ``failed``
+        says why, and it is tried again next time)."""
+        stored = self._live.get(gid)
+        if stored is None:
+            return None
+        if gid in skip:
+            self._touched[gid] = None  # (its step waits for the next call)
+            return None
+        if not _new_step(stored):
+            return None
+        match, actions, lines = stored.match, stored.actions, stored.lines
+        talk, answers = stored.talk, stored.answers
+        history, transcript, said, heard = match.game.history, match.transcript, match.talk, match.answers
+        told = match.told
+        try:
+            first = self._first.get(gid)
+            if first is not None:
+                first()
+            self.store.live.append(
+                gid,
+                actions,
+                history[actions:],
+                lines,
+                [(to, told[i], line) for i, (to, line) in enumerate(transcript[lines:], lines)],
+                match.state().to_json(),
+                talk,
+                said[talk:],
+                answers,
+                heard[answers:],
+            )
+        except Exception as exc:
+            failed[gid] = (match, exc)
+            self._touched[gid] = None
+            return None
+        return Written(match, len(history), len(transcript), len(said), len(heard))
 
     def forget(self, gid: str) -> None:
         """A game's end has been written to the server: it is no longer in progress, if it
@@ -204,3 +224,14 @@ class Journal:
                     exc,
                 )
             self._closing.add(gid)
+
+
+def _new_step(stored: Written) -> bool:
+    """Whether the game has answers, lines, talk or answer lines not stored yet."""
+    match = stored.match
+    return (
+        len(match.game.history) != stored.actions
+        or len(match.transcript) != stored.lines
+        or len(match.talk) != stored.talk
+        or len(match.answers) != stored.answers
+    )

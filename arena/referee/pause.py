@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..store.database import TransactionLost
+
 if TYPE_CHECKING:
     from .match import Match
 
@@ -29,7 +31,7 @@ def unwritable(exc: BaseException) -> bool:
     """Whether ``exc`` says the store cannot be written now (a full disk, an I/O error, a
     locked or read-only file), which trying again later may cure; any other failure is a
     bug, which it would not."""
-    return isinstance(exc, (sqlite3.OperationalError, OSError))
+    return isinstance(exc, (sqlite3.OperationalError, OSError, TransactionLost))
 
 
 def failure(exc: BaseException) -> str:

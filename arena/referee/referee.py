@@ -136,6 +136,8 @@ class Referee:
         self.bot_of = registry.bot_of
         self.bot_named = registry.bot_named
         self.behind = self.writeahead.behind
+        self.batch = self.writeahead.batch
+        """What the lines handled inside have their games store in one commit (``WriteAhead.batch``)."""
         # The store's state, as the room reads it: see ``WriteAhead``.
         self.paused = self.writeahead.since
         self.writable = self.writeahead.writable

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import select
 import time
 from collections.abc import Callable, Sequence
 
@@ -178,12 +179,27 @@ class RefereeService:
         self.start()
         try:
             while not self.done:
-                self.reactor.process_once(tick)
+                self._turn(tick)
         finally:
             self.link.close("the referee is leaving", drain_timeout=2.0)
             end = time.monotonic() + 2.0
             while self.link.queued and time.monotonic() < end:
                 self.reactor.process_once(0.05)
+
+    def _turn(self, tick: float) -> None:
+        """One turn of the reactor (its ``process_once``): what the server sent since the
+        last turn is handled, and its games' steps stored, in one commit (``Referee.batch``),
+        before the scheduled work runs (the wake-ups, what waited for lines to go out)."""
+        reactor = self.reactor
+        sockets = reactor.sockets
+        if sockets:
+            readable, _, _ = select.select(sockets, [], [], tick)
+            with self.referee.batch():
+                reactor.process_data(readable)
+        else:
+            time.sleep(tick)
+        with self.referee.batch():
+            reactor.process_timeout()
 
     def _nick_state(self, ok: bool, current: str) -> None:
         """The referee answers to the nick it has; under any other than its own it says so

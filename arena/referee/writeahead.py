@@ -11,7 +11,8 @@ fails stops new games from starting for a while (``store_failed``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..protocol import PAUSE, Message
@@ -52,6 +53,10 @@ class WriteAhead:
         self._store_down: Backoff | None = None
         """Set when the store refused a write outside any game (a new game's id): no game
         starts until a try after ``at`` works (``writable``, ``store_failed``)."""
+        self._batch = 0
+        """Batches open (``batch``): a commit waits for the outermost one to end."""
+        self._due = False
+        """Whether a commit waits for the batch to end."""
 
     # -- held until stored ------------------------------------------------------------
 
@@ -69,12 +74,30 @@ class WriteAhead:
             return send
         return lambda *args: self.behind(gid, send, *args)
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Steps taken inside are stored together when it ends, in one commit (a group
+        commit), and only then do their lines go out: the lines a server delivered in one
+        burst cost one commit, not one each, and nothing goes out before it is stored."""
+        self._batch += 1
+        try:
+            yield
+        finally:
+            self._batch -= 1
+            if not self._batch and self._due:
+                self._due = False
+                self.commit()
+
     def commit(self) -> None:
         """Store the games' new steps, then send what they held back; a game whose step
         could not be stored is paused with its lines unsent (``pause``). Every public entry
-        point of the referee that can move a game ends here."""
+        point of the referee that can move a game ends here (inside a ``batch``, the
+        batch's end does it)."""
         journal = self.journal
         if journal is None:
+            return
+        if self._batch:
+            self._due = True
             return
         outbox = self.outbox or []
         if not outbox and not journal.unsaid():

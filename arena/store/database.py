@@ -9,6 +9,11 @@ from typing import Any
 from .dialect import Connection, Cursor, Dialect
 
 
+class TransactionLost(Exception):
+    """A write nested in a transaction that the engine has already rolled back: it must not
+    go on outside it (it would be stored alone), and nothing of the transaction is stored."""
+
+
 class Database:
     """A connection with its dialect: every statement of the repositories goes through
     ``execute``, so it is written once, in portable SQL, whatever the engine."""
@@ -17,6 +22,8 @@ class Database:
         self.conn = conn
         """Replaceable: a test may wrap it (to fail writes, as a full disk does)."""
         self.dialect = dialect
+        self._savepoints = 0
+        """1 inside a transaction, plus the savepoints open in it (``transaction`` nested)."""
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Cursor:
         return self.conn.execute(self.dialect.sql(sql), args)
@@ -28,13 +35,41 @@ class Database:
     def transaction(self, write: bool = True) -> Iterator[None]:
         """All or nothing. A Ctrl-C can land anywhere, even just after COMMIT returned: roll
         back only a transaction that is still open, so the interrupt (not a rollback error)
-        is what the caller sees, and a committed game stays committed."""
+        is what the caller sees, and a committed game stays committed.
+
+        Inside another transaction it is a savepoint of it: all or nothing within it, and
+        durable with it (several games' steps in one commit, each of them whole or absent)."""
         conn = self.conn
+        if self._savepoints:
+            if not conn.in_transaction:  # the engine rolled the outer one back (SQLite may, on a full disk)
+                raise TransactionLost("the transaction this write belonged to was rolled back: nothing is stored")
+            self._savepoints += 1
+            name = f"step{self._savepoints}"
+            conn.execute(f"SAVEPOINT {name}")
+            try:
+                yield
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute(f"ROLLBACK TO {name}")
+                    conn.execute(f"RELEASE {name}")
+                raise
+            finally:
+                self._savepoints -= 1
+            conn.execute(f"RELEASE {name}")
+            return
         conn.execute(self.dialect.begin(write))
+        self._savepoints = 1
         try:
             yield
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
+        finally:
+            self._savepoints = 0
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:  # (a commit that failed leaves it open: nothing of it is stored)
+                conn.execute("ROLLBACK")
+            raise
