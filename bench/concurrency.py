@@ -162,7 +162,7 @@ async def play(crowd: Crowd, players: int, referee: int, batch: int, timeout: fl
     Returns the referee's CPU seconds before the registrations, after them, and once every
     game ended."""
     await warm_up(crowd.host, crowd.port, timeout)
-    await crowd.connect(players, batch)
+    await crowd.connect(players)
     before = cpu_seconds(referee)
     await crowd.register(batch, REFEREE_UP)
     registered = cpu_seconds(referee)
@@ -259,7 +259,12 @@ def main() -> None:
     parser.add_argument("--delay-max", type=float, default=20.0, help="most ms a player waits to answer (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="the players' choices and delays")
     parser.add_argument("--server", choices=("ngircd", "embedded"), default="ngircd")
-    parser.add_argument("--batch", type=int, default=100, help="players connecting, registering or joining at once")
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=100,
+        help="players registering or joining the lobby at once (they connect ten at a time)",
+    )
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a wave may take once seated")
     args = parser.parse_args()
     sizes = [int(n) for n in args.games.split(",") if int(n) != 1]

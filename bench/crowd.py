@@ -29,6 +29,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 READ_SIZE = 65536
+CONNECT_BATCH = 10
+"""Players dialling at once: ngircd listens with a backlog of 10, and a burst of connections
+past it can leave one that the client thinks open and the server never accepted."""
 
 
 def parse(text: str) -> tuple[str, list[str], dict[str, str]]:
@@ -101,7 +104,7 @@ class Crowd:
         self.done = asyncio.Event()
         self._left = 0
 
-    async def connect(self, count: int, batch: int = 100) -> None:
+    async def connect(self, count: int, batch: int = CONNECT_BATCH) -> None:
         """``count`` more players (nicks ``p0``, ``p1``... with the default prefix) connected, ``batch`` at a time,
         each batch welcomed by the server before the next dials: a server takes a crowd at
         its pace, not all at once."""
@@ -188,7 +191,11 @@ class Player:
         self._reader_task = asyncio.create_task(self._read(reader))
         self.send(f"NICK {self.nick}")
         self.send(f"USER {self.nick} 0 * :{self.nick}")
-        await self._welcome.wait()
+        welcome = asyncio.create_task(self._welcome.wait())
+        await asyncio.wait((welcome, self._reader_task), return_when=asyncio.FIRST_COMPLETED)
+        if not self._welcome.is_set():
+            welcome.cancel()
+            raise ConnectionError(f"{self.nick}: the connection ended before the server's welcome")
 
     async def register(self, timeout: float) -> bool:
         """True on the referee's ``WELCOME``, False when the server says nobody holds its nick."""
