@@ -280,7 +280,7 @@ def main() -> None:
             timeout=args.timeout,
         )
 
-    print(f"{args.server}, referee rate 0, players answer in 0-{args.delay_max:g} ms, {args.rounds} games per table")
+    print(f"{args.server}, referee rate 0, players answer in 0-{args.delay_max:g} ms, games per table: {args.rounds}")
     print(HEADER)
     single = 0.0
     for games, rounds in [(1, args.single), *((n, args.rounds) for n in sizes)]:
