@@ -1,0 +1,295 @@
+"""Many tables at once: one ``arena serve`` and N concurrent five-player Avalon games.
+
+For each N of ``--games``, a fresh local IRC server (ngircd by default), one referee process
+(``arena serve`` with a config file written to a scratch folder: a five-seat lobby that starts
+tables by itself, no outgoing rate, no reply rationing, no keys) and 5·N players of
+``bench/crowd.py`` in this process, on plain sockets, answering every request after a random
+0 to ``--delay-max`` ms. The players connect in batches, register, and only then join the lobby,
+so the games run without a registration storm beside them; each plays ``--rounds`` games in a
+row at the same table (so N games run at once, ``--rounds`` times), then unregisters.
+
+Printed for each N: games finished; the median and 95th percentile of a game's latency (from
+the first of its players reading ``START`` to the last reading ``END``); the median's ratio to
+that of one game alone (N = 1 is measured first, ``--single`` games in a row); the referee's
+CPU seconds per game (user + system from /proc, from the last registration to the last
+``END``: the seating and the games; a warm-up game of five other players goes first, so the
+referee's one-off costs are out) and per registration; its peak resident memory (VmHWM);
+the ``WARN`` and ``TIMEOUT`` lines and forfeits the players heard, and how many of those hit
+a player that had answered in time (innocent: the players answer in milliseconds, so every
+one is); other faults (``ERROR`` lines, lost connections); the wall time of the wave and the
+CPU seconds of this process (the players) and of the server, which share the machine with
+the referee.
+
+Usage (from the checkout's root): python -m bench.concurrency [--games 1,50,150,300] [--rounds R]
+    [--single G] [--delay-max MS] [--seed S] [--server ngircd|embedded] [--batch B] [--timeout S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.irc.servers import MAX_TARGETS, LocalServer, terminate
+from bench.crowd import Crowd
+from bench.kill_irc import environment
+
+SEATS = 5
+REFEREE_UP = 30.0
+"""Seconds the referee has to come up and answer the first registration."""
+
+
+@dataclass
+class Wave:
+    """What one N measured."""
+
+    games: int
+    """Tables at once."""
+    rounds: int
+    finished: int
+    latencies: list[float]
+    referee_cpu: float
+    """Referee CPU seconds from the last registration to the last ``END``."""
+    registration_cpu: float
+    """Referee CPU seconds over the registrations."""
+    peak_rss: int
+    """The referee's VmHWM, kB."""
+    warns: int
+    timeouts: int
+    forfeits: int
+    innocent: int
+    faults: list[str]
+    seconds: float
+    players_cpu: float
+    server_cpu: float
+    crowd: Crowd
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.latencies) if self.latencies else math.nan
+
+    @property
+    def p95(self) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[math.ceil(0.95 * len(ordered)) - 1] if ordered else math.nan
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a live process (/proc/PID/stat, fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        after_name = stat.read().rpartition(")")[2].split()
+    return (int(after_name[11]) + int(after_name[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss(pid: int) -> int:
+    """VmHWM of a live process, kB."""
+    with open(f"/proc/{pid}/status") as status:
+        for row in status:
+            if row.startswith("VmHWM:"):
+                return int(row.split()[1])
+    return 0
+
+
+def write_config(where: Path, host: str, port: int, server: str, players: int, rounds: int) -> Path:
+    """The referee's config: five-seat Avalon tables started by themselves as soon as five
+    bots wait, kept for ``rounds`` games; nothing paced or rationed (no outgoing rate, every
+    reply sent, the WELCOMEs of all the players queued at once); names alone (no keys)."""
+    path = where / "config.yaml"
+    path.write_text(
+        f"""\
+server:
+  host: {host}
+  port: {port}
+  lines_per_second: 0
+  max_targets: {MAX_TARGETS[server]}
+flood:
+  reply_interval: 0
+  reply_queue: {2 * players + 100}
+identity:
+  require_key: false
+seating:
+  games_per_order: {rounds}
+lobby:
+  game: avalon
+  auto_start: true
+  min_players: {SEATS}
+  max_players: {SEATS}
+  countdown: 0
+store:
+  path: results.db
+games:
+  avalon:
+    players: {SEATS}
+"""
+    )
+    return path
+
+
+def raise_file_limit(needed: int) -> None:
+    """Lift this process's soft limit on open files to its hard one (the server started
+    from here inherits it) when ``needed`` descriptors would not fit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if needed <= soft:
+        return
+    if hard != resource.RLIM_INFINITY and needed > hard:
+        raise SystemExit(f"{needed} open files are needed, the hard limit is {hard} (ulimit -Hn)")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+async def warm_up(host: str, port: int, timeout: float) -> None:
+    """One game of five other players, before anything is measured: the referee's first
+    game pays for what it does once (imports, the store's first writes)."""
+    warm = Crowd(host, port, prefix="w")
+    await warm.connect(SEATS)
+    await warm.register(timeout=REFEREE_UP)
+    await warm.enter_lobby()
+    await asyncio.wait_for(warm.done.wait(), timeout)
+    await warm.close()
+
+
+async def play(crowd: Crowd, players: int, referee: int, batch: int, timeout: float) -> tuple[float, float, float]:
+    """After a warm-up game, the players connected, registered and in the lobby, until each
+    has played its games (or ``timeout`` seconds after the last one joined the lobby).
+    Returns the referee's CPU seconds before the registrations, after them, and once every
+    game ended."""
+    await warm_up(crowd.host, crowd.port, timeout)
+    await crowd.connect(players)
+    before = cpu_seconds(referee)
+    await crowd.register(batch, REFEREE_UP)
+    registered = cpu_seconds(referee)
+    await crowd.enter_lobby(batch)
+    try:
+        await asyncio.wait_for(crowd.done.wait(), timeout)
+    except TimeoutError:
+        crowd.faults.append(f"not every player had played its games after {timeout} s")
+    return before, registered, cpu_seconds(referee)
+
+
+def run_wave(
+    games: int,
+    rounds: int,
+    *,
+    delay_max: float = 20.0,
+    seed: int = 1,
+    server: str = "ngircd",
+    batch: int = 100,
+    timeout: float = 600.0,
+) -> Wave:
+    """``games`` tables at once, ``rounds`` times, on a fresh server and referee."""
+    players = SEATS * games
+    raise_file_limit(players + 100)
+    began = time.monotonic()
+    with LocalServer(server) as irc, tempfile.TemporaryDirectory(prefix="arena-concurrency-") as scratch:
+        host, port = irc.address
+        config = write_config(Path(scratch), host, port, server, players, rounds)
+        with open(Path(scratch) / "referee.log", "wb") as log:
+            referee = subprocess.Popen(
+                [sys.executable, "-m", "arena", "--config", str(config), "serve"],
+                cwd=scratch,
+                env=environment(),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        crowd = Crowd(host, port, rounds=rounds, delay_max=delay_max / 1000, seed=seed)
+        players_cpu = time.process_time()
+        try:
+            before, registered, after = asyncio.run(play(crowd, players, referee.pid, batch, timeout))
+            rss = peak_rss(referee.pid)
+        finally:
+            terminate(referee, 5.0)
+        assert irc.pid is not None
+        wave = Wave(
+            games=games,
+            rounds=rounds,
+            finished=len(crowd.finished()),
+            latencies=[g.seconds for g in crowd.finished() if g.starts],
+            referee_cpu=after - registered,
+            registration_cpu=registered - before,
+            peak_rss=rss,
+            warns=sum(1 for m in crowd.misses if m.action == "warn"),
+            timeouts=sum(1 for m in crowd.misses if m.action != "warn"),
+            forfeits=crowd.forfeits(),
+            innocent=len(crowd.innocent()),
+            faults=list(crowd.faults),
+            seconds=time.monotonic() - began,
+            players_cpu=time.process_time() - players_cpu,
+            server_cpu=cpu_seconds(irc.pid),
+            crowd=crowd,
+        )
+        tracebacks = (Path(scratch) / "referee.log").read_text(errors="replace").count("Traceback")
+        if tracebacks:
+            wave.faults.append(f"the referee logged {tracebacks} tracebacks")
+    return wave
+
+
+HEADER = (
+    f"{'games':>6} {'finished':>8} {'median s':>9} {'p95 s':>7} {'ratio':>6} {'CPU ms/game':>11} "
+    f"{'reg. ms/bot':>11} {'peak MB':>8} {'WARN':>5} {'TIMEOUT':>7} {'forfeit':>7} {'innocent':>8} "
+    f"{'faults':>6} {'wall s':>7} {'players s':>9} {'server s':>8}"
+)
+
+
+def row(wave: Wave, single: float) -> str:
+    finished = max(wave.finished, 1)
+    return (
+        f"{wave.games:>6} {f'{wave.finished}/{wave.games * wave.rounds}':>8} {wave.median:>9.3f} {wave.p95:>7.3f} "
+        f"{wave.median / single:>6.2f} {1000 * wave.referee_cpu / finished:>11.1f} "
+        f"{1000 * wave.registration_cpu / (SEATS * wave.games):>11.2f} {wave.peak_rss / 1024:>8.1f} "
+        f"{wave.warns:>5} {wave.timeouts:>7} {wave.forfeits:>7} {wave.innocent:>8} {len(wave.faults):>6} "
+        f"{wave.seconds:>7.1f} {wave.players_cpu:>9.1f} {wave.server_cpu:>8.1f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="1,10,50", help="tables at once, comma-separated (default 1,10,50)")
+    parser.add_argument("--rounds", type=int, default=2, help="games each table plays in a row (default 2)")
+    parser.add_argument("--single", type=int, default=10, help="games in a row of the one table alone (default 10)")
+    parser.add_argument("--delay-max", type=float, default=20.0, help="most ms a player waits to answer (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="the players' choices and delays")
+    parser.add_argument("--server", choices=("ngircd", "embedded"), default="ngircd")
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=100,
+        help="players registering or joining the lobby at once (they connect ten at a time)",
+    )
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds a wave may take once seated")
+    args = parser.parse_args()
+    sizes = [int(n) for n in args.games.split(",") if int(n) != 1]
+
+    def wave(games: int, rounds: int) -> Wave:
+        return run_wave(
+            games,
+            rounds,
+            delay_max=args.delay_max,
+            seed=args.seed,
+            server=args.server,
+            batch=args.batch,
+            timeout=args.timeout,
+        )
+
+    print(f"{args.server}, referee rate 0, players answer in 0-{args.delay_max:g} ms, games per table: {args.rounds}")
+    print(HEADER)
+    single = 0.0
+    for games, rounds in [(1, args.single), *((n, args.rounds) for n in sizes)]:
+        measured = wave(games, rounds)
+        single = single or measured.median
+        print(row(measured, single), flush=True)
+        for fault in measured.faults[:5]:
+            print(f"    {fault}")
+
+
+if __name__ == "__main__":
+    main()
