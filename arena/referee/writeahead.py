@@ -57,6 +57,9 @@ class WriteAhead:
         """Batches open (``batch``): a commit waits for the outermost one to end."""
         self._due = False
         """Whether a commit waits for the batch to end."""
+        self._ending: list[Match] = []
+        """Games that ended inside the batch: their end is stored with its commit, and they
+        are recorded then (``end``)."""
 
     # -- held until stored ------------------------------------------------------------
 
@@ -99,6 +102,9 @@ class WriteAhead:
         if self._batch:
             self._due = True
             return
+        while self._ending:
+            ending, self._ending = self._ending, []
+            self._end_stored(ending)
         outbox = self.outbox or []
         if not outbox and not journal.unsaid():
             return  # (a line of speech sends nothing, and is stored all the same)
@@ -223,11 +229,34 @@ class WriteAhead:
         if pause is not None:  # (stopped while paused) it ends once its step is stored
             pause.ending = True
             return
-        failed = journal.save(skip=self.paused)
+        if self._batch:  # stored with the batch's other steps, and recorded then
+            self._ending.append(match)
+            self._due = True
+            return
+        self._end_stored([match], deferred=False)
+
+    def _end_stored(self, ending: list[Match], deferred: bool = True) -> None:
+        """Store the games' steps, those of the games that ended among them; record each of
+        these once its end is stored, or pause it until it can be. A game ended inside a
+        batch (``deferred``) is finished after the line that ended it was handled: a
+        failure then, not the store's, is logged, as ``retry`` logs it, and it is recorded
+        no more than a line's failure would let it be."""
+        assert self.journal is not None
+        failed = self.journal.save(skip=self.paused)
+        ended = {match.gid for match in ending}
         for other, exc in failed.values():
-            self.pause(other, exc, ending=other is match)
-        if gid not in failed:
-            unrecorded = self.finish(match)
+            self.pause(other, exc, ending=other.gid in ended)
+        for match in ending:
+            if match.gid in failed:
+                continue
+            if not deferred:
+                unrecorded = self.finish(match)
+            else:
+                try:
+                    unrecorded = self.finish(match)
+                except Exception:
+                    log.exception("game %s could not be finished", match.gid)
+                    continue
             if unrecorded is not None:
                 self.pause(match, unrecorded, ending=True)
 
