@@ -20,8 +20,22 @@ one is); other faults (``ERROR`` lines, lost connections); the wall time of the 
 CPU seconds of this process (the players) and of the server, which share the machine with
 the referee.
 
+With ``--narrator``, the referee runs the narrator as ``arena serve`` does with
+``narrator.channel`` set (``#arena-live``, at ``--narrator-rate`` lines a second), and a
+person in that channel (``bench/watchers.py``) notes each line; printed besides: the lines
+the narrator said against those it would have said had it dropped nothing (each stored
+game's table and ``arena replay --pretty`` story), the games whose end it told, the median
+and largest delay from a game's end to the line telling it, and the narrator process's CPU
+seconds and peak memory. With ``--web RATE``, ``arena web`` serves the store while a reader
+fetches the index and every live game page it links, ``RATE`` rounds a second; printed: the
+median and largest time an index and a game page took, the largest index, and the web
+process's CPU seconds and peak memory. Either way the table wait (from a table's ``TABLE``
+to its ``START``, as the players heard them: the room waits for the narrator to join a new
+game's channel) is printed, and the ratio is to the single game measured the same way.
+
 Usage (from the checkout's root): python -m bench.concurrency [--games 1,50,150,300] [--rounds R]
     [--single G] [--delay-max MS] [--seed S] [--server ngircd|embedded] [--batch B] [--timeout S]
+    [--narrator] [--narrator-rate L] [--web RATE]
 """
 
 from __future__ import annotations
@@ -36,16 +50,39 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.irc.servers import MAX_TARGETS, LocalServer, terminate
 from bench.crowd import Crowd
 from bench.kill_irc import environment
+from bench.watchers import Audience, WebReader, would_say
 
 SEATS = 5
 REFEREE_UP = 30.0
 """Seconds the referee has to come up and answer the first registration."""
+LIVE = "#arena-live"
+"""The narrated channel (``--narrator``)."""
+
+
+@dataclass
+class Watched:
+    """What the spectators' side measured in one wave (``--narrator``, ``--web``)."""
+
+    said: int = 0
+    """Lines the narrator said in its channel."""
+    would_say: int = 0
+    ends_told: int = 0
+    lags: list[float] = field(default_factory=list)
+    """Seconds from each game's end to the narrated line telling it."""
+    narrator_cpu: float = math.nan
+    narrator_rss: int = 0
+    index: list[float] = field(default_factory=list)
+    pages: list[float] = field(default_factory=list)
+    largest_index: int = 0
+    web_cpu: float = math.nan
+    web_rss: int = 0
+    web_errors: int = 0
 
 
 @dataclass
@@ -72,6 +109,9 @@ class Wave:
     players_cpu: float
     server_cpu: float
     crowd: Crowd
+    table_waits: list[float] = field(default_factory=list)
+    """Seconds from each game's ``TABLE`` to its ``START``, as its players heard them."""
+    watched: Watched = field(default_factory=Watched)
 
     @property
     def median(self) -> float:
@@ -99,13 +139,24 @@ def peak_rss(pid: int) -> int:
     return 0
 
 
-def write_config(where: Path, host: str, port: int, server: str, players: int, rounds: int) -> Path:
+def children(pid: int) -> list[int]:
+    """The child processes of a live process (the narrator is the referee's)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as found:
+        return [int(child) for child in found.read().split()]
+
+
+def write_config(
+    where: Path, host: str, port: int, server: str, players: int, rounds: int, narrator: float | None = None
+) -> Path:
     """The referee's config: five-seat Avalon tables started by themselves as soon as five
     bots wait, kept for ``rounds`` games; nothing paced or rationed (no outgoing rate, every
-    reply sent, the WELCOMEs of all the players queued at once); names alone (no keys)."""
+    reply sent, the WELCOMEs of all the players queued at once); names alone (no keys).
+    ``narrator``: the narrated channel's line rate, None = no narrator."""
     path = where / "config.yaml"
+    told = "" if narrator is None else f'narrator:\n  channel: "{LIVE}"\n  lines_per_second: {narrator}\n'
     path.write_text(
-        f"""\
+        told
+        + f"""\
 server:
   host: {host}
   port: {port}
@@ -156,16 +207,20 @@ async def warm_up(host: str, port: int, timeout: float) -> None:
     await warm.close()
 
 
-async def play(crowd: Crowd, players: int, referee: int, batch: int, timeout: float) -> tuple[float, float, float]:
+async def play(
+    crowd: Crowd, players: int, referee: int, batch: int, timeout: float, audience: Audience | None = None
+) -> tuple[float, float, float]:
     """After a warm-up game, the players connected, registered and in the lobby, until each
     has played its games (or ``timeout`` seconds after the last one joined the lobby).
     Returns the referee's CPU seconds before the registrations, after them, and once every
-    game ended."""
+    game ended. The ``audience`` joins its channel before the players enter the lobby."""
     await warm_up(crowd.host, crowd.port, timeout)
     await crowd.connect(players)
     before = cpu_seconds(referee)
     await crowd.register(batch, REFEREE_UP)
     registered = cpu_seconds(referee)
+    if audience is not None:
+        await audience.join()
     await crowd.enter_lobby(batch)
     try:
         await asyncio.wait_for(crowd.done.wait(), timeout)
@@ -183,14 +238,18 @@ def run_wave(
     server: str = "ngircd",
     batch: int = 100,
     timeout: float = 600.0,
+    narrator: float | None = None,
+    web: float = 0.0,
 ) -> Wave:
-    """``games`` tables at once, ``rounds`` times, on a fresh server and referee."""
+    """``games`` tables at once, ``rounds`` times, on a fresh server and referee; with the
+    narrator at ``narrator`` lines a second (None: none) and a web reader at ``web`` rounds
+    a second (0: none)."""
     players = SEATS * games
     raise_file_limit(players + 100)
     began = time.monotonic()
     with LocalServer(server) as irc, tempfile.TemporaryDirectory(prefix="arena-concurrency-") as scratch:
         host, port = irc.address
-        config = write_config(Path(scratch), host, port, server, players, rounds)
+        config = write_config(Path(scratch), host, port, server, players, rounds, narrator)
         with open(Path(scratch) / "referee.log", "wb") as log:
             referee = subprocess.Popen(
                 [sys.executable, "-m", "arena", "--config", str(config), "serve"],
@@ -202,12 +261,34 @@ def run_wave(
                 start_new_session=True,
             )
         crowd = Crowd(host, port, rounds=rounds, delay_max=delay_max / 1000, seed=seed)
+        audience = None if narrator is None else Audience(host, port, LIVE, "arena-tv")
+        watched = Watched()
+        viewer = reader = None
+        if web:
+            viewer, reader = start_web(config, scratch, web)
         players_cpu = time.process_time()
         try:
-            before, registered, after = asyncio.run(play(crowd, players, referee.pid, batch, timeout))
+            before, registered, after = asyncio.run(play(crowd, players, referee.pid, batch, timeout, audience))
             rss = peak_rss(referee.pid)
+            if narrator is not None:
+                narrating = children(referee.pid)[0]
+                watched.narrator_cpu, watched.narrator_rss = cpu_seconds(narrating), peak_rss(narrating)
+            if viewer is not None and reader is not None:
+                reader.stop()
+                watched.web_cpu, watched.web_rss = cpu_seconds(viewer.pid), peak_rss(viewer.pid)
+                watched.index, watched.pages = reader.index, reader.pages
+                watched.largest_index, watched.web_errors = reader.largest, len(reader.errors)
         finally:
+            if reader is not None:
+                reader.stop()
+            if viewer is not None:
+                terminate(viewer, 5.0)
             terminate(referee, 5.0)
+        if audience is not None:
+            watched.said = len(audience.heard)
+            watched.lags = audience.end_lags(crowd)
+            watched.ends_told = len(watched.lags)
+            watched.would_say = would_say(Path(scratch) / "results.db")
         assert irc.pid is not None
         wave = Wave(
             games=games,
@@ -226,11 +307,36 @@ def run_wave(
             players_cpu=time.process_time() - players_cpu,
             server_cpu=cpu_seconds(irc.pid),
             crowd=crowd,
+            table_waits=[g.start - g.table for g in crowd.finished() if g.starts and g.table < g.start],
+            watched=watched,
         )
         tracebacks = (Path(scratch) / "referee.log").read_text(errors="replace").count("Traceback")
         if tracebacks:
             wave.faults.append(f"the referee logged {tracebacks} tracebacks")
     return wave
+
+
+def start_web(config: Path, scratch: str, rate: float) -> tuple[subprocess.Popen[str], WebReader]:
+    """``arena web`` on the referee's store (once the referee has made it), and its reader."""
+    store = Path(scratch) / "results.db"
+    deadline = time.monotonic() + REFEREE_UP
+    while not store.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    viewer = subprocess.Popen(
+        [sys.executable, "-m", "arena", "--config", str(config), "web", "--port", "0"],
+        cwd=scratch,
+        env=environment(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    assert viewer.stdout is not None
+    first = viewer.stdout.readline()  # arena web on http://127.0.0.1:PORT/ (Ctrl-C stops)
+    reader = WebReader(first.split()[3], rate)
+    reader.start()
+    return viewer, reader
 
 
 HEADER = (
@@ -251,6 +357,32 @@ def row(wave: Wave, single: float) -> str:
     )
 
 
+def spread(values: list[float]) -> str:
+    """``median/largest`` seconds, or a dash for none."""
+    return f"{statistics.median(values):.3f}/{max(values):.3f}" if values else "-"
+
+
+def watch_row(wave: Wave) -> str:
+    """The table wait, and what the spectators' side measured (when it ran)."""
+    waits = sorted(wave.table_waits)
+    p95 = waits[math.ceil(0.95 * len(waits)) - 1] if waits else math.nan
+    out = f"    table wait median/p95 s: {statistics.median(waits) if waits else math.nan:.3f}/{p95:.3f}"
+    w = wave.watched
+    if w.would_say:
+        out += (
+            f"; narrator lines said/would say: {w.said}/{w.would_say}, ends told: {w.ends_told}/{wave.finished},"
+            f" end lag median/max s: {spread(w.lags)}, CPU s: {w.narrator_cpu:.1f},"
+            f" peak MB: {w.narrator_rss / 1024:.1f}"
+        )
+    if w.index:
+        out += (
+            f"; web index median/max s: {spread(w.index)} ({len(w.index)} reads, largest {w.largest_index // 1024} kB),"
+            f" game page median/max s: {spread(w.pages)} ({len(w.pages)} reads), CPU s: {w.web_cpu:.1f},"
+            f" peak MB: {w.web_rss / 1024:.1f}, errors: {w.web_errors}"
+        )
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="1,10,50", help="tables at once, comma-separated (default 1,10,50)")
@@ -266,6 +398,9 @@ def main() -> None:
         help="players registering or joining the lobby at once (they connect ten at a time)",
     )
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a wave may take once seated")
+    parser.add_argument("--narrator", action="store_true", help="run the narrator (narrator.channel set)")
+    parser.add_argument("--narrator-rate", type=float, default=1.0, help="its lines a second (default 1, 0 = no limit)")
+    parser.add_argument("--web", type=float, default=0.0, help="read arena web, RATE rounds a second (default 0: no)")
     args = parser.parse_args()
     sizes = [int(n) for n in args.games.split(",") if int(n) != 1]
 
@@ -278,15 +413,24 @@ def main() -> None:
             server=args.server,
             batch=args.batch,
             timeout=args.timeout,
+            narrator=args.narrator_rate if args.narrator else None,
+            web=args.web,
         )
 
-    print(f"{args.server}, referee rate 0, players answer in 0-{args.delay_max:g} ms, games per table: {args.rounds}")
+    watching = (f", narrator at {args.narrator_rate:g} lines/s" if args.narrator else "") + (
+        f", web read {args.web:g} rounds/s" if args.web else ""
+    )
+    print(
+        f"{args.server}, referee rate 0, players answer in 0-{args.delay_max:g} ms, games per table: {args.rounds}"
+        + watching
+    )
     print(HEADER)
     single = 0.0
     for games, rounds in [(1, args.single), *((n, args.rounds) for n in sizes)]:
         measured = wave(games, rounds)
         single = single or measured.median
-        print(row(measured, single), flush=True)
+        print(row(measured, single))
+        print(watch_row(measured), flush=True)
         for fault in measured.faults[:5]:
             print(f"    {fault}")
 

@@ -54,6 +54,9 @@ def parse(text: str) -> tuple[str, list[str], dict[str, str]]:
 class Game:
     """One game as its players heard it."""
 
+    seats: frozenset[str] = frozenset()
+    table: float = float("inf")
+    """When the first of its players read the ``TABLE`` that seats it."""
     start: float = float("inf")
     """When the first of its players read ``START`` (``time.monotonic``)."""
     end: float = 0.0
@@ -282,6 +285,8 @@ class Player:
     def _table(self, gid: str, fields: dict[str, str]) -> None:
         seats = fields.get("seats", "").split(",")
         if self.nick in seats and self.played < self.crowd.rounds:
+            game = self.crowd.game(gid)
+            game.seats, game.table = frozenset(seats), min(game.table, time.monotonic())
             self.tables[gid] = fields["channel"]
             self.send(f"JOIN {fields['channel']}")
         elif gid in self.tables:  # withdrawn
