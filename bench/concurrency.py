@@ -288,7 +288,7 @@ def run_wave(
             watched.said = len(audience.heard)
             watched.lags = audience.end_lags(crowd)
             watched.ends_told = len(watched.lags)
-            watched.would_say = would_say(Path(scratch) / "results.db")
+            watched.would_say = would_say(Path(scratch) / "results.db", crowd.games)
         assert irc.pid is not None
         wave = Wave(
             games=games,

@@ -18,6 +18,7 @@ import re
 import threading
 import time
 import urllib.request
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,14 +96,16 @@ class Audience:
         return [at - crowd.games[gid].end for gid, at in told.items() if gid in crowd.games]
 
 
-def would_say(db: Path) -> int:
-    """The lines a narrator that dropped nothing would have said of the games stored in
-    ``db``: each game's table, and its story as ``arena replay --pretty`` tells it (the
+def would_say(db: Path, games: Collection[str]) -> int:
+    """The lines a narrator that dropped nothing would have said of ``games`` (stored in
+    ``db``): each game's table, and its story as ``arena replay --pretty`` tells it (the
     ratings included), one line a sentence."""
     store = Store(str(db))
     try:
         lines = 0
         for summary in store.games.find(limit=None):
+            if summary.id not in games:
+                continue
             game = store.games.load(summary.id)
             assert game is not None
             ratings = ratings_message(summary.id, game.changes, game.summary.bots, game.summary.nicks)

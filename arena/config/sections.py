@@ -285,6 +285,12 @@ class NarratorConfig(Section):
         "has yet to tell, saying how much (never a game's setup or its end)",
         ge=1,
     )
+    in_full: int = setting(
+        3,
+        help="games told in full at once; a game that starts while that many are told is told by its "
+        "result alone, folded with others into one Results line, and the channel says so",
+        ge=1,
+    )
 
     def nick_for(self, referee: str) -> str:
         return self.nick or f"{referee}-tv"

@@ -41,6 +41,7 @@ class Outbox:
         self.reactor = connection.reactor
         self.rate = float(settings.lines_per_second) if settings.lines_per_second else 0.0
         self.burst = settings.burst
+        self.paced_joins = settings.paced_joins
         self.max_replies = settings.max_replies
         self.max_targets = settings.max_targets
         self.sent_messages = 0
@@ -252,7 +253,8 @@ class Outbox:
             # Ours need one token; a reply waits for a full bucket, so it cannot hold up a
             # burst of ours that comes right after it.
             needed = 1.0 if head is not None else float(self.burst)
-            if self.rate and self._tokens < needed:
+            paced = bool(self.rate) and (self.paced_joins or not control)
+            if paced and self._tokens < needed:
                 self._schedule_drain((needed - self._tokens) / self.rate)
                 return
             if not self.connection.writable():
@@ -265,7 +267,7 @@ class Outbox:
             else:
                 item = head
                 (self.control if control else self.queue).popleft()
-            if self.rate:
+            if paced:
                 self._tokens -= 1
             if item[0] == "QUIT":
                 self._on_quit(item[1])

@@ -41,6 +41,9 @@ class LinkSettings:
     library uses one password field for both.
     ``lines_per_second``: token-bucket rate of outgoing lines (0 or None: unlimited, for
     loopback tests); ``burst``: bucket size, i.e. lines sent back to back after a quiet spell.
+    ``paced_joins``: whether JOIN and PART lines spend that bucket too (False: they go out at
+    once, for a spectator whose rate paces what people read, not what it joins: joining a
+    game's channel one line a second behind its table would miss the game).
     ``max_replies``: how many lines ``reply`` keeps waiting; more are dropped.
     ``max_targets``: how many nicks one PRIVMSG of ``send_many`` may name when the server
     does not say (ISUPPORT ``TARGMAX`` or ``MAXTARGETS``); 1 is always safe.
@@ -71,6 +74,7 @@ class LinkSettings:
     sasl_password: str | None = None
     lines_per_second: float | None = 2.0
     burst: int = 5
+    paced_joins: bool = True
     max_replies: int = 50
     max_targets: int = 1
     reconnect_delay: float = 1.0

@@ -122,13 +122,32 @@ def standings_page(
     )
 
 
+@dataclass(frozen=True)
+class Pages:
+    """Where a page of the games being played stands among them all."""
+
+    first: int
+    """The number (from 1) of the first game listed."""
+    total: int
+    """Games being played."""
+    previous: str | None = None
+    next: str | None = None
+    """The addresses of the pages before and after, if any."""
+
+
 def index_page(
     games: Sequence[GameSummary],
     live: Sequence[LiveGame],
     tournaments: Sequence[tuple[str, str, int, float]],
     links: Links,
+    pages: Pages | None = None,
 ) -> str:
-    """The web view's home: games being played, tournaments, the stored games."""
+    """The web view's home: games being played (one page of them), tournaments, the stored games."""
     return _env.get_template("index.html").render(
-        title="arena", games=games, live=live, tournaments=tournaments, links=links
+        title="arena",
+        games=games,
+        live=live,
+        pages=pages or Pages(1, len(live)),
+        tournaments=tournaments,
+        links=links,
     )

@@ -5,6 +5,8 @@ than that, or several at once, leave it behind. Past ``limit`` lines waiting, it
 play of the games it has yet to tell, each replaced by one line that says how much was
 skipped, but never a game's setup (its table, its deal) or its end (the winner, the roles,
 the ratings): whoever reads the channel learns every game that was played and how it ended.
+The results of games told by their result alone (``Focus``) fold into one line while they
+wait, as many as it holds.
 
 Pure: no sockets, no clock; ``NarratorService`` feeds it sentences and takes them out as
 its connection can send them.
@@ -16,6 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..narrate.sentence import PLAY, Say, Sentence
+from .focus import RESULT, results
 
 
 @dataclass
@@ -26,6 +29,14 @@ class Post:
     lines: list[tuple[str, str]] = field(default_factory=list)
     skipped: int = 0
     """For the line that replaces skipped play: how many lines it stands for."""
+    width: int = 0
+    """Bytes a line of it may take (for results folded into it)."""
+
+    @property
+    def results(self) -> bool:
+        """Whether it is a ``Results:`` line (``Focus``), which later results may join."""
+        facts = self.sentence.facts
+        return bool(facts) and all(fact[0] == RESULT for fact in facts) and len(self.lines) == 1
 
     @property
     def droppable(self) -> bool:
@@ -53,6 +64,8 @@ class Backlog:
         return self._lines
 
     def add(self, post: Post) -> None:
+        if post.results and self._fold(post):
+            return
         self._posts.append(post)
         self._lines += len(post.lines)
         if self._lines > self.limit:
@@ -68,6 +81,21 @@ class Backlog:
     def has(self, gid: str) -> bool:
         """Whether a line of game ``gid`` still waits."""
         return any(post.sentence.gid == gid for post in self._posts)
+
+    def _fold(self, post: Post) -> bool:
+        """Join the results of ``post`` to the newest ``Results:`` line waiting for the
+        same channel, if they fit in one line: games ended faster than lines go out cost
+        a line per line's worth of results, not one each."""
+        target = post.lines[0][0]
+        waiting = next((p for p in reversed(self._posts) if p.results and p.lines[0][0] == target), None)
+        if waiting is None:
+            return False
+        merged = results(waiting.sentence.facts + post.sentence.facts)
+        lines = merged.irc_lines(post.width)
+        if len(lines) != 1:
+            return False
+        waiting.sentence, waiting.lines = merged, [(target, lines[0])]
+        return True
 
     def _catch_up(self) -> None:
         """Replace the play of each game waiting by one line in the place of its last line

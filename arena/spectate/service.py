@@ -5,10 +5,12 @@ The referee's connection, its flood budget and the bots' machine lines are untou
 narrator hears the games as any spectator does (``Spectator``) and speaks elsewhere. ``arena
 serve`` runs it in a process of its own (``narrating``).
 
-What it has to say waits in a ``Backlog`` and goes to the connection's queue a burst at a
-time, so that the connection's own lines (joining a game's channel as it is announced) never
-wait behind sentences, and a narration that falls behind can skip the play of games it has
-yet to tell rather than lines already queued.
+A channel tells a few games at once, not hundreds: past ``narrator.in_full`` games, the
+others are told by their result alone (``Focus``). What it has to say waits in a
+``Backlog`` and goes to the connection's queue a burst at a time, so that the connection's
+own lines (joining a game's channel as it is announced, never paced by the narration's
+rate) never wait behind sentences, and a narration that falls behind can skip the play of
+games it has yet to tell rather than lines already queued.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ..config import NarratorConfig, ServerConfig
 from ..irc.link import ReactorThread
 from ..narrate.sentence import Sentence
 from .backlog import Backlog, Post
+from .focus import Focus
 from .spectator import Spectator
 
 READY_WAIT = 30.0
@@ -65,6 +68,7 @@ class NarratorService:
         self.link = self.spectator.link
         self.narrator = self.spectator.narrator
         self.backlog = Backlog(narrator.backlog)
+        self.focus = Focus(narrator.in_full)
         self._pumping = False
         """Whether a pump waits for the connection's queue to empty."""
         self._leaving: set[str] = set()
@@ -85,11 +89,15 @@ class NarratorService:
         return f"{self.channel}-{gid}"
 
     def _gone(self, gid: str) -> None:
-        if self.per_game:
+        if self.focus.gone(gid) and self.per_game:  # (a game told by its result has no channel)
             self._leaving.add(gid)
             self._pump()
 
     def _post(self, sentence: Sentence) -> None:
+        for said in self.focus.take(sentence):
+            self._say(said)
+
+    def _say(self, sentence: Sentence) -> None:
         targets = [self.channel]
         if self.per_game and sentence.gid is not None:
             if any(fact[0] in ("table", "resume") for fact in sentence.facts):
@@ -100,7 +108,7 @@ class NarratorService:
         width = min(self.link.max_text_bytes(t) for t in targets)
         lines = [(target, line) for line in sentence.irc_lines(width) for target in targets]
         if lines:
-            self.backlog.add(Post(sentence, lines))
+            self.backlog.add(Post(sentence, lines, width=width))
             self._pump()
 
     def _pump(self, everything: bool = False) -> None:

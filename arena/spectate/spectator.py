@@ -54,6 +54,7 @@ class Spectator:
                 realname="arena spectator",
                 lines_per_second=lines_per_second,
                 burst=burst,
+                paced_joins=False,  # the rate is for what people read: a game's channel is joined at once
             ),
             channels=[server.channel, *channels],
             reactor=reactor,

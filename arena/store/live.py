@@ -12,6 +12,7 @@ recorded whose end no bot may have heard is still here, for a restarted referee 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from collections.abc import Sequence
@@ -175,18 +176,28 @@ class LiveGames:
         what spectators may follow."""
         return self._load("1 = 1", ()) if gid is None else self._load("id = ?", (gid,))
 
+    def listing(self, limit: int, offset: int = 0) -> tuple[list[LiveGame], int]:
+        """``limit`` games in progress from the ``offset``-th, oldest first, as their setup
+        alone (no answers, lines, talk or bookkeeping), and how many games are in progress:
+        what a list of games shows, in two queries however many games run and however long."""
+        db = self.db
+        with db.transaction(write=False):
+            rows = db.execute(
+                f"SELECT {_SETUP} FROM live_games ORDER BY started, id LIMIT ? OFFSET ?", (limit, offset)
+            ).fetchall()
+            total = db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0]
+        return [_setup(row) for row in rows], int(total)
+
     def _load(self, where: str, args: tuple[Any, ...]) -> list[LiveGame]:
         """In one read transaction: a game's steps are not half-seen while its referee writes."""
         db = self.db
         with db.transaction(write=False):
             rows = db.execute(
-                "SELECT id, game, options, seed, deal, names, bots, place, tournament, started, resumes, state,"
-                " EXISTS (SELECT 1 FROM games WHERE games.id = live_games.id)"
-                f" FROM live_games WHERE {where} ORDER BY started, id",
-                args,
+                f"SELECT {_SETUP}, state FROM live_games WHERE {where} ORDER BY started, id", args
             ).fetchall()
             games = []
-            for gid, game, options, seed, deal, names, bots, where_, tid, started, resumes, state, recorded in rows:
+            for row in rows:
+                gid, state = row[0], row[-1]
                 history = tuple(
                     (seat, kind, _tuples(json.loads(value)))
                     for seat, kind, value in db.execute(
@@ -198,24 +209,39 @@ class LiveGames:
                 )
                 talk, answers = said.load(db, gid)
                 games.append(
-                    LiveGame(
-                        gid,
-                        game,
-                        json.loads(options),
-                        seed,
-                        None if deal is None else tuple(json.loads(deal)),
-                        tuple(json.loads(names)),
-                        tuple(json.loads(bots)),
-                        where_,
-                        tid,
-                        started,
-                        resumes,
-                        history,
-                        lines,
-                        json.loads(state),
-                        bool(recorded),
-                        talk,
-                        answers,
+                    dataclasses.replace(
+                        _setup(row[:-1]),
+                        history=history,
+                        lines=lines,
+                        state=json.loads(state),
+                        talk=talk,
+                        answers=answers,
                     )
                 )
         return games
+
+
+_SETUP = (
+    "id, game, options, seed, deal, names, bots, place, tournament, started, resumes,"
+    " EXISTS (SELECT 1 FROM games WHERE games.id = live_games.id)"
+)
+"""The columns of a live game's setup (``_setup``)."""
+
+
+def _setup(row: Sequence[Any]) -> LiveGame:
+    """A live game's setup from the ``_SETUP`` columns: nothing of its play."""
+    gid, game, options, seed, deal, names, bots, place, tid, started, resumes, recorded = row
+    return LiveGame(
+        gid,
+        game,
+        json.loads(options),
+        seed,
+        None if deal is None else tuple(json.loads(deal)),
+        tuple(json.loads(names)),
+        tuple(json.loads(bots)),
+        place,
+        tid,
+        started,
+        resumes,
+        recorded=bool(recorded),
+    )

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from flask import Flask, Response, abort, g, jsonify, url_for
+from flask import Flask, Response, abort, g, jsonify, request, url_for
 
 from ..ratings import RatingSystem
-from ..report import Links, game_body, index_page
+from ..report import Links, Pages, game_body, index_page
 from ..report.build import game_html, store_html, tournament_html
 from ..store import Store
 from ..store.export import export
 
 LIST_LIMIT = 200
 """Stored games listed on the home and store pages (the newest)."""
+LIVE_LIMIT = 50
+"""Games in progress listed on a home page (``?page=N`` for the next): a referee running
+hundreds of tables gets a page that costs the same as one running fifty, read from the
+games' setups alone (``LiveGames.listing``)."""
 
 
 def create_app(path: str, systems: Sequence[RatingSystem] | None = None) -> Flask:
@@ -50,7 +54,15 @@ def create_app(path: str, systems: Sequence[RatingSystem] | None = None) -> Flas
     @app.get("/")
     def index() -> str:
         s = store()
-        return index_page(s.games.find(limit=LIST_LIMIT), s.live.all(), s.tournaments.all(), links())
+        page = max(1, request.args.get("page", 1, type=int) or 1)
+        live, total = s.live.listing(LIVE_LIMIT, (page - 1) * LIVE_LIMIT)
+        pages = Pages(
+            first=(page - 1) * LIVE_LIMIT + 1,
+            total=total,
+            previous=url_for("index", page=page - 1) if page > 1 else None,
+            next=url_for("index", page=page + 1) if page * LIVE_LIMIT < total else None,
+        )
+        return index_page(s.games.find(limit=LIST_LIMIT), live, s.tournaments.all(), links(), pages)
 
     @app.get("/all")
     def everything() -> str:

@@ -754,3 +754,27 @@ def test_what_a_bot_reads_of_a_topic_and_of_a_referee_not_yet_there(
     second.send(b"JOIN #plain\r\n")
     joined = second.lines_until(b" 366 ")
     assert any(b" 332 second #plain :arena referee: arena" in line for line in joined)
+
+
+def test_unpaced_joins_go_out_however_slow_the_rate(make_link: MakeLink) -> None:
+    """``paced_joins=False`` (a spectator's link): JOIN and PART spend no token, so a link
+    whose messages go out one a minute joins every channel at once, its messages still paced."""
+    seen: list[str] = []
+    bob, brec = make_link("bob", channels=[f"#u{i}" for i in range(6)])
+
+    def on_membership(kind: str, nick: str, channel: str | None, new: str | None) -> None:
+        if nick == "slow":
+            seen.append(f"{kind} {channel}")
+        brec.on_membership(kind, nick, channel, new)
+
+    bob.on_membership = on_membership
+    slow, _ = make_link("slow", lines_per_second=1 / 60, burst=1, paced_joins=False)
+    with slow.reactor.mutex:
+        slow.send("bob", "first")  # the only token
+        slow.send("bob", "second")  # a minute away
+        for i in range(6):
+            slow.join(f"#u{i}")
+        slow.part("#u0")
+    brec.wait(lambda: "part #u0" in seen and "first" in brec.texts())
+    assert [f"join #u{i}" for i in range(6)] == [line for line in seen if line.startswith("join")]
+    assert "second" not in brec.texts() and slow.queued == 1, "the message waits for its token"
