@@ -22,7 +22,8 @@ the referee.
 
 With ``--narrator``, the referee runs the narrator as ``arena serve`` does with
 ``narrator.channel`` set (``#arena-live``, at ``--narrator-rate`` lines a second), and a
-person in that channel (``bench/watchers.py``) notes each line; printed besides: the lines
+person in that channel (``bench/watchers.py``) notes each line until the narrator has been
+silent for ten seconds after the last game; printed besides: the lines
 the narrator said against those it would have said had it dropped nothing (each stored
 game's table and ``arena replay --pretty`` story), the games whose end it told, the median
 and largest delay from a game's end to the line telling it, and the narrator process's CPU
@@ -63,6 +64,8 @@ REFEREE_UP = 30.0
 """Seconds the referee has to come up and answer the first registration."""
 LIVE = "#arena-live"
 """The narrated channel (``--narrator``)."""
+SETTLE = 10.0
+"""Seconds of silence after the last game that say the narrator has told what it had to."""
 
 
 @dataclass
@@ -226,7 +229,10 @@ async def play(
         await asyncio.wait_for(crowd.done.wait(), timeout)
     except TimeoutError:
         crowd.faults.append(f"not every player had played its games after {timeout} s")
-    return before, registered, cpu_seconds(referee)
+    after = cpu_seconds(referee)
+    if audience is not None:
+        await audience.settle(SETTLE, timeout)
+    return before, registered, after
 
 
 def run_wave(

@@ -30,7 +30,7 @@ from arena.store.report import channel_lines
 from bench.crowd import Crowd
 
 ROLES = re.compile(r"(\S+) \(")
-RESULT = re.compile(r"\b(g\d+) \(")
+GAME = re.compile(r"\b(g\d+)\b")
 GAME_LINK = re.compile(r'href="(/games/g\d+)"')
 
 
@@ -77,6 +77,16 @@ class Audience:
                 elif line.split(" ", 2)[1:2] == ["366"]:
                     self._joined.set()
 
+    async def settle(self, quiet: float, most: float) -> None:
+        """Until the narrator has said nothing for ``quiet`` seconds (it has told what it
+        had to), or ``most`` seconds have passed."""
+        began = time.monotonic()
+        while time.monotonic() - began < most:
+            last = self.heard[-1][0] if self.heard else began
+            if time.monotonic() - last > quiet:
+                return
+            await asyncio.sleep(0.5)
+
     def end_lags(self, crowd: Crowd) -> list[float]:
         """Seconds from each game's end (its last player reading ``END``) to the line that
         tells it in the channel, for the games whose end was told."""
@@ -90,8 +100,8 @@ class Audience:
                 games = by_seats.get(frozenset(ROLES.findall(line[len("Roles: ") :])), [])
                 if games:
                     told.setdefault(games.pop(0), at)
-            elif line.startswith("Results: "):
-                for gid in RESULT.findall(line):
+            elif line.startswith("Results"):  # ``Results: g9 (avalon) ...`` or a tally naming games
+                for gid in GAME.findall(line):
                     told.setdefault(gid, at)
         return [at - crowd.games[gid].end for gid, at in told.items() if gid in crowd.games]
 

@@ -4,6 +4,8 @@ game of a crowd comes with a line saying so, and results waiting fold into one l
 
 from __future__ import annotations
 
+import re
+
 from arena.narrate.sentence import END, PLAY, SETUP, Say, Sentence
 from arena.spectate.backlog import Backlog, Post
 from arena.spectate.focus import BRIEF, RESULT, Focus, results
@@ -79,3 +81,27 @@ def test_results_waiting_fold_into_one_line_as_many_as_it_holds() -> None:
     assert 1 < len(lines) < 10, "folded, each line as full as the width allows"
     assert [f[1] for post in lines for f in post.sentence.facts] == [f"g{i}" for i in range(10)], "in order"
     assert lines[0].sentence.plain().startswith("Results: g0 (avalon) evil wins (three fails); g1 (avalon)")
+
+
+def test_a_narration_behind_counts_the_results_it_has_yet_to_say_in_one_line() -> None:
+    width = 100  # two results a line
+    backlog = Backlog(limit=4)
+    backlog.add(Post(table("g1"), [(LIVE, "New avalon game g1.")], width=width))
+    for i in range(2, 12):
+        sentence = results([(RESULT, f"g{i}", "avalon", "evil" if i % 3 else "good", "three_fails")])
+        backlog.add(Post(sentence, [(LIVE, line) for line in sentence.irc_lines(width)], width=width))
+    assert len(backlog) <= 4
+    first = backlog.pop()
+    assert first is not None and first.sentence == table("g1"), "a game's setup is never skipped"
+    waiting = []
+    while (post := backlog.pop()) is not None:
+        waiting.append(post)
+    facts = [f for post in waiting for f in post.sentence.facts]
+    assert [f[1] for f in facts] == [f"g{i}" for i in range(2, 12)], "every result kept, in order"
+    tallied = waiting[0].lines[0][1]
+    assert tallied.startswith("Results of ") and "evil" in tallied and "good" in tallied
+    assert all(len(line.encode()) <= width for post in waiting for _, line in post.lines)
+    said = " ".join(line for post in waiting for _, line in post.lines)
+    named = sum(f" {f[1]}" in said for f in facts)
+    counted = sum(int(w) for w in re.findall(r"and (\d+) more", said))
+    assert named + counted == 10, "each game named or counted"

@@ -6,7 +6,8 @@ play of the games it has yet to tell, each replaced by one line that says how mu
 skipped, but never a game's setup (its table, its deal) or its end (the winner, the roles,
 the ratings): whoever reads the channel learns every game that was played and how it ended.
 The results of games told by their result alone (``Focus``) fold into one line while they
-wait, as many as it holds.
+wait, as many as it holds; past ``limit``, every ``Results:`` line waiting becomes one that
+counts them (how many each side won) and names as many of the games as fit.
 
 Pure: no sockets, no clock; ``NarratorService`` feeds it sentences and takes them out as
 its connection can send them.
@@ -18,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..narrate.sentence import PLAY, Say, Sentence
-from .focus import RESULT, results
+from .focus import RESULT, results, tally
 
 
 @dataclass
@@ -47,6 +48,13 @@ def skipped_notice(gid: str, lines: int, target: str) -> Post:
     """The line that says the narration skipped ``lines`` lines of game ``gid``."""
     sentence = Say(gid).add(f"(narration is behind: {lines} line{'' if lines == 1 else 's'} of {gid} skipped)").done()
     return Post(sentence, [(target, sentence.irc())], skipped=lines)
+
+
+def _tallied(posts: list[Post]) -> Post:
+    """The ``Results:`` lines waiting, as one line that counts them (``tally``)."""
+    target, width = posts[-1].lines[0][0], posts[-1].width
+    sentence = tally([fact for post in posts for fact in post.sentence.facts], width)
+    return Post(sentence, [(target, line) for line in sentence.irc_lines(width)][:1], width=width)
 
 
 class Backlog:
@@ -108,14 +116,17 @@ class Backlog:
                 assert gid is not None
                 skipped[gid] = skipped.get(gid, 0) + (post.skipped or len(post.lines))
                 last[gid] = i
-        if not skipped:
+        tallied = [i for i, post in enumerate(self._posts) if post.results]
+        if not skipped and len(tallied) < 2:
             return  # setups and ends alone: they all go out, however long that takes
         kept: deque[Post] = deque()
         for i, post in enumerate(self._posts):
             gid = post.sentence.gid
             if gid is not None and last.get(gid) == i:
                 kept.append(skipped_notice(gid, skipped[gid], post.lines[0][0]))
-            elif not (post.droppable and post.lines):
+            elif len(tallied) > 1 and i == tallied[-1]:
+                kept.append(_tallied([self._posts[t] for t in tallied]))
+            elif not (post.droppable and post.lines) and not (post.results and len(tallied) > 1):
                 kept.append(post)
         self._posts = kept
         self._lines = sum(len(post.lines) for post in kept)

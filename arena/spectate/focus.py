@@ -35,6 +35,31 @@ def results(facts: Sequence[Fact]) -> Sentence:
     return say.add(".").done()
 
 
+def tally(facts: Sequence[Fact], width: int) -> Sentence:
+    """The results of many games in one line of at most ``width`` bytes, for a narration
+    behind: how many each side won, then the games' ids, as many as fit
+    (``Results of 40 games (narration behind): evil 22, good 18: g9 g12 ... and 3 more.``)."""
+    wins: dict[str, int] = {}
+    for fact in facts:
+        wins[fact[3]] = wins.get(fact[3], 0) + 1
+    counts = ", ".join(f"{'nobody' if winner == 'none' else winner} {n}" for winner, n in sorted(wins.items()))
+    head = f"Results of {len(facts)} games (narration behind): {counts}:"
+    named = 0
+    text = head
+    for i, fact in enumerate(facts):
+        more = f" and {len(facts) - i - 1} more." if i < len(facts) - 1 else "."
+        if len((text + f" {fact[1]}" + more).encode()) > width:
+            break
+        text += f" {fact[1]}"
+        named += 1
+    rest = len(facts) - named
+    text += f" and {rest} more." if rest else "."
+    say = Say(None, stage=END).add(text)
+    for fact in facts:
+        say.fact(*fact)
+    return say.done()
+
+
 class Focus:
     """The games told in full (at most ``limit`` at once) and those told by their result."""
 
