@@ -76,6 +76,8 @@ class Watched:
     """Lines the narrator said in its channel."""
     would_say: int = 0
     ends_told: int = 0
+    ends_counted: int = 0
+    """Ends a tally of results counted without naming the games."""
     lags: list[float] = field(default_factory=list)
     """Seconds from each game's end to the narrated line telling it."""
     narrator_cpu: float = math.nan
@@ -293,7 +295,7 @@ def run_wave(
         if audience is not None:
             watched.said = len(audience.heard)
             watched.lags = audience.end_lags(crowd)
-            watched.ends_told = len(watched.lags)
+            watched.ends_told, watched.ends_counted = len(watched.lags), audience.counted()
             watched.would_say = would_say(Path(scratch) / "results.db", crowd.games)
         assert irc.pid is not None
         wave = Wave(
@@ -376,7 +378,8 @@ def watch_row(wave: Wave) -> str:
     w = wave.watched
     if w.would_say:
         out += (
-            f"; narrator lines said/would say: {w.said}/{w.would_say}, ends told: {w.ends_told}/{wave.finished},"
+            f"; narrator lines said/would say: {w.said}/{w.would_say}, ends told: {w.ends_told}/{wave.finished}"
+            f" (+{w.ends_counted} counted),"
             f" end lag median/max s: {spread(w.lags)}, CPU s: {w.narrator_cpu:.1f},"
             f" peak MB: {w.narrator_rss / 1024:.1f}"
         )

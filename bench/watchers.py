@@ -31,6 +31,7 @@ from bench.crowd import Crowd
 
 ROLES = re.compile(r"(\S+) \(")
 GAME = re.compile(r"\b(g\d+)\b")
+MORE = re.compile(r"and (\d+) more\.$")
 GAME_LINK = re.compile(r'href="(/games/g\d+)"')
 
 
@@ -86,6 +87,10 @@ class Audience:
             if time.monotonic() - last > quiet:
                 return
             await asyncio.sleep(0.5)
+
+    def counted(self) -> int:
+        """Games whose end a tally counted without naming them (``and 3 more.``)."""
+        return sum(int(m.group(1)) for _, line in self.heard if line.startswith("Results") for m in MORE.finditer(line))
 
     def end_lags(self, crowd: Crowd) -> list[float]:
         """Seconds from each game's end (its last player reading ``END``) to the line that
