@@ -116,7 +116,8 @@ class Backlog:
                 assert gid is not None
                 skipped[gid] = skipped.get(gid, 0) + (post.skipped or len(post.lines))
                 last[gid] = i
-        tallied = [i for i, post in enumerate(self._posts) if post.results]
+        channel = next((post.lines[0][0] for post in reversed(self._posts) if post.results), None)
+        tallied = [i for i, post in enumerate(self._posts) if post.results and post.lines[0][0] == channel]
         if not skipped and len(tallied) < 2:
             return  # setups and ends alone: they all go out, however long that takes
         kept: deque[Post] = deque()
@@ -126,7 +127,7 @@ class Backlog:
                 kept.append(skipped_notice(gid, skipped[gid], post.lines[0][0]))
             elif len(tallied) > 1 and i == tallied[-1]:
                 kept.append(_tallied([self._posts[t] for t in tallied]))
-            elif not (post.droppable and post.lines) and not (post.results and len(tallied) > 1):
+            elif not (post.droppable and post.lines) and not (len(tallied) > 1 and i in tallied):
                 kept.append(post)
         self._posts = kept
         self._lines = sum(len(post.lines) for post in kept)
