@@ -166,7 +166,12 @@ class RefereeService:
 
     @property
     def done(self) -> bool:
-        return self.fatal is not None or self.room.done
+        """Stopped, or every game asked for has ended and its END has reached the server
+        (while the server is reachable: a game whose END could not go out stays in progress,
+        and is told again by the next run)."""
+        if self.fatal is not None:
+            return True
+        return self.room.done and not (self.referee.writeahead.forgetting and self.link.is_connected)
 
     def start(self) -> None:
         self.link.connect()
