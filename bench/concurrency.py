@@ -20,8 +20,22 @@ one is); other faults (``ERROR`` lines, lost connections); the wall time of the 
 CPU seconds of this process (the players) and of the server, which share the machine with
 the referee.
 
+With ``--storm K``, each wave (not the one game alone) also has K bots with keys: the store
+is given their SCRAM verifiers before the referee starts (as ``arena bots add`` would), they
+dial ten at a time before the tables are seated (idle connections, which the referee never
+sees), and once every table has read its ``START`` all K send ``REGISTER ... scram=`` at
+once, then their ``PROOF`` as each ``CHALLENGE`` comes (protocol.md, section 3, from the
+standard library's hashlib and hmac). They stay out of the lobby: 1,500 more bots in it
+would be seated at 300 more tables, and every lobby ``JOIN`` goes to every member (some two
+million lines for the server and for this process's players), so the games would slow for
+reasons other than the registrations. ``--storm-lobby`` lets them join it and play a game
+each all the same. Printed below the wave: the keyed bots welcomed, the seconds from the
+first ``REGISTER`` to the last ``WELCOME``, the referee's CPU meanwhile, and the latency of
+the games that ran during the storm beside that of the wave's other games.
+
 Usage (from the checkout's root): python -m bench.concurrency [--games 1,50,150,300] [--rounds R]
     [--single G] [--delay-max MS] [--seed S] [--server ngircd|embedded] [--batch B] [--timeout S]
+    [--storm K [--storm-lobby]]
 """
 
 from __future__ import annotations
@@ -40,12 +54,34 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.irc.servers import MAX_TARGETS, LocalServer, terminate
-from bench.crowd import Crowd
+from arena.store import Store
+from arena.store.records import Verifier
+from bench.crowd import Crowd, Key
 from bench.kill_irc import environment
 
 SEATS = 5
 REFEREE_UP = 30.0
 """Seconds the referee has to come up and answer the first registration."""
+
+
+@dataclass
+class Storm:
+    """What a registration storm measured: ``len(crowd.players)`` keyed bots registering at
+    once while the wave's games run."""
+
+    crowd: Crowd
+    welcomed: int
+    began: float
+    """When the first ``REGISTER`` went out (``time.monotonic``)."""
+    ended: float
+    """When the last ``WELCOME`` came in."""
+    referee_cpu: float
+    """Referee CPU seconds from the first ``REGISTER`` to the last ``WELCOME`` (the games'
+    lines meanwhile included)."""
+
+    @property
+    def seconds(self) -> float:
+        return self.ended - self.began
 
 
 @dataclass
@@ -72,6 +108,7 @@ class Wave:
     players_cpu: float
     server_cpu: float
     crowd: Crowd
+    storm: Storm | None = None
 
     @property
     def median(self) -> float:
@@ -79,8 +116,12 @@ class Wave:
 
     @property
     def p95(self) -> float:
-        ordered = sorted(self.latencies)
-        return ordered[math.ceil(0.95 * len(ordered)) - 1] if ordered else math.nan
+        return p95(self.latencies)
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[math.ceil(0.95 * len(ordered)) - 1] if ordered else math.nan
 
 
 def cpu_seconds(pid: int) -> float:
@@ -102,7 +143,8 @@ def peak_rss(pid: int) -> int:
 def write_config(where: Path, host: str, port: int, server: str, players: int, rounds: int) -> Path:
     """The referee's config: five-seat Avalon tables started by themselves as soon as five
     bots wait, kept for ``rounds`` games; nothing paced or rationed (no outgoing rate, every
-    reply sent, the WELCOMEs of all the players queued at once); names alone (no keys)."""
+    reply sent, the WELCOMEs of all the ``players`` queued at once); names alone for bots
+    the store has no key of (a bot it has one of must prove it all the same: ``add_keys``)."""
     path = where / "config.yaml"
     path.write_text(
         f"""\
@@ -134,6 +176,16 @@ games:
     return path
 
 
+def add_keys(db: Path, keys: dict[str, Key]) -> None:
+    """What ``arena bots add`` does for each keyed bot, in one transaction: the store keeps
+    its SCRAM verifier, so its ``REGISTER`` with ``scram=`` gets a ``CHALLENGE`` (a key the
+    store does not know is refused, never stored by a registration)."""
+    now = time.time()
+    with Store(str(db)) as store, store.db.transaction():
+        for nick, key in keys.items():
+            store.bots.add(nick, "crowd", Verifier(key.salt, key.iterations, key.stored_key, key.server_key), None, now)
+
+
 def raise_file_limit(needed: int) -> None:
     """Lift this process's soft limit on open files to its hard one (the server started
     from here inherits it) when ``needed`` descriptors would not fit."""
@@ -156,22 +208,52 @@ async def warm_up(host: str, port: int, timeout: float) -> None:
     await warm.close()
 
 
-async def play(crowd: Crowd, players: int, referee: int, batch: int, timeout: float) -> tuple[float, float, float]:
+async def play(
+    crowd: Crowd,
+    players: int,
+    referee: int,
+    batch: int,
+    timeout: float,
+    storm: Crowd | None = None,
+    lobby: bool = False,
+) -> tuple[float, float, float, Storm | None]:
     """After a warm-up game, the players connected, registered and in the lobby, until each
     has played its games (or ``timeout`` seconds after the last one joined the lobby).
     Returns the referee's CPU seconds before the registrations, after them, and once every
-    game ended."""
+    game ended, and what the ``storm`` measured: its bots (keys issued) dial before the
+    games are seated, ten at a time, and register all at once when every table has read
+    its ``START``; with ``lobby``, they then join the lobby and play a game each."""
     await warm_up(crowd.host, crowd.port, timeout)
     await crowd.connect(players)
+    if storm is not None:
+        await storm.connect(len(storm.keys))
     before = cpu_seconds(referee)
     await crowd.register(batch, REFEREE_UP)
     registered = cpu_seconds(referee)
     await crowd.enter_lobby(batch)
+    measured = None
     try:
-        await asyncio.wait_for(crowd.done.wait(), timeout)
+        async with asyncio.timeout(timeout):
+            if storm is not None:
+                measured = await registration_storm(crowd, players // SEATS, storm, referee, timeout)
+                if lobby:
+                    await storm.enter_lobby(batch)
+                    await storm.done.wait()
+            await crowd.done.wait()
     except TimeoutError:
         crowd.faults.append(f"not every player had played its games after {timeout} s")
-    return before, registered, cpu_seconds(referee)
+    return before, registered, cpu_seconds(referee), measured
+
+
+async def registration_storm(crowd: Crowd, tables: int, storm: Crowd, referee: int, timeout: float) -> Storm:
+    """``storm``'s bots register at once, as soon as ``tables`` games of ``crowd`` have started."""
+    while sum(1 for g in crowd.games.values() if g.starts) < tables:
+        await asyncio.sleep(0.005)
+    cpu = cpu_seconds(referee)
+    began = time.monotonic()
+    welcomed = await storm.storm(timeout)
+    ended = max(p.welcomed for p in storm.players)
+    return Storm(storm, welcomed, began, ended, cpu_seconds(referee) - cpu)
 
 
 def run_wave(
@@ -183,14 +265,22 @@ def run_wave(
     server: str = "ngircd",
     batch: int = 100,
     timeout: float = 600.0,
+    storm: int = 0,
+    storm_lobby: bool = False,
 ) -> Wave:
-    """``games`` tables at once, ``rounds`` times, on a fresh server and referee."""
+    """``games`` tables at once, ``rounds`` times, on a fresh server and referee; with
+    ``storm``, that many keyed bots register at once once every table has started (and,
+    with ``storm_lobby``, join the lobby and play a game each)."""
     players = SEATS * games
-    raise_file_limit(players + 100)
+    raise_file_limit(players + storm + 100)
     began = time.monotonic()
     with LocalServer(server) as irc, tempfile.TemporaryDirectory(prefix="arena-concurrency-") as scratch:
         host, port = irc.address
-        config = write_config(Path(scratch), host, port, server, players, rounds)
+        config = write_config(Path(scratch), host, port, server, players + storm, rounds)
+        stormers = None
+        if storm:
+            stormers = Crowd(host, port, seed=seed + 1, delay_max=delay_max / 1000, prefix="k")
+            add_keys(Path(scratch) / "results.db", stormers.issue_keys(storm))
         with open(Path(scratch) / "referee.log", "wb") as log:
             referee = subprocess.Popen(
                 [sys.executable, "-m", "arena", "--config", str(config), "serve"],
@@ -204,7 +294,9 @@ def run_wave(
         crowd = Crowd(host, port, rounds=rounds, delay_max=delay_max / 1000, seed=seed)
         players_cpu = time.process_time()
         try:
-            before, registered, after = asyncio.run(play(crowd, players, referee.pid, batch, timeout))
+            before, registered, after, measured = asyncio.run(
+                play(crowd, players, referee.pid, batch, timeout, stormers, storm_lobby)
+            )
             rss = peak_rss(referee.pid)
         finally:
             terminate(referee, 5.0)
@@ -226,6 +318,7 @@ def run_wave(
             players_cpu=time.process_time() - players_cpu,
             server_cpu=cpu_seconds(irc.pid),
             crowd=crowd,
+            storm=measured,
         )
         tracebacks = (Path(scratch) / "referee.log").read_text(errors="replace").count("Traceback")
         if tracebacks:
@@ -251,6 +344,31 @@ def row(wave: Wave, single: float) -> str:
     )
 
 
+def storm_rows(wave: Wave) -> list[str]:
+    """What the storm did, and the games it ran beside against the wave's others."""
+    storm = wave.storm
+    if storm is None:
+        return []
+    during = [g.seconds for g in wave.crowd.finished() if g.starts and g.start < storm.ended and g.end > storm.began]
+    others = [
+        g.seconds for g in wave.crowd.finished() if g.starts and not (g.start < storm.ended and g.end > storm.began)
+    ]
+    keyed = len(storm.crowd.players)
+
+    def latencies(games: list[float]) -> str:
+        if not games:
+            return "none"
+        return f"{len(games)}, median {statistics.median(games):.3f} s, p95 {p95(games):.3f} s"
+
+    return [
+        f"    storm: {storm.welcomed}/{keyed} keyed bots welcomed in {storm.seconds:.2f} s (first REGISTER to last "
+        f"WELCOME); referee CPU {storm.referee_cpu:.2f} s, {1000 * storm.referee_cpu / keyed:.2f} ms a registration "
+        f"(the games' lines meanwhile included); {len(storm.crowd.faults)} faults",
+        f"    games running during the storm: {latencies(during)}; the others: {latencies(others)}",
+        *(f"    {fault}" for fault in storm.crowd.faults[:5]),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="1,10,50", help="tables at once, comma-separated (default 1,10,50)")
@@ -266,10 +384,19 @@ def main() -> None:
         help="players registering or joining the lobby at once (they connect ten at a time)",
     )
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a wave may take once seated")
+    parser.add_argument(
+        "--storm",
+        type=int,
+        default=0,
+        help="keyed bots (SCRAM) that register all at once when every table of a wave has started (default 0)",
+    )
+    parser.add_argument(
+        "--storm-lobby", action="store_true", help="the storm's bots then join the lobby and play a game each"
+    )
     args = parser.parse_args()
     sizes = [int(n) for n in args.games.split(",") if int(n) != 1]
 
-    def wave(games: int, rounds: int) -> Wave:
+    def wave(games: int, rounds: int, storm: int) -> Wave:
         return run_wave(
             games,
             rounds,
@@ -278,17 +405,21 @@ def main() -> None:
             server=args.server,
             batch=args.batch,
             timeout=args.timeout,
+            storm=storm,
+            storm_lobby=args.storm_lobby,
         )
 
     print(f"{args.server}, referee rate 0, players answer in 0-{args.delay_max:g} ms, games per table: {args.rounds}")
     print(HEADER)
     single = 0.0
-    for games, rounds in [(1, args.single), *((n, args.rounds) for n in sizes)]:
-        measured = wave(games, rounds)
+    for games, rounds, storm in [(1, args.single, 0), *((n, args.rounds, args.storm) for n in sizes)]:
+        measured = wave(games, rounds, storm)
         single = single or measured.median
         print(row(measured, single), flush=True)
         for fault in measured.faults[:5]:
             print(f"    {fault}")
+        for line in storm_rows(measured):
+            print(line)
 
 
 if __name__ == "__main__":
