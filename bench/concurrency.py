@@ -78,6 +78,12 @@ class Storm:
     referee_cpu: float
     """Referee CPU seconds from the first ``REGISTER`` to the last ``WELCOME`` (the games'
     lines meanwhile included)."""
+    referee_waited: float
+    """Seconds the referee was ready to run and waited for a core meanwhile (a shared machine's
+    other work)."""
+    server_cpu: float
+    players_cpu: float
+    """CPU seconds of this process (the players and the storm's bots) meanwhile."""
 
     @property
     def seconds(self) -> float:
@@ -129,6 +135,12 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         after_name = stat.read().rpartition(")")[2].split()
     return (int(after_name[11]) + int(after_name[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def runqueue_wait(pid: int) -> float:
+    """Seconds a live process has waited, ready to run, for a core (/proc/PID/schedstat)."""
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[1]) / 1e9
 
 
 def peak_rss(pid: int) -> int:
@@ -211,7 +223,7 @@ async def warm_up(host: str, port: int, timeout: float) -> None:
 async def play(
     crowd: Crowd,
     players: int,
-    referee: int,
+    pids: tuple[int, int],
     batch: int,
     timeout: float,
     storm: Crowd | None = None,
@@ -222,7 +234,9 @@ async def play(
     Returns the referee's CPU seconds before the registrations, after them, and once every
     game ended, and what the ``storm`` measured: its bots (keys issued) dial before the
     games are seated, ten at a time, and register all at once when every table has read
-    its ``START``; with ``lobby``, they then join the lobby and play a game each."""
+    its ``START``; with ``lobby``, they then join the lobby and play a game each. ``pids``:
+    the referee's and the server's."""
+    referee = pids[0]
     await warm_up(crowd.host, crowd.port, timeout)
     await crowd.connect(players)
     if storm is not None:
@@ -235,7 +249,7 @@ async def play(
     try:
         async with asyncio.timeout(timeout):
             if storm is not None:
-                measured = await registration_storm(crowd, players // SEATS, storm, referee, timeout)
+                measured = await registration_storm(crowd, players // SEATS, storm, pids, timeout)
                 if lobby:
                     await storm.enter_lobby(batch)
                     await storm.done.wait()
@@ -245,15 +259,20 @@ async def play(
     return before, registered, cpu_seconds(referee), measured
 
 
-async def registration_storm(crowd: Crowd, tables: int, storm: Crowd, referee: int, timeout: float) -> Storm:
+async def registration_storm(crowd: Crowd, tables: int, storm: Crowd, pids: tuple[int, int], timeout: float) -> Storm:
     """``storm``'s bots register at once, as soon as ``tables`` games of ``crowd`` have started."""
     while sum(1 for g in crowd.games.values() if g.starts) < tables:
         await asyncio.sleep(0.005)
-    cpu = cpu_seconds(referee)
+
+    def now() -> list[float]:
+        return [cpu_seconds(pids[0]), runqueue_wait(pids[0]), cpu_seconds(pids[1]), time.process_time()]
+
+    before = now()
     began = time.monotonic()
     welcomed = await storm.storm(timeout)
     ended = max(p.welcomed for p in storm.players)
-    return Storm(storm, welcomed, began, ended, cpu_seconds(referee) - cpu)
+    referee, waited, server, players = (b - a for a, b in zip(before, now(), strict=True))
+    return Storm(storm, welcomed, began, ended, referee, waited, server, players)
 
 
 def run_wave(
@@ -293,9 +312,11 @@ def run_wave(
             )
         crowd = Crowd(host, port, rounds=rounds, delay_max=delay_max / 1000, seed=seed)
         players_cpu = time.process_time()
+        irc_pid = irc.pid
+        assert irc_pid is not None
         try:
             before, registered, after, measured = asyncio.run(
-                play(crowd, players, referee.pid, batch, timeout, stormers, storm_lobby)
+                play(crowd, players, (referee.pid, irc_pid), batch, timeout, stormers, storm_lobby)
             )
             rss = peak_rss(referee.pid)
         finally:
@@ -363,7 +384,8 @@ def storm_rows(wave: Wave) -> list[str]:
     return [
         f"    storm: {storm.welcomed}/{keyed} keyed bots welcomed in {storm.seconds:.2f} s (first REGISTER to last "
         f"WELCOME); referee CPU {storm.referee_cpu:.2f} s, {1000 * storm.referee_cpu / keyed:.2f} ms a registration "
-        f"(the games' lines meanwhile included); {len(storm.crowd.faults)} faults",
+        f"(the games' lines meanwhile included), {storm.referee_waited:.2f} s waiting for a core; "
+        f"server CPU {storm.server_cpu:.2f} s, players {storm.players_cpu:.2f} s; {len(storm.crowd.faults)} faults",
         f"    games running during the storm: {latencies(during)}; the others: {latencies(others)}",
         *(f"    {fault}" for fault in storm.crowd.faults[:5]),
     ]
