@@ -387,6 +387,14 @@ def storm_rows(wave: Wave) -> list[str]:
         f"(the games' lines meanwhile included), {storm.referee_waited:.2f} s waiting for a core; "
         f"server CPU {storm.server_cpu:.2f} s, players {storm.players_cpu:.2f} s; {len(storm.crowd.faults)} faults",
         f"    games running during the storm: {latencies(during)}; the others: {latencies(others)}",
+        *(
+            [
+                f"    the storm's bots' own games (--storm-lobby): {len(storm.crowd.finished())} ended, "
+                f"{len(storm.crowd.misses)} WARN or TIMEOUT, {len(storm.crowd.innocent())} innocent"
+            ]
+            if storm.crowd.games
+            else []
+        ),
         *(f"    {fault}" for fault in storm.crowd.faults[:5]),
     ]
 
