@@ -12,11 +12,13 @@ spectators' channel, on a connection and in a process of its own, as ``narrator.
 it (measure with and without, alternating runs: it must cost the referee nothing). ``--watch``
 adds a spectator: the web view (``arena web``) reading that store, ten times a second, the page
 of every game in progress and the list of games, as ten browsers on live pages would, so its
-cost to the referee shows.
+cost to the referee shows. ``--kinds`` prints the referee's lines per game by kind: the verb (an
+``ASK`` with its request kind) and where it went (the channel, a DM to one nick, or one line to
+several nicks).
 
 Usage: python bench/irc_games.py [--server ngircd|embedded] [--game avalon|tuvalon] [--games N] [--players P]
                                  [--penalties] [--rate LINES_PER_SECOND] [--store [--watch]]
-                                 [--narrator]
+                                 [--narrator] [--kinds]
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +68,19 @@ def watch(path: str, ready: Any, stop: Any, reads: Any) -> None:
             time.sleep(0.1)
 
 
+def kind_of(line: str) -> str | None:
+    """A referee line's kind for ``--kinds``: its verb (an ``ASK`` with the request's kind)
+    and where it went; None for a line that is no message (JOIN, MODE, ...)."""
+    command, _, rest = line.partition(" ")
+    if command != "PRIVMSG":
+        return None
+    target, _, text = rest.partition(" :")
+    words = text.split(" ", 4)
+    verb = f"{words[0]} {words[3]}" if words[0] == "ASK" and len(words) > 3 else words[0]
+    where = "channel" if target.startswith("#") else "several" if "," in target else "dm"
+    return f"{verb} ({where})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", choices=("ngircd", "embedded"), default="ngircd")
@@ -78,6 +94,7 @@ def main() -> None:
     parser.add_argument(
         "--watch", action="store_true", help="with --store: the web view reads every game in progress 10 times a second"
     )
+    parser.add_argument("--kinds", action="store_true", help="print the referee's lines per game by verb and target")
     args = parser.parse_args()
     if args.watch and not args.store:
         parser.error("--watch needs --store (it reads the games the referee writes there)")
@@ -98,6 +115,7 @@ def main() -> None:
         marks: list[float] = []
         sent: list[int] = []
         matches: list[Match] = []
+        kinds: Counter[str] = Counter()
 
         def ended(match: Match) -> None:
             matches.append(match)
@@ -116,6 +134,17 @@ def main() -> None:
                     recorder=None if store is None else Recorder(store),
                 )
             )  # games every run
+            if args.kinds:
+                conn = services[0].link.connection.conn
+                send_raw = conn.send_raw
+
+                def counted(line: str) -> None:
+                    kind = kind_of(line)
+                    if kind is not None and matches:  # from the first END on, as ``lines`` counts
+                        kinds[kind] += 1
+                    send_raw(line)
+
+                conn.send_raw = counted
             services[0].serve(tick=0.01)
 
         scratch = tempfile.TemporaryDirectory()
@@ -173,6 +202,10 @@ def main() -> None:
         f"  referee lines per game: mean {statistics.mean(lines):.1f}, median {statistics.median(lines)}, "
         f"max {max(lines)}"
     )
+    if args.kinds:
+        games = max(1, len(matches) - 1)
+        for kind, n in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
+            print(f"    {n / games:7.2f}  {kind}")
 
 
 if __name__ == "__main__":
