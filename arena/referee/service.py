@@ -128,6 +128,7 @@ class RefereeService:
             journal=journal,
         )
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
+        self.referee.bundles = True  # a line costs: channel lines that go out together go as one
         self.referee.host_of = self.link.host_of  # wrong proofs are slowed per host too
         self.referee.member = lambda nick, channel: (
             self.link.fold(nick) in {self.link.fold(n) for n in self.link.members(channel)}
