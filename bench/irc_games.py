@@ -4,7 +4,8 @@ Ten rule-based SDK bots (seven for ``--game tuvalon``) (one reactor thread) and 
 play on a local ngircd or the embedded server. With ``--penalties`` ngircd's default flood
 penalties are on and the referee keeps the configured outgoing rate (lines per game then
 decide the time). Lines are counted as the referee's link writes them: a direct message
-to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is one line.
+to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is one line, and
+so is a bundled line of several channel messages (protocol 2, which the SDK's bots speak).
 With ``--store`` the referee keeps results in a scratch store, as ``arena serve`` does:
 every step of a game is written ahead to it before its lines go out, and every game is
 recorded and rated. With ``--narrator`` the narrator of ``arena serve`` tells the games in a
@@ -38,6 +39,7 @@ from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, NarratorConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
+from arena.protocol import unbundle
 from arena.spectate.service import narrating
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder
@@ -69,14 +71,18 @@ def watch(path: str, ready: Any, stop: Any, reads: Any) -> None:
 
 
 def kind_of(line: str) -> str | None:
-    """A referee line's kind for ``--kinds``: its verb (an ``ASK`` with the request's kind)
-    and where it went; None for a line that is no message (JOIN, MODE, ...)."""
+    """A referee line's kind for ``--kinds``: its verb (an ``ASK`` with the request's kind;
+    several for a bundled line, joined by " + ") and where it went; None for a line that is
+    no message (JOIN, MODE, ...)."""
     command, _, rest = line.partition(" ")
     if command != "PRIVMSG":
         return None
     target, _, text = rest.partition(" :")
-    words = text.split(" ", 4)
-    verb = f"{words[0]} {words[3]}" if words[0] == "ASK" and len(words) > 3 else words[0]
+    verbs = []
+    for message in unbundle(text):
+        words = message.split(" ", 4)
+        verbs.append(f"{words[0]} {words[3]}" if words[0] == "ASK" and len(words) > 3 else words[0])
+    verb = " + ".join(verbs)
     where = "channel" if target.startswith("#") else "several" if "," in target else "dm"
     return f"{verb} ({where})"
 
