@@ -68,7 +68,10 @@ class Match:
         bots: Sequence[str] | None = None,
         channel: str | None = None,
         started: float | None = None,
+        bundles: bool = False,
     ) -> None:
+        """``bundles``: channel lines that go out together travel as one line (protocol 2,
+        ``Record.bundle``)."""
         self.gid = gid
         self.game = game
         self.lines = lines
@@ -80,7 +83,7 @@ class Match:
         """Wall-clock time the game began, when it began in an earlier run of the referee
         (``restore``); None: now."""
         self.seats = Seats(names, bots)
-        self.record = Record(gid, self.seats, output)
+        self.record = Record(gid, self.seats, output, bundles)
         self.knowledge = Knowledge(game)
         self.requests = Requests(game)
         self.deadlines = Deadlines(timeouts, len(self.seats), output.after_sent)
@@ -385,8 +388,15 @@ class Match:
     def announce(self, msg: Message) -> None:
         """Say a line of the referee's own in the game channel (e.g. the rating changes after END)."""
         self.record.send(None, msg)
+        self.record.flush()
 
     def _advance(self, now: float) -> None:
+        """Move the game on (``_step``); the step's channel lines still held to go out
+        together go now."""
+        self._step(now)
+        self.record.flush()
+
+    def _step(self, now: float) -> None:
         """Publish new events, then ask for any round of decisions not yet asked.
 
         Every decision is asked, even one with a single legal choice (a good player's quest
@@ -440,6 +450,7 @@ class Match:
         self.deadlines.clear()
         self.floor.pass_floor()
         self.record.count_refusals()
+        self.record.flush()  # before the channel is left
         on_end = self.output.on_end
         if on_end is not None and not self._ended:
             self._ended = True

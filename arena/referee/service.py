@@ -132,6 +132,7 @@ class RefereeService:
             journal=journal,
         )
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
+        self.referee.bundles = True  # a line costs: channel lines that go out together go as one
         self.referee.host_of = self.link.host_of  # wrong proofs are slowed per host too
         self.referee.member = self.link.present
         if recorder is not None:
