@@ -208,3 +208,29 @@ def test_a_protocol_1_bot_gets_one_message_a_line() -> None:
     match = hub.play("avalon", NICKS, AvalonOptions(), 1)
     assert match.game.result is not None
     assert said == channel_messages(match)
+
+
+def test_a_bot_that_comes_back_speaking_protocol_1_gets_one_message_a_line_from_then_on() -> None:
+    hub, said = bundling_hub()
+    back: list[int] = []
+
+    class Older(RuleBot):
+        """Comes back, at its third vote, as a bot that reads no bundles."""
+
+        votes = 0
+
+        def decide(self, game: GameView[Any], ask: Ask) -> Any:
+            if ask.kind == "vote":
+                self.votes += 1
+                if self.votes == 3:
+                    hub.referee.on_message("p3", hub.referee.nick, "REGISTER 1 name=p3 owner=arena version=1", hub.now)
+                    back.append(len(said))
+            return super().decide(game, ask)
+
+    for i, nick in enumerate(NICKS):
+        hub.connect(nick, (Older if nick == "p3" else RuleBot)(seed=i))
+    match = hub.play("avalon", NICKS, AvalonOptions(), 1)
+    assert match.game.result is not None and back
+    assert any(len(unbundle(line)) > 1 for line in said[: back[0]]), "it bundled before"
+    assert all(len(unbundle(line)) == 1 for line in said[back[0] :])
+    assert [m for line in said for m in unbundle(line)] == channel_messages(match)

@@ -151,25 +151,16 @@ class Match:
         self.record.origin = now
         self._advance(now)
 
-    def seat_of(self, bot: str) -> int | None:
-        return self.seats.of(bot)
-
     def route(self, seat: int, nick: str | None) -> None:
-        """Where the seat's private lines go from now on: its bot's connection (after it
-        registered or changed nick), or nowhere (None: its connection is gone)."""
+        """Send the seat's private lines to its bot's connection from now on (None: nowhere, it is gone)."""
         self.seats.route(seat, nick)
         self.floor.follow(seat)
 
-    def resync(self, seat: int, now: float) -> None:
-        """Tell the seat's bot, which has just registered (again), everything it was told in
-        this game, so that it can rebuild what it knows (``resync_begin``, then
-        ``resync_rest``)."""
-        self.resync_begin(seat)
-        self.resync_rest(seat, now)
-
     @changes
     def resync_begin(self, seat: int) -> None:
-        """``RESYNC GID begin``: see ``Record.begin_replay``."""
+        """``RESYNC GID begin`` to the seat's bot, which has just registered (again): it is
+        told everything it was told in this game (``Record.begin_replay``), then, once it is
+        back in the channel, the rest (``resync_rest``)."""
         self.record.begin_replay(seat, self.channel)
 
     @changes
@@ -182,8 +173,7 @@ class Match:
 
     @changes
     def refuse_bot(self, bot: str, nick: str, code: ErrorCode, why: str, *context: str) -> bool:
-        """See ``Record.refuse_bot``: a line of ``bot``'s that broke the grammar, refused as
-        the game refuses its own."""
+        """A line of ``bot``'s that broke the grammar, refused as the game's own (``Record.refuse_bot``)."""
         return self.record.refuse_bot(bot, nick, code, why, *context)
 
     # -- taken up again after a restart ---------------------------------------------

@@ -148,6 +148,11 @@ class Record:
         if last:
             self.flush()
 
+    def stop_bundling(self) -> None:
+        """One of the game's bots came back speaking protocol 1: one message a line from now on."""
+        self.flush()
+        self.bundle = None
+
     def flush(self) -> None:
         """Send the channel lines that wait in the bundle, as one line."""
         bundle = self.bundle

@@ -392,7 +392,7 @@ class Referee:
             tell=held(gid, self.send),
             tell_many=None if self.send_many is None else held(gid, self.send_many),
             reply=held(gid, self._reply),
-            after_sent=None if self.after_sent is None else held(gid, self._after_sent(gid)),
+            after_sent=None if self.after_sent is None else held(gid, self.timetable.when_sent(self.after_sent, gid)),
             post=None if self.post is None else held(gid, posting(self.post, channel)),
             on_end=self._ended,
             on_floor=on_floor,
@@ -419,21 +419,6 @@ class Referee:
         self.timetable.touch(gid)
         if self.journal is not None:
             self.journal.touch(gid)
-
-    def _after_sent(self, gid: str) -> Callable[[Callable[[float], None]], object]:
-        """The transport's ``after_sent`` as game ``gid`` uses it: what runs once its lines
-        went out starts its clocks, so the game is looked at again after."""
-        after_sent = self.after_sent
-        assert after_sent is not None
-
-        def when_sent(then: Callable[[float], None]) -> object:
-            def went(at: float) -> None:
-                then(at)
-                self.timetable.touch(gid)
-
-            return after_sent(went)
-
-        return when_sent
 
     def _ended(self, match: Match) -> None:
         """``match`` is over: late lines about it are told so, its channel and the resyncs

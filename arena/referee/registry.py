@@ -16,6 +16,7 @@ from collections.abc import Callable
 from ..core.errors import ErrorCode
 from ..games import RESERVED_NICKS
 from ..protocol import (
+    BUNDLES_SINCE,
     BYE,
     CHALLENGE,
     PROTOCOL_VERSIONS,
@@ -119,7 +120,7 @@ class Registry:
         """Send the private lines of ``name``'s seats to ``nick`` (None: to nobody, until
         the bot registers again: whoever takes its nick meanwhile is not the bot)."""
         for match in self.matches.of(name):
-            seat = match.seat_of(name)
+            seat = match.seats.of(name)
             if seat is not None:
                 if nick is None:  # its connection is gone: the next one gets a resync of its own
                     self.rejoins.gone(match.gid, seat)
@@ -265,16 +266,25 @@ class Registry:
         if info is not None:  # the same connection again: it has heard everything already
             info.owner, info.version, info.account, info.protocol = owner, bot_version, proof.account, protocol
             self.tell(sender, welcome, True)
+            self._speaks(name, protocol)
             return
         self._bind(BotInfo(name, sender, owner, bot_version, proof.account, protocol))
         self.tell(sender, welcome, True)
+        self._speaks(name, protocol)
         # A connection that comes back is told what its seats were told before. Only a new
         # one: a resync costs the game's lines again, which a bot must not be able to
         # trigger at will by registering over and over.
         for match in self.matches.of(name):
-            seat = match.seat_of(name)
+            seat = match.seats.of(name)
             if seat is not None and (not match.over or match.suspended):
                 self.rejoins.resync(match, seat, now)
+
+    def _speaks(self, name: str, protocol: int) -> None:
+        """``name`` registered with ``protocol``: a game of its that bundles lines sends one
+        message a line from now on if it reads no bundles (protocol 1)."""
+        if protocol < BUNDLES_SINCE:
+            for match in self.matches.of(name):
+                match.record.stop_bundling()
 
     def unregister(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         info = self.bot_of(sender, account)
