@@ -23,7 +23,15 @@ from typing import Any, overload
 from .core import kit as kits
 from .core.errors import ErrorCode
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The protocol the SDK speaks, the newest the referee speaks."""
+PROTOCOL_VERSIONS = frozenset({"1", "2"})
+"""The protocols a bot may register with, as ``REGISTER`` spells them."""
+BUNDLES_SINCE = 2
+"""The protocol from which a referee line may bundle several messages (``unbundle``)."""
+BUNDLE = " ; "
+"""What separates the messages of a bundled referee line (protocol 2): no message holds it
+before its free text, since tokens hold no space and ``;`` opens no token."""
 MAX_LINE_BYTES = 400
 """What a referee line may carry: IRC's 512 bytes less the relay prefix a server adds."""
 
@@ -512,6 +520,18 @@ def parse(line: str) -> Message:
         want = str(low) if low == high else f"{low} to {high}"
         raise ProtocolError(ErrorCode.MALFORMED, f"{verb} takes {want} argument(s) before its fields, got {len(args)}")
     return Message(verb, tuple(args), fields, text)
+
+
+def unbundle(line: str) -> list[str]:
+    """The messages a referee line carries, in order: several, separated by ``BUNDLE``, in a
+    game whose bots all speak protocol 2 or later; only the last may have free text, so the
+    text (after the first " :") is never split."""
+    head, colon, text = line.partition(" :")
+    if BUNDLE not in head:
+        return [line]
+    parts = head.split(BUNDLE)
+    parts[-1] += colon + text
+    return parts
 
 
 def _check_fields(verb: str, pairs: list[tuple[str, str, str]]) -> None:

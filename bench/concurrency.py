@@ -34,8 +34,22 @@ process's CPU seconds and peak memory. Either way the table wait (from a table's
 to its ``START``, as the players heard them: the room waits for the narrator to join a new
 game's channel) is printed, and the ratio is to the single game measured the same way.
 
+With ``--storm K``, each wave (not the one game alone) also has K bots with keys: the store
+is given their SCRAM verifiers before the referee starts (as ``arena bots add`` would), they
+dial ten at a time before the tables are seated (idle connections, which the referee never
+sees), and once every table has read its ``START`` all K send ``REGISTER ... scram=`` at
+once, then their ``PROOF`` as each ``CHALLENGE`` comes (protocol.md, section 3, from the
+standard library's hashlib and hmac). They stay out of the lobby: 1,500 more bots in it
+would be seated at 300 more tables, and every lobby ``JOIN`` goes to every member (some two
+million lines for the server and for this process's players), so the games would slow for
+reasons other than the registrations. ``--storm-lobby`` lets them join it and play a game
+each all the same. Printed below the wave: the keyed bots welcomed, the seconds from the
+first ``REGISTER`` to the last ``WELCOME``, the referee's CPU meanwhile, and the latency of
+the games that ran during the storm beside that of the wave's other games.
+
 Usage (from the checkout's root): python -m bench.concurrency [--games 1,50,150,300] [--rounds R]
     [--single G] [--delay-max MS] [--seed S] [--server ngircd|embedded] [--batch B] [--timeout S]
+    [--storm K [--storm-lobby]]
     [--narrator] [--narrator-rate L] [--web RATE]
 """
 
@@ -55,7 +69,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.irc.servers import MAX_TARGETS, LocalServer, terminate
-from bench.crowd import Crowd
+from arena.store import Store
+from arena.store.records import Verifier
+from bench.crowd import Crowd, Key
 from bench.kill_irc import environment
 from bench.watchers import Audience, WebReader, would_say
 
@@ -91,6 +107,32 @@ class Watched:
 
 
 @dataclass
+class Storm:
+    """What a registration storm measured: ``len(crowd.players)`` keyed bots registering at
+    once while the wave's games run."""
+
+    crowd: Crowd
+    welcomed: int
+    began: float
+    """When the first ``REGISTER`` went out (``time.monotonic``)."""
+    ended: float
+    """When the last ``WELCOME`` came in."""
+    referee_cpu: float
+    """Referee CPU seconds from the first ``REGISTER`` to the last ``WELCOME`` (the games'
+    lines meanwhile included)."""
+    referee_waited: float
+    """Seconds the referee was ready to run and waited for a core meanwhile (a shared machine's
+    other work)."""
+    server_cpu: float
+    players_cpu: float
+    """CPU seconds of this process (the players and the storm's bots) meanwhile."""
+
+    @property
+    def seconds(self) -> float:
+        return self.ended - self.began
+
+
+@dataclass
 class Wave:
     """What one N measured."""
 
@@ -117,6 +159,7 @@ class Wave:
     table_waits: list[float] = field(default_factory=list)
     """Seconds from each game's ``TABLE`` to its ``START``, as its players heard them."""
     watched: Watched = field(default_factory=Watched)
+    storm: Storm | None = None
 
     @property
     def median(self) -> float:
@@ -124,8 +167,12 @@ class Wave:
 
     @property
     def p95(self) -> float:
-        ordered = sorted(self.latencies)
-        return ordered[math.ceil(0.95 * len(ordered)) - 1] if ordered else math.nan
+        return p95(self.latencies)
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[math.ceil(0.95 * len(ordered)) - 1] if ordered else math.nan
 
 
 def cpu_seconds(pid: int) -> float:
@@ -133,6 +180,12 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         after_name = stat.read().rpartition(")")[2].split()
     return (int(after_name[11]) + int(after_name[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def runqueue_wait(pid: int) -> float:
+    """Seconds a live process has waited, ready to run, for a core (/proc/PID/schedstat)."""
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[1]) / 1e9
 
 
 def peak_rss(pid: int) -> int:
@@ -155,7 +208,8 @@ def write_config(
 ) -> Path:
     """The referee's config: five-seat Avalon tables started by themselves as soon as five
     bots wait, kept for ``rounds`` games; nothing paced or rationed (no outgoing rate, every
-    reply sent, the WELCOMEs of all the players queued at once); names alone (no keys).
+    reply sent, the WELCOMEs of all the ``players`` queued at once); names alone for bots
+    the store has no key of (a bot it has one of must prove it all the same: ``add_keys``).
     ``narrator``: the narrated channel's line rate, None = no narrator."""
     path = where / "config.yaml"
     told = "" if narrator is None else f'narrator:\n  channel: "{LIVE}"\n  lines_per_second: {narrator}\n'
@@ -190,6 +244,16 @@ games:
     return path
 
 
+def add_keys(db: Path, keys: dict[str, Key]) -> None:
+    """What ``arena bots add`` does for each keyed bot, in one transaction: the store keeps
+    its SCRAM verifier, so its ``REGISTER`` with ``scram=`` gets a ``CHALLENGE`` (a key the
+    store does not know is refused, never stored by a registration)."""
+    now = time.time()
+    with Store(str(db)) as store, store.db.transaction():
+        for nick, key in keys.items():
+            store.bots.add(nick, "crowd", Verifier(key.salt, key.iterations, key.stored_key, key.server_key), None, now)
+
+
 def raise_file_limit(needed: int) -> None:
     """Lift this process's soft limit on open files to its hard one (the server started
     from here inherits it) when ``needed`` descriptors would not fit."""
@@ -213,28 +277,65 @@ async def warm_up(host: str, port: int, timeout: float) -> None:
 
 
 async def play(
-    crowd: Crowd, players: int, referee: int, batch: int, timeout: float, audience: Audience | None = None
-) -> tuple[float, float, float]:
+    crowd: Crowd,
+    players: int,
+    pids: tuple[int, int],
+    batch: int,
+    timeout: float,
+    storm: Crowd | None = None,
+    lobby: bool = False,
+    audience: Audience | None = None,
+) -> tuple[float, float, float, Storm | None]:
     """After a warm-up game, the players connected, registered and in the lobby, until each
     has played its games (or ``timeout`` seconds after the last one joined the lobby).
     Returns the referee's CPU seconds before the registrations, after them, and once every
-    game ended. The ``audience`` joins its channel before the players enter the lobby."""
+    game ended, and what the ``storm`` measured: its bots (keys issued) dial before the
+    games are seated, ten at a time, and register all at once when every table has read
+    its ``START``; with ``lobby``, they then join the lobby and play a game each. ``pids``:
+    the referee's and the server's. The ``audience`` joins its channel before the players
+    enter the lobby, and hears the narrator out after the last game."""
+    referee = pids[0]
     await warm_up(crowd.host, crowd.port, timeout)
     await crowd.connect(players)
+    if storm is not None:
+        await storm.connect(len(storm.keys))
     before = cpu_seconds(referee)
     await crowd.register(batch, REFEREE_UP)
     registered = cpu_seconds(referee)
     if audience is not None:
         await audience.join()
     await crowd.enter_lobby(batch)
+    measured = None
     try:
-        await asyncio.wait_for(crowd.done.wait(), timeout)
+        async with asyncio.timeout(timeout):
+            if storm is not None:
+                measured = await registration_storm(crowd, players // SEATS, storm, pids, timeout)
+                if lobby:
+                    await storm.enter_lobby(batch)
+                    await storm.done.wait()
+            await crowd.done.wait()
     except TimeoutError:
         crowd.faults.append(f"not every player had played its games after {timeout} s")
     after = cpu_seconds(referee)
     if audience is not None:
         await audience.settle(SETTLE, timeout)
-    return before, registered, after
+    return before, registered, after, measured
+
+
+async def registration_storm(crowd: Crowd, tables: int, storm: Crowd, pids: tuple[int, int], timeout: float) -> Storm:
+    """``storm``'s bots register at once, as soon as ``tables`` games of ``crowd`` have started."""
+    while sum(1 for g in crowd.games.values() if g.starts) < tables:
+        await asyncio.sleep(0.005)
+
+    def now() -> list[float]:
+        return [cpu_seconds(pids[0]), runqueue_wait(pids[0]), cpu_seconds(pids[1]), time.process_time()]
+
+    before = now()
+    began = time.monotonic()
+    welcomed = await storm.storm(timeout)
+    ended = max(p.welcomed for p in storm.players)
+    referee, waited, server, players = (b - a for a, b in zip(before, now(), strict=True))
+    return Storm(storm, welcomed, began, ended, referee, waited, server, players)
 
 
 def run_wave(
@@ -246,18 +347,26 @@ def run_wave(
     server: str = "ngircd",
     batch: int = 100,
     timeout: float = 600.0,
+    storm: int = 0,
+    storm_lobby: bool = False,
     narrator: float | None = None,
     web: float = 0.0,
 ) -> Wave:
-    """``games`` tables at once, ``rounds`` times, on a fresh server and referee; with the
-    narrator at ``narrator`` lines a second (None: none) and a web reader at ``web`` rounds
-    a second (0: none)."""
+    """``games`` tables at once, ``rounds`` times, on a fresh server and referee; with
+    ``storm``, that many keyed bots register at once once every table has started (and,
+    with ``storm_lobby``, join the lobby and play a game each); with the narrator at
+    ``narrator`` lines a second (None: none) and a web reader at ``web`` rounds a second
+    (0: none)."""
     players = SEATS * games
-    raise_file_limit(players + 100)
+    raise_file_limit(players + storm + 100)
     began = time.monotonic()
     with LocalServer(server) as irc, tempfile.TemporaryDirectory(prefix="arena-concurrency-") as scratch:
         host, port = irc.address
-        config = write_config(Path(scratch), host, port, server, players, rounds, narrator)
+        config = write_config(Path(scratch), host, port, server, players + storm, rounds, narrator)
+        stormers = None
+        if storm:
+            stormers = Crowd(host, port, seed=seed + 1, delay_max=delay_max / 1000, prefix="k")
+            add_keys(Path(scratch) / "results.db", stormers.issue_keys(storm))
         with open(Path(scratch) / "referee.log", "wb") as log:
             referee = subprocess.Popen(
                 [sys.executable, "-m", "arena", "--config", str(config), "serve"],
@@ -275,8 +384,12 @@ def run_wave(
         if web:
             viewer, reader = start_web(config, scratch, web)
         players_cpu = time.process_time()
+        irc_pid = irc.pid
+        assert irc_pid is not None
         try:
-            before, registered, after = asyncio.run(play(crowd, players, referee.pid, batch, timeout, audience))
+            before, registered, after, measured = asyncio.run(
+                play(crowd, players, (referee.pid, irc_pid), batch, timeout, stormers, storm_lobby, audience)
+            )
             rss = peak_rss(referee.pid)
             if narrator is not None:
                 narrating = children(referee.pid)[0]
@@ -317,6 +430,7 @@ def run_wave(
             crowd=crowd,
             table_waits=[g.start - g.table for g in crowd.finished() if g.starts and g.table < g.start],
             watched=watched,
+            storm=measured,
         )
         tracebacks = (Path(scratch) / "referee.log").read_text(errors="replace").count("Traceback")
         if tracebacks:
@@ -392,6 +506,40 @@ def watch_row(wave: Wave) -> str:
     return out
 
 
+def storm_rows(wave: Wave) -> list[str]:
+    """What the storm did, and the games it ran beside against the wave's others."""
+    storm = wave.storm
+    if storm is None:
+        return []
+    during = [g.seconds for g in wave.crowd.finished() if g.starts and g.start < storm.ended and g.end > storm.began]
+    others = [
+        g.seconds for g in wave.crowd.finished() if g.starts and not (g.start < storm.ended and g.end > storm.began)
+    ]
+    keyed = len(storm.crowd.players)
+
+    def latencies(games: list[float]) -> str:
+        if not games:
+            return "none"
+        return f"{len(games)}, median {statistics.median(games):.3f} s, p95 {p95(games):.3f} s"
+
+    return [
+        f"    storm: {storm.welcomed}/{keyed} keyed bots welcomed in {storm.seconds:.2f} s (first REGISTER to last "
+        f"WELCOME); referee CPU {storm.referee_cpu:.2f} s, {1000 * storm.referee_cpu / keyed:.2f} ms a registration "
+        f"(the games' lines meanwhile included), {storm.referee_waited:.2f} s waiting for a core; "
+        f"server CPU {storm.server_cpu:.2f} s, players {storm.players_cpu:.2f} s; {len(storm.crowd.faults)} faults",
+        f"    games running during the storm: {latencies(during)}; the others: {latencies(others)}",
+        *(
+            [
+                f"    the storm's bots' own games (--storm-lobby): {len(storm.crowd.finished())} ended, "
+                f"{len(storm.crowd.misses)} WARN or TIMEOUT, {len(storm.crowd.innocent())} innocent"
+            ]
+            if storm.crowd.games
+            else []
+        ),
+        *(f"    {fault}" for fault in storm.crowd.faults[:5]),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="1,10,50", help="tables at once, comma-separated (default 1,10,50)")
@@ -410,10 +558,19 @@ def main() -> None:
     parser.add_argument("--narrator", action="store_true", help="run the narrator (narrator.channel set)")
     parser.add_argument("--narrator-rate", type=float, default=1.0, help="its lines a second (default 1, 0 = no limit)")
     parser.add_argument("--web", type=float, default=0.0, help="read arena web, RATE rounds a second (default 0: no)")
+    parser.add_argument(
+        "--storm",
+        type=int,
+        default=0,
+        help="keyed bots (SCRAM) that register all at once when every table of a wave has started (default 0)",
+    )
+    parser.add_argument(
+        "--storm-lobby", action="store_true", help="the storm's bots then join the lobby and play a game each"
+    )
     args = parser.parse_args()
     sizes = [int(n) for n in args.games.split(",") if int(n) != 1]
 
-    def wave(games: int, rounds: int) -> Wave:
+    def wave(games: int, rounds: int, storm: int) -> Wave:
         return run_wave(
             games,
             rounds,
@@ -424,6 +581,8 @@ def main() -> None:
             timeout=args.timeout,
             narrator=args.narrator_rate if args.narrator else None,
             web=args.web,
+            storm=storm,
+            storm_lobby=args.storm_lobby,
         )
 
     watching = (f", narrator at {args.narrator_rate:g} lines/s" if args.narrator else "") + (
@@ -435,13 +594,15 @@ def main() -> None:
     )
     print(HEADER)
     single = 0.0
-    for games, rounds in [(1, args.single), *((n, args.rounds) for n in sizes)]:
-        measured = wave(games, rounds)
+    for games, rounds, storm in [(1, args.single, 0), *((n, args.rounds, args.storm) for n in sizes)]:
+        measured = wave(games, rounds, storm)
         single = single or measured.median
         print(row(measured, single))
         print(watch_row(measured), flush=True)
         for fault in measured.faults[:5]:
             print(f"    {fault}")
+        for line in storm_rows(measured):
+            print(line)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,18 @@ need continued lines (protocol.md, section 2): a ``more=true`` is counted as a f
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import random
+import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 READ_SIZE = 65536
+SCRAM_ITERATIONS = (4096, 100_000)
+"""The iteration counts a ``CHALLENGE`` may name (protocol.md, section 3)."""
 CONNECT_BATCH = 10
 """Players dialling at once: ngircd listens with a backlog of 10, and a burst of connections
 past it can leave one that the client thinks open and the server never accepted."""
@@ -48,6 +54,51 @@ def parse(text: str) -> tuple[str, list[str], dict[str, str]]:
         elif word and not fields:
             args.append(word)
     return words[0], args, fields
+
+
+def _hmac(key: bytes, text: bytes) -> bytes:
+    return hmac.new(key, text, hashlib.sha256).digest()
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+@dataclass(frozen=True)
+class Key:
+    """A bot's key and what SCRAM-SHA-256 derives from it for one salt (RFC 5802, section 3).
+
+    Its operator makes it (``make_key``): the arena keeps ``salt``, ``iterations``,
+    ``stored_key`` and ``server_key``, the bot the secret. The bot keeps ``client_key`` and
+    ``server_key`` too, as RFC 5802 (section 5.1) lets a client cache them for a salt it was
+    given before: the PBKDF2 is then paid once, when the key is made, not at every
+    registration in this process (where it would hold up the players answering in games)."""
+
+    secret: str
+    salt: bytes
+    iterations: int
+    client_key: bytes
+    server_key: bytes
+
+    @property
+    def stored_key(self) -> bytes:
+        return hashlib.sha256(self.client_key).digest()
+
+    def for_salt(self, salt: bytes, iterations: int) -> tuple[bytes, bytes]:
+        """ClientKey and ServerKey for the salt and count a ``CHALLENGE`` names."""
+        if (salt, iterations) == (self.salt, self.iterations):
+            return self.client_key, self.server_key
+        salted = hashlib.pbkdf2_hmac("sha256", self.secret.encode(), salt, iterations)
+        return _hmac(salted, b"Client Key"), _hmac(salted, b"Server Key")
+
+
+def make_key(iterations: int = SCRAM_ITERATIONS[0]) -> Key:
+    """A fresh key of 32 letters and digits (as ``arena bots add`` prints) with a fresh salt."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    secret = "".join(secrets.choice(alphabet) for _ in range(32))
+    salt = secrets.token_bytes(16)
+    salted = hashlib.pbkdf2_hmac("sha256", secret.encode(), salt, iterations)
+    return Key(secret, salt, iterations, _hmac(salted, b"Client Key"), _hmac(salted, b"Server Key"))
 
 
 @dataclass
@@ -96,6 +147,8 @@ class Crowd:
     seed: int = 1
     prefix: str = "p"
     """Nicks are the prefix and a number."""
+    keys: dict[str, Key] = field(default_factory=dict)
+    """The key of each nick that registers with one (``issue_keys``), by SCRAM."""
     players: list[Player] = field(default_factory=list)
     games: dict[str, Game] = field(default_factory=dict)
     misses: set[Miss] = field(default_factory=set)
@@ -118,6 +171,22 @@ class Crowd:
             self.players.extend(group)
             self._left += len(group)
 
+    def issue_keys(self, count: int) -> dict[str, Key]:
+        """Keys for the next ``count`` players to connect, as their operator makes them: the
+        arena must be given each one's verifier before they register."""
+        first = len(self.players)
+        issued = {f"{self.prefix}{i}": make_key() for i in range(first, first + count)}
+        self.keys.update(issued)
+        return issued
+
+    async def storm(self, timeout: float = 60.0) -> int:
+        """Every player registers at once (none waits for another's ``WELCOME``); how many
+        were welcomed within ``timeout`` seconds."""
+        answers = await asyncio.gather(
+            *(asyncio.wait_for(p.register(timeout), timeout) for p in self.players), return_exceptions=True
+        )
+        return sum(1 for a in answers if a is True)
+
     async def register(self, batch: int = 100, timeout: float = 30.0) -> None:
         """Every player registered. The first retries until the referee is there (a
         registration sent to a nick nobody holds is answered ``401`` and lost); the rest
@@ -131,7 +200,7 @@ class Crowd:
         for at in range(0, len(rest), batch):
             answers = await asyncio.gather(*(p.register(timeout) for p in rest[at : at + batch]))
             if not all(answers):
-                raise RuntimeError(f"the referee {self.referee} left during the registrations")
+                raise RuntimeError(f"the referee {self.referee} refused a registration or left")
 
     async def enter_lobby(self, batch: int = 100) -> None:
         """Every player in the lobby, ``batch`` at a time (each batch's names list read
@@ -188,6 +257,13 @@ class Player:
         self._welcome = asyncio.Event()
         self._names_end = asyncio.Event()
         self._registration: asyncio.Future[bool] | None = None
+        self.key = crowd.keys.get(nick)
+        self._scram: tuple[str, str] | None = None
+        """The open SCRAM exchange: client-first-message-bare, then the ServerSignature expected."""
+        self.asked = 0.0
+        """When it sent its last ``REGISTER`` (``time.monotonic``)."""
+        self.welcomed = 0.0
+        """When it read its ``WELCOME``."""
 
     async def open(self) -> None:
         reader, self._writer = await asyncio.open_connection(self.crowd.host, self.crowd.port)
@@ -201,10 +277,55 @@ class Player:
             raise ConnectionError(f"{self.nick}: the connection ended before the server's welcome")
 
     async def register(self, timeout: float) -> bool:
-        """True on the referee's ``WELCOME``, False when the server says nobody holds its nick."""
+        """True on the referee's ``WELCOME`` (signed with its key, for a player that has
+        one), False on an ``ERROR`` or when the server says nobody holds its nick."""
         self._registration = asyncio.get_running_loop().create_future()
-        self.send(f"PRIVMSG {self.crowd.referee} :REGISTER 1 name={self.nick} owner=crowd version=1")
+        line = f"PRIVMSG {self.crowd.referee} :REGISTER 1 name={self.nick} owner=crowd version=1"
+        if self.key is not None:
+            bare = f"n={self.nick},r={_b64(secrets.token_bytes(18))}"
+            self._scram = (bare, "")
+            line += f" scram={_b64(f'n,,{bare}'.encode())}"
+        self.asked = time.monotonic()
+        self.send(line)
         return await asyncio.wait_for(self._registration, timeout)
+
+    def _challenge(self, fields: dict[str, str]) -> None:
+        """SCRAM's third step (protocol.md, section 3): check the server-first-message,
+        prove the key and keep the signature the ``WELCOME`` must carry."""
+        if self.key is None or self._scram is None or self._scram[1]:
+            return
+        bare = self._scram[0]
+        server_first = base64.b64decode(fields.get("scram", "")).decode()
+        attributes = dict(part.split("=", 1) for part in server_first.split(",") if "=" in part)
+        nonce, salt, count = attributes.get("r", ""), attributes.get("s", ""), attributes.get("i", "")
+        low, high = SCRAM_ITERATIONS
+        client_nonce = bare.partition(",r=")[2]
+        if not (nonce.startswith(client_nonce) and len(nonce) > len(client_nonce) and salt and count.isdigit()):
+            return self._refused(f"not a challenge from the referee: {server_first}")
+        if not low <= int(count) <= high:
+            return self._refused(f"a challenge of {count} iterations")
+        client_key, server_key = self.key.for_salt(base64.b64decode(salt), int(count))
+        without_proof = f"c=biws,r={nonce}"
+        auth = f"{bare},{server_first},{without_proof}".encode()
+        signature = _hmac(hashlib.sha256(client_key).digest(), auth)
+        proof = bytes(a ^ b for a, b in zip(client_key, signature, strict=True))
+        self._scram = (bare, _b64(_hmac(server_key, auth)))
+        final = f"{without_proof},p={_b64(proof)}"
+        self.send(f"PRIVMSG {self.crowd.referee} :PROOF scram={_b64(final.encode())}")
+
+    def _signed(self, fields: dict[str, str]) -> bool:
+        """Whether a ``WELCOME`` may be believed: with a key, only if it carries the
+        ServerSignature of this exchange (compared in constant time)."""
+        if self.key is None:
+            return True
+        expected = "" if self._scram is None else self._scram[1]
+        server_final = base64.b64decode(fields.get("scram", "")).decode(errors="replace")
+        return bool(expected) and hmac.compare_digest(server_final.encode(), f"v={expected}".encode())
+
+    def _refused(self, why: str) -> None:
+        self.crowd.faults.append(f"{self.nick}: {why}")
+        if self._registration is not None and not self._registration.done():
+            self._registration.set_result(False)
 
     async def enter_lobby(self) -> None:
         self._names_end.clear()
@@ -255,11 +376,20 @@ class Player:
         verb, args, fields = parse(text)
         if fields.get("more") == "true":
             self.crowd.faults.append(f"{self.nick}: a continued line: {text}")
+        if verb == "CHALLENGE":
+            self._challenge(fields)
+            return
         if verb == "WELCOME":
+            if not self._signed(fields):
+                return self._refused(f"a WELCOME without the referee's signature: {text}")
             self.registered = True
+            self._scram = None
+            self.welcomed = time.monotonic()
             if self._registration is not None and not self._registration.done():
                 self._registration.set_result(True)
             return
+        if verb == "ERROR" and not self.registered:
+            return self._refused(text)
         if verb == "ERROR" or (verb == "BYE" and self.played < self.crowd.rounds):
             self.crowd.faults.append(f"{self.nick}: {text}")
         if not self.registered or not args:

@@ -4,7 +4,8 @@ Ten rule-based SDK bots (seven for ``--game tuvalon``) (one reactor thread) and 
 play on a local ngircd or the embedded server. With ``--penalties`` ngircd's default flood
 penalties are on and the referee keeps the configured outgoing rate (lines per game then
 decide the time). Lines are counted as the referee's link writes them: a direct message
-to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is one line.
+to several nicks at once (``PRIVMSG a,b :...``, where the server takes it) is one line, and
+so is a bundled line of several channel messages (protocol 2, which the SDK's bots speak).
 With ``--store`` the referee keeps results in a scratch store, as ``arena serve`` does:
 every step of a game is written ahead to it before its lines go out, and every game is
 recorded and rated. With ``--narrator`` the narrator of ``arena serve`` tells the games in a
@@ -12,11 +13,13 @@ spectators' channel, on a connection and in a process of its own, as ``narrator.
 it (measure with and without, alternating runs: it must cost the referee nothing). ``--watch``
 adds a spectator: the web view (``arena web``) reading that store, ten times a second, the page
 of every game in progress and the list of games, as ten browsers on live pages would, so its
-cost to the referee shows.
+cost to the referee shows. ``--kinds`` prints the referee's lines per game by kind: the verb (an
+``ASK`` with its request kind) and where it went (the channel, a DM to one nick, or one line to
+several nicks).
 
 Usage: python bench/irc_games.py [--server ngircd|embedded] [--game avalon|tuvalon] [--games N] [--players P]
                                  [--penalties] [--rate LINES_PER_SECOND] [--store [--watch]]
-                                 [--narrator]
+                                 [--narrator] [--kinds]
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +39,7 @@ from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, NarratorConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
+from arena.protocol import unbundle
 from arena.spectate.service import narrating
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder
@@ -65,6 +70,23 @@ def watch(path: str, ready: Any, stop: Any, reads: Any) -> None:
             time.sleep(0.1)
 
 
+def kind_of(line: str) -> str | None:
+    """A referee line's kind for ``--kinds``: its verb (an ``ASK`` with the request's kind;
+    several for a bundled line, joined by " + ") and where it went; None for a line that is
+    no message (JOIN, MODE, ...)."""
+    command, _, rest = line.partition(" ")
+    if command != "PRIVMSG":
+        return None
+    target, _, text = rest.partition(" :")
+    verbs = []
+    for message in unbundle(text):
+        words = message.split(" ", 4)
+        verbs.append(f"{words[0]} {words[3]}" if words[0] == "ASK" and len(words) > 3 else words[0])
+    verb = " + ".join(verbs)
+    where = "channel" if target.startswith("#") else "several" if "," in target else "dm"
+    return f"{verb} ({where})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", choices=("ngircd", "embedded"), default="ngircd")
@@ -78,6 +100,7 @@ def main() -> None:
     parser.add_argument(
         "--watch", action="store_true", help="with --store: the web view reads every game in progress 10 times a second"
     )
+    parser.add_argument("--kinds", action="store_true", help="print the referee's lines per game by verb and target")
     args = parser.parse_args()
     if args.watch and not args.store:
         parser.error("--watch needs --store (it reads the games the referee writes there)")
@@ -98,6 +121,7 @@ def main() -> None:
         marks: list[float] = []
         sent: list[int] = []
         matches: list[Match] = []
+        kinds: Counter[str] = Counter()
 
         def ended(match: Match) -> None:
             matches.append(match)
@@ -116,6 +140,17 @@ def main() -> None:
                     recorder=None if store is None else Recorder(store),
                 )
             )  # games every run
+            if args.kinds:
+                conn = services[0].link.connection.conn
+                send_raw = conn.send_raw
+
+                def counted(line: str) -> None:
+                    kind = kind_of(line)
+                    if kind is not None and matches:  # from the first END on, as ``lines`` counts
+                        kinds[kind] += 1
+                    send_raw(line)
+
+                conn.send_raw = counted
             services[0].serve(tick=0.01)
 
         scratch = tempfile.TemporaryDirectory()
@@ -173,6 +208,10 @@ def main() -> None:
         f"  referee lines per game: mean {statistics.mean(lines):.1f}, median {statistics.median(lines)}, "
         f"max {max(lines)}"
     )
+    if args.kinds:
+        games = max(1, len(matches) - 1)
+        for kind, n in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
+            print(f"    {n / games:7.2f}  {kind}")
 
 
 if __name__ == "__main__":

@@ -125,7 +125,7 @@ function checkTopic(topic) {
 function register() {
   if (registered || !topicOk || !inLobby) return;
   const name = opts.name || opts.nick;
-  let line = `REGISTER 1 name=${name} owner=plain_bot.js version=1.0`;
+  let line = `REGISTER 2 name=${name} owner=plain_bot.js version=1.0`;   // §3: protocol 2
   scram = null;
   if (opts.key) {   // §3: the key is never sent; SCRAM-SHA-256 proves it, and the referee proves itself
     const nonce = crypto.randomBytes(18).toString('base64');
@@ -191,7 +191,16 @@ function parseProtocol(text) {
 }
 const list = (value) => (value ? value.split(',') : []);   // an empty value is an empty list
 
+// §2 bundled lines (protocol 2): several messages, split at " ; " before the free text.
 function onRefereeLine(target, text) {
+  const cut = text.indexOf(' :');
+  const head = cut >= 0 ? text.slice(0, cut) : text;
+  const parts = head.split(' ; ');
+  parts[parts.length - 1] += cut >= 0 ? text.slice(cut) : '';
+  for (const part of parts) onRefereeMessage(target, part);
+}
+
+function onRefereeMessage(target, text) {
   const where = lower(target) === lower(nick) ? 'dm' : lower(target);
   let msg = parseProtocol(text);
   // §2 continued lines: hold a part with more=true; the next part from the same place has the

@@ -101,6 +101,8 @@ def main() -> None:
     scram: dict[str, str] = {}  # the exchange under way: our nonce, then the signature the WELCOME must carry
 
     def register() -> str:
+        # Protocol 1: one message a line (protocol 2 adds bundled lines, section 2; the
+        # referee still takes 1, and sends a game with a bot of 1 one message a line).
         line = f"REGISTER 1 name={args.name or args.nick} owner=arena version=1.0"
         scram.clear()
         if args.key:

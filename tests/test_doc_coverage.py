@@ -437,7 +437,7 @@ def case_unknown_command() -> Message:
 
 
 def case_unsupported_version() -> Message:
-    return Table().error("zed", "REGISTER 2 name=zed")
+    return Table().error("zed", "REGISTER 3 name=zed")
 
 
 def case_name_invalid() -> Message:
@@ -617,7 +617,7 @@ def case_spent_power() -> Message:
 CHECKLIST = [
     pytest.param("MALFORMED", case_malformed, id="a non-numeric request id"),
     pytest.param("UNKNOWN_COMMAND", case_unknown_command, id="a verb only the referee sends"),
-    pytest.param("UNSUPPORTED_VERSION", case_unsupported_version, id="REGISTER 2"),
+    pytest.param("UNSUPPORTED_VERSION", case_unsupported_version, id="REGISTER 3"),
     pytest.param("NAME_INVALID", case_name_invalid, id="the nick all"),
     pytest.param("AUTH_FAILED", case_auth_failed, id="no key where keys are required"),
     pytest.param("NAME_TAKEN", case_name_taken, id="a name another connection plays"),

@@ -279,7 +279,7 @@ def test_a_seat_is_played_by_its_bot_never_by_whoever_holds_its_nick() -> None:
     reply = wire.register("back", victim, keys[victim])
     assert [m.verb for m in reply[:2]] == [WELCOME, RESYNC]  # then what the seat was told meanwhile
     assert match.nicks[0] == "back"
-    seat = match.seat_of(victim)
+    seat = match.seats.of(victim)
     assert seat is not None
     decision = match.game.decision_for(seat)
     if decision is not None:

@@ -674,7 +674,7 @@ def test_rename_keeps_the_seat() -> None:
 
     squatter = rename(hub, match, player, "renamed")
     renamed_at = len(match.transcript)
-    assert match.nicks[seat] == "renamed" and match.seat_of(old) == seat, "the seat stays its bot's"
+    assert match.nicks[seat] == "renamed" and match.seats.of(old) == seat, "the seat stays its bot's"
 
     check_refused(hub, match, squatter, f"ANSWER {gid} {rid} reject", ErrorCode.NOT_REGISTERED, gid)
 

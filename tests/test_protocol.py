@@ -43,6 +43,7 @@ from arena.protocol import (
     parse,
     redacted,
     register_verbs,
+    unbundle,
     unpack_scram,
     valid_nick,
 )
@@ -53,7 +54,7 @@ SEATS = ["alice", "bob", "carol", "dave", "erin"]
 CANONICAL: list[tuple[Message, str]] = [
     (
         Message.make(REGISTER, PROTOCOL_VERSION, name="rulebot", owner="alice", version="1.2"),
-        "REGISTER 1 name=rulebot owner=alice version=1.2",
+        "REGISTER 2 name=rulebot owner=alice version=1.2",
     ),
     (Message.make(UNREGISTER), "UNREGISTER"),
     (Message.make(WHO), "WHO"),
@@ -63,7 +64,7 @@ CANONICAL: list[tuple[Message, str]] = [
     # SCRAM messages travel base64'd, "=" padding and all: a value holds "=" after the first.
     (
         Message.make(REGISTER, PROTOCOL_VERSION, name="k", scram=pack_scram("n,,n=bob,r=abc+/=")),
-        "REGISTER 1 name=k scram=biwsbj1ib2Iscj1hYmMrLz0=",
+        "REGISTER 2 name=k scram=biwsbj1ib2Iscj1hYmMrLz0=",
     ),
     (
         Message.make("CHALLENGE", name="k", scram="cj1hYmNkZWYscz1BQT09LGk9NDA5Ng=="),
@@ -665,3 +666,18 @@ def test_secrets_are_hidden_from_logs() -> None:
         redacted("REGISTER 1 name=a scram=abc= key=K3y owner=o :free text key=x")
         == "REGISTER 1 name=a scram=*** key=*** owner=o :free text key=x"
     )
+
+
+def test_a_bundled_line_splits_into_its_messages_before_its_free_text() -> None:
+    """protocol.md, section 2, "Bundled lines": the parts are split at " ; " up to the
+    free text, which may hold " ; " itself and stays whole."""
+    line = "VOTES g4 approve=bob result=rejected rejections=1 ; ASK g4 9 team to=erin options=a,b"
+    assert unbundle(line) == ["VOTES g4 approve=bob result=rejected rejections=1", "ASK g4 9 team to=erin options=a,b"]
+    assert unbundle("SPEECH g1 player=a ; ERROR CODE g1 :one ; two") == [
+        "SPEECH g1 player=a",
+        "ERROR CODE g1 :one ; two",
+    ]
+    assert unbundle("ERROR CODE g1 :one ; two") == ["ERROR CODE g1 :one ; two"]
+    assert unbundle("END g1 winner=good") == ["END g1 winner=good"]
+    for part in unbundle(line):
+        parse(part)

@@ -92,7 +92,7 @@ def test_hello_registers_with_protocol_version_1() -> None:
     line = Session(Recorder(), "alice", REF).hello()
     msg = parse(line)
     assert msg.verb == REGISTER
-    assert msg.args == (str(PROTOCOL_VERSION),) == ("1",)
+    assert msg.args == (str(PROTOCOL_VERSION),) == ("2",)
     assert (msg.get("name"), msg.get("owner"), msg.get("version")) == ("alice", "tests", "9.9")
     assert parse(Session(Bot(), "x", REF).hello()).fields == {"name": "x", "owner": "anonymous", "version": "0.1"}
 

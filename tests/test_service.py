@@ -72,7 +72,7 @@ def test_the_wait_is_reported_periodically_once_started(caplog: pytest.LogCaptur
     try:
         end = time.monotonic() + 0.5
         while time.monotonic() < end:
-            service.reactor.process_once(0.01)
+            service.turn(0.01)
     finally:
         service.link.close()
     reports = [r for r in caplog.records if r.getMessage().startswith("waiting for bots:")]

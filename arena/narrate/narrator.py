@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..core import kit as kits
 from ..irc.link import strip_controls
-from ..protocol import END, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse, topic_referee
+from ..protocol import END, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse, topic_referee, unbundle
 from .sentence import SETUP, Say, Sentence
 
 Heard = tuple[str | None, str] | tuple[str, str, tuple[str, ...]]
@@ -53,14 +53,15 @@ class Narrator:
         if sender.lower() != self.referee.lower():
             gid = self.channels.get(folded)
             return [] if gid is None else self._told(self.games[gid].talk(sender, strip_controls(text)))
-        try:
-            msg = parse(text)
-        except ProtocolError:
-            return []  # the referee's free text (answers to !status): no game event
         parts = self._parts.setdefault(folded, Reassembler())
         said: list[Sentence] = []
-        for whole in parts.add(msg):
-            said += self._referee(folded, whole, at)
+        for line in unbundle(text):  # a line may carry several messages (protocol 2)
+            try:
+                msg = parse(line)
+            except ProtocolError:
+                continue  # the referee's free text (answers to !status): no game event
+            for whole in parts.add(msg):
+                said += self._referee(folded, whole, at)
         return self._told(said)
 
     def _told(self, said: list[Sentence]) -> list[Sentence]:

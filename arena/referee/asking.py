@@ -105,6 +105,7 @@ class Asker:
         """Give the request's seats ``seconds`` to answer it, from when its lines go out;
         their answers' latency counts from then too."""
         seats = request.seats  # (its own set: those who answer before it goes out are done)
+        self.record.flush()  # the clock starts when the request has gone out, not before
         went = self.requests.sent(seats, request.rid, now, self.queued)
         self.deadlines.start(request.rid, seats, seconds, now, len(self.record.transcript), went)
 

@@ -177,10 +177,10 @@ def run_demo(
                     raise TimeoutError(f"the demo did not finish {counted(games, 'game')} in {timeout:.0f} s")
                 if service.fatal:
                     raise RuntimeError(service.fatal)
-                service.reactor.process_once(0.05)
+                service.turn(0.05)
             end = time.monotonic() + 2
             while time.monotonic() < end and (service.link.queued or any(b.poll() is None for b in bots)):
-                service.reactor.process_once(0.05)
+                service.turn(0.05)
         finally:
             if raw:
                 spectator.close()

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..core.game import Result
-from ..protocol import MAX_LINE_BYTES, Message, ProtocolError, parse
+from ..protocol import MAX_LINE_BYTES, Message, ProtocolError, parse, unbundle
 from ..sdk.answers import Reply
 from ..sdk.bot import Bot
 from ..sdk.session import Session
@@ -233,14 +233,11 @@ class LocalHub:
                             for line, said in replies:
                                 queue.append((addressee.nick, ref, line, said if messages else None))
                         continue
-                    if msg is None:
-                        try:
-                            msg = parse(text)  # once for every listener: the line is the same for all
-                        except ProtocolError:
-                            continue  # words for people (an operator's !status): no bot reads them
-                    for session in hearers:
-                        for line, said in session.replies(msg):
-                            queue.append((session.nick, ref, line, said if messages else None))
+                    # (parsed once for every listener: the line is the same for all)
+                    for heard in (msg,) if msg is not None else self._read(text):
+                        for session in hearers:
+                            for line, said in session.replies(heard):
+                                queue.append((session.nick, ref, line, said if messages else None))
                     continue
                 if low != to_referee:
                     chatters = sessions.values() if low == channel else self._in(low) if low in games else None
@@ -254,6 +251,16 @@ class LocalHub:
             if not self._sent:
                 return
             self._went_out()
+
+    @staticmethod
+    def _read(text: str) -> list[Message]:
+        """The messages of a channel line that came as text alone: one, or several where
+        the referee bundles them (protocol 2); none for words for people (an operator's
+        ``!status``), which no bot reads."""
+        try:
+            return [parse(part) for part in unbundle(text)]
+        except ProtocolError:
+            return []
 
     def _in(self, channel: str) -> list[Session]:
         """The bots in game channel ``channel`` (folded), in the order they joined: a line
@@ -310,13 +317,9 @@ class LocalHub:
                 if hearers is not None:
                     if low == channel:
                         self.channel_log.append(text)
-                    if msg is None:
-                        try:
-                            msg = parse(text)
-                        except ProtocolError:
-                            continue  # words for people: no bot reads them
-                    for session in hearers:
-                        self._think(session, clock, session.replies, msg)
+                    for heard in (msg,) if msg is not None else self._read(text):
+                        for session in hearers:
+                            self._think(session, clock, session.replies, heard)
                 else:
                     addressee = sessions.get(low)
                     if addressee is None:

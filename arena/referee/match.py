@@ -68,7 +68,10 @@ class Match:
         bots: Sequence[str] | None = None,
         channel: str | None = None,
         started: float | None = None,
+        bundles: bool = False,
     ) -> None:
+        """``bundles``: channel lines that go out together travel as one line (protocol 2,
+        ``Record.bundle``)."""
         self.gid = gid
         self.game = game
         self.lines = lines
@@ -80,7 +83,7 @@ class Match:
         """Wall-clock time the game began, when it began in an earlier run of the referee
         (``restore``); None: now."""
         self.seats = Seats(names, bots)
-        self.record = Record(gid, self.seats, output)
+        self.record = Record(gid, self.seats, output, bundles)
         self.knowledge = Knowledge(game)
         self.requests = Requests(game)
         self.deadlines = Deadlines(timeouts, len(self.seats), output.after_sent)
@@ -148,25 +151,16 @@ class Match:
         self.record.origin = now
         self._advance(now)
 
-    def seat_of(self, bot: str) -> int | None:
-        return self.seats.of(bot)
-
     def route(self, seat: int, nick: str | None) -> None:
-        """Where the seat's private lines go from now on: its bot's connection (after it
-        registered or changed nick), or nowhere (None: its connection is gone)."""
+        """Send the seat's private lines to its bot's connection from now on (None: nowhere, it is gone)."""
         self.seats.route(seat, nick)
         self.floor.follow(seat)
 
-    def resync(self, seat: int, now: float) -> None:
-        """Tell the seat's bot, which has just registered (again), everything it was told in
-        this game, so that it can rebuild what it knows (``resync_begin``, then
-        ``resync_rest``)."""
-        self.resync_begin(seat)
-        self.resync_rest(seat, now)
-
     @changes
     def resync_begin(self, seat: int) -> None:
-        """``RESYNC GID begin``: see ``Record.begin_replay``."""
+        """``RESYNC GID begin`` to the seat's bot, which has just registered (again): it is
+        told everything it was told in this game (``Record.begin_replay``), then, once it is
+        back in the channel, the rest (``resync_rest``)."""
         self.record.begin_replay(seat, self.channel)
 
     @changes
@@ -179,8 +173,7 @@ class Match:
 
     @changes
     def refuse_bot(self, bot: str, nick: str, code: ErrorCode, why: str, *context: str) -> bool:
-        """See ``Record.refuse_bot``: a line of ``bot``'s that broke the grammar, refused as
-        the game refuses its own."""
+        """A line of ``bot``'s that broke the grammar, refused as the game's own (``Record.refuse_bot``)."""
         return self.record.refuse_bot(bot, nick, code, why, *context)
 
     # -- taken up again after a restart ---------------------------------------------
@@ -385,8 +378,15 @@ class Match:
     def announce(self, msg: Message) -> None:
         """Say a line of the referee's own in the game channel (e.g. the rating changes after END)."""
         self.record.send(None, msg)
+        self.record.flush()
 
     def _advance(self, now: float) -> None:
+        """Move the game on (``_step``); the step's channel lines still held to go out
+        together go now."""
+        self._step(now)
+        self.record.flush()
+
+    def _step(self, now: float) -> None:
         """Publish new events, then ask for any round of decisions not yet asked.
 
         Every decision is asked, even one with a single legal choice (a good player's quest
@@ -440,6 +440,7 @@ class Match:
         self.deadlines.clear()
         self.floor.pass_floor()
         self.record.count_refusals()
+        self.record.flush()  # before the channel is left
         on_end = self.output.on_end
         if on_end is not None and not self._ended:
             self._ended = True

@@ -14,7 +14,7 @@ from ..core.errors import ErrorCode
 from ..core.events import Event
 from ..core.game import Game
 from ..core.said import Answer, Talk
-from ..protocol import ASK, ERROR, RESYNC, WARN, Message, parse
+from ..protocol import ASK, BUNDLE, ERROR, MAX_LINE_BYTES, RESYNC, WARN, Message, parse
 from .output import MatchOutput
 from .seats import Seats
 from .state import Counted, Kept, MatchState
@@ -45,10 +45,15 @@ class Record:
     """The lines a game sent, to whom and whose knowledge each is, and what its players said;
     every line of the game goes out through here, so nothing sent is left out of it."""
 
-    def __init__(self, gid: str, seats: Seats, output: MatchOutput) -> None:
+    def __init__(self, gid: str, seats: Seats, output: MatchOutput, bundles: bool = False) -> None:
         self.gid = gid
         self.seats = seats
         self.output = output
+        self.bundle: list[str] | None = [] if bundles else None
+        """Where channel lines wait to go out together, as one line of messages separated by
+        ``BUNDLE`` (protocol 2), when the game bundles (None: it does not). ``flush`` sends
+        them: before any other line of the game, before a request's clock starts, and at the
+        end of each step. The transcript keeps each message as its own line."""
         self.transcript: list[tuple[str | None, str]] = []
         """Every line sent, with its addressee (None: the channel) — the game as people saw it —
         except refusals past ``REFUSALS_KEPT`` per seat: at the end, one line per seat and code
@@ -80,9 +85,19 @@ class Record:
 
     def send_lines(self, nick: str | None, lines: list[str], msg: Message) -> None:
         output = self.output
+        bundle = self.bundle
         if nick is None:
             seat, away = None, False
+            if bundle is not None:
+                if len(lines) == 1:
+                    self.told.append(None)
+                    self.transcript.append((None, lines[0]))
+                    self._hold(lines[0], msg.text is not None)
+                    return
+                self.flush()  # a continued message is never bundled: its parts come back to back
         else:
+            if bundle:
+                self.flush()
             low, seats = nick.lower(), self.seats
             seat, away = seats.at[low], low in seats.away
         post = output.post
@@ -106,6 +121,8 @@ class Record:
         (the transcript still says who got it), formatted once."""
         lines = msg.lines()
         tell_many = self.output.tell_many
+        if self.bundle:
+            self.flush()
         if len(nicks) < 2 or tell_many is None:
             for nick in nicks:
                 self.send_lines(nick, lines, msg)
@@ -119,6 +136,29 @@ class Record:
                 self.transcript.append((nick, line))
             if present:
                 tell_many(present, line)
+
+    def _hold(self, line: str, last: bool) -> None:
+        """Add a channel line to the bundle, which goes out first if the line would make it
+        too long; a line with free text ends it (only the last message may have text)."""
+        bundle = self.bundle
+        assert bundle is not None
+        if bundle and len(BUNDLE.join((*bundle, line)).encode()) > MAX_LINE_BYTES:
+            self.flush()
+        bundle.append(line)
+        if last:
+            self.flush()
+
+    def stop_bundling(self) -> None:
+        """One of the game's bots came back speaking protocol 1: one message a line from now on."""
+        self.flush()
+        self.bundle = None
+
+    def flush(self) -> None:
+        """Send the channel lines that wait in the bundle, as one line."""
+        bundle = self.bundle
+        if bundle:
+            self.output.say(BUNDLE.join(bundle))
+            bundle.clear()
 
     def publish(self, events: Sequence[Event], lines: Lines) -> None:
         """Say the events' lines. Where one line can reach several nicks (``tell_many``),
@@ -163,6 +203,8 @@ class Record:
         first ``REFUSALS_KEPT`` per seat and counts the rest (see ``transcript``)."""
         msg = Message.make(ERROR, code.value, self.gid, *context, text=why)
         lines = msg.lines()
+        if self.bundle:
+            self.flush()
         if self.kept[seat] < REFUSALS_KEPT:
             self.kept[seat] += 1
             self.transcript.extend((nick, line) for line in lines)
@@ -220,6 +262,7 @@ class Record:
         """``RESYNC GID begin seat=NICK channel=CHANNEL``: the bot rejoins the channel on
         it. The rest of the block may wait until it is in (``replay``): a channel line
         said before it gets there would otherwise be lost to it."""
+        self.flush()
         begin = Message.make(RESYNC, self.gid, "begin", seat=self.seats.names[seat])
         if channel is not None:
             begin.fields["channel"] = channel

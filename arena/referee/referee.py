@@ -24,6 +24,7 @@ from ..games import GAMES, LINES, rebuild
 from ..store import LiveGame
 from ..protocol import (
     ANSWER,
+    BUNDLES_SINCE,
     ERROR,
     PROOF,
     REGISTER,
@@ -119,6 +120,11 @@ class Referee:
         the floor runs in a moderated channel and the speaker is voiced."""
         self._channel_games: dict[str, Match] = {}
         """Game channels to their running match, to judge what players say there."""
+        self.bundles = False
+        """Set by a transport that pays per line (IRC): a game whose bots all speak protocol 2
+        and that asks nothing in secret sends the channel lines that go out together as one
+        (``Record.bundle``). A secret request's DM between two channel lines would keep them
+        apart, and so tell that it was sent."""
         # (``send`` read when a pause is said: a transport or a test may replace it)
         self.writeahead = WriteAhead(
             journal, lambda target, text: self.send(target, text), lambda: self._now, self.on_game_end, after_sent
@@ -386,16 +392,23 @@ class Referee:
             tell=held(gid, self.send),
             tell_many=None if self.send_many is None else held(gid, self.send_many),
             reply=held(gid, self._reply),
-            after_sent=None if self.after_sent is None else held(gid, self._after_sent(gid)),
+            after_sent=None if self.after_sent is None else held(gid, self.timetable.when_sent(self.after_sent, gid)),
             post=None if self.post is None else held(gid, posting(self.post, channel)),
             on_end=self._ended,
             on_floor=on_floor,
             on_change=functools.partial(self._changed, gid),
         )
-        match = Match(gid, game, names, LINES[game.name], self.timeouts, output, bots=bots, channel=channel)
         by_name = self.registry.by_name
-        for seat, bot in enumerate(bots):
-            info = by_name.get(bot.lower())
+        infos = [by_name.get(bot.lower()) for bot in bots]
+        bundles = (
+            self.bundles
+            and not game.secret_kinds
+            and all(info is not None and info.protocol >= BUNDLES_SINCE for info in infos)
+        )
+        match = Match(
+            gid, game, names, LINES[game.name], self.timeouts, output, bots=bots, channel=channel, bundles=bundles
+        )
+        for seat, info in enumerate(infos):
             match.route(seat, None if info is None else info.nick)
         self.matches[gid] = match
         self._channel_games[channel.lower()] = match
@@ -406,21 +419,6 @@ class Referee:
         self.timetable.touch(gid)
         if self.journal is not None:
             self.journal.touch(gid)
-
-    def _after_sent(self, gid: str) -> Callable[[Callable[[float], None]], object]:
-        """The transport's ``after_sent`` as game ``gid`` uses it: what runs once its lines
-        went out starts its clocks, so the game is looked at again after."""
-        after_sent = self.after_sent
-        assert after_sent is not None
-
-        def when_sent(then: Callable[[float], None]) -> object:
-            def went(at: float) -> None:
-                then(at)
-                self.timetable.touch(gid)
-
-            return after_sent(went)
-
-        return when_sent
 
     def _ended(self, match: Match) -> None:
         """``match`` is over: late lines about it are told so, its channel and the resyncs

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from ..core.errors import ErrorCode
 from ..games import RESERVED_NICKS
 from ..protocol import (
+    BUNDLES_SINCE,
     BYE,
     CHALLENGE,
-    PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
     REGISTERED,
     SCRAM,
     WELCOME,
@@ -53,6 +54,8 @@ class BotInfo:
     account: str | None = None
     """The services account that proved it, if one did: every line of it must come from
     that account."""
+    protocol: int = 1
+    """The protocol it registered with: a game bundles lines only when all its bots speak 2."""
 
 
 class Registry:
@@ -117,7 +120,7 @@ class Registry:
         """Send the private lines of ``name``'s seats to ``nick`` (None: to nobody, until
         the bot registers again: whoever takes its nick meanwhile is not the bot)."""
         for match in self.matches.of(name):
-            seat = match.seat_of(name)
+            seat = match.seats.of(name)
             if seat is not None:
                 if nick is None:  # its connection is gone: the next one gets a resync of its own
                     self.rejoins.gone(match.gid, seat)
@@ -151,11 +154,11 @@ class Registry:
 
     def register(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         version = msg.args[0]
-        if version != str(PROTOCOL_VERSION):
+        if version not in PROTOCOL_VERSIONS:
             self.error(
                 sender,
                 ErrorCode.UNSUPPORTED_VERSION,
-                f"this referee speaks protocol {PROTOCOL_VERSION}, not {version[:10]}",
+                f"this referee speaks protocols {', '.join(sorted(PROTOCOL_VERSIONS))}, not {version[:10]}",
             )
             return
         if not valid_nick(sender):
@@ -203,7 +206,7 @@ class Registry:
                 None if scram is None else unpack_scram(scram),
                 account,
                 self._host(sender),
-                (owner, bot_version),
+                (owner, bot_version, int(version)),
             )
         except (AuthError, ProtocolError) as exc:
             self.error(sender, exc.code, exc.reason)
@@ -211,7 +214,7 @@ class Registry:
         if isinstance(outcome, Challenge):
             self.tell(sender, Message.make(CHALLENGE, name=name, scram=pack_scram(outcome.server_first)), False)
             return
-        self._admit(sender, name, owner, bot_version, outcome, now, {})
+        self._admit(sender, name, (owner, bot_version, int(version)), outcome, now, {})
 
     def proof(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         """The bot's proof of its key (SCRAM's client-final-message): admitted, the bot gets
@@ -221,19 +224,19 @@ class Registry:
         except (AuthError, ProtocolError) as exc:
             self.error(sender, exc.code, exc.reason)
             return
-        owner, bot_version = admitted.context
         self._admit(
-            sender, admitted.name, owner, bot_version, admitted.proof, now, {SCRAM: pack_scram(admitted.server_final)}
+            sender, admitted.name, admitted.context, admitted.proof, now, {SCRAM: pack_scram(admitted.server_final)}
         )
 
     def _host(self, sender: str) -> str | None:
         return None if self.host_of is None else self.host_of(sender)
 
     def _admit(
-        self, sender: str, name: str, owner: str, bot_version: str, proof: Proof, now: float, signed: dict[str, str]
+        self, sender: str, name: str, said: tuple[str, str, int], proof: Proof, now: float, signed: dict[str, str]
     ) -> None:
-        """``sender`` proved it is bot ``name`` (``signed``: the referee's proof in return,
-        for WELCOME)."""
+        """``sender`` proved it is bot ``name``, which ``said`` its owner, its version and the
+        protocol it speaks (``signed``: the referee's proof in return, for WELCOME)."""
+        owner, bot_version, protocol = said
         holder = self.by_name.get(name.lower())
         if holder is not None and holder.nick.lower() != sender.lower():
             if proof.how == "name":  # nothing proves this connection is the bot rather than the holder
@@ -258,21 +261,30 @@ class Registry:
             )
         # The WELCOME goes in line with the games' lines: a bot obeys none of the referee's
         # lines before it (section 3), so a TABLE or RESYNC sent after it must not overtake it.
-        welcome = Message.make(WELCOME, sender, protocol=PROTOCOL_VERSION, name=name, **signed)
+        welcome = Message.make(WELCOME, sender, protocol=protocol, name=name, **signed)
         info = self.by_name.get(name.lower())
         if info is not None:  # the same connection again: it has heard everything already
-            info.owner, info.version, info.account = owner, bot_version, proof.account
+            info.owner, info.version, info.account, info.protocol = owner, bot_version, proof.account, protocol
             self.tell(sender, welcome, True)
+            self._speaks(name, protocol)
             return
-        self._bind(BotInfo(name, sender, owner, bot_version, proof.account))
+        self._bind(BotInfo(name, sender, owner, bot_version, proof.account, protocol))
         self.tell(sender, welcome, True)
+        self._speaks(name, protocol)
         # A connection that comes back is told what its seats were told before. Only a new
         # one: a resync costs the game's lines again, which a bot must not be able to
         # trigger at will by registering over and over.
         for match in self.matches.of(name):
-            seat = match.seat_of(name)
+            seat = match.seats.of(name)
             if seat is not None and (not match.over or match.suspended):
                 self.rejoins.resync(match, seat, now)
+
+    def _speaks(self, name: str, protocol: int) -> None:
+        """``name`` registered with ``protocol``: a game of its that bundles lines sends one
+        message a line from now on if it reads no bundles (protocol 1)."""
+        if protocol < BUNDLES_SINCE:
+            for match in self.matches.of(name):
+                match.record.stop_bundling()
 
     def unregister(self, sender: str, msg: Message, now: float, account: str | None, line: str) -> None:
         info = self.bot_of(sender, account)

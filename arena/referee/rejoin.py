@@ -41,7 +41,8 @@ class Rejoins:
         seconds pass."""
         nick = match.nicks[seat]
         if self.member is None or match.channel is None or match.over or self.member(nick, match.channel):
-            match.resync(seat, now)  # (a game over says nothing more in its channel: its block ends with END)
+            match.resync_begin(seat)  # (a game over says nothing more in its channel: its block ends with END)
+            match.resync_rest(seat, now)
             return
         match.resync_begin(seat)
         self._drop(match.gid, seat)  # (a wait starting again goes last)

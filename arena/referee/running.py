@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import TypeVar, overload
 
 from .match import Match
@@ -82,6 +82,21 @@ class Timetable:
     def touch(self, gid: str) -> None:
         """``gid`` may have changed: look at it again before saying what is next."""
         self._touched[gid] = None
+
+    def when_sent(
+        self, after_sent: Callable[[Callable[[float], None]], object], gid: str
+    ) -> Callable[[Callable[[float], None]], object]:
+        """A transport's ``after_sent`` as game ``gid`` uses it: what runs once its lines
+        went out starts its clocks, so the game is looked at again after."""
+
+        def register(then: Callable[[float], None]) -> object:
+            def went(at: float) -> None:
+                then(at)
+                self.touch(gid)
+
+            return after_sent(went)
+
+        return register
 
     def _settle(self) -> None:
         at, heap = self._at, self._heap

@@ -22,6 +22,7 @@ from ..core.keys import new_key
 from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..protocol import referee_topic
 from .budget import ReplyBudget
+from .deferred import Deferred
 from .lobby import Lobby, Seater
 from .identity import Identities
 from .journal import Journal
@@ -106,6 +107,8 @@ class RefereeService:
             on_nick_state=self._nick_state,
         )
         self.reactor = self.link.reactor
+        self.deferred = Deferred(self._handle, self.link.fold)
+        """Registrations read in a storm, handled a few at a time after each turn's game lines."""
         identities = Identities(
             recorder.store.bots if recorder is not None else None,
             require_key=config.identity.require_key,
@@ -129,6 +132,7 @@ class RefereeService:
             journal=journal,
         )
         self.referee.mode = self.link.mode  # moderated game channels where the server has modes
+        self.referee.bundles = True  # a line costs: channel lines that go out together go as one
         self.referee.host_of = self.link.host_of  # wrong proofs are slowed per host too
         self.referee.member = self.link.present
         if recorder is not None:
@@ -166,7 +170,12 @@ class RefereeService:
 
     @property
     def done(self) -> bool:
-        return self.fatal is not None or self.room.done
+        """Stopped, or every game asked for has ended and its END has reached the server
+        (while the server is reachable: a game whose END could not go out stays in progress,
+        and is told again by the next run)."""
+        if self.fatal is not None:
+            return True
+        return self.room.done and not (self.referee.writeahead.forgetting and self.link.is_connected)
 
     def start(self) -> None:
         self.link.connect()
@@ -179,23 +188,25 @@ class RefereeService:
         self.start()
         try:
             while not self.done:
-                self._turn(tick)
+                self.turn(tick)
         finally:
             self.link.close("the referee is leaving", drain_timeout=2.0)
             end = time.monotonic() + 2.0
             while self.link.queued and time.monotonic() < end:
-                self.reactor.process_once(0.05)
+                self.turn(0.05)
 
-    def _turn(self, tick: float) -> None:
+    def turn(self, tick: float) -> None:
         """One turn of the reactor (its ``process_once``): what the server sent since the
-        last turn is handled, and its games' steps stored, in one commit (``Referee.batch``),
-        before the scheduled work runs (the wake-ups, what waited for lines to go out)."""
+        last turn is handled (registrations last, a few milliseconds' worth: ``Deferred``),
+        and its games' steps stored, in one commit (``Referee.batch``), before the scheduled
+        work runs (the wake-ups, what waited for lines to go out)."""
         reactor = self.reactor
         sockets = reactor.sockets
         if sockets:
-            readable, _, _ = select.select(sockets, [], [], tick)
+            readable, _, _ = select.select(sockets, [], [], 0 if self.deferred else tick)
             with self.referee.batch():
                 reactor.process_data(readable)
+                self.deferred.run()
         else:
             time.sleep(tick)
         with self.referee.batch():
@@ -267,12 +278,18 @@ class RefereeService:
             text = strip_controls(text)
             if not text:
                 return
-        now = self.clock()
         if target.lower() == self.lobby_channel.lower() and text.startswith("!"):
-            self.room.command(sender, text, now)
+            self.room.command(sender, text, self.clock())
             return
+        account = self.link.account_of(sender)  # (as of this very line, however long it waits)
+        if self.link.is_me(target) and self.deferred.keep(sender, target, text, account):
+            return  # a registration: after the games' lines of this turn
+        self._handle(sender, target, text, account)
+
+    def _handle(self, sender: str, target: str, text: str, account: str | None) -> None:
+        now = self.clock()
         self.referee.nick = self.link.nick  # DMs to whatever nick the server gave us are ours
-        self.referee.on_message(sender, target, text, now, self.link.account_of(sender))
+        self.referee.on_message(sender, target, text, now, account)
         self.room.after(now)
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
@@ -283,6 +300,7 @@ class RefereeService:
                     self._took_up = True
                     self.room.take_up(self.clock())
             return
+        self.deferred.flush(nick)  # (what it said before this happened is handled first)
         now = self.clock()
         if kind == "quit":
             self.referee.on_leave(nick)

@@ -57,6 +57,9 @@ class WriteAhead:
         """Batches open (``batch``): a commit waits for the outermost one to end."""
         self._due = False
         """Whether a commit waits for the batch to end."""
+        self.forgetting: set[str] = set()
+        """Games recorded whose END has not reached the server yet: they are still in
+        progress for a restart (``finish``), until it has."""
         self._ending: list[Match] = []
         """Games that ended inside the batch: their end is stored with its commit, and they
         are recorded then (``end``)."""
@@ -278,5 +281,11 @@ class WriteAhead:
             if self.after_sent is None:
                 self.behind(gid, journal.forget, gid)
             else:  # once END and what follows it are written to the server, not merely queued
-                self.behind(gid, self.after_sent, lambda at: journal.forget(gid))
+                self.forgetting.add(gid)
+
+                def forget(at: float) -> None:
+                    journal.forget(gid)
+                    self.forgetting.discard(gid)
+
+                self.behind(gid, self.after_sent, forget)
         return None

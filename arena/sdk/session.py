@@ -18,6 +18,7 @@ from typing import Any
 from ..core.words import counted
 from ..protocol import (
     ASK,
+    BUNDLE,
     BYE,
     CHALLENGE,
     END,
@@ -36,6 +37,7 @@ from ..protocol import (
     ProtocolError,
     Reassembler,
     parse,
+    unbundle,
 )
 from .answers import Reply, Requests, answer_reply, value_of
 from .bot import Answer, Bot, audit
@@ -142,6 +144,10 @@ class Session:
         """
         if sender.lower() != self.referee.lower():
             return []
+        if BUNDLE in text:  # perhaps several messages (protocol 2)
+            parts = unbundle(text)
+            if len(parts) > 1:
+                return [line for part in parts for line in self.feed(sender, part, channel)]
         try:
             msg = _read(text)
         except ProtocolError:

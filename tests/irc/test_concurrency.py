@@ -1,7 +1,8 @@
 """Ten tables at once on one referee process (``arena serve`` on ngircd), against fifty
 players on plain sockets that know only protocol.md (``bench/crowd.py``): every game starts
 and ends for all its players, and no deadline is missed. ``bench/concurrency.py``'s work at
-a small scale, judged by the lines the players read, never by seconds."""
+a small scale, judged by the lines the players read, never by seconds; and keyed bots
+registering all at once beside running games (``--storm``)."""
 
 from __future__ import annotations
 
@@ -27,3 +28,20 @@ def test_ten_tables_at_once_all_end_and_nobody_misses_a_deadline() -> None:
         assert player.played == 1, player.nick
         assert len(player.started) == 1 and player.started == player.ended, player.nick
         assert player.answered, player.nick
+
+
+def test_keyed_bots_registering_at_once_cost_no_running_game_a_deadline() -> None:
+    """Fifty bots prove their keys by SCRAM all at once while five tables play: every one is
+    welcomed (its signature checked), and no player of the running games is warned."""
+    require_ngircd()
+    wave = run_wave(5, 1, seed=11, timeout=60.0, storm=50)
+    assert wave.storm is not None
+    storm = wave.storm
+    assert storm.welcomed == 50
+    assert storm.crowd.faults == [] and wave.faults == []
+    assert all(p.registered for p in storm.crowd.players)
+    assert wave.crowd.misses == set()
+    during = [g for g in wave.crowd.games.values() if g.start < storm.ended and g.end > storm.began]
+    assert during  # the storm began once every table had started: it ran beside their games
+    for game in during:
+        assert (game.starts, game.ends) == (SEATS, SEATS)

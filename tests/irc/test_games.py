@@ -20,7 +20,7 @@ from arena.config import Config, GameDefaults, IdentityConfig, LobbyConfig, Serv
 from arena.core.options import Options
 from arena.irc.link import IrcLink, LinkSettings, ReactorThread
 from arena.irc.servers import LocalServer
-from arena.protocol import parse
+from arena.protocol import parse, unbundle
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder as GameRecorder
 from arena.referee.service import RefereeService
@@ -201,10 +201,13 @@ class Arena:
         self.bots.stop()
 
     def public_lines(self, gid: str) -> list[str]:
+        """The game's channel messages as the spectator read them, one by one (a line of
+        several, protocol 2's bundles, split)."""
         return [
-            t
+            message
             for s, target, t in self.spectator_log.messages
             if target == f"{self.config.server.channel}-{gid}" and s == self.referee
+            for message in unbundle(t)
         ]
 
     def seen_from_start(self, match: Match) -> list[str]:
@@ -368,7 +371,8 @@ def test_control_characters_cannot_inject_or_reach_the_channel(irc_server: Local
     referee_lines = [t for s, _, t in arena.spectator_log.messages if s == "arena"]
     assert referee_lines and not any(CONTROL.search(t) for t in referee_lines)
     for text in referee_lines:
-        parse(text)  # every channel line of the referee is valid protocol
+        for message in unbundle(text):
+            parse(message)  # every channel message of the referee is valid protocol
     assert "evil" not in match.names
 
 
@@ -448,11 +452,12 @@ def test_ratings_are_the_referees_next_line_after_end_before_it_leaves(irc_serve
             seen += watcher.lines_until(b"PART " + channel, timeout=GAME_WAIT)
         arena.wait()
     told = [
-        line.split(b" :", 1)[1].split(b" ")[0]
+        message.split(" ")[0]
         for line in seen
         if line.startswith(b":arena!") and b" PRIVMSG " + channel + b" :" in line
+        for message in unbundle(line.decode().split(" :", 1)[1])
     ]
-    assert told[-2:] == [b"END", b"RATINGS"] and seen[-1].startswith(b":arena!")
+    assert told[-2:] == ["END", "RATINGS"] and seen[-1].startswith(b":arena!")
 
 
 class Slow(RuleBot):

@@ -20,7 +20,7 @@ import pytest
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
 from arena.games.werewolf.options import WerewolfOptions
 from arena.irc.servers import LocalServer, ngircd_available
-from arena.protocol import parse
+from arena.protocol import BUNDLE, parse
 
 from ..scripted import scripted
 from .test_games import FAST, Arena
@@ -140,6 +140,8 @@ def test_five_js_bots_play_avalon(ngircd: LocalServer) -> None:
     assert all(p.returncode == 0 for p in js.procs), logs  # --games 1: each left after its END
     # Every JS bot was asked and answered in private (its ROLE, quest cards by DM).
     assert {nick for nick, text in js.to_them if text.startswith("ROLE")} == set(js.nicks)
+    # They speak protocol 2: the channel's lines went bundled (section 2), and they read them.
+    assert any(BUNDLE in text for sender, _, text in arena.spectator_log.messages if sender == arena.referee)
 
 
 def test_js_bots_play_werewolf_beside_sdk_bots(ngircd: LocalServer) -> None:
@@ -209,7 +211,7 @@ def test_js_bot_follows_the_document_step_by_step() -> None:
         peer.quiet()  # the topic names another referee: no key goes out
         peer.send(b":arena_!a@h TOPIC #arena :arena referee: arena\r\n")
         register = peer.said()
-        assert register.startswith("PRIVMSG arena :REGISTER 1 name=js owner=plain_bot.js version=1.0 scram=")
+        assert register.startswith("PRIVMSG arena :REGISTER 2 name=js owner=plain_bot.js version=1.0 scram=")
         assert "K" * 32 not in register and "K" * 32 not in peer.welcome(register, "K" * 32, signed=False)
         peer.send(
             b":arena!a@h PRIVMSG #arena :TABLE g5 game=avalon channel=#fake seats=js,b,c,d,e\r\n"

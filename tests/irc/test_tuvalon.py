@@ -12,7 +12,7 @@ import os
 from collections import defaultdict
 
 from arena.irc.servers import LocalServer
-from arena.protocol import parse
+from arena.protocol import parse, unbundle
 
 from ..tuvalon.relay import Whisperer, expected_relays
 from .test_games import FAST, Arena
@@ -44,7 +44,7 @@ def test_near_speech_reaches_exactly_the_players_in_range(irc_server: LocalServe
     channels: dict[str, list[str]] = defaultdict(list)
     for sender, target, text in list(arena.spectator_log.messages):
         if sender == arena.referee:
-            channels[target].append(text)
+            channels[target].extend(unbundle(text))  # one message at a time
     for match in matches:
         result = match.game.result
         assert result is not None and result.forfeited is None
