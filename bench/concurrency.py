@@ -60,6 +60,7 @@ import asyncio
 import math
 import os
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -541,6 +542,9 @@ def storm_rows(wave: Wave) -> list[str]:
 
 
 def main() -> None:
+    # A TERM (a timeout, an operator) unwinds like Ctrl-C: the server and the referee this
+    # run started are stopped on the way out, not left running.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="1,10,50", help="tables at once, comma-separated (default 1,10,50)")
     parser.add_argument("--rounds", type=int, default=2, help="games each table plays in a row (default 2)")
