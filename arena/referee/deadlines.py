@@ -63,6 +63,9 @@ class Deadlines:
         asked, as soon as its readers saw it begin."""
         self._paused_at: float | None = None
         """When ``pause`` stopped the game's clocks (None: they run)."""
+        self._stretches = 0
+        """Stretches of secret requests begun so far: which one a late word of its opening
+        lines going out is about (a pause moves its clocks, so a time cannot tell)."""
 
     # -- the seats' deadlines -------------------------------------------------------
 
@@ -165,6 +168,7 @@ class Deadlines:
 
     def begin_stretch(self, now: float) -> None:
         self.secret_since = now
+        self._stretches += 1
 
     def pace(self, now: float, paced: bool) -> None:
         """A stretch began at ``now`` and its requests went out: time its dependent step
@@ -174,16 +178,18 @@ class Deadlines:
             step = self.timeouts.night_step
             self.step_at = max(self.at.values(), default=now) if step is None else now + step
         if self.after_sent is not None:
-            self._start_when_sent(now)
+            self._start_when_sent()
 
-    def _start_when_sent(self, since: float) -> None:
-        """Move the clock of the stretch begun at ``since`` to when its opening lines go out
-        (see ``stretch_unsent``)."""
+    def _start_when_sent(self) -> None:
+        """Move the clock of the stretch begun now to when its opening lines go out (see
+        ``stretch_unsent``)."""
         assert self.after_sent is not None
         self.stretch_unsent = True
+        stretch = self._stretches
 
         def sent(at: float) -> None:
-            if self.secret_since != since or not self.stretch_unsent:
+            since = self.secret_since  # (moved on by a pause meanwhile, with the stretch's other clocks)
+            if stretch != self._stretches or not self.stretch_unsent or since is None:
                 return  # (that stretch is over: an operator stopped the game)
             shift = max(0.0, at - since)
             self.secret_since = at
