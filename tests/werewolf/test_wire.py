@@ -420,7 +420,7 @@ def test_the_dead_are_told_they_cannot_talk() -> None:
     match = hub.referee.start_game("werewolf", nicks, WerewolfOptions(), 6, hub.channel, hub.now)
     hub.run()
     werewolf(match.game).kill(3, "test")  # a death in the day, as a hunter's shot would be
-    hub.referee.poll(hub.now)  # and said: the dead know it from then on
+    match.poll(hub.now)  # and said (the engine was moved behind the match's back): the dead know it from then on
     hub.referee.on_message("p3", hub.channel, "boo", hub.now)
     hub.referee.on_message("p4", hub.channel, "hello", hub.now)
     assert match.talk == []
