@@ -11,7 +11,6 @@ import json
 import logging
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -24,6 +23,7 @@ from .cli_bots import register as register_bots
 from .cli_results import CLOCK_HELP, JOBS_HELP, open_store, register as register_results
 from .cli_watch import register as register_watch
 from .referee.clocks import CLOCKS
+from .store.dialect import shown
 
 if TYPE_CHECKING:
     from .config import Config
@@ -107,6 +107,7 @@ def show_config(obj: _Context) -> None:
     for section, key in SECRETS:
         if data[section][key] is not None:
             data[section][key] = "***"
+    data["store"]["url"] = shown(data["store"]["url"])
     click.echo(f"# read from: {config_source(obj.path)}")
     overrides = sorted(f"ARENA_{section}_{key}".upper() for section, key in env_overrides())
     if overrides:
@@ -233,7 +234,7 @@ def serve(obj: _Context, count: int | None, verbose: bool) -> None:
         )
         click.echo(
             f"referee {config.server.nick} on {config.server.host}:{config.server.port} "
-            f"{config.server.channel}, results in {config.store.path} (Ctrl-C stops)"
+            f"{config.server.channel}, results in {shown(config.store.location)} (Ctrl-C stops)"
         )
         if narrator is not None:
             click.echo(
@@ -255,7 +256,7 @@ def watch(obj: _Context, game_id: str | None, nick: str) -> None:
     from .spectate.watch import watch as run_watch
 
     server = obj.config.server
-    if game_id is not None and Path(obj.config.store.path).exists():
+    if game_id is not None and obj.config.store.made():
         with open_store(obj.config, check=False, create=False) as store:
             over = store.games.load(game_id) is not None
         if over:  # its channel is gone: nothing would ever come

@@ -10,7 +10,6 @@ import logging
 import sys
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from .games import GAMES
 from .referee.clocks import CLOCKS
 from .store import Store
 from .store import ParametersChanged
+from .store.dialect import shown
 from .store.report import channel_lines, games_lines, leaderboard_lines, replay_lines, stats_lines
 
 if TYPE_CHECKING:
@@ -51,17 +51,17 @@ def open_store(config: Config, *, check: bool = True, create: bool = True) -> It
     """The configured results database; a clear error instead of a traceback when it cannot
     be used. ``create=False`` (commands that only read): a database that does not exist is
     an error naming where it was looked for, not a new empty file left behind."""
-    path = config.store.path
-    if not create and not Path(path).exists():
+    where = config.store.location
+    if not create and not config.store.made():
         raise click.ClickException(
-            f"no results database at {path}: nothing is stored there yet "
+            f"no results database at {where}: nothing is stored there yet "
             "(arena serve, arena tournament and arena bots add create it; "
-            "--config or ARENA_STORE_PATH point to another)"
+            "--config, ARENA_STORE_PATH or ARENA_STORE_URL point to another)"
         )
     try:
-        store = Store(config.store.path, config.ratings.systems())
-    except Exception as exc:  # sqlite3 errors, a newer schema than this arena knows, ...
-        raise click.ClickException(f"cannot open the results database {config.store.path}: {exc}") from None
+        store = Store(where, config.ratings.systems())
+    except Exception as exc:  # sqlite3 or psycopg errors, a newer schema than this arena knows, ...
+        raise click.ClickException(f"cannot open the results database {shown(where)}: {exc}") from None
     try:
         if check:
             try:

@@ -82,7 +82,7 @@ def register(main: click.Group) -> None:
         config = obj.config
         with open_store(config, check=False, create=False):
             pass  # says where it looked if there is no store, before anything listens
-        server = make_server(host, port, create_app(config.store.path, config.ratings.systems()), threaded=True)
+        server = make_server(host, port, create_app(config.store.location, config.ratings.systems()), threaded=True)
         click.echo(f"arena web on http://{host}:{server.server_port}/ (Ctrl-C stops)")
         server.serve_forever()
         # Werkzeug's loop ends only on Ctrl-C, which it swallows: end as every command does then.

@@ -51,7 +51,7 @@ def parse_config(data: Any, *, base_dir: str | os.PathLike[str] | None = None) -
     store = Path(os.path.expanduser(config.store.path))  # unlike Path.expanduser, never raises
     if not store.is_absolute():
         store = Path(base_dir if base_dir is not None else Path.cwd()).absolute() / store
-    return dataclasses.replace(config, store=StoreConfig(str(store)))
+    return dataclasses.replace(config, store=StoreConfig(str(store), config.store.url))
 
 
 ENV_PREFIX = "ARENA_"

@@ -6,6 +6,8 @@ finds wrong from the same declarations.
 
 from __future__ import annotations
 
+import os
+
 import dataclasses
 import typing
 from collections.abc import Mapping
@@ -205,6 +207,23 @@ class StoreConfig(Section):
         pattern=r"[^\x00]+",
         form="a non-empty file path",
     )
+    url: str = setting(
+        "",
+        help="a PostgreSQL database instead (postgresql://USER:PASSWORD@HOST/DB), which several "
+        "referees share; empty: the SQLite file at path",
+        pattern=r"(postgres(ql)?://[^\x00\s]+)?",
+        form="empty or a postgresql:// URL",
+    )
+
+    @property
+    def location(self) -> str:
+        """The database the store opens: the URL if one is given, else the file."""
+        return self.url or self.path
+
+    def made(self) -> bool:
+        """Whether there may be results to read: a database server is asked; a file that
+        does not exist has none (and a command that only reads leaves none behind)."""
+        return bool(self.url) or os.path.exists(self.path)
 
 
 def _a_game(name: str) -> str:

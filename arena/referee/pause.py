@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..store.database import TransactionLost
+from ..store.database import TransactionLost, Unavailable
 
 if TYPE_CHECKING:
     from .match import Match
@@ -29,9 +29,9 @@ STORE_DOWN = "the results store cannot be written"
 
 def unwritable(exc: BaseException) -> bool:
     """Whether ``exc`` says the store cannot be written now (a full disk, an I/O error, a
-    locked or read-only file), which trying again later may cure; any other failure is a
-    bug, which it would not."""
-    return isinstance(exc, (sqlite3.OperationalError, OSError, TransactionLost))
+    locked or read-only file, a database server gone), which trying again later may cure;
+    any other failure is a bug, which it would not."""
+    return isinstance(exc, (sqlite3.OperationalError, OSError, TransactionLost, Unavailable))
 
 
 def failure(exc: BaseException) -> str:

@@ -14,6 +14,12 @@ class TransactionLost(Exception):
     go on outside it (it would be stored alone), and nothing of the transaction is stored."""
 
 
+class Unavailable(Exception):
+    """The database server cannot be reached or cannot write now (it went away, its disk
+    is full): trying again later may cure it (``referee.pause``), as with a full disk
+    under SQLite, whose own error says so."""
+
+
 class Database:
     """A connection with its dialect: every statement of the repositories goes through
     ``execute``, so it is written once, in portable SQL, whatever the engine."""

@@ -1,6 +1,7 @@
 """The results store: one database, its repositories, one transaction at a time.
 
-``Store(path)`` opens the database (SQLite in WAL mode, see ``dialect.SQLite``), brings its
+``Store(path)`` opens the database (a SQLite file in WAL mode, see ``dialect.SQLite``, or
+PostgreSQL, ``postgres.PostgreSQL``), brings its
 schema up to date, and hands out one repository per kind of thing it keeps, all sharing its
 connection (and so each other's transactions): ``games`` (finished games, recorded with
 their rating changes in one transaction), ``live`` (games in progress), ``bots``,
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from ..ratings import RatingSystem, default_systems
 from .bots import Bots
 from .database import Database
-from .dialect import Connection, Dialect, SQLite
+from .dialect import Connection, Dialect, dialect_for
 from .games import Games
 from .live import LiveGames
 from .ratings import Ratings
@@ -29,7 +30,8 @@ from .tournaments import Tournaments
 class Store:
     """A results database. Not shared between threads: open one Store per thread/process.
 
-    ``dialect``: the database engine's own SQL (``dialect.SQLite`` unless given).
+    ``path``: a SQLite file, or a PostgreSQL database's ``postgresql://`` URL.
+    ``dialect``: the database engine's own SQL (the one ``path`` names unless given).
     """
 
     def __init__(
@@ -44,7 +46,7 @@ class Store:
         names = [s.name for s in self.systems]
         if len(set(names)) != len(names):
             raise ValueError(f"two rating systems share a name: {names}")
-        dialect = SQLite() if dialect is None else dialect
+        dialect = dialect_for(self.path) if dialect is None else dialect
         self.db = Database(dialect.connect(self.path), dialect)
         try:
             self.migrated_from = migrate(self.db, migrations, self.systems)

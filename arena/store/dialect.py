@@ -3,13 +3,15 @@
 The repositories write portable SQL with ``?`` placeholders and plain ``INSERT``s; what an
 engine says its own way (its placeholders, opening a connection and its durability
 settings, the two kinds of transaction, an insert that ignores a duplicate, an upsert, "no
-limit", where the schema version lives, which error a broken constraint raises) is asked
-of the store's dialect. So another engine is one more dialect here, not an edit of every
-repository. ``SQLite`` is the one the arena runs on.
+limit", where the schema version lives, which error a broken constraint raises, the
+schema's column types) is asked of the store's dialect. So another engine is one more
+dialect, not an edit of every repository: ``SQLite`` here, the embedded default, and
+``postgres.PostgreSQL``, which several referees share (``dialect_for`` picks by location).
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
@@ -57,6 +59,10 @@ class Dialect(Protocol):
     def sql(self, statement: str) -> str:
         """``statement`` with its ``?`` placeholders in the engine's own style."""
 
+    def ddl(self, statement: str) -> list[str]:
+        """A schema statement of the migrations (written in SQLite's words, as they were
+        released) as the engine says it."""
+
     def begin(self, write: bool) -> str:
         """The statement opening a transaction: one that will write takes the write lock at
         once (a game rated from ratings another writer is changing would be rated wrong)."""
@@ -64,9 +70,10 @@ class Dialect(Protocol):
     def insert_ignore(self, insert: str) -> str:
         """``insert`` (an ``INSERT INTO``) made to insert nothing where a row with its key exists."""
 
-    def upsert(self, insert: str, key: str, update: str) -> str:
+    def upsert(self, insert: str, key: str, update: str, returning: str = "") -> str:
         """``insert`` made to run ``update`` (a ``SET`` list; ``excluded.x`` is the value
-        it would have inserted) on the row whose ``key`` columns it would duplicate."""
+        it would have inserted) on the row whose ``key`` columns it would duplicate, and
+        give back the ``returning`` columns of the row it wrote."""
 
     def schema_version(self, conn: Connection) -> int:
         """The schema version the database is at (0: empty)."""
@@ -75,7 +82,15 @@ class Dialect(Protocol):
         """The statement recording the schema version, inside the migration's transaction."""
 
 
-class SQLite:
+class OnConflict:
+    """The upsert both engines write alike (SQLite since 3.24, PostgreSQL since 9.5)."""
+
+    def upsert(self, insert: str, key: str, update: str, returning: str = "") -> str:
+        tail = f" RETURNING {returning}" if returning else ""
+        return f"{insert} ON CONFLICT ({key}) DO UPDATE SET {update}{tail}"
+
+
+class SQLite(OnConflict):
     """SQLite in WAL mode: readers (leaderboards, ``arena games``) go on while a game is
     written; ``synchronous=NORMAL``: in WAL mode a power loss may drop the last committed
     games, never half of one; the schema version lives in the file header
@@ -100,17 +115,36 @@ class SQLite:
     def sql(self, statement: str) -> str:
         return statement
 
+    def ddl(self, statement: str) -> list[str]:
+        return [statement]
+
     def begin(self, write: bool) -> str:
         return "BEGIN IMMEDIATE" if write else "BEGIN"
 
     def insert_ignore(self, insert: str) -> str:
         return "INSERT OR IGNORE" + insert.removeprefix("INSERT")
 
-    def upsert(self, insert: str, key: str, update: str) -> str:
-        return f"{insert} ON CONFLICT ({key}) DO UPDATE SET {update}"
-
     def schema_version(self, conn: Connection) -> int:
         return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
     def set_schema_version(self, version: int) -> str:
         return f"PRAGMA user_version = {int(version)}"
+
+
+POSTGRES = ("postgresql://", "postgres://")
+"""How a store's location names a PostgreSQL database (libpq's connection URIs); any other
+location is a SQLite file."""
+
+
+def dialect_for(location: str) -> Dialect:
+    """The engine a store's location names."""
+    if location.startswith(POSTGRES):
+        from .postgres import PostgreSQL  # psycopg is imported only by stores that use it
+
+        return PostgreSQL()
+    return SQLite()
+
+
+def shown(location: str) -> str:
+    """A store's location as messages and logs show it: a URL without its password."""
+    return re.sub(r"^(\w+://[^/:@]*):[^/@]*@", r"\1:***@", location)

@@ -196,7 +196,7 @@ class Games:
         changes: dict[str, list[Change]] = defaultdict(list)
         for system, kind, entity, mb, sb, ma, sa in self.db.execute(
             "SELECT system, kind, entity, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes"
-            " WHERE game_seq = ?",
+            " WHERE game_seq = ? ORDER BY system, kind, entity",
             (seq,),
         ):
             changes[system].append(Change((kind, entity), Rating(mb, sb), Rating(ma, sa)))

@@ -73,11 +73,12 @@ class LiveGames:
         taken in a write transaction, so two referees sharing the file never get one id."""
         db = self.db
         ignore = db.dialect.insert_ignore("INSERT INTO game_ids (id, reserved) VALUES (?, ?)")
+        count = db.dialect.upsert(
+            "INSERT INTO counters (name, value) VALUES ('game', 1)", "name", "value = counters.value + 1", "value"
+        )
         with db.transaction():
             while True:
-                n = db.execute("UPDATE counters SET value = value + 1 WHERE name = 'game' RETURNING value").fetchone()[
-                    0
-                ]
+                n = db.execute(count).fetchone()[0]
                 gid = f"g{n}"
                 if db.execute(ignore, (gid, now)).rowcount:
                     return gid

@@ -126,7 +126,7 @@ class Ratings:
             table, where, args = "standings", " AND r.tournament = ?", [*args, tournament]
         sql = (
             "SELECT r.entity, r.mu, r.sigma, r.score, r.games, r.wins, COALESCE(b.owner, 'unknown'),"
-            f" COALESCE(b.version, 'unknown') FROM {table} r LEFT JOIN bots b ON b.name = r.entity"
+            f" COALESCE(b.version, 'unknown') FROM {table} r LEFT JOIN bots b ON b.name = r.entity COLLATE NOCASE"
             f" WHERE r.game = ? AND r.system = ? AND r.kind = 'bot' AND r.games >= ?{where}"
             " ORDER BY r.score DESC, r.entity"
         )

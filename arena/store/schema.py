@@ -366,7 +366,8 @@ def migrate(
 
     Each migration runs in its own write transaction together with the version bump (which
     rolls back with the transaction), so a crash mid-migration leaves the previous version
-    intact.
+    intact. A new database runs only the statements that shape the schema (each in its
+    dialect's words): the ones that move rows have none to move, and may be SQLite's alone.
     """
     dialect = db.dialect
     systems = default_systems() if systems is None else systems
@@ -381,9 +382,18 @@ def migrate(
             if dialect.schema_version(db.conn) != version:
                 continue  # another process migrated meanwhile
             for statement in migrations[version]:
-                if isinstance(statement, str):
+                if not isinstance(statement, str):
+                    if start:  # a database made new has no rows to move
+                        statement(db, systems)
+                elif _shapes(statement):
+                    for own in dialect.ddl(statement):
+                        db.execute(own)
+                elif start:
                     db.execute(statement)
-                else:
-                    statement(db, systems)
             db.execute(dialect.set_schema_version(version + 1))
     return start
+
+
+def _shapes(statement: str) -> bool:
+    """Whether a migration's statement shapes the schema, rather than moving rows into it."""
+    return statement.lstrip().upper().startswith(("CREATE ", "ALTER ", "DROP "))

@@ -73,8 +73,8 @@ class Numbered(SQLite):
     def insert_ignore(self, insert: str) -> str:
         return self._own(super().insert_ignore(insert))
 
-    def upsert(self, insert: str, key: str, update: str) -> str:
-        return self._own(super().upsert(insert, key, update))
+    def upsert(self, insert: str, key: str, update: str, returning: str = "") -> str:
+        return self._own(super().upsert(insert, key, update, returning))
 
 
 def everything(store: Store, alice: Verifier, bob: Verifier) -> list[Any]:

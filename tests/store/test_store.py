@@ -30,9 +30,17 @@ def counts(store: Store) -> dict[str, int]:
     return {t: store.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database on each engine: what these tests say of one holds of the other."""
+    if request.param == "sqlite":
+        return str(tmp_path / "arena.db")
+    return str(request.getfixturevalue("postgres").new_database())
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store(tmp_path / "arena.db") as s:
+def store(where: str) -> Iterator[Store]:
+    with Store(where) as s:
         yield s
 
 
@@ -135,7 +143,7 @@ def test_a_duplicate_game_id_is_refused_and_changes_nothing(store: Store) -> Non
     rec = avalon_record(0, random.Random(0))
     store.games.record(rec)
     before = counts(store), store.ratings.current("avalon", "trueskill")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(store.db.dialect.integrity_error):
         store.games.record(rec)
     assert (counts(store), store.ratings.current("avalon", "trueskill")) == before
 
@@ -250,7 +258,7 @@ def test_tournament_progress_is_written_with_each_game(store: Store) -> None:
         store.games.record(avalon_record(i, rng, tournament="t1"))
     assert store.tournaments.get("t1") == ({"games": 100, "bots": ["a", "b"]}, 3)
     assert store.tournaments.get("t2") is None
-    with pytest.raises(sqlite3.IntegrityError):  # an unknown tournament: nothing is stored
+    with pytest.raises(store.db.dialect.integrity_error):  # an unknown tournament: nothing is stored
         store.games.record(avalon_record(9, rng, tournament="t2"))
     assert counts(store)["games"] == 3
 
@@ -273,7 +281,7 @@ def test_rebuild_reports_a_tampered_value_and_can_rewrite_it(store: Store) -> No
         store.games.record(r)
     good = store.ratings.current("avalon", "trueskill")
     bot = next(iter(good))
-    store.conn.execute("UPDATE ratings SET mu = mu + 1e-12 WHERE system = 'trueskill' AND entity = ?", (bot,))
+    store.db.execute("UPDATE ratings SET mu = mu + 1e-12 WHERE system = 'trueskill' AND entity = ?", (bot,))
     store.conn.execute("UPDATE rating_changes SET mu_after = 0 WHERE game_seq = 3 AND system = 'elo'")
     report = store.ratings.rebuild()
     assert not report.exact
@@ -288,7 +296,7 @@ def test_the_rated_match_is_rebuilt_identically_from_outcome_rows(store: Store) 
     for r in many_records(30):
         store.games.record(r)
         seq = store.games.find(limit=1)[0].seq
-        rows = store.conn.execute(
+        rows = store.db.execute(
             "SELECT seat, bot, grp, rank, adv FROM outcomes WHERE game_seq = ? ORDER BY seat", (seq,)
         ).fetchall()
         forfeited = r.result.forfeited if r.result else None
@@ -352,12 +360,12 @@ def test_stored_json_is_plain(store: Store) -> None:
     assert json.loads(options)["merlin"] is True and len(json.loads(nicks)) == 5
 
 
-def test_two_writers_on_one_file_serialise_and_stay_exact(tmp_path: Path) -> None:
+def test_two_writers_on_one_database_serialise_and_stay_exact(where: str) -> None:
     """Two referees (threads, each with its own connection) record games at once: every
     game is rated from the ratings the other committed, so rebuild still matches."""
     import threading
 
-    path = tmp_path / "shared.db"
+    path = where
     Store(path).close()
     recs = many_records(40, seed=9)
     errors: list[BaseException] = []

@@ -1,0 +1,104 @@
+"""A throwaway PostgreSQL server on 127.0.0.1, for tests and benchmarks of the shared store.
+
+It runs Debian's ``postgresql`` binaries on a new data directory, listening on a free port
+and on a socket in that directory only. PostgreSQL refuses to run as root: under root (as
+CI runs) the server runs as the ``postgres`` user the Debian package creates. Durability is
+off (``fsync=off``): what is tested is the store's transactions, not the disk's.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ..irc.servers import free_port
+
+SUPERUSER = "arena"
+"""The role initdb makes (trusted on loopback: nothing else can reach the server)."""
+
+
+class PostgresUnavailable(RuntimeError):
+    """The PostgreSQL server binaries are not installed."""
+
+
+def postgres_bin() -> Path | None:
+    """Where ``initdb`` and ``pg_ctl`` are (Debian keeps them off PATH)."""
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).resolve().parent
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[4]))
+    return Path(versions[-1]).parent if versions else None
+
+
+def postgres_available() -> bool:
+    return postgres_bin() is not None
+
+
+class LocalPostgres:
+    """``with LocalPostgres() as pg: url = pg.new_database()``: a server of its own, stopped
+    (and its files removed) on exit."""
+
+    def __init__(self) -> None:
+        self.port = 0
+        self._bin = postgres_bin()
+        self._dir: Path | None = None
+        self._databases = 0
+
+    @property
+    def _as(self) -> list[str]:
+        """The server's own user: PostgreSQL will not run as root."""
+        return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def _run(self, *args: str) -> None:
+        assert self._bin is not None and self._dir is not None
+        done = subprocess.run(
+            [*self._as, str(self._bin / args[0]), *args[1:]], capture_output=True, text=True, cwd=self._dir
+        )
+        if done.returncode:
+            raise RuntimeError(f"{args[0]} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+
+    def start(self) -> LocalPostgres:
+        if self._bin is None:
+            raise PostgresUnavailable("PostgreSQL is not installed (apt-get install postgresql)")
+        self._dir = Path(tempfile.mkdtemp(prefix="arena-pg-"))
+        if self._as:
+            shutil.chown(self._dir, "postgres")
+        data = self._dir / "data"
+        self._run("initdb", "-D", str(data), "-A", "trust", "-U", SUPERUSER, "-E", "UTF8", "--locale=C.UTF-8", "-N")
+        self.port = free_port()
+        options = f"-p {self.port} -k {self._dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        self._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(self._dir / "log"), "-w", "-t", "60", "start")
+        return self
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """A new empty database's URL."""
+        import psycopg
+
+        self._databases += 1
+        name = f"arena{self._databases}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def stop(self) -> None:
+        if self._dir is None:
+            return
+        try:
+            if (self._dir / "data" / "postmaster.pid").exists():
+                self._run("pg_ctl", "-D", str(self._dir / "data"), "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+
+    def __enter__(self) -> LocalPostgres:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
