@@ -21,6 +21,7 @@ from .core.options import OptionError
 from .games import GAMES
 from .cli_bots import register as register_bots
 from .cli_results import CLOCK_HELP, JOBS_HELP, open_store, register as register_results
+from .cli_store import register as register_store
 from .cli_watch import register as register_watch
 from .referee.clocks import CLOCKS
 from .store.dialect import shown
@@ -342,3 +343,4 @@ def _print_summary(s: dict[str, Any], options: dict[str, Any]) -> None:
 register_results(main)
 register_bots(main)
 register_watch(main)
+register_store(main)

@@ -35,7 +35,7 @@ LAYERS: tuple[frozenset[str], ...] = tuple(
         "report tournament simulate",
         "web",
         "cli_results",
-        "cli_bots cli_watch",
+        "cli_bots cli_watch cli_store",
         "cli",
         "__main__",
     )

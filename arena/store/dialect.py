@@ -23,6 +23,9 @@ class Cursor(Protocol):
     @property
     def rowcount(self) -> int: ...
 
+    @property
+    def description(self) -> Any: ...
+
     def fetchone(self) -> Any: ...
 
     def fetchall(self) -> list[Any]: ...
@@ -62,6 +65,10 @@ class Dialect(Protocol):
     def ddl(self, statement: str) -> list[str]:
         """A schema statement of the migrations (written in SQLite's words, as they were
         released) as the engine says it."""
+
+    def follow_identity(self, table: str, column: str) -> list[str]:
+        """The statements making ``table``'s ``column`` (numbered by the database) go on
+        after the highest number that rows were inserted with (a copy of a store)."""
 
     def begin(self, write: bool) -> str:
         """The statement opening a transaction: one that will write takes the write lock at
@@ -117,6 +124,9 @@ class SQLite(OnConflict):
 
     def ddl(self, statement: str) -> list[str]:
         return [statement]
+
+    def follow_identity(self, table: str, column: str) -> list[str]:
+        return []  # AUTOINCREMENT goes on after the highest number a row was given
 
     def begin(self, write: bool) -> str:
         return "BEGIN IMMEDIATE" if write else "BEGIN"

@@ -63,6 +63,7 @@ class _Nothing:
     """The result of a statement not sent (the rollback of a transaction already lost)."""
 
     rowcount = 0
+    description = None
 
     def fetchone(self) -> Any:
         return None
@@ -173,6 +174,12 @@ class PostgreSQL(OnConflict):
         for word, own in _TYPES:
             statement = word.sub(own, statement)
         return [NOCASE, statement] if "COLLATE nocase" in statement else [statement]
+
+    def follow_identity(self, table: str, column: str) -> list[str]:
+        return [
+            f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), COALESCE(MAX({column}), 0) + 1, false)"
+            f" FROM {table}"
+        ]
 
     def begin(self, write: bool) -> str:
         return BEGIN_WRITE if write else "BEGIN"
