@@ -20,7 +20,11 @@ netsplit: both halves keep running with their clients connected, and each side s
 other's users quit with the two servers' names as the reason. ``SQUIT`` was rejected: the
 side that connects dials again after ``ConnectRetry`` (5 to 20 s), so a split would last as
 long as ngircd chose, not the test. Stopping a server's process was rejected too: its own
-clients would be disconnected, which is a crash, not a split.
+clients would be disconnected, which is a crash, not a split. A nick taken on both halves
+during a split is killed on both when they heal ("Nick collision").
+
+A server stopped or restarted by hand is beyond the harness: its watcher is gone for good,
+and every wait after that fails at once, saying so.
 
 Everything is stopped by ``stop()``, by leaving the ``with`` block (also on an exception)
 and by the interpreter's exit (``RUNNING``).

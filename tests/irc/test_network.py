@@ -116,6 +116,16 @@ def test_a_split_is_seen_on_both_sides_and_heals(network: LinkedNetwork, clients
     says(bob, "#table", "back in the game", alice)
 
 
+def test_a_nick_taken_on_both_halves_of_a_split_is_killed_on_both_when_they_heal(
+    network: LinkedNetwork, clients: MakeClient
+) -> None:
+    network.unlink("b")
+    on_a, on_b = clients("a", "carol"), clients("b", "carol")
+    network.relink("b")
+    for carol in (on_a, on_b):
+        assert carol.expect(b"ERROR ") == b"ERROR :Nick collision"
+
+
 def test_three_servers_relay_through_the_hub_and_split_at_it() -> None:
     require_ngircd()
     with LinkedNetwork(("a", "b", "c")) as network, client_maker(network) as clients:
