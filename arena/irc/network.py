@@ -18,7 +18,7 @@ connects; ``relink(label)`` sends ``CONNECT``, which allows the link again and d
 once. Each waits until the watchers see the split, or the heal, happen. That is a real
 netsplit: both halves keep running with their clients connected, and each side sees the
 other's users quit with the two servers' names as the reason. ``SQUIT`` was rejected: the
-side that connects dials again after ``ConnectRetry`` (5 to 20 s), so a split would last as
+side that connects dials again by itself, 3 to 20 s later (``ConnectRetry``), so a split would last as
 long as ngircd chose, not the test. Stopping a server's process was rejected too: its own
 clients would be disconnected, which is a crash, not a split. A nick taken on both halves
 during a split is killed on both when they heal ("Nick collision").
