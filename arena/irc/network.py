@@ -18,10 +18,10 @@ connects; ``relink(label)`` sends ``CONNECT``, which allows the link again and d
 once. Each waits until the watchers see the split, or the heal, happen. That is a real
 netsplit: both halves keep running with their clients connected, and each side sees the
 other's users quit with the two servers' names as the reason. ``SQUIT`` was rejected: the
-side that connects dials again by itself, 3 to 20 s later (``ConnectRetry``), so a split would last as
-long as ngircd chose, not the test. Stopping a server's process was rejected too: its own
-clients would be disconnected, which is a crash, not a split. A nick taken on both halves
-during a split is killed on both when they heal ("Nick collision").
+side that connects dials again by itself, 3 to 20 s later (``ConnectRetry``), so a split
+would last as long as ngircd chose, not the test. Stopping a server's process was rejected
+too: its own clients would be disconnected, which is a crash, not a split. A nick taken on
+both halves during a split is killed on both when they heal ("Nick collision").
 
 A server stopped or restarted by hand is beyond the harness: its watcher is gone for good,
 and every wait after that fails at once, saying so.
