@@ -5,7 +5,8 @@ holds ``IrcLink`` (one client connection, rate limited, sanitised, reconnecting)
 ``connection`` (dialling, keepalive, reconnection), ``outbox`` (queues, token bucket),
 ``roster`` (members, accounts, topics) and ``nick`` (keeping and regaining our nick);
 ``reactor`` holds ``ReactorThread`` (one thread driving any number of links); ``servers``
-starts throwaway IRC servers on 127.0.0.1 for ``arena demo`` and local play.
+starts throwaway IRC servers on 127.0.0.1 for ``arena demo`` and local play, and ``network``
+links several of them into one IRC network, for tests of several referees.
 """
 
 from .link import IrcLink

@@ -29,7 +29,7 @@ import tempfile
 import time
 import weakref
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
 HOST = "127.0.0.1"
@@ -71,14 +71,26 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def ngircd_config(port: int, *, flood_penalties: bool = False) -> str:
-    """An ngircd config for one loopback test server (see the module docstring)."""
+def ngircd_config(
+    port: int,
+    *,
+    flood_penalties: bool = False,
+    name: str = "arena.test",
+    link_port: int | None = None,
+    sections: Sequence[str] = (),
+) -> str:
+    """An ngircd config for one loopback test server (see the module docstring).
+
+    A server of a linked network (``network``) also listens on ``link_port``, for the
+    servers that link to it, and has ``sections`` ([Server], [Operator]) after the rest."""
+    # The link port first: it is bound by the time the client port answers.
+    ports = str(port) if link_port is None else f"{link_port}, {port}"
     lines = [
         "[Global]",
-        "Name = arena.test",
+        f"Name = {name}",
         "Info = arena test server",
         f"Listen = {HOST}",
-        f"Ports = {port}",
+        f"Ports = {ports}",
     ]
     if os.geteuid() == 0:
         # ngircd refuses to keep running as root unless told which uid to run as.
@@ -92,7 +104,10 @@ def ngircd_config(port: int, *, flood_penalties: bool = False) -> str:
     if not flood_penalties:
         # Default penalties throttle a client to ~3 lines/s: far too slow for a test.
         lines.append("MaxPenaltyTime = 0")
-    lines += ["[Options]", "DNS = no", "Ident = no", "PAM = no", ""]
+    if link_port is not None:
+        # A link that failed to come up is tried again after 5 s (ngircd's least), not 60.
+        lines.append("ConnectRetry = 5")
+    lines += ["[Options]", "DNS = no", "Ident = no", "PAM = no", *sections, ""]
     return "\n".join(lines)
 
 
@@ -138,7 +153,9 @@ class LocalServer:
     at most ``start_timeout`` seconds, until the port accepts connections; on failure it
     raises ``ServerStartError`` with the server's output. ``restart()`` keeps the port so
     clients can reconnect. Output goes to a file, never a pipe, so a chatty server cannot
-    block on a full pipe.
+    block on a full pipe. ``config``, for ngircd only, stands in for ``ngircd_config``: it
+    writes the config for the port the server starts on (a server of a linked network names
+    its peers there).
     """
 
     def __init__(
@@ -147,6 +164,7 @@ class LocalServer:
         *,
         port: int | None = None,
         flood_penalties: bool = False,
+        config: Callable[[int], str] | None = None,
         start_timeout: float = 10.0,
     ) -> None:
         if kind not in KINDS:
@@ -155,11 +173,14 @@ class LocalServer:
             raise ServerStartError("miniircd is not installed (pip install miniircd)")
         if kind == "ngircd" and not ngircd_available():
             raise ServerStartError("ngircd is not installed (Debian: apt-get install ngircd)")
+        if config is not None and kind != "ngircd":
+            raise ValueError("only an ngircd server takes a config")
         self.kind = kind
         self.max_targets = MAX_TARGETS[kind]
         self.host = HOST
         self.port = port
         self.flood_penalties = flood_penalties
+        self.config = config
         self.start_timeout = start_timeout
         self.startup_seconds: float | None = None
         self._fixed_port = port is not None
@@ -194,7 +215,10 @@ class LocalServer:
                 cmd += ["--setuid", "root"]  # miniircd refuses to run as root otherwise
             return cmd
         conf = workdir / "ngircd.conf"
-        conf.write_text(ngircd_config(port, flood_penalties=self.flood_penalties))
+        if self.config is not None:
+            conf.write_text(self.config(port))
+        else:
+            conf.write_text(ngircd_config(port, flood_penalties=self.flood_penalties))
         binary = ngircd_path()
         assert binary is not None
         return [binary, "-n", "-f", str(conf)]
