@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.store.dialect import POSTGRES
 from arena.store.logs import unpack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,7 +171,8 @@ def write_config(
     where: Path, game: str, host: str, port: int, rate: float = 0.0, preset: str | None = None, db: str = DB
 ) -> Path:
     """The referee's config: the local server, no keys (a private server), short deadlines,
-    the store at ``db`` in ``where`` (a relative path: the config's folder)."""
+    the store at ``db`` in ``where`` (a relative path: the config's folder), or the
+    PostgreSQL database ``db`` names."""
     where.mkdir(parents=True, exist_ok=True)
     bots = ", ".join(nick for nick, _ in ROSTERS[game])
     limit = int(DECISION)
@@ -190,7 +192,7 @@ lobby:
   countdown: 0.2
   join_timeout: 10.0
 store:
-  path: {db}
+  {"url" if db.startswith(POSTGRES) else "path"}: {db}
 tournament:
   id: {TOURNAMENT}
   game: {game}
@@ -457,16 +459,17 @@ def _plan(rng: random.Random, stored: int, games: int, left: int) -> _Plan | Non
 
 
 def check_store(where: Path, game: str, games: int, db: str = DB) -> tuple[dict[str, int], list[str]]:
-    """(games by kind, failures): every scheduled game stored once (in ``where``/``db``), none
+    """(games by kind, failures): every scheduled game stored once (in ``where``/``db``, or
+    the PostgreSQL database ``db`` names), none
     in progress, no forfeit, no abort but for a bot that did not come back, every replay
     exact, the tournament's count right."""
     from arena.config import parse_config
     from arena.store import Store
 
     failures = []
-    config = parse_config({"store": {"path": str(where / db)}})
+    config = parse_config({"store": {"url": db} if db.startswith(POSTGRES) else {"path": str(where / db)}})
     kinds: dict[str, int] = {}
-    with Store(config.store.path, config.ratings.systems()) as store:
+    with Store(config.store.location, config.ratings.systems()) as store:
         conn = store.conn
         ids = [r[0] for r in conn.execute("SELECT id FROM games")]
         wanted = {f"{TOURNAMENT}-{i}" for i in range(1, games + 1)}

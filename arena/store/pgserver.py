@@ -70,8 +70,7 @@ class LocalPostgres:
         data = self._dir / "data"
         self._run("initdb", "-D", str(data), "-A", "trust", "-U", SUPERUSER, "-E", "UTF8", "--locale=C.UTF-8", "-N")
         self.port = free_port()
-        options = f"-p {self.port} -k {self._dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
-        self._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(self._dir / "log"), "-w", "-t", "60", "start")
+        self.up()
         return self
 
     def url(self, database: str = "postgres") -> str:
@@ -86,6 +85,18 @@ class LocalPostgres:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def down(self) -> None:
+        """The server stops (its clients' connections break), keeping its databases."""
+        assert self._dir is not None
+        self._run("pg_ctl", "-D", str(self._dir / "data"), "-m", "immediate", "-w", "stop")
+
+    def up(self) -> None:
+        """The server starts again on the same port, with the databases it had."""
+        assert self._dir is not None
+        options = f"-p {self.port} -k {self._dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        log = str(self._dir / "log")
+        self._run("pg_ctl", "-D", str(self._dir / "data"), "-o", options, "-l", log, "-w", "-t", "60", "start")
 
     def stop(self) -> None:
         if self._dir is None:

@@ -256,7 +256,7 @@ def _worker(db: Database, jobs: int | None) -> bool:
     if jobs == 1 or (jobs is None and cores() < 2):
         return False
     least = 1 if jobs is not None else WORKER_GAMES
-    query = "SELECT COUNT(*) FROM (SELECT 1 FROM games WHERE tournament IS NOT NULL LIMIT ?)"
+    query = "SELECT COUNT(*) FROM (SELECT 1 FROM games WHERE tournament IS NOT NULL LIMIT ?) AS played"
     return bool(db.execute(query, (least,)).fetchone()[0] >= least)
 
 

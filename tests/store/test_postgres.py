@@ -175,3 +175,13 @@ def test_a_url_is_shown_without_its_password() -> None:
     assert shown("postgresql://arena:hunter2@db.example:5432/arena") == "postgresql://arena:***@db.example:5432/arena"
     assert shown("postgresql://arena@db/arena") == "postgresql://arena@db/arena"
     assert shown("/var/lib/arena/results.db") == "/var/lib/arena/results.db"
+
+
+def test_a_rebuild_with_a_worker_for_the_standings_is_exact(postgres: LocalPostgres) -> None:
+    with Store(postgres.new_database()) as s:
+        s.tournaments.start("t1", {"game": "avalon"}, now=1.0)
+        rng = random.Random(4)
+        for i in range(12):
+            s.games.record(avalon_record(i, rng, tournament="t1" if i % 2 else None))
+        report = s.ratings.rebuild(jobs=2)
+        assert report.exact and report.standings_checked > 0
