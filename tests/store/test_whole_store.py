@@ -38,6 +38,10 @@ class _Rows:
     def rowcount(self) -> int:
         return self.cursor.rowcount
 
+    @property
+    def description(self) -> Any:
+        return self.cursor.description
+
     def fetchone(self) -> Any:
         row = self.cursor.fetchone()
         self.seen[self.index] += row is not None
