@@ -1,16 +1,20 @@
 """Results store: record 10,000 games into a temporary database, then time the reads.
 
-Usage: python bench/store.py [--games N] [--bots B]
+Usage: python bench/store.py [--games N] [--bots B] [--postgres]
 The games are real Avalon games (5 to 10 players) played through the referee's in-memory
 transport by random SDK bots with seeded RNGs, each stored with its full event log, every
 line the referee sent, outcomes and both rating systems' changes through
 ``store.games.record`` (one transaction per game). Then it times the
 leaderboard (target: < 100 ms), game listing, one game's load, per-bot stats and a rebuild.
+``--postgres``: the same into a PostgreSQL database of a server of its own, started here with
+PostgreSQL's default durability (every commit flushed to disk; SQLite's WAL mode with
+``synchronous=NORMAL`` flushes at checkpoints only), on the same core as this process.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import random
@@ -25,6 +29,7 @@ from arena.games.avalon.options import AvalonOptions
 from arena.referee.local import LocalHub
 from arena.sdk import Bot
 from arena.store import Store, record_from_game
+from arena.store.pgserver import LocalPostgres
 
 
 def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
@@ -42,15 +47,26 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--bots", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--postgres", action="store_true", help="a PostgreSQL database instead of a SQLite file")
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(LocalPostgres(durable=True)) if args.postgres else None
+        run(args, server)
+
+
+def run(args: argparse.Namespace, server: LocalPostgres | None) -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}, one core")
+    if server is not None and hasattr(os, "sched_setaffinity"):
+        for pid in server.pids():
+            os.sched_setaffinity(pid, os.sched_getaffinity(0))  # its server shares the one core
+    engine = "PostgreSQL" if server is not None else "SQLite"
+    print(f"# {platform.python_implementation()} {platform.python_version()}, {platform.machine()}, one core; {engine}")
     rng = random.Random(args.seed)
     bots = [f"bot{i}" for i in range(args.bots)]
     options = AvalonOptions()
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "bench.db")
+        path = server.new_database() if server is not None else os.path.join(tmp, "bench.db")
         store = Store(path)
         hub = LocalHub(TimeoutConfig())
         for n, nick in enumerate(bots):
@@ -70,7 +86,10 @@ def main() -> None:
             store.games.record(rec)
             record_time += time.perf_counter() - start
         total = time.perf_counter() - start_all
-        size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
+        if server is not None:
+            size = store.db.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+        else:
+            size = os.path.getsize(path) + (os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0)
         print(
             f"recorded {args.games} games ({events} events, {lines} lines) in {total:.1f} s; games.record "
             f"{record_time / args.games * 1000:.2f} ms per game (both ratings, one transaction); "

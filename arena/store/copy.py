@@ -35,6 +35,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("live_lines", "gid, idx"),
     ("live_talk", "gid, idx"),
     ("live_answers", "gid, idx"),
+    ("referees", "id"),
 )
 """Every table of the schema with its key (the order rows are read in), the tables a row
 refers to before it."""

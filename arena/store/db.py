@@ -5,7 +5,8 @@ PostgreSQL, ``postgres.PostgreSQL``), brings its
 schema up to date, and hands out one repository per kind of thing it keeps, all sharing its
 connection (and so each other's transactions): ``games`` (finished games, recorded with
 their rating changes in one transaction), ``live`` (games in progress), ``bots``,
-``ratings``, ``stats``, ``tournaments``, ``secrets`` and the lobby's ``rosters``.
+``ratings``, ``stats``, ``tournaments``, ``secrets``, the lobby's ``rosters`` and the
+``referees`` that hold their places under leases.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .dialect import Connection, Dialect, dialect_for
 from .games import Games
 from .live import LiveGames
 from .ratings import Ratings
+from .referees import Referees
 from .rosters import Rosters
 from .schema import MIGRATIONS, Migration, migrate
 from .secrets import Secrets
@@ -61,6 +63,7 @@ class Store:
         self.bots = Bots(self.db)
         self.secrets = Secrets(self.db)
         self.rosters = Rosters(self.db)
+        self.referees = Referees(self.db)
 
     @property
     def conn(self) -> Connection:

@@ -62,6 +62,10 @@ class Dialect(Protocol):
     def sql(self, statement: str) -> str:
         """``statement`` with its ``?`` placeholders in the engine's own style."""
 
+    clock: str
+    """An expression for the database's clock, in seconds since 1970: one clock for every
+    host whose referees share the database (leases are counted on it)."""
+
     def ddl(self, statement: str) -> list[str]:
         """A schema statement of the migrations (written in SQLite's words, as they were
         released) as the engine says it."""
@@ -105,6 +109,7 @@ class SQLite(OnConflict):
 
     integrity_error: type[Exception] = sqlite3.IntegrityError
     unlimited: int | None = -1
+    clock = "((julianday('now') - 2440587.5) * 86400.0)"
 
     def connect(self, path: str) -> Connection:
         conn = sqlite3.connect(path, isolation_level=None, timeout=30.0)

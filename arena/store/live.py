@@ -22,6 +22,7 @@ from ..core.said import Answer, Talk
 from . import said
 from .codec import encode as _encode, tuples as _tuples
 from .database import Database
+from .referees import Fenced
 
 Line = tuple[str | None, int | None, str]
 """A line as the referee sent it: (the nick of a direct message, None = the channel; the
@@ -93,14 +94,15 @@ class LiveGames:
         sql = self.db.dialect.insert_ignore("INSERT INTO game_ids (id, reserved) VALUES (?, ?)")
         return bool(self.db.execute(sql, (gid, now)).rowcount)
 
-    def open(self, live: LiveGame) -> None:
+    def open(self, live: LiveGame, owner: str | None = None) -> None:
         """Start writing ahead a game in progress, its id claimed or claimed now (raises
-        the dialect's integrity error if it is live already)."""
+        the dialect's integrity error if it is live already); ``owner``: the run of the
+        referee whose writes alone count for it (None: anyone's)."""
         with self.db.transaction():
             self.claim(live.id, live.started)
             self.db.execute(
                 "INSERT INTO live_games (id, game, options, seed, deal, names, bots, place, tournament, started,"
-                " resumes, state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " resumes, state, owner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     live.id,
                     live.game,
@@ -114,6 +116,7 @@ class LiveGames:
                     live.started,
                     live.resumes,
                     _encode(live.state),
+                    owner,
                 ),
             )
 
@@ -129,13 +132,15 @@ class LiveGames:
         talk: Sequence[Talk] = (),
         first_answer: int = 0,
         answers: Sequence[Answer] = (),
+        owner: str | None = None,
     ) -> None:
         """Add a step of a live game, durable when this returns: its new answers and lines,
         talk and answer lines, numbered on from ``first_*`` (a number written twice is an
         integrity error: nothing is ever overwritten), and the bookkeeping as it stands
-        after them."""
+        after them. ``Fenced`` (and nothing written) if ``owner`` no longer owns it."""
         db = self.db
         with db.transaction():
+            self._owned(gid, owner)
             db.executemany(
                 "INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
                 ((gid, first_action + i, seat, kind, _encode(value)) for i, (seat, kind, value) in enumerate(actions)),
@@ -148,14 +153,18 @@ class LiveGames:
             if db.execute("UPDATE live_games SET state = ? WHERE id = ?", (_encode(state), gid)).rowcount != 1:
                 raise KeyError(f"game {gid} is not live")
 
-    def resumed(self, gid: str, place: str) -> None:
-        """Count one more resumption of ``gid``, now run from ``place``."""
+    def resumed(self, gid: str, place: str, owner: str | None = None) -> None:
+        """Count one more resumption of ``gid``, now run from ``place`` by ``owner``."""
         with self.db.transaction():
-            self.db.execute("UPDATE live_games SET resumes = resumes + 1, place = ? WHERE id = ?", (place, gid))
+            self.db.execute(
+                "UPDATE live_games SET resumes = resumes + 1, place = ?, owner = ? WHERE id = ?", (place, owner, gid)
+            )
 
-    def close(self, gid: str) -> None:
-        """Forget a live game: it is recorded and its end has reached the server (``Journal.forget``)."""
+    def close(self, gid: str, owner: str | None = None) -> None:
+        """Forget a live game: it is recorded and its end has reached the server
+        (``Journal.forget``); ``Fenced`` if ``owner`` no longer owns it."""
         with self.db.transaction():
+            self._owned(gid, owner)
             for table, column in (
                 ("live_actions", "gid"),
                 ("live_lines", "gid"),
@@ -164,6 +173,14 @@ class LiveGames:
                 ("live_games", "id"),
             ):
                 self.db.execute(f"DELETE FROM {table} WHERE {column} = ?", (gid,))
+
+    def _owned(self, gid: str, owner: str | None) -> None:
+        """Refuse (``Fenced``) a write of ``owner`` for a game another referee has taken over."""
+        if owner is None:
+            return
+        row = self.db.execute("SELECT owner FROM live_games WHERE id = ?", (gid,)).fetchone()
+        if row is not None and row[0] is not None and row[0] != owner:
+            raise Fenced(f"game {gid} has been taken over by another referee")
 
     def unfinished(self, *, place: str | None = None, tournament: str | None = None) -> list[LiveGame]:
         """The live games an earlier run left: ``tournament``'s, or (None) those outside any

@@ -3,7 +3,8 @@
 It runs Debian's ``postgresql`` binaries on a new data directory, listening on a free port
 and on a socket in that directory only. PostgreSQL refuses to run as root: under root (as
 CI runs) the server runs as the ``postgres`` user the Debian package creates. Durability is
-off (``fsync=off``): what is tested is the store's transactions, not the disk's.
+off (``fsync=off``) unless asked for: what tests test is the store's transactions, not the
+disk's; a benchmark asks for a server as durable as one in service.
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ class LocalPostgres:
     """``with LocalPostgres() as pg: url = pg.new_database()``: a server of its own, stopped
     (and its files removed) on exit."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
+        self.durable = durable
+        """Every commit flushed to disk, as PostgreSQL's defaults have it (tests need not)."""
         self.port = 0
         self._bin = postgres_bin()
         self._dir: Path | None = None
@@ -86,6 +89,21 @@ class LocalPostgres:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
 
+    def pids(self) -> list[int]:
+        """The server's processes (its postmaster and those it started): for a benchmark to
+        place them on the cores it measures."""
+        assert self._dir is not None
+        main = int((self._dir / "data" / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended meanwhile
+            if int(fields[1]) == main:
+                children.append(int(stat.parent.name))
+        return [main, *children]
+
     def down(self) -> None:
         """The server stops (its clients' connections break), keeping its databases."""
         assert self._dir is not None
@@ -94,7 +112,9 @@ class LocalPostgres:
     def up(self) -> None:
         """The server starts again on the same port, with the databases it had."""
         assert self._dir is not None
-        options = f"-p {self.port} -k {self._dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        options = f"-p {self.port} -k {self._dir} -c listen_addresses=127.0.0.1"
+        if not self.durable:
+            options += " -c fsync=off -c full_page_writes=off"
         log = str(self._dir / "log")
         self._run("pg_ctl", "-D", str(self._dir / "data"), "-o", options, "-l", log, "-w", "-t", "60", "start")
 

@@ -163,6 +163,7 @@ class PostgreSQL(OnConflict):
 
     integrity_error: type[Exception] = psycopg.IntegrityError
     unlimited: int | None = None
+    clock = "EXTRACT(EPOCH FROM clock_timestamp())"
 
     def connect(self, path: str) -> Connection:
         return PgConnection(path)

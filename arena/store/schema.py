@@ -341,6 +341,24 @@ V9_LOGS: Migration = (
     "DROP TABLE answers",
 )
 
+V10_REFEREES: Migration = (
+    # The referees running from this store, each under a lease it renews (the database's
+    # clock, not the hosts'): a referee that stops renewing it (killed, its host gone,
+    # cut off) loses its place, and with it its games in progress, to a standby.
+    """CREATE TABLE referees (
+        id TEXT PRIMARY KEY,                   -- drawn by each run of a referee
+        place TEXT NOT NULL,                   -- its server and lobby, host:port/#channel
+        nick TEXT NOT NULL,
+        host TEXT NOT NULL,                    -- the machine it runs on, for people
+        started REAL NOT NULL,
+        lease REAL NOT NULL                    -- the database's clock until which it holds its place
+    )""",
+    "CREATE INDEX referees_by_place ON referees(place, lease)",
+    # The run of a referee that writes a game in progress: a write of any other is refused
+    # (fencing), so a referee that lost its place never writes for its games again.
+    "ALTER TABLE live_games ADD COLUMN owner TEXT",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     V1,
     V2,
@@ -351,6 +369,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     V7_STANDINGS,
     V8_FLAT,
     V9_LOGS,
+    V10_REFEREES,
 )
 
 

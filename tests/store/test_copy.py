@@ -41,7 +41,8 @@ def fill(store: Store, games: int) -> None:
     live = LiveGame(
         "g900", "avalon", {"merlin": True}, 2**62 + 1, None, tuple("abcde"), tuple("abcde"), "here", None, 6.5
     )
-    store.live.open(live)
+    store.live.open(live, owner="r1")
+    assert store.referees.hold("r1", "here", "arena", "host", 30.0) is None
     store.live.append(
         "g900",
         0,

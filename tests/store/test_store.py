@@ -30,14 +30,6 @@ def counts(store: Store) -> dict[str, int]:
     return {t: store.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A new database on each engine: what these tests say of one holds of the other."""
-    if request.param == "sqlite":
-        return str(tmp_path / "arena.db")
-    return str(request.getfixturevalue("postgres").new_database())
-
-
 @pytest.fixture
 def store(where: str) -> Iterator[Store]:
     with Store(where) as s:

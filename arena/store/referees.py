@@ -1,0 +1,78 @@
+"""Which run of a referee holds a place (its server and lobby), under a lease.
+
+A referee holds its place for ``term`` seconds of the database's clock and renews the lease
+well before then. Another referee started at the same place (a standby, on this host or
+another sharing the database) waits while the lease runs; once it has lapsed (the holder
+was killed, its host went down, it is cut off from the database), the standby takes the
+place, and in the same transaction every game in progress there, whose bots it then takes
+up as a restarted referee does. The games' writes name their owner (``LiveGames``): the
+referee that lost its place finds its next write refused (``Fenced``), so it never writes,
+nor therefore speaks (the referee sends only what it stored), for those games again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .database import Database
+
+
+class Fenced(Exception):
+    """A referee wrote for a game (or renewed a place) that another referee has taken over."""
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The referee that holds a place."""
+
+    nick: str
+    host: str
+    left: float
+    """Seconds its lease runs yet (it renews it well before)."""
+
+
+class Referees:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def hold(self, rid: str, place: str, nick: str, host: str, term: float) -> Holder | None:
+        """Take ``place`` for ``term`` seconds, with every game in progress there whose
+        referee is gone (none if it is the first): None once done, or the referee that
+        holds it now."""
+        db, clock = self.db, self.db.dialect.clock
+        with db.transaction():
+            row = db.execute(
+                f"SELECT nick, host, lease - {clock} FROM referees WHERE place = ? AND id <> ? AND lease >= {clock}"
+                " ORDER BY lease DESC LIMIT 1",
+                (place, rid),
+            ).fetchone()
+            if row is not None:
+                return Holder(row[0], row[1], float(row[2]))
+            db.execute(
+                db.dialect.upsert(
+                    "INSERT INTO referees (id, place, nick, host, started, lease)"
+                    f" VALUES (?, ?, ?, ?, {clock}, {clock} + ?)",
+                    "id",
+                    "lease = excluded.lease, nick = excluded.nick",
+                ),
+                (rid, place, nick, host, term),
+            )
+            db.execute(
+                "UPDATE live_games SET owner = ? WHERE place = ? AND tournament IS NULL"
+                f" AND (owner IS NULL OR owner NOT IN (SELECT id FROM referees WHERE lease >= {clock}))",
+                (rid, place),
+            )
+            db.execute(f"DELETE FROM referees WHERE place = ? AND id <> ? AND lease < {clock}", (place, rid))
+        return None
+
+    def renew(self, rid: str, term: float) -> None:
+        """Hold the place ``term`` seconds more; ``Fenced`` if another referee took it."""
+        with self.db.transaction():
+            sql = f"UPDATE referees SET lease = {self.db.dialect.clock} + ? WHERE id = ?"
+            if self.db.execute(sql, (term, rid)).rowcount != 1:
+                raise Fenced("another referee has taken this referee's place over")
+
+    def leave(self, rid: str) -> None:
+        """Give the place up at once (a referee that stops): a standby need not wait out the lease."""
+        with self.db.transaction():
+            self.db.execute("DELETE FROM referees WHERE id = ?", (rid,))

@@ -1,0 +1,83 @@
+"""A referee's place under a lease: a standby takes it, with its games, only once the lease
+has lapsed, and the referee that lost it can write nothing more for those games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena.store import Store
+from arena.store.live import LiveGame
+from arena.store.referees import Fenced
+
+from .helpers import avalon_record
+
+PLACE = "irc.example:6667/#arena"
+
+
+def live(gid: str, place: str = PLACE) -> LiveGame:
+    return LiveGame(gid, "avalon", {}, 7, None, tuple("abcde"), tuple("abcde"), place, None, 1.0)
+
+
+def lapse(store: Store, rid: str) -> None:
+    """As if ``rid`` had stopped renewing long enough ago (the lease is the database's clock)."""
+    store.db.execute(f"UPDATE referees SET lease = {store.db.dialect.clock} - 1 WHERE id = ?", (rid,))
+
+
+def step(store: Store, gid: str, n: int, owner: str) -> None:
+    store.live.append(gid, n, [(0, "team", (0, 1))], n, [(None, None, f"LINE {n}")], {"n": n}, owner=owner)
+
+
+def test_a_standby_waits_while_the_lease_runs_then_takes_the_place_and_its_games(where: str) -> None:
+    with Store(where) as a, Store(where) as b:
+        assert a.referees.hold("A", PLACE, "arena", "host-a", 30.0) is None
+        a.live.open(live("g1"), owner="A")
+        a.live.open(live("g2", "elsewhere:6667/#arena"), owner="A")
+        step(a, "g1", 0, "A")
+        held = b.referees.hold("B", PLACE, "arena", "host-b", 30.0)
+        assert held is not None and (held.nick, held.host) == ("arena", "host-a") and 0 < held.left <= 30.0
+        a.referees.renew("A", 30.0)
+        assert b.referees.hold("B", PLACE, "arena", "host-b", 30.0) is not None
+        lapse(a, "A")
+        assert b.referees.hold("B", PLACE, "arena", "host-b", 30.0) is None
+        owners = dict(b.db.execute("SELECT id, owner FROM live_games").fetchall())
+        assert owners == {"g1": "B", "g2": "A"}  # a game of another place stays its referee's
+        step(b, "g1", 1, "B")
+        with pytest.raises(Fenced):  # A comes back: nothing it writes for g1 is stored
+            step(a, "g1", 1, "A")
+        with pytest.raises(Fenced):
+            a.live.close("g1", owner="A")
+        with pytest.raises(Fenced):
+            a.referees.renew("A", 30.0)
+        [game] = b.live.all("g1")
+        assert [line for _, _, line in game.lines] == ["LINE 0", "LINE 1"] and game.state == {"n": 1}
+        b.live.close("g1", owner="B")
+        assert b.live.all("g1") == []
+
+
+def test_a_referee_that_leaves_hands_its_place_over_at_once(where: str) -> None:
+    with Store(where) as a, Store(where) as b:
+        assert a.referees.hold("A", PLACE, "arena", "host-a", 30.0) is None
+        assert b.referees.hold("B", PLACE, "arena", "host-b", 30.0) is not None
+        a.referees.leave("A")
+        assert b.referees.hold("B", PLACE, "arena", "host-b", 30.0) is None
+        assert a.referees.hold("A", PLACE, "arena", "host-a", 30.0) is not None  # now B's
+
+
+def test_games_from_before_owners_are_taken_by_the_first_holder(where: str) -> None:
+    with Store(where) as s:
+        s.live.open(live("g1"))  # an older referee's: no owner
+        assert s.referees.hold("A", PLACE, "arena", "host", 30.0) is None
+        assert s.db.execute("SELECT owner FROM live_games WHERE id = 'g1'").fetchone()[0] == "A"
+
+
+def test_a_write_of_no_owner_is_not_fenced(where: str) -> None:
+    """Local tournaments and tests write without an owner, as before leases."""
+    with Store(where) as s:
+        s.live.open(live("g1"), owner="A")
+        step(s, "g1", 0, "A")
+        s.live.append("g1", 1, [], 1, [(None, None, "LINE 1")], {"n": 1})
+        s.games.record(avalon_record(5, random.Random(5)))
+        s.live.close("g1")
+        assert s.live.all("g1") == []
