@@ -225,7 +225,8 @@ BAD = [
     ("server: {hots: x}", "unknown key 'server.hots' (known: host, port, tls, password, nick, channel, "),
     (
         "timeouts: {decison: 3}",
-        "unknown key 'timeouts.decison' (known: decision, grace, escalation, secret_minimum, resume, night_step)",
+        "unknown key 'timeouts.decison' (known: decision, grace, escalation, secret_minimum, resume, failover,"
+        " night_step)",
     ),
     ("server: 5", "server must be a mapping of keys to values, got 5"),
     ("server: {channel: arena}", 'server.channel must be a channel name in quotes such as "#arena"'),

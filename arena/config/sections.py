@@ -159,6 +159,13 @@ class TimeoutConfig(Section):
         "ends aborted (no rating moves)",
         ge=0,
     )
+    failover: float = setting(
+        10.0,
+        help="seconds a referee's hold on its lobby lasts unrenewed: a standby (a second arena serve with the "
+        "same configuration and store) takes the lobby and its games over once the referee has not renewed it "
+        "for this long",
+        gt=0,
+    )
     night_step: float | None = setting(
         None,
         help="seconds after a Werewolf night begins before a request that needs another's answer (the "

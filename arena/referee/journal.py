@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from collections.abc import Callable, Container
 
 from ..store import LiveGame, Store
+from ..store.referees import Fenced
 from .match import Match
 from .state import MatchState, asked
 
@@ -56,10 +57,18 @@ class Journal:
     """
 
     def __init__(
-        self, store: Store, place: str, tournament: str | None = None, wall: Callable[[], float] = time.time
+        self,
+        store: Store,
+        place: str,
+        tournament: str | None = None,
+        wall: Callable[[], float] = time.time,
+        owner: str | None = None,
     ) -> None:
         self.store = store
         self.place = place
+        self.owner = owner
+        """This run of the referee, whose writes alone count for the games it runs (None:
+        unchecked); a write for a game another run took over raises ``Fenced``."""
         self.tournament = tournament
         self.wall = wall
         self._live: dict[str, Written] = {}
@@ -104,13 +113,13 @@ class Journal:
         )
         self._live[match.gid] = Written(match)
         self.touch(match.gid)
-        self._begin(match.gid, lambda: self.store.live.open(live))
+        self._begin(match.gid, lambda: self.store.live.open(live, self.owner))
 
     def resumed(self, match: Match, live: LiveGame) -> None:
         """Go on writing a game taken up from ``live`` (``match`` is restored from it)."""
         self._live[match.gid] = Written(match, len(live.history), len(live.lines), len(live.talk), len(live.answers))
         self.touch(match.gid)
-        self._begin(match.gid, lambda: self.store.live.resumed(live.id, self.place))
+        self._begin(match.gid, lambda: self.store.live.resumed(live.id, self.place, self.owner))
 
     def _begin(self, gid: str, write: Callable[[], None]) -> None:
         """A game's first write: now, or, if the store refuses it, with the game's first
@@ -150,6 +159,8 @@ class Journal:
                     written = self._step(gid, skip, failed)
                     if written is not None:
                         steps.append((gid, written))
+        except Fenced:
+            raise
         except Exception as exc:  # the transaction failed whole: none of the steps is stored
             for gid in touched:
                 stored = self._live.get(gid)
@@ -193,7 +204,10 @@ class Journal:
                 said[talk:],
                 answers,
                 heard[answers:],
+                self.owner,
             )
+        except Fenced:
+            raise
         except Exception as exc:
             failed[gid] = (match, exc)
             self._touched[gid] = None
@@ -213,8 +227,10 @@ class Journal:
         next ``save`` tries again (meanwhile a restart would tell its end again, harmlessly)."""
         try:
             if self.store.games.has(gid):
-                self.store.live.close(gid)
+                self.store.live.close(gid, self.owner)
             self._closing.discard(gid)
+        except Fenced:
+            raise
         except Exception as exc:
             if gid not in self._closing:
                 log.warning(

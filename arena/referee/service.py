@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import secrets
 import select
 import time
 from collections.abc import Callable, Sequence
@@ -21,11 +22,13 @@ from ..config import Config
 from ..core.keys import new_key
 from ..irc.link import IrcLink, LinkSettings, strip_controls
 from ..protocol import referee_topic
+from ..store.referees import Fenced
 from .budget import ReplyBudget
 from .deferred import Deferred
 from .lobby import Lobby, Seater
 from .identity import Identities
 from .journal import Journal
+from .place import Place
 from .recorder import Recorder
 from .match import Match
 from .referee import Referee
@@ -114,11 +117,17 @@ class RefereeService:
             require_key=config.identity.require_key,
             accounts=config.identity.accounts,
         )
-        journal = (
+        owner = secrets.token_hex(8)  # this run of the referee: the owner of the games it writes
+        place = f"{server.host}:{server.port}/{server.channel}"
+        journal = None if recorder is None else Journal(recorder.store, place, recorder.tournament, owner=owner)
+        self.place = (
             None
-            if recorder is None
-            else Journal(recorder.store, f"{server.host}:{server.port}/{server.channel}", recorder.tournament)
+            if recorder is None or recorder.tournament is not None
+            else Place(recorder.store, owner, place, server.nick, config.timeouts.failover)
         )
+        """The lobby this referee holds (``arena serve``; a tournament's referee holds its games alone)."""
+        self.lost = False
+        """Another referee has taken the place over: this one stops, sending nothing more."""
         # Games in progress are written ahead, so that a restart takes them up (with a store).
         self.referee = Referee(
             server.nick,
@@ -178,6 +187,9 @@ class RefereeService:
         return self.room.done and not (self.referee.writeahead.forgetting and self.link.is_connected)
 
     def start(self) -> None:
+        if self.place is not None:
+            self.place.hold()  # (a standby waits here)
+            self.reactor.scheduler.execute_every(self.place.renew_every, self._renew)
         self.link.connect()
         self.reactor.scheduler.execute_every(self.wait_report, self._report_waiting)
         if self.config.lobby.topic_interval > 0:
@@ -190,10 +202,15 @@ class RefereeService:
             while not self.done:
                 self.turn(tick)
         finally:
-            self.link.close("the referee is leaving", drain_timeout=2.0)
-            end = time.monotonic() + 2.0
-            while self.link.queued and time.monotonic() < end:
-                self.turn(0.05)
+            if self.lost:
+                self.link.close("another referee runs this lobby now")
+            else:
+                self.link.close("the referee is leaving", drain_timeout=2.0)
+                end = time.monotonic() + 2.0
+                while self.link.queued and time.monotonic() < end:
+                    self.turn(0.05)
+                if self.place is not None:
+                    self.place.leave()
 
     def turn(self, tick: float) -> None:
         """One turn of the reactor (its ``process_once``): what the server sent since the
@@ -202,15 +219,38 @@ class RefereeService:
         work runs (the wake-ups, what waited for lines to go out)."""
         reactor = self.reactor
         sockets = reactor.sockets
-        if sockets:
-            readable, _, _ = select.select(sockets, [], [], 0 if self.deferred else tick)
+        try:
+            if sockets:
+                readable, _, _ = select.select(sockets, [], [], 0 if self.deferred else tick)
+                with self.referee.batch():
+                    reactor.process_data(readable)
+                    self.deferred.run()
+            else:
+                time.sleep(tick)
             with self.referee.batch():
-                reactor.process_data(readable)
-                self.deferred.run()
-        else:
-            time.sleep(tick)
-        with self.referee.batch():
-            reactor.process_timeout()
+                reactor.process_timeout()
+        except Fenced as exc:
+            self._lose(exc)
+
+    def _renew(self) -> None:
+        """Hold the place longer (scheduled: never raises, or the scheduler would run it again and again)."""
+        assert self.place is not None
+        try:
+            self.place.renew()
+        except Fenced as exc:
+            self._lose(exc)
+        except Exception:
+            log.exception("renewing the hold on the lobby failed")
+
+    def _lose(self, why: Fenced) -> None:
+        """Another referee has taken the place over: stop at once, sending nothing more
+        (not even lines already queued: they belong to games that referee tells now)."""
+        if self.lost:
+            return
+        self.lost = True
+        self.fatal = f"{why}: this referee stops"
+        log.error("%s", self.fatal)
+        self.link.close("another referee runs this lobby now")
 
     def _nick_state(self, ok: bool, current: str) -> None:
         """The referee answers to the nick it has; under any other than its own it says so

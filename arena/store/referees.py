@@ -25,8 +25,10 @@ class Fenced(Exception):
 class Holder:
     """The referee that holds a place."""
 
+    id: str
     nick: str
     host: str
+    pid: int
     left: float
     """Seconds its lease runs yet (it renews it well before)."""
 
@@ -35,27 +37,27 @@ class Referees:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def hold(self, rid: str, place: str, nick: str, host: str, term: float) -> Holder | None:
+    def hold(self, rid: str, place: str, nick: str, host: str, pid: int, term: float) -> Holder | None:
         """Take ``place`` for ``term`` seconds, with every game in progress there whose
         referee is gone (none if it is the first): None once done, or the referee that
         holds it now."""
         db, clock = self.db, self.db.dialect.clock
         with db.transaction():
             row = db.execute(
-                f"SELECT nick, host, lease - {clock} FROM referees WHERE place = ? AND id <> ? AND lease >= {clock}"
-                " ORDER BY lease DESC LIMIT 1",
+                f"SELECT id, nick, host, pid, lease - {clock} FROM referees WHERE place = ? AND id <> ?"
+                f" AND lease >= {clock} ORDER BY lease DESC LIMIT 1",
                 (place, rid),
             ).fetchone()
             if row is not None:
-                return Holder(row[0], row[1], float(row[2]))
+                return Holder(row[0], row[1], row[2], int(row[3]), float(row[4]))
             db.execute(
                 db.dialect.upsert(
-                    "INSERT INTO referees (id, place, nick, host, started, lease)"
-                    f" VALUES (?, ?, ?, ?, {clock}, {clock} + ?)",
+                    "INSERT INTO referees (id, place, nick, host, pid, started, lease)"
+                    f" VALUES (?, ?, ?, ?, ?, {clock}, {clock} + ?)",
                     "id",
                     "lease = excluded.lease, nick = excluded.nick",
                 ),
-                (rid, place, nick, host, term),
+                (rid, place, nick, host, pid, term),
             )
             db.execute(
                 "UPDATE live_games SET owner = ? WHERE place = ? AND tournament IS NULL"
@@ -73,6 +75,7 @@ class Referees:
                 raise Fenced("another referee has taken this referee's place over")
 
     def leave(self, rid: str) -> None:
-        """Give the place up at once (a referee that stops): a standby need not wait out the lease."""
+        """Give the place up at once (a referee that stops, or one found dead): a standby
+        need not wait out the lease."""
         with self.db.transaction():
             self.db.execute("DELETE FROM referees WHERE id = ?", (rid,))

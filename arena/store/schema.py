@@ -349,7 +349,8 @@ V10_REFEREES: Migration = (
         id TEXT PRIMARY KEY,                   -- drawn by each run of a referee
         place TEXT NOT NULL,                   -- its server and lobby, host:port/#channel
         nick TEXT NOT NULL,
-        host TEXT NOT NULL,                    -- the machine it runs on, for people
+        host TEXT NOT NULL,                    -- the machine it runs on
+        pid INTEGER NOT NULL,                  -- its process there (one found dead need not be waited for)
         started REAL NOT NULL,
         lease REAL NOT NULL                    -- the database's clock until which it holds its place
     )""",

@@ -42,7 +42,7 @@ def fill(store: Store, games: int) -> None:
         "g900", "avalon", {"merlin": True}, 2**62 + 1, None, tuple("abcde"), tuple("abcde"), "here", None, 6.5
     )
     store.live.open(live, owner="r1")
-    assert store.referees.hold("r1", "here", "arena", "host", 30.0) is None
+    assert store.referees.hold("r1", "here", "arena", "host", 13, 30.0) is None
     store.live.append(
         "g900",
         0,

@@ -31,16 +31,17 @@ def step(store: Store, gid: str, n: int, owner: str) -> None:
 
 def test_a_standby_waits_while_the_lease_runs_then_takes_the_place_and_its_games(where: str) -> None:
     with Store(where) as a, Store(where) as b:
-        assert a.referees.hold("A", PLACE, "arena", "host-a", 30.0) is None
+        assert a.referees.hold("A", PLACE, "arena", "host-a", 11, 30.0) is None
         a.live.open(live("g1"), owner="A")
         a.live.open(live("g2", "elsewhere:6667/#arena"), owner="A")
         step(a, "g1", 0, "A")
-        held = b.referees.hold("B", PLACE, "arena", "host-b", 30.0)
-        assert held is not None and (held.nick, held.host) == ("arena", "host-a") and 0 < held.left <= 30.0
+        held = b.referees.hold("B", PLACE, "arena", "host-b", 12, 30.0)
+        assert held is not None and (held.id, held.nick, held.host, held.pid) == ("A", "arena", "host-a", 11)
+        assert 0 < held.left <= 30.0
         a.referees.renew("A", 30.0)
-        assert b.referees.hold("B", PLACE, "arena", "host-b", 30.0) is not None
+        assert b.referees.hold("B", PLACE, "arena", "host-b", 12, 30.0) is not None
         lapse(a, "A")
-        assert b.referees.hold("B", PLACE, "arena", "host-b", 30.0) is None
+        assert b.referees.hold("B", PLACE, "arena", "host-b", 12, 30.0) is None
         owners = dict(b.db.execute("SELECT id, owner FROM live_games").fetchall())
         assert owners == {"g1": "B", "g2": "A"}  # a game of another place stays its referee's
         step(b, "g1", 1, "B")
@@ -58,17 +59,17 @@ def test_a_standby_waits_while_the_lease_runs_then_takes_the_place_and_its_games
 
 def test_a_referee_that_leaves_hands_its_place_over_at_once(where: str) -> None:
     with Store(where) as a, Store(where) as b:
-        assert a.referees.hold("A", PLACE, "arena", "host-a", 30.0) is None
-        assert b.referees.hold("B", PLACE, "arena", "host-b", 30.0) is not None
+        assert a.referees.hold("A", PLACE, "arena", "host-a", 11, 30.0) is None
+        assert b.referees.hold("B", PLACE, "arena", "host-b", 12, 30.0) is not None
         a.referees.leave("A")
-        assert b.referees.hold("B", PLACE, "arena", "host-b", 30.0) is None
-        assert a.referees.hold("A", PLACE, "arena", "host-a", 30.0) is not None  # now B's
+        assert b.referees.hold("B", PLACE, "arena", "host-b", 12, 30.0) is None
+        assert a.referees.hold("A", PLACE, "arena", "host-a", 11, 30.0) is not None  # now B's
 
 
 def test_games_from_before_owners_are_taken_by_the_first_holder(where: str) -> None:
     with Store(where) as s:
         s.live.open(live("g1"))  # an older referee's: no owner
-        assert s.referees.hold("A", PLACE, "arena", "host", 30.0) is None
+        assert s.referees.hold("A", PLACE, "arena", "host", 13, 30.0) is None
         assert s.db.execute("SELECT owner FROM live_games WHERE id = 'g1'").fetchone()[0] == "A"
 
 
