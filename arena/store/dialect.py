@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from contextlib import AbstractContextManager, nullcontext
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
@@ -74,6 +75,10 @@ class Dialect(Protocol):
         """The statements making ``table``'s ``column`` (numbered by the database) go on
         after the highest number that rows were inserted with (a copy of a store)."""
 
+    def exclusive(self, conn: Connection) -> AbstractContextManager[None]:
+        """Every other writer kept out, from before the schema's version is read to the
+        end of the migrations (each of them a transaction of its own)."""
+
     def begin(self, write: bool) -> str:
         """The statement opening a transaction: one that will write takes the write lock at
         once (a game rated from ratings another writer is changing would be rated wrong)."""
@@ -132,6 +137,9 @@ class SQLite(OnConflict):
 
     def follow_identity(self, table: str, column: str) -> list[str]:
         return []  # AUTOINCREMENT goes on after the highest number a row was given
+
+    def exclusive(self, conn: Connection) -> AbstractContextManager[None]:
+        return nullcontext()  # each migration's BEGIN IMMEDIATE reads the file as it is
 
     def begin(self, write: bool) -> str:
         return "BEGIN IMMEDIATE" if write else "BEGIN"

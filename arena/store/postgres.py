@@ -6,17 +6,18 @@ SQLite column types as PostgreSQL's. Text compares as SQLite compares it (byte o
 ``COLLATE "C"``), and a bot's name without regard to case (an ICU collation), so a store
 copied from one engine to the other sorts and finds the same rows.
 
-Every write transaction is begun once its connection holds one advisory lock, as SQLite's
+Every write transaction first takes one advisory lock, held to its end, as SQLite's
 ``BEGIN IMMEDIATE`` takes its file's write lock: a game's rating update reads the ratings
-every game recorded before it left, whichever referee recorded that game. The lock is taken
-before ``BEGIN``, not in the transaction, so the transaction starts with what the last
-writer committed, its schema too (a transaction that waited for the lock would keep the
-catalog it saw before: a referee that found a new database would make its tables again).
+every game recorded before it left, whichever referee recorded that game. Migrations hold
+the same lock from before they read the schema's version (``exclusive``): a transaction
+that waited for it would go on with the tables it saw before, so a referee that found a new
+database would make its tables again.
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import Any
@@ -30,9 +31,12 @@ from .dialect import Connection, Cursor, OnConflict
 
 WRITE_LOCK = 0x6172656E61
 """The advisory lock every write transaction holds (any fixed number: "arena")."""
-LOCK = f"SELECT pg_advisory_lock({WRITE_LOCK})"
-UNLOCK = f"SELECT pg_advisory_unlock({WRITE_LOCK})"
-BEGIN_WRITE = f"{LOCK}; BEGIN"
+IDLE_IN_TRANSACTION = 10_000
+"""Milliseconds the server lets a session sit idle inside a transaction before it ends it.
+The store's transactions take milliseconds; a process frozen in one (stopped, a stalled
+virtual machine, cut off) would hold the write lock, and every referee would wait for it,
+a standby too. Once the server has ended that session, its writes fail on a new connection,
+where a referee whose place was taken meanwhile finds itself fenced."""
 """What ``begin(write=True)`` says; the connection runs its two statements one by one."""
 
 NOCASE = "CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)"
@@ -86,12 +90,11 @@ class PgConnection:
         self._conn = self._connect()  # (refused at once: a store that cannot be opened is an error)
         self._open = False
         """A transaction was begun and not yet ended (as the store sees it)."""
-        self._locked = False
-        """This connection holds the write lock (from before its transaction's BEGIN to its end)."""
 
     def _connect(self) -> psycopg.Connection[Any]:
         conn = psycopg.connect(self.url, autocommit=True)
         conn.adapters.register_loader("numeric", _Number)
+        conn.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION}")
         return conn
 
     @property
@@ -102,7 +105,6 @@ class PgConnection:
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
         if self._conn.closed:
-            self._locked = False  # (the server let go of it with the connection)
             if self._open:
                 if sql == "ROLLBACK":
                     self._open = False
@@ -112,37 +114,14 @@ class PgConnection:
                 self._conn = self._connect()
             except psycopg.OperationalError as exc:
                 raise Unavailable(str(exc)) from exc
+        if sql.startswith("BEGIN"):
+            self._open = True
+        elif sql.startswith(("COMMIT", "ROLLBACK")) and not sql.startswith("ROLLBACK TO"):
+            self._open = False
         try:
-            if sql == BEGIN_WRITE:
-                return self._begin_write()
-            if sql.startswith("BEGIN"):
-                self._open = True
-            elif sql.startswith(("COMMIT", "ROLLBACK")) and not sql.startswith("ROLLBACK TO"):
-                self._open = False
-                try:
-                    return self._conn.execute(sql)
-                finally:
-                    self._unlock()
             return self._conn.execute(sql, parameters or None)
         except psycopg.OperationalError as exc:
             raise Unavailable(str(exc)) from exc
-
-    def _begin_write(self) -> Cursor:
-        """The write lock, then a transaction (its own statement: it starts after the wait)."""
-        self._conn.execute(LOCK)
-        self._locked = True
-        try:
-            cursor = self._conn.execute("BEGIN")
-        except BaseException:
-            self._unlock()
-            raise
-        self._open = True
-        return cursor
-
-    def _unlock(self) -> None:
-        if self._locked and not self._conn.closed:
-            self._locked = False
-            self._conn.execute(UNLOCK)
 
     def executemany(self, sql: str, parameters: Any, /) -> Cursor:
         if self._conn.closed:
@@ -183,7 +162,16 @@ class PostgreSQL(OnConflict):
         ]
 
     def begin(self, write: bool) -> str:
-        return BEGIN_WRITE if write else "BEGIN"
+        return f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})" if write else "BEGIN"
+
+    @contextmanager
+    def exclusive(self, conn: Connection) -> Iterator[None]:
+        conn.execute(f"SELECT pg_advisory_lock({WRITE_LOCK})")
+        try:
+            yield
+        finally:
+            if not conn.in_transaction:
+                conn.execute(f"SELECT pg_advisory_unlock({WRITE_LOCK})")
 
     def insert_ignore(self, insert: str) -> str:
         return f"{insert} ON CONFLICT DO NOTHING"

@@ -391,6 +391,12 @@ def migrate(
     """
     dialect = db.dialect
     systems = default_systems() if systems is None else systems
+    with dialect.exclusive(db.conn):
+        return _migrate(db, migrations, systems)
+
+
+def _migrate(db: Database, migrations: Sequence[Migration], systems: Sequence[RatingSystem]) -> int:
+    dialect = db.dialect
     start = dialect.schema_version(db.conn)
     if start > len(migrations):
         raise SchemaError(

@@ -70,12 +70,19 @@ def referee(where: Path, name: str) -> tuple[subprocess.Popen[bytes], Path]:
     return proc, log
 
 
-def wait_for(what: str, predicate: Callable[[], object], *procs: subprocess.Popen[bytes]) -> None:
+def logs(where: Path) -> str:
+    """The referees' logs' ends, for a failure to show."""
+    return "\n".join(
+        f"--- {p.name}\n{p.read_text(errors='replace')[-1500:]}" for p in sorted(where.glob("referee-*.log"))
+    )
+
+
+def wait_for(what: str, predicate: Callable[[], object], where: Path, *procs: subprocess.Popen[bytes]) -> None:
     guard = time.monotonic() + GUARD
     while not predicate():
         for proc in procs:
-            assert proc.poll() is None, f"a referee exited ({proc.returncode}) before {what}"
-        assert time.monotonic() < guard, f"no {what} within {GUARD:.0f} s"
+            assert proc.poll() is None, f"a referee exited ({proc.returncode}) before {what}\n{logs(where)}"
+        assert time.monotonic() < guard, f"no {what} within {GUARD:.0f} s\n{logs(where)}"
         time.sleep(0.05)
 
 
@@ -88,25 +95,28 @@ def test_a_standby_takes_the_lobby_and_its_games_over(tmp_path: Path, database: 
         config = write_config(where, "avalon", host, port, db=url)
         config.write_text(config.read_text().replace("timeouts:\n", f"timeouts:\n  failover: {FAILOVER}\n", 1))
         first, first_log = referee(where, "first")
-        wait_for("the first referee's hold", lambda: "referee arena on" in first_log.read_text(), first)
+        wait_for("the first referee's hold", lambda: "referee arena on" in first_log.read_text(), where, first)
         second, second_log = referee(where, "second")
         bots = start_bots(where, "avalon", host, port, GAMES)
         try:
-            wait_for("the standby", lambda: "standby: the referee arena on" in second_log.read_text(), first, second)
-            wait_for("a game under way after two", lambda: mid_game(url), first, second)
+            wait_for(
+                "the standby", lambda: "standby: the referee arena on" in second_log.read_text(), where, first, second
+            )
+            wait_for("a game under way after two", lambda: mid_game(url), where, first, second)
             if how == "killed":
                 first.send_signal(signal.SIGKILL)
                 first.wait()
-                wait_for("the takeover", lambda: "is gone: taking over" in second_log.read_text(), second)
+                wait_for("the takeover", lambda: "is gone: taking over" in second_log.read_text(), where, second)
             else:
                 first.send_signal(signal.SIGSTOP)
-                wait_for("the takeover", lambda: "took the place" in second_log.read_text(), second)
+                wait_for("the takeover", lambda: "took the place" in second_log.read_text(), where, second)
                 first.send_signal(signal.SIGCONT)
-                assert first.wait(GUARD) == 1
-                assert "has taken this referee's place over: this referee stops" in first_log.read_text()
-            wait_for("a game taken up", lambda: "taken up after a restart" in second_log.read_text(), second)
+                assert first.wait(GUARD) == 1, logs(where)
+                said = first_log.read_text()  # (fenced at its renewal, or at a write for its game)
+                assert "taken" in said and "over" in said and "this referee stops" in said, said[-2000:]
+            wait_for("a game taken up", lambda: "taken up after a restart" in second_log.read_text(), where, second)
             _, stranded = wait_bots(where, bots, GAMES, BOT_EXIT + GUARD)
-            assert not stranded, stranded
+            assert not stranded, f"{stranded}\n{logs(where)}"
         finally:
             stop(bots)
             for proc in (first, second):
