@@ -39,6 +39,7 @@ from arena.bots.tuvalon_rules_bot import TuvalonRuleBot
 from arena.config import Config, IdentityConfig, LobbyConfig, NarratorConfig, ServerConfig
 from arena.irc.link import ReactorThread
 from arena.irc.servers import MAX_TARGETS, start_server
+from arena.irc.writer import Entry
 from arena.protocol import unbundle
 from arena.spectate.service import narrating
 from arena.referee.match import Match
@@ -141,16 +142,16 @@ def main() -> None:
                 )
             )  # games every run
             if args.kinds:
-                conn = services[0].link.connection.conn
-                send_raw = conn.send_raw
+                writer = services[0].link.outbox.writer
+                add = writer.add
 
-                def counted(line: str) -> None:
+                def counted(line: str, entry: Entry) -> None:
                     kind = kind_of(line)
                     if kind is not None and matches:  # from the first END on, as ``lines`` counts
                         kinds[kind] += 1
-                    send_raw(line)
+                    add(line, entry)
 
-                conn.send_raw = counted
+                writer.add = counted  # type: ignore[method-assign]
             services[0].serve(tick=0.01)
 
         scratch = tempfile.TemporaryDirectory()

@@ -32,8 +32,9 @@ raised by callbacks are logged and swallowed so one bad handler cannot stop the 
 (or be re-run forever by the scheduler, which keeps a command that raised).
 
 Two consequences of calling from another thread: ``send`` writes the lines the token bucket
-allows right away, in the caller's thread (only when select() says the socket is writable,
-so it does not block); ``close`` takes effect at once (nothing more is queued or sent, no
+allows right away, in the caller's thread (without waiting for the socket: what it does not
+take is written later, see ``writer``), where in the reactor's thread the lines of a whole
+turn go out together at its end, in one write; ``close`` takes effect at once (nothing more is queued or sent, no
 reconnection) but the socket is closed at the reactor's next tick, because closing it while
 the reactor thread sits in select() makes select fail with EBADF. ``ReactorThread``
 tolerates that EBADF (the library can hit it on its own after a socket error in a foreign
@@ -161,6 +162,7 @@ class IrcLink:
             max_text_bytes=self.max_text_bytes,
             on_quit=self._finalize_soon,
             guard=self._guard,
+            loop_thread=lambda: self.inbox.loop_thread,
         )
         self.nicks = NickKeeper(
             nick,

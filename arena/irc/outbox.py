@@ -11,6 +11,7 @@ server's PING itself, outside any queue.)
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -18,6 +19,7 @@ from collections.abc import Callable, Sequence
 from .connection import Connection, Guard
 from .settings import LinkSettings
 from .text import MAX_LINE_BYTES, check_name, clean, fit_utf8, strip_controls
+from .writer import Writer
 
 Item = tuple[str, ...] | Callable[[], None]
 """An entry of the outgoing queue: a line to write, or an ``after_sent`` callback."""
@@ -26,7 +28,9 @@ Item = tuple[str, ...] | Callable[[], None]
 class Outbox:
     """The outgoing lines of ``connection``; every public method is thread-safe (it takes
     the reactor's mutex). ``max_text_bytes(target)`` is the payload a PRIVMSG to ``target``
-    may carry; ``on_quit(message)`` ends the link once a draining close reaches its QUIT."""
+    may carry; ``on_quit(message)`` ends the link once a draining close reaches its QUIT;
+    ``loop_thread()`` is the thread that drives the reactor (if known): lines it lets out
+    are written together at the end of its turn, others' at once."""
 
     def __init__(
         self,
@@ -36,6 +40,7 @@ class Outbox:
         max_text_bytes: Callable[[str], int],
         on_quit: Callable[[str], None],
         guard: Guard,
+        loop_thread: Callable[[], int | None],
     ) -> None:
         self.connection = connection
         self.reactor = connection.reactor
@@ -44,8 +49,6 @@ class Outbox:
         self.paced_joins = settings.paced_joins
         self.max_replies = settings.max_replies
         self.max_targets = settings.max_targets
-        self.sent_messages = 0
-        """PRIVMSG and NOTICE lines written to the server so far (a multi-target one counts once)."""
         self.replies_dropped = 0
         """Lines ``reply`` dropped so far because ``max_replies`` were waiting already."""
         self.finished = False
@@ -53,6 +56,8 @@ class Outbox:
         self._max_text_bytes = max_text_bytes
         self._on_quit = on_quit
         self._guard = guard
+        self._loop_thread = loop_thread
+        self.writer = Writer(connection.conn, guard, resume=self.drain)
         self.queue: deque[Item] = deque()
         self.control: deque[tuple[str, str]] = deque()
         """JOIN and PART lines, sent before ``queue``: a backlog of messages must not keep
@@ -65,13 +70,19 @@ class Outbox:
 
     @property
     def queued(self) -> int:
-        """Lines waiting to be sent, replies included."""
-        return len(self.control) + sum(not callable(item) for item in self.queue) + len(self.replies)
+        """Lines waiting to be sent (or to be written whole), replies included."""
+        queue = sum(not callable(item) for item in self.queue)
+        return len(self.control) + queue + len(self.replies) + self.writer.lines
 
     @property
     def pending(self) -> bool:
         """Whether lines of ours (not replies) wait."""
-        return bool(self.queue or self.control)
+        return bool(self.queue or self.control or self.writer.pending)
+
+    @property
+    def sent_messages(self) -> int:
+        """PRIVMSG and NOTICE lines written to the server so far (a multi-target one counts once)."""
+        return self.writer.sent_messages
 
     # -- putting lines in (thread-safe) ----------------------------------------------------------
 
@@ -208,9 +219,12 @@ class Outbox:
 
     def lost(self) -> None:
         """The connection dropped: JOINs and PARTs go (registering again joins the channels
-        we keep); the rest waits for the next connection."""
+        we keep); the rest waits for the next connection, the lines not written whole first."""
         self.control.clear()
         self._drain_due = None
+        unwritten = self.writer.take_back()
+        if not self.finished:
+            self.queue.extendleft(reversed(unwritten))
 
     def clear(self) -> None:
         self.finished = True
@@ -238,16 +252,28 @@ class Outbox:
         self.reactor.scheduler.execute_after(delay, self._guard(run))
 
     def drain(self) -> None:
-        """Send what the bucket allows; schedule the rest. Called with the mutex held."""
+        """Let out what the bucket allows, schedule the rest, and write (called with the
+        mutex held): at once from another thread, at the end of its turn from the reactor's."""
         conn = self.connection.conn
         if self.finished or not self.connection.registered or not conn.is_connected():
             return
+        self._let_out()
+        writer = self.writer
+        if writer.pending and not writer.stalled:
+            if self._loop_thread() == threading.get_ident():
+                writer.flush_soon()
+            else:
+                writer.flush()
+
+    def _let_out(self) -> None:
+        """Move what the bucket allows from the queues to the writer."""
+        writer = self.writer
         while self.control or self.queue or self.replies:
             control = bool(self.control)
             head = self.control[0] if control else self.queue[0] if self.queue else None
             if callable(head):
                 self.queue.popleft()
-                self.reactor.scheduler.execute_after(0, self._guard(head))
+                writer.after(head)
                 continue
             self._refill()
             # Ours need one token; a reply waits for a full bucket, so it cannot hold up a
@@ -257,21 +283,25 @@ class Outbox:
             if paced and self._tokens < needed:
                 self._schedule_drain((needed - self._tokens) / self.rate)
                 return
-            if not self.connection.writable():
-                # The server is not reading (flood penalties, stall): never block on send.
-                self._schedule_drain(0.05)
-                return
+            if writer.stalled:
+                return  # the server is not reading (flood penalties, stall): the writer resumes us
             item: tuple[str, ...]
             if head is None:
                 item = ("PRIVMSG", *self.replies.popleft())
+            elif head[0] == "QUIT":
+                writer.flush()  # the QUIT follows every line before it
+                if writer.pending or not self.connection.is_connected:
+                    return
+                self.queue.popleft()
+                if paced:
+                    self._tokens -= 1
+                self._on_quit(head[1])
+                return
             else:
                 item = head
                 (self.control if control else self.queue).popleft()
             if paced:
                 self._tokens -= 1
-            if item[0] == "QUIT":
-                self._on_quit(item[1])
-                return
             if item[0] == "RAW":
                 line = item[1]
             else:
@@ -280,11 +310,4 @@ class Outbox:
                 if not text:
                     continue
                 line = f"{command} {target} :{text}"
-            conn.send_raw(line)
-            if not conn.is_connected():
-                # The library swallowed a socket error and disconnected: resend later.
-                if not control:  # a JOIN or PART: the next registration joins anew
-                    self.queue.appendleft(item)
-                return
-            if item[0] != "RAW":
-                self.sent_messages += 1
+            writer.add(line, None if control else item)
