@@ -104,24 +104,30 @@ class PgConnection:
         return self._conn.info.transaction_status != TransactionStatus.IDLE
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
+        begins = sql.startswith("BEGIN")
+        ends = sql.startswith(("COMMIT", "ROLLBACK")) and not sql.startswith("ROLLBACK TO")
         if self._conn.closed:
-            if self._open:
+            if self._open and not begins:  # (a BEGIN: the store has ended the one it lost)
                 if sql == "ROLLBACK":
                     self._open = False
                     return _Nothing()
                 raise Unavailable("the connection to the database was lost during the transaction")
+            self._open = False
             try:
                 self._conn = self._connect()
             except psycopg.OperationalError as exc:
                 raise Unavailable(str(exc)) from exc
-        if sql.startswith("BEGIN"):
-            self._open = True
-        elif sql.startswith(("COMMIT", "ROLLBACK")) and not sql.startswith("ROLLBACK TO"):
-            self._open = False
         try:
-            return self._conn.execute(sql, parameters or None)
+            cursor = self._conn.execute(sql, parameters or None)
         except psycopg.OperationalError as exc:
+            if ends and self._conn.closed:
+                self._open = False  # (the server ended it with the connection)
             raise Unavailable(str(exc)) from exc
+        if begins:
+            self._open = True
+        elif ends:
+            self._open = False
+        return cursor
 
     def executemany(self, sql: str, parameters: Any, /) -> Cursor:
         if self._conn.closed:

@@ -185,3 +185,16 @@ def test_a_rebuild_with_a_worker_for_the_standings_is_exact(postgres: LocalPostg
             s.games.record(avalon_record(i, rng, tournament="t1" if i % 2 else None))
         report = s.ratings.rebuild(jobs=2)
         assert report.exact and report.standings_checked > 0
+
+
+def test_a_connection_lost_between_transactions_costs_one_write_at_most(postgres: LocalPostgres) -> None:
+    """The server ended the session while it was idle (a restart, an idle timeout): the
+    write that finds out fails (the referee pauses and tries again), the next reconnects."""
+    with Store(postgres.new_database()) as s:
+        for i in range(3):
+            terminate(postgres, backend(s))
+            try:
+                s.games.record(avalon_record(i, random.Random(i)))
+            except Unavailable:
+                s.games.record(avalon_record(i, random.Random(i)))
+        assert counts(s)["games"] == 3 and s.ratings.rebuild().exact
