@@ -218,6 +218,17 @@ def tournament_command(games: int) -> list[str]:
     return [sys.executable, "-m", "arena", "--config", "config.yaml", "tournament", "--games", str(games)]
 
 
+def referee_process(where: Path, name: str, command: list[str]) -> tuple[subprocess.Popen[bytes], Path]:
+    """A referee (``command``: an ``arena`` command line) run in ``where``, its output in
+    ``where``/referee-NAME.log."""
+    log = where / f"referee-{name}.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            command, cwd=where, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=environment()
+        )
+    return proc, log
+
+
 def start_bots(
     where: Path, game: str, host: str, port: int, games: int, rate: float = 0.0
 ) -> dict[str, subprocess.Popen[bytes]]:
@@ -342,17 +353,9 @@ class Runs:
     kill was left to plan)."""
 
     def start(self, games: int) -> subprocess.Popen[bytes]:
-        log_path = self.where / f"referee-{len(self.logs) + 1}.log"
-        self.logs.append(log_path)
-        with open(log_path, "wb") as log:
-            return subprocess.Popen(
-                tournament_command(games),
-                cwd=self.where,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=environment(),
-            )
+        proc, log = referee_process(self.where, str(len(self.logs) + 1), tournament_command(games))
+        self.logs.append(log)
+        return proc
 
 
 def run_with_kills(where: Path, games: int, kills: int, rng: random.Random, timeout: float) -> Runs:

@@ -35,8 +35,8 @@ from arena.store import Store
 from bench.kill_irc import (
     BOT_EXIT,
     check_store,
-    environment,
     rebuild_exact,
+    referee_process,
     start_bots,
     stop,
     tournament_command,
@@ -150,16 +150,7 @@ def wait_for(what: str, predicate, proc: subprocess.Popen[bytes], log: Path) -> 
 
 
 def referee(where: Path, n: int) -> tuple[subprocess.Popen[bytes], Path]:
-    log = where / f"referee-{n}.log"
-    with open(log, "wb") as out:
-        return subprocess.Popen(
-            tournament_command(GAMES),
-            cwd=where,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=environment(),
-        ), log
+    return referee_process(where, str(n), tournament_command(GAMES))
 
 
 PAUSED = re.compile(rf"game (\S+) paused: {STORE_DOWN}")

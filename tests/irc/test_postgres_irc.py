@@ -17,7 +17,7 @@ import re
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -26,12 +26,12 @@ import pytest
 from arena.irc.servers import LocalServer
 from arena.referee.pause import STORE_DOWN
 from arena.store import Store
-from arena.store.pgserver import LocalPostgres, postgres_available
+from arena.store.pgserver import LocalPostgres
 from bench.kill_irc import (
     BOT_EXIT,
     check_store,
-    environment,
     rebuild_exact,
+    referee_process,
     start_bots,
     stop,
     tournament_command,
@@ -40,22 +40,11 @@ from bench.kill_irc import (
     write_config,
 )
 
-from .conftest import require_ngircd
 
 GAMES = 10
 GUARD = 240.0
 """Seconds after which a wait is a hang: never reached on a working referee."""
 PAUSED = re.compile(rf"game (\S+) paused: {STORE_DOWN}")
-
-
-@pytest.fixture
-def database() -> Iterator[LocalPostgres]:
-    """A PostgreSQL server of this test's own: it is stopped and started again."""
-    require_ngircd()
-    if not postgres_available():
-        pytest.skip("PostgreSQL not installed")
-    with LocalPostgres() as server:
-        yield server
 
 
 def stored(url: str) -> int:
@@ -64,17 +53,7 @@ def stored(url: str) -> int:
 
 
 def referee(where: Path, n: int) -> tuple[subprocess.Popen[bytes], Path]:
-    log = where / f"referee-{n}.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            tournament_command(GAMES),
-            cwd=where,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=environment(),
-        )
-    return proc, log
+    return referee_process(where, str(n), tournament_command(GAMES))
 
 
 def wait_for(what: str, predicate: Callable[[str], object], proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -88,8 +67,9 @@ def wait_for(what: str, predicate: Callable[[str], object], proc: subprocess.Pop
 
 @pytest.mark.parametrize("then", ["back", "killed while down"])
 def test_a_database_server_that_goes_down_pauses_the_game_and_loses_nothing(
-    tmp_path: Path, database: LocalPostgres, then: str
+    tmp_path: Path, own_postgres: LocalPostgres, then: str
 ) -> None:
+    database = own_postgres
     where, url = tmp_path, database.new_database()
     Store(url).close()  # its schema, for the test to count its games
     with LocalServer("ngircd") as server:

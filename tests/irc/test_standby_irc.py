@@ -17,7 +17,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -25,24 +25,23 @@ import pytest
 
 from arena.irc.servers import LocalServer
 from arena.store import Store
-from arena.store.pgserver import LocalPostgres, postgres_available
-from bench.kill_irc import BOT_EXIT, environment, rebuild_exact, start_bots, stop, tracebacks, wait_bots, write_config
+from arena.store.pgserver import LocalPostgres
+from bench.kill_irc import (
+    BOT_EXIT,
+    rebuild_exact,
+    referee_process,
+    start_bots,
+    stop,
+    tracebacks,
+    wait_bots,
+    write_config,
+)
 
-from .conftest import require_ngircd
 
 GAMES = 8
 FAILOVER = 2.0
 GUARD = 240.0
 """Seconds after which a wait is a hang: never reached on a working referee."""
-
-
-@pytest.fixture
-def database() -> Iterator[LocalPostgres]:
-    require_ngircd()
-    if not postgres_available():
-        pytest.skip("PostgreSQL not installed")
-    with LocalPostgres() as server:
-        yield server
 
 
 def mid_game(url: str) -> bool:
@@ -57,17 +56,7 @@ def mid_game(url: str) -> bool:
 
 
 def referee(where: Path, name: str) -> tuple[subprocess.Popen[bytes], Path]:
-    log = where / f"referee-{name}.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "arena", "--config", "config.yaml", "serve"],
-            cwd=where,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=environment(),
-        )
-    return proc, log
+    return referee_process(where, name, [sys.executable, "-m", "arena", "--config", "config.yaml", "serve"])
 
 
 def logs(where: Path) -> str:
@@ -87,8 +76,8 @@ def wait_for(what: str, predicate: Callable[[], object], where: Path, *procs: su
 
 
 @pytest.mark.parametrize("how", ["killed", "stopped"])
-def test_a_standby_takes_the_lobby_and_its_games_over(tmp_path: Path, database: LocalPostgres, how: str) -> None:
-    where, url = tmp_path, database.new_database()
+def test_a_standby_takes_the_lobby_and_its_games_over(tmp_path: Path, own_postgres: LocalPostgres, how: str) -> None:
+    where, url = tmp_path, own_postgres.new_database()
     Store(url).close()
     with LocalServer("ngircd") as server:
         host, port = server.address
