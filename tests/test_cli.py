@@ -185,6 +185,7 @@ def test_config_prints_the_defaults_as_yaml(run: Run) -> None:
         "escalation": ["warn", "default", "forfeit"],
         "secret_minimum": 0.0,
         "resume": 60.0,
+        "failover": 10.0,
         "night_step": None,
     }
     assert data["flood"] == {"reply_burst": 10, "reply_interval": 5.0, "reply_queue": 50, "command_interval": 5.0}

@@ -26,7 +26,7 @@ from arena.referee.floor import CHAT_KEPT
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder
 from arena.sdk import Ask, Bot, GameView
-from arena.store import MIGRATIONS, LiveGame, Store, StoredGame
+from arena.store import MIGRATIONS, Store, StoredGame
 from arena.store.report import stats_lines
 
 from .store.helpers import avalon_record, old_copy
@@ -181,9 +181,14 @@ def test_a_v4_store_migrates_and_its_games_have_no_talk(tmp_path: Path) -> None:
     with Store(tmp_path / "new.db") as new:
         new.games.record(avalon_record(1, random.Random(1)))
     old_copy(tmp_path / "new.db", path, MIGRATIONS[:4])  # the game as a v4 store keeps it
-    with Store(path, migrations=MIGRATIONS[:4]) as old:
-        old.live.open(LiveGame("g9", "avalon", {}, 1, None, ("a", "b"), ("a", "b"), "here", None, 0.0))
-        old.live.append("g9", 0, [(0, "team", ("a", "b"))], 0, [(None, None, "START g9")], {})
+    with Store(path, migrations=MIGRATIONS[:4]) as old:  # a game in progress, as a v4 referee wrote it
+        old.conn.execute("INSERT INTO game_ids (id, reserved) VALUES ('g9', 0)")
+        old.conn.execute(
+            "INSERT INTO live_games (id, game, options, seed, names, bots, place, started)"
+            """ VALUES ('g9', 'avalon', '{}', 1, '["a", "b"]', '["a", "b"]', 'here', 0)"""
+        )
+        old.conn.execute("""INSERT INTO live_actions VALUES ('g9', 0, 0, 'team', '["a", "b"]')""")
+        old.conn.execute("INSERT INTO live_lines VALUES ('g9', 0, NULL, NULL, 'START g9')")
         with pytest.raises(sqlite3.OperationalError):
             old.conn.execute("SELECT * FROM talk")
     with Store(path) as store:
