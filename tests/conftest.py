@@ -22,14 +22,19 @@ def pytest_configure() -> None:
         signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[LocalPostgres]:
-    """One PostgreSQL server for the run (each test takes a database of its own:
-    ``postgres.new_database()``). Skipped where PostgreSQL is not installed, unless
-    ARENA_REQUIRE_POSTGRES=1 (CI), where its absence fails."""
+def require_postgres() -> None:
+    """Skip the test where PostgreSQL is not installed, unless ARENA_REQUIRE_POSTGRES=1 (CI),
+    where its absence fails it."""
     if not postgres_available():
         if os.environ.get("ARENA_REQUIRE_POSTGRES") == "1":
             pytest.fail("PostgreSQL is required (ARENA_REQUIRE_POSTGRES=1) but not installed")
         pytest.skip("PostgreSQL not installed (apt-get install postgresql); ARENA_REQUIRE_POSTGRES=1 makes this fail")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[LocalPostgres]:
+    """One PostgreSQL server for the run (each test takes a database of its own:
+    ``postgres.new_database()``)."""
+    require_postgres()
     with LocalPostgres() as server:
         yield server

@@ -15,7 +15,9 @@ import pytest
 
 from arena.irc.link import IrcLink, IrcLinkError, LinkSettings, ReactorThread
 from arena.irc.servers import KINDS, LocalServer, ServerAddress, ngircd_available, start_server
-from arena.store.pgserver import LocalPostgres, postgres_available
+from arena.store.pgserver import LocalPostgres
+
+from ..conftest import require_postgres
 
 WAIT = 5.0  # upper bound for anything that should take milliseconds on loopback
 
@@ -238,9 +240,6 @@ def own_postgres() -> Iterator[LocalPostgres]:
     """A PostgreSQL server of the test's own (one that stops it, or plays referees against
     it, should not share the run's): skipped where ngircd or PostgreSQL is missing."""
     require_ngircd()
-    if not postgres_available():
-        if os.environ.get("ARENA_REQUIRE_POSTGRES") == "1":
-            pytest.fail("PostgreSQL is required (ARENA_REQUIRE_POSTGRES=1) but not installed")
-        pytest.skip("PostgreSQL not installed (apt-get install postgresql)")
+    require_postgres()
     with LocalPostgres() as server:
         yield server
