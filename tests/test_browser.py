@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import threading
+import time
 from pathlib import Path
 from collections.abc import Callable, Iterator
 
@@ -165,6 +166,10 @@ def test_a_live_games_page_follows_the_game(browser: Chromium, stored: Path, sit
     player = threading.Thread(target=play)
     player.start()
     try:
+        with Store(stored) as reader:  # the home page lists the games live when it is loaded
+            guard = time.monotonic() + 60
+            while not reader.live.all("live1") and not errors and time.monotonic() < guard:
+                time.sleep(0.05)
         page = browser.page()
         page.load(site + "/")
         page.wait_for("document.querySelector('#live-games a[href=\"/games/live1\"]') !== null", 10)
