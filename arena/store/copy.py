@@ -36,6 +36,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("live_talk", "gid, idx"),
     ("live_answers", "gid, idx"),
     ("referees", "id"),
+    ("lobby_bots", "token"),
+    ("lobby_tables", "gid"),
 )
 """Every table of the schema with its key (the order rows are read in), the tables a row
 refers to before it."""

@@ -6,7 +6,7 @@ schema up to date, and hands out one repository per kind of thing it keeps, all 
 connection (and so each other's transactions): ``games`` (finished games, recorded with
 their rating changes in one transaction), ``live`` (games in progress), ``bots``,
 ``ratings``, ``stats``, ``tournaments``, ``secrets``, the lobby's ``rosters`` and the
-``referees`` that hold their places under leases.
+``referees`` that hold their places under leases, and the ``lobbies`` several referees share.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from .database import Database
 from .dialect import Connection, Dialect, dialect_for
 from .games import Games
 from .live import LiveGames
+from .lobbies import Lobbies
 from .ratings import Ratings
 from .referees import Referees
 from .rosters import Rosters
@@ -64,6 +65,7 @@ class Store:
         self.secrets = Secrets(self.db)
         self.rosters = Rosters(self.db)
         self.referees = Referees(self.db)
+        self.lobbies = Lobbies(self.db)
 
     @property
     def conn(self) -> Connection:

@@ -101,6 +101,10 @@ class PgConnection:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self._listening: list[str] = []
+        """The ``NOTIFY`` channels heard, again on every new connection."""
+        self.connects = 0
+        """Connections made: one more means notices may have been missed meanwhile."""
         self._conn = self._connect()  # (refused at once: a store that cannot be opened is an error)
         self._open = False
         """A transaction was begun and not yet ended (as the store sees it)."""
@@ -109,6 +113,9 @@ class PgConnection:
         conn = psycopg.connect(self.url, autocommit=True)
         conn.adapters.register_loader("numeric", _Number)
         conn.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION}")
+        for channel in self._listening:
+            conn.execute(f"LISTEN {channel}")
+        self.connects += 1
         return conn
 
     @property
@@ -164,6 +171,24 @@ class PgConnection:
 
     def close(self) -> None:
         self._conn.close()
+
+    def listen(self, channel: str) -> None:
+        """Hear ``channel``'s notices (``heard``), on this connection and every later one."""
+        self._listening.append(channel)
+        self.execute(f"LISTEN {channel}")
+
+    def fileno(self) -> int | None:
+        """The socket that turns readable when a notice comes (None: no connection now)."""
+        return None if self._conn.closed else self._conn.fileno()
+
+    def heard(self) -> list[str]:
+        """The notices (their payloads) that came since the last call, without waiting."""
+        if self._conn.closed:
+            return []
+        try:
+            return [n.payload for n in self._conn.notifies(timeout=0)]
+        except psycopg.OperationalError as exc:
+            raise Unavailable(str(exc)) from exc
 
 
 class PostgreSQL(OnConflict):

@@ -37,16 +37,20 @@ class Referees:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def hold(self, rid: str, place: str, nick: str, host: str, pid: int, term: float) -> Holder | None:
+    def hold(
+        self, rid: str, place: str, nick: str, host: str, pid: int, term: float, shared: bool = False
+    ) -> Holder | None:
         """Take ``place`` for ``term`` seconds, with every game in progress there whose
         referee is gone (none if it is the first): None once done, or the referee that
-        holds it now."""
+        holds it now. In a ``shared`` lobby only a referee under the same nick holds it (the
+        others are its peers)."""
         db, clock = self.db, self.db.dialect.clock
+        same = " AND LOWER(nick) = LOWER(?)" if shared else ""
         with db.transaction():
             row = db.execute(
                 f"SELECT id, nick, host, pid, lease - {clock} FROM referees WHERE place = ? AND id <> ?"
-                f" AND lease >= {clock} ORDER BY lease DESC LIMIT 1",
-                (place, rid),
+                f" AND lease >= {clock}{same} ORDER BY lease DESC LIMIT 1",
+                (place, rid, nick) if shared else (place, rid),
             ).fetchone()
             if row is not None:
                 return Holder(row[0], row[1], row[2], int(row[3]), float(row[4]))
@@ -59,13 +63,39 @@ class Referees:
                 ),
                 (rid, place, nick, host, pid, term),
             )
-            db.execute(
-                "UPDATE live_games SET owner = ? WHERE place = ? AND tournament IS NULL"
-                f" AND (owner IS NULL OR owner NOT IN (SELECT id FROM referees WHERE lease >= {clock}))",
-                (rid, place),
-            )
-            db.execute(f"DELETE FROM referees WHERE place = ? AND id <> ? AND lease < {clock}", (place, rid))
+            self._inherit(rid, place)
         return None
+
+    def _inherit(self, rid: str, place: str) -> bool:
+        """Make ``rid`` the owner of the games (and tables) at ``place`` whose referee is
+        gone, and forget the referees gone; whether there were any."""
+        db, clock = self.db, self.db.dialect.clock
+        gone = f"(SELECT id FROM referees WHERE lease >= {clock})"
+        taken = db.execute(
+            "UPDATE live_games SET owner = ? WHERE place = ? AND tournament IS NULL"
+            f" AND (owner IS NULL OR owner NOT IN {gone})",
+            (rid, place),
+        ).rowcount
+        tables = db.execute(
+            f"UPDATE lobby_tables SET referee = ? WHERE place = ? AND referee IS NOT NULL AND referee NOT IN {gone}",
+            (rid, place),
+        ).rowcount
+        db.execute(f"DELETE FROM referees WHERE place = ? AND id <> ? AND lease < {clock}", (place, rid))
+        return bool(taken or tables)
+
+    def inherit(self, rid: str, place: str) -> bool:
+        """``_inherit`` in a transaction of its own (the dealer of a shared lobby, now and
+        then: a peer that stopped renewing leaves its games to it)."""
+        with self.db.transaction():
+            return self._inherit(rid, place)
+
+    def live(self, place: str) -> list[tuple[str, str]]:
+        """The referees whose lease runs at ``place``, longest there first: (id, nick)."""
+        clock = self.db.dialect.clock
+        rows = self.db.execute(
+            f"SELECT id, nick FROM referees WHERE place = ? AND lease >= {clock} ORDER BY started, id", (place,)
+        ).fetchall()
+        return [(row[0], row[1]) for row in rows]
 
     def renew(self, rid: str, term: float) -> None:
         """Hold the place ``term`` seconds more; ``Fenced`` if another referee took it."""

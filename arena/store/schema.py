@@ -360,6 +360,34 @@ V10_REFEREES: Migration = (
     "ALTER TABLE live_games ADD COLUMN owner TEXT",
 )
 
+V11_SHARED_LOBBY: Migration = (
+    # A lobby that several referees share (``server.network``): the bots registered there,
+    # whichever referee they registered with, so that any of them may seat and play them ...
+    """CREATE TABLE lobby_bots (
+        token TEXT PRIMARY KEY,                -- this registration (a new connection: a new token)
+        place TEXT NOT NULL,                   -- network/#channel
+        name TEXT NOT NULL,
+        folded TEXT NOT NULL,                  -- its name in lower case: one registration per bot
+        nick TEXT NOT NULL,                    -- where its connection is now
+        owner TEXT NOT NULL,
+        version TEXT NOT NULL,
+        account TEXT,                          -- the services account that proved it, if one did
+        protocol INTEGER NOT NULL,
+        referee TEXT NOT NULL                  -- the run of the referee that admitted it
+    )""",
+    "CREATE UNIQUE INDEX lobby_bots_by_name ON lobby_bots(place, folded)",
+    # ... and the tables its dealer drew, each run by the one referee that claimed it, until its game ends.
+    """CREATE TABLE lobby_tables (
+        gid TEXT PRIMARY KEY,
+        place TEXT NOT NULL,
+        game TEXT NOT NULL,
+        seats TEXT NOT NULL,                   -- JSON list of bot names, in seat order
+        referee TEXT,                          -- the run that claimed it; NULL: not claimed yet
+        dealt REAL NOT NULL
+    )""",
+    "CREATE INDEX lobby_tables_by_place ON lobby_tables(place, referee, dealt)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     V1,
     V2,
@@ -371,6 +399,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     V8_FLAT,
     V9_LOGS,
     V10_REFEREES,
+    V11_SHARED_LOBBY,
 )
 
 

@@ -43,6 +43,15 @@ def fill(store: Store, games: int) -> None:
     )
     store.live.open(live, owner="r1")
     assert store.referees.hold("r1", "here", "arena", "host", 13, 30.0) is None
+    # (a shared lobby's rows, as written where NOTIFY is not at hand)
+    store.db.execute(
+        "INSERT INTO lobby_bots (token, place, name, folded, nick, owner, version, account, protocol, referee)"
+        " VALUES ('t1', 'net/#arena', 'Alice', 'alice', 'alice_', 'me', '1', NULL, 2, 'r1')"
+    )
+    store.db.execute(
+        "INSERT INTO lobby_tables (gid, place, game, seats, referee, dealt)"
+        " VALUES ('g901', 'net/#arena', 'avalon', '[\"a\", \"b\"]', 'r1', 7.25)"
+    )
     store.live.append(
         "g900",
         0,
