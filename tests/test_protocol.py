@@ -178,6 +178,7 @@ CANONICAL: list[tuple[Message, str]] = [
         Message.make("RESUME", "g3", game="avalon", channel="#arena-g3-r1", seats=["alice", "bob"], wait=60),
         "RESUME g3 game=avalon channel=#arena-g3-r1 seats=alice,bob wait=60",
     ),
+    (Message.make("REFEREES", nicks=["arena", "arena2"]), "REFEREES nicks=arena,arena2"),
     (
         Message.make("PAUSE", "g3", text="the results store cannot be written"),
         "PAUSE g3 :the results store cannot be written",

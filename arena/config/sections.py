@@ -76,6 +76,14 @@ class ServerConfig(Section):
         pattern=_SECRET,
         form="a non-empty string without line breaks",
     )
+    network: str | None = setting(
+        None,
+        help="the IRC network's name, the same in the configuration of every referee of one lobby: referees "
+        "of one network and lobby channel, each under its own nick, share the lobby (a PostgreSQL store.url "
+        "is then required); null: the lobby is this referee's alone",
+        pattern=r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}",
+        form="1 to 64 letters, digits, dots, dashes or underscores",
+    )
     lines_per_second: float = setting(
         2.0,
         help="referee's outgoing line rate, to stay under flood limits; "

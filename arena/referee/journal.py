@@ -92,7 +92,7 @@ class Journal:
 
     def unfinished(self) -> list[LiveGame]:
         """The games an earlier run left in progress here, to take up."""
-        return self.store.live.unfinished(place=self.place, tournament=self.tournament)
+        return self.store.live.unfinished(place=self.place, tournament=self.tournament, owner=self.owner)
 
     def opened(self, match: Match) -> None:
         """Start writing a new game (before its first line goes out)."""

@@ -60,10 +60,15 @@ class Table:
 class Seater(Protocol):
     """What the IRC service asks of whoever decides the next game (``Lobby``, a tournament)."""
 
-    deadline: float | None
-    """When ``due`` may next become true by itself (a countdown); None: only on an event."""
-    waiting: list[str]
-    """The bots waiting to be seated, longest-waiting first."""
+    @property
+    def deadline(self) -> float | None:
+        """When ``due`` may next become true by itself (a countdown); None: only on an event."""
+        ...
+
+    @property
+    def waiting(self) -> list[str]:
+        """The bots waiting to be seated, longest-waiting first."""
+        ...
 
     def add(self, nick: str, now: float) -> None: ...
     def remove(self, nick: str) -> None: ...

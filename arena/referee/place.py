@@ -44,8 +44,10 @@ def _running(pid: int) -> bool:
 
 
 class Place:
-    def __init__(self, store: Store, owner: str, place: str, nick: str, failover: float) -> None:
+    def __init__(self, store: Store, owner: str, place: str, nick: str, failover: float, shared: bool = False) -> None:
         self.store = store
+        self.shared = shared
+        """A lobby shared with other referees: only one under the same nick holds the place."""
         self.owner = owner
         """This run's id: the owner of the games it writes."""
         self.place = place
@@ -60,7 +62,7 @@ class Place:
         while True:
             try:
                 holder = self.store.referees.hold(
-                    self.owner, self.place, self.nick, self.host, os.getpid(), self.failover
+                    self.owner, self.place, self.nick, self.host, os.getpid(), self.failover, self.shared
                 )
                 if holder is not None and holder.host == self.host and not _running(holder.pid):
                     log.warning(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from collections.abc import Callable
+from typing import Any, Protocol
 
 from ..core.errors import ErrorCode
 from ..games import RESERVED_NICKS
@@ -56,6 +57,23 @@ class BotInfo:
     that account."""
     protocol: int = 1
     """The protocol it registered with: a game bundles lines only when all its bots speak 2."""
+    token: str | None = None
+    """Its registration in a lobby shared with other referees (``Sharing``)."""
+
+
+class Sharing(Protocol):
+    """Where the registrations of a lobby shared with other referees are kept (``Shared``):
+    told of every one this referee admits, renames or sees end."""
+
+    def admitted(self, info: BotInfo) -> None:
+        """``info`` registered here (its ``token`` is set then)."""
+        ...
+
+    def renamed(self, info: BotInfo) -> None: ...
+    def gone(self, info: BotInfo) -> None: ...
+    def referees(self) -> list[str]:
+        """The nicks of the lobby's referees now (a ``WELCOME`` names them)."""
+        ...
 
 
 class Registry:
@@ -88,6 +106,8 @@ class Registry:
         """Registered connections by folded nick."""
         self.by_name: dict[str, BotInfo] = {}
         """The same, by folded bot name: one connection per bot."""
+        self.sharing: Sharing | None = None
+        """Set in a lobby shared with other referees: what they must know of the bots."""
 
     def bot_of(self, nick: str, account: str | None = None) -> BotInfo | None:
         """The bot that the connection now on ``nick`` registered as, if it did; a bot
@@ -108,6 +128,8 @@ class Registry:
             callback(info.name, True)
 
     def _unbind(self, info: BotInfo) -> None:
+        if self.sharing is not None and info.token is not None:
+            self.sharing.gone(info)
         if self.bots.get(info.nick.lower()) is info:
             del self.bots[info.nick.lower()]
         if self.by_name.get(info.name.lower()) is info:
@@ -133,13 +155,42 @@ class Registry:
         info = self.bots.pop(old.lower(), None)
         if info is None:
             return False
+        self._move(info, new)
+        if self.sharing is not None:
+            self.sharing.renamed(info)
+        return True
+
+    def _move(self, info: BotInfo, new: str) -> None:
+        """``info``'s connection is on nick ``new`` now (no longer in ``bots`` by its old one)."""
         stale = self.bots.pop(new.lower(), None)
         if stale is not None:  # cannot happen on IRC (the nick was free); keep the maps exact
             self._unbind(stale)
         info.nick = new
         self.bots[new.lower()] = info
         self._route(info.name, new)
-        return True
+
+    def adopt(self, found: BotInfo | None, name: str, now: float) -> None:
+        """What another referee of the shared lobby says of bot ``name`` now: ``found``, the
+        registration it admitted (this referee plays that connection as the bot from now
+        on, and tells it what its seats here were told if it is a new one), or None, no
+        registration (the bot plays here no more)."""
+        info = self.by_name.get(name.lower())
+        if found is None:
+            if info is not None:
+                self._unbind(info)
+            return
+        if info is not None and info.token == found.token:
+            if info.nick.lower() != found.nick.lower():  # (seen renamed elsewhere, out of this referee's sight)
+                self.bots.pop(info.nick.lower(), None)
+                self._move(info, found.nick)
+            return
+        if info is not None:
+            self._unbind(info)
+        other = self.bots.get(found.nick.lower())
+        if other is not None:
+            self._unbind(other)
+        self._bind(found)
+        self._came_back(found, now)
 
     def leave(self, nick: str) -> bool:
         """A connection that leaves the server no longer plays its bot. Whether it did."""
@@ -261,19 +312,32 @@ class Registry:
             )
         # The WELCOME goes in line with the games' lines: a bot obeys none of the referee's
         # lines before it (section 3), so a TABLE or RESYNC sent after it must not overtake it.
-        welcome = Message.make(WELCOME, sender, protocol=protocol, name=name, **signed)
+        sharing = self.sharing
+        fields: dict[str, Any] = dict(signed)
+        if sharing is not None:
+            fields["referees"] = sharing.referees()
+        welcome = Message.make(WELCOME, sender, protocol=protocol, name=name, **fields)
         info = self.by_name.get(name.lower())
         if info is not None:  # the same connection again: it has heard everything already
             info.owner, info.version, info.account, info.protocol = owner, bot_version, proof.account, protocol
+            if sharing is not None:
+                sharing.admitted(info)
             self.tell(sender, welcome, True)
             self._speaks(name, protocol)
             return
-        self._bind(BotInfo(name, sender, owner, bot_version, proof.account, protocol))
+        info = BotInfo(name, sender, owner, bot_version, proof.account, protocol)
+        self._bind(info)
+        if sharing is not None:
+            sharing.admitted(info)
         self.tell(sender, welcome, True)
         self._speaks(name, protocol)
-        # A connection that comes back is told what its seats were told before. Only a new
-        # one: a resync costs the game's lines again, which a bot must not be able to
-        # trigger at will by registering over and over.
+        self._came_back(info, now)
+
+    def _came_back(self, info: BotInfo, now: float) -> None:
+        """A new connection plays ``info``'s bot: it is told what its seats were told before.
+        Only a new one: a resync costs the game's lines again, which a bot must not be able
+        to trigger at will by registering over and over."""
+        name = info.name
         for match in self.matches.of(name):
             seat = match.seats.of(name)
             if seat is not None and (not match.over or match.suspended):

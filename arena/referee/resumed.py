@@ -31,6 +31,8 @@ class Resumed:
         self.channel = config.server.channel
         self.waiting: dict[str, float] = {}
         """Games taken up that wait for their bots: gid -> until when."""
+        self.shared = False
+        """Whether other referees share the lobby: a ``RESUME`` names the referee that runs the game now."""
         self.told_again: set[str] = set()
         """Games taken up that an earlier run had recorded (their end maybe never sent): told
         again to their bots, not counted again."""
@@ -41,6 +43,8 @@ class Resumed:
             return []
         taken = []
         for live in self.journal.unfinished():
+            if live.id in self.referee.matches:
+                continue  # (running here: an inherited game is taken up once)
             try:
                 self._resume(live, now)
                 taken.append(live.id)
@@ -52,7 +56,10 @@ class Resumed:
         channel = f"{self.channel}-{live.id}-r{live.resumes + 1}"
         self.port.join(channel)
         wait = self.config.timeouts.resume
-        resume = Message.make(RESUME, live.id, game=live.game, channel=channel, seats=list(live.names), wait=int(wait))
+        named = {"referee": self.referee.nick} if self.shared else {}
+        resume = Message.make(
+            RESUME, live.id, game=live.game, channel=channel, seats=list(live.names), wait=int(wait), **named
+        )
         for line in resume.lines():
             self.port.send(self.channel, line)
         if live.recorded:

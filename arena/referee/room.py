@@ -90,6 +90,12 @@ class Room:
         """When each running game started (for ``!status``)."""
         self._public_answer = -math.inf
         """When a non-operator's ``!help`` or ``!status`` was last answered."""
+        self.shared = False
+        """Whether other referees share the lobby: a ``TABLE`` names the referee that runs its
+        game, and only the one that deals (``deals``) answers the lobby's commands."""
+        self.deals: Callable[[], bool] = lambda: True
+        self.elsewhere: Callable[[], dict[str, Table]] = dict
+        """The tables of the shared lobby that other referees run (the dealer's)."""
         self.resumed = Resumed(config, referee, port, journal)
         """The games an earlier run left, once taken up (``take_up``)."""
         referee.on_game_end.append(self._ended)
@@ -110,13 +116,13 @@ class Room:
         gid = self._tables.of_bot(name)
         if connected:
             self._tables.touch(gid)  # (its bot may be in its channel under the nick it has now)
-            self._back(name, now)
+            self.back(name, now)
             return
         self.lobby.remove(name)
         if gid is not None:
             self._withdraw(gid, f"{name} left", now)
 
-    def _back(self, name: str, now: float) -> None:
+    def back(self, name: str, now: float) -> None:
         """``name`` waits to be seated if it can be: registered and in the lobby channel
         (where its ``TABLE`` is announced), unless it is seated at a game or table. One
         that cannot be seated has left the lobby, and the table it sat at with it. (Before
@@ -143,7 +149,7 @@ class Room:
         if info is None:
             return
         if kind == "join":
-            self._back(info.name, now)
+            self.back(info.name, now)
         elif kind in ("part", "kick"):
             self.lobby.remove(info.name)
 
@@ -156,8 +162,9 @@ class Room:
         running game) with nobody at fault."""
         words = text.split()
         operator = sender.lower() in (o.lower() for o in self.config.lobby.operators)
+        lobby = self.deals()  # (in a shared lobby, the dealer answers for it)
         if words[0] in ("!help", "!status"):
-            if not operator and now < self._public_answer + self.config.flood.command_interval:
+            if not lobby or not operator and now < self._public_answer + self.config.flood.command_interval:
                 return
             if not operator:
                 self._public_answer = now
@@ -166,15 +173,17 @@ class Room:
             return
         if not operator:
             return
-        if words[0] == "!start":
-            if not self._open_table(now, by_hand=True):
-                self.port.send(self.channel, f"{sender}: not enough bots are waiting to start a game")
+        if words[0] == "!start" and lobby:
+            before = len(self.lobby.waiting)
             while self._open_table(now, by_hand=True):
                 pass
+            if len(self.lobby.waiting) == before:
+                self.port.send(self.channel, f"{sender}: not enough bots are waiting to start a game")
         elif words[0] == "!stop":
             wanted = words[1:] or list(self.referee.matches)
             for gid in wanted:
-                if not self.referee.abort_game(gid, f"stopped by {sender}", now):
+                stopped = self.referee.abort_game(gid, f"stopped by {sender}", now)
+                if not stopped and lobby and gid not in self.elsewhere():
                     self.port.send(self.channel, f"{sender}: no game {gid[:20]} is running")
         self.after(now)
 
@@ -191,6 +200,9 @@ class Room:
             lines += _listed(f"{gid} resumes when back ({until - now:.0f} s left):", self.resumed.missing(gid), width)
         for gid, since in self.referee.paused().items():
             lines.append(f"{gid} paused {now - since:.0f} s: {STORE_DOWN}")
+        for gid, table in self.elsewhere().items():
+            if gid not in self.referee.matches and gid not in self._tables.tables:
+                lines += _listed(f"{gid} {table.game} at another referee:", self._nicks(table.seats), width)
         running = sorted(self._started.items(), key=lambda item: item[1])
         for gid, started in running[:STATUS_GAMES]:
             match = self.referee.matches[gid]
@@ -291,7 +303,7 @@ class Room:
             log.warning("cannot seat %d players: %s", len(seats), exc)
             self.lobby.withdraw(table)
             for name in seats:
-                self._back(name, now)
+                self.back(name, now)
             return False
         try:
             gid = table.gid or self.referee.new_game_id()
@@ -321,7 +333,8 @@ class Room:
 
     def _announce(self, gid: str, table: Table, channel: str, seats: list[str]) -> None:
         """``TABLE`` in the lobby: the game seats ``seats`` (none: it is withdrawn)."""
-        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=seats).lines():
+        named = {"referee": self.referee.nick} if self.shared else {}
+        for line in Message.make(TABLE, gid, game=table.game, channel=channel, seats=seats, **named).lines():
             self.port.send(self.channel, line)
 
     def _withdraw(self, gid: str, why: str, now: float) -> None:
@@ -334,7 +347,7 @@ class Room:
         self.port.part(channel)
         self.lobby.withdraw(table)
         for name in table.seats:
-            self._back(name, now)
+            self.back(name, now)
 
     def _seat_tables(self, now: float) -> None:
         """Start every announced game whose players have all joined (or whose wait is
@@ -366,7 +379,7 @@ class Room:
             self.referee.behind(match.gid, self.port.part, match.channel)  # after END and the ratings
         del self.referee.matches[match.gid]
         for name in match.bots or match.names:
-            self._back(name, now)
+            self.back(name, now)
         self._started.pop(match.gid, None)
         if self._on_game_end is not None and not again:
             self._on_game_end(match)

@@ -15,6 +15,7 @@ import secrets
 import select
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import irc.client
 
@@ -28,11 +29,13 @@ from .deferred import Deferred
 from .lobby import Lobby, Seater
 from .identity import Identities
 from .journal import Journal
+from .pause import failure, unwritable
 from .place import Place
 from .recorder import Recorder
 from .match import Match
 from .referee import Referee
 from .room import Room
+from .shared import Shared, SharedSeater
 
 log = logging.getLogger(__name__)
 
@@ -118,12 +121,13 @@ class RefereeService:
             accounts=config.identity.accounts,
         )
         owner = secrets.token_hex(8)  # this run of the referee: the owner of the games it writes
-        place = f"{server.host}:{server.port}/{server.channel}"
+        shared = server.network is not None and recorder is not None and recorder.tournament is None
+        place = f"{server.network}/{server.channel}" if shared else f"{server.host}:{server.port}/{server.channel}"
         journal = None if recorder is None else Journal(recorder.store, place, recorder.tournament, owner=owner)
         self.place = (
             None
             if recorder is None or recorder.tournament is not None
-            else Place(recorder.store, owner, place, server.nick, config.timeouts.failover)
+            else Place(recorder.store, owner, place, server.nick, config.timeouts.failover, shared)
         )
         """The lobby this referee holds (``arena serve``; a tournament's referee holds its games alone)."""
         self.lost = False
@@ -146,6 +150,8 @@ class RefereeService:
         self.referee.member = self.link.present
         if recorder is not None:
             recorder.attach(self.referee)
+        self.shared: Shared | None = None
+        """This referee's part in a lobby other referees share (``server.network``)."""
         if seater is None:
             lobby = config.lobby
             seater = Lobby(
@@ -155,6 +161,18 @@ class RefereeService:
                 key,
                 recorder.store.rosters if recorder is not None else None,
             )
+            if shared:
+                assert recorder is not None
+                self.shared = Shared(
+                    recorder.store,
+                    place,
+                    owner,
+                    self.referee.registry,
+                    self.referee.new_game_id,
+                    lambda nick, msg: self.referee.registry.tell(nick, msg, False),
+                    clock,
+                )
+                seater = self.shared.seater = SharedSeater(seater, self.shared)
         self.room = Room(
             config,
             self.referee,
@@ -168,12 +186,26 @@ class RefereeService:
             clock=clock,
         )
         self.room.on_wake = self._wake_at
+        if self.shared is not None:
+            self._share(self.shared)
         self._took_up = False
         """Whether the games an earlier run left have been taken up (on joining the lobby)."""
         self._wake = math.inf
         self.fatal: str | None = None
         self._topic_status = ""
         """The status the lobby's topic shows now (who waits, what runs)."""
+
+    def _share(self, shared: Shared) -> None:
+        """Tie the room to the shared lobby: its tables name their referee, the dealer
+        answers for the lobby, and a game's end sends its bots back to the dealer."""
+        room, seater = self.room, shared.seater
+        assert seater is not None
+        room.shared = room.resumed.shared = True
+        room.deals = lambda: seater.dealing
+        room.elsewhere = seater.away
+        shared.back = room.back
+        shared.inherited = room.take_up
+        self.referee.on_game_end.append(lambda match: shared.done(match.gid, "ended"))
 
     # -- running --------------------------------------------------------------------
 
@@ -190,6 +222,8 @@ class RefereeService:
         if self.place is not None:
             self.place.hold()  # (a standby waits here)
             self.reactor.scheduler.execute_every(self.place.renew_every, self._renew)
+        if self.shared is not None:
+            self.shared.start(self.clock())
         self.link.connect()
         self.reactor.scheduler.execute_every(self.wait_report, self._report_waiting)
         if self.config.lobby.topic_interval > 0:
@@ -211,6 +245,8 @@ class RefereeService:
                     self.turn(0.05)
                 if self.place is not None:
                     self.place.leave()
+                if self.shared is not None:
+                    self.shared.leave()
 
     def turn(self, tick: float) -> None:
         """One turn of the reactor (its ``process_once``): what the server sent since the
@@ -218,13 +254,18 @@ class RefereeService:
         and its games' steps stored, in one commit (``Referee.batch``), before the scheduled
         work runs (the wake-ups, what waited for lines to go out)."""
         reactor = self.reactor
-        sockets = reactor.sockets
+        sockets: list[Any] = list(reactor.sockets)
+        notices = None if self.shared is None else self.shared.fileno()
+        if notices is not None:
+            sockets.append(notices)
         try:
             if sockets:
                 readable, _, _ = select.select(sockets, [], [], 0 if self.deferred else tick)
                 with self.referee.batch():
-                    reactor.process_data(readable)
+                    reactor.process_data([s for s in readable if s is not notices])
                     self.deferred.run()
+                    if notices is not None and notices in readable:
+                        self._heard()
             else:
                 time.sleep(tick)
             with self.referee.batch():
@@ -232,11 +273,28 @@ class RefereeService:
         except Fenced as exc:
             self._lose(exc)
 
+    def _heard(self) -> None:
+        """The lobby's other referees changed something (``Shared.heard``)."""
+        assert self.shared is not None
+        now = self.clock()
+        try:
+            self.shared.heard(now)
+        except Exception as exc:
+            if not unwritable(exc):
+                raise
+            log.error("could not read what the lobby's other referees changed: %s", failure(exc))
+        self.room.after(now)
+
     def _renew(self) -> None:
         """Hold the place longer (scheduled: never raises, or the scheduler would run it again and again)."""
         assert self.place is not None
         try:
             self.place.renew()
+            if self.shared is not None:
+                now = self.clock()
+                with self.referee.batch():
+                    self.shared.renew(now)
+                self.room.after(now)
         except Fenced as exc:
             self._lose(exc)
         except Exception:

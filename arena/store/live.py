@@ -182,11 +182,16 @@ class LiveGames:
         if row is not None and row[0] is not None and row[0] != owner:
             raise Fenced(f"game {gid} has been taken over by another referee")
 
-    def unfinished(self, *, place: str | None = None, tournament: str | None = None) -> list[LiveGame]:
+    def unfinished(
+        self, *, place: str | None = None, tournament: str | None = None, owner: str | None = None
+    ) -> list[LiveGame]:
         """The live games an earlier run left: ``tournament``'s, or (None) those outside any
-        tournament run from ``place``, oldest first."""
+        tournament run from ``place`` (and owned by ``owner``, if given: those its lease
+        gave it, not those its peers in a shared lobby run), oldest first."""
         if tournament is not None:
             return self._load("tournament = ?", (tournament,))
+        if owner is not None:
+            return self._load("tournament IS NULL AND place = ? AND owner = ?", (place or "", owner))
         return self._load("tournament IS NULL AND place = ?", (place or "",))
 
     def all(self, gid: str | None = None) -> list[LiveGame]:

@@ -12,7 +12,9 @@ hear at once through PostgreSQL's ``NOTIFY``, sent with the change's own transac
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .database import Database
 
@@ -53,6 +55,11 @@ class Lobbies:
     def _tell(self, place: str, kind: str, what: str = "") -> None:
         """``NOTIFY`` the lobby's referees, when (and only if) the transaction commits."""
         self.db.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{place}\t{kind}\t{what}")).fetchall()
+
+    def referees_changed(self, place: str) -> None:
+        """A referee joined the lobby or left it: the others look at who referees it now."""
+        with self.db.transaction():
+            self._tell(place, "referees")
 
     # -- bots -----------------------------------------------------------------------
 
@@ -100,7 +107,7 @@ class Lobbies:
             " WHERE place = ? AND folded = ?",
             (place, name.lower()),
         ).fetchone()
-        return None if row is None else Registration(*row[:6], int(row[6]), row[7])
+        return None if row is None else _registration(row)
 
     def registrations(self, place: str) -> list[Registration]:
         rows = self.db.execute(
@@ -108,7 +115,7 @@ class Lobbies:
             " ORDER BY folded",
             (place,),
         ).fetchall()
-        return [Registration(*row[:6], int(row[6]), row[7]) for row in rows]
+        return [_registration(row) for row in rows]
 
     def forget_bots(self, place: str) -> None:
         """The lobby's first referee: no referee watched the bots' connections before it, so
@@ -179,3 +186,7 @@ class Lobbies:
     def table(self, gid: str) -> Dealt | None:
         row = self.db.execute("SELECT gid, game, seats, referee FROM lobby_tables WHERE gid = ?", (gid,)).fetchone()
         return None if row is None else Dealt(row[0], row[1], tuple(json.loads(row[2])), row[3])
+
+
+def _registration(row: Sequence[Any]) -> Registration:
+    return Registration(row[0], row[1], row[2], row[3], row[4], row[5], int(row[6]), row[7])

@@ -1,0 +1,314 @@
+"""One lobby, several referees: what each referee of a shared lobby does beside its games.
+
+Referees that share a lobby (the same ``server.network`` and lobby channel, and one
+PostgreSQL store) each run under their own nick, on any server of the network. A bot
+registers with one of them; the registration is written to the store, and every other
+referee plays that connection as the bot too (``Registry.adopt``), so any of them may seat
+it. One referee, the **dealer** (the one of the lobby running longest), keeps the lobby's
+``Lobby``: the waiting bots, the tables kept for their block, the draws. It deals each
+table to the store; the least busy referee claims it and runs its game (``SharedSeater``),
+announcing it with ``referee=`` its own nick. When the game ends or the table is withdrawn,
+the dealer hears of it and seats its bots again. What one referee changes the others hear
+at once (``NOTIFY``, read between two turns of the reactor); the few things a notice could
+be missed for (a connection to the store lost and made again) are looked at again at each
+renewal of the referee's lease.
+
+When the dealer stops renewing its lease, the next referee in line deals (with a fresh
+``Lobby``: tables in the middle of a block are drawn anew; the rosters' places in their
+series of seat orders are in the store and go on). The dealer also takes over the games of
+any referee of the lobby that stopped renewing its lease, from their journal, as a
+restarted referee takes up its own (``RESUME`` ... ``referee=``).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from ..protocol import REFEREES, Message
+from ..store import Store
+from ..store.lobbies import CHANNEL, Dealt, Registration
+from ..store.postgres import PgConnection
+from ..store.referees import Fenced
+from .lobby import Lobby, Table
+from .pause import failure, unwritable
+from .registry import BotInfo, Registry
+
+log = logging.getLogger(__name__)
+
+
+class SharedSeater:
+    """The seater of a referee of a shared lobby: the tables it claims and, while it deals,
+    the lobby's own ``Lobby`` (whose tables go to the store, for any referee to claim)."""
+
+    def __init__(self, lobby: Lobby, shared: Shared) -> None:
+        self.lobby = lobby
+        self.shared = shared
+        self.dealing = False
+        self.claimable = False
+        """A table may wait in the store for a referee to claim it (a notice said so)."""
+        self._dealt: dict[str, tuple[Table, bool]] = {}
+        """Tables dealt and not over, by game id (the dealer's): the table, and whether this
+        ``Lobby`` drew it (a table an earlier dealer drew is no draw of it to take back)."""
+        self._away: dict[str, str] = {}
+        """Each bot (folded) of a dealt table -> its game id: it waits for nothing meanwhile."""
+        self._now = 0.0
+
+    @property
+    def waiting(self) -> list[str]:
+        return self.lobby.waiting if self.dealing else []
+
+    @property
+    def deadline(self) -> float | None:
+        return self.lobby.deadline if self.dealing else None
+
+    def add(self, nick: str, now: float) -> None:
+        if self.dealing and nick.lower() not in self._away:
+            self.lobby.add(nick, now)
+
+    def remove(self, nick: str) -> None:
+        if self.dealing:
+            self.lobby.remove(nick)
+
+    def due(self, now: float) -> bool:
+        self._now = now
+        return self.claimable or (self.dealing and self.lobby.due(now))
+
+    def wanted(self) -> None:
+        return None
+
+    def take(self, smallest: int, by_hand: bool = False) -> Table | None:
+        """Deal what is due (by hand: every table the waiting bots fill), then claim the oldest table nobody has
+        claimed, if this referee is the least busy of the lobby's."""
+        if self.dealing:
+            while by_hand or self.lobby.due(self._now):
+                table = self.lobby.take(smallest, by_hand)
+                if table is None:
+                    break
+                self._deal(table)
+        dealt = self.shared.claim()
+        if dealt is None:
+            self.claimable = False
+            return None
+        return Table(dealt.game, self.lobby.options, list(dealt.seats), gid=dealt.gid)
+
+    def _deal(self, table: Table) -> None:
+        gid = self.shared.new_game_id()
+        if not self.shared.deal(gid, table):
+            self.lobby.withdraw(table)
+            raise Fenced("this referee no longer deals the lobby's tables: its lease ran out")
+        self.dealt(gid, table, drawn=True)
+        self.claimable = True
+
+    def dealt(self, gid: str, table: Table, drawn: bool) -> None:
+        self._dealt[gid] = (table, drawn)
+        for name in table.seats:
+            self._away[name.lower()] = gid
+
+    def withdraw(self, table: Table) -> None:
+        """A table claimed here never started: the dealer seats its bots again."""
+        if table.gid is not None:
+            self.shared.done(table.gid, "withdrawn")
+
+    def returned(self, gid: str, withdrawn: bool) -> list[str]:
+        """A dealt table is over (its game ended, or it never started): the bots it seated,
+        which may wait again (the dealer's)."""
+        table, drawn = self._dealt.pop(gid, (None, False))
+        if table is None:
+            return []
+        if withdrawn and drawn:
+            self.lobby.withdraw(table)
+        for name in table.seats:
+            if self._away.get(name.lower()) == gid:
+                del self._away[name.lower()]
+        return table.seats
+
+    def away(self) -> dict[str, Table]:
+        """The tables dealt and not over (``!status``)."""
+        return {gid: table for gid, (table, _) in self._dealt.items()}
+
+
+class Shared:
+    """A referee's part in a shared lobby: the registrations it writes and adopts, the
+    notices it hears, the lobby's referees, and whether it deals."""
+
+    def __init__(
+        self,
+        store: Store,
+        place: str,
+        owner: str,
+        registry: Registry,
+        new_game_id: Callable[[], str],
+        tell: Callable[[str, Message], None],
+        now: Callable[[], float],
+    ) -> None:
+        conn = store.conn
+        if not isinstance(conn, PgConnection):
+            raise ValueError("a lobby shared by several referees (server.network) needs a PostgreSQL store")
+        self.store = store
+        self.conn = conn
+        self.place = place
+        self.owner = owner
+        self.registry = registry
+        self.new_game_id = new_game_id
+        self.tell = tell
+        self._mine: set[str] = set()
+        """The registrations this referee admitted (their tokens): it tells those bots when
+        the lobby's referees change."""
+        self.now = now
+        self.seater: SharedSeater | None = None
+        self.back: Callable[[str, float], None] = lambda name, now: None
+        """The room's: bot ``name`` may wait in the lobby again."""
+        self.inherited: Callable[[float], None] = lambda now: None
+        """The room's: take up the games this referee now owns (those of a referee gone)."""
+        self.nicks: list[str] = []
+        """The lobby's referees now, longest there first."""
+        self._connects = conn.connects
+        registry.sharing = self
+
+    # -- registrations (``Sharing``) -------------------------------------------------
+
+    def referees(self) -> list[str]:
+        return list(self.nicks)
+
+    def admitted(self, info: BotInfo) -> None:
+        if info.token is None:
+            info.token = secrets.token_hex(8)
+        self._mine.add(info.token)
+        reg = Registration(
+            info.token, info.name, info.nick, info.owner, info.version, info.account, info.protocol, self.owner
+        )
+        self._write("a registration", self.store.lobbies.admitted, self.place, reg)
+
+    def renamed(self, info: BotInfo) -> None:
+        assert info.token is not None
+        self._write("a new nick", self.store.lobbies.renamed, self.place, info.token, info.nick)
+
+    def gone(self, info: BotInfo) -> None:
+        assert info.token is not None
+        self._write("the end of a registration", self.store.lobbies.gone, self.place, info.token)
+
+    def _write(self, what: str, write: Callable[..., None], *args: Any) -> None:
+        """Write for the lobby's other referees; a store that cannot be written is logged
+        (this referee goes on; the others learn it at their next look)."""
+        try:
+            write(*args)
+        except Exception as exc:
+            if not unwritable(exc):
+                raise
+            log.error("could not tell the lobby's other referees of %s: %s", what, failure(exc))
+
+    def _adopt(self, name: str, now: float) -> None:
+        reg = self.store.lobbies.registration(self.place, name)
+        found = (
+            None
+            if reg is None
+            else BotInfo(reg.name, reg.nick, reg.owner, reg.version, reg.account, reg.protocol, reg.token)
+        )
+        self.registry.adopt(found, name, now)
+
+    # -- starting, hearing, renewing -------------------------------------------------
+
+    def start(self, now: float) -> None:
+        """Listen to the lobby's notices and adopt its registrations (the first referee of
+        the lobby forgets those left from before it: nobody watched their connections)."""
+        self.conn.listen(CHANNEL)
+        if [rid for rid, _ in self.store.referees.live(self.place)] == [self.owner]:
+            self.store.lobbies.forget_bots(self.place)
+        self.store.lobbies.referees_changed(self.place)
+        self._look_again(now)
+
+    def leave(self) -> None:
+        """This referee stops: the others hear it at once (its games are inherited once its lease is given up)."""
+        self._write("this referee's leaving", self.store.lobbies.referees_changed, self.place)
+
+    def fileno(self) -> int | None:
+        return self.conn.fileno()
+
+    def heard(self, now: float) -> None:
+        """Act on the notices that came: a registration made, changed or over; a table to
+        claim; a table over (the dealer seats its bots again); the lobby's referees changed."""
+        for notice in self.conn.heard():
+            place, kind, what = (notice.split("\t") + ["", ""])[:3]
+            if place != self.place:
+                continue
+            if kind == "bot":
+                self._adopt(what, now)
+            elif kind == "table":
+                assert self.seater is not None
+                self.seater.claimable = True
+            elif kind in ("ended", "withdrawn"):
+                self._returned(what, kind == "withdrawn", now)
+            elif kind == "referees":
+                self._referees(now)
+
+    def _returned(self, gid: str, withdrawn: bool, now: float) -> None:
+        assert self.seater is not None
+        if self.seater.dealing:
+            for name in self.seater.returned(gid, withdrawn):
+                self.back(name, now)
+
+    def renew(self, now: float) -> None:
+        """At each renewal of the lease: the lobby's referees, whether this one deals now
+        (and the games it inherits then), and what a lost connection may have hidden."""
+        self._referees(now)
+        assert self.seater is not None
+        if self.seater.dealing and self.store.referees.inherit(self.owner, self.place):
+            self.inherited(now)
+        if self.conn.connects != self._connects:
+            self._connects = self.conn.connects
+            self._look_again(now)
+        elif not self.seater.claimable:
+            self.seater.claimable = self.store.lobbies.unclaimed(self.place)
+
+    def _look_again(self, now: float) -> None:
+        """Everything a notice would have said: the registrations, the tables to claim."""
+        for reg in self.store.lobbies.registrations(self.place):
+            self._adopt(reg.name, now)
+        for name in [info.name for info in self.registry.by_name.values()]:
+            if self.store.lobbies.registration(self.place, name) is None:
+                self.registry.adopt(None, name, now)
+        self._referees(now)
+        assert self.seater is not None
+        self.seater.claimable = self.store.lobbies.unclaimed(self.place)
+
+    def _referees(self, now: float) -> None:
+        """Who referees the lobby now; the bots registered here are told when that changed,
+        and the first in line deals."""
+        live = self.store.referees.live(self.place)
+        nicks = [nick for _, nick in live]
+        if nicks != self.nicks:
+            self.nicks = nicks
+            told = Message.make(REFEREES, nicks=nicks)
+            for info in list(self.registry.by_name.values()):
+                if info.token in self._mine:
+                    self.tell(info.nick, told)
+        assert self.seater is not None
+        if live and live[0][0] == self.owner and not self.seater.dealing:
+            self._deal(now)
+
+    def _deal(self, now: float) -> None:
+        """This referee deals from now on: the tables dealt before it are away, and every bot
+        registered may wait."""
+        assert self.seater is not None
+        self.seater.dealing = True
+        log.warning("this referee deals the tables of the shared lobby %s now", self.place)
+        for dealt in self.store.lobbies.tables(self.place):
+            self.seater.dealt(dealt.gid, Table(dealt.game, self.seater.lobby.options, list(dealt.seats)), drawn=False)
+        if self.store.referees.inherit(self.owner, self.place):
+            self.inherited(now)
+        for info in list(self.registry.by_name.values()):
+            self.back(info.name, now)
+
+    # -- tables ---------------------------------------------------------------------
+
+    def deal(self, gid: str, table: Table) -> bool:
+        return self.store.lobbies.deal(self.place, self.owner, gid, table.game, table.seats)
+
+    def claim(self) -> Dealt | None:
+        return self.store.lobbies.claim(self.place, self.owner)
+
+    def done(self, gid: str, kind: str) -> None:
+        self._write(f"the end of table {gid}", self.store.lobbies.done, self.place, gid, kind)
