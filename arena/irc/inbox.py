@@ -10,6 +10,7 @@ joined (member lists loaded) and the capabilities it asked for answered.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -30,7 +31,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("arena.irc.link")
 
-MembershipKind = Literal["join", "part", "quit", "kick", "nick"]
+MembershipKind = Literal["join", "part", "quit", "split", "kick", "nick"]
+
+NETSPLIT = re.compile(r"[\w-]+(\.[\w-]+)+ [\w-]+(\.[\w-]+)+\Z")
+"""The reason of a quit that a netsplit caused: the two servers' names (a client cannot give
+a quit reason of this form: servers prefix theirs with ``Quit:``, or replace it)."""
 
 _JOIN_ERRORS = {
     "nosuchchannel",  # 403
@@ -298,7 +303,8 @@ class Inbox:
     def _on_quit(self, event: irc.client.Event) -> None:
         nick = irc.client.NickMask(event.source).nick
         self.roster.quit(nick)
-        self._membership("quit", nick, None, None)
+        reason = event.arguments[0] if event.arguments else ""
+        self._membership("split" if NETSPLIT.match(reason) else "quit", nick, None, None)
         self.nicks.holder_left(nick)
 
     def _on_nick(self, event: irc.client.Event) -> None:

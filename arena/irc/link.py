@@ -101,7 +101,8 @@ class IrcLink:
       member lists loaded (or refused); again after every reconnection.
     * ``on_membership(kind, nick, channel, new_nick)`` with kind ``join``/``part``/``kick``
       (``channel`` set; for ``kick`` ``nick`` is the kicked user), ``quit`` (``channel`` is
-      None: a quit is server-wide) and ``nick`` (``nick`` the old nick, ``new_nick`` the new
+      None: a quit is server-wide), ``split`` (a quit a netsplit caused: the user may still
+      be connected, to a server out of reach now) and ``nick`` (``nick`` the old nick, ``new_nick`` the new
       one, ``channel`` None). Our own joins, parts and renames are included. ``members()``
       is already updated when the callback runs.
     * ``on_disconnect(reason)`` when the connection drops (before any reconnection).

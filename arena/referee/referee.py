@@ -258,10 +258,12 @@ class Referee:
         if self.registry.rename(old, new):
             self._commit()
 
-    def on_leave(self, nick: str) -> None:
+    def on_leave(self, nick: str, split: bool = False) -> None:
         """A connection that leaves the server no longer plays its bot; a seat the bot holds
-        keeps running on deadlines (warn, default, forfeit) until it registers again."""
-        if self.registry.leave(nick):
+        keeps running on deadlines (warn, default, forfeit) until it registers again.
+        ``split``: it is out of reach after a netsplit, and may be playing still, with the
+        referees of a shared lobby on its side of the split."""
+        if self.registry.leave(nick, split):
             self._commit()
 
     def on_join(self, nick: str, channel: str, now: float) -> None:

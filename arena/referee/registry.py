@@ -71,6 +71,10 @@ class Sharing(Protocol):
 
     def renamed(self, info: BotInfo) -> None: ...
     def gone(self, info: BotInfo) -> None: ...
+    def lost(self, info: BotInfo) -> None:
+        """``info``'s connection is out of this referee's reach (a netsplit): it stays registered."""
+        ...
+
     def referees(self) -> list[str]:
         """The nicks of the lobby's referees now (a ``WELCOME`` names them)."""
         ...
@@ -127,8 +131,10 @@ class Registry:
         for callback in self.on_bot:
             callback(info.name, True)
 
-    def _unbind(self, info: BotInfo) -> None:
-        if self.sharing is not None and info.token is not None:
+    def _unbind(self, info: BotInfo, tell: bool = True) -> None:
+        """``info``'s connection plays its bot no more (``tell``: the shared lobby's other
+        referees too)."""
+        if tell and self.sharing is not None and info.token is not None:
             self.sharing.gone(info)
         if self.bots.get(info.nick.lower()) is info:
             del self.bots[info.nick.lower()]
@@ -177,7 +183,7 @@ class Registry:
         info = self.by_name.get(name.lower())
         if found is None:
             if info is not None:
-                self._unbind(info)
+                self._unbind(info, tell=False)
             return
         if info is not None and info.token == found.token:
             if info.nick.lower() != found.nick.lower():  # (seen renamed elsewhere, out of this referee's sight)
@@ -185,20 +191,25 @@ class Registry:
                 self._move(info, found.nick)
             return
         if info is not None:
-            self._unbind(info)
+            self._unbind(info, tell=False)
         other = self.bots.get(found.nick.lower())
         if other is not None:
-            self._unbind(other)
+            self._unbind(other, tell=False)
         self._bind(found)
         self._came_back(found, now)
 
-    def leave(self, nick: str) -> bool:
-        """A connection that leaves the server no longer plays its bot. Whether it did."""
+    def leave(self, nick: str, split: bool = False) -> bool:
+        """A connection that leaves the server no longer plays its bot. Whether it did.
+        ``split``: out of this referee's reach after a netsplit, it stays registered with
+        the shared lobby's referees on its side (``Shared.renew`` adopts it here again
+        once it is back)."""
         self.identities.leave(nick)
         info = self.bots.get(nick.lower())
         if info is None:
             return False
-        self._unbind(info)
+        if split and self.sharing is not None and info.token is not None:
+            self.sharing.lost(info)
+        self._unbind(info, tell=not split)
         return True
 
     # -- commands -------------------------------------------------------------------

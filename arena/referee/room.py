@@ -331,6 +331,10 @@ class Room:
         """``gid``'s TABLE went out at ``at``: its bots (and the narrator) have from then on."""
         self._tables.told(gid, at + self.config.lobby.join_timeout, at + WATCHER_WAIT)
 
+    def announced(self) -> list[str]:
+        """The games announced whose bots are still joining."""
+        return list(self._tables.tables)
+
     def _announce(self, gid: str, table: Table, channel: str, seats: list[str]) -> None:
         """``TABLE`` in the lobby: the game seats ``seats`` (none: it is withdrawn)."""
         named = {"referee": self.referee.nick} if self.shared else {}

@@ -205,6 +205,7 @@ class RefereeService:
         room.elsewhere = seater.away
         shared.back = room.back
         shared.inherited = room.take_up
+        shared.running = lambda: set(self.referee.matches) | set(room.announced())
         self.referee.on_game_end.append(lambda match: shared.done(match.gid, "ended"))
 
     # -- running --------------------------------------------------------------------
@@ -391,8 +392,11 @@ class RefereeService:
         self.room.after(now)
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
+        lobby = channel is not None and self.link.fold(channel) == self.link.fold(self.lobby_channel)
+        if self.shared is not None and kind == "join" and lobby:
+            self.shared.referee_joined(nick)
         if self.link.is_me(nick):
-            if kind == "join" and channel is not None and self.link.fold(channel) == self.link.fold(self.lobby_channel):
+            if kind == "join" and lobby:
                 self._topic()
                 if not self._took_up:
                     self._took_up = True
@@ -400,8 +404,8 @@ class RefereeService:
             return
         self.deferred.flush(nick)  # (what it said before this happened is handled first)
         now = self.clock()
-        if kind == "quit":
-            self.referee.on_leave(nick)
+        if kind in ("quit", "split"):
+            self.referee.on_leave(nick, split=kind == "split")
         elif kind == "nick" and new_nick:
             self.referee.on_rename(nick, new_nick)
         elif kind == "join" and channel is not None:

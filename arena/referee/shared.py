@@ -163,9 +163,15 @@ class Shared:
         """The room's: bot ``name`` may wait in the lobby again."""
         self.inherited: Callable[[float], None] = lambda now: None
         """The room's: take up the games this referee now owns (those of a referee gone)."""
+        self.running: Callable[[], set[str]] = set
+        """The games this referee runs or seats now, by id."""
         self.nicks: list[str] = []
         """The lobby's referees now, longest there first."""
         self._connects = conn.connects
+        self._lost: set[str] = set()
+        """Registrations whose connections a netsplit put out of reach: adopted again only
+        once the referee that admitted them vouches for them (``referee_joined``), since a
+        stranger may have taken the nick on this side of the split."""
         registry.sharing = self
 
     # -- registrations (``Sharing``) -------------------------------------------------
@@ -190,6 +196,18 @@ class Shared:
         assert info.token is not None
         self._write("the end of a registration", self.store.lobbies.gone, self.place, info.token)
 
+    def lost(self, info: BotInfo) -> None:
+        assert info.token is not None
+        self._lost.add(info.token)
+
+    def referee_joined(self, nick: str) -> None:
+        """A referee of the lobby joined the lobby channel (after a netsplit, among others):
+        this one vouches for the connections it plays, none of which it saw leave."""
+        if nick.lower() in (n.lower() for n in self.nicks):
+            tokens = [t for info in self.registry.by_name.values() if (t := info.token) and t not in self._lost]
+            if tokens:
+                self._write("the registrations it watched", self.store.lobbies.vouch, self.place, tokens)
+
     def _write(self, what: str, write: Callable[..., None], *args: Any) -> None:
         """Write for the lobby's other referees; a store that cannot be written is logged
         (this referee goes on; the others learn it at their next look)."""
@@ -200,8 +218,11 @@ class Shared:
                 raise
             log.error("could not tell the lobby's other referees of %s: %s", what, failure(exc))
 
-    def _adopt(self, name: str, now: float) -> None:
-        reg = self.store.lobbies.registration(self.place, name)
+    def _adopt(self, name: str, now: float, reg: Registration | None = None) -> None:
+        """Play bot ``name`` as its registration (``reg``, or the store's) says."""
+        reg = self.store.lobbies.registration(self.place, name) if reg is None else reg
+        if reg is not None and reg.token in self._lost:
+            return
         found = (
             None
             if reg is None
@@ -243,6 +264,16 @@ class Shared:
                 self._returned(what, kind == "withdrawn", now)
             elif kind == "referees":
                 self._referees(now)
+            elif kind == "vouch":
+                self._vouched(what, now)
+
+    def _vouched(self, tokens: str, now: float) -> None:
+        vouched = set(tokens.split(",")) & self._lost
+        if vouched:
+            self._lost -= vouched
+            for reg in self.store.lobbies.registrations(self.place):
+                if reg.token in vouched:
+                    self._adopt(reg.name, now, reg)
 
     def _returned(self, gid: str, withdrawn: bool, now: float) -> None:
         assert self.seater is not None
@@ -255,8 +286,8 @@ class Shared:
         (and the games it inherits then), and what a lost connection may have hidden."""
         self._referees(now)
         assert self.seater is not None
-        if self.seater.dealing and self.store.referees.inherit(self.owner, self.place):
-            self.inherited(now)
+        if self.seater.dealing:
+            self._inherit(now)
         if self.conn.connects != self._connects:
             self._connects = self.conn.connects
             self._look_again(now)
@@ -265,10 +296,12 @@ class Shared:
 
     def _look_again(self, now: float) -> None:
         """Everything a notice would have said: the registrations, the tables to claim."""
-        for reg in self.store.lobbies.registrations(self.place):
-            self._adopt(reg.name, now)
+        registrations = self.store.lobbies.registrations(self.place)
+        for reg in registrations:
+            self._adopt(reg.name, now, reg)
+        kept = {reg.name.lower() for reg in registrations}
         for name in [info.name for info in self.registry.by_name.values()]:
-            if self.store.lobbies.registration(self.place, name) is None:
+            if name.lower() not in kept:
                 self.registry.adopt(None, name, now)
         self._referees(now)
         assert self.seater is not None
@@ -297,10 +330,21 @@ class Shared:
         log.warning("this referee deals the tables of the shared lobby %s now", self.place)
         for dealt in self.store.lobbies.tables(self.place):
             self.seater.dealt(dealt.gid, Table(dealt.game, self.seater.lobby.options, list(dealt.seats)), drawn=False)
-        if self.store.referees.inherit(self.owner, self.place):
-            self.inherited(now)
+        self._inherit(now)
         for info in list(self.registry.by_name.values()):
             self.back(info.name, now)
+
+    def _inherit(self, now: float) -> None:
+        """Take over the games of the lobby's referees that stopped renewing their leases
+        (taken up as a restarted referee's), and withdraw their tables that never started."""
+        if not self.store.referees.inherit(self.owner, self.place):
+            return
+        self.inherited(now)
+        running = self.running()
+        live = {game.id for game in self.store.live.unfinished(place=self.place, owner=self.owner)}
+        for dealt in self.store.lobbies.tables(self.place):
+            if dealt.referee == self.owner and dealt.gid not in running and dealt.gid not in live:
+                self.done(dealt.gid, "withdrawn")
 
     # -- tables ---------------------------------------------------------------------
 

@@ -82,7 +82,7 @@ class Spectator:
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         """Follow the referee out of a game's channel: the game is over and told."""
-        if kind == "quit" and nick.lower() == self.narrator.referee.lower():
+        if kind in ("quit", "split") and nick.lower() == self.narrator.referee.lower():
             self.referee_left = True  # all it said is in: a server relays a client's lines in order
         if kind not in ("part", "kick") or channel is None or nick.lower() != self.narrator.referee.lower():
             return

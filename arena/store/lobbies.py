@@ -18,6 +18,8 @@ from typing import Any
 
 from .database import Database
 
+VOUCHED = 200
+"""Registrations one notice vouches for (a notice carries at most 8,000 bytes)."""
 CHANNEL = "arena_lobby"
 """The ``NOTIFY`` channel of every shared lobby (a notice names its lobby first)."""
 
@@ -60,6 +62,13 @@ class Lobbies:
         """A referee joined the lobby or left it: the others look at who referees it now."""
         with self.db.transaction():
             self._tell(place, "referees")
+
+    def vouch(self, place: str, tokens: list[str]) -> None:
+        """A referee has watched the connections of registrations ``tokens`` without a
+        break (it tells so once a netsplit is over): the other referees may play them again."""
+        with self.db.transaction():
+            for at in range(0, len(tokens), VOUCHED):
+                self._tell(place, "vouch", ",".join(tokens[at : at + VOUCHED]))
 
     # -- bots -----------------------------------------------------------------------
 
