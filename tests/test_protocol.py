@@ -23,6 +23,7 @@ from arena.protocol import (
     LOYALTY,
     PROTOCOL_VERSION,
     QUEST,
+    REFEREES,
     REGISTER,
     REGISTERED,
     ROLE,
@@ -75,7 +76,12 @@ CANONICAL: list[tuple[Message, str]] = [
         Message.make(WELCOME, "bob", protocol=1, name="k", scram="dj1BQT09"),
         "WELCOME bob protocol=1 name=k scram=dj1BQT09",
     ),
+    (
+        Message.make(WELCOME, "bob", protocol=2, name="k", referees=["arena", "arena2"]),
+        "WELCOME bob protocol=2 name=k referees=arena,arena2",
+    ),
     (Message.make(BYE), "BYE"),
+    (Message.make(REFEREES, nicks=["arena", "arena2"]), "REFEREES nicks=arena,arena2"),
     (
         Message.make(REGISTERED, bots=["alice", "bob"], games=["g1:avalon", "g2:avalon"]),
         "REGISTERED bots=alice,bob games=g1:avalon,g2:avalon",
@@ -168,6 +174,10 @@ CANONICAL: list[tuple[Message, str]] = [
     (
         Message.make(TABLE, "g3", game="avalon", channel="#arena-g3", seats=SEATS),
         "TABLE g3 game=avalon channel=#arena-g3 seats=alice,bob,carol,dave,erin",
+    ),
+    (
+        Message.make(TABLE, "g4", game="avalon", channel="#arena-g4", seats=SEATS, referee="arena2"),
+        "TABLE g4 game=avalon channel=#arena-g4 seats=alice,bob,carol,dave,erin referee=arena2",
     ),
     (
         Message.make("RESYNC", "g3", "begin", seat="alice", channel="#arena-g3"),
