@@ -63,7 +63,8 @@ class BotRunner:
         it knows it before any of its lines is obeyed); ``sasl_account``/``sasl_password``
         log the bot in to its services account instead. ``referee_account``: the
         referee's services account; then only lines from that account count as the
-        referee's, and the bot registers only after the referee has answered from it.
+        referee's, and the bot registers only after the referee has answered from it (the
+        other referees of a shared lobby are trusted because it lists them: ``Referees``).
         ``workers``: decisions that may run
         at once (one per game the bot sits in is enough; a decision that overran its
         deadline keeps its worker until it returns)."""
@@ -299,7 +300,13 @@ def command(bot_class: type[Bot]) -> click.Command:
         default=None,
         help="The key that proves the identity (`arena bots add NAME` prints it); never sent, proven by SCRAM.",
     )
-    @option("--referee", env="ARENA_REFEREE", default="arena", show_default=True, help="The referee's nick.")
+    @option(
+        "--referee",
+        env="ARENA_REFEREE",
+        default="arena",
+        show_default=True,
+        help="The referee's nick (to register with).",
+    )
     @option("--channel", env="ARENA_CHANNEL", default="#arena", show_default=True, help="The lobby channel.")
     @option(
         "--referee-account",
