@@ -33,7 +33,7 @@ class Referees:
         """The nicks (folded) whose lines a registered bot obeys. A nick that quits or
         changes nick leaves it: whoever takes that nick next is a stranger. The configured
         referee comes back by welcoming us again; another, when a trusted referee lists it."""
-        self._runs: dict[str, str] = {}
+        self.runs: dict[str, str] = {}
         """The referee of each game of ours that another referee than the configured one
         runs: a game without an entry is the configured referee's."""
         self._parts: dict[str, Reassembler] = {}
@@ -97,15 +97,15 @@ class Referees:
 
     def of(self, gid: str) -> str:
         """The nick to send game ``gid``'s lines to: the referee that runs it."""
-        return self._runs.get(gid, self.home)
+        return self.runs.get(gid, self.home)
 
     def run(self, gid: str, nick: str | None) -> None:
         """Game ``gid`` of ours is run by ``nick`` (None: by the configured referee, or the
         game is over or not ours)."""
         if nick is None or nick.lower() == self._home:
-            self._runs.pop(gid, None)
+            self.runs.pop(gid, None)
         else:
-            self._runs[gid] = nick
+            self.runs[gid] = nick
 
     def admits(self, sender: str, msg: Message) -> bool:
         """Whether ``msg`` from ``sender`` (a trusted nick) is to be obeyed: a registration's
@@ -129,8 +129,8 @@ class Referees:
         if verb in _NAMING:
             if msg.fields.get("referee", self.home).lower() != low:
                 return False
-            return verb == RESUME or self._runs.get(gid, sender).lower() == low  # (a new table: any referee's)
+            return verb == RESUME or self.runs.get(gid, sender).lower() == low  # (a new table: any referee's)
         if verb == RESYNC and args[1] == "begin":
             self.run(gid, sender)
             return True
-        return self._runs.get(gid, self.home).lower() == low
+        return self.runs.get(gid, self.home).lower() == low

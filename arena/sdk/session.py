@@ -93,6 +93,9 @@ class Session:
         """The referee the bot registers with (see ``Referees.home``)."""
         self.referees = Referees(referee)
         """The referees whose lines count, and the one that runs each game."""
+        self._runs = self.referees.runs
+        """The referee of each game of ours that another referee runs (the referees'; a game
+        that ends leaves it)."""
         self.name = name
         """The bot's identity (its ratings and seats are its own); None: the nick."""
         self.handshake = Handshake(referee, key)
@@ -312,7 +315,7 @@ class Session:
         )
         self.faults.game_over(gid)
         self.requests.drop(gid)
-        self.referees.run(gid, None)
+        self._runs.pop(gid, None)
 
     def _start(self, gid: str, msg: Message) -> None:
         game = self.tables.start(gid, msg, self.nick)
