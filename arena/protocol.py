@@ -106,7 +106,7 @@ ARITY: dict[str, tuple[int, int]] = {
     RESYNC: (2, 2),  # game id, begin or end
     RESUME: (1, 1),  # game id
     PAUSE: (1, 1),  # game id
-    REFEREES: (0, 0),  # nicks=: the referees sharing the lobby now
+    REFEREES: (0, 0),  # nicks=: the referees that share the lobby now
     TEAM: (1, 1),  # game id
     RATINGS: (1, 1),  # game id
 }

@@ -31,7 +31,9 @@ const sock = net.connect(Number(port) || 6667, host);
 sock.setEncoding('utf8');
 const send = (line) => sock.write(line + '\r\n');
 const say = (target, text) => send(`PRIVMSG ${target} :${text}`);
-const toReferee = (text) => say(opts.referee, text);   // everything for the referee goes by DM
+// Everything for a referee goes by DM: a game's lines to the referee that runs it (§4 "Several
+// referees"), the rest to ours.
+const toReferee = (text, gid) => say(runBy.get(gid) || opts.referee, text);
 
 let nick = opts.nick;
 let registered = false;    // the referee answered WELCOME (and, with a key, proved it is the referee)
@@ -40,7 +42,10 @@ let inLobby = false;       // we joined the lobby channel
 let topicOk = true;        // §3 "Is it the referee?": the lobby topic does not name another nick
 const games = new Map();   // GID -> { channel, moderated, voiced, wolves }: the games we sit in
 const ended = new Set();   // games of ours that have ended
-const pending = new Map(); // where (channel or DM) -> a referee line that said more=true (§2)
+const pending = new Map(); // sender and where (channel or DM) -> a referee line that said more=true (§2)
+let others = new Set();    // the other referees of the lobby (WELCOME referees=, REFEREES nicks=), lower-case
+const runBy = new Map();   // GID -> the referee that runs it (TABLE, RESUME, RESYNC)
+const nicksOf = (value) => new Set(list(value).map(lower).filter((n) => n !== lower(opts.referee)));
 
 sock.on('connect', () => {
   send(`NICK ${nick}`);
@@ -83,16 +88,21 @@ function onIrcLine(raw) {
     case 'JOIN':  // §3: register again whenever the referee joins the lobby (it was restarted)
       if (isReferee && lower(params[0]) === lower(opts.channel)) register();   // (not trusted if its nick quit before)
       break;
-    case 'QUIT': if (isReferee) registered = false; break;   // whoever takes its nick next is a stranger
+    case 'QUIT':   // whoever takes a referee's nick next is a stranger
+      if (isReferee) registered = false; else others.delete(lower(from));
+      break;
     case 'NICK':
       if (lower(from) === lower(nick)) nick = params[0];
       else if (isReferee) registered = false;
-      else if (lower(params[0]) === lower(opts.referee)) register();   // it took its nick back
+      else {
+        others.delete(lower(from));
+        if (lower(params[0]) === lower(opts.referee)) register();   // it took its nick back
+      }
       break;
     case 'MODE': onMode(params); break;
     case 'PRIVMSG':
-      // §1: only lines whose sender is the referee's nick are protocol; the rest is chat.
-      if (isReferee && !params[1].startsWith('\x01')) onRefereeLine(params[0], params[1]);
+      // §1: only lines whose sender is a referee's nick are protocol; the rest is chat.
+      if ((isReferee || others.has(lower(from))) && !params[1].startsWith('\x01')) onRefereeLine(from, params[0], params[1]);
       break;
   }
 }
@@ -174,6 +184,7 @@ function onRegistering(msg) {
       return;
     }
     registered = true;
+    others = nicksOf(msg.fields.referees);
     log(`registered as ${msg.fields.name}`);
   } else if (msg.verb === 'ERROR') log('refused:', msg.args.join(' '), msg.text || '');
 }
@@ -192,16 +203,16 @@ function parseProtocol(text) {
 const list = (value) => (value ? value.split(',') : []);   // an empty value is an empty list
 
 // §2 bundled lines (protocol 2): several messages, split at " ; " before the free text.
-function onRefereeLine(target, text) {
+function onRefereeLine(from, target, text) {
   const cut = text.indexOf(' :');
   const head = cut >= 0 ? text.slice(0, cut) : text;
   const parts = head.split(' ; ');
   parts[parts.length - 1] += cut >= 0 ? text.slice(cut) : '';
-  for (const part of parts) onRefereeMessage(target, part);
+  for (const part of parts) onRefereeMessage(from, target, part);
 }
 
-function onRefereeMessage(target, text) {
-  const where = lower(target) === lower(nick) ? 'dm' : lower(target);
+function onRefereeMessage(from, target, text) {
+  const where = `${lower(from)} ${lower(target) === lower(nick) ? 'dm' : lower(target)}`;
   let msg = parseProtocol(text);
   // §2 continued lines: hold a part with more=true; the next part from the same place has the
   // same verb and args; a field in both is a list cut at a comma.
@@ -214,20 +225,31 @@ function onRefereeMessage(target, text) {
   }
   if (msg.fields.more === 'true') { delete msg.fields.more; pending.set(where, msg); return; }
   delete msg.fields.more;
-  onMessage(msg, target);
+  onMessage(msg, target, from);
 }
 
-function onMessage(msg, target) {
-  const gid = msg.args[0];
+function onMessage(msg, target, from) {
+  const gid = msg.args[0], who = lower(from);
+  if (who === lower(opts.referee) && !registered) return onRegistering(msg);
+  // §4 "Several referees": a TABLE or RESUME counts only from the referee it names; any other
+  // line of a game only from the referee that runs it. A RESUME, and the RESYNC that brings a
+  // game back to us, move the game to their sender.
+  const game = msg.verb === 'ERROR' ? msg.args[1] : msg.verb === 'WELCOME' ? undefined : gid;
+  if (['TABLE', 'RESUME'].includes(msg.verb) && lower(msg.fields.referee || opts.referee) !== who) return;
+  const moves = msg.verb === 'RESUME' || (msg.verb === 'RESYNC' && msg.args[1] === 'begin');
+  const runner = runBy.get(game) || (msg.verb === 'TABLE' ? from : opts.referee);   // (a new table: its sender's)
+  if (game && !moves && lower(runner) !== who) return;
   // §4 "Resync": while a game's past is replayed, its channel's lines are in the block too.
-  if (!registered) return onRegistering(msg);
   if (/^[#&]/.test(target) && (games.get(gid) || {}).replaying) return;
   switch (msg.verb) {
-    case 'BYE': registered = false; log('the referee ended our registration:', msg.text || ''); break;
+    case 'WELCOME': if (who === lower(opts.referee)) others = nicksOf(msg.fields.referees); break;   // registered again
+    case 'REFEREES': others = nicksOf(msg.fields.nicks); break;   // the referees of the lobby now (ours stays ours)
+    case 'BYE': registered = false; others.clear(); log('the referee ended our registration:', msg.text || ''); break;
     case 'ERROR': log('refused:', msg.args.join(' '), msg.text || ''); break;
     case 'TABLE':   // in the lobby: a game is seated; if we are seated, follow it to its channel
       if (list(msg.fields.seats).some((s) => lower(s) === lower(nick))) {
         games.set(gid, { channel: msg.fields.channel });
+        runBy.set(gid, from);
         send(`JOIN ${msg.fields.channel}`);
       }
       break;
@@ -236,11 +258,13 @@ function onMessage(msg, target) {
         const old = (games.get(gid) || {}).channel;
         if (old && old !== msg.fields.channel) send(`PART ${old}`);  // a restarted referee moved the game
         games.set(gid, { channel: msg.fields.channel, seat: msg.fields.seat, replaying: true });
+        runBy.set(gid, from);   // (the game may have moved to another referee while we were away)
         send(`JOIN ${msg.fields.channel}`);
       } else if (games.has(gid)) games.get(gid).replaying = false;
       break;
     case 'RESUME':  // §4 "When the referee restarts": our game goes on in a new channel
       if (list(msg.fields.seats).some((s) => lower(s) === lower(nick)) && !(games.get(gid) || {}).replaying) {
+        runBy.set(gid, from);   // a failover: another referee of the lobby took the game up
         const old = (games.get(gid) || {}).channel;
         if (old !== msg.fields.channel) {
           if (old) send(`PART ${old}`);
@@ -256,6 +280,7 @@ function onMessage(msg, target) {
       log(`${gid} ended: winner=${msg.fields.winner} reason=${msg.fields.reason}`);
       send(`PART ${games.get(gid).channel}`);
       games.delete(gid);
+      runBy.delete(gid);
       ended.add(gid);   // §4: a restarted referee may tell an end twice; count each game once
       if (opts.games > 0 && ended.size >= opts.games) {
         toReferee('UNREGISTER');   // after our last game: not to be seated again, then leave
@@ -279,18 +304,18 @@ function onAsk(msg) {
     // Werewolf §9: we hold the floor until we answer. Our lines go to the game channel; in a
     // moderated (+m) channel only once the referee has voiced us (+v), or the server drops them.
     const answer = `ANSWER ${gid} ${rid} ${options.includes('done') ? 'done' : choose(options, 1)}`;
-    const speak = () => { say(game.channel, speech(kind)); toReferee(answer); };
+    const speak = () => { say(game.channel, speech(kind)); toReferee(answer, gid); };
     if (!game.moderated || game.voiced) return speak();
     game.onVoice = speak;   // wait for +v, but answer (silently) in time if it never comes
-    setTimeout(() => { if (game.onVoice === speak) { game.onVoice = null; toReferee(answer); } }, 3000);
+    setTimeout(() => { if (game.onVoice === speak) { game.onVoice = null; toReferee(answer, gid); } }, 3000);
     return;
   }
   if (kind === 'wolf_vote' && msg.fields.day === '1' && (game.wolves || []).length > 1) {
     // Werewolf pack talk: at night a wolf may whisper to the other wolves (first night only,
     // when the whole pack is surely alive).
-    toReferee(`TEAM ${gid} :I am ${nick}, voting at random tonight`);
+    toReferee(`TEAM ${gid} :I am ${nick}, voting at random tonight`, gid);
   }
-  toReferee(`ANSWER ${gid} ${rid} ${choose(options, pick)}`);
+  toReferee(`ANSWER ${gid} ${rid} ${choose(options, pick)}`, gid);
 }
 
 // The whole strategy: N distinct options at random.

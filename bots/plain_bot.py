@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """An arena bot written from protocol.md alone: the standard library, a socket, no SDK.
 
-It registers, follows its games into their channels, and answers every request addressed
-to it with a random legal choice. Read it as a template for a bot in any language.
+It registers, follows its games into their channels (and to the referee that runs each,
+where several share the lobby), and answers every request addressed to it with a random
+legal choice. Read it as a template for a bot in any language.
 
 Usage: python bots/plain_bot.py --server HOST:PORT --nick NICK [--name NAME] [--key KEY]
                                 [--referee arena] [--channel '#arena'] [--games N]
@@ -92,8 +93,10 @@ def main() -> None:
         out.write(line + "\r\n")
         out.flush()
 
-    def tell_referee(text: str) -> None:
-        send(f"PRIVMSG {args.referee} :{text}")
+    def tell_referee(text: str, gid: str | None = None) -> None:
+        """A line to the referee we registered with, or, for a line of game ``gid``, to
+        the referee that runs that game (section 4, "Several referees")."""
+        send(f"PRIVMSG {run_by.get(gid or '', args.referee)} :{text}")
 
     # Who we are. The key is never sent: each REGISTER starts a SCRAM exchange that proves
     # it, and the referee must prove it knows it too (its WELCOME's signature) before we
@@ -114,11 +117,17 @@ def main() -> None:
     send(f"NICK {args.nick}")
     send(f"USER {args.nick} 0 * :plain socket bot")
     games: dict[str, str] = {}  # game id -> channel
+    home = args.referee.lower()
+
+    def nicks_of(value: str) -> set[str]:
+        """The other referees in a list of nicks (WELCOME's referees=, REFEREES' nicks=)."""
+        return {nick.lower() for nick in value.split(",") if nick} - {home}
+
+    others: set[str] = set()  # the other referees of the lobby (WELCOME referees=, REFEREES), lower-case
+    run_by: dict[str, str] = {}  # game id -> the referee that runs it (TABLE/RESUME referee=), if not ours
     replaying: set[str] = set()  # games whose past lines the referee is replaying (RESYNC): answer none of them
     ended: set[str] = set()  # games of ours that have ended
-    held: tuple[list[str], dict[str, str]] | None = (
-        None  # the parts so far of a continued line: (verb and args, fields)
-    )
+    held: dict[str, tuple[list[str], dict[str, str]]] = {}  # sender -> the parts so far of its continued line
     trusted = True  # whether the lobby's topic lets us believe the referee's nick
     joined = False  # whether we are in the lobby (its names list came)
     registered = False  # whether the referee welcomed us (and, with a key, proved it is the referee)
@@ -161,26 +170,30 @@ def main() -> None:
         if command in ("QUIT", "NICK") and sender.lower() == args.referee.lower():
             registered = False  # whoever takes the referee's nick next is a stranger until it proves otherwise
             continue
+        if command in ("QUIT", "NICK") and sender.lower() in others:
+            others.discard(sender.lower())  # another referee left its nick: a stranger may take it
+            continue
         if command == "NICK" and params.lstrip(":").lower() == args.referee.lower() and trusted:
             tell_referee(register())  # the referee took its nick back: register with it
             continue
         if command != "PRIVMSG":
             continue
-        if sender.lower() != args.referee.lower():
-            continue  # only the referee speaks the protocol
+        who = sender.lower()
+        if who != home and who not in others:
+            continue  # only the referees speak the protocol
         text = params.split(" :", 1)[1] if " :" in params else ""
         tokens = text.split(" :", 1)[0].split(" ")  # free text (after " :") is not tokens
         verb, kv = tokens[0], fields_of(tokens)
         head = [t for t in tokens if "=" not in t]
-        if held is not None and held[0] == head:  # the next part of a continued line
-            for key, value in held[1].items():
+        part = held.pop(who, None)
+        if part is not None and part[0] == head:  # the next part of a continued line
+            for key, value in part[1].items():
                 kv[key] = value + "," + kv[key] if key in kv else value
-        held = None
         if kv.pop("more", None) == "true":  # more parts follow: join them first
-            held = (head, kv)
+            held[who] = (head, kv)
             continue
         me = args.nick.lower()
-        if not registered:
+        if who == home and not registered:
             # Only the registration's lines count until the referee is proven: a squatter on
             # its nick must not seat us at its tables nor get answers.
             if verb == "CHALLENGE" and "nonce" in scram:
@@ -196,16 +209,36 @@ def main() -> None:
                     print(f"{args.referee} did not prove it is the referee: ignoring it", flush=True)
                     continue
                 registered = True
+                others = nicks_of(kv.get("referees", ""))
             elif verb == "ERROR":
                 print("referee says:", text, flush=True)
             continue
+        # Section 4, "Several referees": a TABLE or RESUME counts only from the referee it
+        # names; any other line of a game only from the referee that runs it. A RESUME, and the
+        # RESYNC that brings a game back to us, move the game to their sender.
+        gid = tokens[2] if verb == "ERROR" and len(tokens) > 2 else tokens[1] if len(tokens) > 1 else ""
+        if verb in ("TABLE", "RESUME") and kv.get("referee", home).lower() != who:
+            continue
+        moves = verb == "RESUME" or verb == "RESYNC" and tokens[2] == "begin"
+        runner = run_by.get(gid, sender if verb == "TABLE" else args.referee)  # (a new table: its sender's)
+        if gid and verb != "WELCOME" and not moves and runner.lower() != who:
+            continue
+        if verb in ("WELCOME", "CHALLENGE"):  # (registered again: no exchange to finish)
+            if who == home and verb == "WELCOME":
+                others = nicks_of(kv.get("referees", ""))
+            continue
+        if verb == "REFEREES":  # the referees of the lobby now (ours stays ours)
+            others = nicks_of(kv.get("nicks", ""))
+            continue
         if verb == "BYE":
             registered = False
+            others = set()
             continue
         if len(tokens) > 1 and tokens[1] in replaying and params[:1] in "#&":
             continue  # the game's channel while its past is replayed: the RESYNC block holds these lines
         if verb == "TABLE" and me in kv.get("seats", "").lower().split(","):
             games[tokens[1]] = kv["channel"]
+            run_by[tokens[1]] = sender
             send(f"JOIN {kv['channel']}")
         elif (
             verb == "RESYNC"
@@ -218,6 +251,7 @@ def main() -> None:
             # channel (a RESUME inside a RESYNC block is past: the game may have moved since).
             if verb == "RESYNC":
                 replaying.add(tokens[1])
+            run_by[tokens[1]] = sender  # (after a failover, another referee of the lobby)
             old = games.get(tokens[1])
             if old != kv.get("channel"):
                 if old:  # the game moved
@@ -232,9 +266,10 @@ def main() -> None:
             if to == "all" or me in to.lower().split(","):
                 options = kv["options"].split(",")
                 pick = int(kv.get("pick", "1"))
-                tell_referee(f"ANSWER {gid} {rid} {','.join(rng.sample(options, pick))}")
+                tell_referee(f"ANSWER {gid} {rid} {','.join(rng.sample(options, pick))}", gid)
         elif verb == "END" and tokens[1] in games:
             send(f"PART {games.pop(tokens[1])}")
+            run_by.pop(tokens[1], None)
             ended.add(tokens[1])  # a game's end may be told twice (a restarted referee): count it once
             if args.games and len(ended) >= args.games:
                 send("QUIT :done")

@@ -3,8 +3,11 @@ play clearly."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
+
+import pytest
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.bots.random_bot import RandomBot
@@ -130,4 +133,56 @@ def test_plain_bot_proves_its_key_and_obeys_only_a_referee_that_proves_it_too() 
         peer.send(b":arena!a@h QUIT :gone\r\n:arena!r@h JOIN #arena\r\n")  # the real referee comes
         peer.welcome(peer.said(), KEY)
         peer.send(b":arena!a@h PRIVMSG #arena :TABLE g2 game=avalon channel=#arena-g2 seats=plain,b,c,d,e\r\n")
+        assert peer.said() == "JOIN #arena-g2"
+
+
+NODE = shutil.which("node") or shutil.which("nodejs")
+BOTS = Path(__file__).resolve().parents[1] / "bots"
+
+
+@pytest.mark.parametrize("program", ["plain_bot.py", "plain_bot.js"])
+def test_plain_bots_follow_each_game_to_the_referee_that_runs_it(program: str) -> None:
+    """Two referees share the lobby (protocol.md, section 4, "Several referees"): the socket
+    bots obey the one the WELCOME lists, each game only from the referee it names, answer
+    each game to its referee, follow a game that another referee takes up, and drop a
+    referee whose nick quits, without registering again."""
+    if program.endswith(".js") and NODE is None:
+        pytest.skip("node is not installed")
+    command = [sys.executable if program.endswith(".py") else str(NODE), str(BOTS / program), "--nick", "plain"]
+    with scripted(command) as peer:
+        assert peer.said().startswith("NICK") and peer.said().startswith("USER")
+        peer.send(b":srv 001 plain :welcome\r\n")
+        assert peer.said() == "JOIN #arena"
+        peer.send(b":srv 366 plain #arena :End of NAMES list\r\n")
+        assert peer.said().startswith("PRIVMSG arena :REGISTER ")
+        peer.send(b":arena!a@h PRIVMSG plain :WELCOME plain protocol=1 name=plain referees=arena,arena2\r\n")
+        table = "TABLE g1 game=avalon channel=#arena-g1 seats=plain,b,c,d,e referee={}\r\n"
+        peer.send(
+            f":mallory!m@h PRIVMSG #arena :{table.format('mallory')}"
+            f":arena!a@h PRIVMSG #arena :{table.format('arena2')}"  # not its own name
+            f":arena3!a@h PRIVMSG #arena :{table.format('arena3')}".encode()  # not a referee of the set
+        )
+        peer.quiet()
+        peer.send(f":arena2!a@h PRIVMSG #arena :{table.format('arena2')}".encode())
+        assert peer.said() == "JOIN #arena-g1"
+        ask = "ASK g1 {} vote to=all deadline=30 options=approve,reject\r\n"
+        peer.send(f":arena!a@h PRIVMSG #arena-g1 :{ask.format(1)}".encode())
+        peer.quiet()  # the configured referee does not run g1
+        peer.send(f":arena2!a@h PRIVMSG #arena-g1 :{ask.format(2)}".encode())
+        assert peer.said().startswith("PRIVMSG arena2 :ANSWER g1 2 ")
+        resume = "RESUME g1 game=avalon channel=#arena-g1-r1 seats=plain,b,c,d,e wait=60 referee=arena3\r\n"
+        peer.send(
+            f":arena3!a@h PRIVMSG #arena :{resume}"  # not yet a referee of the set
+            ":arena!a@h PRIVMSG plain :REFEREES nicks=arena,arena2,arena3\r\n"
+            f":arena3!a@h PRIVMSG #arena :{resume}".encode()
+        )
+        assert (peer.said(), peer.said()) == ("PART #arena-g1", "JOIN #arena-g1-r1")
+        peer.send(
+            f":arena2!a@h PRIVMSG #arena-g1-r1 :{ask.format(3)}"  # the game moved: not its referee any more
+            f":arena3!a@h PRIVMSG #arena-g1-r1 :{ask.format(4)}".encode()
+        )
+        assert peer.said().startswith("PRIVMSG arena3 :ANSWER g1 4 ")
+        peer.send(f":arena3!a@h QUIT :gone\r\n:arena3!x@h PRIVMSG #arena-g1-r1 :{ask.format(5)}".encode())
+        peer.quiet()  # a stranger under arena3's nick; and no new registration
+        peer.send(b":arena2!a@h PRIVMSG #arena :TABLE g2 game=avalon channel=#arena-g2 seats=plain referee=arena2\r\n")
         assert peer.said() == "JOIN #arena-g2"

@@ -23,6 +23,7 @@ from arena.protocol import (
     LOYALTY,
     PROTOCOL_VERSION,
     QUEST,
+    REFEREES,
     REGISTER,
     REGISTERED,
     ROLE,
@@ -75,7 +76,12 @@ CANONICAL: list[tuple[Message, str]] = [
         Message.make(WELCOME, "bob", protocol=1, name="k", scram="dj1BQT09"),
         "WELCOME bob protocol=1 name=k scram=dj1BQT09",
     ),
+    (
+        Message.make(WELCOME, "bob", protocol=2, name="k", referees=["arena", "arena2"]),
+        "WELCOME bob protocol=2 name=k referees=arena,arena2",
+    ),
     (Message.make(BYE), "BYE"),
+    (Message.make(REFEREES, nicks=["arena", "arena2"]), "REFEREES nicks=arena,arena2"),
     (
         Message.make(REGISTERED, bots=["alice", "bob"], games=["g1:avalon", "g2:avalon"]),
         "REGISTERED bots=alice,bob games=g1:avalon,g2:avalon",
@@ -170,6 +176,10 @@ CANONICAL: list[tuple[Message, str]] = [
         "TABLE g3 game=avalon channel=#arena-g3 seats=alice,bob,carol,dave,erin",
     ),
     (
+        Message.make(TABLE, "g4", game="avalon", channel="#arena-g4", seats=SEATS, referee="arena2"),
+        "TABLE g4 game=avalon channel=#arena-g4 seats=alice,bob,carol,dave,erin referee=arena2",
+    ),
+    (
         Message.make("RESYNC", "g3", "begin", seat="alice", channel="#arena-g3"),
         "RESYNC g3 begin seat=alice channel=#arena-g3",
     ),
@@ -178,7 +188,6 @@ CANONICAL: list[tuple[Message, str]] = [
         Message.make("RESUME", "g3", game="avalon", channel="#arena-g3-r1", seats=["alice", "bob"], wait=60),
         "RESUME g3 game=avalon channel=#arena-g3-r1 seats=alice,bob wait=60",
     ),
-    (Message.make("REFEREES", nicks=["arena", "arena2"]), "REFEREES nicks=arena,arena2"),
     (
         Message.make("PAUSE", "g3", text="the results store cannot be written"),
         "PAUSE g3 :the results store cannot be written",

@@ -204,6 +204,7 @@ class Shared:
         """A referee of the lobby joined the lobby channel (after a netsplit, among others):
         this one vouches for the connections it plays, none of which it saw leave."""
         if nick.lower() in (n.lower() for n in self.nicks):
+            self._tell_referees()  # (a bot that saw it leave, in the split, trusts it no more)
             tokens = [t for info in self.registry.by_name.values() if (t := info.token) and t not in self._lost]
             if tokens:
                 self._write("the registrations it watched", self.store.lobbies.vouch, self.place, tokens)
@@ -314,13 +315,17 @@ class Shared:
         nicks = [nick for _, nick in live]
         if nicks != self.nicks:
             self.nicks = nicks
-            told = Message.make(REFEREES, nicks=nicks)
-            for info in list(self.registry.by_name.values()):
-                if info.token in self._mine:
-                    self.tell(info.nick, told)
+            self._tell_referees()
         assert self.seater is not None
         if live and live[0][0] == self.owner and not self.seater.dealing:
             self._deal(now)
+
+    def _tell_referees(self) -> None:
+        """``REFEREES`` to the bots registered here: who referees the lobby now."""
+        told = Message.make(REFEREES, nicks=self.nicks)
+        for info in list(self.registry.by_name.values()):
+            if info.token in self._mine:
+                self.tell(info.nick, told)
 
     def _deal(self, now: float) -> None:
         """This referee deals from now on: the tables dealt before it are away, and every bot

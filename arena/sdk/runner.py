@@ -63,7 +63,8 @@ class BotRunner:
         it knows it before any of its lines is obeyed); ``sasl_account``/``sasl_password``
         log the bot in to its services account instead. ``referee_account``: the
         referee's services account; then only lines from that account count as the
-        referee's, and the bot registers only after the referee has answered from it.
+        referee's, and the bot registers only after the referee has answered from it (the
+        other referees of a shared lobby are trusted because it lists them: ``Referees``).
         ``workers``: decisions that may run
         at once (one per game the bot sits in is enough; a decision that overran its
         deadline keeps its worker until it returns)."""
@@ -145,7 +146,7 @@ class BotRunner:
 
     def _on_ready(self) -> None:
         self.session.nick = self.link.nick  # the server may have given us a suffixed nick
-        self.session.registered = False  # a new connection: nobody knows it yet
+        self.session.unregister()  # a new connection: nobody knows it yet
         self._hello()
 
     def _hello(self) -> None:
@@ -178,23 +179,30 @@ class BotRunner:
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
         """A referee that (re)joins the lobby may have forgotten us, or was not there when
         we registered: register again. One that leaves its nick (quits, or changes nick) is
-        not trusted any more: whoever joins under it next must prove itself."""
+        not trusted any more: whoever joins under it next must prove itself. Another referee
+        of the lobby that leaves its nick is dropped from the referees we trust; we stay
+        registered (with the rest of the lobby), and it comes back when a trusted referee
+        lists it again."""
         if kind == "nick" and (new_nick or "").lower() == self.referee.lower() and not self.link.is_me(new_nick or ""):
             kind, nick = "join", new_nick or ""  # the referee took its nick back: register with it
-        if nick.lower() != self.referee.lower() or self.link.is_me(nick):
+        if self.link.is_me(nick):
+            return
+        if nick.lower() != self.referee.lower():
+            if kind in ("quit", "split", "nick"):
+                self.session.referee_left(nick)  # (a nick that is no referee's: nothing to drop)
             return
         if kind == "join":
             # Register again (it may be a new referee); still trusted if it is the one that
             # welcomed us (no quit or nick change came between: the same connection).
             self._hello()
-        elif kind in ("quit", "nick"):
+        elif kind in ("quit", "split", "nick"):
             # The referee is gone from its nick: whoever takes it next is a stranger until
             # it proves otherwise (registering again, when the referee joins the lobby).
             self._referee_proven = False
-            self.session.registered = False
+            self.session.referee_left(nick)
 
     def _on_message(self, sender: str, target: str, text: str) -> None:
-        if target[:1] in "#&" and sender.lower() != self.referee.lower():
+        if target[:1] in "#&" and not self.session.referees.known(sender):
             # Another player talking in a channel: plain text only, a bot is fed no
             # formatting codes or CTCP (the link delivers lines raw).
             text = strip_controls(text)
@@ -213,10 +221,10 @@ class BotRunner:
                 return
             if not self._referee_proven:
                 self._referee_proven = True
-                if not self.session.registered:
+                if not self.session.welcomed:
                     self.link.send(self.referee, self.session.hello())
         for line in self.session.feed(sender, text, target if target[:1] in "#&" else None):
-            self.link.send(self.referee, line)
+            self.link.send(sender, line)  # (a game's lines come from its referee, and go back to it)
         if self.max_games is not None and self.session.finished >= self.max_games and not self._unregistered:
             # Our last game is over: say so at once, or we may be seated at a table we will not join.
             self._unregistered = True
@@ -237,9 +245,9 @@ class BotRunner:
         )
 
         def work() -> None:
-            # Speech in the channel (unless the turn is over already), TEAM lines to the referee.
+            # Speech in the channel (unless the turn is over already), TEAM lines to the game's referee.
             for line in self.session.talk(game, ask, live=lambda: key not in self._answered):
-                self.link.send(self.referee, line)
+                self.link.send(self.session.referees.of(game.gid), line)
             self._send(key, ask, self.session.decide(game, ask), late=False)
 
         self._pool.submit(work)
@@ -251,7 +259,9 @@ class BotRunner:
             self._answered.add(key)
         if late:
             log.warning("no decision for request %s of %s in time; answering at random", ask.rid, ask.game)
-        self.link.send(self.referee, Session.answer(ask, choice, "late" if late else ask.fallback))
+        self.link.send(
+            self.session.referees.of(ask.game), Session.answer(ask, choice, "late" if late else ask.fallback)
+        )
 
 
 def _server(ctx: click.Context, param: click.Parameter, text: str) -> tuple[str, int]:
@@ -290,7 +300,13 @@ def command(bot_class: type[Bot]) -> click.Command:
         default=None,
         help="The key that proves the identity (`arena bots add NAME` prints it); never sent, proven by SCRAM.",
     )
-    @option("--referee", env="ARENA_REFEREE", default="arena", show_default=True, help="The referee's nick.")
+    @option(
+        "--referee",
+        env="ARENA_REFEREE",
+        default="arena",
+        show_default=True,
+        help="The referee's nick (to register with).",
+    )
     @option("--channel", env="ARENA_CHANNEL", default="#arena", show_default=True, help="The lobby channel.")
     @option(
         "--referee-account",

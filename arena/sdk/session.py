@@ -1,11 +1,12 @@
-"""``Session``: one bot's conversation with one referee.
+"""``Session``: one bot's conversation with the referees of its lobby.
 
-A session turns the referee's lines into calls on a ``Bot`` and the bot's answers into
+A session turns the referees' lines into calls on a ``Bot`` and the bot's answers into
 lines; it knows no transport, so the same bot runs over IRC (``arena.sdk.runner``) or in
 memory (``arena.referee.local``). Registering is the ``Handshake``'s business, following
-games into their channels the ``Tables``', and answering again after a refusal the
-``Requests``'; the session routes every line (nearly all of them without a call of its
-own: it is the hot path of a local table) and keeps the bot's failures from escaping.
+games into their channels the ``Tables``', which referee speaks for what the
+``Referees``', and answering again after a refusal the ``Requests``'; the session routes
+every line (nearly all of them without a call of its own: it is the hot path of a local
+table) and keeps the bot's failures from escaping.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..protocol import (
     ERROR,
     MORE,
     PAUSE,
+    REFEREES,
     RESUME,
     RESYNC,
     ROLE,
@@ -43,6 +45,7 @@ from .answers import Reply, Requests, answer_reply, value_of
 from .bot import Answer, Bot, audit
 from .faults import Faults
 from .handshake import Handshake
+from .referees import Referees
 from .speech import floor_lines, lines_of, within_budget
 from .tables import Tables
 from .view import Ask, GameView, new_ask
@@ -60,7 +63,8 @@ def _tell_once(cls: type, what: str, text: str) -> None:
 
 
 class Session:
-    """One bot's conversation with one referee.
+    """One bot's conversation with the referees of its lobby: the one it registers with
+    (``referee``), and the others that share the lobby with it (``Referees``).
 
     ``join``/``part`` let the session follow its games into their channels (IRC);
     ``respond`` lets a transport take decisions off the calling thread (the IRC runner
@@ -86,13 +90,21 @@ class Session:
         """Our nick now (a transport whose nick changes sets it). An attribute, not a
         property: a transport reads it for every line the bot sends."""
         self.referee = referee
+        """The referee the bot registers with (see ``Referees.home``)."""
+        self.referees = Referees(referee)
+        """The referees whose lines count, and the one that runs each game."""
+        self._runs = self.referees.runs
+        """The referee of each game of ours that another referee runs (the referees'; a game
+        that ends leaves it)."""
         self.name = name
         """The bot's identity (its ratings and seats are its own); None: the nick."""
         self.handshake = Handshake(referee, key)
         """Registering, and proving the identity with ``key``."""
         self.registered = False
         """Whether the referee welcomed us (and, with a key, proved it is the referee):
-        until then no line of its nick is obeyed but the registration's own."""
+        until then no line of its nick is obeyed but the registration's own. The
+        registration holds with every referee of the lobby: it lasts while any of them is
+        trusted."""
         self.tables = Tables(join, part)
         """Our games and their channels."""
         self.games = self.tables.games
@@ -132,17 +144,43 @@ class Session:
         forgotten us."""
         return self.handshake.register(self.bot, self.name or self.nick, self.nick)
 
-    def feed(self, sender: str, text: str, channel: str | None = None) -> list[str]:
-        """Handle one incoming line; returns the lines to send to the referee.
+    @property
+    def welcomed(self) -> bool:
+        """Whether the configured referee welcomed us and is still trusted (it has not left
+        its nick since): if not, register with it when it comes."""
+        return self.registered and self.referees.home_trusted
 
-        Lines not from the referee are ignored, whatever they say: another bot posting
+    def referee_left(self, nick: str) -> None:
+        """A referee's nick quit or changed nick: whoever takes it next is a stranger. We stay
+        registered while another referee of the lobby is trusted."""
+        self.referees.left(nick)
+        self.registered = self.registered and bool(self.referees.trusted)
+
+    def unregister(self) -> None:
+        """No referee knows us any more (a new connection, or ``BYE``)."""
+        self.registered = False
+        self.referees.forget()
+
+    def feed(self, sender: str, text: str, channel: str | None = None) -> list[str]:
+        """Handle one incoming line; returns the lines to send back to ``sender`` (a line
+        of a game comes from the referee that runs it, which the game's lines go to).
+
+        Lines not from a trusted referee are ignored, whatever they say: another bot posting
         referee-like lines in the channel fools nobody. ``channel``: where the line was
         said (None: to us alone). While the referee replays a game's past to us (RESYNC),
         that game's channel lines are ignored: the replay holds every one of them, and a
         line said while we were rejoining the channel may come both ways (a game that
         ends meanwhile ends its replay with its END).
         """
-        if sender.lower() != self.referee.lower():
+        low = sender.lower()
+        referees = self.referees
+        if low not in referees.trusted:
+            if referees.is_home(low):  # its nick left since it welcomed us: only a registration counts
+                try:
+                    msg = _read(text)
+                except ProtocolError:
+                    return []
+                return [line for line, _ in self._registering(msg.verb, msg)]
             return []
         if BUNDLE in text:  # perhaps several messages (protocol 2)
             parts = unbundle(text)
@@ -154,7 +192,9 @@ class Session:
             return []
         if channel is not None and msg.args and msg.args[0] in self._replaying:
             return []
-        return self.receive(msg)
+        held = self._parts if referees.is_home(low) else referees.parts(low)
+        wholes = held.add(msg) if MORE in msg.fields or not held.idle else (msg,)
+        return [line for whole in wholes if referees.admits(sender, whole) for line, _ in self.replies(whole, True)]
 
     def receive(self, msg: Message) -> list[str]:
         """Handle one parsed line known to come from the referee (a part of a continued
@@ -219,14 +259,21 @@ class Session:
                 return [(proof, None)]
         elif verb == WELCOME and self.handshake.welcomes(msg):
             self.registered = True
+            self.referees.welcomed(msg.list("referees"))
         return []
 
     def _session_line(self, verb: str, msg: Message) -> list[Reply]:
         """A line about the session or a game's seating rather than a game's course."""
         if verb == WELCOME:
-            return []  # registered again, from the same connection: the referee proved itself already
+            # Registered again, from the same connection: the referee proved itself already.
+            self.referees.welcomed(msg.list("referees"))
+            return []
+        if verb == REFEREES:
+            self.referees.listed(msg.list("nicks"))
+            self.registered = bool(self.referees.trusted)  # (none left: nobody has us registered)
+            return []
         if verb == BYE:
-            self.registered = False
+            self.unregister()
             return []
         if verb == ERROR:
             # A refused answer to an open request gets a random legal one at once (as does a
@@ -245,6 +292,8 @@ class Session:
                 self.requests.drop(gid)
         elif verb == RESUME:
             self.tables.resume(gid, msg, self.nick)
+            if self.tables.ours(gid) and gid not in self._replaying:  # (one replayed is past)
+                self.referees.run(gid, msg.get("referee"))
         elif verb == PAUSE:
             # Nothing is open until the game goes on and asks again: a refusal of our answer
             # meanwhile needs no random retry.
@@ -253,6 +302,7 @@ class Session:
                 log.info("game %s paused by the referee: %s", gid, msg.text or "no reason given")
         elif verb == TABLE:
             self.tables.table(gid, msg, self.nick)
+            self.referees.run(gid, msg.get("referee") if self.tables.ours(gid) else None)
         else:
             self._start(gid, msg)  # START
         return []
@@ -265,6 +315,7 @@ class Session:
         )
         self.faults.game_over(gid)
         self.requests.drop(gid)
+        self._runs.pop(gid, None)
 
     def _start(self, gid: str, msg: Message) -> None:
         game = self.tables.start(gid, msg, self.nick)
@@ -410,7 +461,7 @@ class Session:
         return answer_reply(ask.game, ask.rid, value_of(choice), fallback)[0]
 
 
-_SESSION_VERBS = frozenset({WELCOME, BYE, ERROR, WARN, RESYNC, RESUME, PAUSE, TABLE, START})
+_SESSION_VERBS = frozenset({WELCOME, BYE, REFEREES, ERROR, WARN, RESYNC, RESUME, PAUSE, TABLE, START})
 """The lines ``Session._session_line`` handles: any other is a request or a game's event,
 which a session handles first (they are nearly every line it gets)."""
 
