@@ -17,7 +17,7 @@ import binascii
 import builtins
 import operator
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, overload
 
 from .core import kit as kits
@@ -231,24 +231,40 @@ lacks its own nick, `` (NICK is NOT the referee)``): bots learn from it when the
 were given is held by someone else."""
 
 
+REFEREES_TOPIC = "arena referees: "
+"""How the topic of a lobby that several referees share names them all (``arena referees:
+A, B``, set by the one that deals its tables): a bot given any of them registers."""
+
 TOPIC_STATUS = " | "
 """What separates the lobby topic's naming of the referee from the status it may add for
 people (who waits, what runs): bots read only the first word after ``REFEREE_TOPIC``."""
 
 
-def referee_topic(nick: str, preferred: str | None = None, status: str = "") -> str:
+def referee_topic(nick: str, preferred: str | None = None, status: str = "", shared: Sequence[str] = ()) -> str:
     """The lobby topic of a referee running as ``nick``; ``preferred``: its own nick, when
-    it cannot have it; ``status``: who waits and what runs, for people."""
+    it cannot have it; ``status``: who waits and what runs, for people; ``shared``: the
+    referees of a lobby several share (it names them all)."""
     warning = "" if preferred is None else f" ({preferred} is NOT the referee)"
-    return f"{REFEREE_TOPIC}{nick}{warning}{TOPIC_STATUS + status if status else ''}"
+    named = f"{REFEREES_TOPIC}{', '.join(shared)}" if shared else f"{REFEREE_TOPIC}{nick}"
+    return f"{named}{warning}{TOPIC_STATUS + status if status else ''}"
+
+
+def topic_referees(topic: str) -> list[str] | None:
+    """The referees' nicks as a lobby topic names them (one, or all those of a shared
+    lobby), or None if the topic names none."""
+    if topic.startswith(REFEREE_TOPIC):
+        words = topic[len(REFEREE_TOPIC) :].split()
+        return words[:1] or None
+    if topic.startswith(REFEREES_TOPIC):
+        named = topic[len(REFEREES_TOPIC) :].split(TOPIC_STATUS)[0].split(" (")[0]
+        return [nick for nick in (n.strip() for n in named.split(",")) if nick] or None
+    return None
 
 
 def topic_referee(topic: str) -> str | None:
-    """The referee's nick as a lobby topic names it, or None if the topic names none."""
-    if not topic.startswith(REFEREE_TOPIC):
-        return None
-    words = topic[len(REFEREE_TOPIC) :].split()
-    return words[0] if words else None
+    """The (first) referee's nick as a lobby topic names it, or None if the topic names none."""
+    named = topic_referees(topic)
+    return named[0] if named else None
 
 
 def valid_nick(nick: str) -> bool:

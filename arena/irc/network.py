@@ -206,7 +206,11 @@ class LinkedNetwork:
 
     def start(self, attempts: int = 3) -> LinkedNetwork:
         """Start every server, then wait until they are linked. A port that another process
-        took meanwhile makes it start again on new ports, ``attempts`` times in all."""
+        took meanwhile makes it start again on new ports, ``attempts`` times in all. A
+        network already started is left as it is (``with LinkedNetwork().start()`` starts
+        it once)."""
+        if self.servers:
+            return self
         for attempt in range(attempts):
             try:
                 self._start_servers()

@@ -169,8 +169,9 @@ class RefereeService:
                     owner,
                     self.referee.registry,
                     self.referee.new_game_id,
-                    lambda nick, msg: self.referee.registry.tell(nick, msg, False),
+                    lambda nick, msg: self.referee.registry.tell(nick, msg, True),
                     clock,
+                    config.timeouts.failover,
                 )
                 seater = self.shared.seater = SharedSeater(seater, self.shared)
         self.room = Room(
@@ -205,6 +206,7 @@ class RefereeService:
         room.elsewhere = seater.away
         shared.back = room.back
         shared.inherited = room.take_up
+        shared.changed = lambda: self._topic() if self.link.is_ready else None
         shared.running = lambda: set(self.referee.matches) | set(room.announced())
         self.referee.on_game_end.append(lambda match: shared.done(match.gid, "ended"))
 
@@ -265,8 +267,8 @@ class RefereeService:
                 with self.referee.batch():
                     reactor.process_data([s for s in readable if s is not notices])
                     self.deferred.run()
-                    if notices is not None and notices in readable:
-                        self._heard()
+                    if notices is not None:
+                        self._heard()  # (a notice may have come with a query's results: its socket is quiet)
             else:
                 time.sleep(tick)
             with self.referee.batch():
@@ -279,7 +281,8 @@ class RefereeService:
         assert self.shared is not None
         now = self.clock()
         try:
-            self.shared.heard(now)
+            if not self.shared.heard(now):
+                return
         except Exception as exc:
             if not unwritable(exc):
                 raise
@@ -331,8 +334,12 @@ class RefereeService:
     def _topic(self) -> None:
         """The lobby's topic names the referee's nick now (and, while it lacks its own,
         whom not to trust)."""
+        shared = self.shared
+        if shared is not None and not self.room.deals():
+            return  # (the dealer's topic names every referee of the lobby)
         preferred = None if self.link.has_preferred_nick else self.config.server.nick
-        self.link.topic(self.lobby_channel, referee_topic(self.link.nick, preferred, self._topic_status))
+        named = shared.referees() if shared is not None else ()
+        self.link.topic(self.lobby_channel, referee_topic(self.link.nick, preferred, self._topic_status, named))
 
     def _status_topic(self) -> None:
         """Every ``lobby.topic_interval`` seconds, off the games' path: the lobby's topic

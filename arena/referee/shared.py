@@ -92,6 +92,7 @@ class SharedSeater:
         if dealt is None:
             self.claimable = False
             return None
+        log.info("table %s claimed: %s", dealt.gid, ", ".join(dealt.seats))
         return Table(dealt.game, self.lobby.options, list(dealt.seats), gid=dealt.gid)
 
     def _deal(self, table: Table) -> None:
@@ -101,6 +102,7 @@ class SharedSeater:
             raise Fenced("this referee no longer deals the lobby's tables: its lease ran out")
         self.dealt(gid, table, drawn=True)
         self.claimable = True
+        log.info("table %s dealt: %s", gid, ", ".join(table.seats))
 
     def dealt(self, gid: str, table: Table, drawn: bool) -> None:
         self._dealt[gid] = (table, drawn)
@@ -143,7 +145,10 @@ class Shared:
         new_game_id: Callable[[], str],
         tell: Callable[[str, Message], None],
         now: Callable[[], float],
+        settle: float,
     ) -> None:
+        """``settle``: seconds a referee new to the lobby waits before it runs tables (the
+        others tell their bots of it meanwhile)."""
         conn = store.conn
         if not isinstance(conn, PgConnection):
             raise ValueError("a lobby shared by several referees (server.network) needs a PostgreSQL store")
@@ -158,11 +163,14 @@ class Shared:
         """The registrations this referee admitted (their tokens): it tells those bots when
         the lobby's referees change."""
         self.now = now
+        self.settle = settle
         self.seater: SharedSeater | None = None
         self.back: Callable[[str, float], None] = lambda name, now: None
         """The room's: bot ``name`` may wait in the lobby again."""
         self.inherited: Callable[[float], None] = lambda now: None
         """The room's: take up the games this referee now owns (those of a referee gone)."""
+        self.changed: Callable[[], None] = lambda: None
+        """The service's: the lobby's referees, or who deals, changed (its topic names them)."""
         self.running: Callable[[], set[str]] = set
         """The games this referee runs or seats now, by id."""
         self.nicks: list[str] = []
@@ -177,7 +185,14 @@ class Shared:
     # -- registrations (``Sharing``) -------------------------------------------------
 
     def referees(self) -> list[str]:
-        return list(self.nicks)
+        """Read afresh (a registration is rare): a bot welcomed now must know every referee
+        that may seat it, even one that joined the lobby a moment ago."""
+        try:
+            return [nick for _, nick in self.store.referees.live(self.place)]
+        except Exception as exc:
+            if not unwritable(exc):
+                raise
+            return list(self.nicks)
 
     def admitted(self, info: BotInfo) -> None:
         if info.token is None:
@@ -249,13 +264,16 @@ class Shared:
     def fileno(self) -> int | None:
         return self.conn.fileno()
 
-    def heard(self, now: float) -> None:
+    def heard(self, now: float) -> bool:
         """Act on the notices that came: a registration made, changed or over; a table to
-        claim; a table over (the dealer seats its bots again); the lobby's referees changed."""
-        for notice in self.conn.heard():
+        claim; a table over (the dealer seats its bots again); the lobby's referees changed.
+        Whether any came."""
+        notices = self.conn.heard()
+        for notice in notices:
             place, kind, what = (notice.split("\t") + ["", ""])[:3]
             if place != self.place:
                 continue
+            log.info("lobby %s: %s %s", place, kind, what)
             if kind == "bot":
                 self._adopt(what, now)
             elif kind == "table":
@@ -267,6 +285,7 @@ class Shared:
                 self._referees(now)
             elif kind == "vouch":
                 self._vouched(what, now)
+        return bool(notices)
 
     def _vouched(self, tokens: str, now: float) -> None:
         vouched = set(tokens.split(",")) & self._lost
@@ -316,13 +335,14 @@ class Shared:
         if nicks != self.nicks:
             self.nicks = nicks
             self._tell_referees()
+            self.changed()
         assert self.seater is not None
         if live and live[0][0] == self.owner and not self.seater.dealing:
             self._deal(now)
 
     def _tell_referees(self) -> None:
         """``REFEREES`` to the bots registered here: who referees the lobby now."""
-        told = Message.make(REFEREES, nicks=self.nicks)
+        told = Message.make(REFEREES, nicks=self.nicks)  # (in line with the games' lines: never dropped)
         for info in list(self.registry.by_name.values()):
             if info.token in self._mine:
                 self.tell(info.nick, told)
@@ -332,6 +352,7 @@ class Shared:
         registered may wait."""
         assert self.seater is not None
         self.seater.dealing = True
+        self.changed()
         log.warning("this referee deals the tables of the shared lobby %s now", self.place)
         for dealt in self.store.lobbies.tables(self.place):
             self.seater.dealt(dealt.gid, Table(dealt.game, self.seater.lobby.options, list(dealt.seats)), drawn=False)
@@ -357,7 +378,7 @@ class Shared:
         return self.store.lobbies.deal(self.place, self.owner, gid, table.game, table.seats)
 
     def claim(self) -> Dealt | None:
-        return self.store.lobbies.claim(self.place, self.owner)
+        return self.store.lobbies.claim(self.place, self.owner, self.settle)
 
     def done(self, gid: str, kind: str) -> None:
         self._write(f"the end of table {gid}", self.store.lobbies.done, self.place, gid, kind)

@@ -22,7 +22,7 @@ import irc.client
 
 from ..core.words import counted
 from ..irc.link import IrcLink, LinkSettings, strip_controls
-from ..protocol import UNREGISTER, WHO, Message, topic_referee
+from ..protocol import UNREGISTER, WHO, Message, topic_referees
 from .bot import Bot
 from .session import Session
 from .view import Ask, GameView
@@ -156,9 +156,13 @@ class BotRunner:
         register when it answers). Never once we unregistered: our games are played."""
         if self._unregistered:
             return
-        named = topic_referee(self.link.topic_of(self.channel) or "")
-        if named is not None and named.lower() != self.referee.lower():
-            log.error("the lobby says the referee is %s, not %s: waiting before registering", named, self.referee)
+        named = topic_referees(self.link.topic_of(self.channel) or "")
+        if not self._names_ours(named):
+            log.error(
+                "the lobby says the referee is %s, not %s: waiting before registering",
+                ", ".join(named or ()),
+                self.referee,
+            )
             self._held_back = True
             return
         self._held_back = False
@@ -167,11 +171,16 @@ class BotRunner:
             return
         self.link.send(self.referee, self.session.hello())
 
+    def _names_ours(self, named: list[str] | None) -> bool:
+        """Whether a lobby topic naming ``named`` lets us register with our referee: it
+        names it (among the referees of a shared lobby), or names none."""
+        return named is None or self.referee.lower() in (n.lower() for n in named)
+
     def _on_topic(self, channel: str, text: str) -> None:
         """A lobby topic that names our referee again lets a bot that waited register."""
         if self.link.fold(channel) == self.link.fold(self.channel) and self.link.is_ready:
-            named = topic_referee(text)
-            if named is not None and named.lower() != self.referee.lower():
+            named = topic_referees(text)
+            if not self._names_ours(named):
                 self._held_back = True  # whoever holds our referee's nick now is not the referee
             elif named is not None and self._held_back:
                 self._hello()  # (not on every topic: a registration under way would start over)

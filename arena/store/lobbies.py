@@ -148,18 +148,22 @@ class Lobbies:
                 self._tell(place, "table", gid)
         return bool(done)
 
-    def claim(self, place: str, referee: str) -> Dealt | None:
+    def claim(self, place: str, referee: str, settle: float) -> Dealt | None:
         """The oldest table nobody claimed, now ``referee``'s, if ``referee`` runs no more
-        tables than any other referee of the lobby (the least busy runs the next game)."""
+        tables than any other referee of the lobby (the least busy runs the next game).
+        A referee that joined the lobby less than ``settle`` seconds ago claims nothing
+        unless it is the longest there (the others are telling their bots of it meanwhile:
+        a bot obeys no referee it has not been told of)."""
         db, clock = self.db, self.db.dialect.clock
         with db.transaction():
             loads = db.execute(
-                "SELECT r.id, COUNT(t.gid) FROM referees r LEFT JOIN lobby_tables t ON t.referee = r.id"
-                f" WHERE r.place = ? AND r.lease >= {clock} GROUP BY r.id",
-                (place,),
+                f"SELECT r.id, COUNT(t.gid), r.started <= {clock} - ?, r.started"
+                " FROM referees r LEFT JOIN lobby_tables t ON t.referee = r.id"
+                f" WHERE r.place = ? AND r.lease >= {clock} GROUP BY r.id, r.started ORDER BY r.started, r.id",
+                (settle, place),
             ).fetchall()
-            mine = {row[0]: int(row[1]) for row in loads}
-            if referee not in mine or mine[referee] > min(mine.values()):
+            able = {row[0]: int(row[1]) for i, row in enumerate(loads) if i == 0 or row[2]}
+            if referee not in able or able[referee] > min(able.values()):
                 return None
             row = db.execute(
                 "SELECT gid, game, seats FROM lobby_tables WHERE place = ? AND referee IS NULL ORDER BY dealt, gid"

@@ -105,6 +105,8 @@ class PgConnection:
         """The ``NOTIFY`` channels heard, again on every new connection."""
         self.connects = 0
         """Connections made: one more means notices may have been missed meanwhile."""
+        self._notices: list[str] = []
+        """Notices read off the connection (during a query, or by ``heard``) not yet handed out."""
         self._conn = self._connect()  # (refused at once: a store that cannot be opened is an error)
         self._open = False
         """A transaction was begun and not yet ended (as the store sees it)."""
@@ -113,6 +115,7 @@ class PgConnection:
         conn = psycopg.connect(self.url, autocommit=True)
         conn.adapters.register_loader("numeric", _Number)
         conn.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION}")
+        conn.add_notify_handler(lambda notify: self._notices.append(notify.payload))
         for channel in self._listening:
             conn.execute(f"LISTEN {channel}")
         self.connects += 1
@@ -182,13 +185,18 @@ class PgConnection:
         return None if self._conn.closed else self._conn.fileno()
 
     def heard(self) -> list[str]:
-        """The notices (their payloads) that came since the last call, without waiting."""
-        if self._conn.closed:
-            return []
-        try:
-            return [n.payload for n in self._conn.notifies(timeout=0)]
-        except psycopg.OperationalError as exc:
-            raise Unavailable(str(exc)) from exc
+        """The notices (their payloads) that came since the last call, without waiting:
+        those read off the connection with a query's results, and those waiting on it."""
+        if not self._conn.closed and not self._open:
+            pgconn = self._conn.pgconn
+            try:
+                pgconn.consume_input()
+            except psycopg.OperationalError as exc:
+                raise Unavailable(str(exc)) from exc
+            while (notify := pgconn.notifies()) is not None:
+                self._notices.append(notify.extra.decode())
+        notices, self._notices = self._notices, []
+        return notices
 
 
 class PostgreSQL(OnConflict):

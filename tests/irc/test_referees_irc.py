@@ -29,6 +29,7 @@ import psycopg
 import pytest
 
 from arena.irc.network import LinkedNetwork
+from arena.protocol import unbundle
 from arena.store import Store
 from arena.store.pgserver import LocalPostgres
 from bench.kill_irc import BOTS, rebuild_exact, referee_process, stop, tracebacks, wait_bots, write_config
@@ -40,9 +41,9 @@ BOTS_PER_SERVER = 5
 FAILOVER = 2.0
 GUARD = 240.0
 """Seconds after which a wait is a hang: never reached on a working system."""
-LOBBY_LINE = re.compile(r":(\S+?)!\S* PRIVMSG #arena :(TABLE|RESUME) (\S+) (.*)")
+LOBBY_LINE = re.compile(r":(\S+?)!\S* PRIVMSG #arena :(.*)")
 REFEREES = ("arena", "arena2")
-SERVE = [sys.executable, "-m", "arena", "--config", "config.yaml", "serve"]
+SERVE = [sys.executable, "-m", "arena", "--config", "config.yaml", "serve", "-v"]
 
 
 @dataclass
@@ -88,8 +89,11 @@ class LobbyWatcher(threading.Thread):
         elif " 366 " in line:
             self.joined.set()
         elif (found := LOBBY_LINE.match(line)) is not None:
-            fields = dict(word.split("=", 1) for word in found[4].split() if "=" in word)
-            self.said.append(Announced(time.monotonic(), found[1], found[2], found[3], fields))
+            for said in unbundle(found[2]):
+                verb, gid, *words = said.split()
+                if verb in ("TABLE", "RESUME"):
+                    fields = dict(word.split("=", 1) for word in words if "=" in word)
+                    self.said.append(Announced(time.monotonic(), found[1], verb, gid, fields))
 
     def tables(self) -> list[Announced]:
         """The tables that seated bots (not their withdrawals)."""
@@ -127,7 +131,7 @@ def start_bot(where: Path, nick: str, host: str, port: int, seed: int, games: in
     with open(where / f"bot-{nick}.log", "wb") as log:
         return subprocess.Popen(
             [sys.executable, str(BOTS / f"{launcher}.py"), "--server", f"{host}:{port}", "--nick", nick]
-            + ["--games", str(games), "--seed", str(seed)],
+            + ["--games", str(games), "--seed", str(seed), "--verbose"],
             cwd=where,
             stdin=subprocess.DEVNULL,
             stdout=log,
@@ -149,7 +153,7 @@ def arena(where: Path, postgres: LocalPostgres, games: int) -> Iterator[Arena]:
     require_postgres()
     url = postgres.new_database()
     Store(url).close()
-    with LinkedNetwork(("a", "b")).start() as network:
+    with LinkedNetwork(("a", "b")) as network:
         servers = [network.address("a"), network.address("b")]
         for nick, (host, port) in zip(REFEREES, servers):
             referee_config(where / nick, nick, host, port, url)

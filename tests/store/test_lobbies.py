@@ -50,14 +50,14 @@ def test_a_table_goes_to_one_referee_the_least_busy(postgres: LocalPostgres) -> 
         assert not a.lobbies.deal(PLACE, "C", "g0", "avalon", list("abcde"))  # not a referee here
         for gid in ("g1", "g2", "g3"):
             assert a.lobbies.deal(PLACE, "A", gid, "avalon", list("abcde"))
-        first = a.lobbies.claim(PLACE, "A")
+        first = a.lobbies.claim(PLACE, "A", 0)
         assert first is not None and (first.gid, first.seats) == ("g1", tuple("abcde"))
-        assert a.lobbies.claim(PLACE, "A") is None  # A runs one, B none: B's turn
-        second = b.lobbies.claim(PLACE, "B")
+        assert a.lobbies.claim(PLACE, "A", 0) is None  # A runs one, B none: B's turn
+        second = b.lobbies.claim(PLACE, "B", 0)
         assert second is not None and second.gid == "g2"
         b.lobbies.done(PLACE, "g2", "ended")
         b.lobbies.done(PLACE, "g2", "ended")  # told once
-        third = b.lobbies.claim(PLACE, "B")
+        third = b.lobbies.claim(PLACE, "B", 0)
         assert third is not None and third.gid == "g3" and not a.lobbies.unclaimed(PLACE)
         assert [t.gid for t in a.lobbies.tables(PLACE)] == ["g1", "g3"]
 
@@ -74,7 +74,7 @@ def test_two_referees_claiming_at_once_never_get_one_table(postgres: LocalPostgr
     def run(rid: str) -> None:
         with Store(url) as store:
             while store.lobbies.unclaimed(PLACE):
-                table = store.lobbies.claim(PLACE, rid)
+                table = store.lobbies.claim(PLACE, rid, 0)
                 if table is not None:
                     got[rid].append(table.gid)
                     store.lobbies.done(PLACE, table.gid, "ended")
@@ -93,9 +93,23 @@ def test_a_referee_gone_leaves_its_tables_and_games_to_the_one_that_inherits(pos
         a.referees.hold("A", PLACE, "arena", "h", 1, 30.0, shared=True)
         a.referees.hold("B", PLACE, "arena2", "h", 2, 30.0, shared=True)
         a.lobbies.deal(PLACE, "A", "g1", "avalon", list("abcde"))
-        assert a.lobbies.claim(PLACE, "A") is not None
+        assert a.lobbies.claim(PLACE, "A", 0) is not None
         assert not a.referees.inherit("B", PLACE)  # A is alive
         a.db.execute(f"UPDATE referees SET lease = {a.db.dialect.clock} - 1 WHERE id = 'A'")
         assert a.referees.inherit("B", PLACE)
         assert [t.referee for t in a.lobbies.tables(PLACE)] == ["B"]
         assert [rid for rid, _ in a.referees.live(PLACE)] == ["B"]
+
+
+def test_a_referee_new_to_the_lobby_claims_nothing_until_it_has_settled(postgres: LocalPostgres) -> None:
+    url = str(postgres.new_database())
+    with Store(url) as a:
+        a.referees.hold("A", PLACE, "arena", "h", 1, 30.0, shared=True)
+        a.referees.hold("B", PLACE, "arena2", "h", 2, 30.0, shared=True)
+        for gid in ("g1", "g2"):
+            a.lobbies.deal(PLACE, "A", gid, "avalon", list("abcde"))
+        assert a.lobbies.claim(PLACE, "B", 30.0) is None  # its peers' bots may not know it yet
+        assert a.lobbies.claim(PLACE, "A", 30.0) is not None  # the first is never new
+        assert a.lobbies.claim(PLACE, "A", 30.0) is not None  # busier, but the only one settled
+        a.lobbies.deal(PLACE, "A", "g3", "avalon", list("abcde"))
+        assert a.lobbies.claim(PLACE, "B", 0.0) is not None
