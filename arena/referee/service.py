@@ -172,6 +172,7 @@ class RefereeService:
                     lambda nick, msg: self.referee.registry.tell(nick, msg, True),
                     clock,
                     config.timeouts.failover,
+                    self.link.after_sent,
                 )
                 seater = self.shared.seater = SharedSeater(seater, self.shared)
         self.room = Room(

@@ -146,6 +146,7 @@ class Shared:
         tell: Callable[[str, Message], None],
         now: Callable[[], float],
         settle: float,
+        after_sent: Callable[[Callable[[], None]], object] | None = None,
     ) -> None:
         """``settle``: seconds a referee new to the lobby waits before it runs tables (the
         others tell their bots of it meanwhile)."""
@@ -164,6 +165,10 @@ class Shared:
         the lobby's referees change."""
         self.now = now
         self.settle = settle
+        self.after_sent = after_sent
+        """Calls back once the lines queued so far went out (IRC): a registration is told to
+        the other referees after its ``WELCOME``, which a bot awaits before it obeys any
+        referee's line (a ``TABLE`` from another referee must not overtake it)."""
         self.seater: SharedSeater | None = None
         self.back: Callable[[str, float], None] = lambda name, now: None
         """The room's: bot ``name`` may wait in the lobby again."""
@@ -198,8 +203,18 @@ class Shared:
         if info.token is None:
             info.token = secrets.token_hex(8)
         self._mine.add(info.token)
+        if self.after_sent is None:
+            self._publish(info, info.token)
+        else:
+            token = info.token
+            self.after_sent(lambda: self._publish(info, token))
+
+    def _publish(self, info: BotInfo, token: str) -> None:
+        """Write ``info``'s registration, as it is now, unless it is over already."""
+        if info.token != token or self.registry.by_name.get(info.name.lower()) is not info:
+            return
         reg = Registration(
-            info.token, info.name, info.nick, info.owner, info.version, info.account, info.protocol, self.owner
+            token, info.name, info.nick, info.owner, info.version, info.account, info.protocol, self.owner
         )
         self._write("a registration", self.store.lobbies.admitted, self.place, reg)
 

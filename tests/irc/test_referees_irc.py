@@ -43,6 +43,8 @@ GUARD = 240.0
 """Seconds after which a wait is a hang: never reached on a working system."""
 LOBBY_LINE = re.compile(r":(\S+?)!\S* PRIVMSG #arena :(.*)")
 REFEREES = ("arena", "arena2")
+SPLIT = 15.0
+"""Seconds server b is cut off from the network."""
 SERVE = [sys.executable, "-m", "arena", "--config", "config.yaml", "serve", "-v"]
 
 
@@ -105,6 +107,7 @@ class LobbyWatcher(threading.Thread):
 
 @dataclass
 class Arena:
+    network: LinkedNetwork
     where: Path
     url: str
     watcher: LobbyWatcher
@@ -147,8 +150,9 @@ def referee_config(where: Path, nick: str, host: str, port: int, url: str) -> No
 
 
 @contextmanager
-def arena(where: Path, postgres: LocalPostgres, games: int) -> Iterator[Arena]:
-    """Two referees on two linked servers, and ten bots that play ``games`` games each."""
+def arena(where: Path, postgres: LocalPostgres, games: int, leave: bool = True) -> Iterator[Arena]:
+    """Two referees on two linked servers, and ten bots that play ``games`` games each
+    (and then leave, waited for; unless not ``leave``: they play on until stopped)."""
     require_ngircd()
     require_postgres()
     url = postgres.new_database()
@@ -160,16 +164,17 @@ def arena(where: Path, postgres: LocalPostgres, games: int) -> Iterator[Arena]:
         watcher = LobbyWatcher(*servers[1])
         watcher.start()
         assert watcher.joined.wait(30)
-        lobby = Arena(where, url, watcher, {}, {}, {})
+        lobby = Arena(network, where, url, watcher, {}, {}, {})
         try:
             for nick in REFEREES:
                 lobby.start_referee(nick, nick)
             for i in range(2 * BOTS_PER_SERVER):
                 host, port = servers[i // BOTS_PER_SERVER]
-                lobby.bots[f"bot{i}"] = start_bot(where, f"bot{i}", host, port, i, games)
+                lobby.bots[f"bot{i}"] = start_bot(where, f"bot{i}", host, port, i, games if leave else 10_000)
             yield lobby
-            _, stranded = wait_bots(where, lobby.bots, games, GUARD)
-            assert not stranded, f"{stranded}\n{lobby.said()}"
+            if leave:
+                _, stranded = wait_bots(where, lobby.bots, games, GUARD)
+                assert not stranded, f"{stranded}\n{lobby.said()}"
         finally:
             stop(lobby.bots)
             watcher.close()
@@ -182,18 +187,21 @@ def arena(where: Path, postgres: LocalPostgres, games: int) -> Iterator[Arena]:
                         proc.kill()
 
 
-def check_store(lobby: Arena, games: int) -> list[str]:
-    """Every game stored once, ranked (nobody forfeited), none left in progress, the
-    ratings exact; the ids of the games."""
+def check_store(lobby: Arena, games: int, ranked: bool = True) -> list[str]:
+    """Every game stored once, ranked (nobody forfeited), none left in progress (unless not
+    ``ranked``: the bots were stopped, maybe in the middle of games), the ratings exact;
+    the ids of the games."""
     with Store(lobby.url) as store:
         ids = [gid for (gid,) in store.db.execute("SELECT id FROM games").fetchall()]
         assert len(ids) == len(set(ids)) >= games * 2
         for gid in ids:
             game = store.games.load(gid)
-            assert game is not None and game.summary.kind == "ranked", (gid, game and game.summary.reason)
+            assert game is not None, gid
+            assert game.summary.kind == "ranked" or not ranked, (gid, game.summary.reason)
             assert list(game.replay().events) == list(game.events), gid
-        assert store.db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0] == 0
-        assert store.db.execute("SELECT COUNT(*) FROM lobby_tables").fetchone()[0] == 0
+        if ranked:
+            assert store.db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0] == 0
+            assert store.db.execute("SELECT COUNT(*) FROM lobby_tables").fetchone()[0] == 0
     assert rebuild_exact(lobby.where / REFEREES[0])
     assert not tracebacks([*lobby.logs.values(), *sorted(lobby.where.glob("bot-*.log"))])
     return ids
@@ -250,3 +258,29 @@ def test_a_referee_killed_mid_game_leaves_its_games_to_the_other(
     assert len(resumed) == len(orphans) and all(a.sender == a.fields["referee"] == heir for a in resumed), resumed
     assert all(a.at - killed_at < FAILOVER + 5 for a in resumed), resumed
     check_store(lobby, games)
+
+
+def test_a_netsplit_leaves_every_game_with_its_referee(tmp_path: Path, own_postgres: LocalPostgres) -> None:
+    """Server b (the second referee's, and half the bots') is cut off for a while in the
+    middle of the games, then linked again: no game is taken over or run twice, those that
+    lost players to the split end by their deadlines, and the games after it run as before."""
+    with arena(tmp_path, own_postgres, 1, leave=False) as lobby:
+        lobby.wait_for("games under way on both referees", lambda: all(playing(lobby.url, n) for n in REFEREES))
+        lobby.network.unlink("b")
+        time.sleep(SPLIT)
+        lobby.network.relink("b")
+        whole = time.monotonic()
+
+        def after() -> list[str]:
+            """The games seated once the network was whole again, and recorded ranked."""
+            seated = [t.gid for t in lobby.watcher.tables() if t.at > whole + FAILOVER]
+            with psycopg.connect(lobby.url) as conn:
+                rows = conn.execute("SELECT id, kind FROM games").fetchall()
+            return [gid for gid, kind in rows if gid in seated and kind == "ranked"]
+
+        lobby.wait_for("two games after the split, by each referee", lambda: len(after()) >= 4)
+    assert not [a for a in lobby.watcher.said if a.verb == "RESUME"]  # nobody took a game over
+    tables = lobby.watcher.tables()
+    assert len({t.gid for t in tables}) == len(tables), tables  # (the watcher is on b: it heard b's side)
+    assert {t.sender for t in tables if t.gid in after()} == set(REFEREES), tables
+    check_store(lobby, 1, ranked=False)
