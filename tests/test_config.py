@@ -422,3 +422,13 @@ def test_environment_overrides_the_file(tmp_path: Path) -> None:
         load_config(path, {"ARENA_FLOOD_REPLY_QUEUE": "0"})
     with pytest.raises(ConfigError, match="ARENA_\\* environment.*server.port"):
         load_config(path, {"ARENA_SERVER_PORT": "abc"})
+
+
+def test_a_shared_lobby_needs_a_postgresql_store(tmp_path: Path) -> None:
+    shared = "server:\n  network: example\n  nick: arena2\n"
+    with pytest.raises(ConfigError, match="server.network is set .* store.url is empty"):
+        load_config(write(tmp_path, shared))
+    config = load_config(write(tmp_path, shared + "store:\n  url: postgresql://arena@db.example/arena\n"))
+    assert config.server.network == "example" and config.store.location.startswith("postgresql://")
+    with pytest.raises(ConfigError, match="network"):
+        load_config(write(tmp_path, "server:\n  network: two words\n"))

@@ -377,6 +377,15 @@ class Config:
         default_factory=default_games, metadata={"description": "per game defaults"}
     )
 
+    @model_validator(mode="after")
+    def _shared_store(self) -> Config:
+        if self.server.network is not None and not self.store.url:
+            raise ValueError(
+                "server.network is set (a lobby several referees share) but store.url is empty: the referees "
+                "of a shared lobby need one PostgreSQL database (store.url, or ARENA_STORE_URL)"
+            )
+        return self
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data as a YAML file with these values would hold it (for ``arena config``)."""
         data: dict[str, Any] = _plain(self)
