@@ -150,9 +150,12 @@ def referee_config(where: Path, nick: str, host: str, port: int, url: str) -> No
 
 
 @contextmanager
-def arena(where: Path, postgres: LocalPostgres, games: int, leave: bool = True) -> Iterator[Arena]:
-    """Two referees on two linked servers, and ten bots that play ``games`` games each
-    (and then leave, waited for; unless not ``leave``: they play on until stopped)."""
+def arena(
+    where: Path, postgres: LocalPostgres, games: int, leave: bool = True, per_server: int = BOTS_PER_SERVER
+) -> Iterator[Arena]:
+    """Two referees on two linked servers, and ``per_server`` bots on each that play
+    ``games`` games each (and then leave, waited for; unless not ``leave``: they play on
+    until stopped)."""
     require_ngircd()
     require_postgres()
     url = postgres.new_database()
@@ -168,8 +171,8 @@ def arena(where: Path, postgres: LocalPostgres, games: int, leave: bool = True) 
         try:
             for nick in REFEREES:
                 lobby.start_referee(nick, nick)
-            for i in range(2 * BOTS_PER_SERVER):
-                host, port = servers[i // BOTS_PER_SERVER]
+            for i in range(2 * per_server):
+                host, port = servers[i // per_server]
                 lobby.bots[f"bot{i}"] = start_bot(where, f"bot{i}", host, port, i, games if leave else 10_000)
             yield lobby
             if leave:
@@ -209,7 +212,7 @@ def check_store(lobby: Arena, games: int, ranked: bool = True) -> list[str]:
 
 def test_two_referees_on_two_linked_servers_share_one_lobby(tmp_path: Path, own_postgres: LocalPostgres) -> None:
     games = 3
-    with arena(tmp_path, own_postgres, games) as lobby:
+    with arena(tmp_path, own_postgres, games, per_server=20) as lobby:  # forty bots, eight tables at once
         pass
     tables = lobby.watcher.tables()
     assert {t.sender for t in tables} == set(REFEREES), tables  # both referees ran tables
