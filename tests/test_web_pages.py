@@ -6,7 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import psycopg
+
 from arena.store import LiveGame, Store
+from arena.store.pgserver import LocalPostgres
 from arena.web import create_app
 from arena.web.app import LIVE_LIMIT
 
@@ -45,3 +48,26 @@ def test_a_home_with_few_games_says_nothing_of_pages(tmp_path: Path) -> None:
         s.live.open(live("g1", 1000.0))
     home = create_app(str(path)).test_client().get("/").get_data(as_text=True)
     assert LINK.findall(home) == ["g1"] and "being played, oldest first" not in home
+
+
+def test_on_postgresql_the_pages_read_through_a_pool_of_connections(postgres: LocalPostgres) -> None:
+    url = str(postgres.new_database())
+    with Store(url) as s:
+        s.live.open(live("g1", 1000.0))
+    client = create_app(url).test_client()
+
+    def backends() -> int:
+        with psycopg.connect(url) as conn:
+            row = conn.execute(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    assert LINK.findall(client.get("/").get_data(as_text=True)) == ["g1"]
+    kept = backends()
+    for _ in range(5):
+        assert LINK.findall(client.get("/").get_data(as_text=True)) == ["g1"]
+    assert 1 <= backends() == kept <= 2  # kept open and lent to each request in turn, not one a request
+    with Store(url) as s:
+        s.live.open(live("g2", 1001.0))  # (a referee writes meanwhile)
+    assert LINK.findall(client.get("/").get_data(as_text=True)) == ["g1", "g2"]

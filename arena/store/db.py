@@ -43,16 +43,20 @@ class Store:
         systems: Sequence[RatingSystem] | None = None,
         migrations: Sequence[Migration] = MIGRATIONS,
         dialect: Dialect | None = None,
+        connection: Connection | None = None,
     ) -> None:
+        """``connection``: one to ``path`` already open and its schema up to date (a
+        borrowed one: ``postgres.PgPool``), used as it is; by default the store connects
+        and migrates."""
         self.path = os.fspath(path)
         self.systems: tuple[RatingSystem, ...] = tuple(systems) if systems is not None else default_systems()
         names = [s.name for s in self.systems]
         if len(set(names)) != len(names):
             raise ValueError(f"two rating systems share a name: {names}")
         dialect = dialect_for(self.path) if dialect is None else dialect
-        self.db = Database(dialect.connect(self.path), dialect)
+        self.db = Database(dialect.connect(self.path) if connection is None else connection, dialect)
         try:
-            self.migrated_from = migrate(self.db, migrations, self.systems)
+            self.migrated_from = migrate(self.db, migrations, self.systems) if connection is None else len(migrations)
         except BaseException:
             self.close()
             raise

@@ -99,22 +99,27 @@ class PgConnection:
     a transaction the server lost stays lost (every statement of it fails) until the store
     rolls it back, so no write of it is ever run on its own."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, borrowed: psycopg.Connection[Any] | None = None, pool: PgPool | None = None) -> None:
+        """``borrowed``: a connection of ``pool``'s to use (and give back on ``close``)
+        rather than one of its own."""
         self.url = url
+        self._pool = pool
+        self._borrowed = borrowed
         self._listening: list[str] = []
         """The ``NOTIFY`` channels heard, again on every new connection."""
         self.connects = 0
         """Connections made: one more means notices may have been missed meanwhile."""
         self._notices: list[str] = []
         """Notices read off the connection (during a query, or by ``heard``) not yet handed out."""
-        self._conn = self._connect()  # (refused at once: a store that cannot be opened is an error)
+        self._conn = (
+            self._connect() if borrowed is None else borrowed
+        )  # (refused at once: a store that cannot be opened is an error)
         self._open = False
         """A transaction was begun and not yet ended (as the store sees it)."""
 
     def _connect(self) -> psycopg.Connection[Any]:
         conn = psycopg.connect(self.url, autocommit=True)
-        conn.adapters.register_loader("numeric", _Number)
-        conn.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION}")
+        _prepare(conn)
         conn.add_notify_handler(lambda notify: self._notices.append(notify.payload))
         for channel in self._listening:
             conn.execute(f"LISTEN {channel}")
@@ -173,7 +178,14 @@ class PgConnection:
         return cursor
 
     def close(self) -> None:
-        self._conn.close()
+        """Close the connection, or give a borrowed one back (one that was lost and made
+        again is closed, and the pool replaces the lost one)."""
+        if self._pool is None or self._borrowed is None:
+            self._conn.close()
+            return
+        if self._conn is not self._borrowed:
+            self._conn.close()
+        self._pool.give_back(self._borrowed)
 
     def listen(self, channel: str) -> None:
         """Hear ``channel``'s notices (``heard``), on this connection and every later one."""
@@ -197,6 +209,42 @@ class PgConnection:
                 self._notices.append(notify.extra.decode())
         notices, self._notices = self._notices, []
         return notices
+
+
+def _prepare(conn: psycopg.Connection[Any]) -> None:
+    """What every connection of the store needs: numbers as SQLite gives them, and a limit
+    on a session idle in a transaction."""
+    conn.adapters.register_loader("numeric", _Number)
+    conn.execute(f"SET idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION}")
+
+
+class PgPool:
+    """Connections to one database kept open for readers that come and go (the web view):
+    a request borrows one for the cost of a check-out, where a new connection costs some
+    16 ms (``psycopg_pool``)."""
+
+    def __init__(self, url: str, size: int = 4) -> None:
+        from psycopg_pool import ConnectionPool
+
+        self.url = url
+        self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            url, min_size=1, max_size=size, kwargs={"autocommit": True}, configure=_prepare, open=True
+        )
+
+    def borrow(self) -> PgConnection:
+        try:
+            return PgConnection(self.url, self._pool.getconn(), self)
+        except psycopg.OperationalError as exc:
+            raise Unavailable(str(exc)) from exc
+
+    def give_back(self, conn: psycopg.Connection[Any]) -> None:
+        """Take ``conn`` back, ended if a transaction was left open (the pool discards a broken one)."""
+        if not conn.closed and conn.info.transaction_status != TransactionStatus.IDLE:
+            conn.rollback()
+        self._pool.putconn(conn)
+
+    def close(self) -> None:
+        self._pool.close()
 
 
 class PostgreSQL(OnConflict):

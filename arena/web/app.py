@@ -16,7 +16,9 @@ from ..ratings import RatingSystem
 from ..report import Links, Pages, game_body, index_page
 from ..report.build import game_html, store_html, tournament_html
 from ..store import Store
+from ..store.dialect import POSTGRES
 from ..store.export import export
+from ..store.postgres import PgPool
 
 LIST_LIMIT = 200
 """Stored games listed on the home and store pages (the newest)."""
@@ -27,13 +29,19 @@ games' setups alone (``LiveGames.listing``)."""
 
 
 def create_app(path: str, systems: Sequence[RatingSystem] | None = None) -> Flask:
-    """The web view of the store at ``path`` (which must exist)."""
+    """The web view of the store at ``path`` (which must exist). A PostgreSQL store is read
+    through a pool of connections, its schema brought up to date once, here: a request
+    then costs no new connection, and takes no lock a referee's writes would wait for."""
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # the export's documented field order
+    pool = None
+    if path.startswith(POSTGRES):
+        Store(path, systems).close()
+        pool = PgPool(path)
 
     def store() -> Store:
         if "store" not in g:
-            g.store = Store(path, systems)
+            g.store = Store(path, systems) if pool is None else Store(path, systems, connection=pool.borrow())
         return g.store  # type: ignore[no-any-return]
 
     @app.teardown_appcontext
