@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ..protocol import REFEREES, Message
 from ..store import Store
@@ -39,11 +39,26 @@ from .registry import BotInfo, Registry
 log = logging.getLogger(__name__)
 
 
+class Tables(Protocol):
+    """Where a shared lobby's tables are dealt and claimed (``Shared``: the store)."""
+
+    def new_game_id(self) -> str: ...
+    def deal(self, gid: str, table: Table) -> bool:
+        """Offer the table to the lobby's referees; False if this referee deals no more."""
+        ...
+
+    def claim(self) -> Dealt | None:
+        """The next table, if this referee is to run it."""
+        ...
+
+    def done(self, gid: str, kind: str) -> None: ...
+
+
 class SharedSeater:
     """The seater of a referee of a shared lobby: the tables it claims and, while it deals,
     the lobby's own ``Lobby`` (whose tables go to the store, for any referee to claim)."""
 
-    def __init__(self, lobby: Lobby, shared: Shared) -> None:
+    def __init__(self, lobby: Lobby, shared: Tables) -> None:
         self.lobby = lobby
         self.shared = shared
         self.dealing = False
