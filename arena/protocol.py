@@ -230,10 +230,8 @@ REFEREE_TOPIC = "arena referee: "
 lacks its own nick, `` (NICK is NOT the referee)``): bots learn from it when the nick they
 were given is held by someone else."""
 
-
 REFEREES_TOPIC = "arena referees: "
-"""How the topic of a lobby that several referees share names them all (``arena referees:
-A, B``, set by the one that deals its tables): a bot given any of them registers."""
+"""How a shared lobby's topic names its referees (``arena referees: A, B``, by its dealer)."""
 
 TOPIC_STATUS = " | "
 """What separates the lobby topic's naming of the referee from the status it may add for
@@ -251,20 +249,13 @@ def referee_topic(nick: str, preferred: str | None = None, status: str = "", sha
 
 def topic_referees(topic: str) -> list[str] | None:
     """The referees' nicks as a lobby topic names them (one, or all those of a shared
-    lobby), or None if the topic names none."""
+    lobby; the first is the one that set it), or None if the topic names none."""
     if topic.startswith(REFEREE_TOPIC):
-        words = topic[len(REFEREE_TOPIC) :].split()
-        return words[:1] or None
+        return topic[len(REFEREE_TOPIC) :].split()[:1] or None
     if topic.startswith(REFEREES_TOPIC):
         named = topic[len(REFEREES_TOPIC) :].split(TOPIC_STATUS)[0].split(" (")[0]
         return [nick for nick in (n.strip() for n in named.split(",")) if nick] or None
     return None
-
-
-def topic_referee(topic: str) -> str | None:
-    """The (first) referee's nick as a lobby topic names it, or None if the topic names none."""
-    named = topic_referees(topic)
-    return named[0] if named else None
 
 
 def valid_nick(nick: str) -> bool:

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.narrate.narrator import Narrator, retell
 from arena.narrate.sentence import Say
-from arena.protocol import Message, referee_topic, topic_referee
+from arena.protocol import Message, referee_topic, topic_referees
 
 AVALON = [
     "START g1 game=avalon seats=alice,bob,carol,dave,erin options=merlin:true,percival:true,lancelot:0 good=3 evil=2 "
@@ -142,8 +142,11 @@ def test_continued_lines_are_joined_and_only_the_named_referee_counts() -> None:
 def test_a_topic_with_a_status_still_names_the_referee() -> None:
     topic = referee_topic("arena", status="waiting 2: a, b; running: g7 avalon")
     assert topic == "arena referee: arena | waiting 2: a, b; running: g7 avalon"
-    assert topic_referee(topic) == "arena"
-    assert topic_referee(referee_topic("arena_", "arena", "no game running")) == "arena_"
+    assert topic_referees(topic) == ["arena"]
+    assert topic_referees(referee_topic("arena_", "arena", "no game running")) == ["arena_"]
+    shared = referee_topic("arena", None, "no game running", ["arena", "arena2"])
+    assert shared == "arena referees: arena, arena2 | no game running"
+    assert topic_referees(shared) == ["arena", "arena2"] and topic_referees("arena referees: ") is None
 
 
 def test_retelling_a_stored_game_gives_its_length() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from arena.config import Config, parse_config
 from arena.games.avalon.options import AvalonOptions
+from arena.referee.lobby import Lobby
 from arena.referee.service import MIN_WAKE, RefereeService
 from arena.tournament import Schedule, Settings
 from arena.tournament.seater import TournamentSeater
@@ -32,7 +33,9 @@ def test_a_finished_service_with_a_lobby_countdown_past_does_not_spin() -> None:
 
 def test_a_wake_up_due_now_is_scheduled_no_sooner_than_the_minimum() -> None:
     service = RefereeService(Config(), max_games=None, clock=lambda: 50.0)
-    service.room.lobby.deadline = 10.0  # overdue, yet nobody waits: nothing can be seated
+    lobby = service.room.lobby
+    assert isinstance(lobby, Lobby)
+    lobby.deadline = 10.0  # overdue, yet nobody waits: nothing can be seated
     service.room.after(50.0)
     (command,) = service.reactor.scheduler.queue
     assert command.delay.total_seconds() >= MIN_WAKE

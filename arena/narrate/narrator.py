@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..core import kit as kits
 from ..irc.link import strip_controls
-from ..protocol import END, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse, topic_referee, unbundle
+from ..protocol import END, RESUME, START, TABLE, Message, ProtocolError, Reassembler, parse, topic_referees, unbundle
 from .sentence import SETUP, Say, Sentence
 
 Heard = tuple[str | None, str] | tuple[str, str, tuple[str, ...]]
@@ -45,7 +45,7 @@ class Narrator:
     def topic(self, channel: str, text: str) -> None:
         """The lobby's topic names the referee's nick now."""
         if channel.lower() == self.lobby:
-            self.referee = topic_referee(text) or self.referee
+            self.referee = (topic_referees(text) or [self.referee])[0]
 
     def hear(self, sender: str, channel: str, text: str, at: float | None = None) -> list[Sentence]:
         """What a line said in ``channel`` by ``sender`` makes the narrator say."""

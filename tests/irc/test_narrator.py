@@ -22,7 +22,7 @@ from arena.irc.link import IrcLink, LinkSettings, ReactorThread
 from arena.irc.servers import LocalServer
 from arena.narrate.sentence import END, PLAY, SETUP, Sentence
 from arena.spectate.service import NarratorService
-from arena.protocol import topic_referee
+from arena.protocol import topic_referees
 from arena.sdk import Ask, AvalonView, Bot, Player, Talk, TeamAsk, WerewolfView
 from arena.sdk.runner import BotRunner
 
@@ -263,7 +263,7 @@ def test_the_lobby_topic_says_who_waits_and_what_runs(irc_server: LocalServer) -
         arena.spectator.send("#arena", "!start")
         assert running.wait(HANG)
         arena.wait(timeout=HANG)
-    assert all(topic_referee(t) == "arena" for t in topics)
+    assert all(topic_referees(t) == ["arena"] for t in topics)
     assert any(t.startswith("arena referee: arena | waiting 5: a") and t.endswith("; no game running") for t in topics)
     assert any(t.endswith("waiting 0; running: g1 avalon") for t in topics)
     statuses = [t for t in topics if " | " in t]

@@ -3,6 +3,7 @@ each table claimed by one referee (the least busy), and every change heard by th
 
 from __future__ import annotations
 
+import select
 import threading
 
 from arena.store import Store
@@ -17,10 +18,17 @@ def reg(name: str, nick: str, token: str, referee: str = "A") -> Registration:
     return Registration(token, name, nick, "me", "1", None, 2, referee)
 
 
-def heard(store: Store) -> list[str]:
+def heard(store: Store, count: int = 0) -> list[str]:
+    """The notices ``store`` heard: once ``count`` have come (a notice travels on its own:
+    it may be on its way still), or those that came by now."""
     conn = store.conn
     assert isinstance(conn, PgConnection)
-    return conn.heard()
+    notices = conn.heard()
+    while len(notices) < count:
+        fileno = conn.fileno()
+        assert fileno is not None and select.select([fileno], [], [], 30.0)[0], notices
+        notices += conn.heard()
+    return notices
 
 
 def test_a_registration_is_one_per_bot_and_every_referee_hears_of_it(postgres: LocalPostgres) -> None:
@@ -30,7 +38,7 @@ def test_a_registration_is_one_per_bot_and_every_referee_hears_of_it(postgres: L
         b.conn.listen("arena_lobby")
         a.lobbies.admitted(PLACE, reg("alice", "alice", "t1"))
         a.lobbies.admitted(PLACE, reg("Alice", "alice2", "t2"))  # a new connection replaces the first
-        assert heard(b) == [f"{PLACE}\tbot\talice", f"{PLACE}\tbot\tAlice"]
+        assert heard(b, 2) == [f"{PLACE}\tbot\talice", f"{PLACE}\tbot\tAlice"]
         got = b.lobbies.registration(PLACE, "ALICE")
         assert got is not None and (got.token, got.nick) == ("t2", "alice2")
         a.lobbies.gone(PLACE, "t1")  # the old connection's end is not the new one's
@@ -38,7 +46,7 @@ def test_a_registration_is_one_per_bot_and_every_referee_hears_of_it(postgres: L
         assert heard(b) == [] and b.lobbies.registration(PLACE, "alice") is not None
         a.lobbies.renamed(PLACE, "t2", "al")
         a.lobbies.gone(PLACE, "t2")
-        assert heard(b) == [f"{PLACE}\tbot\tAlice"] * 2 and b.lobbies.registrations(PLACE) == []
+        assert heard(b, 2) == [f"{PLACE}\tbot\tAlice"] * 2 and b.lobbies.registrations(PLACE) == []
 
 
 def test_a_table_goes_to_one_referee_the_least_busy(postgres: LocalPostgres) -> None:
