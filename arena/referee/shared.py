@@ -159,7 +159,6 @@ class Shared:
         registry: Registry,
         new_game_id: Callable[[], str],
         tell: Callable[[str, Message], None],
-        now: Callable[[], float],
         settle: float,
         after_sent: Callable[[Callable[[], None]], object] | None = None,
     ) -> None:
@@ -178,7 +177,6 @@ class Shared:
         self._mine: set[str] = set()
         """The registrations this referee admitted (their tokens): it tells those bots when
         the lobby's referees change."""
-        self.now = now
         self.settle = settle
         self.after_sent = after_sent
         """Calls back once the lines queued so far went out (IRC): a registration is told to
