@@ -72,7 +72,7 @@ SETTLE = 10.5
 
 
 @dataclass
-class Shared:
+class Run:
     """What one (referees, N) measured."""
 
     referees: tuple[str, ...]
@@ -133,7 +133,7 @@ def run_wave(
     batch: int = 100,
     timeout: float = 600.0,
     linked: bool = False,
-) -> Shared:
+) -> Run:
     """``games`` tables at once, ``rounds`` times, run by ``count`` referees sharing one
     lobby, on a fresh IRC server (servers, ``linked``) and a fresh database of ``postgres``."""
     players = SEATS * games
@@ -193,7 +193,7 @@ def run_wave(
     finished = crowd.finished()
     ran = [sum(1 for g in finished if g.referee == nick) for nick in referees]
     span = max((g.end for g in finished), default=0.0) - min((g.table for g in finished), default=0.0)
-    return Shared(referees, wave, over, ran, span, database_cpu)
+    return Run(referees, wave, over, ran, span, database_cpu)
 
 
 HEADER = (
@@ -203,7 +203,7 @@ HEADER = (
 )
 
 
-def row(run: Shared) -> str:
+def row(run: Run) -> str:
     wave = run.wave
     waits = f"{statistics.median(wave.table_waits):.2f}/{p95(wave.table_waits):.2f}" if wave.table_waits else "-"
     each = ", ".join(
