@@ -66,6 +66,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -205,20 +206,32 @@ def children(pid: int) -> list[int]:
 
 
 def write_config(
-    where: Path, host: str, port: int, server: str, players: int, rounds: int, narrator: float | None = None
+    where: Path,
+    host: str,
+    port: int,
+    server: str,
+    players: int,
+    rounds: int,
+    narrator: float | None = None,
+    *,
+    shared: tuple[str, str] | None = None,
+    store: str = "path: results.db",
 ) -> Path:
     """The referee's config: five-seat Avalon tables started by themselves as soon as five
     bots wait, kept for ``rounds`` games; nothing paced or rationed (no outgoing rate, every
     reply sent, the WELCOMEs of all the ``players`` queued at once); names alone for bots
     the store has no key of (a bot it has one of must prove it all the same: ``add_keys``).
-    ``narrator``: the narrated channel's line rate, None = no narrator."""
+    ``narrator``: the narrated channel's line rate, None = no narrator. ``shared``: the
+    referee's nick and the network's name, for a lobby that several referees share (with
+    ``store`` a PostgreSQL ``url:``)."""
     path = where / "config.yaml"
     told = "" if narrator is None else f'narrator:\n  channel: "{LIVE}"\n  lines_per_second: {narrator}\n'
+    named = "" if shared is None else f"  nick: {shared[0]}\n  network: {shared[1]}\n"
     path.write_text(
         told
         + f"""\
 server:
-  host: {host}
+{named}  host: {host}
   port: {port}
   lines_per_second: 0
   max_targets: {MAX_TARGETS[server]}
@@ -236,7 +249,7 @@ lobby:
   max_players: {SEATS}
   countdown: 0
 store:
-  path: results.db
+  {store}
 games:
   avalon:
     players: {SEATS}
@@ -266,43 +279,51 @@ def raise_file_limit(needed: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-async def warm_up(host: str, port: int, timeout: float) -> None:
-    """One game of five other players, before anything is measured: the referee's first
-    game pays for what it does once (imports, the store's first writes)."""
-    warm = Crowd(host, port, prefix="w")
-    await warm.connect(SEATS)
+async def warm_up(crowd: Crowd, timeout: float, settle: float = 0.0) -> None:
+    """One game a referee of ``crowd``'s, of other players, before anything is measured: a
+    referee's first game pays for what it does once (imports, the store's first writes).
+    ``settle``: seconds to wait once every referee welcomed a player, before they enter the
+    lobby (a referee new to a shared lobby claims no table for ``timeouts.failover``)."""
+    warm = Crowd(crowd.host, crowd.port, referees=crowd.referees, prefix="w")
+    await warm.connect(SEATS * len(crowd.referees))
     await warm.register(timeout=REFEREE_UP)
+    await asyncio.sleep(settle)
     await warm.enter_lobby()
     await asyncio.wait_for(warm.done.wait(), timeout)
     await warm.close()
 
 
+def cpu_of(pids: Sequence[int]) -> list[float]:
+    return [cpu_seconds(pid) for pid in pids]
+
+
 async def play(
     crowd: Crowd,
     players: int,
-    pids: tuple[int, int],
+    pids: Sequence[int],
     batch: int,
     timeout: float,
     storm: Crowd | None = None,
     lobby: bool = False,
     audience: Audience | None = None,
-) -> tuple[float, float, float, Storm | None]:
-    """After a warm-up game, the players connected, registered and in the lobby, until each
-    has played its games (or ``timeout`` seconds after the last one joined the lobby).
-    Returns the referee's CPU seconds before the registrations, after them, and once every
-    game ended, and what the ``storm`` measured: its bots (keys issued) dial before the
-    games are seated, ten at a time, and register all at once when every table has read
-    its ``START``; with ``lobby``, they then join the lobby and play a game each. ``pids``:
-    the referee's and the server's. The ``audience`` joins its channel before the players
-    enter the lobby, and hears the narrator out after the last game."""
-    referee = pids[0]
-    await warm_up(crowd.host, crowd.port, timeout)
+    settle: float = 0.0,
+) -> tuple[list[float], list[float], list[float], Storm | None]:
+    """After a warm-up game (``warm_up``, ``settle``), the players connected, registered and
+    in the lobby, until each has played its games (or ``timeout`` seconds after the last one
+    joined the lobby). Returns the CPU seconds of each of ``pids`` before the registrations,
+    after them, and once every game ended, and what the ``storm`` measured: its bots (keys
+    issued) dial before the games are seated, ten at a time, and register all at once when
+    every table has read its ``START``; with ``lobby``, they then join the lobby and play a
+    game each. ``pids``: the referee's and the server's first. The ``audience`` joins its
+    channel before the players enter the lobby, and hears the narrator out after the last
+    game."""
+    await warm_up(crowd, timeout, settle)
     await crowd.connect(players)
     if storm is not None:
         await storm.connect(len(storm.keys))
-    before = cpu_seconds(referee)
+    before = cpu_of(pids)
     await crowd.register(batch, REFEREE_UP)
-    registered = cpu_seconds(referee)
+    registered = cpu_of(pids)
     if audience is not None:
         await audience.join()
     await crowd.enter_lobby(batch)
@@ -317,13 +338,13 @@ async def play(
             await crowd.done.wait()
     except TimeoutError:
         crowd.faults.append(f"not every player had played its games after {timeout} s")
-    after = cpu_seconds(referee)
+    after = cpu_of(pids)
     if audience is not None:
         await audience.settle(SETTLE, timeout)
     return before, registered, after, measured
 
 
-async def registration_storm(crowd: Crowd, tables: int, storm: Crowd, pids: tuple[int, int], timeout: float) -> Storm:
+async def registration_storm(crowd: Crowd, tables: int, storm: Crowd, pids: Sequence[int], timeout: float) -> Storm:
     """``storm``'s bots register at once, as soon as ``tables`` games of ``crowd`` have started."""
     while sum(1 for g in crowd.games.values() if g.starts) < tables:
         await asyncio.sleep(0.005)
@@ -368,16 +389,7 @@ def run_wave(
         if storm:
             stormers = Crowd(host, port, seed=seed + 1, delay_max=delay_max / 1000, prefix="k")
             add_keys(Path(scratch) / "results.db", stormers.issue_keys(storm))
-        with open(Path(scratch) / "referee.log", "wb") as log:
-            referee = subprocess.Popen(
-                [sys.executable, "-m", "arena", "--config", str(config), "serve"],
-                cwd=scratch,
-                env=environment(),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        referee = start_referee(config)
         crowd = Crowd(host, port, rounds=rounds, delay_max=delay_max / 1000, seed=seed)
         audience = None if narrator is None else Audience(host, port, LIVE, "arena-tv")
         watched = Watched()
@@ -412,31 +424,68 @@ def run_wave(
             watched.ends_told, watched.ends_counted = len(watched.lags), audience.counted()
             watched.would_say = would_say(Path(scratch) / "results.db", crowd.games)
         assert irc.pid is not None
-        wave = Wave(
-            games=games,
-            rounds=rounds,
-            finished=len(crowd.finished()),
-            latencies=[g.seconds for g in crowd.finished() if g.starts],
-            referee_cpu=after - registered,
-            registration_cpu=registered - before,
-            peak_rss=rss,
-            warns=sum(1 for m in crowd.misses if m.action == "warn"),
-            timeouts=sum(1 for m in crowd.misses if m.action != "warn"),
-            forfeits=crowd.forfeits(),
-            innocent=len(crowd.innocent()),
-            faults=list(crowd.faults),
-            seconds=time.monotonic() - began,
-            players_cpu=time.process_time() - players_cpu,
-            server_cpu=cpu_seconds(irc.pid),
-            crowd=crowd,
-            table_waits=[g.start - g.table for g in crowd.finished() if g.starts and g.table < g.start],
-            watched=watched,
-            storm=measured,
+        wave = tally(
+            crowd,
+            games,
+            rounds,
+            (after[0] - registered[0], registered[0] - before[0]),
+            rss,
+            time.monotonic() - began,
+            time.process_time() - players_cpu,
+            cpu_seconds(irc.pid),
         )
+        wave.watched, wave.storm = watched, measured
         tracebacks = (Path(scratch) / "referee.log").read_text(errors="replace").count("Traceback")
         if tracebacks:
             wave.faults.append(f"the referee logged {tracebacks} tracebacks")
     return wave
+
+
+def tally(
+    crowd: Crowd,
+    games: int,
+    rounds: int,
+    cpu: tuple[float, float],
+    rss: int,
+    seconds: float,
+    players_cpu: float,
+    server_cpu: float,
+) -> Wave:
+    """What ``crowd``'s players heard of a wave, beside what was measured of the processes:
+    ``cpu`` is the referee's CPU seconds over the games and over the registrations."""
+    return Wave(
+        games=games,
+        rounds=rounds,
+        finished=len(crowd.finished()),
+        latencies=[g.seconds for g in crowd.finished() if g.starts],
+        referee_cpu=cpu[0],
+        registration_cpu=cpu[1],
+        peak_rss=rss,
+        warns=sum(1 for m in crowd.misses if m.action == "warn"),
+        timeouts=sum(1 for m in crowd.misses if m.action != "warn"),
+        forfeits=crowd.forfeits(),
+        innocent=len(crowd.innocent()),
+        faults=list(crowd.faults),
+        seconds=seconds,
+        players_cpu=players_cpu,
+        server_cpu=server_cpu,
+        crowd=crowd,
+        table_waits=[g.start - g.table for g in crowd.finished() if g.starts and g.table < g.start],
+    )
+
+
+def start_referee(config: Path) -> subprocess.Popen[bytes]:
+    """``arena serve`` on ``config``, in its folder, its output in ``referee.log`` there."""
+    with open(config.parent / "referee.log", "wb") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "arena", "--config", str(config), "serve"],
+            cwd=config.parent,
+            env=environment(),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 def start_web(config: Path, scratch: str, rate: float) -> tuple[subprocess.Popen[str], WebReader]:

@@ -3,11 +3,18 @@
 No SDK and no parser of the arena's: each player is an asyncio stream with its own few lines
 of IRC and protocol handling, so what the referee is measured against is what any bot in any
 language would send. A player connects (``NICK``, ``USER``, waits for ``001``, answers
-``PING``), registers by its name alone (an arena with ``identity.require_key: false``), then
-joins the lobby; it obeys only the referee's nick, and nothing before its ``WELCOME``. When a
-``TABLE`` seats it, it joins the game's channel; it answers every ``ASK`` addressed to it with
-a random legal choice after a random delay; at ``END`` it leaves the channel, and after its
-last game it sends ``UNREGISTER``. A withdrawn ``TABLE`` (no seats) sends it back to the lobby.
+``PING``), registers by its name alone (an arena with ``identity.require_key: false``) with
+the referee it was given, then joins the lobby; it obeys only the referees' nicks, and nothing
+before its ``WELCOME``. When a ``TABLE`` seats it, it joins the game's channel; it answers
+every ``ASK`` addressed to it with a random legal choice after a random delay; at ``END`` it
+leaves the channel, and after its last game it sends ``UNREGISTER``. A withdrawn ``TABLE``
+(no seats) sends it back to the lobby.
+
+Where several referees share the lobby (protocol.md, section 4, "Several referees"), a
+player trusts the nicks its ``WELCOME`` lists (``referees=``) and each ``REFEREES`` after it,
+drops a nick that quits or changes nick (its own referee's aside), follows a ``TABLE`` only
+from the referee it names (``referee=``), obeys that game's lines only from it, and sends it
+the game's ``ANSWER`` lines; ``REGISTER``, ``PROOF`` and ``UNREGISTER`` go to its own referee.
 
 The players register before they join the lobby, so a crowd's registrations are all over
 before its first table is seated (a registered bot waits to be seated only from its lobby
@@ -116,6 +123,8 @@ class Game:
     """Players that read ``START``."""
     ends: int = 0
     reason: str = ""
+    referee: str = ""
+    """The referee that ran it (its ``TABLE``'s sender)."""
 
     @property
     def seconds(self) -> float:
@@ -138,7 +147,8 @@ class Crowd:
 
     host: str
     port: int
-    referee: str = "arena"
+    referees: tuple[str, ...] = ("arena",)
+    """The referees the players are given, in turn: player ``i`` registers with ``referees[i % len(referees)]``."""
     lobby: str = "#arena"
     rounds: int = 1
     """Games each player plays before it unregisters."""
@@ -166,7 +176,10 @@ class Crowd:
         its pace, not all at once."""
         first = len(self.players)
         for at in range(first, first + count, batch):
-            group = [Player(self, f"{self.prefix}{i}") for i in range(at, min(at + batch, first + count))]
+            group = [
+                Player(self, f"{self.prefix}{i}", self.referees[i % len(self.referees)])
+                for i in range(at, min(at + batch, first + count))
+            ]
             await asyncio.gather(*(p.open() for p in group))
             self.players.extend(group)
             self._left += len(group)
@@ -188,19 +201,22 @@ class Crowd:
         return sum(1 for a in answers if a is True)
 
     async def register(self, batch: int = 100, timeout: float = 30.0) -> None:
-        """Every player registered. The first retries until the referee is there (a
-        registration sent to a nick nobody holds is answered ``401`` and lost); the rest
-        follow ``batch`` at a time."""
+        """Every player registered. The first of each referee retries until that referee is
+        there (a registration sent to a nick nobody holds is answered ``401`` and lost); the
+        rest follow ``batch`` at a time."""
         deadline = time.monotonic() + timeout
-        while not await self.players[0].register(timeout):
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no referee {self.referee} on the server after {timeout} s")
-            await asyncio.sleep(0.1)
-        rest = self.players[1:]
+        firsts = self.players[: len(self.referees)]
+        for first in firsts:
+            while not await first.register(timeout):
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no referee {first.home} on the server after {timeout} s")
+                await asyncio.sleep(0.1)
+        rest = self.players[len(firsts) :]
         for at in range(0, len(rest), batch):
             answers = await asyncio.gather(*(p.register(timeout) for p in rest[at : at + batch]))
             if not all(answers):
-                raise RuntimeError(f"the referee {self.referee} refused a registration or left")
+                refused = {p.home for p, ok in zip(rest[at : at + batch], answers, strict=True) if not ok}
+                raise RuntimeError(f"the referee {', '.join(sorted(refused))} refused a registration or left")
 
     async def enter_lobby(self, batch: int = 100) -> None:
         """Every player in the lobby, ``batch`` at a time (each batch's names list read
@@ -239,9 +255,16 @@ class Crowd:
 class Player:
     """One bot: its connection, its tables and what it answered."""
 
-    def __init__(self, crowd: Crowd, nick: str) -> None:
+    def __init__(self, crowd: Crowd, nick: str, home: str) -> None:
         self.crowd = crowd
         self.nick = nick
+        self.home = home
+        """The referee it registers with."""
+        self.referees = {home}
+        """The nicks whose protocol lines it reads: its own referee's, and those its
+        ``WELCOME`` or a ``REFEREES`` listed."""
+        self.referee_of: dict[str, str] = {}
+        """Game id -> the referee that runs it (its ``TABLE``'s sender), for every table in ``tables``."""
         self.registered = False
         self.played = 0
         self.tables: dict[str, str] = {}
@@ -250,7 +273,6 @@ class Player:
         self.ended: set[str] = set()
         self.answered: set[tuple[str, str]] = set()
         """(game id, request id) of every answer sent."""
-        self._prefix = f":{crowd.referee}!"
         self._buffer = b""
         self._writer: asyncio.StreamWriter | None = None
         self._reader_task: asyncio.Task[None] | None = None
@@ -280,7 +302,7 @@ class Player:
         """True on the referee's ``WELCOME`` (signed with its key, for a player that has
         one), False on an ``ERROR`` or when the server says nobody holds its nick."""
         self._registration = asyncio.get_running_loop().create_future()
-        line = f"PRIVMSG {self.crowd.referee} :REGISTER 1 name={self.nick} owner=crowd version=1"
+        line = f"PRIVMSG {self.home} :REGISTER 1 name={self.nick} owner=crowd version=1"
         if self.key is not None:
             bare = f"n={self.nick},r={_b64(secrets.token_bytes(18))}"
             self._scram = (bare, "")
@@ -311,7 +333,7 @@ class Player:
         proof = bytes(a ^ b for a, b in zip(client_key, signature, strict=True))
         self._scram = (bare, _b64(_hmac(server_key, auth)))
         final = f"{without_proof},p={_b64(proof)}"
-        self.send(f"PRIVMSG {self.crowd.referee} :PROOF scram={_b64(final.encode())}")
+        self.send(f"PRIVMSG {self.home} :PROOF scram={_b64(final.encode())}")
 
     def _signed(self, fields: dict[str, str]) -> bool:
         """Whether a ``WELCOME`` may be believed: with a key, only if it carries the
@@ -354,28 +376,31 @@ class Player:
 
     def _lines(self, lines: Iterable[str]) -> None:
         for line in lines:
-            if line.startswith(self._prefix):
-                _, command, rest = line.split(" ", 2)
-                if command == "PRIVMSG":
-                    target, _, text = rest.partition(" :")
-                    self._protocol(target, text)
-            elif line.startswith("PING"):
+            if line.startswith("PING"):
                 self.send("PONG" + line[4:])
             elif line.startswith(":"):
                 words = line.split(" ", 2)
                 if len(words) < 2:
                     continue
-                if words[1] == "001":
+                sender = words[0][1:].partition("!")[0]
+                if sender in self.referees:
+                    if words[1] == "PRIVMSG" and len(words) == 3:
+                        self._protocol(sender, words[2].partition(" :")[2])
+                    elif words[1] in ("QUIT", "NICK") and sender != self.home:
+                        self.referees.discard(sender)  # the nick's next holder is a stranger
+                elif words[1] == "001":
                     self._welcome.set()
                 elif words[1] == "366":
                     self._names_end.set()
                 elif words[1] == "401" and self._registration is not None and not self._registration.done():
                     self._registration.set_result(False)
 
-    def _protocol(self, target: str, text: str) -> None:
+    def _protocol(self, sender: str, text: str) -> None:
         verb, args, fields = parse(text)
         if fields.get("more") == "true":
             self.crowd.faults.append(f"{self.nick}: a continued line: {text}")
+        if verb in ("CHALLENGE", "WELCOME") and sender != self.home:
+            return  # the registration's lines count only from its own referee
         if verb == "CHALLENGE":
             self._challenge(fields)
             return
@@ -383,21 +408,26 @@ class Player:
             if not self._signed(fields):
                 return self._refused(f"a WELCOME without the referee's signature: {text}")
             self.registered = True
+            self.referees = {self.home, *filter(None, fields.get("referees", "").split(","))}
             self._scram = None
             self.welcomed = time.monotonic()
             if self._registration is not None and not self._registration.done():
                 self._registration.set_result(True)
             return
         if verb == "ERROR" and not self.registered:
-            return self._refused(text)
+            return self._refused(text) if sender == self.home else None
+        if verb == "REFEREES" and self.registered:
+            self.referees = {self.home, *filter(None, fields.get("nicks", "").split(","))}
+            return
         if verb == "ERROR" or (verb == "BYE" and self.played < self.crowd.rounds):
             self.crowd.faults.append(f"{self.nick}: {text}")
         if not self.registered or not args:
             return
         gid = args[0]
         if verb == "TABLE":
-            self._table(gid, fields)
-        elif gid not in self.tables:
+            if sender == fields.get("referee", self.home):
+                self._table(sender, gid, fields)
+        elif self.referee_of.get(gid) != sender:
             return
         elif verb == "START":
             self.started.add(gid)
@@ -412,14 +442,16 @@ class Player:
         elif verb == "END":
             self._end(gid, fields)
 
-    def _table(self, gid: str, fields: dict[str, str]) -> None:
+    def _table(self, sender: str, gid: str, fields: dict[str, str]) -> None:
         seats = fields.get("seats", "").split(",")
         if self.nick in seats and self.played < self.crowd.rounds:
             game = self.crowd.game(gid)
             game.seats, game.table = frozenset(seats), min(game.table, time.monotonic())
             self.tables[gid] = fields["channel"]
+            self.referee_of[gid] = game.referee = sender
             self.send(f"JOIN {fields['channel']}")
-        elif gid in self.tables:  # withdrawn
+        elif self.referee_of.get(gid) == sender:  # withdrawn
+            del self.referee_of[gid]
             self.send(f"PART {self.tables.pop(gid)}")
 
     def _ask(self, gid: str, args: list[str], fields: dict[str, str]) -> None:
@@ -429,12 +461,12 @@ class Player:
         rng = self.crowd.rng
         choice = ",".join(rng.sample(fields.get("options", "").split(","), int(fields.get("pick", "1"))))
         asyncio.get_running_loop().call_later(
-            rng.uniform(0.0, self.crowd.delay_max), self._answer, gid, args[1], choice
+            rng.uniform(0.0, self.crowd.delay_max), self._answer, self.referee_of[gid], gid, args[1], choice
         )
 
-    def _answer(self, gid: str, rid: str, choice: str) -> None:
+    def _answer(self, referee: str, gid: str, rid: str, choice: str) -> None:
         self.answered.add((gid, rid))
-        self.send(f"PRIVMSG {self.crowd.referee} :ANSWER {gid} {rid} {choice}")
+        self.send(f"PRIVMSG {referee} :ANSWER {gid} {rid} {choice}")
 
     def _end(self, gid: str, fields: dict[str, str]) -> None:
         self.ended.add(gid)
@@ -443,7 +475,8 @@ class Player:
         game.ends += 1
         game.reason = fields.get("reason", "")
         self.send(f"PART {self.tables.pop(gid)}")
+        del self.referee_of[gid]
         self.played += 1
         if self.played == self.crowd.rounds:
-            self.send(f"PRIVMSG {self.crowd.referee} :UNREGISTER")
+            self.send(f"PRIVMSG {self.home} :UNREGISTER")
             self.crowd.player_done()

@@ -2,10 +2,13 @@
 players on plain sockets that know only protocol.md (``bench/crowd.py``): every game starts
 and ends for all its players, and no deadline is missed. ``bench/concurrency.py``'s work at
 a small scale, judged by the lines the players read, never by seconds; and keyed bots
-registering all at once beside running games (``--storm``)."""
+registering all at once beside running games (``--storm``); and two referees sharing the
+lobby (``bench/referees.py``, PostgreSQL), each game followed to its own referee."""
 
 from __future__ import annotations
 
+from arena.store.pgserver import LocalPostgres
+from bench import referees
 from bench.concurrency import SEATS, run_wave
 
 from .conftest import require_ngircd
@@ -45,3 +48,20 @@ def test_keyed_bots_registering_at_once_cost_no_running_game_a_deadline() -> Non
     assert during  # the storm began once every table had started: it ran beside their games
     for game in during:
         assert (game.starts, game.ends) == (SEATS, SEATS)
+
+
+def test_two_referees_share_the_tables_and_players_answer_each_game_to_its_referee(postgres: LocalPostgres) -> None:
+    """``bench/referees.py`` at a small scale: two referees of one lobby each run some of six
+    tables, and players that follow each game's referee (its ``TABLE``'s sender) play every
+    game to its end without a miss."""
+    require_ngircd()
+    run = referees.run_wave(6, 2, postgres, rounds=1, seed=3, timeout=60.0)
+    wave = run.wave
+    assert wave.faults == [] and wave.crowd.misses == set()
+    assert run.referees == ("arena", "arena2")
+    assert wave.finished == 6 and sum(run.ran) == 6 and min(run.ran) > 0, run.ran
+    for gid, game in wave.crowd.games.items():
+        assert (game.starts, game.ends) == (SEATS, SEATS), gid
+    homes = {p.home for p in wave.crowd.players}
+    assert homes == {"arena", "arena2"}
+    assert all(p.referees == homes for p in wave.crowd.players)
