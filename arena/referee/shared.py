@@ -304,10 +304,12 @@ class Shared:
             log.info("lobby %s: %s %s", place, kind, what)
             if kind == "bot":
                 self._adopt(what, now)
-            elif kind == "table":
+            elif kind in ("table", "claimed"):  # (a claim elsewhere may leave this referee the least busy)
                 assert self.seater is not None
                 self.seater.claimable = True
             elif kind in ("ended", "withdrawn"):
+                assert self.seater is not None
+                self.seater.claimable = True
                 self._returned(what, kind == "withdrawn", now)
             elif kind == "referees":
                 self._referees(now)

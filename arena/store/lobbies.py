@@ -155,6 +155,8 @@ class Lobbies:
         unless it is the longest there (the others are telling their bots of it meanwhile:
         a bot obeys no referee it has not been told of)."""
         db, clock = self.db, self.db.dialect.clock
+        if not self.unclaimed(place):
+            return None  # (no write transaction, nor its lock, for nothing)
         with db.transaction():
             loads = db.execute(
                 f"SELECT r.id, COUNT(t.gid), r.started <= {clock} - ?, r.started"
