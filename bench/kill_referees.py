@@ -21,8 +21,11 @@ a game that has begun, it is killed:
 Once every game it held is taken over (``RESUME``), it is started again, while they go on
 under the other referee. When the bots have all left, the round is checked:
 
-* no game lost or stored twice: the stored games are exactly the tables announced
-  (``TABLE ... seats=...``) and not withdrawn, each stored once;
+* no game lost or stored twice: every game begun (its ``START`` heard in its channel, or
+  held by the victim at the kill) is stored, once, and every game stored was announced
+  (``TABLE ... seats=...``); every other table was withdrawn (``TABLE ... seats=``) once
+  its bots left, but for the victim's tables that never began: the heir withdraws those in
+  the store without a word in the lobby (counted, "withdrawn unsaid");
 * no forfeit, no aborted game: the bots are honest and answer in milliseconds, so any
   would be innocent (caused by the kill);
 * every game the victim held at the kill was taken over (``RESUME``) once, by the other
@@ -74,6 +77,9 @@ class Round:
     orphans: set[str] = field(default_factory=set)
     takeover: list[float] = field(default_factory=list)
     """Seconds from the kill to each orphan's ``RESUME``."""
+    unsaid: set[str] = field(default_factory=set)
+    """Tables the victim announced that never began: the heir withdraws them in the store,
+    but says nothing of it in the lobby (their bots are seated again all the same)."""
     stored: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
@@ -84,7 +90,8 @@ class Round:
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(self.kinds.items()))
         return (
             f"round {self.number}: killed {self.victim} ({self.aim}: {self.landed}), {self.in_flight} games in flight,"
-            f" {len(self.orphans)} taken over (slowest {slowest}); {self.stored} games stored ({kinds or 'none'});"
+            f" {len(self.orphans)} taken over (slowest {slowest}), {len(self.unsaid)} of its tables withdrawn"
+            f" unsaid; {self.stored} games stored ({kinds or 'none'});"
             f" {self.seconds:.0f} s: {'FAILED' if self.failures else 'ok'}"
         )
 
@@ -92,6 +99,14 @@ class Round:
 def in_flight(url: str) -> int:
     with psycopg.connect(url) as conn:
         row = conn.execute("SELECT COUNT(*) FROM live_games").fetchone()
+    return int(row[0]) if row else 0
+
+
+def tables_left(url: str) -> int:
+    """Tables dealt and not over: once the bots have left (each after its last game, maybe
+    just seated again), their referees withdraw them, by ``lobby.join_timeout`` at the latest."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT COUNT(*) FROM lobby_tables").fetchone()
     return int(row[0]) if row else 0
 
 
@@ -159,6 +174,8 @@ def play_round(where: Path, postgres: LocalPostgres, game: str, games: int, resu
             )
             restarted = time.monotonic()
             lobby.start_referee(result.victim, f"{result.victim}-again")  # while its games go on under the heir
+            lobby.wait_for("the bots to leave", lambda: all(bot.poll() is not None for bot in lobby.bots.values()))
+            lobby.wait_for("the tables of bots that left withdrawn", lambda: not tables_left(lobby.url))
     except AssertionError as exc:
         result.failures.append(f"{type(exc).__name__}: {str(exc)[:2000]}")
         return
@@ -178,18 +195,23 @@ def play_round(where: Path, postgres: LocalPostgres, game: str, games: int, resu
         if a.gid in result.orphans and a.sender == result.victim and a.at > restarted
     ]:
         result.failures.append(f"{result.victim}, started again, spoke for games it had lost: {', '.join(fenced[:10])}")
-    started = {t.gid for t in lobby.watcher.tables()} - lobby.watcher.withdrawn()
+    tabled = {t.gid for t in lobby.watcher.tables()}
+    started = {a.gid for a in lobby.watcher.heard if a.verb == "START"} | result.orphans
     with psycopg.connect(lobby.url) as conn:
         rows = conn.execute("SELECT id, kind FROM games").fetchall()
     ids = [gid for gid, _ in rows]
     result.stored = len(ids)
     for _, kind in rows:
         result.kinds[kind] = result.kinds.get(kind, 0) + 1
+    pending = tabled - started - lobby.watcher.withdrawn() - set(ids)
+    result.unsaid = {t.gid for t in lobby.watcher.tables() if t.sender == result.victim} & pending
+    if pending - result.unsaid:
+        result.failures.append(f"tables neither begun nor withdrawn: {', '.join(sorted(pending - result.unsaid))}")
     if len(ids) != len(set(ids)):
         result.failures.append(f"games stored twice: {sorted({g for g in ids if ids.count(g) > 1})}")
     if lost := sorted(started - set(ids)):
         result.failures.append(f"games begun and never stored: {', '.join(lost)}")
-    if unknown := sorted(set(ids) - started):
+    if unknown := sorted(set(ids) - tabled):
         result.failures.append(f"games stored that no TABLE announced: {', '.join(unknown)}")
     if spoilt := [f"{gid} {kind}" for gid, kind in rows if kind != "ranked"]:
         result.failures.append(f"games not ranked (innocent forfeits or aborts): {', '.join(spoilt)}")
