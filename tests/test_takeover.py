@@ -270,6 +270,31 @@ def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_re
     assert len(store.games.find()) == 1 and store.ratings.current("avalon", "elo") == ratings
 
 
+def test_a_game_of_its_own_that_is_ending_is_no_game_to_take_up(tmp_path: Path) -> None:
+    """Recorded, its END not out yet: the game is still in progress in the store, for a
+    restart to tell its end to its bots; the run that is ending it does not take it up
+    again (a referee of a shared lobby looks for games to take up whenever it inherits a
+    peer's, and would send its bots a ``RESUME`` of a game that is ending)."""
+    seen: list[tuple[list[LiveGame], list[LiveGame]]] = []
+
+    class Looking(Recorder):
+        def ended(self, match: Any) -> None:
+            super().ended(match)
+            seen.append((journal.unfinished(), Journal(store, PLACE).unfinished()))
+
+    store = Store(tmp_path / "results.db")
+    table = Table({f"p{i}": RuleBot(seed=i) for i in range(5)})
+    journal = Journal(store, PLACE)
+    table.hub = hub = LocalHub(TIMEOUTS, journal=journal)
+    Looking(store).attach(hub.referee)
+    for session in table.sessions:
+        hub.register(session)
+    hub.play("avalon", [s.nick for s in table.sessions], AvalonOptions(), 2, gid="g1")
+    ((own, restarted),) = seen
+    assert own == [] and [live.id for live in restarted] == ["g1"]
+    assert store.live.unfinished(place=PLACE) == []  # forgotten once its END went out
+
+
 class Talker(WerewolfRuleBot):
     def speech(self, game: GameView[Any], ask: Ask) -> str:
         return f"{game.me} speaks at {ask.rid}"

@@ -91,8 +91,13 @@ class Journal:
         return self.store.live.new_id(self.wall())
 
     def unfinished(self) -> list[LiveGame]:
-        """The games an earlier run left in progress here, to take up."""
-        return self.store.live.unfinished(place=self.place, tournament=self.tournament, owner=self.owner)
+        """The games an earlier run left in progress here, to take up: not those this run
+        still writes. A game of its own that is recorded but whose END has not reached the
+        server yet is still in progress in the store, and a referee of a shared lobby looks
+        again when it inherits a peer's games: taken up then, its bots would get a
+        ``RESUME`` for a game that is ending."""
+        found = self.store.live.unfinished(place=self.place, tournament=self.tournament, owner=self.owner)
+        return [live for live in found if live.id not in self._live]
 
     def opened(self, match: Match) -> None:
         """Start writing a new game (before its first line goes out)."""
