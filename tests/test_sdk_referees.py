@@ -137,6 +137,17 @@ def test_a_withdrawn_table_is_left_only_at_its_referees_word() -> None:
     assert parts == ["#arena-g1"] and s.channel_of("g1") is None and s.referees.of("g1") == HOME
 
 
+def test_a_table_whose_referee_stopped_is_withdrawn_by_the_referee_that_took_over() -> None:
+    parts: list[str] = []
+    s = welcomed(Session(Approver(), "alice", HOME, part=parts.append))
+    s.feed(HOME, "REFEREES nicks=arena,arena2,arena3")
+    s.feed(OTHER, TABLE.format(referee=OTHER))
+    s.feed(THIRD, "TABLE g1 game=avalon channel=#arena-g1 seats=alice referee=arena3")  # not a withdrawal
+    assert parts == [] and s.referees.of("g1") == OTHER
+    s.feed(THIRD, "TABLE g1 game=avalon channel=#arena-g1 seats= referee=arena3")
+    assert parts == ["#arena-g1"] and s.channel_of("g1") is None
+
+
 def test_continued_messages_of_two_referees_are_joined_apart() -> None:
     """Each referee sends the parts of a long message back to back, but two referees' lines
     interleave: each sender's parts are joined with its own."""

@@ -4,10 +4,13 @@ over; whether it deals or not, it runs only what it claims."""
 
 from __future__ import annotations
 
-from arena.config import LobbyConfig
+from arena.config import Config, LobbyConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.referee.lobby import Lobby, Table
+from arena.referee.local import LocalHub
+from arena.referee.room import Room
 from arena.referee.shared import SharedSeater
+from arena.sdk.bot import Bot
 from arena.store.lobbies import Dealt
 
 
@@ -92,3 +95,18 @@ def test_a_withdrawn_table_the_dealer_drew_goes_back_to_its_draw() -> None:
         seats.add(name, 1.0)
     again = seats.take(5)
     assert again is not None and sorted(again.seats) == sorted(table.seats) and again.gid == "g2"
+
+
+def test_a_claimed_table_whose_bot_has_left_is_withdrawn_not_started() -> None:
+    config = Config(lobby=LobbyConfig(min_players=5, max_players=5, countdown=0.0))
+    hub = LocalHub(config.timeouts, channel=config.server.channel)
+    seats, store = seater()
+    room = Room(config, hub.referee, hub, seats, b"k" * 32, clock=lambda: hub.now)
+    room.shared = True
+    for i in range(4):
+        hub.connect(f"b{i}", Bot(seed=i))
+    store.deal("g1", Table("avalon", AvalonOptions(), ["b0", "b1", "b2", "b3", "gone"]))  # dealt before it left
+    seats.claimable = True
+    room.after(hub.now)
+    assert store.done_ == [("g1", "withdrawn")] and store.dealt[0].referee == "me"
+    assert not [line for line in hub.channel_log if line.startswith("TABLE g1 ")] and "g1" not in room.announced()

@@ -297,6 +297,11 @@ class Room:
         if table is None:
             return False
         seats = table.seats
+        gone = [name for name in seats if self.referee.bot_named(name) is None] if self.shared else []
+        if gone:  # (dealt before they left, and claimed since: a bot that left is never seated)
+            log.warning("table %s withdrawn before its start: %s left", table.gid, ", ".join(gone))
+            self.lobby.withdraw(table)
+            return True
         try:
             GAMES[table.game].check_setup(len(seats), table.options)
         except ValueError as exc:
@@ -334,6 +339,11 @@ class Room:
     def announced(self) -> list[str]:
         """The games announced whose bots are still joining."""
         return list(self._tables.tables)
+
+    def withdrawn(self, gid: str, game: str) -> None:
+        """A table of the shared lobby that another referee announced and never started is
+        withdrawn (that referee is gone): said in the lobby, as any withdrawal."""
+        self._announce(gid, Table(game, None, []), f"{self.channel}-{gid}", [])
 
     def _announce(self, gid: str, table: Table, channel: str, seats: list[str]) -> None:
         """``TABLE`` in the lobby: the game seats ``seats`` (none: it is withdrawn)."""

@@ -206,6 +206,7 @@ class RefereeService:
         room.elsewhere = seater.away
         shared.back = room.back
         shared.inherited = room.take_up
+        shared.withdrawn = room.withdrawn
         shared.changed = lambda: self._topic() if self.link.is_ready else None
         shared.running = lambda: set(self.referee.matches) | set(room.announced())
         self.referee.on_game_end.append(lambda match: shared.done(match.gid, "ended"))

@@ -189,6 +189,8 @@ class Shared:
         """The room's: take up the games this referee now owns (those of a referee gone)."""
         self.changed: Callable[[], None] = lambda: None
         """The service's: the lobby's referees, or who deals, changed (its topic names them)."""
+        self.withdrawn: Callable[[str, str], None] = lambda gid, game: None
+        """The room's: announce that a gone referee's table (game id, game) is withdrawn."""
         self.running: Callable[[], set[str]] = set
         """The games this referee runs or seats now, by id."""
         self.nicks: list[str] = []
@@ -400,6 +402,7 @@ class Shared:
         live = {game.id for game in self.store.live.unfinished(place=self.place, owner=self.owner)}
         for dealt in self.store.lobbies.tables(self.place):
             if dealt.referee == self.owner and dealt.gid not in running and dealt.gid not in live:
+                self.withdrawn(dealt.gid, dealt.game)
                 self.done(dealt.gid, "withdrawn")
 
     # -- tables ---------------------------------------------------------------------

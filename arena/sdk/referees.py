@@ -111,7 +111,8 @@ class Referees:
         """Whether ``msg`` from ``sender`` (a trusted nick) is to be obeyed: a registration's
         line only from the configured referee; a line of a game only from its referee. A
         ``TABLE`` or ``RESUME`` must come from the referee it names; a ``RESUME`` moves a
-        game to it (a failover), and so does the ``RESYNC GID begin`` that brings a game
+        game to it (a failover), and a ``TABLE`` that withdraws a table may come from
+        whichever referee took over from the table's, and so does the ``RESYNC GID begin`` that brings a game
         back to us (we may have missed its ``RESUME`` while away). Lines of no game (``BYE``,
         ``REFEREES``, an ``ERROR`` without a game) from any trusted referee."""
         verb, args = msg.verb, msg.args
@@ -129,7 +130,10 @@ class Referees:
         if verb in _NAMING:
             if msg.fields.get("referee", self.home).lower() != low:
                 return False
-            return verb == RESUME or self.runs.get(gid, sender).lower() == low  # (a new table: any referee's)
+            # (A new table: any referee's. A table withdrawn in its own name by another
+            # referee of the set: its referee stopped before the start, and this one took over.)
+            handed = verb == TABLE and "referee" in msg.fields and not msg.fields.get("seats")
+            return verb == RESUME or handed or self.runs.get(gid, sender).lower() == low
         if verb == RESYNC and args[1] == "begin":
             self.run(gid, sender)
             return True
