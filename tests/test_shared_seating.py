@@ -9,7 +9,7 @@ from arena.games.avalon.options import AvalonOptions
 from arena.referee.lobby import Lobby, Table
 from arena.referee.local import LocalHub
 from arena.referee.room import Room
-from arena.referee.shared import SharedSeater
+from arena.referee.shared import FRESH, SharedSeater
 from arena.sdk.bot import Bot
 from arena.store.lobbies import Dealt
 
@@ -110,3 +110,18 @@ def test_a_claimed_table_whose_bot_has_left_is_withdrawn_not_started() -> None:
     room.after(hub.now)
     assert store.done_ == [("g1", "withdrawn")] and store.dealt[0].referee == "me"
     assert not [line for line in hub.channel_log if line.startswith("TABLE g1 ")] and "g1" not in room.announced()
+
+
+def test_a_bot_registered_a_moment_ago_is_seated_once_its_welcome_has_had_time_to_arrive() -> None:
+    seats, store = seater()
+    seats.dealing = True
+    for i in range(5):
+        seats.registered(f"bot{i}", 0.0)
+        seats.add(f"bot{i}", 0.0)
+    assert seats.waiting == [] and not seats.due(0.0) and seats.deadline == FRESH
+    seats.remove("bot4")  # left meanwhile: never seated
+    assert not seats.due(FRESH) and sorted(seats.waiting) == [f"bot{i}" for i in range(4)]
+    seats.add("bot4", FRESH)  # (back, registered as before)
+    assert seats.due(FRESH) and len(store.dealt) == 0
+    table = seats.take(5)
+    assert table is not None and sorted(table.seats) == [f"bot{i}" for i in range(5)]

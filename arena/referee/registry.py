@@ -337,9 +337,9 @@ class Registry:
             self._speaks(name, protocol)
             return
         info = BotInfo(name, sender, owner, bot_version, proof.account, protocol)
-        self._bind(info)
         if sharing is not None:
-            sharing.admitted(info)
+            sharing.admitted(info)  # (first: a shared lobby seats a bot registered a moment ago later)
+        self._bind(info)
         self.tell(sender, welcome, True)
         self._speaks(name, protocol)
         self._came_back(info, now)

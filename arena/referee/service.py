@@ -170,6 +170,7 @@ class RefereeService:
                     self.referee.registry,
                     self.referee.new_game_id,
                     lambda nick, msg: self.referee.registry.tell(nick, msg, True),
+                    clock,
                     config.timeouts.failover,
                     self.link.after_sent,
                 )

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -37,6 +38,11 @@ from .pause import failure, unwritable
 from .registry import BotInfo, Registry
 
 log = logging.getLogger(__name__)
+
+FRESH = 2.0
+"""Seconds after a bot's registration before the dealer seats it: its referee's ``WELCOME``
+must reach it before another referee's ``TABLE`` does (a bot obeys no referee before its
+``WELCOME``), and over linked servers the ``WELCOME`` may travel the longer way."""
 
 
 class Tables(Protocol):
@@ -69,6 +75,10 @@ class SharedSeater:
         ``Lobby`` drew it (a table an earlier dealer drew is no draw of it to take back)."""
         self._away: dict[str, str] = {}
         """Each bot (folded) of a dealt table -> its game id: it waits for nothing meanwhile."""
+        self._fresh: dict[str, tuple[float, str]] = {}
+        """Bots (folded) registered a moment ago -> (when they may be seated, name) (``FRESH``)."""
+        self._ripening: deque[tuple[float, str]] = deque()
+        """The same, soonest first (every one waits ``FRESH``), with entries since dropped."""
         self._now = 0.0
 
     @property
@@ -77,18 +87,38 @@ class SharedSeater:
 
     @property
     def deadline(self) -> float | None:
-        return self.lobby.deadline if self.dealing else None
+        if not self.dealing:
+            return None
+        ripe = self._ripening[0][0] if self._ripening else None
+        return min((t for t in (self.lobby.deadline, ripe) if t is not None), default=None)
+
+    def registered(self, name: str, now: float) -> None:
+        """``name`` has just registered (anew): it waits ``FRESH`` seconds before it is seated."""
+        until = now + FRESH
+        self._fresh[name.lower()] = (until, name)
+        self._ripening.append((until, name.lower()))
 
     def add(self, nick: str, now: float) -> None:
-        if self.dealing and nick.lower() not in self._away:
-            self.lobby.add(nick, now)
+        key = nick.lower()
+        if not self.dealing or key in self._away or key in self._fresh and now < self._fresh[key][0]:
+            return  # (a fresh one is added by ``due`` once it may be seated)
+        self._fresh.pop(key, None)
+        self.lobby.add(nick, now)
 
     def remove(self, nick: str) -> None:
+        self._fresh.pop(nick.lower(), None)
         if self.dealing:
             self.lobby.remove(nick)
 
     def due(self, now: float) -> bool:
         self._now = now
+        while self._ripening and self._ripening[0][0] <= now:
+            until, key = self._ripening.popleft()
+            fresh = self._fresh.get(key)
+            if fresh is not None and fresh[0] == until:
+                del self._fresh[key]
+                if self.dealing and key not in self._away:
+                    self.lobby.add(fresh[1], now)
         return self.claimable or (self.dealing and self.lobby.due(now))
 
     def wanted(self) -> None:
@@ -159,8 +189,9 @@ class Shared:
         registry: Registry,
         new_game_id: Callable[[], str],
         tell: Callable[[str, Message], None],
+        clock: Callable[[], float],
         settle: float,
-        after_sent: Callable[[Callable[[], None]], object] | None = None,
+        after_sent: Callable[[Callable[[], None]], object],
     ) -> None:
         """``settle``: seconds a referee new to the lobby waits before it runs tables (the
         others tell their bots of it meanwhile)."""
@@ -178,6 +209,7 @@ class Shared:
         """The registrations this referee admitted (their tokens): it tells those bots when
         the lobby's referees change."""
         self.settle = settle
+        self.clock = clock
         self.after_sent = after_sent
         """Calls back once the lines queued so far went out (IRC): a registration is told to
         the other referees after its ``WELCOME``, which a bot awaits before it obeys any
@@ -217,12 +249,11 @@ class Shared:
     def admitted(self, info: BotInfo) -> None:
         if info.token is None:
             info.token = secrets.token_hex(8)
+            assert self.seater is not None
+            self.seater.registered(info.name, self.clock())
         self._mine.add(info.token)
-        if self.after_sent is None:
-            self._publish(info, info.token)
-        else:
-            token = info.token
-            self.after_sent(lambda: self._publish(info, token))
+        token = info.token
+        self.after_sent(lambda: self._publish(info, token))
 
     def _publish(self, info: BotInfo, token: str) -> None:
         """Write ``info``'s registration, as it is now, unless it is over already."""
@@ -269,6 +300,10 @@ class Shared:
         reg = self.store.lobbies.registration(self.place, name) if reg is None else reg
         if reg is not None and reg.token in self._lost:
             return
+        bound = self.registry.by_name.get(name.lower())
+        if reg is not None and (bound is None or bound.token != reg.token):
+            assert self.seater is not None
+            self.seater.registered(reg.name, now)
         found = (
             None
             if reg is None
