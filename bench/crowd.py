@@ -122,6 +122,8 @@ class Game:
     starts: int = 0
     """Players that read ``START``."""
     ends: int = 0
+    withdrawn: int = 0
+    """Players that read its withdrawal (a ``TABLE`` with no seats, before any ``START``)."""
     reason: str = ""
     referee: str = ""
     """The referee that ran it (its ``TABLE``'s sender)."""
@@ -452,6 +454,7 @@ class Player:
             self.send(f"JOIN {fields['channel']}")
         elif self.referee_of.get(gid) == sender:  # withdrawn
             del self.referee_of[gid]
+            self.crowd.game(gid).withdrawn += 1
             self.send(f"PART {self.tables.pop(gid)}")
 
     def _ask(self, gid: str, args: list[str], fields: dict[str, str]) -> None:

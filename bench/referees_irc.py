@@ -230,7 +230,8 @@ def check_store(lobby: Arena, games: int, ranked: bool = True) -> list[str]:
             assert store.db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0] == 0
             assert store.db.execute("SELECT COUNT(*) FROM lobby_tables").fetchone()[0] == 0
     assert rebuild_exact(lobby.where / REFEREES[0])
-    assert not tracebacks([*lobby.logs.values(), *sorted(lobby.where.glob("bot-*.log"))])
+    found = tracebacks([*lobby.logs.values(), *sorted(lobby.where.glob("bot-*.log"))])
+    assert not found, "\n".join(found)
     return ids
 
 

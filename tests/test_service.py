@@ -13,6 +13,7 @@ from arena.config import Config, parse_config
 from arena.games.avalon.options import AvalonOptions
 from arena.referee.lobby import Lobby
 from arena.referee.service import MIN_WAKE, RefereeService
+from arena.store.database import Unavailable
 from arena.tournament import Schedule, Settings
 from arena.tournament.seater import TournamentSeater
 
@@ -114,3 +115,24 @@ def test_a_tournament_game_withdrawn_before_its_start_is_seated_again_first() ->
         service.room.lobby.add(nick, 1.0)
     service.room.after(1.0)
     assert list(service.room._tables) == ["t1-1"]
+
+
+@pytest.mark.parametrize(
+    ("raised", "traceback"), [(Unavailable("connection lost"), False), (RuntimeError("a bug"), True)]
+)
+def test_a_scheduled_command_that_fails_tells_a_bug_by_its_traceback(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch, raised: Exception, traceback: bool
+) -> None:
+    """The database out of reach (as after Ctrl-C cut a statement short) is a condition of
+    the moment: one line in the log. Anything else is a bug and comes with its traceback."""
+    service = RefereeService(Config(), clock=lambda: 0.0)
+
+    def fails() -> str:
+        raise raised
+
+    monkeypatch.setattr(service.room, "status_line", fails)
+    with caplog.at_level(logging.ERROR):
+        service._status_topic()
+    (record,) = caplog.records
+    assert record.getMessage().startswith("updating the lobby's topic failed")
+    assert (record.exc_info is not None) == traceback

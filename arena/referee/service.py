@@ -303,8 +303,8 @@ class RefereeService:
                 self.room.after(now)
         except Fenced as exc:
             self._lose(exc)
-        except Exception:
-            log.exception("renewing the hold on the lobby failed")
+        except Exception as exc:
+            _failed("renewing the hold on the lobby failed", exc)
 
     def _lose(self, why: Fenced) -> None:
         """Another referee has taken the place over: stop at once, sending nothing more
@@ -353,8 +353,8 @@ class RefereeService:
             if status != self._topic_status and self.link.is_ready:
                 self._topic_status = status
                 self._topic()
-        except Exception:
-            log.exception("updating the lobby's topic failed")
+        except Exception as exc:
+            _failed("updating the lobby's topic failed", exc)
 
     def _on_link_error(self, error: Exception) -> None:
         log.error("IRC: %s", error)
@@ -374,8 +374,8 @@ class RefereeService:
             if line is not None and (self.room.lobby.wanted() is not None or line != self._reported):
                 log.warning("%s", line)
             self._reported = line
-        except Exception:
-            log.exception("reporting who waits failed")
+        except Exception as exc:
+            _failed("reporting who waits failed", exc)
 
     # -- incoming -------------------------------------------------------------------
 
@@ -439,3 +439,13 @@ class RefereeService:
         self._wake = math.inf
         self.referee.poll(now)
         self.room.after(now)
+
+
+def _failed(what: str, exc: Exception) -> None:
+    """A scheduled command failed (it goes on at its next time): the database out of reach
+    is a condition of the moment, told in a line; anything else is a bug, told with its
+    traceback."""
+    if unwritable(exc):
+        log.error("%s: %s", what, failure(exc))
+    else:
+        log.exception("%s", what)

@@ -152,6 +152,9 @@ class PgConnection:
             if ends and self._conn.closed:
                 self._open = False  # (the server ended it with the connection)
             raise Unavailable(str(exc)) from exc
+        except (KeyboardInterrupt, SystemExit):
+            self._interrupted()
+            raise
         if begins:
             self._open = True
         elif ends:
@@ -175,7 +178,17 @@ class PgConnection:
                 cursor.execute(head + ", ".join([row] * len(batch)) + tail, [v for r in batch for v in r])
         except psycopg.OperationalError as exc:
             raise Unavailable(str(exc)) from exc
+        except (KeyboardInterrupt, SystemExit):
+            self._interrupted()
+            raise
         return cursor
+
+    def _interrupted(self) -> None:
+        """Ctrl-C came in the middle of a round trip: what the server still has to say about
+        it is unknown (a command may be in progress, and every later one would be refused), so
+        the connection is dropped. The store's cleanup after Ctrl-C then runs on a new one, or
+        finds the transaction lost, as after any lost connection."""
+        self._conn.close()
 
     def close(self) -> None:
         """Close the connection, or give a borrowed one back (one that was lost and made

@@ -61,7 +61,10 @@ def test_two_referees_share_the_tables_and_players_answer_each_game_to_its_refer
     assert run.referees == ("arena", "arena2")
     assert wave.finished == 6 and sum(run.ran) == 6 and min(run.ran) > 0, run.ran
     for gid, game in wave.crowd.games.items():
-        assert (game.starts, game.ends) == (SEATS, SEATS), gid
+        # A table may be withdrawn before its start: the lobby is shared, so a bot that has
+        # played its game and is unregistering may be dealt again meanwhile (protocol.md).
+        withdrawn = game.withdrawn > 0 and game.starts == game.ends == 0
+        assert withdrawn or (game.starts, game.ends) == (SEATS, SEATS), (gid, game)
     homes = {p.home for p in wave.crowd.players}
     assert homes == {"arena", "arena2"}
     assert all(p.referees == homes for p in wave.crowd.players)

@@ -198,3 +198,26 @@ def test_a_connection_lost_between_transactions_costs_one_write_at_most(postgres
             except Unavailable:
                 s.games.record(avalon_record(i, random.Random(i)))
         assert counts(s)["games"] == 3 and s.ratings.rebuild().exact
+
+
+def test_ctrl_c_in_the_middle_of_a_statement_leaves_the_store_usable(
+    postgres: LocalPostgres, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C may land after a statement went out and before its result came back: the
+    server still has a command in progress on that connection and refuses the next one. The
+    store drops it, so the referee's cleanup after Ctrl-C (giving its place up, telling the
+    other referees) still reaches the database."""
+    with Store(postgres.new_database()) as s:
+        conn = s.db.conn._conn  # type: ignore[attr-defined]
+
+        def sent_then_interrupted(sql: str, parameters: object = None) -> None:
+            monkeypatch.undo()
+            conn.pgconn.send_query(b"SELECT pg_sleep(0.1)")
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(conn, "execute", sent_then_interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            s.db.execute("SELECT 1")
+        assert s.db.execute("SELECT 1").fetchone()[0] == 1
+        s.games.record(avalon_record(0, random.Random(0)))
+        assert counts(s)["games"] == 1
