@@ -159,7 +159,9 @@ class Journal:
         touched, self._touched = self._touched, {}
         steps: list[tuple[str, Written]] = []
         try:
-            with self.store.db.transaction():  # (one commit for every game's step; each whole or absent)
+            # One commit for every game's step, each whole or absent; the rows are the games'
+            # own (fenced by their owner), so a peer's writes go on meanwhile.
+            with self.store.db.transaction(alone=False):
                 for gid in touched:
                     written = self._step(gid, skip, failed)
                     if written is not None:

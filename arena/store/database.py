@@ -30,6 +30,8 @@ class Database:
         self.dialect = dialect
         self._savepoints = 0
         """1 inside a transaction, plus the savepoints open in it (``transaction`` nested)."""
+        self._alone = False
+        """The transaction open holds the write lock."""
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Cursor:
         return self.conn.execute(self.dialect.sql(sql), args)
@@ -38,10 +40,11 @@ class Database:
         return self.conn.executemany(self.dialect.sql(sql), rows)
 
     @contextmanager
-    def transaction(self, write: bool = True) -> Iterator[None]:
+    def transaction(self, write: bool = True, alone: bool = True) -> Iterator[None]:
         """All or nothing. A Ctrl-C can land anywhere, even just after COMMIT returned: roll
         back only a transaction that is still open, so the interrupt (not a rollback error)
-        is what the caller sees, and a committed game stays committed.
+        is what the caller sees, and a committed game stays committed. Not ``alone``: it
+        writes only rows of its own, and needs no write lock (``Dialect.begin``).
 
         Inside another transaction it is a savepoint of it: all or nothing within it, and
         durable with it (several games' steps in one commit, each of them whole or absent)."""
@@ -49,6 +52,8 @@ class Database:
         if self._savepoints:
             if not conn.in_transaction:  # the engine rolled the outer one back (SQLite may, on a full disk)
                 raise TransactionLost("the transaction this write belonged to was rolled back: nothing is stored")
+            if write and alone and not self._alone:
+                raise RuntimeError("a write that needs the write lock, inside a transaction that did not take it")
             self._savepoints += 1
             name = f"step{self._savepoints}"
             conn.execute(f"SAVEPOINT {name}")
@@ -63,8 +68,8 @@ class Database:
                 self._savepoints -= 1
             conn.execute(f"RELEASE {name}")
             return
-        conn.execute(self.dialect.begin(write))
-        self._savepoints = 1
+        conn.execute(self.dialect.begin(write, alone))
+        self._savepoints, self._alone = 1, write and alone
         try:
             yield
         except BaseException:

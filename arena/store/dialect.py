@@ -63,6 +63,10 @@ class Dialect(Protocol):
     def sql(self, statement: str) -> str:
         """``statement`` with its ``?`` placeholders in the engine's own style."""
 
+    row_lock: str
+    """What ends a ``SELECT`` whose rows stay locked against other writers to the end of
+    the transaction (nothing, where a writer holds the whole store)."""
+
     clock: str
     """An expression for the database's clock, in seconds since 1970: one clock for every
     host whose referees share the database (leases are counted on it)."""
@@ -79,9 +83,12 @@ class Dialect(Protocol):
         """Every other writer kept out, from before the schema's version is read to the
         end of the migrations (each of them a transaction of its own)."""
 
-    def begin(self, write: bool) -> str:
+    def begin(self, write: bool, alone: bool = True) -> str:
         """The statement opening a transaction: one that will write takes the write lock at
-        once (a game rated from ratings another writer is changing would be rated wrong)."""
+        once (a game rated from ratings another writer is changing would be rated wrong),
+        unless not ``alone``: it writes rows of its own (a game's steps, a lobby's table),
+        which the engine's row locks keep apart, and other writers may commit meanwhile
+        (an engine with one writer at a time takes its lock all the same)."""
 
     def insert_ignore(self, insert: str) -> str:
         """``insert`` (an ``INSERT INTO``) made to insert nothing where a row with its key exists."""
@@ -114,6 +121,7 @@ class SQLite(OnConflict):
 
     integrity_error: type[Exception] = sqlite3.IntegrityError
     unlimited: int | None = -1
+    row_lock = ""
     clock = "((julianday('now') - 2440587.5) * 86400.0)"
 
     def connect(self, path: str) -> Connection:
@@ -141,7 +149,7 @@ class SQLite(OnConflict):
     def exclusive(self, conn: Connection) -> AbstractContextManager[None]:
         return nullcontext()  # each migration's BEGIN IMMEDIATE reads the file as it is
 
-    def begin(self, write: bool) -> str:
+    def begin(self, write: bool, alone: bool = True) -> str:
         return "BEGIN IMMEDIATE" if write else "BEGIN"
 
     def insert_ignore(self, insert: str) -> str:

@@ -62,6 +62,10 @@ class LiveGame:
     """The answer lines so far (``Match.answers``)."""
 
 
+_FENCE = " AND (owner IS NULL OR owner = ?)"
+"""A write of a live game's row by its owner only (or by anyone, while it has none)."""
+
+
 class LiveGames:
     """The games in progress of a store (the journal's), each write its own transaction
     (``claim`` excepted: it joins the caller's)."""
@@ -77,7 +81,7 @@ class LiveGames:
         count = db.dialect.upsert(
             "INSERT INTO counters (name, value) VALUES ('game', 1)", "name", "value = counters.value + 1", "value"
         )
-        with db.transaction():
+        with db.transaction(alone=False):  # (the counter's row is locked to the end)
             while True:
                 n = db.execute(count).fetchone()[0]
                 gid = f"g{n}"
@@ -98,7 +102,7 @@ class LiveGames:
         """Start writing ahead a game in progress, its id claimed or claimed now (raises
         the dialect's integrity error if it is live already); ``owner``: the run of the
         referee whose writes alone count for it (None: anyone's)."""
-        with self.db.transaction():
+        with self.db.transaction(alone=False):
             self.claim(live.id, live.started)
             self.db.execute(
                 "INSERT INTO live_games (id, game, options, seed, deal, names, bots, place, tournament, started,"
@@ -137,10 +141,17 @@ class LiveGames:
         """Add a step of a live game, durable when this returns: its new answers and lines,
         talk and answer lines, numbered on from ``first_*`` (a number written twice is an
         integrity error: nothing is ever overwritten), and the bookkeeping as it stands
-        after them. ``Fenced`` (and nothing written) if ``owner`` no longer owns it."""
+        after them. ``Fenced`` (and nothing written) if ``owner`` no longer owns it.
+
+        The game's row is written first, fenced in the same statement: its lock, held to the
+        commit, orders this step and a takeover (which changes the owner), with no write
+        lock, and costs no round trip of its own."""
         db = self.db
-        with db.transaction():
-            self._owned(gid, owner)
+        fence, args = ("", (_encode(state), gid)) if owner is None else (_FENCE, (_encode(state), gid, owner))
+        with db.transaction(alone=False):
+            if db.execute(f"UPDATE live_games SET state = ? WHERE id = ?{fence}", args).rowcount != 1:
+                self._owned(gid, owner)
+                raise KeyError(f"game {gid} is not live")
             db.executemany(
                 "INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
                 ((gid, first_action + i, seat, kind, _encode(value)) for i, (seat, kind, value) in enumerate(actions)),
@@ -150,12 +161,10 @@ class LiveGames:
                 ((gid, first_line + i, target, seat, line) for i, (target, seat, line) in enumerate(lines)),
             )
             said.insert(db, gid, first_talk, talk, first_answer, answers)
-            if db.execute("UPDATE live_games SET state = ? WHERE id = ?", (_encode(state), gid)).rowcount != 1:
-                raise KeyError(f"game {gid} is not live")
 
     def resumed(self, gid: str, place: str, owner: str | None = None) -> None:
         """Count one more resumption of ``gid``, now run from ``place`` by ``owner``."""
-        with self.db.transaction():
+        with self.db.transaction(alone=False):
             self.db.execute(
                 "UPDATE live_games SET resumes = resumes + 1, place = ?, owner = ? WHERE id = ?", (place, owner, gid)
             )
@@ -163,8 +172,8 @@ class LiveGames:
     def close(self, gid: str, owner: str | None = None) -> None:
         """Forget a live game: it is recorded and its end has reached the server
         (``Journal.forget``); ``Fenced`` if ``owner`` no longer owns it."""
-        with self.db.transaction():
-            self._owned(gid, owner)
+        with self.db.transaction(alone=False):
+            self._owned(gid, owner, lock=True)
             for table, column in (
                 ("live_actions", "gid"),
                 ("live_lines", "gid"),
@@ -174,11 +183,13 @@ class LiveGames:
             ):
                 self.db.execute(f"DELETE FROM {table} WHERE {column} = ?", (gid,))
 
-    def _owned(self, gid: str, owner: str | None) -> None:
-        """Refuse (``Fenced``) a write of ``owner`` for a game another referee has taken over."""
+    def _owned(self, gid: str, owner: str | None, lock: bool = False) -> None:
+        """Refuse (``Fenced``) a write of ``owner`` for a game another referee has taken over
+        (``lock``: and hold the game's row to the commit, against a takeover meanwhile)."""
         if owner is None:
             return
-        row = self.db.execute("SELECT owner FROM live_games WHERE id = ?", (gid,)).fetchone()
+        sql = "SELECT owner FROM live_games WHERE id = ?" + (self.db.dialect.row_lock if lock else "")
+        row = self.db.execute(sql, (gid,)).fetchone()
         if row is not None and row[0] is not None and row[0] != owner:
             raise Fenced(f"game {gid} has been taken over by another referee")
 

@@ -138,7 +138,7 @@ class Lobbies:
         """Offer a table to the lobby's referees; False if ``dealer`` is no longer a referee
         of the lobby (its lease ran out: another deals now)."""
         db, clock = self.db, self.db.dialect.clock
-        with db.transaction():
+        with db.transaction(alone=False):  # (the table's row is its own; a dealer that lost its lease deals nothing)
             done = db.execute(
                 f"INSERT INTO lobby_tables (gid, place, game, seats, referee, dealt) SELECT ?, ?, ?, ?, NULL, {clock}"
                 f" WHERE EXISTS (SELECT 1 FROM referees WHERE id = ? AND lease >= {clock})",
@@ -156,8 +156,8 @@ class Lobbies:
         a bot obeys no referee it has not been told of)."""
         db, clock = self.db, self.db.dialect.clock
         if not self.unclaimed(place):
-            return None  # (no write transaction, nor its lock, for nothing)
-        with db.transaction():
+            return None  # (no write transaction for nothing)
+        with db.transaction(alone=False):  # (SKIP LOCKED: two referees claiming at once claim two tables)
             loads = db.execute(
                 f"SELECT r.id, COUNT(t.gid), r.started <= {clock} - ?, r.started"
                 " FROM referees r LEFT JOIN lobby_tables t ON t.referee = r.id"
@@ -187,7 +187,7 @@ class Lobbies:
     def done(self, place: str, gid: str, kind: str) -> None:
         """Table ``gid`` is over (``kind``: ``ended``, its game ended; ``withdrawn``, it never
         started): its bots are the dealer's to seat again."""
-        with self.db.transaction():
+        with self.db.transaction(alone=False):
             if self.db.execute("DELETE FROM lobby_tables WHERE gid = ?", (gid,)).rowcount:
                 self._tell(place, kind, gid)
 

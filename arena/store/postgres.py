@@ -6,9 +6,12 @@ SQLite column types as PostgreSQL's. Text compares as SQLite compares it (byte o
 ``COLLATE "C"``), and a bot's name without regard to case (an ICU collation), so a store
 copied from one engine to the other sorts and finds the same rows.
 
-Every write transaction first takes one advisory lock, held to its end, as SQLite's
+A write transaction first takes one advisory lock, held to its end, as SQLite's
 ``BEGIN IMMEDIATE`` takes its file's write lock: a game's rating update reads the ratings
-every game recorded before it left, whichever referee recorded that game. Migrations hold
+every game recorded before it left, whichever referee recorded that game. Those that write
+only rows of their own (a turn's steps of its referee's games, a lobby's tables: not
+``alone``) take none, and several referees commit them at once, their row locks keeping
+them apart (a step and a takeover of its game, two claims of one table). Migrations hold
 the same lock from before they read the schema's version (``exclusive``): a transaction
 that waited for it would go on with the tables it saw before, so a referee that found a new
 database would make its tables again.
@@ -265,6 +268,7 @@ class PostgreSQL(OnConflict):
 
     integrity_error: type[Exception] = psycopg.IntegrityError
     unlimited: int | None = None
+    row_lock = " FOR UPDATE"
     clock = "EXTRACT(EPOCH FROM clock_timestamp())"
 
     def connect(self, path: str) -> Connection:
@@ -284,8 +288,8 @@ class PostgreSQL(OnConflict):
             f" FROM {table}"
         ]
 
-    def begin(self, write: bool) -> str:
-        return f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})" if write else "BEGIN"
+    def begin(self, write: bool, alone: bool = True) -> str:
+        return f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})" if write and alone else "BEGIN"
 
     @contextmanager
     def exclusive(self, conn: Connection) -> Iterator[None]:

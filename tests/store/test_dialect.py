@@ -67,8 +67,8 @@ class Numbered(SQLite):
         self.written.add(statement)
         return statement
 
-    def begin(self, write: bool) -> str:
-        return self._own(super().begin(write))
+    def begin(self, write: bool, alone: bool = True) -> str:
+        return self._own(super().begin(write, alone))
 
     def insert_ignore(self, insert: str) -> str:
         return self._own(super().insert_ignore(insert))

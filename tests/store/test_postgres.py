@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
 
 import psycopg
@@ -21,9 +22,11 @@ from arena.store.database import Unavailable
 from arena.store.dialect import shown
 from arena.store.pgserver import LocalPostgres
 from arena.store.postgres import PostgreSQL
+from arena.store.referees import Fenced
 
 from .helpers import avalon_record
 from .test_dialect import everything
+from .test_referees import PLACE, lapse, live, step
 
 TABLES = ("games", "logs", "outcomes", "rating_changes", "ratings", "game_ids")
 
@@ -221,3 +224,55 @@ def test_ctrl_c_in_the_middle_of_a_statement_leaves_the_store_usable(
         assert s.db.execute("SELECT 1").fetchone()[0] == 1
         s.games.record(avalon_record(0, random.Random(0)))
         assert counts(s)["games"] == 1
+
+
+def waiting_for_a_lock(store: Store) -> int:
+    """How many sessions of the store's database wait for a lock now."""
+    sql = "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    return int(store.db.execute(sql).fetchone()[0])
+
+
+def test_steps_of_live_games_need_no_write_lock_and_a_takeover_waits_for_the_step_it_meets(
+    postgres: LocalPostgres,
+) -> None:
+    """A turn's steps are rows of its referee's own games: they commit while another
+    referee holds the write lock (recording a game, say). A takeover of a game (its owner
+    changed) that meets a step not yet committed waits for it, so the heir reads that step,
+    and the old owner's next step is refused."""
+    url = postgres.new_database()
+    with Store(url) as a, Store(url) as b, Store(url) as watcher:
+        for s in (a, b):
+            s.db.execute("SET lock_timeout = '30s'")
+        a.referees.hold("A", PLACE, "arena", "host-a", 11, 30.0)
+        b.referees.hold("B", PLACE, "arena2", "host-b", 12, 30.0, shared=True)
+        a.live.open(live("g1"), owner="A")
+        with b.db.transaction():  # B holds the write lock meanwhile
+            b.db.execute("UPDATE counters SET value = value WHERE name = 'none'")
+            step(a, "g1", 0, "A")  # (it would wait to lock_timeout, and fail, if it took the lock)
+        lapse(a, "A")
+        taken = threading.Event()
+
+        def take_over() -> None:
+            assert b.referees.inherit("B", PLACE)
+            taken.set()
+
+        with a.db.transaction(alone=False):
+            step(a, "g1", 1, "A")
+            heir = threading.Thread(target=take_over)
+            heir.start()
+            while not waiting_for_a_lock(watcher):  # the heir meets the step's row lock
+                assert heir.is_alive() and not taken.is_set()
+                time.sleep(0.01)
+        heir.join()
+        assert taken.is_set()
+        with pytest.raises(Fenced):
+            step(a, "g1", 2, "A")
+        [game] = b.live.all("g1")
+        assert [line for _, _, line in game.lines] == ["LINE 0", "LINE 1"] and game.state == {"n": 1}
+
+
+def test_a_write_that_needs_the_write_lock_cannot_hide_in_a_transaction_without_it(postgres: LocalPostgres) -> None:
+    with Store(postgres.new_database()) as s:
+        with pytest.raises(RuntimeError, match="write lock"), s.db.transaction(alone=False):
+            s.games.record(avalon_record(0, random.Random(0)))
+        assert counts(s)["games"] == 0
