@@ -1,9 +1,10 @@
 """Group commit: what the referee handles in one batch (one turn of the IRC reactor) is
 stored in one transaction, and its lines go out only once it is committed.
 
-Each game's step is a savepoint of that transaction: a step that cannot be written is
-rolled back alone (its game pauses, the others go on), and a transaction the engine rolled
-back whole stops the writes that were nested in it, so none is stored on its own.
+Each game's step is a part of that transaction: a step that cannot be written leaves
+nothing (the transaction is written again without it: its game pauses, the others go on),
+and a transaction the engine rolled back whole stops the writes that were nested in it, so
+none is stored on its own. Elsewhere a transaction nested in another is a savepoint of it.
 """
 
 from __future__ import annotations
@@ -79,6 +80,34 @@ def test_two_games_answered_in_batches_cost_a_commit_a_batch_and_send_nothing_un
     assert batches * 2 < answers
     assert sorted(summary.id for summary in store.games.find()) == ["g1", "g2"]
     assert store.live.all() == []
+
+
+def test_a_step_that_fails_leaves_nothing_and_the_other_games_steps_are_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(tmp_path / "results.db")
+    hub = LocalHub(TimeoutConfig(), journal=Journal(store, PLACE))
+    for i in range(10):
+        hub.connect(f"p{i}", Bot(seed=i))
+    referee = hub.referee
+    g1, g2 = (
+        referee.start_game("avalon", [f"p{i}" for i in seats], AvalonOptions(), seed, hub.channel, hub.now, gid=gid)
+        for gid, seats, seed in (("g1", range(5), 1), ("g2", range(5, 10), 2))
+    )
+    before = len(store.live.all("g1")[0].lines)
+    append = store.live.append
+
+    def written_then_failed(gid: str, *args: Any, **kwargs: Any) -> None:
+        append(gid, *args, **kwargs)  # the whole step written, and yet:
+        if gid == "g1":
+            raise RuntimeError("a bug after the step's rows")
+
+    monkeypatch.setattr(store.live, "append", written_then_failed)
+    with referee.batch():
+        hub.run()
+    assert len(store.live.all("g1")[0].lines) == before < len(g1.transcript)  # nothing of g1's step
+    assert len(store.live.all("g2")[0].lines) == len(g2.transcript)  # g2's step, whole
+    assert set(referee.writeahead.paused) == {"g1"}  # (tried again later: tests/test_full_store.py)
 
 
 def test_a_savepoint_that_fails_is_rolled_back_alone(tmp_path: Path) -> None:

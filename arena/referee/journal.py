@@ -24,6 +24,7 @@ from collections.abc import Callable, Container
 from ..store import LiveGame, Store
 from ..store.referees import Fenced
 from .match import Match
+from .pause import unwritable
 from .state import MatchState, asked
 
 log = logging.getLogger(__name__)
@@ -152,20 +153,31 @@ class Journal:
         whole by the next call). A step is new answers or new lines: whatever else changes
         in a match comes with one of them, except counts of refusals past the transcript's
         allowance, which ride with the next step, as answer lines the engine did not take
-        do. A line of talk is a step of its own (``unsaid``)."""
+        do. A line of talk is a step of its own (``unsaid``).
+
+        One commit for every game's step, each whole or absent: the steps are parts of one
+        flat transaction, and should one fail, the whole is rolled back and written again
+        without it (a bug's rare cost, where a savepoint a step would cost every step two
+        round trips). The rows are the games' own (fenced by their owner), so a peer's
+        writes go on meanwhile."""
         failed: dict[str, tuple[Match, Exception]] = {}
         for gid in list(self._closing):
             self._close(gid)
         touched, self._touched = self._touched, {}
         steps: list[tuple[str, Written]] = []
         try:
-            # One commit for every game's step, each whole or absent; the rows are the games'
-            # own (fenced by their owner), so a peer's writes go on meanwhile.
-            with self.store.db.transaction(alone=False):
-                for gid in touched:
-                    written = self._step(gid, skip, failed)
-                    if written is not None:
-                        steps.append((gid, written))
+            while True:
+                steps, before = [], len(failed)
+                try:
+                    with self.store.db.transaction(alone=False, flat=True):
+                        for gid in touched:
+                            written = None if gid in failed else self._step(gid, skip, failed)
+                            if written is not None:
+                                steps.append((gid, written))
+                        _give_up_if_any(list(failed.values())[before:])
+                    break
+                except _Again:
+                    continue
         except Fenced:
             raise
         except Exception as exc:  # the transaction failed whole: none of the steps is stored
@@ -258,3 +270,18 @@ def _new_step(stored: Written) -> bool:
         or len(match.talk) != stored.talk
         or len(match.answers) != stored.answers
     )
+
+
+class _Again(Exception):
+    """A step failed inside ``Journal.save``'s transaction: roll it back, and write the
+    others again without it."""
+
+
+def _give_up_if_any(failures: list[tuple[Match, Exception]]) -> None:
+    """After the steps of one try: if some failed, none of the try may be kept (they were
+    parts of one transaction, half written); the store out of reach fails them all."""
+    for _, exc in failures:
+        if unwritable(exc):
+            raise exc
+    if failures:
+        raise _Again

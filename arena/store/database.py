@@ -32,6 +32,8 @@ class Database:
         """1 inside a transaction, plus the savepoints open in it (``transaction`` nested)."""
         self._alone = False
         """The transaction open holds the write lock."""
+        self._flat = False
+        """The transaction open takes the transactions nested in it as parts of it, not savepoints."""
 
     def execute(self, sql: str, args: Sequence[Any] = ()) -> Cursor:
         return self.conn.execute(self.dialect.sql(sql), args)
@@ -40,20 +42,26 @@ class Database:
         return self.conn.executemany(self.dialect.sql(sql), rows)
 
     @contextmanager
-    def transaction(self, write: bool = True, alone: bool = True) -> Iterator[None]:
+    def transaction(self, write: bool = True, alone: bool = True, flat: bool = False) -> Iterator[None]:
         """All or nothing. A Ctrl-C can land anywhere, even just after COMMIT returned: roll
         back only a transaction that is still open, so the interrupt (not a rollback error)
         is what the caller sees, and a committed game stays committed. Not ``alone``: it
         writes only rows of its own, and needs no write lock (``Dialect.begin``).
 
         Inside another transaction it is a savepoint of it: all or nothing within it, and
-        durable with it (several games' steps in one commit, each of them whole or absent)."""
+        durable with it. Inside a ``flat`` one it is merely part of it: no savepoint (two
+        round trips each, on a server), so a part that fails leaves the whole to be rolled
+        back (its caller tries again without that part: several games' steps in one commit,
+        each of them whole or absent, ``Journal.save``)."""
         conn = self.conn
         if self._savepoints:
             if not conn.in_transaction:  # the engine rolled the outer one back (SQLite may, on a full disk)
                 raise TransactionLost("the transaction this write belonged to was rolled back: nothing is stored")
             if write and alone and not self._alone:
                 raise RuntimeError("a write that needs the write lock, inside a transaction that did not take it")
+            if self._flat:
+                yield
+                return
             self._savepoints += 1
             name = f"step{self._savepoints}"
             conn.execute(f"SAVEPOINT {name}")
@@ -69,7 +77,7 @@ class Database:
             conn.execute(f"RELEASE {name}")
             return
         conn.execute(self.dialect.begin(write, alone))
-        self._savepoints, self._alone = 1, write and alone
+        self._savepoints, self._alone, self._flat = 1, write and alone, flat
         try:
             yield
         except BaseException:
