@@ -93,6 +93,12 @@ class Dialect(Protocol):
     def insert_ignore(self, insert: str) -> str:
         """``insert`` (an ``INSERT INTO``) made to insert nothing where a row with its key exists."""
 
+    def json_rows(self, table: str) -> str | None:
+        """A ``FROM`` item giving rows of ``table``'s type (its columns by name) from one
+        parameter, a JSON list of objects, for a statement that writes in its ``WITH``
+        clauses; None where the engine cannot write there (each table is then written by a
+        statement of its own: nothing to save where a statement costs no round trip)."""
+
     def upsert(self, insert: str, key: str, update: str, returning: str = "") -> str:
         """``insert`` made to run ``update`` (a ``SET`` list; ``excluded.x`` is the value
         it would have inserted) on the row whose ``key`` columns it would duplicate, and
@@ -154,6 +160,9 @@ class SQLite(OnConflict):
 
     def insert_ignore(self, insert: str) -> str:
         return "INSERT OR IGNORE" + insert.removeprefix("INSERT")
+
+    def json_rows(self, table: str) -> str | None:
+        return None
 
     def schema_version(self, conn: Connection) -> int:
         return int(conn.execute("PRAGMA user_version").fetchone()[0])

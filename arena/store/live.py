@@ -66,6 +66,11 @@ _FENCE = " AND (owner IS NULL OR owner = ?)"
 """A write of a live game's row by its owner only (or by anyone, while it has none)."""
 
 
+_ACTIONS = ("gid", "idx", "seat", "kind", "value")
+_LINES = ("gid", "idx", "target", "seat", "line")
+"""The columns of ``live_actions`` and ``live_lines`` a step writes."""
+
+
 class LiveGames:
     """The games in progress of a store (the journal's), each write its own transaction
     (``claim`` excepted: it joins the caller's)."""
@@ -145,22 +150,40 @@ class LiveGames:
 
         The game's row is written first, fenced in the same statement: its lock, held to the
         commit, orders this step and a takeover (which changes the owner), with no write
-        lock, and costs no round trip of its own."""
+        lock. Where the engine can (``Dialect.json_rows``), the whole step is that one
+        statement: one round trip to a server, not one a table."""
         db = self.db
         fence, args = ("", (_encode(state), gid)) if owner is None else (_FENCE, (_encode(state), gid, owner))
+        update = f"UPDATE live_games SET state = ? WHERE id = ?{fence}"
+        talk_rows, answer_rows = said.rows(gid, first_talk, talk, first_answer, answers)
+        parts = [
+            (table, columns, rows)
+            for table, columns, rows in (
+                (
+                    "live_actions",
+                    _ACTIONS,
+                    [
+                        (gid, first_action + i, seat, kind, _encode(value))
+                        for i, (seat, kind, value) in enumerate(actions)
+                    ],
+                ),
+                ("live_lines", _LINES, [(gid, first_line + i, *line) for i, line in enumerate(lines)]),
+                ("live_talk", said.TALK, talk_rows),
+                ("live_answers", said.ANSWERS, answer_rows),
+            )
+            if rows
+        ]
         with db.transaction(alone=False):
-            if db.execute(f"UPDATE live_games SET state = ? WHERE id = ?{fence}", args).rowcount != 1:
+            if db.dialect.json_rows("live_games") is None:
+                written = db.execute(update, args).rowcount
+                for table, columns, rows in parts if written == 1 else ():
+                    db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({_marks(columns)})", rows)
+            else:
+                sql, values = _at_once(db, update, parts)
+                written = db.execute(sql, args + values).fetchone()[0]
+            if written != 1:
                 self._owned(gid, owner)
                 raise KeyError(f"game {gid} is not live")
-            db.executemany(
-                "INSERT INTO live_actions (gid, idx, seat, kind, value) VALUES (?,?,?,?,?)",
-                ((gid, first_action + i, seat, kind, _encode(value)) for i, (seat, kind, value) in enumerate(actions)),
-            )
-            db.executemany(
-                "INSERT INTO live_lines (gid, idx, target, seat, line) VALUES (?,?,?,?,?)",
-                ((gid, first_line + i, target, seat, line) for i, (target, seat, line) in enumerate(lines)),
-            )
-            said.insert(db, gid, first_talk, talk, first_answer, answers)
 
     def resumed(self, gid: str, place: str, owner: str | None = None) -> None:
         """Count one more resumption of ``gid``, now run from ``place`` by ``owner``."""
@@ -279,3 +302,22 @@ def _setup(row: Sequence[Any]) -> LiveGame:
         resumes,
         recorded=bool(recorded),
     )
+
+
+def _marks(columns: Sequence[str]) -> str:
+    return ",".join("?" * len(columns))
+
+
+def _at_once(
+    db: Database, update: str, parts: Sequence[tuple[str, Sequence[str], Sequence[tuple[Any, ...]]]]
+) -> tuple[str, tuple[str, ...]]:
+    """One statement for a step (``LiveGames.append``): ``update`` of the game's row, and
+    each table's rows inserted from one JSON parameter, only if that row was updated; its
+    one result is how many rows it updated (1, or 0: not live, or fenced)."""
+    ctes = [f"g AS ({update} RETURNING id)"]
+    values = []
+    for n, (table, columns, rows) in enumerate(parts):
+        picked, source = ", ".join(f"r.{c}" for c in columns), db.dialect.json_rows(table)
+        ctes.append(f"i{n} AS (INSERT INTO {table} ({', '.join(columns)}) SELECT {picked} FROM g, {source} AS r)")
+        values.append(json.dumps([dict(zip(columns, row)) for row in rows]))
+    return "WITH " + ", ".join(ctes) + " SELECT COUNT(*) FROM g", tuple(values)

@@ -303,6 +303,9 @@ class PostgreSQL(OnConflict):
     def insert_ignore(self, insert: str) -> str:
         return f"{insert} ON CONFLICT DO NOTHING"
 
+    def json_rows(self, table: str) -> str | None:
+        return f"json_populate_recordset(NULL::{table}, ?)"
+
     def schema_version(self, conn: Connection) -> int:
         if conn.execute("SELECT to_regclass('arena_schema')").fetchone()[0] is None:
             return 0

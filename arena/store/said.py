@@ -6,29 +6,29 @@ restarts takes the game up with every field; a finished game keeps them in its l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.said import Answer, Talk
 from .database import Database
 
 
-def insert(
-    db: Database, gid: str, first_talk: int, talk: Sequence[Talk], first_answer: int, answers: Sequence[Answer]
-) -> None:
-    """Add ``talk`` and ``answers`` to game ``gid``'s, numbered on from ``first_*``."""
-    if talk:
-        db.executemany(
-            "INSERT INTO live_talk (gid, idx, seat, nick, text, at, after_lines) VALUES (?,?,?,?,?,?,?)",
-            ((gid, i, t.seat, t.nick, t.text, t.at, t.after) for i, t in enumerate(talk, first_talk)),
-        )
-    if answers:
-        db.executemany(
-            "INSERT INTO live_answers (gid, idx, seat, rid, line, at, latency, error, fallback, after_lines)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (
-                (gid, i, a.seat, a.rid, a.line, a.at, a.latency, a.error, a.fallback, a.after)
-                for i, a in enumerate(answers, first_answer)
-            ),
-        )
+TALK = ("gid", "idx", "seat", "nick", "text", "at", "after_lines")
+ANSWERS = ("gid", "idx", "seat", "rid", "line", "at", "latency", "error", "fallback", "after_lines")
+"""The columns of ``live_talk`` and ``live_answers`` that ``rows`` gives."""
+
+
+def rows(
+    gid: str, first_talk: int, talk: Sequence[Talk], first_answer: int, answers: Sequence[Answer]
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The rows adding ``talk`` and ``answers`` to game ``gid``'s (``live_talk``,
+    ``live_answers``, in the columns ``TALK`` and ``ANSWERS``), numbered on from ``first_*``."""
+    return (
+        [(gid, i, t.seat, t.nick, t.text, t.at, t.after) for i, t in enumerate(talk, first_talk)],
+        [
+            (gid, i, a.seat, a.rid, a.line, a.at, a.latency, a.error, a.fallback, a.after)
+            for i, a in enumerate(answers, first_answer)
+        ],
+    )
 
 
 def load(db: Database, gid: str) -> tuple[tuple[Talk, ...], tuple[Answer, ...]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
 
+from arena.core.said import Answer, Talk
 from arena.referee.identity import make_verifier
 from arena.store import Store
 from arena.store.dialect import Connection, Cursor, SQLite
@@ -104,6 +105,21 @@ def everything(store: Store, alice: Verifier, bob: Verifier) -> list[Any]:
     live = LiveGame("g90", "avalon", {}, 7, None, tuple("abcde"), tuple("abcde"), "here", None, 6.0)
     store.live.open(live)
     store.live.append("g90", 0, [(0, "team", (0, 1))], 0, [(None, None, "START g90")], {"n": 1})
+    store.live.append(  # every kind of row at once, with what a text format could garble
+        "g90",
+        1,
+        [(1, "vote", True), (2, "vote", False)],
+        1,
+        [("p2", 2, 'ASK g90 1 to=p2 "quoted" \\ é'), (None, None, "VOTES g90 p1=yes")],
+        {"n": 2, "s": "ünï"},
+        0,
+        [Talk(1, "p1", 'hi 👋 "there"', 0.1 + 0.2, 1)],
+        0,
+        [
+            Answer(2, "1", "ANSWER g90 1 yes", 1e-7, None, "late: ünï", None, 2),
+            Answer(1, "2", "x", 2.5, 0.125, None, "no", 3),
+        ],
+    )
     store.live.resumed("g90", "there")
     seen += [store.live.all(), store.live.unfinished(place="there")]
     store.live.close("g90")
