@@ -192,9 +192,10 @@ class Shared:
         clock: Callable[[], float],
         settle: float,
         after_sent: Callable[[Callable[[], None]], object],
+        lobby: Lobby,
     ) -> None:
         """``settle``: seconds a referee new to the lobby waits before it runs tables (the
-        others tell their bots of it meanwhile)."""
+        others tell their bots of it meanwhile); ``lobby``: the one it keeps while it deals."""
         conn = store.conn
         if not isinstance(conn, PgConnection):
             raise ValueError("a lobby shared by several referees (server.network) needs a PostgreSQL store")
@@ -214,7 +215,8 @@ class Shared:
         """Calls back once the lines queued so far went out (IRC): a registration is told to
         the other referees after its ``WELCOME``, which a bot awaits before it obeys any
         referee's line (a ``TABLE`` from another referee must not overtake it)."""
-        self.seater: SharedSeater | None = None
+        self.seater = SharedSeater(lobby, self)
+        """The room's seater: the tables this referee claims (and deals, while it deals)."""
         self.back: Callable[[str, float], None] = lambda name, now: None
         """The room's: bot ``name`` may wait in the lobby again."""
         self.inherited: Callable[[float], None] = lambda now: None
@@ -249,7 +251,6 @@ class Shared:
     def admitted(self, info: BotInfo) -> None:
         if info.token is None:
             info.token = secrets.token_hex(8)
-            assert self.seater is not None
             self.seater.registered(info.name, self.clock())
         self._mine.add(info.token)
         token = info.token
@@ -302,7 +303,6 @@ class Shared:
             return
         bound = self.registry.by_name.get(name.lower())
         if reg is not None and (bound is None or bound.token != reg.token):
-            assert self.seater is not None
             self.seater.registered(reg.name, now)
         found = (
             None
@@ -342,10 +342,8 @@ class Shared:
             if kind == "bot":
                 self._adopt(what, now)
             elif kind in ("table", "claimed"):  # (a claim elsewhere may leave this referee the least busy)
-                assert self.seater is not None
                 self.seater.claimable = True
             elif kind in ("ended", "withdrawn"):
-                assert self.seater is not None
                 self.seater.claimable = True
                 self._returned(what, kind == "withdrawn", now)
             elif kind == "referees":
@@ -363,7 +361,6 @@ class Shared:
                     self._adopt(reg.name, now, reg)
 
     def _returned(self, gid: str, withdrawn: bool, now: float) -> None:
-        assert self.seater is not None
         if self.seater.dealing:
             for name in self.seater.returned(gid, withdrawn):
                 self.back(name, now)
@@ -372,7 +369,6 @@ class Shared:
         """At each renewal of the lease: the lobby's referees, whether this one deals now
         (and the games it inherits then), and what a lost connection may have hidden."""
         self._referees(now)
-        assert self.seater is not None
         if self.seater.dealing:
             self._inherit(now)
         if self.conn.connects != self._connects:
@@ -391,7 +387,6 @@ class Shared:
             if name.lower() not in kept:
                 self.registry.adopt(None, name, now)
         self._referees(now)
-        assert self.seater is not None
         self.seater.claimable = self.store.lobbies.unclaimed(self.place)
 
     def _referees(self, now: float) -> None:
@@ -403,7 +398,6 @@ class Shared:
             self.nicks = nicks
             self._tell_referees()
             self.changed()
-        assert self.seater is not None
         if live and live[0][0] == self.owner and not self.seater.dealing:
             self._deal(now)
 
@@ -417,7 +411,6 @@ class Shared:
     def _deal(self, now: float) -> None:
         """This referee deals from now on: the tables dealt before it are away, and every bot
         registered may wait."""
-        assert self.seater is not None
         self.seater.dealing = True
         self.changed()
         log.warning("this referee deals the tables of the shared lobby %s now", self.place)
