@@ -209,6 +209,9 @@ class Shared:
         self._mine: set[str] = set()
         """The registrations this referee admitted (their tokens): it tells those bots when
         the lobby's referees change."""
+        self._unwritten: dict[str, str] = {}
+        """Bots (folded) this referee admitted a moment ago -> the token not yet written (its
+        ``WELCOME`` is on its way): newer than what the store says of the bot meanwhile."""
         self.settle = settle
         self.clock = clock
         self.after_sent = after_sent
@@ -254,10 +257,13 @@ class Shared:
             self.seater.registered(info.name, self.clock())
         self._mine.add(info.token)
         token = info.token
+        self._unwritten[info.name.lower()] = token
         self.after_sent(lambda: self._publish(info, token))
 
     def _publish(self, info: BotInfo, token: str) -> None:
         """Write ``info``'s registration, as it is now, unless it is over already."""
+        if self._unwritten.get(info.name.lower()) == token:
+            del self._unwritten[info.name.lower()]
         if info.token != token or self.registry.by_name.get(info.name.lower()) is not info:
             return
         reg = Registration(
@@ -297,7 +303,10 @@ class Shared:
             log.error("could not tell the lobby's other referees of %s: %s", what, failure(exc))
 
     def _adopt(self, name: str, now: float, reg: Registration | None = None) -> None:
-        """Play bot ``name`` as its registration (``reg``, or the store's) says."""
+        """Play bot ``name`` as its registration (``reg``, or the store's) says, unless this
+        referee has just admitted it anew."""
+        if self._unwritten_here(name):
+            return
         reg = self.store.lobbies.registration(self.place, name) if reg is None else reg
         if reg is not None and reg.token in self._lost:
             return
@@ -310,6 +319,12 @@ class Shared:
             else BotInfo(reg.name, reg.nick, reg.owner, reg.version, reg.account, reg.protocol, reg.token)
         )
         self.registry.adopt(found, name, now)
+
+    def _unwritten_here(self, name: str) -> bool:
+        """Whether the connection that plays bot ``name`` here registered with this referee a
+        moment ago and is not written yet: the store's word on the bot is older than it."""
+        info = self.registry.by_name.get(name.lower())
+        return info is not None and info.token is not None and self._unwritten.get(name.lower()) == info.token
 
     # -- starting, hearing, renewing -------------------------------------------------
 
@@ -384,7 +399,7 @@ class Shared:
             self._adopt(reg.name, now, reg)
         kept = {reg.name.lower() for reg in registrations}
         for name in [info.name for info in self.registry.by_name.values()]:
-            if name.lower() not in kept:
+            if name.lower() not in kept and not self._unwritten_here(name):
                 self.registry.adopt(None, name, now)
         self._referees(now)
         self.seater.claimable = self.store.lobbies.unclaimed(self.place)
