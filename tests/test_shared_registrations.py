@@ -60,11 +60,13 @@ def referee(postgres: LocalPostgres) -> Iterator[tuple[Shared, Referee, Sent, St
             lobby,
         )
         shared.start(0.0)
+        hear(shared, 0.0)  # (its own news: it has joined the lobby)
         yield shared, ref, sent, other
 
 
 def hear(shared: Shared, now: float) -> None:
-    """Act on the lobby's next notices (they travel on their own: they may be on their way still)."""
+    """Act on the lobby's next notices, waiting for one if none came yet (a notice travels on
+    its own: it may be on its way still)."""
     while not shared.heard(now):
         fileno = shared.fileno()
         assert fileno is not None and select.select([fileno], [], [], 30.0)[0]
@@ -97,7 +99,32 @@ def test_a_bot_admitted_here_and_not_yet_written_is_not_gone_when_the_store_is_r
             ("alice", alice.token),
             ("bob", bob.token),
         ]
-        other.lobbies.gone(PLACE, str(alice.token))  # over elsewhere (an UNREGISTER to another referee)
         reconnected(shared)
+        other.lobbies.gone(PLACE, str(alice.token))  # over elsewhere (an UNREGISTER to another referee)
         shared.renew(2.0)  # (written: the store's word again)
         assert ref.bot_named("alice") is None and ref.bot_named("bob") is bob
+
+
+def test_a_bot_lost_to_a_netsplit_is_awaited_only_until_it_registers_again_or_is_gone(
+    postgres: LocalPostgres,
+) -> None:
+    with referee(postgres) as (shared, ref, _, other):
+        lobbies = other.lobbies
+        for name in ("alice", "bob", "carol", "dave"):
+            lobbies.admitted(PLACE, registration(name, f"t-{name}"))
+            hear(shared, 0.0)
+            ref.on_leave(name, split=True)  # its connection went with the other side of a split
+        assert ref.bot_named("alice") is None
+        lobbies.gone(PLACE, "t-alice")  # it quit for good over there
+        hear(shared, 1.0)
+        lobbies.admitted(PLACE, registration("bob", "t-bob-2"))  # it registered anew
+        hear(shared, 1.0)
+        bob = ref.bot_named("bob")
+        assert bob is not None and bob.token == "t-bob-2" and set(shared._lost) == {"carol", "dave"}
+        reconnected(shared)
+        lobbies.gone(PLACE, "t-carol")  # (unheard: it is gone from the store when the store is read again)
+        shared.renew(2.0)
+        assert set(shared._lost) == {"dave"} and ref.bot_named("dave") is None  # (not vouched for yet)
+        lobbies.vouch(PLACE, ["t-dave"])
+        hear(shared, 3.0)
+        assert ref.bot_named("dave") is not None and not shared._lost

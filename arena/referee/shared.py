@@ -233,10 +233,12 @@ class Shared:
         self.nicks: list[str] = []
         """The lobby's referees now, longest there first."""
         self._connects = conn.connects
-        self._lost: set[str] = set()
-        """Registrations whose connections a netsplit put out of reach: adopted again only
-        once the referee that admitted them vouches for them (``referee_joined``), since a
-        stranger may have taken the nick on this side of the split."""
+        self._lost: dict[str, str] = {}
+        """Bots (folded) whose connections a netsplit put out of reach -> their registration's
+        token: adopted again only once the referee that admitted them vouches for them
+        (``referee_joined``), since a stranger may have taken the nick on this side of the
+        split; forgotten once the bot registers anew or its registration is over (it quit
+        for good during the split)."""
         registry.sharing = self
 
     # -- registrations (``Sharing``) -------------------------------------------------
@@ -281,14 +283,15 @@ class Shared:
 
     def lost(self, info: BotInfo) -> None:
         assert info.token is not None
-        self._lost.add(info.token)
+        self._lost[info.name.lower()] = info.token
 
     def referee_joined(self, nick: str) -> None:
         """A referee of the lobby joined the lobby channel (after a netsplit, among others):
         this one vouches for the connections it plays, none of which it saw leave."""
         if nick.lower() in (n.lower() for n in self.nicks):
             self._tell_referees()  # (a bot that saw it leave, in the split, trusts it no more)
-            tokens = [t for info in self.registry.by_name.values() if (t := info.token) and t not in self._lost]
+            lost = set(self._lost.values())
+            tokens = [t for info in self.registry.by_name.values() if (t := info.token) and t not in lost]
             if tokens:
                 self._write("the registrations it watched", self.store.lobbies.vouch, self.place, tokens)
 
@@ -308,8 +311,11 @@ class Shared:
         if self._unwritten_here(name):
             return
         reg = self.store.lobbies.registration(self.place, name) if reg is None else reg
-        if reg is not None and reg.token in self._lost:
-            return
+        lost = self._lost.get(name.lower())
+        if lost is not None:
+            if reg is not None and reg.token == lost:
+                return  # (until vouched for)
+            del self._lost[name.lower()]
         bound = self.registry.by_name.get(name.lower())
         if reg is not None and (bound is None or bound.token != reg.token):
             self.seater.registered(reg.name, now)
@@ -368,11 +374,13 @@ class Shared:
         return bool(notices)
 
     def _vouched(self, tokens: str, now: float) -> None:
-        vouched = set(tokens.split(",")) & self._lost
-        if vouched:
-            self._lost -= vouched
+        vouched = set(tokens.split(","))
+        back = {key: token for key, token in self._lost.items() if token in vouched}
+        if back:
+            for key in back:
+                del self._lost[key]
             for reg in self.store.lobbies.registrations(self.place):
-                if reg.token in vouched:
+                if back.get(reg.name.lower()) == reg.token:
                     self._adopt(reg.name, now, reg)
 
     def _returned(self, gid: str, withdrawn: bool, now: float) -> None:
@@ -398,6 +406,7 @@ class Shared:
         for reg in registrations:
             self._adopt(reg.name, now, reg)
         kept = {reg.name.lower() for reg in registrations}
+        self._lost = {key: token for key, token in self._lost.items() if key in kept}
         for name in [info.name for info in self.registry.by_name.values()]:
             if name.lower() not in kept and not self._unwritten_here(name):
                 self.registry.adopt(None, name, now)
