@@ -35,7 +35,7 @@ from .recorder import Recorder
 from .match import Match
 from .referee import Referee
 from .room import Room
-from .shared import Shared, SharedSeater
+from .shared import Shared
 
 log = logging.getLogger(__name__)
 
@@ -173,8 +173,9 @@ class RefereeService:
                     clock,
                     config.timeouts.failover,
                     self.link.after_sent,
+                    seater,
                 )
-                seater = self.shared.seater = SharedSeater(seater, self.shared)
+                seater = self.shared.seater
         self.room = Room(
             config,
             self.referee,
@@ -201,7 +202,6 @@ class RefereeService:
         """Tie the room to the shared lobby: its tables name their referee, the dealer
         answers for the lobby, and a game's end sends its bots back to the dealer."""
         room, seater = self.room, shared.seater
-        assert seater is not None
         room.shared = room.resumed.shared = True
         room.deals = lambda: seater.dealing
         room.elsewhere = seater.away

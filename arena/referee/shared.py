@@ -192,9 +192,10 @@ class Shared:
         clock: Callable[[], float],
         settle: float,
         after_sent: Callable[[Callable[[], None]], object],
+        lobby: Lobby,
     ) -> None:
         """``settle``: seconds a referee new to the lobby waits before it runs tables (the
-        others tell their bots of it meanwhile)."""
+        others tell their bots of it meanwhile); ``lobby``: the one it keeps while it deals."""
         conn = store.conn
         if not isinstance(conn, PgConnection):
             raise ValueError("a lobby shared by several referees (server.network) needs a PostgreSQL store")
@@ -208,13 +209,17 @@ class Shared:
         self._mine: set[str] = set()
         """The registrations this referee admitted (their tokens): it tells those bots when
         the lobby's referees change."""
+        self._unwritten: dict[str, str] = {}
+        """Bots (folded) this referee admitted a moment ago -> the token not yet written (its
+        ``WELCOME`` is on its way): newer than what the store says of the bot meanwhile."""
         self.settle = settle
         self.clock = clock
         self.after_sent = after_sent
         """Calls back once the lines queued so far went out (IRC): a registration is told to
         the other referees after its ``WELCOME``, which a bot awaits before it obeys any
         referee's line (a ``TABLE`` from another referee must not overtake it)."""
-        self.seater: SharedSeater | None = None
+        self.seater = SharedSeater(lobby, self)
+        """The room's seater: the tables this referee claims (and deals, while it deals)."""
         self.back: Callable[[str, float], None] = lambda name, now: None
         """The room's: bot ``name`` may wait in the lobby again."""
         self.inherited: Callable[[float], None] = lambda now: None
@@ -228,10 +233,12 @@ class Shared:
         self.nicks: list[str] = []
         """The lobby's referees now, longest there first."""
         self._connects = conn.connects
-        self._lost: set[str] = set()
-        """Registrations whose connections a netsplit put out of reach: adopted again only
-        once the referee that admitted them vouches for them (``referee_joined``), since a
-        stranger may have taken the nick on this side of the split."""
+        self._lost: dict[str, str] = {}
+        """Bots (folded) whose connections a netsplit put out of reach -> their registration's
+        token: adopted again only once the referee that admitted them vouches for them
+        (``referee_joined``), since a stranger may have taken the nick on this side of the
+        split; forgotten once the bot registers anew or its registration is over (it quit
+        for good during the split)."""
         registry.sharing = self
 
     # -- registrations (``Sharing``) -------------------------------------------------
@@ -249,14 +256,16 @@ class Shared:
     def admitted(self, info: BotInfo) -> None:
         if info.token is None:
             info.token = secrets.token_hex(8)
-            assert self.seater is not None
             self.seater.registered(info.name, self.clock())
         self._mine.add(info.token)
         token = info.token
+        self._unwritten[info.name.lower()] = token
         self.after_sent(lambda: self._publish(info, token))
 
     def _publish(self, info: BotInfo, token: str) -> None:
         """Write ``info``'s registration, as it is now, unless it is over already."""
+        if self._unwritten.get(info.name.lower()) == token:
+            del self._unwritten[info.name.lower()]
         if info.token != token or self.registry.by_name.get(info.name.lower()) is not info:
             return
         reg = Registration(
@@ -274,14 +283,15 @@ class Shared:
 
     def lost(self, info: BotInfo) -> None:
         assert info.token is not None
-        self._lost.add(info.token)
+        self._lost[info.name.lower()] = info.token
 
     def referee_joined(self, nick: str) -> None:
         """A referee of the lobby joined the lobby channel (after a netsplit, among others):
         this one vouches for the connections it plays, none of which it saw leave."""
         if nick.lower() in (n.lower() for n in self.nicks):
             self._tell_referees()  # (a bot that saw it leave, in the split, trusts it no more)
-            tokens = [t for info in self.registry.by_name.values() if (t := info.token) and t not in self._lost]
+            lost = set(self._lost.values())
+            tokens = [t for info in self.registry.by_name.values() if (t := info.token) and t not in lost]
             if tokens:
                 self._write("the registrations it watched", self.store.lobbies.vouch, self.place, tokens)
 
@@ -296,13 +306,18 @@ class Shared:
             log.error("could not tell the lobby's other referees of %s: %s", what, failure(exc))
 
     def _adopt(self, name: str, now: float, reg: Registration | None = None) -> None:
-        """Play bot ``name`` as its registration (``reg``, or the store's) says."""
-        reg = self.store.lobbies.registration(self.place, name) if reg is None else reg
-        if reg is not None and reg.token in self._lost:
+        """Play bot ``name`` as its registration (``reg``, or the store's) says, unless this
+        referee has just admitted it anew."""
+        if self._unwritten_here(name):
             return
+        reg = self.store.lobbies.registration(self.place, name) if reg is None else reg
+        lost = self._lost.get(name.lower())
+        if lost is not None:
+            if reg is not None and reg.token == lost:
+                return  # (until vouched for)
+            del self._lost[name.lower()]
         bound = self.registry.by_name.get(name.lower())
         if reg is not None and (bound is None or bound.token != reg.token):
-            assert self.seater is not None
             self.seater.registered(reg.name, now)
         found = (
             None
@@ -310,6 +325,12 @@ class Shared:
             else BotInfo(reg.name, reg.nick, reg.owner, reg.version, reg.account, reg.protocol, reg.token)
         )
         self.registry.adopt(found, name, now)
+
+    def _unwritten_here(self, name: str) -> bool:
+        """Whether the connection that plays bot ``name`` here registered with this referee a
+        moment ago and is not written yet: the store's word on the bot is older than it."""
+        info = self.registry.by_name.get(name.lower())
+        return info is not None and info.token is not None and self._unwritten.get(name.lower()) == info.token
 
     # -- starting, hearing, renewing -------------------------------------------------
 
@@ -342,10 +363,8 @@ class Shared:
             if kind == "bot":
                 self._adopt(what, now)
             elif kind in ("table", "claimed"):  # (a claim elsewhere may leave this referee the least busy)
-                assert self.seater is not None
                 self.seater.claimable = True
             elif kind in ("ended", "withdrawn"):
-                assert self.seater is not None
                 self.seater.claimable = True
                 self._returned(what, kind == "withdrawn", now)
             elif kind == "referees":
@@ -355,15 +374,16 @@ class Shared:
         return bool(notices)
 
     def _vouched(self, tokens: str, now: float) -> None:
-        vouched = set(tokens.split(",")) & self._lost
-        if vouched:
-            self._lost -= vouched
+        vouched = set(tokens.split(","))
+        back = {key: token for key, token in self._lost.items() if token in vouched}
+        if back:
+            for key in back:
+                del self._lost[key]
             for reg in self.store.lobbies.registrations(self.place):
-                if reg.token in vouched:
+                if back.get(reg.name.lower()) == reg.token:
                     self._adopt(reg.name, now, reg)
 
     def _returned(self, gid: str, withdrawn: bool, now: float) -> None:
-        assert self.seater is not None
         if self.seater.dealing:
             for name in self.seater.returned(gid, withdrawn):
                 self.back(name, now)
@@ -372,7 +392,6 @@ class Shared:
         """At each renewal of the lease: the lobby's referees, whether this one deals now
         (and the games it inherits then), and what a lost connection may have hidden."""
         self._referees(now)
-        assert self.seater is not None
         if self.seater.dealing:
             self._inherit(now)
         if self.conn.connects != self._connects:
@@ -387,11 +406,11 @@ class Shared:
         for reg in registrations:
             self._adopt(reg.name, now, reg)
         kept = {reg.name.lower() for reg in registrations}
+        self._lost = {key: token for key, token in self._lost.items() if key in kept}
         for name in [info.name for info in self.registry.by_name.values()]:
-            if name.lower() not in kept:
+            if name.lower() not in kept and not self._unwritten_here(name):
                 self.registry.adopt(None, name, now)
         self._referees(now)
-        assert self.seater is not None
         self.seater.claimable = self.store.lobbies.unclaimed(self.place)
 
     def _referees(self, now: float) -> None:
@@ -403,7 +422,6 @@ class Shared:
             self.nicks = nicks
             self._tell_referees()
             self.changed()
-        assert self.seater is not None
         if live and live[0][0] == self.owner and not self.seater.dealing:
             self._deal(now)
 
@@ -417,7 +435,6 @@ class Shared:
     def _deal(self, now: float) -> None:
         """This referee deals from now on: the tables dealt before it are away, and every bot
         registered may wait."""
-        assert self.seater is not None
         self.seater.dealing = True
         self.changed()
         log.warning("this referee deals the tables of the shared lobby %s now", self.place)

@@ -69,23 +69,36 @@ class Referees:
     def _inherit(self, rid: str, place: str) -> bool:
         """Make ``rid`` the owner of the games (and tables) at ``place`` whose referee is
         gone, and forget the referees gone; whether there were any."""
-        db, clock = self.db, self.db.dialect.clock
-        gone = f"(SELECT id FROM referees WHERE lease >= {clock})"
-        taken = db.execute(
-            "UPDATE live_games SET owner = ? WHERE place = ? AND tournament IS NULL"
-            f" AND (owner IS NULL OR owner NOT IN {gone})",
-            (rid, place),
-        ).rowcount
-        tables = db.execute(
-            f"UPDATE lobby_tables SET referee = ? WHERE place = ? AND referee IS NOT NULL AND referee NOT IN {gone}",
-            (rid, place),
-        ).rowcount
-        db.execute(f"DELETE FROM referees WHERE place = ? AND id <> ? AND lease < {clock}", (place, rid))
-        return bool(taken or tables)
+        games, tables, gone = self._orphans()
+        taken = self.db.execute(f"UPDATE live_games SET owner = ? WHERE {games}", (rid, place)).rowcount
+        dealt = self.db.execute(f"UPDATE lobby_tables SET referee = ? WHERE {tables}", (rid, place)).rowcount
+        self.db.execute(f"DELETE FROM referees WHERE {gone}", (place, rid))
+        return bool(taken or dealt)
+
+    def _orphans(self) -> tuple[str, str, str]:
+        """What ``_inherit`` takes, as conditions on a place (and a referee): the games there
+        and the tables there whose referee's lease does not run, and the referees there
+        (but that one) whose lease ran out."""
+        clock = self.db.dialect.clock
+        live = f"(SELECT id FROM referees WHERE lease >= {clock})"
+        return (
+            f"place = ? AND tournament IS NULL AND (owner IS NULL OR owner NOT IN {live})",
+            f"place = ? AND referee IS NOT NULL AND referee NOT IN {live}",
+            f"place = ? AND id <> ? AND lease < {clock}",
+        )
 
     def inherit(self, rid: str, place: str) -> bool:
-        """``_inherit`` in a transaction of its own (the dealer of a shared lobby, now and
-        then: a peer that stopped renewing leaves its games to it)."""
+        """``_inherit`` in a transaction of its own (the dealer of a shared lobby, at each
+        renewal: a peer that stopped renewing leaves its games to it), only if a read finds
+        something to inherit: the write lock is not taken for nothing."""
+        games, tables, gone = self._orphans()
+        row = self.db.execute(
+            f"SELECT EXISTS (SELECT 1 FROM live_games WHERE {games}) OR EXISTS (SELECT 1 FROM lobby_tables"
+            f" WHERE {tables}) OR EXISTS (SELECT 1 FROM referees WHERE {gone})",
+            (place, place, place, rid),
+        ).fetchone()
+        if not row[0]:
+            return False
         with self.db.transaction():
             return self._inherit(rid, place)
 

@@ -4,11 +4,13 @@ has lapsed, and the referee that lost it can write nothing more for those games.
 from __future__ import annotations
 
 import random
+from contextlib import AbstractContextManager
 
 import pytest
 
 from arena.store import Store
 from arena.store.live import LiveGame
+from arena.store.pgserver import LocalPostgres
 from arena.store.referees import Fenced
 
 from .helpers import avalon_record
@@ -82,3 +84,32 @@ def test_a_write_of_no_owner_is_not_fenced(where: str) -> None:
         s.games.record(avalon_record(5, random.Random(5)))
         s.live.close("g1")
         assert s.live.all("g1") == []
+
+
+def test_a_referee_of_a_shared_lobby_writes_to_inherit_only_when_a_peer_has_lapsed(
+    postgres: LocalPostgres, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dealer looks at each renewal of its lease: a write transaction (and the write lock)
+    each time would keep its peers' writes waiting for nothing."""
+    with Store(str(postgres.new_database())) as s:
+        for rid, nick in (("A", "arena"), ("B", "arena2"), ("C", "arena3")):
+            assert s.referees.hold(rid, PLACE, nick, "host", 1, 30.0, shared=True) is None
+        s.live.open(live("g1"), owner="A")
+        assert s.lobbies.deal(PLACE, "A", "g2", "avalon", list("abcde")) and s.lobbies.claim(PLACE, "A", 0) is not None
+        transaction = s.db.transaction
+        written: list[bool] = []
+
+        def counted(write: bool = True, alone: bool = True) -> AbstractContextManager[None]:
+            written.append(write)
+            return transaction(write, alone)
+
+        monkeypatch.setattr(s.db, "transaction", counted)
+        assert not s.referees.inherit("B", PLACE) and written == []  # every peer renews
+        lapse(s, "A")
+        assert s.referees.inherit("B", PLACE) and len(written) == 1
+        assert s.db.execute("SELECT owner FROM live_games WHERE id = 'g1'").fetchone()[0] == "B"
+        assert [t.referee for t in s.lobbies.tables(PLACE)] == ["B"]
+        assert not s.referees.inherit("B", PLACE) and len(written) == 1  # (nothing left)
+        lapse(s, "C")  # a peer gone with nothing to leave is forgotten all the same
+        assert not s.referees.inherit("B", PLACE) and len(written) == 2
+        assert [rid for (rid,) in s.db.execute("SELECT id FROM referees ORDER BY id").fetchall()] == ["B"]
