@@ -28,7 +28,7 @@ and ``TIMEOUT`` lines heard, forfeits, innocent misses and other faults, as
 referees over the first count, in games a second.
 
 Usage (from the checkout's root): python -m bench.referees [--games 50,150] [--referees 1,2]
-    [--rounds R] [--delay-max MS] [--seed S] [--batch B] [--timeout S] [--linked]
+    [--rounds R] [--delay-max MS] [--seed S] [--batch B] [--timeout S] [--linked] [--referee-cpu SHARE]
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ from bench.concurrency import (
     start_referee,
 )
 from bench.concurrency import tally, write_config
+from bench.cpucap import capped
 from bench.crowd import Crowd
 
 NETWORK = "benchnet"
@@ -133,9 +134,11 @@ def run_wave(
     batch: int = 100,
     timeout: float = 600.0,
     linked: bool = False,
+    referee_cpu: float | None = None,
 ) -> Run:
     """``games`` tables at once, ``rounds`` times, run by ``count`` referees sharing one
-    lobby, on a fresh IRC server (servers, ``linked``) and a fresh database of ``postgres``."""
+    lobby, on a fresh IRC server (servers, ``linked``) and a fresh database of ``postgres``;
+    each referee held to ``referee_cpu`` of a core, if given (``bench.cpucap``)."""
     players = SEATS * games
     raise_file_limit(players + 100)
     url = postgres.new_database()
@@ -147,6 +150,7 @@ def run_wave(
     with (
         irc_servers(count, linked) as (addresses, servers),
         tempfile.TemporaryDirectory(prefix="arena-referees-") as scratch,
+        contextlib.ExitStack() as caps,
     ):
         procs = []
         try:
@@ -163,6 +167,8 @@ def run_wave(
                     store=f"url: {url}",
                 )
                 procs.append(start_referee(config))
+                if referee_cpu is not None:
+                    caps.enter_context(capped(procs[-1].pid, referee_cpu, f"arena-bench-{nick}-{procs[-1].pid}"))
             crowd = Crowd(*addresses[0], referees=referees, rounds=rounds, delay_max=delay_max / 1000, seed=seed)
             players_cpu = time.process_time()
             pids = [p.pid for p in procs]
@@ -230,11 +236,20 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=100, help="players registering or joining the lobby at once")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a wave may take once seated")
     parser.add_argument("--linked", action="store_true", help="each referee on its own ngircd, linked to the first")
+    parser.add_argument(
+        "--referee-cpu",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="hold each referee to this share of one core (e.g. 0.25), as on a slower host of its own "
+        "(a cgroup: Linux, root)",
+    )
     args = parser.parse_args()
     counts = [int(n) for n in args.referees.split(",")]
     print(
         f"ngircd{' (linked, players on the first)' if args.linked else ''}, PostgreSQL (every commit flushed), "
         f"referee rate 0, players answer in 0-{args.delay_max:g} ms, games per table: {args.rounds}"
+        + ("" if args.referee_cpu is None else f", each referee held to {args.referee_cpu:g} of a core")
     )
     print(HEADER)
     with LocalPostgres(durable=True) as postgres:
@@ -251,6 +266,7 @@ def main() -> None:
                     batch=args.batch,
                     timeout=args.timeout,
                     linked=args.linked,
+                    referee_cpu=args.referee_cpu,
                 )
                 runs.append(run)
                 print(row(run), flush=True)
