@@ -1,12 +1,14 @@
 """Whose lines are a referee's, for a spectator of a lobby that one referee or several run.
 
 The lobby's topic names its referees (one, or all those of a shared lobby: protocol.md,
-section 4, "Several referees"), and a nick it names no more is nobody's referee again. A
+section 4, "Several referees"), and a nick it no longer names is nobody's referee. A
 bot cannot hold a referee's nick while that referee has it, so only a named nick's line can
 be a referee's: any other line is talk, whatever it looks like. Each game is run by one of
 them, the sender of its ``TABLE`` or ``RESUME`` (which names it, ``referee=``, in a shared
 lobby): only that referee's lines count for the game, and a ``RESUME`` from another named
-referee moves the game to it (a takeover after its referee stopped).
+referee moves the game to it (a takeover after its referee stopped). A game whose referee
+the topic no longer names goes to the next named referee that speaks for it (a lobby's one
+referee, back under a fallback nick).
 
 The spectator's narrator (``arena watch``, the narrated channel) and its connection (which
 follows a game's referee out of its channel) both ask here.
