@@ -128,3 +128,38 @@ def test_a_bot_lost_to_a_netsplit_is_awaited_only_until_it_registers_again_or_is
         lobbies.vouch(PLACE, ["t-dave"])
         hear(shared, 3.0)
         assert ref.bot_named("dave") is not None and not shared._lost
+
+
+def test_the_registrations_a_referee_admitted_are_kept_no_longer_than_they_last(postgres: LocalPostgres) -> None:
+    """What it keeps to tell its bots of the lobby's referees holds one registration a bot
+    at most, and none once it is over, replaced elsewhere, or gone unheard; one lost to a
+    netsplit stays, to be told again once it is vouched for."""
+    with referee(postgres) as (shared, ref, sent, other):
+        for _ in range(3):  # a bot that registers here again and again, one connection after another
+            ref.on_message("alice", "arena", "REGISTER 2 name=alice", 0.0, None)
+            sent.went_out()
+            assert len(shared._mine) == 1
+            ref.on_leave("alice")
+        assert len(shared._mine) == 0
+        ref.on_message("alice", "arena", "REGISTER 2 name=alice", 0.0, None)
+        ref.on_message("bob", "arena", "REGISTER 2 name=bob", 0.0, None)
+        ref.on_message("carol", "arena", "REGISTER 2 name=carol", 0.0, None)
+        sent.went_out()
+        assert len(shared._mine) == 3
+        other.lobbies.admitted(PLACE, registration("alice", "t-alice"))  # alice registered anew elsewhere
+        hear(shared, 1.0)
+        assert len(shared._mine) == 2
+        bob = ref.bot_named("bob")
+        assert bob is not None and bob.token is not None
+        reconnected(shared)
+        other.lobbies.gone(PLACE, bob.token)  # (unheard: the store is read again)
+        shared.renew(2.0)
+        assert len(shared._mine) == 1 and ref.bot_named("bob") is None
+        carol = ref.bot_named("carol")
+        assert carol is not None and carol.token is not None
+        ref.on_leave("carol", split=True)  # out of reach on the far side of a netsplit
+        assert len(shared._mine) == 1
+        other.lobbies.vouch(PLACE, [carol.token])
+        hear(shared, 3.0)
+        back = ref.bot_named("carol")
+        assert back is not None and back.token == carol.token and len(shared._mine) == 1

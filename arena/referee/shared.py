@@ -206,9 +206,11 @@ class Shared:
         self.registry = registry
         self.new_game_id = new_game_id
         self.tell = tell
-        self._mine: set[str] = set()
-        """The registrations this referee admitted (their tokens): it tells those bots when
-        the lobby's referees change."""
+        self._mine: dict[str, str] = {}
+        """Bots (folded) -> the registration this referee admitted (its token): it tells those
+        bots when the lobby's referees change. One a bot, kept while that registration is
+        the bot's (a bot out of reach after a netsplit is told again once vouched for), and
+        forgotten once it is over or replaced by a newer one."""
         self._unwritten: dict[str, str] = {}
         """Bots (folded) this referee admitted a moment ago -> the token not yet written (its
         ``WELCOME`` is on its way): newer than what the store says of the bot meanwhile."""
@@ -257,8 +259,7 @@ class Shared:
         if info.token is None:
             info.token = secrets.token_hex(8)
             self.seater.registered(info.name, self.clock())
-        self._mine.add(info.token)
-        token = info.token
+        token = self._mine[info.name.lower()] = info.token
         self._unwritten[info.name.lower()] = token
         self.after_sent(lambda: self._publish(info, token))
 
@@ -279,6 +280,8 @@ class Shared:
 
     def gone(self, info: BotInfo) -> None:
         assert info.token is not None
+        if self._mine.get(info.name.lower()) == info.token:
+            del self._mine[info.name.lower()]
         self._write("the end of a registration", self.store.lobbies.gone, self.place, info.token)
 
     def lost(self, info: BotInfo) -> None:
@@ -316,6 +319,7 @@ class Shared:
             if reg is not None and reg.token == lost:
                 return  # (until vouched for)
             del self._lost[name.lower()]
+        self._over_unless(name.lower(), None if reg is None else reg.token)
         bound = self.registry.by_name.get(name.lower())
         if reg is not None and (bound is None or bound.token != reg.token):
             self.seater.registered(reg.name, now)
@@ -325,6 +329,13 @@ class Shared:
             else BotInfo(reg.name, reg.nick, reg.owner, reg.version, reg.account, reg.protocol, reg.token)
         )
         self.registry.adopt(found, name, now)
+
+    def _over_unless(self, key: str, token: str | None) -> None:
+        """The store says bot ``key``'s registration is ``token`` (None: it has none): the
+        one this referee admitted is over unless it is that one, or not written yet."""
+        mine = self._mine.get(key)
+        if mine is not None and mine != token and self._unwritten.get(key) != mine:
+            del self._mine[key]
 
     def _unwritten_here(self, name: str) -> bool:
         """Whether the connection that plays bot ``name`` here registered with this referee a
@@ -405,8 +416,10 @@ class Shared:
         registrations = self.store.lobbies.registrations(self.place)
         for reg in registrations:
             self._adopt(reg.name, now, reg)
-        kept = {reg.name.lower() for reg in registrations}
+        kept = {reg.name.lower(): reg.token for reg in registrations}
         self._lost = {key: token for key, token in self._lost.items() if key in kept}
+        for key in list(self._mine):
+            self._over_unless(key, kept.get(key))
         for name in [info.name for info in self.registry.by_name.values()]:
             if name.lower() not in kept and not self._unwritten_here(name):
                 self.registry.adopt(None, name, now)
@@ -429,7 +442,7 @@ class Shared:
         """``REFEREES`` to the bots registered here: who referees the lobby now."""
         told = Message.make(REFEREES, nicks=self.nicks)  # (in line with the games' lines: never dropped)
         for info in list(self.registry.by_name.values()):
-            if info.token in self._mine:
+            if info.token is not None and self._mine.get(info.name.lower()) == info.token:
                 self.tell(info.nick, told)
 
     def _deal(self, now: float) -> None:

@@ -40,7 +40,7 @@ READY_WAIT = 30.0
 
 FINISH = 3.0
 """Seconds a stopped narrator waits at most for the ends of the games it is telling, until
-the referee has quit (the referee may stop right after a game, before its END has crossed
+their referees have quit (a referee may stop right after a game, before its END has crossed
 the server)."""
 
 
@@ -150,11 +150,7 @@ def main() -> None:
             print("ready", flush=True)
         sys.stdin.read()  # until the parent closes it
         end = time.monotonic() + FINISH  # a referee that stops after a game: its end is on its way
-        while (
-            time.monotonic() < end
-            and not service.spectator.referee_left
-            and not all(story.over for story in service.narrator.games.values())
-        ):
+        while time.monotonic() < end and not service.spectator.settled():
             time.sleep(0.05)
     finally:
         service.close()

@@ -3,7 +3,8 @@ hands each sentence the narrator makes of them to its owner.
 
 The live narrator (``service``) and ``arena watch`` (``watch``) are both spectators; only
 what they do with a sentence differs. It joins a game's channel when the lobby announces
-it (``TABLE``, ``RESUME``) and leaves when the referee does (after END and the ratings).
+it (``TABLE``, ``RESUME``) and leaves when the game's referee does (after END and the
+ratings): in a lobby several referees share, the one that runs that game (``Referees``).
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ class Spectator:
         ``on_gone(gid)``: a game's channel was left (its story is told)."""
         self.narrator = Narrator(server.channel, server.nick, only=only)
         self.on_sentence = on_sentence
-        self.referee_left = False
-        """Whether the referee has quit the server since we connected."""
+        self._quit: set[str] = set()
+        """Referees (folded) of games followed that quit the server and have not joined since:
+        all they said is in (a server relays a client's lines in order)."""
         self.on_gone = on_gone
         self.clock = clock
         self.link = IrcLink(
@@ -69,6 +71,12 @@ class Spectator:
     def close(self, message: str = "") -> None:
         self.link.close(message, drain_timeout=2.0)
 
+    def settled(self) -> bool:
+        """Whether every game followed is told to its end, or its referee has quit (none of
+        it is on its way any more)."""
+        referees = self.narrator.referees
+        return all(story.over or referees.of(gid) in self._quit for gid, story in self.narrator.games.items())
+
     def _on_message(self, sender: str, target: str, text: str) -> None:
         if self.link.is_me(target):
             return  # a DM: nothing of a game
@@ -81,13 +89,16 @@ class Spectator:
             self.link.part(self.narrator.left.pop())
 
     def _on_membership(self, kind: str, nick: str, channel: str | None, new_nick: str | None) -> None:
-        """Follow the referee out of a game's channel: the game is over and told."""
-        if kind in ("quit", "split") and nick.lower() == self.narrator.referee.lower():
-            self.referee_left = True  # all it said is in: a server relays a client's lines in order
-        if kind not in ("part", "kick") or channel is None or nick.lower() != self.narrator.referee.lower():
+        """Follow a game's referee out of its channel: the game is over and told."""
+        referees = self.narrator.referees
+        if kind in ("quit", "split") and nick.lower() in {referees.of(gid) for gid in self.narrator.games}:
+            self._quit.add(nick.lower())
+        elif kind == "join":
+            self._quit.discard(nick.lower())
+        if kind not in ("part", "kick") or channel is None:
             return
         gid = self.narrator.channels.get(channel.lower())
-        if gid is not None:
+        if gid is not None and referees.of(gid) == nick.lower():
             self.narrator.ended(gid)
             self.link.part(channel)
             if self.on_gone is not None:

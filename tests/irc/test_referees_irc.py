@@ -5,7 +5,8 @@ processes of their own, sit on either server and all register with the first ref
 dealer draws the tables; each is claimed by one referee, which announces it with
 ``referee=`` its own nick and runs its game. Both referees run games, no table is run
 twice, no game id is used twice, every game is ranked (no bot missed a line from the
-referee that did not register it), and the leaderboard equals a rebuild. When a referee
+referee that did not register it), the leaderboard equals a rebuild, and a narrator tells
+the games of both. When a referee
 is killed (``kill -9``) in the middle of a game, the other takes its games over from the
 store within ``timeouts.failover`` and a few seconds, and the killed one, started again
 while they go on, writes nothing for them.
@@ -20,23 +21,49 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from arena.config import ServerConfig
+from arena.irc.link import ReactorThread
+from arena.narrate.sentence import Sentence
+from arena.spectate.spectator import Spectator
 from arena.store.pgserver import LocalPostgres
-from bench.referees_irc import FAILOVER, REFEREES, arena, check_store, owned, playing
+from bench.referees_irc import FAILOVER, LOBBY, REFEREES, arena, check_store, owned, playing
 
 SPLIT = 15.0
 """Seconds server b is cut off from the network."""
 
 
 def test_two_referees_on_two_linked_servers_share_one_lobby(tmp_path: Path, own_postgres: LocalPostgres) -> None:
+    """A spectator's narrator on server a, which knows the first referee's nick alone
+    until the lobby's topic names both, tells the games of both referees to their end."""
     games = 3
+    told: list[Sentence] = []
+    thread = ReactorThread(name="narrator")
     with arena(tmp_path, own_postgres, games, per_server=20) as lobby:  # forty bots, eight tables at once
-        pass
+        host, port = lobby.network.address("a")
+        narrator = Spectator(
+            ServerConfig(host=host, port=port, nick=REFEREES[0], channel=LOBBY),
+            "teller",
+            told.append,
+            lines_per_second=100.0,
+            reactor=thread.reactor,
+        )
+        narrator.start()
+        thread.start()
+        assert narrator.link.wait_ready(30)
+        ready = time.monotonic()
+    narrator.close()
+    thread.stop()
     tables = lobby.watcher.tables()
     assert {t.sender for t in tables} == set(REFEREES), tables  # both referees ran tables
     assert all(t.sender == t.fields["referee"] for t in tables), tables
     gids = [t.gid for t in tables]
     assert len(gids) == len(set(gids)), tables  # no table announced twice
-    assert set(check_store(lobby, games)) <= set(gids)
+    stored = set(check_store(lobby, games))
+    assert stored <= set(gids)
+    ended = {s.gid for s in told if any(fact[0] == "winner" for fact in s.facts)}
+    later = [t for t in tables if t.at > ready + 1.0 and t.gid in stored]  # (announced once it listened)
+    assert {t.sender for t in later} == set(REFEREES), tables
+    assert {t.gid for t in later} <= ended, sorted(g for g in ended if g is not None)
 
 
 @pytest.mark.parametrize("killed", REFEREES)
