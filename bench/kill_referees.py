@@ -1,16 +1,17 @@
 """Kill -9 soak of two referees sharing one lobby: in each round one of them is killed
 (SIGKILL) while some twenty games are in flight, and the other must take its games over.
 
-Usage: python bench/kill_referees.py [--game avalon|werewolf] [--rounds N] [--games G]
-                                     [--after-end P] [--at-night P] [--seed S] [--keep DIR]
+Usage: python bench/kill_referees.py [--game avalon|werewolf] [--rounds N] [--games G] [--failover S]
+                                     [--bots B] [--after-end P] [--at-night P] [--seed S] [--keep DIR]
 
 Each round starts a fresh arena (``bench/referees_irc.py``): two ngircd servers linked to
 each other on 127.0.0.1, a PostgreSQL server of its own, two ``arena serve`` referees
-(``arena`` on server a, the dealer; ``arena2`` on server b), and forty bots, twenty on each
-server, that play ``G`` games each and then leave: Avalon tables of five (eight games at
-once) of the Avalon rules bots and random bots, or Werewolf tables of eight (five at once)
-of the Werewolf rules bots. Once the round's victim (``arena`` and ``arena2`` in turn) runs
-a game that has begun, it is killed:
+(``arena`` on server a, the dealer; ``arena2`` on server b), and ``B`` bots on each server
+(50: a hundred bots), that play ``G`` games each and then leave: Avalon tables of five
+(twenty games at once) of the Avalon rules bots and random bots, or Werewolf tables of
+eight (twelve at once) of the Werewolf rules bots; the referees' ``timeouts.failover`` is
+``S`` seconds (10, as by default). Once the round's victim (``arena`` and ``arena2`` in
+turn) runs a game that has begun, it is killed:
 
 * with probability ``--after-end`` right after one of its games ends (its ``END`` line
   heard in the game's channel);
@@ -52,12 +53,12 @@ import psycopg
 
 from arena.irc.servers import ngircd_available
 from arena.store.pgserver import LocalPostgres, postgres_available
-from bench.referees_irc import FAILOVER, REFEREES, Announced, Arena, arena, check_store, owned, running
+from bench.referees_irc import REFEREES, Announced, Arena, arena, check_store, owned, running
 
-BOTS = 20
-"""Bots on each server."""
-TAKEOVER = FAILOVER + 5.0
-"""Seconds after the kill by which each of its games must be taken over."""
+BOTS = 50
+"""Bots on each server, unless told (``--bots``)."""
+SLACK = 5.0
+"""Seconds past ``timeouts.failover`` by which each game of the victim must be taken over."""
 WAIT = 120.0
 """Seconds to wait for the moment of a kill (an END, a night) before killing anyway."""
 
@@ -159,12 +160,21 @@ def aim_and_kill(lobby: Arena, result: Round, rng: random.Random) -> float:
     return killed_at
 
 
-def play_round(where: Path, postgres: LocalPostgres, game: str, games: int, result: Round, rng: random.Random) -> None:
+def play_round(
+    where: Path,
+    postgres: LocalPostgres,
+    game: str,
+    games: int,
+    bots: int,
+    failover: float,
+    result: Round,
+    rng: random.Random,
+) -> None:
     began = time.monotonic()
     heir = REFEREES[1 - REFEREES.index(result.victim)]
     restarted = float("inf")
     try:
-        with arena(where, postgres, games, per_server=BOTS, game=game) as lobby:
+        with arena(where, postgres, games, per_server=bots, game=game, failover=failover) as lobby:
             killed_at = aim_and_kill(lobby, result, rng)
             result.orphans = owned(lobby.url, result.victim)
             result.in_flight = in_flight(lobby.url)
@@ -185,8 +195,8 @@ def play_round(where: Path, postgres: LocalPostgres, game: str, games: int, resu
     result.takeover = [a.at - killed_at for a in resumed]
     if sorted(a.gid for a in resumed) != sorted(result.orphans):
         result.failures.append(f"taken over: {sorted(a.gid for a in resumed)}, not each of {sorted(result.orphans)}")
-    if late := [f"{a.gid} {a.at - killed_at:.2f} s" for a in resumed if a.at - killed_at > TAKEOVER]:
-        result.failures.append(f"taken over later than {TAKEOVER:.0f} s after the kill: {', '.join(late)}")
+    if late := [f"{a.gid} {a.at - killed_at:.2f} s" for a in resumed if a.at - killed_at > failover + SLACK]:
+        result.failures.append(f"taken over later than {failover + SLACK:g} s after the kill: {', '.join(late)}")
     if other := [f"{a.gid} by {a.sender}" for a in resumed if a.sender != heir or a.fields.get("referee") != heir]:
         result.failures.append(f"taken over by another than {heir}: {', '.join(other)}")
     if fenced := [
@@ -228,6 +238,13 @@ def main() -> int:
     parser.add_argument(
         "--games", type=int, default=None, help="games each bot plays a round (default: 3 Avalon, 2 Werewolf)"
     )
+    parser.add_argument(
+        "--failover",
+        type=float,
+        default=10.0,
+        help="the referees' timeouts.failover (default 10, the default of arena serve)",
+    )
+    parser.add_argument("--bots", type=int, default=BOTS, help=f"bots on each server (default {BOTS})")
     parser.add_argument("--after-end", type=float, default=0.3, help="share of the kills aimed right after an END")
     parser.add_argument("--at-night", type=float, default=0.4, help="Werewolf: share of the kills aimed at a night")
     parser.add_argument("--seed", type=int, default=None, help="the kills' seed (default: random)")
@@ -252,7 +269,7 @@ def main() -> int:
                 else "random"
             )
             result = Round(number, REFEREES[(number - 1) % 2], aim)
-            play_round(where / f"round{number}", postgres, args.game, games, result, rng)
+            play_round(where / f"round{number}", postgres, args.game, games, args.bots, args.failover, result, rng)
             rounds.append(result)
             print(result.line(), flush=True)
             for failure in result.failures:
@@ -262,7 +279,7 @@ def main() -> int:
     print(
         f"{args.game}: {len(rounds)} kills, {sum(r.stored for r in rounds)} games stored,"
         f" {sum(r.in_flight for r in rounds)} in flight at the kills, {len(takeovers)} taken over"
-        f" (slowest {max(takeovers, default=0.0):.2f} s, limit {TAKEOVER:.0f} s),"
+        f" (slowest {max(takeovers, default=0.0):.2f} s, limit {args.failover + SLACK:g} s),"
         f" {sum(n for r in rounds for k, n in r.kinds.items() if k != 'ranked')} not ranked;"
         f" {len(failed)} rounds failed (seed {seed})"
     )

@@ -162,12 +162,14 @@ def start_bot(
         )
 
 
-def referee_config(where: Path, nick: str, host: str, port: int, url: str, game: str = "avalon") -> None:
+def referee_config(
+    where: Path, nick: str, host: str, port: int, url: str, game: str = "avalon", failover: float = FAILOVER
+) -> None:
     config = write_config(where, game, host, port, db=url)
     text = config.read_text().replace("server:\n", f"server:\n  nick: {nick}\n  network: testnet\n", 1)
     seats = TABLE[game]
     text = text.replace("lobby:\n", f"lobby:\n  game: {game}\n  min_players: {seats}\n  max_players: {seats}\n", 1)
-    config.write_text(text.replace("timeouts:\n", f"timeouts:\n  failover: {FAILOVER}\n", 1))
+    config.write_text(text.replace("timeouts:\n", f"timeouts:\n  failover: {failover}\n", 1))
 
 
 @contextmanager
@@ -178,16 +180,17 @@ def arena(
     leave: bool = True,
     per_server: int = BOTS_PER_SERVER,
     game: str = "avalon",
+    failover: float = FAILOVER,
 ) -> Iterator[Arena]:
-    """Two referees on two linked servers, and ``per_server`` bots on each that play
-    ``games`` games each (and then leave, waited for; unless not ``leave``: they play on
-    until stopped)."""
+    """Two referees on two linked servers (``timeouts.failover`` ``failover``), and
+    ``per_server`` bots on each that play ``games`` games each (and then leave, waited for;
+    unless not ``leave``: they play on until stopped)."""
     url = postgres.new_database()
     Store(url).close()
     with LinkedNetwork(("a", "b")) as network:
         servers = [network.address("a"), network.address("b")]
         for nick, (host, port) in zip(REFEREES, servers):
-            referee_config(where / nick, nick, host, port, url, game)
+            referee_config(where / nick, nick, host, port, url, game, failover)
         watcher = LobbyWatcher(*servers[1])
         watcher.start()
         assert watcher.joined.wait(30)
