@@ -223,16 +223,18 @@ def check_store(lobby: Arena, games: int, ranked: bool = True) -> list[str]:
     the ids of the games."""
     with Store(lobby.url) as store:
         ids = [gid for (gid,) in store.db.execute("SELECT id FROM games").fetchall()]
-        assert len(ids) == len(set(ids)) >= games * 2
+        assert len(ids) == len(set(ids)) >= games * 2, f"games stored: {sorted(ids)}"
         for gid in ids:
             game = store.games.load(gid)
             assert game is not None, gid
             assert game.summary.kind == "ranked" or not ranked, (gid, game.summary.reason)
             assert list(game.replay().events) == list(game.events), gid
         if ranked:
-            assert store.db.execute("SELECT COUNT(*) FROM live_games").fetchone()[0] == 0
-            assert store.db.execute("SELECT COUNT(*) FROM lobby_tables").fetchone()[0] == 0
-    assert rebuild_exact(lobby.where / REFEREES[0])
+            live = [gid for (gid,) in store.db.execute("SELECT id FROM live_games").fetchall()]
+            assert not live, f"games left in progress: {live}"
+            tables = [gid for (gid,) in store.db.execute("SELECT gid FROM lobby_tables").fetchall()]
+            assert not tables, f"tables left in the lobby: {tables}"
+    assert rebuild_exact(lobby.where / REFEREES[0]), "ratings rebuild differs from the stored ratings"
     found = tracebacks([*lobby.logs.values(), *sorted(lobby.where.glob("bot-*.log"))])
     assert not found, "\n".join(found)
     return ids

@@ -18,14 +18,16 @@ import pytest
 
 from arena.bots.avalon_rules_bot import RuleBot
 from arena.bots.werewolf_rules_bot import WerewolfRuleBot
-from arena.config import TimeoutConfig
+from arena.config import Config, TimeoutConfig
 from arena.games.avalon.options import AvalonOptions
 from arena.games.werewolf.options import WerewolfOptions
 from arena.protocol import ASK, RESYNC, TIMEOUT, parse
 from arena.referee.journal import Journal
+from arena.referee.lobby import Lobby
 from arena.referee.local import LocalHub
 from arena.referee.match import Match
 from arena.referee.recorder import Recorder
+from arena.referee.room import Room
 from arena.sdk import Ask, Bot, GameView, Session
 from arena.store import LiveGame, Store
 
@@ -327,3 +329,37 @@ def test_talk_and_answers_said_before_a_crash_are_in_the_finished_game(tmp_path:
     assert stored.talk[: len(live.talk)] == live.talk and stored.answers[: len(live.answers)] == live.answers
     assert [t.at for t in stored.talk] == sorted(t.at for t in stored.talk)
     assert stored.talk[len(live.talk)].after > len(live.lines), "said after the lines the first run sent"
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_recorded_game_taken_over_in_a_shared_lobby_waits_for_nobody(tmp_path: Path, shared: bool) -> None:
+    """A game recorded, its END out, and its referee killed before it forgot the game: the
+    next referee takes it up. Alone, it waits for the bots to register again (a restart
+    loses every registration), to tell them the end. In a shared lobby the registrations
+    outlive a referee: the bots still registered are told at once, and those that have
+    left will not come back, so the game is forgotten at once."""
+
+    class DyingRecorder(Recorder):
+        def ended(self, match: Any) -> None:
+            super().ended(match)
+            raise Crash
+
+    store = Store(tmp_path / "results.db")
+    table = Table({f"p{i}": RuleBot(seed=i) for i in range(5)})
+    table.hub = hub = LocalHub(TIMEOUTS, journal=Journal(store, PLACE))
+    DyingRecorder(store).attach(hub.referee)
+    for session in table.sessions:
+        hub.register(session)
+    with pytest.raises(Crash):
+        hub.play("avalon", [s.nick for s in table.sessions], AvalonOptions(), 2, gid="g1")
+    config = Config(timeouts=TIMEOUTS)
+    journal = Journal(store, PLACE)
+    hub = table.referee(store, journal)  # the bots have all left: none registers here
+    lobby = Lobby(config.lobby, config.games[config.lobby.game].options, config.seating.games_per_order, b"k" * 32)
+    room = Room(config, hub.referee, hub, lobby, b"k" * 32, journal=journal, clock=lambda: hub.now)
+    room.resumed.shared = shared
+    assert room.resumed.take_up(hub.now) == ["g1"]
+    room.resumed.due(hub.now)
+    hub.run()
+    assert (store.live.unfinished(place=PLACE) == []) == shared
+    assert len(store.games.find()) == 1

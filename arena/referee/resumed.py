@@ -72,9 +72,14 @@ class Resumed:
 
     def missing(self, gid: str) -> list[str]:
         """The bots of a resumed game that are not back: not registered, or not in its
-        channel (for a game that was over, registered is enough: its resync tells the end)."""
+        channel (for a game that was over, registered is enough: its resync tells the end;
+        in a shared lobby not even that: the registrations outlive a referee, so a bot still
+        registered had its resync when the game was taken up, and one that is not has left
+        the lobby, and will not come back for a game whose result is stored)."""
         match = self.referee.matches[gid]
         assert match.channel is not None and match.bots is not None
+        if match.over and self.shared:
+            return []
         present = {self.port.fold(n) for n in self.port.members(match.channel)}
         return [
             bot

@@ -28,7 +28,7 @@ from arena.spectate.spectator import Spectator
 from arena.store.pgserver import LocalPostgres
 from bench.referees_irc import FAILOVER, LOBBY, REFEREES, arena, check_store, owned, playing
 
-SPLIT = 15.0
+SPLIT = 30.0
 """Seconds server b is cut off from the network."""
 
 
