@@ -6,10 +6,10 @@ Usage: python bench/kill_referees.py [--game avalon|werewolf] [--rounds N] [--ga
 
 Each round starts a fresh arena (``bench/referees_irc.py``): two ngircd servers linked to
 each other on 127.0.0.1, a PostgreSQL server of its own, two ``arena serve`` referees
-(``arena`` on server a, the dealer; ``arena2`` on server b), and ``B`` bots on each server
-(50: a hundred bots), that play ``G`` games each and then leave: Avalon tables of five
-(twenty games at once) of the Avalon rules bots and random bots, or Werewolf tables of
-eight (twelve at once) of the Werewolf rules bots; the referees' ``timeouts.failover`` is
+(``arena`` on server a, the dealer; ``arena2`` on server b), and ``B`` bots on each server,
+that play ``G`` games each and then leave: Avalon tables of five (50 a server: twenty games
+at once) of the Avalon rules bots and random bots, or Werewolf tables of eight (48 a server:
+twelve at once) of the Werewolf rules bots; the referees' ``timeouts.failover`` is
 ``S`` seconds (10, as by default). Once the round's victim (``arena`` and ``arena2`` in
 turn) runs a game that has begun, it is killed:
 
@@ -25,8 +25,9 @@ under the other referee. When the bots have all left, the round is checked:
 * no game lost or stored twice: every game begun (its ``START`` heard in its channel, or
   held by the victim at the kill) is stored, once, and every game stored was announced
   (``TABLE ... seats=...``); every other table was withdrawn (``TABLE ... seats=``) once
-  its bots left, but for the victim's tables that never began: the heir withdraws those in
-  the store without a word in the lobby (counted, "withdrawn unsaid");
+  its bots left, or, for the victim's tables that never began, by the heir (in its own
+  name; one withdrawn in the store with no word in the lobby is counted, "withdrawn
+  unsaid");
 * no forfeit, no aborted game: the bots are honest and answer in milliseconds, so any
   would be innocent (caused by the kill);
 * every game the victim held at the kill was taken over (``RESUME``) once, by the other
@@ -55,8 +56,8 @@ from arena.irc.servers import ngircd_available
 from arena.store.pgserver import LocalPostgres, postgres_available
 from bench.referees_irc import REFEREES, Announced, Arena, arena, check_store, owned, running
 
-BOTS = 50
-"""Bots on each server, unless told (``--bots``)."""
+BOTS = {"avalon": 50, "werewolf": 48}
+"""Bots on each server, unless told (``--bots``): twice as many fill whole tables."""
 SLACK = 5.0
 """Seconds past ``timeouts.failover`` by which each game of the victim must be taken over."""
 WAIT = 120.0
@@ -232,6 +233,8 @@ def play_round(
 
 
 def main() -> int:
+    # A TERM unwinds like Ctrl-C: the servers, referees and bots this run started are stopped.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=("avalon", "werewolf"), default="avalon")
     parser.add_argument("--rounds", type=int, default=5)
@@ -244,7 +247,9 @@ def main() -> int:
         default=10.0,
         help="the referees' timeouts.failover (default 10, the default of arena serve)",
     )
-    parser.add_argument("--bots", type=int, default=BOTS, help=f"bots on each server (default {BOTS})")
+    parser.add_argument(
+        "--bots", type=int, default=None, help="bots on each server (default: 50 Avalon, 48 Werewolf: whole tables)"
+    )
     parser.add_argument("--after-end", type=float, default=0.3, help="share of the kills aimed right after an END")
     parser.add_argument("--at-night", type=float, default=0.4, help="Werewolf: share of the kills aimed at a night")
     parser.add_argument("--seed", type=int, default=None, help="the kills' seed (default: random)")
@@ -254,6 +259,7 @@ def main() -> int:
         print("ngircd and PostgreSQL are needed (Debian: apt-get install ngircd postgresql)", file=sys.stderr)
         return 2
     games = args.games if args.games is not None else 3 if args.game == "avalon" else 2
+    bots = args.bots if args.bots is not None else BOTS[args.game]
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     rng = random.Random(seed)
     rounds = []
@@ -269,7 +275,7 @@ def main() -> int:
                 else "random"
             )
             result = Round(number, REFEREES[(number - 1) % 2], aim)
-            play_round(where / f"round{number}", postgres, args.game, games, args.bots, args.failover, result, rng)
+            play_round(where / f"round{number}", postgres, args.game, games, bots, args.failover, result, rng)
             rounds.append(result)
             print(result.line(), flush=True)
             for failure in result.failures:

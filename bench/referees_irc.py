@@ -136,6 +136,15 @@ class Arena:
     def start_referee(self, nick: str, run: str) -> None:
         self.referees[run], self.logs[run] = referee_process(self.where / nick, run, SERVE)
 
+    def started(self, run: str, within: float = 30.0) -> None:
+        """Wait until referee ``run`` says it runs (Ctrl-C stops it cleanly from then on),
+        or has ended, or ``within`` seconds."""
+        until = time.monotonic() + within
+        while "(Ctrl-C stops)" not in self.logs[run].read_text(errors="replace"):
+            if time.monotonic() > until or self.referees[run].poll() is not None:
+                return
+            time.sleep(0.05)
+
     def said(self) -> str:
         return "\n".join(f"--- {run}\n{log.read_text(errors='replace')[-3000:]}" for run, log in self.logs.items())
 
@@ -208,8 +217,9 @@ def arena(
         finally:
             stop(lobby.bots)
             watcher.close()
-            for proc in lobby.referees.values():
+            for run, proc in lobby.referees.items():
                 if proc.poll() is None:
+                    lobby.started(run)  # (a Ctrl-C while Python starts up is a traceback of its own)
                     proc.send_signal(signal.SIGINT)
                     try:
                         proc.wait(30)
