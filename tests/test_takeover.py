@@ -238,11 +238,9 @@ def test_resync_after_a_restart_replays_only_what_the_seat_was_told(tmp_path: Pa
     assert all(line not in told[s] or line in told[2] for s in told for line in replayed if s != 2)
 
 
-def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_restart(tmp_path: Path) -> None:
-    """Killed after the game was recorded but before its END was sent: the store keeps it
-    in progress until the END is written, so the next referee tells the end to each bot
-    as it comes back (none is left holding a game that no referee runs), rates nothing
-    twice, and then forgets it."""
+def died_once_recorded(tmp_path: Path) -> tuple[Store, Table]:
+    """Game ``g1`` of five bots, its referee killed once it was recorded, its END still held
+    back: the store, and the bots (which outlive it)."""
 
     class DyingRecorder(Recorder):
         def ended(self, match: Any) -> None:
@@ -257,6 +255,16 @@ def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_re
         hub.register(session)
     with pytest.raises(Crash):
         hub.play("avalon", [s.nick for s in table.sessions], AvalonOptions(), 2, gid="g1")
+    return store, table
+
+
+def test_a_recorded_game_whose_end_never_went_out_is_told_to_its_bots_after_a_restart(tmp_path: Path) -> None:
+    """Killed after the game was recorded but before its END was sent: the store keeps it
+    in progress until the END is written, so the next referee tells the end to each bot
+    as it comes back (none is left holding a game that no referee runs), rates nothing
+    twice, and then forgets it."""
+
+    store, table = died_once_recorded(tmp_path)
     assert store.games.has("g1") and all("g1" in s.games for s in table.sessions)  # nobody heard END
     (live,) = Journal(store, PLACE).unfinished()
     assert live.recorded
@@ -333,25 +341,12 @@ def test_talk_and_answers_said_before_a_crash_are_in_the_finished_game(tmp_path:
 
 @pytest.mark.parametrize("shared", [False, True])
 def test_a_recorded_game_taken_over_in_a_shared_lobby_waits_for_nobody(tmp_path: Path, shared: bool) -> None:
-    """A game recorded, its END out, and its referee killed before it forgot the game: the
-    next referee takes it up. Alone, it waits for the bots to register again (a restart
+    """A game recorded, and its referee killed before it forgot the game: the next
+    referee takes it up. Alone, it waits for the bots to register again (a restart
     loses every registration), to tell them the end. In a shared lobby the registrations
     outlive a referee: the bots still registered are told at once, and those that have
     left will not come back, so the game is forgotten at once."""
-
-    class DyingRecorder(Recorder):
-        def ended(self, match: Any) -> None:
-            super().ended(match)
-            raise Crash
-
-    store = Store(tmp_path / "results.db")
-    table = Table({f"p{i}": RuleBot(seed=i) for i in range(5)})
-    table.hub = hub = LocalHub(TIMEOUTS, journal=Journal(store, PLACE))
-    DyingRecorder(store).attach(hub.referee)
-    for session in table.sessions:
-        hub.register(session)
-    with pytest.raises(Crash):
-        hub.play("avalon", [s.nick for s in table.sessions], AvalonOptions(), 2, gid="g1")
+    store, table = died_once_recorded(tmp_path)
     config = Config(timeouts=TIMEOUTS)
     journal = Journal(store, PLACE)
     hub = table.referee(store, journal)  # the bots have all left: none registers here
