@@ -5,6 +5,7 @@ and what it would send is recorded."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -201,3 +202,38 @@ def test_a_decision_that_overruns_gets_one_random_answer_in_time() -> None:
     assert bot.done == ["g1"] and len([s for s in off.sent if s[2].startswith("ANSWER")]) == 1, (
         "the late decision is dropped"
     )
+
+
+def test_a_bot_held_back_by_the_topic_says_so_once_for_each_topic(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot looks at the lobby's topic whenever it would register (ready, a referee
+    joining...): while a topic names another referee it waits, and says so once for that
+    topic, not at every look."""
+    runner = BotRunner(Bot(seed=1), "127.0.0.1", 1, "alice", referee=REF)
+    topic = ["arena referee: arena_"]
+    sent: list[str] = []
+    monkeypatch.setattr(runner.link, "topic_of", lambda channel: topic[0])
+
+    def send(target: str, text: str, **kwargs: Any) -> bool:
+        sent.append(text)
+        return True
+
+    monkeypatch.setattr(runner.link, "send", send)
+
+    def told() -> int:
+        return sum("waiting before registering" in r.getMessage() for r in caplog.records)
+
+    with caplog.at_level(logging.ERROR, logger="arena.sdk.runner"):
+        runner._hello()
+        runner._hello()
+        assert (told(), sent) == (1, [])
+        topic[0] = "arena referee: arena__"
+        runner._hello()
+        assert told() == 2
+        topic[0] = f"arena referee: {REF}"
+        runner._hello()
+        assert len(sent) == 1 and sent[0].startswith("REGISTER")
+        topic[0] = "arena referee: arena_"
+        runner._hello()
+        assert told() == 3  # held back again: said again

@@ -117,6 +117,9 @@ class BotRunner:
         self._held_back = False
         """Whether the lobby's topic named another referee since we last registered: when it
         names ours again, register."""
+        self._told: list[str] | None = None
+        """The other referees a topic named when we last said we wait for ours (said once
+        for each topic that holds us back, however often we look at it)."""
 
     @property
     def done(self) -> bool:
@@ -158,14 +161,15 @@ class BotRunner:
             return
         named = topic_referees(self.link.topic_of(self.channel) or "")
         if not self._names_ours(named):
-            log.error(
-                "the lobby says the referee is %s, not %s: waiting before registering",
-                ", ".join(named or ()),
-                self.referee,
-            )
-            self._held_back = True
+            if named != self._told:
+                log.error(
+                    "the lobby says the referee is %s, not %s: waiting before registering",
+                    ", ".join(named or ()),
+                    self.referee,
+                )
+            self._held_back, self._told = True, named
             return
-        self._held_back = False
+        self._held_back, self._told = False, None
         if self.referee_account is not None and not self._referee_proven:
             self.link.send(self.referee, Message.make(WHO).format())
             return
