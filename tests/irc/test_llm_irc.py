@@ -18,11 +18,24 @@ from arena.irc.servers import LocalServer
 from arena.sdk.llm import LlmBot, LlmSettings
 
 from ..llm_server import FakeChat
+from .conftest import until
 from .test_games import FAST, ROOT, Arena
 
 
 def llm_bot(chat: FakeChat, log: Path, seed: int) -> LlmBot:
     return LlmBot(seed=seed, settings=LlmSettings(base_url=chat.url, model="scripted", log=str(log)))
+
+
+def games_logged(log: Path) -> int:
+    """How many game summaries the LLM seats have logged so far: each logs its game as it
+    reads its END, which may come after the referee has ended the game."""
+    count = 0
+    for line in log.read_text().splitlines() if log.exists() else ():
+        try:
+            count += json.loads(line).get("event") == "game"
+        except json.JSONDecodeError:  # (a line being written)
+            pass
+    return count
 
 
 def clean_log(log: Path, seats: int) -> list[dict[str, Any]]:
@@ -72,6 +85,7 @@ def test_avalon_over_irc_with_llm_bots_one_run_by_its_launcher(irc_server: Local
             try:
                 (match,) = arena.wait()
                 out, _ = launched.communicate(timeout=10)
+                until(lambda: games_logged(log) == 2)
             finally:
                 if launched.poll() is None:
                     launched.kill()
@@ -94,6 +108,7 @@ def test_werewolf_over_irc_with_llm_bots_speaking_and_talking_to_the_pack(
             arena.add_bot(f"w{i}", llm_bot(chat, log, i) if i < 4 else WerewolfRuleBot(seed=i))
         with arena:
             (match,) = arena.wait(timeout=60)
+            until(lambda: games_logged(log) == 4)
     result = match.game.result
     assert result is not None and result.forfeited is None
     llm = {f"w{i}" for i in range(4)}
